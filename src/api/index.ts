@@ -1,0 +1,39 @@
+/** The management API: one Elysia instance per domain under `/api`, answering in the envelope. */
+import { Elysia } from 'elysia'
+import type { Dependencies } from '@/dependencies'
+import { badRequest } from './errors'
+import { groupRoutes } from './groups'
+import { logRoutes } from './logs'
+import { optionRoutes } from './options'
+import { envelopeErrors } from './plugins/envelope'
+import { statusRoutes } from './status'
+import { userRoutes } from './users'
+import { verificationRoutes } from './verification'
+import { oauthRoutes } from './oauth'
+import { MESSAGES } from '@shared/api'
+
+export function createApi(dependencies: Dependencies) {
+	return new Elysia({ prefix: '/api' })
+		.use(envelopeErrors(dependencies.logger))
+		// A JSON body sent without a content type is still read as JSON; bad JSON is a 400.
+		.onParse(async ({ request, contentType }) => {
+			if (contentType) return
+			const text = await request.text()
+			if (!text.trim()) return undefined
+			try {
+				return JSON.parse(text)
+			} catch {
+				throw badRequest(MESSAGES.invalidJson)
+			}
+		})
+		.onAfterHandle(({ set }) => {
+			set.headers['cache-control'] = 'no-store'
+		})
+		.use(statusRoutes(dependencies))
+		.use(userRoutes(dependencies))
+		.use(verificationRoutes(dependencies))
+		.use(oauthRoutes(dependencies))
+		.use(groupRoutes(dependencies))
+		.use(logRoutes(dependencies))
+		.use(optionRoutes(dependencies))
+}

@@ -1,0 +1,81 @@
+/**
+ * Runtime options: the registry's defaults overlaid with the rows of `options`, held in memory
+ * for the hot path and written through to the database on change.
+ */
+import {
+	isOptionKey, OPTION_DEFINITIONS, OPTION_MESSAGES, OptionValueError, PAYMENT_OPTION_KEYS, SECRET_OPTION_KEYS,
+	type OptionKey, type OptionValue,
+} from '@shared/option'
+import { DEFAULT_MODEL_RATIO } from '@shared/default-prices'
+import type { Store } from '@/db'
+import type { Logger } from '@/lib/logger'
+import { refused } from '../errors'
+
+export interface OptionStore {
+	get<Key extends OptionKey>(key: Key): OptionValue<Key>
+	/** Every option as its stored text, secrets left out: the `GET /api/option/` answer. */
+	listPublic(): { key: string; value: string }[]
+	/** Checks and saves one option; throws an ApiError with the seed's message when refused. */
+	set(key: string, text: string): Promise<void>
+	resetModelRatio(): Promise<void>
+	/** Re-reads the table (another node changed it). */
+	reload(): Promise<void>
+}
+
+export async function createOptionStore(store: Store, logger: Logger): Promise<OptionStore> {
+	const values = {} as Record<OptionKey, unknown>
+	const texts = {} as Record<OptionKey, string>
+	const { options } = store.tables
+
+	async function reload() {
+		for (const key of Object.keys(OPTION_DEFINITIONS) as OptionKey[]) {
+			const definition = OPTION_DEFINITIONS[key] as (typeof OPTION_DEFINITIONS)[OptionKey] & { format(value: unknown): string }
+			values[key] = definition.defaultValue
+			texts[key] = definition.format(definition.defaultValue)
+		}
+		for (const row of await store.db.select().from(options)) {
+			if (!isOptionKey(row.key)) continue
+			try {
+				values[row.key] = OPTION_DEFINITIONS[row.key].parse(row.value)
+				texts[row.key] = row.value
+			} catch (error) {
+				logger.warn('ignoring an unreadable stored option, using its default', { key: row.key, reason: (error as Error).message })
+			}
+		}
+	}
+
+	async function save(key: OptionKey, text: string) {
+		await store.db.insert(options).values({ key, value: text }).onConflictDoUpdate({ target: options.key, set: { value: text } })
+	}
+
+	await reload()
+	return {
+		get: (key) => values[key] as never,
+		listPublic: () => (Object.keys(texts) as OptionKey[])
+			.filter((key) => !SECRET_OPTION_KEYS.includes(key))
+			.map((key) => ({ key, value: texts[key] })),
+		async set(key, text) {
+			if (!isOptionKey(key)) throw refused(`${OPTION_MESSAGES.unknownKey}: ${key}`)
+			if (PAYMENT_OPTION_KEYS.includes(key) && text.trim() !== '' && !values.ServerAddress) throw refused(OPTION_MESSAGES.serverAddressFirst)
+			let value: unknown
+			try {
+				value = OPTION_DEFINITIONS[key].parse(text)
+			} catch (error) {
+				if (error instanceof OptionValueError) throw refused(`${key} ${error.message}`)
+				throw error
+			}
+			const normalized = (OPTION_DEFINITIONS[key] as { format(value: unknown): string }).format(value)
+			await save(key, normalized)
+			values[key] = value
+			texts[key] = normalized
+		},
+		async resetModelRatio() {
+			const text = JSON.stringify(DEFAULT_MODEL_RATIO)
+			await save('ModelRatio', text)
+			values.ModelRatio = { ...DEFAULT_MODEL_RATIO }
+			texts.ModelRatio = text
+		},
+		reload,
+	}
+}
+

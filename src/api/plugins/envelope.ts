@@ -1,0 +1,46 @@
+/**
+ * Turns every failure under `/api` into the envelope `{ success: false, message }` with the right
+ * HTTP status. Nothing a client sends produces a 500: unexpected errors are logged (without the
+ * request body) and answered with the generic server-error message.
+ */
+import { Elysia } from 'elysia'
+import { MESSAGES } from '@shared/api'
+import type { Logger } from '@/lib/logger'
+import { ApiError } from '../errors'
+
+function reply(status: number, message: string) {
+	return Response.json({ success: false, message }, { status })
+}
+
+type Issue = { message?: string; path?: string }
+
+function validationMessage(issues: Issue[]) {
+	const issue = issues[0]
+	if (!issue?.message) return MESSAGES.invalidParameter
+	if (issue.message.startsWith('Invalid input') || issue.message.startsWith('Invalid option')) {
+		return issue.path && issue.path !== 'root' ? `${MESSAGES.invalidParameter}: ${issue.path}` : MESSAGES.invalidParameter
+	}
+	return issue.message
+}
+
+export function envelopeErrors(logger: Logger) {
+	return new Elysia({ name: 'envelope-errors' }).onError({ as: 'global' }, ({ code, error, request }) => {
+		if (error instanceof ApiError) return reply(error.status, error.message)
+		switch (code) {
+			case 'VALIDATION':
+				return reply(400, validationMessage(error.all as Issue[]))
+			case 'PARSE':
+				return reply(400, MESSAGES.invalidJson)
+			case 'NOT_FOUND':
+				return reply(404, MESSAGES.notFound)
+			case 'INVALID_COOKIE_SIGNATURE':
+			case 'INVALID_FILE_TYPE':
+				return reply(400, MESSAGES.invalidParameter)
+		}
+		const status = (error as { status?: unknown }).status
+		if (status === 413) return reply(413, MESSAGES.bodyTooLarge)
+		if (typeof status === 'number' && status >= 400 && status < 500) return reply(status, MESSAGES.invalidParameter)
+		logger.error('unhandled error', { method: request.method, path: new URL(request.url).pathname, error: String(error) })
+		return reply(500, MESSAGES.serverError)
+	})
+}

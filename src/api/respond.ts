@@ -1,0 +1,13 @@
+import type { Envelope } from '@shared/api'
+
+/** The success envelope; every `/api` handler answers through it. */
+export function ok<Data>(data?: Data, message = ''): Envelope<Data> {
+	return data === undefined ? { success: true, message } : { success: true, message, data }
+}
+
+/** The caller's network address, or `local` when the app is driven without a server (tests). */
+export function clientAddress(server: { requestIP(request: Request): { address: string } | null } | null, request: Request): string {
+	return server?.requestIP(request)?.address ?? 'local'
+}
+
+export const isSecureRequest = (request: Request) => request.url.startsWith('https:')

@@ -1,0 +1,58 @@
+/**
+ * The one table of every `/api` route and the least role that may call it (design §6). The auth
+ * plugin enforces it; a route missing here never runs (404), and `test/api/route-policy.test.ts`
+ * walks the whole table as anonymous, user, admin and super admin.
+ */
+import { ROLE } from '@shared/user'
+
+export const ACCESS_ROLE = { public: 0, user: ROLE.user, admin: ROLE.admin, root: ROLE.root } as const
+export type Access = keyof typeof ACCESS_ROLE
+type Method = 'GET' | 'POST' | 'PUT' | 'DELETE'
+
+export const ROUTE_POLICY: Record<`${Method} /api/${string}`, Access> = {
+	// Server status and public content
+	'GET /api/status': 'public',
+	'GET /api/notice': 'public',
+	'GET /api/about': 'public',
+	'GET /api/home_page_content': 'public',
+	// Sign-in, registration, recovery
+	'POST /api/user/register': 'public',
+	'POST /api/user/login': 'public',
+	'GET /api/verification': 'public',
+	'GET /api/reset_password': 'public',
+	'POST /api/user/reset': 'public',
+	'GET /api/oauth/state': 'public',
+	'GET /api/oauth/wechat': 'public',
+	'GET /api/oauth/telegram/login': 'public',
+	// The signed-in user's own account
+	'GET /api/user/logout': 'user',
+	'GET /api/user/self': 'user',
+	'PUT /api/user/self': 'user',
+	'DELETE /api/user/self': 'user',
+	'GET /api/user/token': 'user',
+	'GET /api/user/aff': 'user',
+	'GET /api/user/models': 'user',
+	'GET /api/user/self/groups': 'user',
+	'POST /api/user/aff_transfer': 'user',
+	'GET /api/oauth/wechat/bind': 'user',
+	'GET /api/oauth/email/bind': 'user',
+	'GET /api/oauth/telegram/bind': 'user',
+	// User administration
+	'GET /api/user/': 'admin',
+	'GET /api/user/search': 'admin',
+	'GET /api/user/:id': 'admin',
+	'POST /api/user/': 'admin',
+	'PUT /api/user/': 'admin',
+	'POST /api/user/manage': 'admin',
+	'DELETE /api/user/:id': 'admin',
+	'GET /api/group/': 'admin',
+	'DELETE /api/log/': 'admin',
+	// Operation, system and other settings
+	'GET /api/option/': 'root',
+	'PUT /api/option/': 'root',
+	'POST /api/option/rest_model_ratio': 'root',
+}
+
+export function accessFor(method: string, route: string): Access | undefined {
+	return ROUTE_POLICY[`${method as Method} ${route}` as keyof typeof ROUTE_POLICY]
+}

@@ -1,0 +1,189 @@
+/** The signed-in user's own account, and getting one: registration, login, self-service. */
+import { and, eq, gte, isNull, sql } from 'drizzle-orm'
+import { z } from 'zod'
+import { LOG_TYPE } from '@shared/log'
+import { DEFAULT_ROOT_PASSWORD, ROLE, USER_MESSAGES, USER_STATUS, type loginSchema, type registerSchema, type updateSelfSchema } from '@shared/user'
+import { rows } from '@/db'
+import type { Dependencies } from '@/dependencies'
+import { applyCredit } from '@/billing/ledger'
+import { nowSeconds } from '@/lib/clock'
+import { randomString } from '@/lib/crypto'
+import { ApiError, refused } from '../errors'
+import { signSession } from '../plugins/session'
+import { consumeCode, VERIFICATION_PURPOSE } from '../verification/service'
+import { endSessions, findUser, isUniqueViolation, newAffCode, requireUser, usernameTaken } from './repository'
+import type { UserRecord } from './view'
+
+/** Attempts allowed before any password is hashed (design §6). */
+export const LOGIN_LIMITS = {
+	perUsername: { limit: 10, windowSeconds: 600 },
+	perAddress: { limit: 50, windowSeconds: 600 },
+} as const
+
+export async function register(dependencies: Dependencies, input: z.infer<typeof registerSchema>) {
+	const { options, store, passwords } = dependencies
+	if (!options.get('RegisterEnabled')) throw refused(USER_MESSAGES.registerDisabled)
+	if (!options.get('PasswordRegisterEnabled')) throw refused(USER_MESSAGES.passwordRegisterDisabled)
+	if (await usernameTaken(store, input.username)) throw refused(USER_MESSAGES.usernameTaken)
+	if (options.get('EmailVerificationEnabled')) {
+		if (!input.email || !input.verification_code) throw refused(USER_MESSAGES.emailVerificationRequired)
+		if (!await consumeCode(dependencies, VERIFICATION_PURPOSE.register, input.email, input.verification_code)) throw refused(USER_MESSAGES.verificationCodeWrong)
+	}
+	const { users } = store.tables
+	const [inviter] = input.aff_code
+		? await store.db.select({ id: users.id }).from(users).where(and(eq(users.affCode, input.aff_code), isNull(users.deletedAt))).limit(1)
+		: []
+	const password = await passwords.hash(input.password)
+	try {
+		return await store.transaction(function* (tx, tables) {
+			const [created] = yield* rows(tx.insert(tables.users).values({
+				username: input.username,
+				password,
+				displayName: input.username,
+				email: options.get('EmailVerificationEnabled') ? input.email : '',
+				affCode: newAffCode(),
+				inviterId: inviter?.id ?? 0,
+			}).returning({ id: tables.users.id }))
+			if (inviter) {
+				yield* rows(tx.update(tables.users).set({ affCount: sql`${tables.users.affCount} + 1` }).where(eq(tables.users.id, inviter.id)).returning({ id: tables.users.id }))
+			}
+			return { id: created!.id }
+		})
+	} catch (error) {
+		if (isUniqueViolation(error)) throw refused(USER_MESSAGES.usernameTaken)
+		throw error
+	}
+}
+
+export async function login(dependencies: Dependencies, input: z.infer<typeof loginSchema>, clientAddress: string) {
+	const { options, store, passwords, rateLimiter } = dependencies
+	if (!options.get('PasswordLoginEnabled')) throw refused(USER_MESSAGES.passwordLoginDisabled)
+	const name = input.username.toLowerCase()
+	const withinLimits = rateLimiter.hit(`login:user:${name}`, LOGIN_LIMITS.perUsername.limit, LOGIN_LIMITS.perUsername.windowSeconds)
+		&& rateLimiter.hit(`login:address:${clientAddress}`, LOGIN_LIMITS.perAddress.limit, LOGIN_LIMITS.perAddress.windowSeconds)
+	if (!withinLimits) throw new ApiError('too many requests, try later', 429)
+	const { users } = store.tables
+	const [user] = await store.db.select().from(users)
+		.where(and(isNull(users.deletedAt), input.username.includes('@') ? eq(users.email, input.username) : eq(users.username, input.username)))
+		.limit(1)
+	// Hash even for an unknown user so the answer time does not reveal which usernames exist.
+	const valid = await passwords.verify(input.password, user?.password ?? UNKNOWN_USER_HASH)
+	if (!user || !valid || user.status !== USER_STATUS.enabled) throw refused(USER_MESSAGES.wrongCredentials)
+	await store.db.update(users).set({ lastLoginTime: nowSeconds() }).where(eq(users.id, user.id))
+	return { user, sessionToken: signSession(dependencies.secrets, user.id, user.sessionVersion) }
+}
+
+const UNKNOWN_USER_HASH = await Bun.password.hash(randomString(24), { algorithm: 'argon2id', memoryCost: 19456, timeCost: 2 })
+
+export async function logout(dependencies: Dependencies, userId: number) {
+	await endSessions(dependencies.store, userId)
+}
+
+/**
+ * Changes the caller's own profile. A new password ends every other session; the caller gets a
+ * fresh session token so the tab they are using stays signed in.
+ */
+export async function updateSelf(dependencies: Dependencies, user: UserRecord, input: z.infer<typeof updateSelfSchema>) {
+	const { store, passwords } = dependencies
+	const { users } = store.tables
+	const changes: Partial<UserRecord> = {}
+	if (input.username !== undefined && input.username !== user.username) {
+		if (await usernameTaken(store, input.username, user.id)) throw refused(USER_MESSAGES.usernameTaken)
+		changes.username = input.username
+	}
+	if (input.display_name !== undefined) changes.displayName = input.display_name
+	if (input.password) {
+		changes.password = await passwords.hash(input.password)
+		changes.passwordChangeRequired = false
+	}
+	if (Object.keys(changes).length === 0) return { user, sessionToken: undefined }
+	try {
+		const [updated] = await store.db.update(users).set(changes).where(eq(users.id, user.id)).returning()
+		if (!input.password) return { user: updated!, sessionToken: undefined }
+		const version = await endSessions(store, user.id)
+		return { user: { ...updated!, sessionVersion: version! }, sessionToken: signSession(dependencies.secrets, user.id, version!) }
+	} catch (error) {
+		if (isUniqueViolation(error)) throw refused(USER_MESSAGES.usernameTaken)
+		throw error
+	}
+}
+
+export async function deleteSelf(dependencies: Dependencies, user: UserRecord, confirmation: string | undefined) {
+	if (user.role >= ROLE.root) throw refused(USER_MESSAGES.rootProtected)
+	if (confirmation !== undefined && confirmation !== user.username) throw refused(USER_MESSAGES.deleteConfirm)
+	const { users } = dependencies.store.tables
+	await dependencies.store.db.update(users)
+		.set({ deletedAt: nowSeconds(), sessionVersion: sql`${users.sessionVersion} + 1`, accessTokenHash: null, accessTokenCipher: null })
+		.where(eq(users.id, user.id))
+}
+
+/** A new system access token; the old one stops working. */
+export async function generateAccessToken(dependencies: Dependencies, userId: number): Promise<string> {
+	const token = randomString(32)
+	const { users } = dependencies.store.tables
+	await dependencies.store.db.update(users)
+		.set({ accessTokenHash: dependencies.secrets.digest(token), accessTokenCipher: dependencies.secrets.encrypt(token) })
+		.where(eq(users.id, userId))
+	return token
+}
+
+export async function affiliateCode(dependencies: Dependencies, user: UserRecord): Promise<string> {
+	return user.affCode
+}
+
+/** Moves pending invitation income to the balance: one transaction with its log row. */
+export async function transferAffiliateQuota(dependencies: Dependencies, userId: number, quota: number) {
+	const minimum = dependencies.options.get('QuotaPerUnit')
+	if (quota < minimum) throw refused(`${USER_MESSAGES.transferMinimum} ${minimum}`)
+	return dependencies.store.transaction(function* (tx, tables) {
+		const { users } = tables
+		const [taken] = yield* rows(tx.update(users)
+			.set({ affQuota: sql`${users.affQuota} - ${quota}` })
+			.where(and(eq(users.id, userId), gte(users.affQuota, quota)))
+			.returning({ id: users.id }))
+		if (!taken) throw refused(USER_MESSAGES.transferInsufficient)
+		return yield* applyCredit(tx, tables, { userId, amount: quota, type: LOG_TYPE.system, content: `invitation income of ${quota} quota transferred to the balance` })
+	})
+}
+
+/** Model names the user's group can reach through enabled channels. */
+export async function userModels(dependencies: Dependencies, user: UserRecord): Promise<string[]> {
+	const { abilities } = dependencies.store.tables
+	const found = await dependencies.store.db.selectDistinct({ model: abilities.model }).from(abilities)
+		.where(and(eq(abilities.group, user.group), eq(abilities.enabled, true)))
+	return found.map((row) => row.model).sort()
+}
+
+/** Groups the user may pick for a token, with their description and price ratio. */
+export function usableGroups(dependencies: Dependencies, user: UserRecord): Record<string, { desc: string; ratio: number }> {
+	const descriptions = dependencies.options.get('UserUsableGroups')
+	const ratios = dependencies.options.get('GroupRatio')
+	const groups: Record<string, { desc: string; ratio: number }> = {}
+	for (const [group, desc] of Object.entries({ ...descriptions, [user.group]: descriptions[user.group] ?? user.group })) {
+		groups[group] = { desc, ratio: ratios[group] ?? 1 }
+	}
+	return groups
+}
+
+export async function reloadUser(dependencies: Dependencies, userId: number) {
+	return requireUser(dependencies.store, userId)
+}
+
+/** First start on an empty database: the super admin root / 123456, asked to change it at login. */
+export async function ensureRootUser(dependencies: Dependencies) {
+	const { store, passwords, logger } = dependencies
+	const { users } = store.tables
+	const [existing] = await store.db.select({ id: users.id }).from(users).limit(1)
+	if (existing) return
+	const password = await passwords.hash(DEFAULT_ROOT_PASSWORD)
+	await store.transaction(function* (tx, tables) {
+		const [root] = yield* rows(tx.insert(tables.users).values({
+			username: 'root', password, displayName: 'Root User', role: ROLE.root, affCode: newAffCode(), passwordChangeRequired: true,
+		}).returning({ id: tables.users.id }))
+		yield* applyCredit(tx, tables, { userId: root!.id, amount: ROOT_INITIAL_QUOTA, type: LOG_TYPE.system, content: 'initial quota of the super admin' })
+	})
+	logger.warn('created the super admin "root" with the default password 123456: sign in and change it now')
+}
+
+export const ROOT_INITIAL_QUOTA = 100_000_000
+export { findUser }

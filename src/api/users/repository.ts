@@ -1,0 +1,41 @@
+/** Reads and small writes of `users` shared by the account and administration services. */
+import { and, eq, isNull, sql } from 'drizzle-orm'
+import type { Store } from '@/db'
+import { randomString } from '@/lib/crypto'
+import { refused } from '../errors'
+import { USER_MESSAGES } from '@shared/user'
+import type { UserRecord } from './view'
+
+export async function findUser(store: Store, id: number, { includeDeleted = false } = {}): Promise<UserRecord | undefined> {
+	const { users } = store.tables
+	const condition = includeDeleted ? eq(users.id, id) : and(eq(users.id, id), isNull(users.deletedAt))
+	const [user] = await store.db.select().from(users).where(condition).limit(1)
+	return user
+}
+
+export async function requireUser(store: Store, id: number): Promise<UserRecord> {
+	const user = await findUser(store, id)
+	if (!user) throw refused(USER_MESSAGES.userNotFound)
+	return user
+}
+
+export async function usernameTaken(store: Store, username: string, exceptId = 0): Promise<boolean> {
+	const { users } = store.tables
+	const [row] = await store.db.select({ id: users.id }).from(users).where(eq(users.username, username)).limit(1)
+	return row !== undefined && row.id !== exceptId
+}
+
+/** Ends every session of the user (design §6). */
+export async function endSessions(store: Store, userId: number) {
+	const { users } = store.tables
+	const [row] = await store.db.update(users).set({ sessionVersion: sql`${users.sessionVersion} + 1` }).where(eq(users.id, userId)).returning({ sessionVersion: users.sessionVersion })
+	return row?.sessionVersion
+}
+
+export const newAffCode = () => randomString(8)
+
+/** Unique-constraint violations look different on each dialect; both mention "unique". */
+export function isUniqueViolation(error: unknown): boolean {
+	const text = `${(error as { code?: string }).code ?? ''} ${(error as Error).message ?? ''}`
+	return /unique|23505/i.test(text)
+}

@@ -1,0 +1,155 @@
+/** User administration by admins (design §6 role rules) and the super admin. */
+import { and, count, desc, eq, or, sql, type SQL } from 'drizzle-orm'
+import type { SQLiteUpdateSetSource } from 'drizzle-orm/sqlite-core'
+import type { z } from 'zod'
+import { resolvePage, type Page, type PageQuery } from '@shared/api'
+import { LOG_TYPE } from '@shared/log'
+import { ROLE, USER_MESSAGES, USER_STATUS, type createUserSchema, type manageUserSchema, type UserView, type updateUserSchema } from '@shared/user'
+import { rows } from '@/db'
+import type { Dependencies } from '@/dependencies'
+import { applyCredit } from '@/billing/ledger'
+import { nowSeconds } from '@/lib/clock'
+import { refused } from '../errors'
+import { findUser, isUniqueViolation, newAffCode, usernameTaken } from './repository'
+import { toUserView, type UserRecord } from './view'
+
+/** Admins never act on a user of equal or higher role; the super admin acts on anyone. */
+function assertMayActOn(actor: UserRecord, target: UserRecord) {
+	if (actor.role < ROLE.root && target.role >= actor.role) throw refused(USER_MESSAGES.equalOrHigherRole)
+}
+
+async function requireTarget(dependencies: Dependencies, actor: UserRecord, id: number) {
+	const target = await findUser(dependencies.store, id)
+	if (!target) throw refused(USER_MESSAGES.userNotFound)
+	assertMayActOn(actor, target)
+	return target
+}
+
+async function listWhere(dependencies: Dependencies, where: SQL | undefined, query: PageQuery): Promise<Page<UserView>> {
+	const { store } = dependencies
+	const { users } = store.tables
+	const { page, pageSize, offset } = resolvePage(query)
+	const [items, [total]] = await Promise.all([
+		store.db.select().from(users).where(where).orderBy(desc(users.id)).limit(pageSize).offset(offset),
+		store.db.select({ value: count() }).from(users).where(where),
+	])
+	return { items: items.map(toUserView), page, page_size: pageSize, total: total?.value ?? 0 }
+}
+
+export function listUsers(dependencies: Dependencies, query: PageQuery) {
+	return listWhere(dependencies, undefined, query)
+}
+
+/** Keyword matches the id exactly, or the username, display name or email in part. */
+export function searchUsers(dependencies: Dependencies, { keyword, group }: { keyword: string; group: string }, query: PageQuery) {
+	const { store } = dependencies
+	const { users } = store.tables
+	const conditions: SQL[] = []
+	const text = keyword.trim()
+	if (text) {
+		const matches = [store.contains(users.username, text), store.contains(users.displayName, text), store.contains(users.email, text)]
+		if (/^\d+$/.test(text) && Number.isSafeInteger(Number(text))) matches.push(eq(users.id, Number(text)))
+		conditions.push(or(...matches)!)
+	}
+	if (group.trim()) conditions.push(eq(users.group, group.trim()))
+	return listWhere(dependencies, conditions.length ? and(...conditions) : undefined, query)
+}
+
+export async function getUser(dependencies: Dependencies, actor: UserRecord, id: number): Promise<UserView> {
+	return toUserView(await requireTarget(dependencies, actor, id))
+}
+
+export async function createUser(dependencies: Dependencies, actor: UserRecord, input: z.infer<typeof createUserSchema>) {
+	if (input.role >= actor.role) throw refused(USER_MESSAGES.createEqualOrHigherRole)
+	const { store } = dependencies
+	if (await usernameTaken(store, input.username)) throw refused(USER_MESSAGES.usernameTaken)
+	const password = await dependencies.passwords.hash(input.password)
+	try {
+		const [created] = await store.db.insert(store.tables.users).values({
+			username: input.username,
+			password,
+			displayName: input.display_name || input.username,
+			role: input.role,
+			affCode: newAffCode(),
+		}).returning()
+		return toUserView(created!)
+	} catch (error) {
+		if (isUniqueViolation(error)) throw refused(USER_MESSAGES.usernameTaken)
+		throw error
+	}
+}
+
+/**
+ * Edits a user. A new quota is applied as a logged admin credit of the difference, atomically with
+ * the other changes; a new password ends the user's sessions.
+ */
+export async function updateUser(dependencies: Dependencies, actor: UserRecord, input: z.infer<typeof updateUserSchema>) {
+	const { store } = dependencies
+	const target = await requireTarget(dependencies, actor, input.id)
+	const changes: Partial<UserRecord> = {}
+	if (input.username !== undefined && input.username !== target.username) {
+		if (await usernameTaken(store, input.username, target.id)) throw refused(USER_MESSAGES.usernameTaken)
+		changes.username = input.username
+	}
+	if (input.display_name !== undefined) changes.displayName = input.display_name
+	if (input.group !== undefined) changes.group = input.group
+	if (input.email !== undefined) changes.email = input.email
+	const newPassword = input.password ? await dependencies.passwords.hash(input.password) : undefined
+	try {
+		return await store.transaction(function* (tx, tables) {
+			const { users } = tables
+			const [current] = yield* rows(tx.select({ quota: users.quota }).from(users).where(eq(users.id, target.id)))
+			if (newPassword) Object.assign(changes, { password: newPassword, passwordChangeRequired: false, sessionVersion: sql`${users.sessionVersion} + 1` })
+			if (Object.keys(changes).length > 0) yield* rows(tx.update(users).set(changes).where(eq(users.id, target.id)).returning({ id: users.id }))
+			const delta = input.quota === undefined || !current ? 0 : input.quota - current.quota
+			if (delta !== 0) {
+				yield* applyCredit(tx, tables, {
+					userId: target.id, amount: delta, type: LOG_TYPE.manage,
+					content: `administrator ${actor.username} changed the quota from ${current!.quota} to ${input.quota}`,
+				})
+			}
+			const [updated] = yield* rows(tx.select().from(users).where(eq(users.id, target.id)))
+			return toUserView(updated!)
+		})
+	} catch (error) {
+		if (isUniqueViolation(error)) throw refused(USER_MESSAGES.usernameTaken)
+		throw error
+	}
+}
+
+export async function manageUser(dependencies: Dependencies, actor: UserRecord, { id, action }: z.infer<typeof manageUserSchema>) {
+	const target = await requireTarget(dependencies, actor, id)
+	const { users } = dependencies.store.tables
+	const endSessions = { sessionVersion: sql`${users.sessionVersion} + 1` }
+	let changes: SQLiteUpdateSetSource<typeof users>
+	switch (action) {
+		case 'promote':
+			if (actor.role < ROLE.root) throw refused(USER_MESSAGES.adminCannotPromote)
+			if (target.role >= ROLE.admin) throw refused(USER_MESSAGES.alreadyAdmin)
+			changes = { role: ROLE.admin, ...endSessions }
+			break
+		case 'demote':
+			if (target.role >= ROLE.root) throw refused(USER_MESSAGES.rootProtected)
+			if (target.role === ROLE.user) throw refused(USER_MESSAGES.alreadyUser)
+			changes = { role: ROLE.user, ...endSessions }
+			break
+		case 'disable':
+			if (target.role >= ROLE.root) throw refused(USER_MESSAGES.rootProtected)
+			changes = { status: USER_STATUS.disabled, ...endSessions }
+			break
+		case 'enable':
+			if (target.status === USER_STATUS.blocked) throw refused(USER_MESSAGES.enableBlocked)
+			changes = { status: USER_STATUS.enabled }
+			break
+		case 'delete':
+			if (target.role >= ROLE.root) throw refused(USER_MESSAGES.rootProtected)
+			changes = { deletedAt: nowSeconds(), accessTokenHash: null, accessTokenCipher: null, ...endSessions }
+			break
+	}
+	const [updated] = await dependencies.store.db.update(users).set(changes).where(eq(users.id, target.id)).returning({ status: users.status, role: users.role })
+	return { status: updated!.status, role: updated!.role }
+}
+
+export async function deleteUser(dependencies: Dependencies, actor: UserRecord, id: number) {
+	await manageUser(dependencies, actor, { id, action: 'delete' })
+}

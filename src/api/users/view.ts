@@ -1,0 +1,43 @@
+import type { SessionUser, UserView } from '@shared/user'
+import type { Tables } from '@/db'
+
+export type UserRecord = Tables['users']['$inferSelect']
+
+export function toUserView(user: UserRecord): UserView {
+	return {
+		id: user.id,
+		username: user.username,
+		display_name: user.displayName,
+		role: user.role,
+		status: user.status,
+		email: user.email,
+		github_id: user.githubId,
+		wechat_id: user.wechatId,
+		telegram_id: user.telegramId,
+		linux_do_id: user.linuxDoId,
+		quota: user.quota,
+		used_quota: user.usedQuota,
+		request_count: user.requestCount,
+		group: user.group,
+		aff_code: user.affCode,
+		aff_count: user.affCount,
+		aff_quota: user.affQuota,
+		aff_history_quota: user.affHistoryQuota,
+		inviter_id: user.inviterId,
+		created_time: user.createdTime,
+		last_login_time: user.lastLoginTime,
+		deleted_at: user.deletedAt,
+	}
+}
+
+export function toSessionUser(user: UserRecord): SessionUser {
+	return {
+		id: user.id,
+		username: user.username,
+		display_name: user.displayName,
+		role: user.role,
+		status: user.status,
+		group: user.group,
+		password_change_required: user.passwordChangeRequired,
+	}
+}

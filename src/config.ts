@@ -1,0 +1,103 @@
+/**
+ * The one place that reads the environment. Every setting is an environment variable and also a
+ * command-line flag (`PORT` ↔ `--port`, `DATA_DIR` ↔ `--data-dir`); a flag wins over the variable.
+ * Secrets left unset are generated once into the data directory so restarts keep sessions valid
+ * and encrypted columns readable.
+ */
+import { randomBytes } from 'node:crypto'
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { hostname } from 'node:os'
+import { join, resolve } from 'node:path'
+import { z } from 'zod'
+
+export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const
+
+const configSchema = z.object({
+	PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+	HOST: z.string().default('0.0.0.0'),
+	DATA_DIR: z.string().default('./data'),
+	DATABASE_URL: z.string().default('').refine(
+		(value) => value === '' || /^postgres(ql)?:\/\//.test(value),
+		'DATABASE_URL must be empty (SQLite) or a postgres:// URL',
+	),
+	REDIS_URL: z.string().default(''),
+	SESSION_SECRET: z.string().default(''),
+	CRYPTO_SECRET: z.string().default(''),
+	LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
+	NODE_NAME: z.string().default(''),
+	MAX_BODY_MB: z.coerce.number().positive().default(32),
+})
+
+export type Config = Readonly<{
+	port: number
+	host: string
+	dataDir: string
+	databaseUrl: string
+	redisUrl: string
+	sessionSecret: string
+	cryptoSecret: string
+	logLevel: (typeof LOG_LEVELS)[number]
+	nodeName: string
+	maxBodyBytes: number
+}>
+
+/** Reads `--name value` and `--name=value` flags into their environment-variable names. */
+export function flagsToEnvironment(argv: readonly string[]): Record<string, string> {
+	const values: Record<string, string> = {}
+	for (let index = 0; index < argv.length; index++) {
+		const argument = argv[index]!
+		if (!argument.startsWith('--')) continue
+		const [flag, inline] = argument.slice(2).split(/=(.*)/s, 2) as [string, string | undefined]
+		const name = flag.replaceAll('-', '_').toUpperCase()
+		if (inline !== undefined) values[name] = inline
+		else if (argv[index + 1] !== undefined && !argv[index + 1]!.startsWith('--')) values[name] = argv[++index]!
+		else values[name] = 'true'
+	}
+	return values
+}
+
+export class ConfigError extends Error {}
+
+export function loadConfig(environment: Record<string, string | undefined>, argv: readonly string[] = []): Config {
+	const parsed = configSchema.safeParse({ ...pickKnown(environment), ...flagsToEnvironment(argv) })
+	if (!parsed.success) {
+		const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`)
+		throw new ConfigError(`invalid configuration: ${problems.join('; ')}`)
+	}
+	const values = parsed.data
+	const dataDir = resolve(values.DATA_DIR)
+	mkdirSync(dataDir, { recursive: true })
+	const secrets = values.SESSION_SECRET && values.CRYPTO_SECRET ? undefined : readOrCreateSecrets(dataDir)
+	return Object.freeze({
+		port: values.PORT,
+		host: values.HOST,
+		dataDir,
+		databaseUrl: values.DATABASE_URL,
+		redisUrl: values.REDIS_URL,
+		sessionSecret: values.SESSION_SECRET || secrets!.session,
+		cryptoSecret: values.CRYPTO_SECRET || secrets!.crypto,
+		logLevel: values.LOG_LEVEL,
+		nodeName: values.NODE_NAME || hostname(),
+		maxBodyBytes: Math.round(values.MAX_BODY_MB * 1024 * 1024),
+	})
+}
+
+function pickKnown(environment: Record<string, string | undefined>) {
+	const known: Record<string, string> = {}
+	for (const key of Object.keys(configSchema.shape)) {
+		const value = environment[key]
+		if (value !== undefined && value !== '') known[key] = value
+	}
+	return known
+}
+
+const secretsSchema = z.object({ session: z.string().min(32), crypto: z.string().min(32) })
+
+function readOrCreateSecrets(dataDir: string) {
+	const file = join(dataDir, 'secrets.json')
+	if (existsSync(file)) return secretsSchema.parse(JSON.parse(readFileSync(file, 'utf8')))
+	const secrets = { session: randomBytes(32).toString('base64url'), crypto: randomBytes(32).toString('base64url') }
+	writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 })
+	chmodSync(file, 0o600)
+	return secrets
+}

@@ -1,0 +1,97 @@
+/**
+ * The only module that knows which database runs. `openStore` picks bun:sqlite (empty
+ * DATABASE_URL) or Postgres (postgres-js), migrates it, and hands services one query-builder type
+ * and one set of table objects; both dialects run the same builder API at run time.
+ */
+import { Database as SqliteDatabase } from 'bun:sqlite'
+import { join } from 'node:path'
+import { type SQL, type SQLWrapper, sql } from 'drizzle-orm'
+import { drizzle as drizzleSqlite } from 'drizzle-orm/bun-sqlite'
+import { drizzle as drizzlePg } from 'drizzle-orm/postgres-js'
+import postgres from 'postgres'
+import { applyMigrations } from './migrate'
+import * as pgTables from './schema.pg'
+import * as sqliteTables from './schema.sqlite'
+import { type Database, runPgWork, runSqliteWork, type Tables, type Work } from './transaction'
+
+export { rows, run, type Database, type Tables, type Work } from './transaction'
+export type Dialect = 'sqlite' | 'pg'
+
+export interface Store {
+	readonly dialect: Dialect
+	readonly db: Database
+	readonly tables: Tables
+	/** Runs a unit of work atomically; see transaction.ts for how to write one. */
+	transaction<Result>(work: Work<Result>): Promise<Result>
+	/** Case-insensitive "column contains text" on both dialects, with LIKE wildcards escaped. */
+	contains(column: SQLWrapper, text: string): SQL
+	close(): Promise<void>
+}
+
+export interface StoreOptions {
+	/** Empty for SQLite, `postgres://…` for Postgres. */
+	databaseUrl: string
+	/** SQLite file location: `<dataDir>/ferry.db`; `:memory:` opens a private in-memory database. */
+	dataDir: string
+	/** Postgres schema to use instead of `public` (tests isolate themselves this way). */
+	pgSchema?: string
+}
+
+export async function openStore(options: StoreOptions): Promise<Store> {
+	return options.databaseUrl ? openPgStore(options.databaseUrl, options.pgSchema) : openSqliteStore(options.dataDir)
+}
+
+function escapeLike(text: string) {
+	return `%${text.replace(/[\\%_]/g, (character) => `\\${character}`)}%`
+}
+
+function openSqliteStore(dataDir: string): Store {
+	const file = dataDir === ':memory:' ? ':memory:' : join(dataDir, 'ferry.db')
+	const client = new SqliteDatabase(file, { create: true, strict: true })
+	client.run('PRAGMA journal_mode = WAL')
+	client.run('PRAGMA synchronous = NORMAL')
+	client.run('PRAGMA foreign_keys = ON')
+	client.run('PRAGMA busy_timeout = 5000')
+	const db = drizzleSqlite(client, { schema: sqliteTables })
+	const store: Store = {
+		dialect: 'sqlite',
+		db,
+		tables: sqliteTables,
+		transaction: async (work) => runSqliteWork(db, sqliteTables, work),
+		contains: (column, text) => sql`${column} LIKE ${escapeLike(text)} ESCAPE '\\'`,
+		close: async () => client.close(),
+	}
+	applyMigrations(db, 'sqlite')
+	return store
+}
+
+async function openPgStore(url: string, schema?: string): Promise<Store> {
+	const connection = schema ? { search_path: schema } : undefined
+	await migratePg(url, schema, connection)
+	const client = postgres(url, { max: 10, onnotice: () => {}, connection })
+	const db = drizzlePg(client, { schema: pgTables })
+	return {
+		dialect: 'pg',
+		db: db as unknown as Database,
+		tables: pgTables as unknown as Tables,
+		transaction: (work) => runPgWork(db, pgTables as unknown as Tables, work),
+		contains: (column, text) => sql`${column} ILIKE ${escapeLike(text)} ESCAPE '\\'`,
+		close: () => client.end({ timeout: 5 }),
+	}
+}
+
+/** Nodes starting together take turns: an advisory lock on one dedicated connection. */
+async function migratePg(url: string, schema: string | undefined, connection: Record<string, string> | undefined) {
+	const client = postgres(url, { max: 1, onnotice: () => {}, connection })
+	try {
+		if (schema) await client.unsafe(`CREATE SCHEMA IF NOT EXISTS "${schema.replaceAll('"', '""')}"`)
+		await client`SELECT pg_advisory_lock(4242001)`
+		try {
+			await applyMigrations(drizzlePg(client), 'pg', schema)
+		} finally {
+			await client`SELECT pg_advisory_unlock(4242001)`
+		}
+	} finally {
+		await client.end({ timeout: 5 })
+	}
+}

@@ -1,0 +1,290 @@
+/**
+ * Postgres twin of the database schema. `schema.sqlite.ts` declares the same tables with the same
+ * property names and column names; `test/db/schema-parity.test.ts` keeps them in step.
+ *
+ * Conventions shared by both twins: times are unix seconds, money is integer quota, JSON is text,
+ * flags are booleans, `deleted_at` set means soft-deleted.
+ */
+import { sql } from 'drizzle-orm'
+import { bigint, boolean, doublePrecision, index, integer, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core'
+
+const now = sql`(extract(epoch from now())::bigint)`
+
+export const users = pgTable('users', {
+	id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+	username: text('username').notNull(),
+	password: text('password').notNull(),
+	displayName: text('display_name').notNull().default(''),
+	role: bigint('role', { mode: 'number' }).notNull().default(1),
+	status: bigint('status', { mode: 'number' }).notNull().default(1),
+	email: text('email').notNull().default(''),
+	githubId: text('github_id').notNull().default(''),
+	wechatId: text('wechat_id').notNull().default(''),
+	telegramId: text('telegram_id').notNull().default(''),
+	linuxDoId: text('linux_do_id').notNull().default(''),
+	accessTokenHash: text('access_token_hash'),
+	accessTokenCipher: text('access_token_cipher'),
+	quota: bigint('quota', { mode: 'number' }).notNull().default(0),
+	usedQuota: bigint('used_quota', { mode: 'number' }).notNull().default(0),
+	requestCount: bigint('request_count', { mode: 'number' }).notNull().default(0),
+	group: text('group').notNull().default('default'),
+	affCode: text('aff_code').notNull(),
+	affCount: bigint('aff_count', { mode: 'number' }).notNull().default(0),
+	affQuota: bigint('aff_quota', { mode: 'number' }).notNull().default(0),
+	affHistoryQuota: bigint('aff_history_quota', { mode: 'number' }).notNull().default(0),
+	inviterId: bigint('inviter_id', { mode: 'number' }).notNull().default(0),
+	sessionVersion: bigint('session_version', { mode: 'number' }).notNull().default(1),
+	passwordChangeRequired: boolean('password_change_required').notNull().default(false),
+	createdTime: bigint('created_time', { mode: 'number' }).notNull().default(now),
+	lastLoginTime: bigint('last_login_time', { mode: 'number' }).notNull().default(0),
+	deletedAt: bigint('deleted_at', { mode: 'number' }),
+}, (table) => [
+	uniqueIndex('users_username_unique').on(table.username),
+	uniqueIndex('users_aff_code_unique').on(table.affCode),
+	uniqueIndex('users_access_token_hash_unique').on(table.accessTokenHash),
+	index('users_email_index').on(table.email),
+	index('users_inviter_id_index').on(table.inviterId),
+])
+
+export const options = pgTable('options', {
+	key: text('key').primaryKey(),
+	value: text('value').notNull(),
+})
+
+export const tokens = pgTable('tokens', {
+	id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+	userId: bigint('user_id', { mode: 'number' }).notNull(),
+	keyHash: text('key_hash').notNull(),
+	keyCipher: text('key_cipher').notNull(),
+	status: bigint('status', { mode: 'number' }).notNull().default(1),
+	name: text('name').notNull().default(''),
+	createdTime: bigint('created_time', { mode: 'number' }).notNull().default(now),
+	accessedTime: bigint('accessed_time', { mode: 'number' }).notNull().default(0),
+	expiredTime: bigint('expired_time', { mode: 'number' }).notNull().default(-1),
+	remainQuota: bigint('remain_quota', { mode: 'number' }).notNull().default(0),
+	unlimitedQuota: boolean('unlimited_quota').notNull().default(false),
+	modelLimitsEnabled: boolean('model_limits_enabled').notNull().default(false),
+	modelLimits: text('model_limits').notNull().default(''),
+	allowIps: text('allow_ips').notNull().default(''),
+	usedQuota: bigint('used_quota', { mode: 'number' }).notNull().default(0),
+	group: text('group').notNull().default(''),
+	deletedAt: bigint('deleted_at', { mode: 'number' }),
+}, (table) => [
+	uniqueIndex('tokens_key_hash_unique').on(table.keyHash),
+	index('tokens_user_id_index').on(table.userId),
+	index('tokens_name_index').on(table.name),
+])
+
+export const channels = pgTable('channels', {
+	id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+	type: bigint('type', { mode: 'number' }).notNull().default(1),
+	key: text('key').notNull(),
+	openaiOrganization: text('openai_organization').notNull().default(''),
+	testModel: text('test_model').notNull().default(''),
+	status: bigint('status', { mode: 'number' }).notNull().default(1),
+	name: text('name').notNull().default(''),
+	weight: bigint('weight', { mode: 'number' }).notNull().default(0),
+	createdTime: bigint('created_time', { mode: 'number' }).notNull().default(now),
+	testTime: bigint('test_time', { mode: 'number' }).notNull().default(0),
+	responseTime: bigint('response_time', { mode: 'number' }).notNull().default(0),
+	baseUrl: text('base_url').notNull().default(''),
+	other: text('other').notNull().default(''),
+	balance: doublePrecision('balance').notNull().default(0),
+	balanceUpdatedTime: bigint('balance_updated_time', { mode: 'number' }).notNull().default(0),
+	models: text('models').notNull().default(''),
+	group: text('group').notNull().default('default'),
+	usedQuota: bigint('used_quota', { mode: 'number' }).notNull().default(0),
+	modelMapping: text('model_mapping').notNull().default(''),
+	statusCodeMapping: text('status_code_mapping').notNull().default(''),
+	priority: bigint('priority', { mode: 'number' }).notNull().default(0),
+	autoBan: bigint('auto_ban', { mode: 'number' }).notNull().default(1),
+	otherInfo: text('other_info').notNull().default(''),
+	tag: text('tag').notNull().default(''),
+	setting: text('setting').notNull().default(''),
+	maxInputTokens: bigint('max_input_tokens', { mode: 'number' }).notNull().default(0),
+	expiredTime: bigint('expired_time', { mode: 'number' }).notNull().default(0),
+}, (table) => [
+	index('channels_name_index').on(table.name),
+	index('channels_tag_index').on(table.tag),
+])
+
+export const abilities = pgTable('abilities', {
+	group: text('group').notNull(),
+	model: text('model').notNull(),
+	channelId: bigint('channel_id', { mode: 'number' }).notNull(),
+	enabled: boolean('enabled').notNull().default(true),
+	priority: bigint('priority', { mode: 'number' }).notNull().default(0),
+	weight: bigint('weight', { mode: 'number' }).notNull().default(0),
+	tag: text('tag').notNull().default(''),
+}, (table) => [
+	primaryKey({ columns: [table.group, table.model, table.channelId] }),
+	index('abilities_channel_id_index').on(table.channelId),
+])
+
+export const logs = pgTable('logs', {
+	id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+	userId: bigint('user_id', { mode: 'number' }).notNull().default(0),
+	createdAt: bigint('created_at', { mode: 'number' }).notNull().default(now),
+	type: bigint('type', { mode: 'number' }).notNull().default(0),
+	content: text('content').notNull().default(''),
+	username: text('username').notNull().default(''),
+	tokenName: text('token_name').notNull().default(''),
+	tokenId: bigint('token_id', { mode: 'number' }).notNull().default(0),
+	modelName: text('model_name').notNull().default(''),
+	quota: bigint('quota', { mode: 'number' }).notNull().default(0),
+	promptTokens: bigint('prompt_tokens', { mode: 'number' }).notNull().default(0),
+	completionTokens: bigint('completion_tokens', { mode: 'number' }).notNull().default(0),
+	useTime: bigint('use_time', { mode: 'number' }).notNull().default(0),
+	isStream: boolean('is_stream').notNull().default(false),
+	channelId: bigint('channel_id', { mode: 'number' }).notNull().default(0),
+	channelName: text('channel_name').notNull().default(''),
+	group: text('group').notNull().default(''),
+	ip: text('ip').notNull().default(''),
+	requestId: text('request_id').notNull().default(''),
+	other: text('other').notNull().default(''),
+}, (table) => [
+	index('logs_user_id_id_index').on(table.userId, table.id),
+	index('logs_created_at_type_index').on(table.createdAt, table.type),
+	index('logs_model_name_username_index').on(table.modelName, table.username),
+	index('logs_token_name_index').on(table.tokenName),
+	index('logs_channel_id_index').on(table.channelId),
+	index('logs_request_id_index').on(table.requestId),
+])
+
+export const redemptions = pgTable('redemptions', {
+	id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+	userId: bigint('user_id', { mode: 'number' }).notNull().default(0),
+	key: text('key').notNull(),
+	status: bigint('status', { mode: 'number' }).notNull().default(1),
+	name: text('name').notNull().default(''),
+	quota: bigint('quota', { mode: 'number' }).notNull().default(100000),
+	createdTime: bigint('created_time', { mode: 'number' }).notNull().default(now),
+	redeemedTime: bigint('redeemed_time', { mode: 'number' }).notNull().default(0),
+	usedUserId: bigint('used_user_id', { mode: 'number' }).notNull().default(0),
+	expiredTime: bigint('expired_time', { mode: 'number' }).notNull().default(0),
+	deletedAt: bigint('deleted_at', { mode: 'number' }),
+}, (table) => [
+	uniqueIndex('redemptions_key_unique').on(table.key),
+	index('redemptions_name_index').on(table.name),
+])
+
+export const topUps = pgTable('top_ups', {
+	id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+	userId: bigint('user_id', { mode: 'number' }).notNull(),
+	amount: bigint('amount', { mode: 'number' }).notNull().default(0),
+	money: doublePrecision('money').notNull().default(0),
+	tradeNo: text('trade_no').notNull(),
+	paymentMethod: text('payment_method').notNull().default(''),
+	createTime: bigint('create_time', { mode: 'number' }).notNull().default(now),
+	completeTime: bigint('complete_time', { mode: 'number' }).notNull().default(0),
+	status: text('status').notNull().default('pending'),
+}, (table) => [
+	uniqueIndex('top_ups_trade_no_unique').on(table.tradeNo),
+	index('top_ups_user_id_index').on(table.userId),
+])
+
+export const midjourneys = pgTable('midjourneys', {
+	id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+	code: bigint('code', { mode: 'number' }).notNull().default(0),
+	userId: bigint('user_id', { mode: 'number' }).notNull().default(0),
+	action: text('action').notNull().default(''),
+	mjId: text('mj_id').notNull().default(''),
+	prompt: text('prompt').notNull().default(''),
+	promptEn: text('prompt_en').notNull().default(''),
+	description: text('description').notNull().default(''),
+	state: text('state').notNull().default(''),
+	submitTime: bigint('submit_time', { mode: 'number' }).notNull().default(0),
+	startTime: bigint('start_time', { mode: 'number' }).notNull().default(0),
+	finishTime: bigint('finish_time', { mode: 'number' }).notNull().default(0),
+	imageUrl: text('image_url').notNull().default(''),
+	status: text('status').notNull().default(''),
+	progress: text('progress').notNull().default(''),
+	failReason: text('fail_reason').notNull().default(''),
+	channelId: bigint('channel_id', { mode: 'number' }).notNull().default(0),
+	quota: bigint('quota', { mode: 'number' }).notNull().default(0),
+	buttons: text('buttons').notNull().default(''),
+	properties: text('properties').notNull().default(''),
+}, (table) => [
+	index('midjourneys_user_id_index').on(table.userId),
+	index('midjourneys_mj_id_index').on(table.mjId),
+	index('midjourneys_submit_time_index').on(table.submitTime),
+])
+
+export const tasks = pgTable('tasks', {
+	id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+	createdAt: bigint('created_at', { mode: 'number' }).notNull().default(now),
+	updatedAt: bigint('updated_at', { mode: 'number' }).notNull().default(now),
+	taskId: text('task_id').notNull().default(''),
+	platform: text('platform').notNull().default(''),
+	userId: bigint('user_id', { mode: 'number' }).notNull().default(0),
+	group: text('group').notNull().default(''),
+	channelId: bigint('channel_id', { mode: 'number' }).notNull().default(0),
+	quota: bigint('quota', { mode: 'number' }).notNull().default(0),
+	action: text('action').notNull().default(''),
+	status: text('status').notNull().default(''),
+	failReason: text('fail_reason').notNull().default(''),
+	submitTime: bigint('submit_time', { mode: 'number' }).notNull().default(0),
+	startTime: bigint('start_time', { mode: 'number' }).notNull().default(0),
+	finishTime: bigint('finish_time', { mode: 'number' }).notNull().default(0),
+	progress: text('progress').notNull().default(''),
+	properties: text('properties').notNull().default(''),
+	privateData: text('private_data').notNull().default(''),
+	data: text('data').notNull().default(''),
+}, (table) => [
+	index('tasks_task_id_index').on(table.taskId),
+	index('tasks_user_id_index').on(table.userId),
+	index('tasks_submit_time_index').on(table.submitTime),
+])
+
+export const quotaData = pgTable('quota_data', {
+	id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+	userId: bigint('user_id', { mode: 'number' }).notNull(),
+	username: text('username').notNull().default(''),
+	modelName: text('model_name').notNull().default(''),
+	createdAt: bigint('created_at', { mode: 'number' }).notNull(),
+	tokenUsed: bigint('token_used', { mode: 'number' }).notNull().default(0),
+	count: bigint('count', { mode: 'number' }).notNull().default(0),
+	quota: bigint('quota', { mode: 'number' }).notNull().default(0),
+}, (table) => [
+	uniqueIndex('quota_data_bucket_unique').on(table.userId, table.modelName, table.createdAt),
+	index('quota_data_created_at_index').on(table.createdAt),
+])
+
+/** One row per request that may cost money: the ledger's reserve / settle / void (design §4). */
+export const quotaHolds = pgTable('quota_holds', {
+	id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+	requestId: text('request_id').notNull(),
+	userId: bigint('user_id', { mode: 'number' }).notNull(),
+	tokenId: bigint('token_id', { mode: 'number' }).notNull().default(0),
+	amount: bigint('amount', { mode: 'number' }).notNull(),
+	charged: bigint('charged', { mode: 'number' }).notNull().default(0),
+	state: text('state').notNull().default('pending'),
+	reason: text('reason').notNull().default(''),
+	node: text('node').notNull().default(''),
+	createdAt: bigint('created_at', { mode: 'number' }).notNull().default(now),
+	deadline: bigint('deadline', { mode: 'number' }).notNull(),
+	closedAt: bigint('closed_at', { mode: 'number' }).notNull().default(0),
+}, (table) => [
+	uniqueIndex('quota_holds_request_id_unique').on(table.requestId),
+	index('quota_holds_state_deadline_index').on(table.state, table.deadline),
+	index('quota_holds_user_id_index').on(table.userId),
+])
+
+/** Background jobs take a lease so exactly one node runs each (design §9). */
+export const leases = pgTable('leases', {
+	name: text('name').primaryKey(),
+	holder: text('holder').notNull(),
+	expiresAt: bigint('expires_at', { mode: 'number' }).notNull(),
+})
+
+/** Short-lived one-time codes: email verification codes and password-reset tokens. */
+export const verifications = pgTable('verifications', {
+	id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+	purpose: text('purpose').notNull(),
+	target: text('target').notNull(),
+	codeHash: text('code_hash').notNull(),
+	expiresAt: bigint('expires_at', { mode: 'number' }).notNull(),
+	createdAt: bigint('created_at', { mode: 'number' }).notNull().default(now),
+}, (table) => [
+	index('verifications_purpose_target_index').on(table.purpose, table.target),
+])

@@ -1,0 +1,290 @@
+/**
+ * SQLite twin of the database schema. `schema.pg.ts` declares the same tables with the same
+ * property names and column names; `test/db/schema-parity.test.ts` keeps them in step.
+ *
+ * Conventions shared by both twins: times are unix seconds, money is integer quota, JSON is text,
+ * flags are booleans, `deleted_at` set means soft-deleted.
+ */
+import { sql } from 'drizzle-orm'
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
+
+const now = sql`(unixepoch())`
+
+export const users = sqliteTable('users', {
+	id: integer('id').primaryKey({ autoIncrement: true }),
+	username: text('username').notNull(),
+	password: text('password').notNull(),
+	displayName: text('display_name').notNull().default(''),
+	role: integer('role').notNull().default(1),
+	status: integer('status').notNull().default(1),
+	email: text('email').notNull().default(''),
+	githubId: text('github_id').notNull().default(''),
+	wechatId: text('wechat_id').notNull().default(''),
+	telegramId: text('telegram_id').notNull().default(''),
+	linuxDoId: text('linux_do_id').notNull().default(''),
+	accessTokenHash: text('access_token_hash'),
+	accessTokenCipher: text('access_token_cipher'),
+	quota: integer('quota').notNull().default(0),
+	usedQuota: integer('used_quota').notNull().default(0),
+	requestCount: integer('request_count').notNull().default(0),
+	group: text('group').notNull().default('default'),
+	affCode: text('aff_code').notNull(),
+	affCount: integer('aff_count').notNull().default(0),
+	affQuota: integer('aff_quota').notNull().default(0),
+	affHistoryQuota: integer('aff_history_quota').notNull().default(0),
+	inviterId: integer('inviter_id').notNull().default(0),
+	sessionVersion: integer('session_version').notNull().default(1),
+	passwordChangeRequired: integer('password_change_required', { mode: 'boolean' }).notNull().default(false),
+	createdTime: integer('created_time').notNull().default(now),
+	lastLoginTime: integer('last_login_time').notNull().default(0),
+	deletedAt: integer('deleted_at'),
+}, (table) => [
+	uniqueIndex('users_username_unique').on(table.username),
+	uniqueIndex('users_aff_code_unique').on(table.affCode),
+	uniqueIndex('users_access_token_hash_unique').on(table.accessTokenHash),
+	index('users_email_index').on(table.email),
+	index('users_inviter_id_index').on(table.inviterId),
+])
+
+export const options = sqliteTable('options', {
+	key: text('key').primaryKey(),
+	value: text('value').notNull(),
+})
+
+export const tokens = sqliteTable('tokens', {
+	id: integer('id').primaryKey({ autoIncrement: true }),
+	userId: integer('user_id').notNull(),
+	keyHash: text('key_hash').notNull(),
+	keyCipher: text('key_cipher').notNull(),
+	status: integer('status').notNull().default(1),
+	name: text('name').notNull().default(''),
+	createdTime: integer('created_time').notNull().default(now),
+	accessedTime: integer('accessed_time').notNull().default(0),
+	expiredTime: integer('expired_time').notNull().default(-1),
+	remainQuota: integer('remain_quota').notNull().default(0),
+	unlimitedQuota: integer('unlimited_quota', { mode: 'boolean' }).notNull().default(false),
+	modelLimitsEnabled: integer('model_limits_enabled', { mode: 'boolean' }).notNull().default(false),
+	modelLimits: text('model_limits').notNull().default(''),
+	allowIps: text('allow_ips').notNull().default(''),
+	usedQuota: integer('used_quota').notNull().default(0),
+	group: text('group').notNull().default(''),
+	deletedAt: integer('deleted_at'),
+}, (table) => [
+	uniqueIndex('tokens_key_hash_unique').on(table.keyHash),
+	index('tokens_user_id_index').on(table.userId),
+	index('tokens_name_index').on(table.name),
+])
+
+export const channels = sqliteTable('channels', {
+	id: integer('id').primaryKey({ autoIncrement: true }),
+	type: integer('type').notNull().default(1),
+	key: text('key').notNull(),
+	openaiOrganization: text('openai_organization').notNull().default(''),
+	testModel: text('test_model').notNull().default(''),
+	status: integer('status').notNull().default(1),
+	name: text('name').notNull().default(''),
+	weight: integer('weight').notNull().default(0),
+	createdTime: integer('created_time').notNull().default(now),
+	testTime: integer('test_time').notNull().default(0),
+	responseTime: integer('response_time').notNull().default(0),
+	baseUrl: text('base_url').notNull().default(''),
+	other: text('other').notNull().default(''),
+	balance: real('balance').notNull().default(0),
+	balanceUpdatedTime: integer('balance_updated_time').notNull().default(0),
+	models: text('models').notNull().default(''),
+	group: text('group').notNull().default('default'),
+	usedQuota: integer('used_quota').notNull().default(0),
+	modelMapping: text('model_mapping').notNull().default(''),
+	statusCodeMapping: text('status_code_mapping').notNull().default(''),
+	priority: integer('priority').notNull().default(0),
+	autoBan: integer('auto_ban').notNull().default(1),
+	otherInfo: text('other_info').notNull().default(''),
+	tag: text('tag').notNull().default(''),
+	setting: text('setting').notNull().default(''),
+	maxInputTokens: integer('max_input_tokens').notNull().default(0),
+	expiredTime: integer('expired_time').notNull().default(0),
+}, (table) => [
+	index('channels_name_index').on(table.name),
+	index('channels_tag_index').on(table.tag),
+])
+
+export const abilities = sqliteTable('abilities', {
+	group: text('group').notNull(),
+	model: text('model').notNull(),
+	channelId: integer('channel_id').notNull(),
+	enabled: integer('enabled', { mode: 'boolean' }).notNull().default(true),
+	priority: integer('priority').notNull().default(0),
+	weight: integer('weight').notNull().default(0),
+	tag: text('tag').notNull().default(''),
+}, (table) => [
+	primaryKey({ columns: [table.group, table.model, table.channelId] }),
+	index('abilities_channel_id_index').on(table.channelId),
+])
+
+export const logs = sqliteTable('logs', {
+	id: integer('id').primaryKey({ autoIncrement: true }),
+	userId: integer('user_id').notNull().default(0),
+	createdAt: integer('created_at').notNull().default(now),
+	type: integer('type').notNull().default(0),
+	content: text('content').notNull().default(''),
+	username: text('username').notNull().default(''),
+	tokenName: text('token_name').notNull().default(''),
+	tokenId: integer('token_id').notNull().default(0),
+	modelName: text('model_name').notNull().default(''),
+	quota: integer('quota').notNull().default(0),
+	promptTokens: integer('prompt_tokens').notNull().default(0),
+	completionTokens: integer('completion_tokens').notNull().default(0),
+	useTime: integer('use_time').notNull().default(0),
+	isStream: integer('is_stream', { mode: 'boolean' }).notNull().default(false),
+	channelId: integer('channel_id').notNull().default(0),
+	channelName: text('channel_name').notNull().default(''),
+	group: text('group').notNull().default(''),
+	ip: text('ip').notNull().default(''),
+	requestId: text('request_id').notNull().default(''),
+	other: text('other').notNull().default(''),
+}, (table) => [
+	index('logs_user_id_id_index').on(table.userId, table.id),
+	index('logs_created_at_type_index').on(table.createdAt, table.type),
+	index('logs_model_name_username_index').on(table.modelName, table.username),
+	index('logs_token_name_index').on(table.tokenName),
+	index('logs_channel_id_index').on(table.channelId),
+	index('logs_request_id_index').on(table.requestId),
+])
+
+export const redemptions = sqliteTable('redemptions', {
+	id: integer('id').primaryKey({ autoIncrement: true }),
+	userId: integer('user_id').notNull().default(0),
+	key: text('key').notNull(),
+	status: integer('status').notNull().default(1),
+	name: text('name').notNull().default(''),
+	quota: integer('quota').notNull().default(100000),
+	createdTime: integer('created_time').notNull().default(now),
+	redeemedTime: integer('redeemed_time').notNull().default(0),
+	usedUserId: integer('used_user_id').notNull().default(0),
+	expiredTime: integer('expired_time').notNull().default(0),
+	deletedAt: integer('deleted_at'),
+}, (table) => [
+	uniqueIndex('redemptions_key_unique').on(table.key),
+	index('redemptions_name_index').on(table.name),
+])
+
+export const topUps = sqliteTable('top_ups', {
+	id: integer('id').primaryKey({ autoIncrement: true }),
+	userId: integer('user_id').notNull(),
+	amount: integer('amount').notNull().default(0),
+	money: real('money').notNull().default(0),
+	tradeNo: text('trade_no').notNull(),
+	paymentMethod: text('payment_method').notNull().default(''),
+	createTime: integer('create_time').notNull().default(now),
+	completeTime: integer('complete_time').notNull().default(0),
+	status: text('status').notNull().default('pending'),
+}, (table) => [
+	uniqueIndex('top_ups_trade_no_unique').on(table.tradeNo),
+	index('top_ups_user_id_index').on(table.userId),
+])
+
+export const midjourneys = sqliteTable('midjourneys', {
+	id: integer('id').primaryKey({ autoIncrement: true }),
+	code: integer('code').notNull().default(0),
+	userId: integer('user_id').notNull().default(0),
+	action: text('action').notNull().default(''),
+	mjId: text('mj_id').notNull().default(''),
+	prompt: text('prompt').notNull().default(''),
+	promptEn: text('prompt_en').notNull().default(''),
+	description: text('description').notNull().default(''),
+	state: text('state').notNull().default(''),
+	submitTime: integer('submit_time').notNull().default(0),
+	startTime: integer('start_time').notNull().default(0),
+	finishTime: integer('finish_time').notNull().default(0),
+	imageUrl: text('image_url').notNull().default(''),
+	status: text('status').notNull().default(''),
+	progress: text('progress').notNull().default(''),
+	failReason: text('fail_reason').notNull().default(''),
+	channelId: integer('channel_id').notNull().default(0),
+	quota: integer('quota').notNull().default(0),
+	buttons: text('buttons').notNull().default(''),
+	properties: text('properties').notNull().default(''),
+}, (table) => [
+	index('midjourneys_user_id_index').on(table.userId),
+	index('midjourneys_mj_id_index').on(table.mjId),
+	index('midjourneys_submit_time_index').on(table.submitTime),
+])
+
+export const tasks = sqliteTable('tasks', {
+	id: integer('id').primaryKey({ autoIncrement: true }),
+	createdAt: integer('created_at').notNull().default(now),
+	updatedAt: integer('updated_at').notNull().default(now),
+	taskId: text('task_id').notNull().default(''),
+	platform: text('platform').notNull().default(''),
+	userId: integer('user_id').notNull().default(0),
+	group: text('group').notNull().default(''),
+	channelId: integer('channel_id').notNull().default(0),
+	quota: integer('quota').notNull().default(0),
+	action: text('action').notNull().default(''),
+	status: text('status').notNull().default(''),
+	failReason: text('fail_reason').notNull().default(''),
+	submitTime: integer('submit_time').notNull().default(0),
+	startTime: integer('start_time').notNull().default(0),
+	finishTime: integer('finish_time').notNull().default(0),
+	progress: text('progress').notNull().default(''),
+	properties: text('properties').notNull().default(''),
+	privateData: text('private_data').notNull().default(''),
+	data: text('data').notNull().default(''),
+}, (table) => [
+	index('tasks_task_id_index').on(table.taskId),
+	index('tasks_user_id_index').on(table.userId),
+	index('tasks_submit_time_index').on(table.submitTime),
+])
+
+export const quotaData = sqliteTable('quota_data', {
+	id: integer('id').primaryKey({ autoIncrement: true }),
+	userId: integer('user_id').notNull(),
+	username: text('username').notNull().default(''),
+	modelName: text('model_name').notNull().default(''),
+	createdAt: integer('created_at').notNull(),
+	tokenUsed: integer('token_used').notNull().default(0),
+	count: integer('count').notNull().default(0),
+	quota: integer('quota').notNull().default(0),
+}, (table) => [
+	uniqueIndex('quota_data_bucket_unique').on(table.userId, table.modelName, table.createdAt),
+	index('quota_data_created_at_index').on(table.createdAt),
+])
+
+/** One row per request that may cost money: the ledger's reserve / settle / void (design §4). */
+export const quotaHolds = sqliteTable('quota_holds', {
+	id: integer('id').primaryKey({ autoIncrement: true }),
+	requestId: text('request_id').notNull(),
+	userId: integer('user_id').notNull(),
+	tokenId: integer('token_id').notNull().default(0),
+	amount: integer('amount').notNull(),
+	charged: integer('charged').notNull().default(0),
+	state: text('state').notNull().default('pending'),
+	reason: text('reason').notNull().default(''),
+	node: text('node').notNull().default(''),
+	createdAt: integer('created_at').notNull().default(now),
+	deadline: integer('deadline').notNull(),
+	closedAt: integer('closed_at').notNull().default(0),
+}, (table) => [
+	uniqueIndex('quota_holds_request_id_unique').on(table.requestId),
+	index('quota_holds_state_deadline_index').on(table.state, table.deadline),
+	index('quota_holds_user_id_index').on(table.userId),
+])
+
+/** Background jobs take a lease so exactly one node runs each (design §9). */
+export const leases = sqliteTable('leases', {
+	name: text('name').primaryKey(),
+	holder: text('holder').notNull(),
+	expiresAt: integer('expires_at').notNull(),
+})
+
+/** Short-lived one-time codes: email verification codes and password-reset tokens. */
+export const verifications = sqliteTable('verifications', {
+	id: integer('id').primaryKey({ autoIncrement: true }),
+	purpose: text('purpose').notNull(),
+	target: text('target').notNull(),
+	codeHash: text('code_hash').notNull(),
+	expiresAt: integer('expires_at').notNull(),
+	createdAt: integer('created_at').notNull().default(now),
+}, (table) => [
+	index('verifications_purpose_target_index').on(table.purpose, table.target),
+])

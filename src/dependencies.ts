@@ -1,0 +1,45 @@
+/**
+ * What services and controllers are given: built once in `createApp` from the configuration and
+ * the store, overridable in tests (a fake mailer, a faster password hash, a fixed rate limit).
+ */
+import type { Config } from './config'
+import type { Store } from './db'
+import type { OptionStore } from './api/options/service'
+import type { SecretBox } from './lib/crypto'
+import type { Logger } from './lib/logger'
+import type { RateLimiter } from './lib/rate-limiter'
+
+export interface PasswordHasher {
+	hash(password: string): Promise<string>
+	/** Accepts Ferry's argon2id hashes and imported bcrypt hashes. */
+	verify(password: string, hash: string): Promise<boolean>
+}
+
+export interface Dependencies {
+	config: Config
+	store: Store
+	options: OptionStore
+	secrets: SecretBox
+	logger: Logger
+	rateLimiter: RateLimiter
+	passwords: PasswordHasher
+	/**
+	 * Every request Ferry makes to another server goes through this (tests inject fakes for
+	 * services outside the machine: Turnstile, OAuth providers, SMTP relays' HTTP APIs).
+	 */
+	fetch: (input: string | URL | Request, init?: RequestInit) => Promise<Response>
+	/** When the process started, in unix seconds (shown by /api/status). */
+	startTime: number
+}
+
+/** argon2id at the OWASP baseline (19 MiB, 2 passes): strong, and quick enough for a 2-core host. */
+export const argon2Passwords: PasswordHasher = {
+	hash: (password) => Bun.password.hash(password, { algorithm: 'argon2id', memoryCost: 19456, timeCost: 2 }),
+	async verify(password, hash) {
+		try {
+			return await Bun.password.verify(password, hash)
+		} catch {
+			return false
+		}
+	},
+}

@@ -1,0 +1,51 @@
+/**
+ * Default price table (`ModelRatio`, `CompletionRatio`, `ModelPrice`). A model ratio of 1 costs
+ * $2 per million input tokens (design §4); a completion ratio multiplies that for output tokens;
+ * a model price is USD per call and wins over ratios. Figures follow the providers' list prices.
+ */
+export const DEFAULT_MODEL_RATIO: Record<string, number> = {
+	'gpt-3.5-turbo': 0.25,
+	'gpt-4o': 1.25,
+	'gpt-4o-mini': 0.075,
+	'gpt-4.1': 1,
+	'gpt-4.1-mini': 0.2,
+	'gpt-4.1-nano': 0.05,
+	'o3': 1,
+	'o4-mini': 0.55,
+	'text-embedding-3-small': 0.01,
+	'text-embedding-3-large': 0.065,
+	'claude-opus-4-20250514': 7.5,
+	'claude-sonnet-4-20250514': 1.5,
+	'claude-3-5-haiku-20241022': 0.4,
+	'gemini-2.5-pro': 0.625,
+	'gemini-2.5-flash': 0.15,
+	'gemini-2.0-flash': 0.05,
+	'deepseek-chat': 0.135,
+	'deepseek-reasoner': 0.275,
+}
+
+export const DEFAULT_COMPLETION_RATIO: Record<string, number> = {
+	'gpt-3.5-turbo': 3,
+	'gpt-4o': 4,
+	'gpt-4o-mini': 4,
+	'gpt-4.1': 4,
+	'gpt-4.1-mini': 4,
+	'gpt-4.1-nano': 4,
+	'o3': 4,
+	'o4-mini': 4,
+	'claude-opus-4-20250514': 5,
+	'claude-sonnet-4-20250514': 5,
+	'claude-3-5-haiku-20241022': 5,
+	'gemini-2.5-pro': 8,
+	'gemini-2.5-flash': 8.33,
+	'gemini-2.0-flash': 4,
+	'deepseek-chat': 4,
+	'deepseek-reasoner': 4,
+}
+
+export const DEFAULT_MODEL_PRICE: Record<string, number> = {
+	'dall-e-3': 0.04,
+	'mj_imagine': 0.1,
+	'suno_music': 0.1,
+	'suno_lyrics': 0.01,
+}

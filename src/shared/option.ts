@@ -1,0 +1,225 @@
+/**
+ * The typed registry of runtime options (seed 000 §3). Values travel and are stored as strings;
+ * each key knows how to parse and check its text, its default, and whether it is a secret that
+ * `GET /api/option/` never returns.
+ */
+import { z } from 'zod'
+import { DEFAULT_COMPLETION_RATIO, DEFAULT_MODEL_PRICE, DEFAULT_MODEL_RATIO } from './default-prices'
+
+export class OptionValueError extends Error {}
+
+export interface OptionDefinition<Value> {
+	defaultValue: Value
+	parse(text: string): Value
+	format(value: Value): string
+	secret: boolean
+}
+
+function define<Value>(defaultValue: Value, parse: (text: string) => Value, format: (value: Value) => string, secret = false): OptionDefinition<Value> {
+	return { defaultValue, parse, format, secret }
+}
+
+const boolean = (defaultValue: boolean) => define(defaultValue, (text) => {
+	if (text === 'true' || text === 'false') return text === 'true'
+	throw new OptionValueError('must be true or false')
+}, String)
+
+function numeric(defaultValue: number, { min, integer }: { min?: number; integer?: boolean }) {
+	return define(defaultValue, (text) => {
+		const value = Number(text)
+		if (text.trim() === '' || !Number.isFinite(value)) throw new OptionValueError('please enter a number')
+		if (integer && !Number.isInteger(value)) throw new OptionValueError('must be a whole number')
+		if (min !== undefined && value < min) throw new OptionValueError(`must not be less than ${min}`)
+		return value
+	}, String)
+}
+const integer = (defaultValue: number, min = 0) => numeric(defaultValue, { min, integer: true })
+const decimal = (defaultValue: number, min = 0) => numeric(defaultValue, { min })
+
+const text = (defaultValue = '', { secret = false, stripTrailingSlash = false } = {}) =>
+	define(defaultValue, (value) => stripTrailingSlash ? value.trim().replace(/\/+$/, '') : value, String, secret)
+const secret = () => text('', { secret: true })
+const address = () => text('', { stripTrailingSlash: true })
+const choice = <Choice extends string>(choices: readonly Choice[], defaultValue: Choice) => define(defaultValue, (value) => {
+	if ((choices as readonly string[]).includes(value)) return value as Choice
+	throw new OptionValueError(`must be one of ${choices.join(', ')}`)
+}, String)
+
+function json<Schema extends z.ZodType>(schema: Schema, defaultValue: z.infer<Schema>) {
+	return define(defaultValue, (value) => {
+		let parsed: unknown
+		try {
+			parsed = JSON.parse(value)
+		} catch {
+			throw new OptionValueError('is not a valid JSON string')
+		}
+		const checked = schema.safeParse(parsed)
+		if (!checked.success) throw new OptionValueError(`is not a valid JSON string: ${checked.error.issues[0]?.message ?? 'unexpected shape'}`)
+		return checked.data
+	}, (parsed) => JSON.stringify(parsed))
+}
+
+const numberMap = z.record(z.string(), z.number().min(0))
+const stringMap = z.record(z.string(), z.string())
+const groupGroupRatio = z.record(z.string(), numberMap)
+const payMethods = z.array(z.object({ name: z.string(), type: z.string(), color: z.string().optional(), min_topup: z.number().optional() }))
+const chats = z.array(stringMap)
+
+export const DATA_EXPORT_GRANULARITIES = ['hour', 'day', 'week'] as const
+
+export const DEFAULT_AUTOMATIC_DISABLE_KEYWORDS = [
+	'your credit balance is too low',
+	'this organization has been disabled',
+	'you exceeded your current quota',
+	'permission denied',
+	'the security token included in the request is invalid',
+	'operation not allowed',
+	'your account is not authorized',
+].join('\n')
+
+export const OPTION_DEFINITIONS = {
+	// Login and registration
+	PasswordLoginEnabled: boolean(true),
+	PasswordRegisterEnabled: boolean(true),
+	RegisterEnabled: boolean(true),
+	EmailVerificationEnabled: boolean(false),
+	EmailDomainRestrictionEnabled: boolean(false),
+	EmailAliasRestrictionEnabled: boolean(false),
+	EmailDomainWhitelist: text('gmail.com,163.com,126.com,qq.com,outlook.com,hotmail.com,icloud.com,yahoo.com,foxmail.com'),
+	// GitHub, LinuxDO, Telegram, WeChat, Turnstile
+	GitHubOAuthEnabled: boolean(false),
+	GitHubClientId: text(),
+	GitHubClientSecret: secret(),
+	LinuxDOOAuthEnabled: boolean(false),
+	LinuxDOClientId: text(),
+	LinuxDOClientSecret: secret(),
+	TelegramOAuthEnabled: boolean(false),
+	TelegramBotToken: secret(),
+	TelegramBotName: text(),
+	WeChatAuthEnabled: boolean(false),
+	WeChatServerAddress: address(),
+	WeChatServerToken: secret(),
+	WeChatAccountQRCodeImageURL: text(),
+	TurnstileCheckEnabled: boolean(false),
+	TurnstileSiteKey: text(),
+	TurnstileSecretKey: secret(),
+	// SMTP
+	SMTPServer: text(),
+	SMTPPort: integer(587, 1),
+	SMTPAccount: text(),
+	SMTPFrom: text(),
+	SMTPToken: secret(),
+	SMTPSSLEnabled: boolean(false),
+	// Server and image proxy worker
+	ServerAddress: address(),
+	WorkerUrl: address(),
+	WorkerValidKey: secret(),
+	// Payment
+	EpayId: text(),
+	EpayKey: secret(),
+	Price: decimal(7.3, 0),
+	MinTopUp: integer(1, 1),
+	TopupGroupRatio: json(numberMap, { default: 1, vip: 1, svip: 1 }),
+	PayMethods: json(payMethods, [
+		{ name: 'Alipay', type: 'alipay', color: '#1677ff' },
+		{ name: 'WeChat Pay', type: 'wxpay', color: '#07c160' },
+	]),
+	PayAddress: address(),
+	CustomCallbackAddress: address(),
+	// Content
+	Notice: text(),
+	Footer: text(),
+	SystemName: text(),
+	Logo: text(),
+	About: text(),
+	HomePageContent: text(),
+	// General operation
+	TopUpLink: text(),
+	ChatLink: text(),
+	ChatLink2: text(),
+	QuotaPerUnit: decimal(500000, 1),
+	RetryTimes: integer(0),
+	DisplayInCurrencyEnabled: boolean(true),
+	DisplayTokenStatEnabled: boolean(true),
+	DefaultCollapseSidebar: boolean(false),
+	DemoSiteEnabled: boolean(false),
+	SelfUseModeEnabled: boolean(false),
+	USDExchangeRate: decimal(7.3, 0),
+	// Drawing and tasks
+	DrawingEnabled: boolean(true),
+	TaskEnabled: boolean(true),
+	MjNotifyEnabled: boolean(false),
+	MjAccountFilterEnabled: boolean(false),
+	MjForwardUrlEnabled: boolean(true),
+	MjModeClearEnabled: boolean(false),
+	MjActionCheckSuccessEnabled: boolean(true),
+	// Sensitive words
+	CheckSensitiveEnabled: boolean(false),
+	CheckSensitiveOnPromptEnabled: boolean(false),
+	SensitiveWords: text(''),
+	// Logs and dashboard
+	LogConsumeEnabled: boolean(true),
+	DataExportEnabled: boolean(true),
+	DataExportInterval: integer(5, 1),
+	DataExportDefaultTime: choice(DATA_EXPORT_GRANULARITIES, 'hour'),
+	// Monitoring
+	ChannelDisableThreshold: decimal(5, 0),
+	QuotaRemindThreshold: integer(1000),
+	AutomaticDisableChannelEnabled: boolean(false),
+	AutomaticEnableChannelEnabled: boolean(false),
+	AutomaticDisableKeywords: text(DEFAULT_AUTOMATIC_DISABLE_KEYWORDS),
+	ChannelTestIntervalMinutes: integer(0),
+	// Outbound requests (design §8): channel base URLs on private networks need the super admin's consent
+	PrivateUpstreamsEnabled: boolean(false),
+	PrivateUpstreamHosts: text(''),
+	// Quota
+	QuotaForNewUser: integer(0),
+	PreConsumedQuota: integer(500),
+	QuotaForInviter: integer(0),
+	QuotaForInvitee: integer(0),
+	// Chat
+	Chats: json(chats, [
+		{ 'Cherry Studio': 'cherrystudio://providers/api-keys?v=1&data={cherryConfig}' },
+		{ 'AMA': 'ama://set-api-key?server={address}&key={key}' },
+		{ 'OpenCat': 'opencat://team/join?domain={address}&token={key}' },
+	]),
+	// Groups
+	GroupRatio: json(numberMap, { default: 1, vip: 1, svip: 1 }),
+	UserUsableGroups: json(stringMap, { default: 'default group', vip: 'vip group' }),
+	GroupGroupRatio: json(groupGroupRatio, {}),
+	AutoGroups: json(z.array(z.string()), ['default']),
+	DefaultUseAutoGroup: boolean(false),
+	// Pricing
+	ModelPrice: json(numberMap, DEFAULT_MODEL_PRICE),
+	ModelRatio: json(numberMap, DEFAULT_MODEL_RATIO),
+	CompletionRatio: json(numberMap, DEFAULT_COMPLETION_RATIO),
+	CacheRatio: json(numberMap, {}),
+	CreateCacheRatio: json(numberMap, {}),
+	AudioRatio: json(numberMap, {}),
+	AudioCompletionRatio: json(numberMap, {}),
+	// Streaming
+	StreamCacheQueueLength: integer(0),
+} satisfies Record<string, OptionDefinition<never> | OptionDefinition<any>>
+
+export type OptionKey = keyof typeof OPTION_DEFINITIONS
+export type OptionValue<Key extends OptionKey> = (typeof OPTION_DEFINITIONS)[Key]['defaultValue']
+export type OptionValues = { [Key in OptionKey]: OptionValue<Key> }
+
+export function isOptionKey(key: string): key is OptionKey {
+	return Object.hasOwn(OPTION_DEFINITIONS, key)
+}
+
+export const SECRET_OPTION_KEYS = (Object.keys(OPTION_DEFINITIONS) as OptionKey[]).filter((key) => OPTION_DEFINITIONS[key].secret)
+
+/** Saving any of these needs `ServerAddress` first (seed 000 §5). */
+export const PAYMENT_OPTION_KEYS: readonly OptionKey[] = ['EpayId', 'EpayKey', 'PayAddress']
+
+export const OPTION_MESSAGES = {
+	unknownKey: 'unknown option',
+	serverAddressFirst: 'fill in server address first',
+} as const
+
+export const updateOptionSchema = z.object({
+	key: z.string().min(1),
+	value: z.union([z.string(), z.number(), z.boolean()]).transform((value) => String(value)),
+})

@@ -1,0 +1,125 @@
+/** Accounts: roles, states, and the shapes of the account calls of seed 000 §7. */
+import { z } from 'zod'
+
+export const ROLE = { user: 1, admin: 10, root: 100 } as const
+export type Role = (typeof ROLE)[keyof typeof ROLE]
+export const USER_STATUS = { enabled: 1, disabled: 2, blocked: 3 } as const
+
+export const USERNAME_MAX_LENGTH = 12
+export const PASSWORD_MIN_LENGTH = 8
+export const PASSWORD_MAX_LENGTH = 20
+export const DEFAULT_ROOT_USERNAME = 'root'
+export const DEFAULT_ROOT_PASSWORD = '123456'
+
+export const USER_MESSAGES = {
+	loginRequired: 'please enter username and password',
+	registerRequired: 'username and password cannot be empty',
+	passwordTooShort: `password length must not be less than ${PASSWORD_MIN_LENGTH}`,
+	passwordTooLong: `password length must not be more than ${PASSWORD_MAX_LENGTH}`,
+	usernameTooLong: `username must not be longer than ${USERNAME_MAX_LENGTH} characters`,
+	passwordsDiffer: 'the two passwords differ',
+	usernameTaken: 'username already exists',
+	wrongCredentials: 'username or password is wrong, or the user has been banned',
+	passwordLoginDisabled: 'password login has been disabled by the administrator',
+	registerDisabled: 'new user registration has been disabled by the administrator',
+	passwordRegisterDisabled: 'password registration has been disabled by the administrator, please use a third-party account',
+	userNotFound: 'user does not exist',
+	equalOrHigherRole: 'cannot get, update or delete users of the same or higher level',
+	createEqualOrHigherRole: 'cannot create users of equal or higher permission',
+	adminCannotPromote: 'a regular admin cannot promote to admin',
+	rootProtected: 'the super admin cannot be disabled, deleted or demoted',
+	alreadyAdmin: 'the user is already an admin',
+	alreadyUser: 'the user is already an ordinary user',
+	enableBlocked: 'this user is blocked and cannot be enabled',
+	deleteConfirm: 'enter your account name to confirm deletion',
+	transferMinimum: 'transfer amount minimum is',
+	transferInsufficient: 'insufficient invitation income',
+	defaultPassword: 'you are using the default password, please change it immediately',
+	invalidAffCode: 'invalid invitation code',
+	emailVerificationRequired: 'email verification is enabled, please enter the email address and verification code',
+	verificationCodeWrong: 'verification code wrong or expired',
+} as const
+
+const password = z.string().min(PASSWORD_MIN_LENGTH, USER_MESSAGES.passwordTooShort).max(PASSWORD_MAX_LENGTH, USER_MESSAGES.passwordTooLong)
+const username = z.string().trim().min(1, USER_MESSAGES.registerRequired).max(USERNAME_MAX_LENGTH, USER_MESSAGES.usernameTooLong)
+
+export const loginSchema = z.object({
+	username: z.string({ error: USER_MESSAGES.loginRequired }).trim().min(1, USER_MESSAGES.loginRequired),
+	password: z.string({ error: USER_MESSAGES.loginRequired }).min(1, USER_MESSAGES.loginRequired),
+})
+
+export const registerSchema = z.object({
+	username: z.string({ error: USER_MESSAGES.registerRequired }).pipe(username),
+	password: z.string({ error: USER_MESSAGES.registerRequired }).min(1, USER_MESSAGES.registerRequired).pipe(password),
+	password2: z.string().optional(),
+	email: z.string().trim().optional().default(''),
+	verification_code: z.string().trim().optional().default(''),
+	aff_code: z.string().trim().optional().default(''),
+}).refine((body) => body.password2 === undefined || body.password2 === body.password, { message: USER_MESSAGES.passwordsDiffer })
+
+export const createUserSchema = z.object({
+	username: z.string({ error: USER_MESSAGES.registerRequired }).pipe(username),
+	password: z.string({ error: USER_MESSAGES.registerRequired }).min(1, USER_MESSAGES.registerRequired).pipe(password),
+	display_name: z.string().trim().max(20).optional().default(''),
+	role: z.union([z.literal(ROLE.user), z.literal(ROLE.admin), z.literal(ROLE.root)]).optional().default(ROLE.user),
+})
+
+export const updateUserSchema = z.object({
+	id: z.coerce.number().int().positive(),
+	username: username.optional(),
+	display_name: z.string().trim().max(20).optional(),
+	password: z.union([z.literal(''), password]).optional(),
+	group: z.string().trim().min(1).max(64).optional(),
+	quota: z.number().int().min(0).optional(),
+	email: z.string().trim().max(50).optional(),
+})
+
+export const updateSelfSchema = z.object({
+	username: username.optional(),
+	display_name: z.string().trim().max(20).optional(),
+	password: z.union([z.literal(''), password]).optional(),
+	password2: z.string().optional(),
+}).refine((body) => !body.password || body.password2 === undefined || body.password2 === body.password, { message: USER_MESSAGES.passwordsDiffer })
+
+export const deleteSelfSchema = z.object({ username: z.string().optional() }).optional()
+
+export const MANAGE_ACTIONS = ['promote', 'demote', 'disable', 'enable', 'delete'] as const
+export const manageUserSchema = z.object({
+	id: z.coerce.number().int().positive(),
+	action: z.enum(MANAGE_ACTIONS, { error: 'unknown action' }),
+})
+
+export const affTransferSchema = z.object({ quota: z.coerce.number().int().positive() })
+
+export const userSearchSchema = z.object({ keyword: z.string().optional().default(''), group: z.string().optional().default('') })
+
+/** What the API tells about a user; never the password hash or the access token. */
+export type UserView = {
+	id: number
+	username: string
+	display_name: string
+	role: number
+	status: number
+	email: string
+	github_id: string
+	wechat_id: string
+	telegram_id: string
+	linux_do_id: string
+	quota: number
+	used_quota: number
+	request_count: number
+	group: string
+	aff_code: string
+	aff_count: number
+	aff_quota: number
+	aff_history_quota: number
+	inviter_id: number
+	created_time: number
+	last_login_time: number
+	deleted_at: number | null
+}
+
+/** The login answer that the console keeps locally (design §6). */
+export type SessionUser = Pick<UserView, 'id' | 'username' | 'display_name' | 'role' | 'status' | 'group'> & {
+	password_change_required: boolean
+}

@@ -1,0 +1,40 @@
+import { describe, expect, test } from 'bun:test'
+import { getTableColumns, getTableName, is, Table } from 'drizzle-orm'
+import * as pgSchema from '@/db/schema.pg'
+import * as sqliteSchema from '@/db/schema.sqlite'
+import { embeddedMigrations } from '@/db/migrate'
+import pgJournal from '../../drizzle/pg/meta/_journal.json'
+import sqliteJournal from '../../drizzle/sqlite/meta/_journal.json'
+
+function describeSchema(schema: Record<string, unknown>) {
+	const tables: Record<string, Record<string, { name: string; notNull: boolean; hasDefault: boolean }>> = {}
+	for (const [exportName, table] of Object.entries(schema)) {
+		if (!is(table, Table)) continue
+		const columns: Record<string, { name: string; notNull: boolean; hasDefault: boolean }> = {}
+		for (const [property, column] of Object.entries(getTableColumns(table))) {
+			columns[property] = { name: column.name, notNull: column.notNull, hasDefault: column.hasDefault || column.primary }
+		}
+		tables[`${exportName}:${getTableName(table)}`] = columns
+	}
+	return tables
+}
+
+describe('the twin schemas', () => {
+	test('declare the same tables with the same properties, column names and nullability', () => {
+		expect(describeSchema(pgSchema)).toEqual(describeSchema(sqliteSchema))
+	})
+
+	test('cover every entity of the seeds plus the ledger, lease and verification tables', () => {
+		const names = Object.keys(describeSchema(sqliteSchema)).map((key) => key.split(':')[1]).sort()
+		expect(names).toEqual([
+			'abilities', 'channels', 'leases', 'logs', 'midjourneys', 'options', 'quota_data', 'quota_holds',
+			'redemptions', 'tasks', 'tokens', 'top_ups', 'users', 'verifications',
+		])
+	})
+
+	test('have embedded migrations matching each dialect journal', () => {
+		expect(embeddedMigrations('sqlite')).toHaveLength(sqliteJournal.entries.length)
+		expect(embeddedMigrations('pg')).toHaveLength(pgJournal.entries.length)
+		expect(sqliteJournal.entries.map((entry) => entry.tag)).toEqual(pgJournal.entries.map((entry) => entry.tag))
+	})
+})

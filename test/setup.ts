@@ -1,0 +1,2 @@
+// Preloaded by bunfig.toml before every test file.
+process.env.NODE_ENV ??= 'test'
