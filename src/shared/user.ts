@@ -43,9 +43,10 @@ export const USER_MESSAGES = {
 const password = z.string().min(PASSWORD_MIN_LENGTH, USER_MESSAGES.passwordTooShort).max(PASSWORD_MAX_LENGTH, USER_MESSAGES.passwordTooLong)
 const username = z.string().trim().min(1, USER_MESSAGES.registerRequired).max(USERNAME_MAX_LENGTH, USER_MESSAGES.usernameTooLong)
 
+/** Login accepts a username or an email address; anything longer than either can be is refused unread. */
 export const loginSchema = z.object({
-	username: z.string({ error: USER_MESSAGES.loginRequired }).trim().min(1, USER_MESSAGES.loginRequired),
-	password: z.string({ error: USER_MESSAGES.loginRequired }).min(1, USER_MESSAGES.loginRequired),
+	username: z.string({ error: USER_MESSAGES.loginRequired }).trim().min(1, USER_MESSAGES.loginRequired).max(64, USER_MESSAGES.wrongCredentials),
+	password: z.string({ error: USER_MESSAGES.loginRequired }).min(1, USER_MESSAGES.loginRequired).max(128, USER_MESSAGES.wrongCredentials),
 })
 
 export const registerSchema = z.object({

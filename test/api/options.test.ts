@@ -1,0 +1,93 @@
+import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
+import { DEFAULT_MODEL_RATIO } from '@shared/default-prices'
+import { OPTION_DEFINITIONS, OPTION_MESSAGES, SECRET_OPTION_KEYS } from '@shared/option'
+import { createOptionStore } from '@/api/options/service'
+import { silentLogger } from '@/lib/logger'
+import { createTestApp, type Caller, type TestApp } from '../helpers/app'
+import { databaseTargets } from '../helpers/database'
+
+for (const target of databaseTargets()) {
+	describe(`options on ${target.dialect}`, () => {
+		let ferry: TestApp
+		let root: Caller
+		beforeEach(async () => {
+			ferry = await createTestApp(target)
+			root = await ferry.loginRoot()
+		})
+		afterEach(() => ferry.close())
+
+		const put = (key: string, value: unknown) => ferry.call('PUT', '/api/option/', { as: root, body: { key, value } })
+		const listed = async () => Object.fromEntries(((await ferry.call('GET', '/api/option/', { as: root })).body.data as { key: string; value: string }[]).map((option) => [option.key, option.value]))
+
+		test('lists every non-secret option with its default as a string', async () => {
+			const options = await listed()
+			expect(options).toMatchObject({ QuotaPerUnit: '500000', USDExchangeRate: '7.3', Price: '7.3', MinTopUp: '1', PasswordLoginEnabled: 'true', DataExportInterval: '5', DataExportDefaultTime: 'hour' })
+			expect(Object.keys(options)).toHaveLength(Object.keys(OPTION_DEFINITIONS).length - SECRET_OPTION_KEYS.length)
+		})
+
+		test('never returns secret-valued options, even when they are set', async () => {
+			await put('ServerAddress', 'https://ferry.example')
+			for (const key of SECRET_OPTION_KEYS) expect((await put(key, 'super-secret-value')).body.success).toBe(true)
+			const answer = await ferry.call('GET', '/api/option/', { as: root })
+			expect(JSON.stringify(answer.body)).not.toContain('super-secret-value')
+			expect(SECRET_OPTION_KEYS).toEqual(expect.arrayContaining(['GitHubClientSecret', 'SMTPToken', 'EpayKey', 'TurnstileSecretKey', 'TelegramBotToken', 'WeChatServerToken']))
+		})
+
+		test('saves a toggle and keeps it across a restart', async () => {
+			expect((await put('RegisterEnabled', 'false')).body.success).toBe(true)
+			expect((await listed()).RegisterEnabled).toBe('false')
+			const reopened = await createOptionStore(ferry.store, silentLogger)
+			expect(reopened.get('RegisterEnabled')).toBe(false)
+		})
+
+		test('accepts numbers and booleans sent as JSON values', async () => {
+			expect((await put('RetryTimes', 3)).body.success).toBe(true)
+			expect((await put('DemoSiteEnabled', true)).body.success).toBe(true)
+			expect(await listed()).toMatchObject({ RetryTimes: '3', DemoSiteEnabled: 'true' })
+		})
+
+		test.each([
+			['GroupRatio', '{not json', 'GroupRatio is not a valid JSON string'],
+			['TopupGroupRatio', '[1,', 'TopupGroupRatio is not a valid JSON string'],
+			['PayMethods', 'nope', 'PayMethods is not a valid JSON string'],
+			['DataExportInterval', '0', 'DataExportInterval must not be less than 1'],
+			['MinTopUp', '0', 'MinTopUp must not be less than 1'],
+			['Price', '-1', 'Price must not be less than 0'],
+			['QuotaForNewUser', '-5', 'QuotaForNewUser must not be less than 0'],
+			['RetryTimes', 'many', 'RetryTimes please enter a number'],
+			['DataExportDefaultTime', 'month', 'DataExportDefaultTime must be one of hour, day, week'],
+			['RegisterEnabled', 'yes', 'RegisterEnabled must be true or false'],
+		])('refuses %s = %s with a clear message', async (key, value, message) => {
+			const answer = await put(key, value)
+			expect(answer.body.success).toBe(false)
+			expect(answer.body.message).toStartWith(message)
+		})
+
+		test('refuses an unknown key', async () => {
+			expect((await put('NoSuchOption', '1')).body).toEqual({ success: false, message: `${OPTION_MESSAGES.unknownKey}: NoSuchOption` })
+		})
+
+		test('strips trailing slashes from addresses', async () => {
+			await put('ServerAddress', 'https://ferry.example/')
+			await put('WorkerUrl', 'https://worker.example//')
+			expect(await listed()).toMatchObject({ ServerAddress: 'https://ferry.example', WorkerUrl: 'https://worker.example' })
+		})
+
+		test('asks for the server address before payment settings', async () => {
+			expect((await put('EpayId', '1001')).body).toEqual({ success: false, message: OPTION_MESSAGES.serverAddressFirst })
+			await put('ServerAddress', 'https://ferry.example')
+			expect((await put('EpayId', '1001')).body.success).toBe(true)
+		})
+
+		test('resets model ratios to the defaults', async () => {
+			await put('ModelRatio', '{"gpt-4o":99}')
+			const reset = await ferry.call('POST', '/api/option/rest_model_ratio', { as: root })
+			expect(reset.body.success).toBe(true)
+			expect(JSON.parse((await listed()).ModelRatio)).toEqual(DEFAULT_MODEL_RATIO)
+		})
+
+		test('a missing key or value is a 400', async () => {
+			expect((await ferry.call('PUT', '/api/option/', { as: root, body: { value: '1' } })).status).toBe(400)
+		})
+	})
+}

@@ -1,0 +1,64 @@
+import { describe, expect, test } from 'bun:test'
+import { ROLE } from '@shared/user'
+import { ACCESS_ROLE, ROUTE_POLICY, type Access } from '@/api/route-policy'
+import { createTestApp } from '../helpers/app'
+import { databaseTargets } from '../helpers/database'
+
+const allowAll = { hit: () => true }
+const callers = ['anonymous', 'user', 'admin', 'root'] as const
+type CallerKind = (typeof callers)[number]
+const callerRole: Record<CallerKind, number> = { anonymous: 0, user: ROLE.user, admin: ROLE.admin, root: ROLE.root }
+
+/** What the policy says a caller of this kind must get: 401 without login, 403 below the role. */
+function expectedRefusal(access: Access, kind: CallerKind): 401 | 403 | undefined {
+	if (access === 'public') return undefined
+	if (kind === 'anonymous') return 401
+	return callerRole[kind] < ACCESS_ROLE[access] ? 403 : undefined
+}
+
+describe('the route policy', () => {
+	test('lists exactly the /api routes the app serves', async () => {
+		const ferry = await createTestApp(databaseTargets()[0]!)
+		const served = ferry.app.routes
+			.filter((route) => route.path.startsWith('/api/'))
+			.map((route) => `${route.method} ${route.path}`)
+			.sort()
+		await ferry.close()
+		expect(served).toEqual(Object.keys(ROUTE_POLICY).sort())
+	})
+})
+
+for (const target of databaseTargets()) {
+	describe(`every /api route on ${target.dialect}`, () => {
+		for (const [route, access] of Object.entries(ROUTE_POLICY) as [string, Access][]) {
+			test(`${route} (${access}) answers each caller as the policy says`, async () => {
+				const ferry = await createTestApp(target, { rateLimiter: allowAll })
+				try {
+					await ferry.createUser('someone')
+					const [method, path] = route.split(' ') as [string, string]
+					for (const kind of callers) {
+						// A fresh subject for every caller: some routes end sessions or delete the caller.
+						const subject = await ferry.createUser(`s_${kind}`.slice(0, 12))
+						const caller = kind === 'anonymous' ? undefined
+							: kind === 'root' ? await ferry.loginRoot()
+							: await ferry.createUser(`caller_${kind}`, kind === 'admin' ? ROLE.admin : ROLE.user)
+						const answer = await ferry.call(method, path.replace(':id', String(subject.userId)), {
+							as: caller,
+							body: method === 'POST' || method === 'PUT' ? {} : undefined,
+						})
+						const refusal = expectedRefusal(access, kind)
+						if (refusal) expect({ kind, status: answer.status }).toEqual({ kind, status: refusal })
+						else expect({ kind, refused: answer.status === 401 || answer.status === 403 }).toEqual({ kind, refused: false })
+						expect(answer.status).toBeLessThan(500)
+						expect(typeof answer.body.success).toBe('boolean')
+						expect(typeof answer.body.message).toBe('string')
+						// Undo what the route may have done to the super admin's own session.
+						if (kind === 'root') await ferry.store.db.update(ferry.store.tables.users).set({ deletedAt: null, status: 1 })
+					}
+				} finally {
+					await ferry.close()
+				}
+			})
+		}
+	})
+}
