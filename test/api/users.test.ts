@@ -163,6 +163,15 @@ for (const target of databaseTargets()) {
 				expect(withoutHeader.status).toBe(401)
 			})
 
+			test('keeps the access token only as a digest and a ciphertext', async () => {
+				const alice = await ferry.createUser('alice')
+				const token = (await ferry.call('GET', '/api/user/token', { as: alice })).body.data as string
+				const { users } = ferry.store.tables
+				const [stored] = await ferry.store.db.select().from(users).where(eq(users.id, alice.userId))
+				expect(JSON.stringify(stored)).not.toContain(token)
+				expect(ferry.dependencies.secrets.decrypt(stored!.accessTokenCipher!)).toBe(token)
+			})
+
 			test('replaces the old access token when a new one is generated', async () => {
 				const alice = await ferry.createUser('alice')
 				const first = (await ferry.call('GET', '/api/user/token', { as: alice })).body.data as string

@@ -11,7 +11,7 @@ import { randomString } from '@/lib/crypto'
 import { ApiError, refused } from '../errors'
 import { signSession } from '../plugins/session'
 import { consumeCode, VERIFICATION_PURPOSE } from '../verification/service'
-import { endSessions, findUser, isUniqueViolation, newAffCode, requireUser, usernameTaken } from './repository'
+import { endSessions, isUniqueViolation, newAffCode, usernameTaken } from './repository'
 import type { UserRecord } from './view'
 
 /** Attempts allowed before any password is hashed (design §6). */
@@ -127,10 +127,6 @@ export async function generateAccessToken(dependencies: Dependencies, userId: nu
 	return token
 }
 
-export async function affiliateCode(dependencies: Dependencies, user: UserRecord): Promise<string> {
-	return user.affCode
-}
-
 /** Moves pending invitation income to the balance: one transaction with its log row. */
 export async function transferAffiliateQuota(dependencies: Dependencies, userId: number, quota: number) {
 	const minimum = dependencies.options.get('QuotaPerUnit')
@@ -165,10 +161,6 @@ export function usableGroups(dependencies: Dependencies, user: UserRecord): Reco
 	return groups
 }
 
-export async function reloadUser(dependencies: Dependencies, userId: number) {
-	return requireUser(dependencies.store, userId)
-}
-
 /** First start on an empty database: the super admin root / 123456, asked to change it at login. */
 export async function ensureRootUser(dependencies: Dependencies) {
 	const { store, passwords, logger } = dependencies
@@ -176,14 +168,19 @@ export async function ensureRootUser(dependencies: Dependencies) {
 	const [existing] = await store.db.select({ id: users.id }).from(users).limit(1)
 	if (existing) return
 	const password = await passwords.hash(DEFAULT_ROOT_PASSWORD)
-	await store.transaction(function* (tx, tables) {
-		const [root] = yield* rows(tx.insert(tables.users).values({
-			username: 'root', password, displayName: 'Root User', role: ROLE.root, affCode: newAffCode(), passwordChangeRequired: true,
-		}).returning({ id: tables.users.id }))
-		yield* applyCredit(tx, tables, { userId: root!.id, amount: ROOT_INITIAL_QUOTA, type: LOG_TYPE.system, content: 'initial quota of the super admin' })
-	})
+	try {
+		await store.transaction(function* (tx, tables) {
+			const [root] = yield* rows(tx.insert(tables.users).values({
+				username: 'root', password, displayName: 'Root User', role: ROLE.root, affCode: newAffCode(), passwordChangeRequired: true,
+			}).returning({ id: tables.users.id }))
+			yield* applyCredit(tx, tables, { userId: root!.id, amount: ROOT_INITIAL_QUOTA, type: LOG_TYPE.system, content: 'initial quota of the super admin' })
+		})
+	} catch (error) {
+		// Another node starting on the same empty database created root first.
+		if (isUniqueViolation(error)) return
+		throw error
+	}
 	logger.warn('created the super admin "root" with the default password 123456: sign in and change it now')
 }
 
 export const ROOT_INITIAL_QUOTA = 100_000_000
-export { findUser }

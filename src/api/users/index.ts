@@ -10,7 +10,7 @@ import { authentication, requireCaller } from '../plugins/auth'
 import { clearedSessionCookie, sessionCookie } from '../plugins/session'
 import { clientAddress, isSecureRequest, ok } from '../respond'
 import {
-	affiliateCode, deleteSelf, generateAccessToken, login, logout, register, transferAffiliateQuota, updateSelf, usableGroups, userModels,
+	deleteSelf, generateAccessToken, login, logout, register, transferAffiliateQuota, updateSelf, usableGroups, userModels,
 } from './account'
 import { createUser, deleteUser, getUser, listUsers, manageUser, searchUsers, updateUser } from './service'
 import { toSessionUser, toUserView } from './view'
@@ -50,7 +50,7 @@ export function userRoutes(dependencies: Dependencies) {
 			return ok()
 		}, { body: deleteSelfSchema })
 		.get('/token', async ({ caller }) => ok(await generateAccessToken(dependencies, requireCaller(caller).user.id)))
-		.get('/aff', async ({ caller }) => ok(await affiliateCode(dependencies, requireCaller(caller).user)))
+		.get('/aff', ({ caller }) => ok(requireCaller(caller).user.affCode))
 		.get('/models', async ({ caller }) => ok(await userModels(dependencies, requireCaller(caller).user)))
 		.get('/self/groups', ({ caller }) => ok(usableGroups(dependencies, requireCaller(caller).user)))
 		.post('/aff_transfer', async ({ body, caller }) => {

@@ -1,0 +1,52 @@
+import { afterEach, describe, expect, test } from 'bun:test'
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { ConfigError, flagsToEnvironment, loadConfig } from '@/config'
+
+describe('configuration', () => {
+	const directories: string[] = []
+	const scratch = () => {
+		const directory = mkdtempSync(join(tmpdir(), 'ferry-config-'))
+		directories.push(directory)
+		return directory
+	}
+	afterEach(() => {
+		for (const directory of directories.splice(0)) rmSync(directory, { recursive: true, force: true })
+	})
+
+	test('defaults to port 3000, SQLite and ./data', () => {
+		const directory = scratch()
+		const config = loadConfig({ DATA_DIR: directory })
+		expect(config).toMatchObject({ port: 3000, databaseUrl: '', redisUrl: '', logLevel: 'info', dataDir: directory })
+		expect(Object.isFrozen(config)).toBe(true)
+	})
+
+	test('reads flags in both spellings and lets a flag win over the environment', () => {
+		expect(flagsToEnvironment(['--port', '8080', '--data-dir=/tmp/x', '--log-level', 'debug'])).toEqual({ PORT: '8080', DATA_DIR: '/tmp/x', LOG_LEVEL: 'debug' })
+		const config = loadConfig({ PORT: '4000', DATA_DIR: scratch() }, ['--port', '5000'])
+		expect(config.port).toBe(5000)
+	})
+
+	test('generates secrets once into the data directory, private to the owner, and reuses them', () => {
+		const directory = scratch()
+		const first = loadConfig({ DATA_DIR: directory })
+		const second = loadConfig({ DATA_DIR: directory })
+		expect(first.sessionSecret.length).toBeGreaterThanOrEqual(32)
+		expect(second.sessionSecret).toBe(first.sessionSecret)
+		expect(second.cryptoSecret).toBe(first.cryptoSecret)
+		expect(first.cryptoSecret).not.toBe(first.sessionSecret)
+		expect(statSync(join(directory, 'secrets.json')).mode & 0o777).toBe(0o600)
+		expect(JSON.parse(readFileSync(join(directory, 'secrets.json'), 'utf8'))).toEqual({ session: first.sessionSecret, crypto: first.cryptoSecret })
+	})
+
+	test('uses secrets from the environment when given', () => {
+		const config = loadConfig({ DATA_DIR: scratch(), SESSION_SECRET: 's'.repeat(40), CRYPTO_SECRET: 'c'.repeat(40) })
+		expect(config).toMatchObject({ sessionSecret: 's'.repeat(40), cryptoSecret: 'c'.repeat(40) })
+	})
+
+	test('refuses a database URL that is neither empty nor Postgres, and a bad port', () => {
+		expect(() => loadConfig({ DATA_DIR: scratch(), DATABASE_URL: 'mysql://x' })).toThrow(ConfigError)
+		expect(() => loadConfig({ DATA_DIR: scratch(), PORT: '99999' })).toThrow(/PORT/)
+	})
+})
