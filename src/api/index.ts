@@ -2,6 +2,7 @@
 import { Elysia } from 'elysia'
 import type { Dependencies } from '@/dependencies'
 import { badRequest } from './errors'
+import { channelRoutes } from './channels'
 import { groupRoutes } from './groups'
 import { logRoutes } from './logs'
 import { optionRoutes } from './options'
@@ -33,6 +34,7 @@ export function createApi(dependencies: Dependencies) {
 		.use(userRoutes(dependencies))
 		.use(verificationRoutes(dependencies))
 		.use(oauthRoutes(dependencies))
+		.use(channelRoutes(dependencies))
 		.use(groupRoutes(dependencies))
 		.use(logRoutes(dependencies))
 		.use(optionRoutes(dependencies))

@@ -46,6 +46,7 @@ export const ROUTE_POLICY: Record<`${Method} /api/${string}`, Access> = {
 	'POST /api/user/manage': 'admin',
 	'DELETE /api/user/:id': 'admin',
 	'GET /api/group/': 'admin',
+	'GET /api/models': 'admin',
 	'DELETE /api/log/': 'admin',
 	// Operation, system and other settings
 	'GET /api/option/': 'root',

@@ -42,6 +42,18 @@ for (const target of databaseTargets()) {
 			expect((await ferry.call('GET', '/api/home_page_content')).body.success).toBe(true)
 		})
 
+		test('maps each channel type to the models its channels serve, for admins', async () => {
+			const root = await ferry.loginRoot()
+			const { channels } = ferry.store.tables
+			await ferry.store.db.insert(channels).values([
+				{ type: 1, key: 'k1', models: 'gpt-4o,gpt-4o-mini' },
+				{ type: 1, key: 'k2', models: 'gpt-4o, o3' },
+				{ type: 14, key: 'k3', models: 'claude-sonnet-4-20250514' },
+			])
+			const answer = await ferry.call('GET', '/api/models', { as: root })
+			expect(answer.body.data).toEqual({ 1: ['gpt-4o', 'gpt-4o-mini', 'o3'], 14: ['claude-sonnet-4-20250514'] })
+		})
+
 		test('lists group names for admins', async () => {
 			const root = await ferry.loginRoot()
 			expect((await ferry.call('GET', '/api/group/', { as: root })).body.data).toEqual(['default', 'vip', 'svip'])
