@@ -13,6 +13,7 @@ import { createConsole } from './console'
 import { nowSeconds } from './lib/clock'
 import { createSecretBox } from './lib/crypto'
 import { createLogger, type Logger } from './lib/logger'
+import { createSmtpMailer, type Mailer } from './lib/mailer'
 import { createMemoryRateLimiter, type RateLimiter } from './lib/rate-limiter'
 
 export interface AppInput {
@@ -22,25 +23,29 @@ export interface AppInput {
 	rateLimiter?: RateLimiter
 	passwords?: PasswordHasher
 	fetch?: Dependencies['fetch']
+	mailer?: Mailer
 }
 
 export async function createApp(input: AppInput) {
 	const logger = input.logger ?? createLogger(input.config.logLevel)
+	const options = await createOptionStore(input.store, logger)
 	const dependencies: Dependencies = {
 		config: input.config,
 		store: input.store,
-		options: await createOptionStore(input.store, logger),
+		options,
 		secrets: createSecretBox(input.config.cryptoSecret, input.config.sessionSecret),
 		logger,
 		rateLimiter: input.rateLimiter ?? createMemoryRateLimiter(),
 		passwords: input.passwords ?? argon2Passwords,
+		mailer: input.mailer ?? createSmtpMailer(options, logger),
 		fetch: input.fetch ?? ((resource, init) => fetch(resource, init)),
 		startTime: nowSeconds(),
 	}
 	await ensureRootUser(dependencies)
-	const app: Elysia = new Elysia()
+	// The console renders pages by calling the API in-process, so it is handed the app's own handler.
+	const app = new Elysia()
 		.use(createApi(dependencies))
-		.use(createConsole({ handleApi: (request) => app.handle(request) }))
+		.use(createConsole({ handleApi: (request: Request): Promise<Response> => app.handle(request) }))
 	return { app, dependencies }
 }
 

@@ -83,7 +83,7 @@ for (const target of databaseTargets()) {
 			await put('ModelRatio', '{"gpt-4o":99}')
 			const reset = await ferry.call('POST', '/api/option/rest_model_ratio', { as: root })
 			expect(reset.body.success).toBe(true)
-			expect(JSON.parse((await listed()).ModelRatio)).toEqual(DEFAULT_MODEL_RATIO)
+			expect(JSON.parse((await listed()).ModelRatio!)).toEqual(DEFAULT_MODEL_RATIO)
 		})
 
 		test('a missing key or value is a 400', async () => {

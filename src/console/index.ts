@@ -1,0 +1,46 @@
+import { Elysia, NotFoundError } from 'elysia'
+import { createStaticHandler } from 'react-router'
+import { routes } from '@ui/routes'
+import { fileResponse, loadAssets } from '@/console/assets'
+import { type HandleApi, renderConsole } from '@/console/render'
+
+export type ConsoleDependencies = {
+	/** Answers an /api request in-process; server-side loaders call it with the visitor's cookie. */
+	handleApi: HandleApi
+}
+
+/** Paths owned by the API and the relay. Elysia prefers their specific routes over the console's `/*`; the
+ * console gives unknown ones back as Elysia's NOT_FOUND so that the app's own 404 answers them. */
+const reservedPrefixes = ['/api', '/v1', '/v1beta', '/pg', '/mj', '/suno']
+
+function isReserved(pathname: string) {
+	return reservedPrefixes.some((prefix) => pathname === prefix || pathname.startsWith(`${prefix}/`))
+}
+
+const immutable = 'public, max-age=31536000, immutable'
+
+export function createConsole(dependencies: ConsoleDependencies): Elysia {
+	const handler = createStaticHandler(routes)
+
+	async function page(request: Request) {
+		const pathname = new URL(request.url).pathname
+		if (isReserved(pathname)) throw new NotFoundError()
+		const assets = await loadAssets()
+		const name = pathname.slice(1)
+		const publicFile = Object.hasOwn(assets.publicFiles, name) ? assets.publicFiles[name] : undefined
+		if (publicFile) return fileResponse(pathname, publicFile, 'public, max-age=86400')
+		return renderConsole(request, handler, dependencies.handleApi, assets)
+	}
+
+	// Registered on an untyped instance so that the plugin is a plain `Elysia` (route types stay private).
+	const plugin = new Elysia()
+	plugin.get('/assets/:name', async ({ params }) => {
+		const assets = await loadAssets()
+		const path = Object.hasOwn(assets.files, params.name) ? assets.files[params.name] : undefined
+		if (!path) return new Response('Not Found', { status: 404, headers: { 'content-type': 'text/plain' } })
+		return fileResponse(params.name, path, immutable)
+	})
+	plugin.get('/', ({ request }) => page(request))
+	plugin.get('/*', ({ request }) => page(request))
+	return plugin
+}

@@ -1,0 +1,150 @@
+/**
+ * Server rendering of the console, through a bare Elysia app with a fake in-process API.
+ * (Elysia reads the path at a fixed offset into the URL: test URLs need a real host such as localhost.)
+ */
+import { describe, expect, test } from 'bun:test'
+import { Elysia } from 'elysia'
+import { createConsole } from '@/console'
+
+type FakeApi = { status?: Record<string, unknown>; requests: Request[] }
+
+function createFerry(status: Record<string, unknown> = { system_name: 'Harbour Gate' }) {
+	const fake: FakeApi = { status, requests: [] }
+	const handleApi = async (request: Request) => {
+		fake.requests.push(request)
+		if (new URL(request.url).pathname === '/api/status') return Response.json({ success: true, message: '', data: fake.status })
+		return Response.json({ success: false, message: 'not found', data: null }, { status: 404 })
+	}
+	const app = new Elysia().use(createConsole({ handleApi }))
+	const get = async (path: string, headers: Record<string, string> = {}) => {
+		const response = await app.handle(new Request(`http://localhost${path}`, { headers }))
+		return { response, text: await response.text() }
+	}
+	return { app, fake, get }
+}
+
+function hydrationData(html: string) {
+	const match = html.match(/window\.__staticRouterHydrationData=(.*?);window\.__documentProps=/)
+	if (!match) throw new Error('no hydration data script in the page')
+	return JSON.parse(match[1]!) as { loaderData: Record<string, Record<string, unknown>> }
+}
+
+describe('the console login page', () => {
+	test('answers 200 HTML with the login form, the client bundle and the hydration data', async () => {
+		const { get } = createFerry()
+		const { response, text } = await get('/login')
+		expect(response.status).toBe(200)
+		expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8')
+		expect(text.startsWith('<!DOCTYPE html>')).toBe(true)
+		expect(text).toMatch(/<form[^>]*method="post"/)
+		expect(text).toContain('name="username"')
+		expect(text).toContain('type="password"')
+		expect(text).toContain('href="/register"')
+		expect(text).toContain('href="/reset"')
+		expect(text).toMatch(/<script type="module" src="\/assets\/client-[\w-]+\.js"/)
+		expect(hydrationData(text).loaderData.root).toMatchObject({ system_name: 'Harbour Gate' })
+	})
+
+	test('shows the expired-session message only when ?expired=true', async () => {
+		const { get } = createFerry()
+		expect((await get('/login?expired=true')).text).toContain('未登录或登录已过期，请重新登录')
+		expect((await get('/login')).text).not.toContain('未登录或登录已过期')
+	})
+
+	test('titles the page with the system name and falls back to the Ferry brand and /logo.png', async () => {
+		expect((await createFerry().get('/login')).text).toContain('<title>登录 - Harbour Gate</title>')
+		const { text } = await createFerry({ system_name: '', logo: '' }).get('/login')
+		expect(text).toContain('<title>登录 - Ferry</title>')
+		expect(text).toContain('<img src="/logo.png"')
+	})
+
+	test('offers third-party logins only for the providers /api/status switches on', async () => {
+		const plain = (await createFerry().get('/login')).text
+		expect(plain).not.toContain('其他登录方式')
+		const { text } = await createFerry({ github_oauth: true, telegram_oauth: true }).get('/login')
+		expect(text).toContain('其他登录方式')
+		expect(text).toContain('GitHub')
+		expect(text).toContain('Telegram')
+		expect(text).not.toContain('LinuxDO')
+	})
+
+	test('renders English when the language cookie asks for it', async () => {
+		const { text } = await createFerry().get('/login', { cookie: 'language=en' })
+		expect(text).toContain('<html lang="en"')
+		expect(text).toContain('Forgot password?')
+	})
+
+	test('calls the API in-process with the visitor cookie', async () => {
+		const { get, fake } = createFerry()
+		await get('/login', { cookie: 'session=abc' })
+		const statusRequest = fake.requests.find((request) => request.url === 'http://localhost/api/status')
+		expect(statusRequest?.headers.get('cookie')).toBe('session=abc')
+	})
+
+	test('escapes < in the hydration data so a status value cannot close the script', async () => {
+		const { text } = await createFerry({ system_name: '</script><script>alert(1)</script>' }).get('/login')
+		const script = text.slice(text.indexOf('window.__staticRouterHydrationData'))
+		expect(script.slice(0, script.indexOf('</script>'))).toContain('\\u003c/script>\\u003cscript>')
+		expect(text).not.toContain('<script>alert(1)</script>')
+	})
+})
+
+describe('the console pipeline', () => {
+	test('answers an unknown path with 404 and the not-found page', async () => {
+		const { response, text } = await createFerry().get('/no/such/page')
+		expect(response.status).toBe(404)
+		expect(text).toContain('页面不存在，请检查地址')
+	})
+
+	test('renders the home placeholder with a link to /login', async () => {
+		const { response, text } = await createFerry().get('/')
+		expect(response.status).toBe(200)
+		expect(text).toContain('href="/login"')
+	})
+
+	test('serves the client bundle and the stylesheet as long-cached assets', async () => {
+		const { get } = createFerry()
+		const page = (await get('/login')).text
+		const client = page.match(/src="(\/assets\/client-[\w-]+\.js)"/)![1]!
+		const stylesheet = page.match(/href="(\/assets\/styles-[\w-]+\.css)"/)![1]!
+		const script = await get(client)
+		expect(script.response.status).toBe(200)
+		expect(script.response.headers.get('content-type')).toBe('text/javascript; charset=utf-8')
+		expect(script.response.headers.get('cache-control')).toContain('immutable')
+		// the minified bundle keeps property names: it is the client entry that reads the document props
+		expect(script.text.includes('window.__documentProps')).toBe(true)
+		const styles = await get(stylesheet)
+		expect(styles.response.headers.get('content-type')).toBe('text/css; charset=utf-8')
+		expect(styles.text.includes('--primary')).toBe(true)
+	})
+
+	test('answers 404 for an asset name it does not have', async () => {
+		const { response } = await createFerry().get('/assets/client-missing.js')
+		expect(response.status).toBe(404)
+	})
+
+	test('serves the default logo at /logo.png', async () => {
+		const { response } = await createFerry().get('/logo.png')
+		expect(response.status).toBe(200)
+		expect(response.headers.get('content-type')).toBe('image/png')
+	})
+
+	test('leaves /api and relay paths unhandled so that their own routes and 404 apply', async () => {
+		const { get } = createFerry()
+		for (const path of ['/api/anything', '/api', '/v1/chat/completions', '/v1beta/models', '/mj/submit', '/suno/fetch', '/pg/chat']) {
+			const { response, text } = await get(path)
+			expect(response.status).toBe(404)
+			expect(response.headers.get('content-type') ?? '').not.toContain('text/html')
+			expect(text).not.toContain('<html')
+		}
+	})
+
+	test('yields to API routes registered on the same app, before or after the console', async () => {
+		const handleApi = async () => Response.json({ success: true, message: '', data: {} })
+		const api = new Elysia({ prefix: '/api' }).get('/status', () => ({ success: true, message: 'from api', data: {} }))
+		for (const app of [new Elysia().use(api).use(createConsole({ handleApi })), new Elysia().use(createConsole({ handleApi })).use(api)]) {
+			const response = await app.handle(new Request('http://localhost/api/status'))
+			expect(await response.json()).toMatchObject({ message: 'from api' })
+		}
+	})
+})

@@ -1,0 +1,18 @@
+import type { ComponentProps } from 'react'
+import { cn } from '@ui/lib/utils'
+
+export function Input({ className, type = 'text', ...props }: ComponentProps<'input'>) {
+	return (
+		<input
+			type={type}
+			data-slot="input"
+			className={cn(
+				'flex h-9 w-full min-w-0 rounded-md border border-input bg-transparent px-3 py-1 text-sm shadow-xs transition-colors outline-none',
+				'placeholder:text-muted-foreground focus-visible:border-ring focus-visible:ring-2 focus-visible:ring-ring/50',
+				'disabled:cursor-not-allowed disabled:opacity-50 aria-invalid:border-destructive',
+				className,
+			)}
+			{...props}
+		/>
+	)
+}

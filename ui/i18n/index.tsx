@@ -1,0 +1,66 @@
+import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react'
+import { en } from '@ui/i18n/en'
+import { readStorage, storageKeys, writeStorage } from '@ui/lib/storage'
+
+export const languages = ['zh', 'en'] as const
+export type Language = (typeof languages)[number]
+
+const dictionaries: Record<Language, Record<string, string>> = { zh: {}, en }
+
+/** The language cookie mirrors localStorage so that the server renders what the browser will hydrate. */
+export const languageCookie = 'language'
+
+export function parseLanguage(value: string | null | undefined): Language {
+	return value === 'en' ? 'en' : 'zh'
+}
+
+export function languageFromCookieHeader(cookie: string | null): Language {
+	const match = cookie?.match(/(?:^|;\s*)language=([^;]*)/)
+	return parseLanguage(match?.[1])
+}
+
+export function htmlLanguage(language: Language) {
+	return language === 'en' ? 'en' : 'zh-CN'
+}
+
+/** Keys are the zh source strings; a key missing from a dictionary falls back to the zh text. */
+export function translate(language: Language, key: string, values?: Record<string, string | number>) {
+	const template = dictionaries[language][key] ?? key
+	if (!values) return template
+	return template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in values ? String(values[name]) : whole))
+}
+
+type I18n = {
+	language: Language
+	setLanguage: (language: Language) => void
+	t: (key: string, values?: Record<string, string | number>) => string
+}
+
+const I18nContext = createContext<I18n>({
+	language: 'zh',
+	setLanguage: () => {},
+	t: (key, values) => translate('zh', key, values),
+})
+
+export function I18nProvider({ initialLanguage, children }: { initialLanguage: Language; children: ReactNode }) {
+	const [language, setLanguageState] = useState(initialLanguage)
+	const setLanguage = useCallback((next: Language) => {
+		setLanguageState(next)
+		writeStorage(storageKeys.language, next)
+		document.documentElement.lang = htmlLanguage(next)
+		document.cookie = `${languageCookie}=${next}; path=/; max-age=31536000; samesite=lax`
+	}, [])
+	useEffect(() => {
+		const stored = readStorage(storageKeys.language)
+		if (stored !== null && parseLanguage(stored) !== initialLanguage) setLanguage(parseLanguage(stored))
+	}, [initialLanguage, setLanguage])
+	const value = useMemo<I18n>(
+		() => ({ language, setLanguage, t: (key, values) => translate(language, key, values) }),
+		[language, setLanguage],
+	)
+	return <I18nContext value={value}>{children}</I18nContext>
+}
+
+export function useTranslation() {
+	return useContext(I18nContext)
+}

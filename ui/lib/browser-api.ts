@@ -1,0 +1,22 @@
+import { createApi, expiredLoginPath } from '@ui/lib/api'
+import { readStoredUser, storeUser } from '@ui/lib/storage'
+
+let navigateTo = (path: string) => window.location.assign(path)
+
+/** entry.client hands over the router so that an expired session is a client-side navigation. */
+export function setApiNavigation(navigate: (path: string) => void) {
+	navigateTo = navigate
+}
+
+export const browserApi = createApi(
+	(path, init) => {
+		const headers: Record<string, string> = { ...init.headers, 'cache-control': 'no-store' }
+		const user = readStoredUser()
+		if (user) headers['New-Api-User'] = String(user.id)
+		return fetch(path, { ...init, headers, credentials: 'same-origin', cache: 'no-store' })
+	},
+	() => {
+		storeUser(null)
+		navigateTo(expiredLoginPath)
+	},
+)
