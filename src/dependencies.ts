@@ -7,6 +7,7 @@ import type { Store } from './db'
 import type { OptionStore } from './api/options/service'
 import type { SecretBox } from './lib/crypto'
 import type { Logger } from './lib/logger'
+import type { Mailer } from './lib/mailer'
 import type { RateLimiter } from './lib/rate-limiter'
 
 export interface PasswordHasher {
@@ -23,6 +24,8 @@ export interface Dependencies {
 	logger: Logger
 	rateLimiter: RateLimiter
 	passwords: PasswordHasher
+	/** Sends verification codes and reset links; by default SMTP as the system settings say. */
+	mailer: Mailer
 	/**
 	 * Every request Ferry makes to another server goes through this (tests inject fakes for
 	 * services outside the machine: Turnstile, OAuth providers, SMTP relays' HTTP APIs).

@@ -24,6 +24,8 @@ export const ROUTE_POLICY: Record<`${Method} /api/${string}`, Access> = {
 	'GET /api/oauth/state': 'public',
 	'GET /api/oauth/wechat': 'public',
 	'GET /api/oauth/telegram/login': 'public',
+	'GET /api/oauth/github': 'public',
+	'GET /api/oauth/linuxdo': 'public',
 	// The signed-in user's own account
 	'GET /api/user/logout': 'user',
 	'GET /api/user/self': 'user',

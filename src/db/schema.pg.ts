@@ -42,6 +42,11 @@ export const users = pgTable('users', {
 	uniqueIndex('users_username_unique').on(table.username),
 	uniqueIndex('users_aff_code_unique').on(table.affCode),
 	uniqueIndex('users_access_token_hash_unique').on(table.accessTokenHash),
+	// One live account per outside identity; empty means not bound.
+	uniqueIndex('users_github_id_unique').on(table.githubId).where(sql`${table.githubId} <> '' and ${table.deletedAt} is null`),
+	uniqueIndex('users_wechat_id_unique').on(table.wechatId).where(sql`${table.wechatId} <> '' and ${table.deletedAt} is null`),
+	uniqueIndex('users_telegram_id_unique').on(table.telegramId).where(sql`${table.telegramId} <> '' and ${table.deletedAt} is null`),
+	uniqueIndex('users_linux_do_id_unique').on(table.linuxDoId).where(sql`${table.linuxDoId} <> '' and ${table.deletedAt} is null`),
 	index('users_email_index').on(table.email),
 	index('users_inviter_id_index').on(table.inviterId),
 ])

@@ -56,6 +56,15 @@ for (const target of databaseTargets()) {
 			expect(typeof user!.createdTime).toBe('number')
 		})
 
+		test('allows one live account per outside identity, freed when the account is deactivated', async () => {
+			const { users } = store.tables
+			const [first] = await store.db.insert(users).values({ username: 'gh1', password: 'x', affCode: 'gh1', githubId: '4242' }).returning()
+			await expect(async () => await store.db.insert(users).values({ username: 'gh2', password: 'x', affCode: 'gh2', githubId: '4242' })).toThrow()
+			await store.db.insert(users).values([{ username: 'n1', password: 'x', affCode: 'n1' }, { username: 'n2', password: 'x', affCode: 'n2' }])
+			await store.db.update(users).set({ deletedAt: 1 }).where(eq(users.id, first!.id))
+			await store.db.insert(users).values({ username: 'gh3', password: 'x', affCode: 'gh3', githubId: '4242' })
+		})
+
 		test('searches text without regard to case and treats wildcards literally', async () => {
 			await addUser('Erin_X')
 			await addUser('erinzx')

@@ -1,6 +1,7 @@
 /** The signed-in user's own account, and getting one: registration, login, self-service. */
 import { and, eq, gte, isNull, sql } from 'drizzle-orm'
 import { z } from 'zod'
+import { MESSAGES } from '@shared/api'
 import { LOG_TYPE } from '@shared/log'
 import { DEFAULT_ROOT_PASSWORD, ROLE, USER_MESSAGES, USER_STATUS, type loginSchema, type registerSchema, type updateSelfSchema } from '@shared/user'
 import { rows } from '@/db'
@@ -10,6 +11,8 @@ import { nowSeconds } from '@/lib/clock'
 import { randomString } from '@/lib/crypto'
 import { ApiError, refused } from '../errors'
 import { signSession } from '../plugins/session'
+import { emailOwner } from '../verification/email-rules'
+import { VERIFICATION_MESSAGES } from '../verification/messages'
 import { consumeCode, VERIFICATION_PURPOSE } from '../verification/service'
 import { endSessions, isUniqueViolation, newAffCode, usernameTaken } from './repository'
 import type { UserRecord } from './view'
@@ -20,6 +23,8 @@ export const LOGIN_LIMITS = {
 	perAddress: { limit: 50, windowSeconds: 600 },
 } as const
 
+const REGISTER_CODE_ATTEMPTS = { limit: 5, windowSeconds: 180 } as const
+
 export async function register(dependencies: Dependencies, input: z.infer<typeof registerSchema>) {
 	const { options, store, passwords } = dependencies
 	if (!options.get('RegisterEnabled')) throw refused(USER_MESSAGES.registerDisabled)
@@ -27,6 +32,10 @@ export async function register(dependencies: Dependencies, input: z.infer<typeof
 	if (await usernameTaken(store, input.username)) throw refused(USER_MESSAGES.usernameTaken)
 	if (options.get('EmailVerificationEnabled')) {
 		if (!input.email || !input.verification_code) throw refused(USER_MESSAGES.emailVerificationRequired)
+		// A six-digit code lives three minutes: a few guesses per address, not a million.
+		const { limit, windowSeconds } = REGISTER_CODE_ATTEMPTS
+		if (!dependencies.rateLimiter.hit(`register:email:${input.email.toLowerCase()}`, limit, windowSeconds)) throw new ApiError(MESSAGES.tooManyRequests, 429)
+		if (await emailOwner(store, input.email)) throw refused(VERIFICATION_MESSAGES.emailInUse)
 		if (!await consumeCode(dependencies, VERIFICATION_PURPOSE.register, input.email, input.verification_code)) throw refused(USER_MESSAGES.verificationCodeWrong)
 	}
 	const { users } = store.tables
@@ -61,7 +70,7 @@ export async function login(dependencies: Dependencies, input: z.infer<typeof lo
 	const name = input.username.toLowerCase()
 	const withinLimits = rateLimiter.hit(`login:user:${name}`, LOGIN_LIMITS.perUsername.limit, LOGIN_LIMITS.perUsername.windowSeconds)
 		&& rateLimiter.hit(`login:address:${clientAddress}`, LOGIN_LIMITS.perAddress.limit, LOGIN_LIMITS.perAddress.windowSeconds)
-	if (!withinLimits) throw new ApiError('too many requests, try later', 429)
+	if (!withinLimits) throw new ApiError(MESSAGES.tooManyRequests, 429)
 	const { users } = store.tables
 	const [user] = await store.db.select().from(users)
 		.where(and(isNull(users.deletedAt), input.username.includes('@') ? eq(users.email, input.username) : eq(users.username, input.username)))

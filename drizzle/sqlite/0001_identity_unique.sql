@@ -1,0 +1,4 @@
+CREATE UNIQUE INDEX `users_github_id_unique` ON `users` (`github_id`) WHERE "users"."github_id" <> '' and "users"."deleted_at" is null;--> statement-breakpoint
+CREATE UNIQUE INDEX `users_wechat_id_unique` ON `users` (`wechat_id`) WHERE "users"."wechat_id" <> '' and "users"."deleted_at" is null;--> statement-breakpoint
+CREATE UNIQUE INDEX `users_telegram_id_unique` ON `users` (`telegram_id`) WHERE "users"."telegram_id" <> '' and "users"."deleted_at" is null;--> statement-breakpoint
+CREATE UNIQUE INDEX `users_linux_do_id_unique` ON `users` (`linux_do_id`) WHERE "users"."linux_do_id" <> '' and "users"."deleted_at" is null;

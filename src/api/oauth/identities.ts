@@ -1,0 +1,114 @@
+/**
+ * Accounts known by another service's id (GitHub, LinuxDO, WeChat, Telegram): signing in with
+ * one, creating the account on first sight, and binding one to a signed-in user.
+ */
+import { and, eq, isNull, sql } from 'drizzle-orm'
+import { USER_MESSAGES, USER_STATUS, USERNAME_MAX_LENGTH } from '@shared/user'
+import { rows, type Store } from '@/db'
+import type { Dependencies } from '@/dependencies'
+import { nowSeconds } from '@/lib/clock'
+import { randomString } from '@/lib/crypto'
+import { refused } from '../errors'
+import { signSession } from '../plugins/session'
+import { isUniqueViolation, newAffCode, usernameTaken } from '../users/repository'
+import type { UserRecord } from '../users/view'
+import { OAUTH_MESSAGES } from './messages'
+
+type IdentityColumn = 'githubId' | 'linuxDoId' | 'wechatId' | 'telegramId'
+type EnabledOption = 'GitHubOAuthEnabled' | 'LinuxDOOAuthEnabled' | 'WeChatAuthEnabled' | 'TelegramOAuthEnabled'
+
+export type IdentityProvider = {
+	label: string
+	column: IdentityColumn
+	enabledOption: EnabledOption
+	/** New accounts are named `<prefix>_<id>` when that fits, else `<prefix>_<random>`. */
+	usernamePrefix: string
+	defaultDisplayName: string
+}
+
+export const PROVIDERS = {
+	github: { label: 'GitHub', column: 'githubId', enabledOption: 'GitHubOAuthEnabled', usernamePrefix: 'github', defaultDisplayName: 'GitHub User' },
+	linuxdo: { label: 'LinuxDO', column: 'linuxDoId', enabledOption: 'LinuxDOOAuthEnabled', usernamePrefix: 'linuxdo', defaultDisplayName: 'LinuxDO User' },
+	wechat: { label: 'WeChat', column: 'wechatId', enabledOption: 'WeChatAuthEnabled', usernamePrefix: 'wechat', defaultDisplayName: 'WeChat User' },
+	telegram: { label: 'Telegram', column: 'telegramId', enabledOption: 'TelegramOAuthEnabled', usernamePrefix: 'tg', defaultDisplayName: 'Telegram User' },
+} as const satisfies Record<string, IdentityProvider>
+
+/** The provider's id for the person, and a name to show for a new account. */
+export type Identity = { id: string; displayName?: string }
+
+const DISPLAY_NAME_MAX_LENGTH = 20
+const USERNAME_ATTEMPTS = 5
+const USERNAME_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789'
+
+export function assertProviderEnabled(dependencies: Dependencies, provider: IdentityProvider) {
+	if (!dependencies.options.get(provider.enabledOption)) throw refused(OAUTH_MESSAGES.disabled(provider.label))
+}
+
+async function findByIdentity(store: Store, provider: IdentityProvider, id: string) {
+	const { users } = store.tables
+	const [user] = await store.db.select().from(users).where(and(eq(users[provider.column], id), isNull(users.deletedAt))).limit(1)
+	return user
+}
+
+function candidateUsername(provider: IdentityProvider, id: string, attempt: number) {
+	const plain = `${provider.usernamePrefix}_${id}`
+	if (attempt === 0 && plain.length <= USERNAME_MAX_LENGTH) return plain
+	return `${provider.usernamePrefix}_${randomString(USERNAME_MAX_LENGTH - provider.usernamePrefix.length - 1, USERNAME_ALPHABET)}`
+}
+
+async function createIdentityUser(dependencies: Dependencies, provider: IdentityProvider, identity: Identity, affCode: string) {
+	const { store } = dependencies
+	const { users } = store.tables
+	const [inviter] = affCode
+		? await store.db.select({ id: users.id }).from(users).where(and(eq(users.affCode, affCode), isNull(users.deletedAt))).limit(1)
+		: []
+	// Nobody knows this password: the account signs in through the provider until its owner sets one.
+	const password = await dependencies.passwords.hash(randomString(32))
+	const displayName = (identity.displayName?.trim() || provider.defaultDisplayName).slice(0, DISPLAY_NAME_MAX_LENGTH)
+	for (let attempt = 0; attempt < USERNAME_ATTEMPTS; attempt++) {
+		const username = candidateUsername(provider, identity.id, attempt)
+		if (await usernameTaken(store, username)) continue
+		try {
+			return await store.transaction(function* (tx, tables) {
+				const [created] = yield* rows(tx.insert(tables.users).values({
+					username, password, displayName, affCode: newAffCode(), inviterId: inviter?.id ?? 0, [provider.column]: identity.id,
+				}).returning())
+				if (inviter) {
+					yield* rows(tx.update(tables.users).set({ affCount: sql`${tables.users.affCount} + 1` }).where(eq(tables.users.id, inviter.id)).returning({ id: tables.users.id }))
+				}
+				return created!
+			})
+		} catch (error) {
+			if (!isUniqueViolation(error)) throw error
+			// A simultaneous first sign-in with the same identity won the race: use its account.
+			const winner = await findByIdentity(store, provider, identity.id)
+			if (winner) return winner
+		}
+	}
+	throw refused(OAUTH_MESSAGES.usernameUnavailable)
+}
+
+/** The account of this identity, created when new registrations are open. */
+export async function signInWithIdentity(dependencies: Dependencies, provider: IdentityProvider, identity: Identity, affCode = ''): Promise<UserRecord> {
+	const existing = await findByIdentity(dependencies.store, provider, identity.id)
+	if (existing) {
+		if (existing.status !== USER_STATUS.enabled) throw refused(OAUTH_MESSAGES.banned)
+		return existing
+	}
+	if (!dependencies.options.get('RegisterEnabled')) throw refused(USER_MESSAGES.registerDisabled)
+	return createIdentityUser(dependencies, provider, identity, affCode)
+}
+
+export async function bindIdentity(dependencies: Dependencies, provider: IdentityProvider, user: UserRecord, id: string) {
+	const owner = await findByIdentity(dependencies.store, provider, id)
+	if (owner && owner.id !== user.id) throw refused(OAUTH_MESSAGES.alreadyBound(provider.label))
+	const { users } = dependencies.store.tables
+	await dependencies.store.db.update(users).set({ [provider.column]: id }).where(eq(users.id, user.id))
+}
+
+/** Records the sign-in and returns the session token for the cookie, as password login does. */
+export async function startSession(dependencies: Dependencies, user: UserRecord): Promise<string> {
+	const { users } = dependencies.store.tables
+	await dependencies.store.db.update(users).set({ lastLoginTime: nowSeconds() }).where(eq(users.id, user.id))
+	return signSession(dependencies.secrets, user.id, user.sessionVersion)
+}

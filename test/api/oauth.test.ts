@@ -1,0 +1,280 @@
+import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
+import { OAUTH_MESSAGES } from '@/api/oauth/messages'
+import { USER_MESSAGES } from '@shared/user'
+import { nowSeconds } from '@/lib/clock'
+import { type Answer, type Caller, createTestApp, type TestApp } from '../helpers/app'
+import { databaseTargets } from '../helpers/database'
+import {
+	createFakeProviders, FAKE_CLIENT, FAKE_WECHAT_SERVER, FAKE_WECHAT_TOKEN, type FakeProviders, type GitHubProfile, signTelegramLogin,
+} from '../helpers/fake-oauth'
+
+const BOT_TOKEN = '123456:telegram-bot-token'
+const octocat: GitHubProfile = { id: 5832, login: 'octocat', name: 'The Octocat', email: null }
+
+function cookieFrom(answer: Answer, name: string): string | undefined {
+	return answer.headers.getSetCookie().find((cookie) => cookie.startsWith(`${name}=`))
+}
+
+/** The browser's session after a sign-in answer, as `app.login` gives it. */
+function sessionOf(answer: Answer): Caller {
+	const cookie = cookieFrom(answer, 'ferry_session')
+	if (!answer.body.success || !cookie) throw new Error(`no session: ${answer.body.message}`)
+	return { userId: answer.body.data.id, cookie: cookie.split(';')[0]! }
+}
+
+for (const target of databaseTargets()) {
+	describe(`third-party sign-in and binding (${target.dialect})`, () => {
+		let app: TestApp
+		let providers: FakeProviders
+
+		beforeEach(async () => {
+			providers = createFakeProviders()
+			app = await createTestApp(target, { fetch: providers.fetch })
+			const settings: Record<string, string> = {
+				GitHubOAuthEnabled: 'true', GitHubClientId: FAKE_CLIENT.id, GitHubClientSecret: FAKE_CLIENT.secret,
+				LinuxDOOAuthEnabled: 'true', LinuxDOClientId: FAKE_CLIENT.id, LinuxDOClientSecret: FAKE_CLIENT.secret,
+				WeChatAuthEnabled: 'true', WeChatServerAddress: FAKE_WECHAT_SERVER, WeChatServerToken: FAKE_WECHAT_TOKEN,
+				TelegramOAuthEnabled: 'true', TelegramBotToken: BOT_TOKEN,
+			}
+			for (const [key, value] of Object.entries(settings)) await app.dependencies.options.set(key, value)
+		})
+
+		afterEach(() => app.close())
+
+		/** What the console does before sending the browser to the provider. */
+		async function startAuthorization(as?: Caller, aff?: string) {
+			const answer = await app.call('GET', `/api/oauth/state${aff ? `?aff=${aff}` : ''}`, { as })
+			expect(answer.body.success).toBe(true)
+			const cookie = cookieFrom(answer, 'ferry_oauth_state')!
+			return { state: answer.body.data as string, cookie: cookie.split(';')[0]!, attributes: cookie }
+		}
+
+		/** The provider sent the browser back with `code`; the console page calls the callback. */
+		async function callback(provider: 'github' | 'linuxdo', code: string, state: string, cookie: string, as?: Caller) {
+			const headers: Record<string, string> = { cookie }
+			const caller = as && { ...as, cookie: `${as.cookie}; ${cookie}` }
+			return app.call('GET', `/api/oauth/${provider}?code=${code}&state=${state}`, caller ? { as: caller } : { headers })
+		}
+
+		async function githubSignIn(code: string, profile: GitHubProfile, aff?: string) {
+			providers.github.authorize(code, profile)
+			const { state, cookie } = await startAuthorization(undefined, aff)
+			return callback('github', code, state, cookie)
+		}
+
+		describe('OAuth state', () => {
+			test('is a random string bound to the browser by an httpOnly, SameSite=Lax cookie', async () => {
+				const first = await startAuthorization()
+				const second = await startAuthorization()
+				expect(first.state).toMatch(/^[A-Za-z0-9]{32}$/)
+				expect(first.state).not.toBe(second.state)
+				expect(first.attributes).toContain('HttpOnly')
+				expect(first.attributes).toContain('SameSite=Lax')
+				expect(first.cookie).not.toContain(first.state)
+			})
+		})
+
+		describe('GitHub', () => {
+			test('signs in, creating the account on first sight and reusing it afterwards', async () => {
+				const first = await githubSignIn('code-1', octocat)
+				expect(first.body.success).toBe(true)
+				expect(first.body.data).toMatchObject({ username: 'github_5832', display_name: 'The Octocat', role: 1 })
+				const session = sessionOf(first)
+				const self = await app.call('GET', '/api/user/self', { as: session })
+				expect(self.body.data.github_id).toBe(String(octocat.id))
+
+				const second = await githubSignIn('code-2', { ...octocat, login: 'renamed' })
+				expect(second.body.data.id).toBe(first.body.data.id)
+			})
+
+			test('refuses a state other than the one given to this browser, or no state cookie, before asking GitHub', async () => {
+				providers.github.authorize('code-1', octocat)
+				const { cookie } = await startAuthorization()
+				const { state: otherBrowsersState } = await startAuthorization()
+				const mismatched = await callback('github', 'code-1', otherBrowsersState, cookie)
+				expect(mismatched.body).toMatchObject({ success: false, message: OAUTH_MESSAGES.stateInvalid })
+				const withoutCookie = await app.call('GET', `/api/oauth/github?code=code-1&state=${otherBrowsersState}`)
+				expect(withoutCookie.body).toMatchObject({ success: false, message: OAUTH_MESSAGES.stateInvalid })
+				expect(providers.requests).toHaveLength(0)
+			})
+
+			test('accepts a state only once', async () => {
+				providers.github.authorize('code-1', octocat)
+				providers.github.authorize('code-2', octocat)
+				const { state, cookie } = await startAuthorization()
+				expect((await callback('github', 'code-1', state, cookie)).body.success).toBe(true)
+				const replay = await callback('github', 'code-2', state, cookie)
+				expect(replay.body).toMatchObject({ success: false, message: OAUTH_MESSAGES.stateInvalid })
+			})
+
+			test('binds to the signed-in user who started the authorization, and refuses an account bound elsewhere', async () => {
+				const olive = await app.createUser('olive')
+				providers.github.authorize('code-1', octocat)
+				const started = await startAuthorization(olive)
+				const bound = await callback('github', 'code-1', started.state, started.cookie, olive)
+				expect(bound.body).toEqual({ success: true, message: 'bind' })
+				expect(cookieFrom(bound, 'ferry_session')).toBeUndefined()
+				expect((await app.call('GET', '/api/user/self', { as: olive })).body.data.github_id).toBe(String(octocat.id))
+
+				const pete = await app.createUser('pete')
+				providers.github.authorize('code-2', octocat)
+				const again = await startAuthorization(pete)
+				const refused = await callback('github', 'code-2', again.state, again.cookie, pete)
+				expect(refused.body).toMatchObject({ success: false, message: OAUTH_MESSAGES.alreadyBound('GitHub') })
+				expect((await app.call('GET', '/api/user/self', { as: pete })).body.data.github_id).toBe('')
+			})
+
+			test('does not bind when the browser signed out after the authorization started', async () => {
+				const quinn = await app.createUser('quinn')
+				providers.github.authorize('code-1', octocat)
+				const started = await startAuthorization(quinn)
+				const anonymous = await callback('github', 'code-1', started.state, started.cookie)
+				expect(anonymous.status).toBe(401)
+				expect((await app.call('GET', '/api/user/self', { as: quinn })).body.data.github_id).toBe('')
+			})
+
+			test('records the inviter remembered in the state on the new account', async () => {
+				const root = await app.loginRoot()
+				const aff = (await app.call('GET', '/api/user/aff', { as: root })).body.data as string
+				const created = await githubSignIn('code-1', octocat, aff)
+				const seen = await app.call('GET', `/api/user/${created.body.data.id}`, { as: root })
+				expect(seen.body.data.inviter_id).toBe(root.userId)
+				expect((await app.call('GET', '/api/user/self', { as: root })).body.data.aff_count).toBe(1)
+			})
+
+			test('refuses to create an account while registration is closed', async () => {
+				await app.dependencies.options.set('RegisterEnabled', 'false')
+				const answer = await githubSignIn('code-1', octocat)
+				expect(answer.body).toMatchObject({ success: false, message: USER_MESSAGES.registerDisabled })
+			})
+
+			test('refuses while GitHub login is disabled', async () => {
+				await app.dependencies.options.set('GitHubOAuthEnabled', 'false')
+				const answer = await githubSignIn('code-1', octocat)
+				expect(answer.body).toMatchObject({ success: false, message: OAUTH_MESSAGES.disabled('GitHub') })
+			})
+
+			test('refuses a code GitHub does not accept, and answers 400 without a code', async () => {
+				const { state, cookie } = await startAuthorization()
+				const rejected = await callback('github', 'never-issued', state, cookie)
+				expect(rejected.body).toMatchObject({ success: false, message: OAUTH_MESSAGES.codeRejected('GitHub') })
+				const missing = await app.call('GET', `/api/oauth/github?state=${state}`, { headers: { cookie } })
+				expect(missing.status).toBe(400)
+			})
+		})
+
+		describe('LinuxDO', () => {
+			test('signs in with an active account and refuses an inactive one', async () => {
+				providers.linuxdo.authorize('code-1', { id: 42, username: 'neo', name: 'Neo', active: true, trust_level: 2 })
+				const first = await startAuthorization()
+				const signedIn = await callback('linuxdo', 'code-1', first.state, first.cookie)
+				expect(signedIn.body.data).toMatchObject({ username: 'linuxdo_42', display_name: 'Neo' })
+				expect((await app.call('GET', '/api/user/self', { as: sessionOf(signedIn) })).body.data.linux_do_id).toBe('42')
+
+				providers.linuxdo.authorize('code-2', { id: 43, username: 'trinity', name: 'Trinity', active: false, trust_level: 0 })
+				const second = await startAuthorization()
+				const inactive = await callback('linuxdo', 'code-2', second.state, second.cookie)
+				expect(inactive.body).toMatchObject({ success: false, message: OAUTH_MESSAGES.linuxdoInactive })
+			})
+		})
+
+		describe('WeChat', () => {
+			test('signs in through the WeChat server, creating the user once and reusing it', async () => {
+				providers.weChat.user('111111', 'oWx-openid-0001')
+				providers.weChat.user('222222', 'oWx-openid-0001')
+				const first = await app.call('GET', '/api/oauth/wechat?code=111111')
+				expect(first.body.success).toBe(true)
+				expect(first.body.data.display_name).toBe('WeChat User')
+				expect(first.body.data.username).toMatch(/^wechat_[a-z0-9]{5}$/)
+				const self = await app.call('GET', '/api/user/self', { as: sessionOf(first) })
+				expect(self.body.data.wechat_id).toBe('oWx-openid-0001')
+
+				const second = await app.call('GET', '/api/oauth/wechat?code=222222')
+				expect(second.body.data.id).toBe(first.body.data.id)
+			})
+
+			test('refuses the sign-in when the WeChat server answers success:false', async () => {
+				providers.weChat.answer('333333', { success: false, message: 'verification code expired' })
+				const answer = await app.call('GET', '/api/oauth/wechat?code=333333')
+				expect(answer.body).toMatchObject({ success: false, message: 'verification code expired' })
+				expect(cookieFrom(answer, 'ferry_session')).toBeUndefined()
+			})
+
+			test('refuses while WeChat login is disabled', async () => {
+				await app.dependencies.options.set('WeChatAuthEnabled', 'false')
+				providers.weChat.user('111111', 'oWx-openid-0001')
+				const answer = await app.call('GET', '/api/oauth/wechat?code=111111')
+				expect(answer.body).toMatchObject({ success: false, message: 'administrator has not enabled WeChat login' })
+			})
+
+			test('refuses a banned user', async () => {
+				providers.weChat.user('111111', 'oWx-openid-0001')
+				const created = await app.call('GET', '/api/oauth/wechat?code=111111')
+				const root = await app.loginRoot()
+				await app.call('POST', '/api/user/manage', { as: root, body: { id: created.body.data.id, action: 'disable' } })
+				providers.weChat.user('222222', 'oWx-openid-0001')
+				const answer = await app.call('GET', '/api/oauth/wechat?code=222222')
+				expect(answer.body).toMatchObject({ success: false, message: OAUTH_MESSAGES.banned })
+			})
+
+			test('binds to the signed-in caller and refuses an account already bound to someone else', async () => {
+				const rosa = await app.createUser('rosa')
+				const sam = await app.createUser('sam')
+				providers.weChat.user('111111', 'oWx-openid-0002')
+				expect((await app.call('GET', '/api/oauth/wechat/bind?code=111111')).status).toBe(401)
+				providers.weChat.user('111111', 'oWx-openid-0002')
+				expect((await app.call('GET', '/api/oauth/wechat/bind?code=111111', { as: rosa })).body).toEqual({ success: true, message: 'bind' })
+				expect((await app.call('GET', '/api/user/self', { as: rosa })).body.data.wechat_id).toBe('oWx-openid-0002')
+
+				providers.weChat.user('222222', 'oWx-openid-0002')
+				const taken = await app.call('GET', '/api/oauth/wechat/bind?code=222222', { as: sam })
+				expect(taken.body).toMatchObject({ success: false, message: 'this WeChat account is already bound' })
+			})
+		})
+
+		describe('Telegram', () => {
+			const widgetData = (overrides: Record<string, string> = {}) => ({
+				id: '987654321', first_name: 'Tess', last_name: 'Gram', username: 'tessg', photo_url: 'https://t.me/i/userpic/320/tessg.jpg',
+				auth_date: String(nowSeconds() - 60), ...overrides,
+			})
+			const query = (fields: Record<string, string>) => new URLSearchParams(fields).toString()
+
+			test('signs in with widget data signed by the bot token, ignoring the console\'s lang parameter', async () => {
+				const signed = signTelegramLogin(BOT_TOKEN, widgetData())
+				const answer = await app.call('GET', `/api/oauth/telegram/login?${query({ ...signed, lang: 'en' })}`)
+				expect(answer.body.success).toBe(true)
+				expect(answer.body.data).toMatchObject({ username: 'tg_987654321', display_name: 'Tess Gram' })
+				expect((await app.call('GET', '/api/user/self', { as: sessionOf(answer) })).body.data.telegram_id).toBe('987654321')
+			})
+
+			test('refuses data changed after signing, or signed with another bot token', async () => {
+				const tampered = { ...signTelegramLogin(BOT_TOKEN, widgetData()), id: '1' }
+				const changed = await app.call('GET', `/api/oauth/telegram/login?${query(tampered)}`)
+				expect(changed.body).toMatchObject({ success: false, message: OAUTH_MESSAGES.telegramInvalid })
+				const forged = signTelegramLogin('999:another-bot', widgetData())
+				const otherBot = await app.call('GET', `/api/oauth/telegram/login?${query(forged)}`)
+				expect(otherBot.body).toMatchObject({ success: false, message: OAUTH_MESSAGES.telegramInvalid })
+				expect(cookieFrom(otherBot, 'ferry_session')).toBeUndefined()
+			})
+
+			test('refuses data signed more than a day ago', async () => {
+				const stale = signTelegramLogin(BOT_TOKEN, widgetData({ auth_date: String(nowSeconds() - 2 * 24 * 3600) }))
+				const answer = await app.call('GET', `/api/oauth/telegram/login?${query(stale)}`)
+				expect(answer.body).toMatchObject({ success: false, message: OAUTH_MESSAGES.telegramExpired })
+			})
+
+			test('refuses missing data without a server error', async () => {
+				const answer = await app.call('GET', '/api/oauth/telegram/login')
+				expect(answer.status).toBe(200)
+				expect(answer.body).toMatchObject({ success: false, message: OAUTH_MESSAGES.telegramInvalid })
+			})
+
+			test('binds to the signed-in caller', async () => {
+				const uma = await app.createUser('uma')
+				const signed = signTelegramLogin(BOT_TOKEN, widgetData())
+				expect((await app.call('GET', `/api/oauth/telegram/bind?${query(signed)}`, { as: uma })).body).toEqual({ success: true, message: 'bind' })
+				expect((await app.call('GET', '/api/user/self', { as: uma })).body.data.telegram_id).toBe('987654321')
+			})
+		})
+	})
+}
