@@ -10,7 +10,7 @@ import { nowSeconds } from '@/lib/clock'
 import { randomString } from '@/lib/crypto'
 import { refused } from '../errors'
 import { signSession } from '../plugins/session'
-import { isUniqueViolation, newAffCode, usernameTaken } from '../users/repository'
+import { createAccount, isUniqueViolation, usernameTaken } from '../users/repository'
 import type { UserRecord } from '../users/view'
 import { OAUTH_MESSAGES } from './messages'
 
@@ -58,10 +58,6 @@ function candidateUsername(provider: IdentityProvider, id: string, attempt: numb
 
 async function createIdentityUser(dependencies: Dependencies, provider: IdentityProvider, identity: Identity, affCode: string) {
 	const { store } = dependencies
-	const { users } = store.tables
-	const [inviter] = affCode
-		? await store.db.select({ id: users.id }).from(users).where(and(eq(users.affCode, affCode), isNull(users.deletedAt))).limit(1)
-		: []
 	// Nobody knows this password: the account signs in through the provider until its owner sets one.
 	const password = await dependencies.passwords.hash(randomString(32))
 	const displayName = (identity.displayName?.trim() || provider.defaultDisplayName).slice(0, DISPLAY_NAME_MAX_LENGTH)
@@ -69,15 +65,7 @@ async function createIdentityUser(dependencies: Dependencies, provider: Identity
 		const username = candidateUsername(provider, identity.id, attempt)
 		if (await usernameTaken(store, username)) continue
 		try {
-			return await store.transaction(function* (tx, tables) {
-				const [created] = yield* rows(tx.insert(tables.users).values({
-					username, password, displayName, affCode: newAffCode(), inviterId: inviter?.id ?? 0, [provider.column]: identity.id,
-				}).returning())
-				if (inviter) {
-					yield* rows(tx.update(tables.users).set({ affCount: sql`${tables.users.affCount} + 1` }).where(eq(tables.users.id, inviter.id)).returning({ id: tables.users.id }))
-				}
-				return created!
-			})
+			return await createAccount(store, { username, password, displayName, [provider.column]: identity.id }, affCode)
 		} catch (error) {
 			if (!isUniqueViolation(error)) throw error
 			// A simultaneous first sign-in with the same identity won the race: use its account.

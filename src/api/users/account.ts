@@ -14,7 +14,7 @@ import { signSession } from '../plugins/session'
 import { emailOwner } from '../verification/email-rules'
 import { VERIFICATION_MESSAGES } from '../verification/messages'
 import { consumeCode, VERIFICATION_PURPOSE } from '../verification/service'
-import { endSessions, isUniqueViolation, newAffCode, usernameTaken } from './repository'
+import { createAccount, endSessions, isUniqueViolation, newAffCode, usernameTaken } from './repository'
 import type { UserRecord } from './view'
 
 /** Attempts allowed before any password is hashed (design §6). */
@@ -38,26 +38,15 @@ export async function register(dependencies: Dependencies, input: z.infer<typeof
 		if (await emailOwner(store, input.email)) throw refused(VERIFICATION_MESSAGES.emailInUse)
 		if (!await consumeCode(dependencies, VERIFICATION_PURPOSE.register, input.email, input.verification_code)) throw refused(USER_MESSAGES.verificationCodeWrong)
 	}
-	const { users } = store.tables
-	const [inviter] = input.aff_code
-		? await store.db.select({ id: users.id }).from(users).where(and(eq(users.affCode, input.aff_code), isNull(users.deletedAt))).limit(1)
-		: []
 	const password = await passwords.hash(input.password)
 	try {
-		return await store.transaction(function* (tx, tables) {
-			const [created] = yield* rows(tx.insert(tables.users).values({
-				username: input.username,
-				password,
-				displayName: input.username,
-				email: options.get('EmailVerificationEnabled') ? input.email : '',
-				affCode: newAffCode(),
-				inviterId: inviter?.id ?? 0,
-			}).returning({ id: tables.users.id }))
-			if (inviter) {
-				yield* rows(tx.update(tables.users).set({ affCount: sql`${tables.users.affCount} + 1` }).where(eq(tables.users.id, inviter.id)).returning({ id: tables.users.id }))
-			}
-			return { id: created!.id }
-		})
+		const created = await createAccount(store, {
+			username: input.username,
+			password,
+			displayName: input.username,
+			email: options.get('EmailVerificationEnabled') ? input.email : '',
+		}, input.aff_code)
+		return { id: created.id }
 	} catch (error) {
 		if (isUniqueViolation(error)) throw refused(USER_MESSAGES.usernameTaken)
 		throw error

@@ -1,6 +1,6 @@
 /** Reads and small writes of `users` shared by the account and administration services. */
 import { and, eq, isNull, sql } from 'drizzle-orm'
-import type { Store } from '@/db'
+import { rows, type Store, type Tables } from '@/db'
 import { randomString } from '@/lib/crypto'
 import { refused } from '../errors'
 import { USER_MESSAGES } from '@shared/user'
@@ -38,4 +38,25 @@ export const newAffCode = () => randomString(8)
 export function isUniqueViolation(error: unknown): boolean {
 	const text = `${(error as { code?: string }).code ?? ''} ${(error as Error).message ?? ''}`
 	return /unique|23505/i.test(text)
+}
+
+export type NewAccount = Omit<Tables['users']['$inferInsert'], 'affCode' | 'inviterId'>
+
+/**
+ * Creates an account, crediting the invitation to the owner of `invitationCode` (an unknown or
+ * stale code is ignored, so an old link never blocks a sign-up). The invitation count moves in the
+ * same transaction as the insert.
+ */
+export async function createAccount(store: Store, account: NewAccount, invitationCode = ''): Promise<UserRecord> {
+	const { users } = store.tables
+	const [inviter] = invitationCode
+		? await store.db.select({ id: users.id }).from(users).where(and(eq(users.affCode, invitationCode), isNull(users.deletedAt))).limit(1)
+		: []
+	return store.transaction(function* (tx, tables) {
+		const [created] = yield* rows(tx.insert(tables.users).values({ ...account, affCode: newAffCode(), inviterId: inviter?.id ?? 0 }).returning())
+		if (inviter) {
+			yield* rows(tx.update(tables.users).set({ affCount: sql`${tables.users.affCount} + 1` }).where(eq(tables.users.id, inviter.id)).returning({ id: tables.users.id }))
+		}
+		return created!
+	})
 }

@@ -10,7 +10,7 @@ import type { Dependencies } from '@/dependencies'
 import { applyCredit } from '@/billing/ledger'
 import { nowSeconds } from '@/lib/clock'
 import { refused } from '../errors'
-import { findUser, isUniqueViolation, newAffCode, usernameTaken } from './repository'
+import { createAccount, findUser, isUniqueViolation, usernameTaken } from './repository'
 import { toUserView, type UserRecord } from './view'
 
 /** Admins never act on a user of equal or higher role; the super admin acts on anyone. */
@@ -65,14 +65,13 @@ export async function createUser(dependencies: Dependencies, actor: UserRecord, 
 	if (await usernameTaken(store, input.username)) throw refused(USER_MESSAGES.usernameTaken)
 	const password = await dependencies.passwords.hash(input.password)
 	try {
-		const [created] = await store.db.insert(store.tables.users).values({
+		const created = await createAccount(store, {
 			username: input.username,
 			password,
 			displayName: input.display_name || input.username,
 			role: input.role,
-			affCode: newAffCode(),
-		}).returning()
-		return toUserView(created!)
+		})
+		return toUserView(created)
 	} catch (error) {
 		if (isUniqueViolation(error)) throw refused(USER_MESSAGES.usernameTaken)
 		throw error
