@@ -10,6 +10,7 @@ import { createApi } from './api'
 import { createOptionStore } from './api/options/service'
 import { ensureRootUser } from './api/users/account'
 import { createConsole } from './console'
+import { createChangeFeed } from './lib/change-feed'
 import { nowSeconds } from './lib/clock'
 import { createSecretBox } from './lib/crypto'
 import { createLogger, type Logger } from './lib/logger'
@@ -36,6 +37,7 @@ export async function createApp(input: AppInput) {
 		secrets: createSecretBox(input.config.cryptoSecret, input.config.sessionSecret),
 		logger,
 		rateLimiter: input.rateLimiter ?? createMemoryRateLimiter(),
+		changes: createChangeFeed(),
 		passwords: input.passwords ?? argon2Passwords,
 		mailer: input.mailer ?? createSmtpMailer(options, logger),
 		fetch: input.fetch ?? ((resource, init) => fetch(resource, init)),

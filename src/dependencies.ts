@@ -4,6 +4,7 @@
  */
 import type { Config } from './config'
 import type { Store } from './db'
+import type { ChangeFeed } from './lib/change-feed'
 import type { OptionStore } from './api/options/service'
 import type { SecretBox } from './lib/crypto'
 import type { Logger } from './lib/logger'
@@ -24,6 +25,8 @@ export interface Dependencies {
 	logger: Logger
 	rateLimiter: RateLimiter
 	passwords: PasswordHasher
+	/** Tells caches (routing table, tokens, users) that records changed. */
+	changes: ChangeFeed
 	/** Sends verification codes and reset links; by default SMTP as the system settings say. */
 	mailer: Mailer
 	/**

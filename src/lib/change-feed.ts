@@ -1,0 +1,27 @@
+/**
+ * Tells in-process caches that a kind of record changed (the routing table listens for
+ * `channels`, token and user caches for `tokens` and `users`). Cross-node delivery (Redis pub/sub
+ * or a polled version counter, design §9) plugs in here.
+ */
+export const CHANGE_TOPICS = ['channels', 'tokens', 'users', 'options'] as const
+export type ChangeTopic = (typeof CHANGE_TOPICS)[number]
+
+export interface ChangeFeed {
+	notify(topic: ChangeTopic): void
+	subscribe(topic: ChangeTopic, listener: () => void): () => void
+}
+
+export function createChangeFeed(): ChangeFeed {
+	const listeners = new Map<ChangeTopic, Set<() => void>>()
+	return {
+		notify(topic) {
+			for (const listener of listeners.get(topic) ?? []) listener()
+		},
+		subscribe(topic, listener) {
+			const set = listeners.get(topic) ?? new Set()
+			set.add(listener)
+			listeners.set(topic, set)
+			return () => set.delete(listener)
+		},
+	}
+}
