@@ -2,17 +2,12 @@
  * The quota ledger (design §4): the only code that changes a balance. Every change is one
  * transaction that moves the balance with a guarded update and writes the log row that explains
  * it, so `quota + pending holds + settled charges − credits = initial` holds for every user.
- * (Request holds — reserve, settle, void — arrive with the relay.)
+ * Requests go through holds (holds.ts: reserve, then settle or void).
  */
 import { and, eq, gte, sql } from 'drizzle-orm'
 import { LOG_TYPE, type LogType } from '@shared/log'
 import { rows, type Database, type Tables } from '@/db'
-
-export class InsufficientQuotaError extends Error {
-	constructor() {
-		super('insufficient user quota')
-	}
-}
+import { InsufficientQuotaError } from './holds'
 
 export interface Credit {
 	userId: number
@@ -33,7 +28,7 @@ export function* applyCredit(tx: Database, tables: Tables, { userId, amount, typ
 		.set({ quota: sql`${users.quota} + ${amount}` })
 		.where(and(eq(users.id, userId), gte(users.quota, -amount)))
 		.returning({ username: users.username, quota: users.quota }))
-	if (!user) throw new InsufficientQuotaError()
+	if (!user) throw new InsufficientQuotaError('user')
 	yield* rows(tx.insert(logs).values({ userId, username: user.username, type, content, quota: amount }).returning({ id: logs.id }))
 	return user.quota
 }

@@ -261,6 +261,7 @@ export const quotaHolds = pgTable('quota_holds', {
 	requestId: text('request_id').notNull(),
 	userId: bigint('user_id', { mode: 'number' }).notNull(),
 	tokenId: bigint('token_id', { mode: 'number' }).notNull().default(0),
+	tokenLimited: boolean('token_limited').notNull().default(false),
 	amount: bigint('amount', { mode: 'number' }).notNull(),
 	charged: bigint('charged', { mode: 'number' }).notNull().default(0),
 	state: text('state').notNull().default('pending'),

@@ -261,6 +261,7 @@ export const quotaHolds = sqliteTable('quota_holds', {
 	requestId: text('request_id').notNull(),
 	userId: integer('user_id').notNull(),
 	tokenId: integer('token_id').notNull().default(0),
+	tokenLimited: integer('token_limited', { mode: 'boolean' }).notNull().default(false),
 	amount: integer('amount').notNull(),
 	charged: integer('charged').notNull().default(0),
 	state: text('state').notNull().default('pending'),

@@ -1,0 +1,1 @@
+ALTER TABLE "quota_holds" ADD COLUMN "token_limited" boolean DEFAULT false NOT NULL;

@@ -1,0 +1,1 @@
+ALTER TABLE `quota_holds` ADD `token_limited` integer DEFAULT false NOT NULL;

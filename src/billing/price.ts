@@ -1,0 +1,74 @@
+/**
+ * What a call costs (design §4, seed 002 §9). A model with a fixed `ModelPrice` costs
+ * price × group ratio × QuotaPerUnit per call; otherwise tokens are priced by ratios:
+ *   (uncached prompt + cached × CacheRatio + cache writes × CreateCacheRatio
+ *    + completion × CompletionRatio) × ModelRatio × group ratio.
+ * Rounded half away from zero; a priced call with tokens never costs 0; zero usage costs 0.
+ */
+import type { OptionStore } from '@/api/options/service'
+
+export type Pricing =
+	| { kind: 'per_call'; modelPrice: number; groupRatio: number }
+	| { kind: 'per_token'; modelRatio: number; completionRatio: number; cacheRatio: number; createCacheRatio: number; groupRatio: number }
+
+export interface Usage {
+	promptTokens: number
+	completionTokens: number
+	/** Prompt tokens read from the provider's cache; part of `promptTokens` (OpenAI's convention). */
+	cachedTokens?: number
+	/** Prompt tokens written to the provider's cache; part of `promptTokens`. */
+	cacheCreationTokens?: number
+}
+
+/** Cache writes cost a quarter more than plain input unless `CreateCacheRatio` says otherwise. */
+export const DEFAULT_CREATE_CACHE_RATIO = 1.25
+
+/** `GroupGroupRatio[userGroup][usingGroup]` when set, else `GroupRatio[usingGroup]`, else 1. */
+export function groupRatio(options: OptionStore, userGroup: string, usingGroup: string): number {
+	return options.get('GroupGroupRatio')[userGroup]?.[usingGroup] ?? options.get('GroupRatio')[usingGroup] ?? 1
+}
+
+/** The model's price in the using group, or undefined when the model has none. */
+export function resolvePricing(options: OptionStore, model: string, userGroup: string, usingGroup: string): Pricing | undefined {
+	const group = groupRatio(options, userGroup, usingGroup)
+	const modelPrice = options.get('ModelPrice')[model]
+	if (modelPrice !== undefined) return { kind: 'per_call', modelPrice, groupRatio: group }
+	const modelRatio = options.get('ModelRatio')[model]
+	if (modelRatio === undefined) return undefined
+	return {
+		kind: 'per_token',
+		modelRatio,
+		completionRatio: options.get('CompletionRatio')[model] ?? 1,
+		cacheRatio: options.get('CacheRatio')[model] ?? 1,
+		createCacheRatio: options.get('CreateCacheRatio')[model] ?? DEFAULT_CREATE_CACHE_RATIO,
+		groupRatio: group,
+	}
+}
+
+/** Half away from zero (Math.round rounds -2.5 to -2). */
+export function roundQuota(value: number): number {
+	return Math.sign(value) * Math.round(Math.abs(value))
+}
+
+export function quotaForUsage(pricing: Pricing, usage: Usage, quotaPerUnit: number): number {
+	if (pricing.kind === 'per_call') return roundQuota(pricing.modelPrice * pricing.groupRatio * quotaPerUnit)
+	const cached = Math.min(usage.cachedTokens ?? 0, usage.promptTokens)
+	const written = Math.min(usage.cacheCreationTokens ?? 0, usage.promptTokens - cached)
+	const plainPrompt = usage.promptTokens - cached - written
+	if (usage.promptTokens + usage.completionTokens <= 0) return 0
+	const weighted = plainPrompt + cached * pricing.cacheRatio + written * pricing.createCacheRatio + usage.completionTokens * pricing.completionRatio
+	const quota = roundQuota(weighted * pricing.modelRatio * pricing.groupRatio)
+	return quota === 0 && pricing.modelRatio * pricing.groupRatio > 0 ? 1 : quota
+}
+
+/**
+ * The hold reserved before the upstream call: the full per-call price, or the estimated prompt
+ * plus the completion allowance (`max_tokens`, else `PreConsumedQuota` tokens) priced as output.
+ * Never zero, so even a free-looking call proves the user has a balance.
+ */
+export function holdFor(pricing: Pricing, estimatedPromptTokens: number, completionAllowance: number, quotaPerUnit: number): number {
+	const quota = pricing.kind === 'per_call'
+		? quotaForUsage(pricing, { promptTokens: 0, completionTokens: 0 }, quotaPerUnit)
+		: Math.ceil((estimatedPromptTokens + completionAllowance * pricing.completionRatio) * pricing.modelRatio * pricing.groupRatio)
+	return Math.max(1, quota)
+}

@@ -1,0 +1,58 @@
+/**
+ * Frees holds whose owner can no longer close them (design §4): at start-up every pending hold of
+ * an earlier run of this node, and every 30 s any pending hold past its deadline. Each is voided
+ * with reason `interrupted` and the user's log says so.
+ */
+import { and, eq, lt, ne, or, sql } from 'drizzle-orm'
+import { LOG_TYPE } from '@shared/log'
+import { rows, type Store } from '@/db'
+import { nowSeconds } from '@/lib/clock'
+import type { Logger } from '@/lib/logger'
+import { HOLD_STATE, refundHold } from './holds'
+
+export const RECONCILE_INTERVAL_MS = 30_000
+export const INTERRUPTED = 'interrupted'
+
+/** `node` values look like `<node name>/<boot id>`, so a restarted node recognises its old holds. */
+export function nodeInstance(nodeName: string, bootId: string) {
+	return `${nodeName}/${bootId}`
+}
+
+export async function reconcileHolds(store: Store, currentInstance: string): Promise<number> {
+	const { quotaHolds } = store.tables
+	const earlierRunPrefix = currentInstance.slice(0, currentInstance.lastIndexOf('/') + 1)
+	const orphaned = await store.db.select({ requestId: quotaHolds.requestId }).from(quotaHolds).where(and(
+		eq(quotaHolds.state, HOLD_STATE.pending),
+		or(
+			lt(quotaHolds.deadline, nowSeconds()),
+			and(sql`substr(${quotaHolds.node}, 1, ${earlierRunPrefix.length}) = ${earlierRunPrefix}`, ne(quotaHolds.node, currentInstance)),
+		),
+	))
+	let freed = 0
+	for (const { requestId } of orphaned) {
+		const voided = await store.transaction(function* (tx, tables) {
+			const [hold] = yield* rows(tx.update(tables.quotaHolds).set({ state: HOLD_STATE.voided, reason: INTERRUPTED, closedAt: nowSeconds() })
+				.where(and(eq(tables.quotaHolds.requestId, requestId), eq(tables.quotaHolds.state, HOLD_STATE.pending)))
+				.returning())
+			if (!hold) return false
+			yield* refundHold(tx, tables, hold)
+			yield* rows(tx.insert(tables.logs).values({
+				userId: hold.userId, type: LOG_TYPE.system, requestId, tokenId: hold.tokenId, quota: 0,
+				content: `request ${requestId} was interrupted before it finished; its hold of ${hold.amount} quota was returned`,
+			}).returning({ id: tables.logs.id }))
+			return true
+		})
+		if (voided) freed++
+	}
+	return freed
+}
+
+export function startReconciler(store: Store, currentInstance: string, logger: Logger): () => void {
+	const run = () => reconcileHolds(store, currentInstance)
+		.then((freed) => { if (freed) logger.warn(`returned ${freed} interrupted request hold(s)`) })
+		.catch((error) => logger.error('reconciling holds failed', { error: String(error) }))
+	void run()
+	const timer = setInterval(run, RECONCILE_INTERVAL_MS)
+	timer.unref?.()
+	return () => clearInterval(timer)
+}
