@@ -10,6 +10,7 @@ import { createApi } from './api'
 import { createOptionStore } from './api/options/service'
 import { ensureRootUser } from './api/users/account'
 import { createConsole } from './console'
+import { createRelay, createRelayServices } from './relay'
 import { createChangeFeed } from './lib/change-feed'
 import { nowSeconds } from './lib/clock'
 import { createSecretBox } from './lib/crypto'
@@ -45,10 +46,12 @@ export async function createApp(input: AppInput) {
 	}
 	await ensureRootUser(dependencies)
 	// The console renders pages by calling the API in-process, so it is handed the app's own handler.
+	const relay = createRelayServices(dependencies, (url, init) => dependencies.fetch(url, init))
 	const app = new Elysia()
+		.use(createRelay(dependencies, relay))
 		.use(createApi(dependencies))
 		.use(createConsole({ handleApi: (request: Request): Promise<Response> => app.handle(request) }))
-	return { app, dependencies }
+	return { app, dependencies, relay }
 }
 
 export type App = Awaited<ReturnType<typeof createApp>>['app']

@@ -5,6 +5,7 @@
  */
 export const DEFAULT_MODEL_RATIO: Record<string, number> = {
 	'gpt-3.5-turbo': 0.25,
+	'gpt-3.5-turbo-instruct': 0.75,
 	'gpt-4o': 1.25,
 	'gpt-4o-mini': 0.075,
 	'gpt-4.1': 1,
@@ -26,6 +27,7 @@ export const DEFAULT_MODEL_RATIO: Record<string, number> = {
 
 export const DEFAULT_COMPLETION_RATIO: Record<string, number> = {
 	'gpt-3.5-turbo': 3,
+	'gpt-3.5-turbo-instruct': 1.33,
 	'gpt-4o': 4,
 	'gpt-4o-mini': 4,
 	'gpt-4.1': 4,

@@ -1,0 +1,68 @@
+/**
+ * The relay: OpenAI-format endpoints under `/v1` (Claude and Gemini formats arrive with the
+ * providers work). Errors answer in OpenAI's shape; unknown `/v1` paths answer 501.
+ */
+import { Elysia } from 'elysia'
+import type { Dependencies } from '@/dependencies'
+import { loadRoutableChannels, markChannelAutoDisabled } from '@/api/channels/repository'
+import { clientAddress } from '@/api/respond'
+import { nodeInstance } from '@/billing/reconciler'
+import { randomString } from '@/lib/crypto'
+import { RelayError, openAIErrorResponse, relayErrors } from './errors'
+import { resolveGroup } from './pipeline/groups'
+import { relayOpenAI } from './pipeline/openai-call'
+import { createResponseTimeRecorder } from './pipeline/response-times'
+import { RoutingTable } from './pipeline/routing-table'
+import type { RelayServices } from './pipeline/services'
+import { authenticateToken, bearerKey } from './pipeline/token-auth'
+
+export function createRelayServices(dependencies: Dependencies, outbound: RelayServices['outbound']): RelayServices {
+	const { store, secrets, changes, logger } = dependencies
+	const routing = new RoutingTable(() => loadRoutableChannels(store, secrets, (channelId) => logger.error('a channel key cannot be decrypted with this CRYPTO_SECRET', { channelId })))
+	changes.subscribe('channels', () => routing.invalidate())
+	return {
+		routing,
+		outbound,
+		async disableChannel(channelId, reason) {
+			routing.remove(channelId)
+			await markChannelAutoDisabled(store, channelId, reason, changes)
+			logger.warn('channel disabled automatically', { channelId, reason })
+		},
+		recordResponseTime: createResponseTimeRecorder(store),
+		nodeInstance: nodeInstance(dependencies.config.nodeName, randomString(8)),
+	}
+}
+
+const OPENAI_MODEL_OWNER = 'ferry'
+
+export function createRelay(dependencies: Dependencies, relay: RelayServices) {
+	const modelList = async (request: Request, address: string) => {
+		const caller = await authenticateToken(dependencies, bearerKey(request.headers), address)
+		await relay.routing.ready()
+		const group = resolveGroup(dependencies.options, caller, '', () => false)
+		const models = relay.routing.models(group).filter((model) => !caller.token.modelLimits || caller.token.modelLimits.has(model))
+		return models.map((id) => ({ id, object: 'model', created: dependencies.startTime, owned_by: OPENAI_MODEL_OWNER }))
+	}
+	const answering = async (work: () => Promise<Response | object>) => {
+		try {
+			const result = await work()
+			return result instanceof Response ? result : Response.json(result)
+		} catch (error) {
+			if (error instanceof RelayError) return openAIErrorResponse(error)
+			dependencies.logger.error('relay request failed', { error: String(error) })
+			return openAIErrorResponse(relayErrors.internal())
+		}
+	}
+	return new Elysia({ prefix: '/v1' })
+		.post('/chat/completions', ({ request, server }) => relayOpenAI(dependencies, relay, 'chat', request, clientAddress(server, request)), { parse: 'none' })
+		.post('/completions', ({ request, server }) => relayOpenAI(dependencies, relay, 'completions', request, clientAddress(server, request)), { parse: 'none' })
+		.post('/embeddings', ({ request, server }) => relayOpenAI(dependencies, relay, 'embeddings', request, clientAddress(server, request)), { parse: 'none' })
+		.get('/models', ({ request, server }) => answering(async () => ({ object: 'list', data: await modelList(request, clientAddress(server, request)) })))
+		.get('/models/:model', ({ request, server, params }) => answering(async () => {
+			const model = decodeURIComponent(params.model)
+			const found = (await modelList(request, clientAddress(server, request))).find((entry) => entry.id === model)
+			if (!found) throw relayErrors.modelNotFound(model)
+			return found
+		}))
+		.all('/*', ({ request }) => openAIErrorResponse(relayErrors.notImplemented(new URL(request.url).pathname)))
+}

@@ -1,0 +1,115 @@
+/**
+ * Sends a call upstream, moving to channels not yet tried when one fails (design §5.4):
+ * at most `RetryTimes` retries, on connection errors, timeouts and statuses that say nothing about
+ * the request itself. A pinned channel is tried alone.
+ */
+import type { Dependencies } from '@/dependencies'
+import { RelayError, relayErrors } from '../errors'
+import { adaptorFor } from '../providers/registry'
+import type { RelayEndpoint } from '../providers/types'
+import { disableReason } from './channel-health'
+import { ModelMappingCycleError, upstreamModel } from './model-mapping'
+import type { RelayServices } from './services'
+import type { RoutableChannel } from './routing-table'
+
+/** 504/524 mean the upstream already spent the time; the rest are the request's own fault. */
+const NEVER_RETRY = new Set([400, 408, 413, 415, 422, 504, 524])
+const ERROR_BODY_LIMIT = 64 * 1024
+
+export interface UpstreamAnswer {
+	channel: RoutableChannel
+	response: Response
+	upstreamModel: string
+	tried: number[]
+}
+
+export interface AttemptPlan {
+	endpoint: RelayEndpoint
+	group: string
+	model: string
+	body: Record<string, unknown>
+	stream: boolean
+	pinnedChannelId: number | undefined
+	signal: AbortSignal
+}
+
+/** A channel's `status_code_mapping` rewrites the upstream status before anything else sees it. */
+function mappedStatus(channel: RoutableChannel, status: number) {
+	const mapped = Number(channel.statusCodeMapping[String(status)])
+	return Number.isInteger(mapped) && mapped >= 100 && mapped <= 599 ? mapped : status
+}
+
+/** Keys and key-like strings never reach the client, even when an upstream echoes them. */
+function scrub(message: string, channel: RoutableChannel) {
+	let text = message.slice(0, 500)
+	if (channel.key) text = text.replaceAll(channel.key, '***')
+	return text.replace(/\b(sk|key|AIza)[-_A-Za-z0-9]{8,}/g, '***')
+}
+
+/** The error the client sees, and the upstream's own (scrubbed) message for the channel's record. */
+async function upstreamError(channel: RoutableChannel, response: Response, status: number) {
+	let message = `upstream error ${response.status}`
+	try {
+		const text = (await response.text()).slice(0, ERROR_BODY_LIMIT)
+		const parsed = JSON.parse(text) as { error?: { message?: unknown } | string; message?: unknown }
+		const found = typeof parsed.error === 'string' ? parsed.error : parsed.error?.message ?? parsed.message
+		if (typeof found === 'string' && found) message = found
+	} catch {
+		// Not JSON: keep the generic message rather than an HTML error page.
+	}
+	const upstreamMessage = scrub(message, channel)
+	// The upstream refusing the gateway's own credentials is not the client's key being wrong.
+	const error = status === 401 || status === 403
+		? new RelayError(502, 'the upstream rejected the channel credentials', 'upstream_error', 'upstream_auth_failed')
+		: new RelayError(status, upstreamMessage, status === 429 ? 'rate_limit_error' : 'upstream_error', `upstream_${status}`)
+	return { error, upstreamMessage }
+}
+
+export async function sendWithRetries(dependencies: Dependencies, relay: RelayServices, plan: AttemptPlan): Promise<UpstreamAnswer> {
+	const tried: number[] = []
+	const retries = plan.pinnedChannelId ? 0 : dependencies.options.get('RetryTimes')
+	let lastError: RelayError | undefined
+	for (let attempt = 0; attempt <= retries; attempt++) {
+		const channel = plan.pinnedChannelId ? relay.routing.channel(plan.pinnedChannelId) : relay.routing.pick(plan.group, plan.model, new Set(tried))
+		if (!channel) {
+			if (plan.pinnedChannelId) throw relayErrors.channelDisabled()
+			break
+		}
+		tried.push(channel.id)
+		const adaptor = adaptorFor(channel.type)
+		if (!adaptor?.openai?.endpoints.includes(plan.endpoint)) {
+			lastError = relayErrors.noChannel(plan.group, plan.model)
+			continue
+		}
+		let model: string
+		try {
+			model = upstreamModel(channel.modelMapping, plan.model)
+		} catch (error) {
+			if (!(error instanceof ModelMappingCycleError)) throw error
+			dependencies.logger.warn('channel model mapping has a cycle', { channelId: channel.id })
+			lastError = relayErrors.noChannel(plan.group, plan.model)
+			continue
+		}
+		const body = plan.stream
+			? { ...plan.body, model, stream_options: { ...(plan.body.stream_options as object | undefined), include_usage: true } }
+			: { ...plan.body, model }
+		const upstream = adaptor.openai.buildRequest({ ...channel, baseUrl: channel.baseUrl || adaptor.defaultBaseUrl }, plan.endpoint, body)
+		let response: Response
+		try {
+			response = await relay.outbound(upstream.url, { method: 'POST', headers: upstream.headers, body: upstream.body, signal: plan.signal })
+		} catch (error) {
+			if (plan.signal.aborted) throw error
+			dependencies.logger.warn('upstream request failed', { channelId: channel.id, reason: String((error as Error).name ?? error) })
+			lastError = relayErrors.upstreamUnavailable()
+			continue
+		}
+		if (response.ok) return { channel, response, upstreamModel: model, tried }
+		const status = mappedStatus(channel, response.status)
+		const { error, upstreamMessage } = await upstreamError(channel, response, status)
+		const reason = disableReason(dependencies.options, channel.autoBan, status, upstreamMessage)
+		if (reason) await relay.disableChannel(channel.id, reason)
+		lastError = error
+		if (NEVER_RETRY.has(status)) break
+	}
+	throw lastError ?? relayErrors.noChannel(plan.group, plan.model)
+}

@@ -1,0 +1,20 @@
+/**
+ * When an upstream error takes a channel out (design §5.9): auto-disable is on, the channel's
+ * `auto_ban` is 1, and the upstream said 401 or an error matching `AutomaticDisableKeywords`.
+ * Statuses that mean the client's request was at fault never disable a channel, even when the
+ * message matches, since a client could make an upstream echo a keyword back.
+ */
+import type { OptionStore } from '@/api/options/service'
+
+const CLIENT_FAULT_STATUSES = new Set([400, 404, 408, 413, 415, 422])
+
+export function disableReason(options: OptionStore, autoBan: boolean, status: number, message: string): string | undefined {
+	if (!options.get('AutomaticDisableChannelEnabled') || !autoBan) return undefined
+	if (CLIENT_FAULT_STATUSES.has(status)) return undefined
+	const excerpt = message.slice(0, 200)
+	if (status === 401) return `upstream answered 401: ${excerpt}`
+	const lowered = message.toLowerCase()
+	const keyword = options.get('AutomaticDisableKeywords').split('\n').map((line) => line.trim().toLowerCase()).filter(Boolean)
+		.find((candidate) => lowered.includes(candidate))
+	return keyword ? `upstream error matched "${keyword}": ${excerpt}` : undefined
+}

@@ -1,0 +1,24 @@
+/**
+ * Which group a call is billed and routed in (design §5.2): the token's group when set (one the
+ * user may use), else the user's. `auto` walks `AutoGroups` and takes the first usable group that
+ * serves the model.
+ */
+import type { OptionStore } from '@/api/options/service'
+import { relayErrors } from '../errors'
+import type { RelayCaller } from './token-auth'
+
+export const AUTO_GROUP = 'auto'
+
+function mayUse(options: OptionStore, caller: RelayCaller, group: string) {
+	return group === caller.user.group || Object.hasOwn(options.get('UserUsableGroups'), group)
+}
+
+export function resolveGroup(options: OptionStore, caller: RelayCaller, model: string, serves: (group: string, model: string) => boolean): string {
+	const requested = caller.token.group || caller.user.group
+	if (requested !== AUTO_GROUP) {
+		if (!mayUse(options, caller, requested)) throw relayErrors.groupNotAllowed(requested)
+		return requested
+	}
+	const candidates = options.get('AutoGroups').filter((group) => mayUse(options, caller, group))
+	return candidates.find((group) => serves(group, model)) ?? candidates[0] ?? caller.user.group
+}

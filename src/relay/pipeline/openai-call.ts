@@ -1,0 +1,204 @@
+/**
+ * One OpenAI-format call from start to bill (design §5): authenticate the token, check the model,
+ * resolve the group, price the call, reserve the hold, send upstream with retries, pass the answer
+ * back while reading its usage, then settle — or void when nothing billable reached the client.
+ */
+import type { z } from 'zod'
+import type { Dependencies } from '@/dependencies'
+import { InsufficientQuotaError, reserve, settle, voidHold } from '@/billing/holds'
+import { holdFor, quotaForUsage, resolvePricing, type Pricing, type Usage } from '@/billing/price'
+import { randomString } from '@/lib/crypto'
+import { RelayError, openAIErrorResponse, relayErrors } from '../errors'
+import { chatCompletionRequestSchema, completionRequestSchema, embeddingRequestSchema } from '../formats/openai/requests'
+import { tapOpenAIStream, type StreamEnd } from '../formats/openai/stream-tap'
+import { answerText, usageFrom } from '../formats/openai/usage'
+import type { RelayEndpoint } from '../providers/types'
+import { sendWithRetries, type UpstreamAnswer } from './attempts'
+import { resolveGroup } from './groups'
+import type { RelayServices } from './services'
+import { bearerKey, authenticateToken, type RelayCaller } from './token-auth'
+import { countText, estimateChatPrompt, estimateInput } from './tokenizer'
+
+const REQUEST_SCHEMAS = {
+	chat: chatCompletionRequestSchema,
+	completions: completionRequestSchema,
+	embeddings: embeddingRequestSchema,
+} satisfies Record<RelayEndpoint, z.ZodType>
+
+/** Self-use mode lets unpriced models through at no cost. */
+const FREE: Pricing = { kind: 'per_token', modelRatio: 0, completionRatio: 1, cacheRatio: 1, createCacheRatio: 1, groupRatio: 1 }
+
+interface Call {
+	requestId: string
+	endpoint: RelayEndpoint
+	caller: RelayCaller
+	model: string
+	group: string
+	pricing: Pricing
+	promptEstimate: number
+	stream: boolean
+	includeUsage: boolean
+	startedAt: number
+	clientAddress: string
+}
+
+async function readBody(request: Request, endpoint: RelayEndpoint) {
+	let body: unknown
+	try {
+		body = await request.json()
+	} catch {
+		throw relayErrors.badRequest('the request body is not valid JSON')
+	}
+	const parsed = REQUEST_SCHEMAS[endpoint].safeParse(body)
+	if (!parsed.success) {
+		const issue = parsed.error.issues[0]
+		throw relayErrors.badRequest(issue ? `${issue.path.join('.') || 'body'}: ${issue.message}` : 'invalid request')
+	}
+	return parsed.data as Record<string, unknown> & { model: string }
+}
+
+function promptEstimate(endpoint: RelayEndpoint, body: Record<string, unknown>) {
+	if (endpoint === 'chat') return estimateChatPrompt(body.messages as never[], body.tools)
+	return estimateInput(endpoint === 'completions' ? body.prompt : body.input)
+}
+
+function completionAllowance(dependencies: Dependencies, endpoint: RelayEndpoint, body: Record<string, unknown>) {
+	if (endpoint === 'embeddings') return 0
+	const limit = body.max_completion_tokens ?? body.max_tokens
+	return typeof limit === 'number' && limit > 0 ? limit : dependencies.options.get('PreConsumedQuota')
+}
+
+export async function relayOpenAI(dependencies: Dependencies, relay: RelayServices, endpoint: RelayEndpoint, request: Request, clientAddress: string): Promise<Response> {
+	const requestId = randomString(24)
+	const startedAt = performance.now()
+	let held = false
+	try {
+		const caller = await authenticateToken(dependencies, bearerKey(request.headers), clientAddress)
+		const body = await readBody(request, endpoint)
+		const model = body.model
+		if (caller.token.modelLimits && !caller.token.modelLimits.has(model)) throw relayErrors.modelNotAllowed(model)
+		await relay.routing.ready()
+		const group = resolveGroup(dependencies.options, caller, model, (candidate, name) => relay.routing.hasModel(candidate, name))
+		if (caller.pinnedChannelId === undefined && !relay.routing.hasModel(group, model)) throw relayErrors.noChannel(group, model)
+		const pricing = resolvePricing(dependencies.options, model, caller.user.group, group)
+			?? (dependencies.options.get('SelfUseModeEnabled') ? FREE : undefined)
+		if (!pricing) throw relayErrors.modelUnpriced(model)
+		const stream = endpoint !== 'embeddings' && body.stream === true
+		const call: Call = {
+			requestId, endpoint, caller, model, group, pricing, stream, startedAt, clientAddress,
+			promptEstimate: promptEstimate(endpoint, body),
+			includeUsage: (body.stream_options as { include_usage?: boolean } | undefined)?.include_usage === true,
+		}
+		const amount = holdFor(pricing, call.promptEstimate, completionAllowance(dependencies, endpoint, body), dependencies.options.get('QuotaPerUnit'))
+		try {
+			await reserve(dependencies.store, {
+				requestId, userId: caller.user.id, tokenId: caller.token.id, tokenLimited: !caller.token.unlimited, amount, node: relay.nodeInstance,
+			})
+		} catch (error) {
+			if (error instanceof InsufficientQuotaError) throw error.owner === 'user' ? relayErrors.insufficientUserQuota() : relayErrors.insufficientTokenQuota()
+			throw error
+		}
+		held = true
+		const answer = await sendWithRetries(dependencies, relay, {
+			endpoint, group, model, body, stream, pinnedChannelId: caller.pinnedChannelId, signal: request.signal,
+		})
+		held = false
+		return stream ? streamAnswer(dependencies, relay, call, answer) : await completeAnswer(dependencies, relay, call, answer)
+	} catch (error) {
+		if (held) await voidHold(dependencies.store, requestId, 'upstream_failed').catch((voidError) => dependencies.logger.error('voiding a hold failed', { requestId, error: String(voidError) }))
+		if (error instanceof RelayError) return openAIErrorResponse(error, requestId)
+		if (request.signal.aborted) return openAIErrorResponse(new RelayError(499, 'the client closed the request', 'invalid_request_error', 'client_closed'), requestId)
+		dependencies.logger.error('relay call failed', { requestId, endpoint, error: String(error) })
+		return openAIErrorResponse(relayErrors.internal(), requestId)
+	}
+}
+
+async function completeAnswer(dependencies: Dependencies, relay: RelayServices, call: Call, answer: UpstreamAnswer): Promise<Response> {
+	let text: string
+	try {
+		text = await answer.response.text()
+	} catch (error) {
+		await voidHold(dependencies.store, call.requestId, 'upstream_failed')
+		throw relayErrors.upstreamUnavailable()
+	}
+	let parsed: { usage?: unknown; choices?: unknown } = {}
+	try {
+		parsed = JSON.parse(text)
+	} catch {
+		await voidHold(dependencies.store, call.requestId, 'upstream_malformed')
+		throw new RelayError(502, 'the upstream sent a malformed answer', 'upstream_error', 'upstream_malformed')
+	}
+	const upstreamUsage = usageFrom(parsed.usage)
+	const usage = upstreamUsage ?? { promptTokens: call.promptEstimate, completionTokens: countText(answerText(parsed)) }
+	await settleCall(dependencies, relay, call, answer, usage, { localCount: !upstreamUsage, firstTokenMs: undefined })
+	return new Response(text, {
+		status: 200,
+		headers: { 'content-type': 'application/json', 'x-ferry-request-id': call.requestId },
+	})
+}
+
+function streamAnswer(dependencies: Dependencies, relay: RelayServices, call: Call, answer: UpstreamAnswer): Response {
+	let firstTokenMs: number | undefined
+	const body = tapOpenAIStream(answer.response.body ?? new ReadableStream({ start: (controller) => controller.close() }), {
+		includeUsage: call.includeUsage,
+		onFirstContent: () => {
+			firstTokenMs = Math.round(performance.now() - call.startedAt)
+		},
+		onEnd: async ({ end, usage, text, delivered }) => {
+			try {
+				if (!delivered && end !== 'completed') {
+					await voidHold(dependencies.store, call.requestId, end)
+					return
+				}
+				const billed = end === 'completed' && usage ? usage : { promptTokens: call.promptEstimate, completionTokens: countText(text) }
+				await settleCall(dependencies, relay, call, answer, billed, { localCount: billed !== usage, firstTokenMs, end })
+			} catch (error) {
+				dependencies.logger.error('closing a streamed call failed', { requestId: call.requestId, error: String(error) })
+			}
+		},
+	})
+	return new Response(body, {
+		status: 200,
+		headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'x-ferry-request-id': call.requestId },
+	})
+}
+
+async function settleCall(
+	dependencies: Dependencies, relay: RelayServices, call: Call, answer: UpstreamAnswer, usage: Usage,
+	details: { localCount: boolean; firstTokenMs: number | undefined; end?: StreamEnd },
+) {
+	const { pricing } = call
+	const actual = quotaForUsage(pricing, usage, dependencies.options.get('QuotaPerUnit'))
+	const useTimeMs = performance.now() - call.startedAt
+	const other: Record<string, unknown> = pricing.kind === 'per_call'
+		? { model_price: pricing.modelPrice, group_ratio: pricing.groupRatio }
+		: { model_ratio: pricing.modelRatio, completion_ratio: pricing.completionRatio, cache_ratio: pricing.cacheRatio, group_ratio: pricing.groupRatio }
+	Object.assign(other, {
+		group: call.group,
+		admin_info: { use_channel: answer.tried },
+		...(details.firstTokenMs !== undefined ? { frt: details.firstTokenMs } : {}),
+		...(details.localCount ? { local_count_tokens: true } : {}),
+		...(details.end && details.end !== 'completed' ? { stream_end: details.end } : {}),
+		...(usage.cachedTokens ? { cache_tokens: usage.cachedTokens } : {}),
+	})
+	await settle(dependencies.store, {
+		requestId: call.requestId,
+		actual,
+		channelId: answer.channel.id,
+		log: dependencies.options.get('LogConsumeEnabled') ? {
+			username: call.caller.user.username,
+			tokenName: call.caller.token.name,
+			modelName: call.model,
+			group: call.group,
+			promptTokens: usage.promptTokens,
+			completionTokens: usage.completionTokens,
+			useTime: Math.round(useTimeMs / 1000),
+			isStream: call.stream,
+			channelName: answer.channel.name,
+			ip: '',
+			content: '',
+			other,
+		} : undefined,
+	})
+	relay.recordResponseTime(answer.channel.id, Math.round(useTimeMs))
+}

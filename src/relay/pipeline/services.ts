@@ -1,0 +1,14 @@
+/** What the relay needs beyond the app's dependencies: the routing table and the way upstream. */
+import type { RoutingTable } from './routing-table'
+
+export interface RelayServices {
+	routing: RoutingTable
+	/** The outbound client every upstream call goes through (design §8). */
+	outbound: (url: string, init: RequestInit) => Promise<Response>
+	/** Takes a channel out after an upstream error (status 3, with its reason). */
+	disableChannel(channelId: number, reason: string): Promise<void>
+	/** Remembers how long a channel took (written to `channels.response_time` now and then). */
+	recordResponseTime(channelId: number, milliseconds: number): void
+	/** Identifies this process in `quota_holds.node`. */
+	nodeInstance: string
+}

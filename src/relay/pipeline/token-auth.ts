@@ -1,0 +1,64 @@
+/**
+ * Token authentication for relay calls (design §5.1): the key names an enabled, unexpired token
+ * with quota, used from an allowed address by an enabled user; `sk-KEY-CHANNELID` pins a channel
+ * and is for admins only.
+ */
+import { and, eq, isNull } from 'drizzle-orm'
+import { TOKEN_STATUS } from '@shared/token'
+import { ROLE, USER_STATUS } from '@shared/user'
+import type { Dependencies } from '@/dependencies'
+import { splitTokenKey, tokenKeyDigest } from '@/api/tokens/keys'
+import { nowSeconds } from '@/lib/clock'
+import { parseAddressList } from '@/lib/ip-allow-list'
+import { relayErrors } from '../errors'
+
+export interface RelayCaller {
+	user: { id: number; username: string; group: string; role: number }
+	token: {
+		id: number
+		name: string
+		group: string
+		unlimited: boolean
+		/** Undefined when the token may use every model. */
+		modelLimits: ReadonlySet<string> | undefined
+	}
+	pinnedChannelId: number | undefined
+}
+
+export async function authenticateToken(dependencies: Dependencies, presented: string | undefined, clientAddress: string): Promise<RelayCaller> {
+	if (!presented) throw relayErrors.missingKey()
+	const { store, secrets } = dependencies
+	const { tokens, users } = store.tables
+	const [row] = await store.db.select({ token: tokens, user: users }).from(tokens)
+		.innerJoin(users, eq(users.id, tokens.userId))
+		.where(and(eq(tokens.keyHash, tokenKeyDigest(secrets, presented)), isNull(tokens.deletedAt)))
+		.limit(1)
+	if (!row) throw relayErrors.invalidKey()
+	const { token, user } = row
+	if (token.status === TOKEN_STATUS.expired || (token.expiredTime !== -1 && token.expiredTime < nowSeconds())) throw relayErrors.tokenExpired()
+	if (token.status === TOKEN_STATUS.exhausted || (!token.unlimitedQuota && token.remainQuota <= 0)) throw relayErrors.tokenExhausted()
+	if (token.status !== TOKEN_STATUS.enabled) throw relayErrors.tokenDisabled()
+	if (!parseAddressList(token.allowIps).allows(clientAddress)) throw relayErrors.addressNotAllowed()
+	if (user.deletedAt !== null || user.status !== USER_STATUS.enabled) throw relayErrors.userDisabled()
+
+	const pin = splitTokenKey(presented).channel
+	let pinnedChannelId: number | undefined
+	if (pin !== undefined) {
+		if (user.role < ROLE.admin) throw relayErrors.channelPinForbidden()
+		pinnedChannelId = Number(pin)
+		if (!Number.isSafeInteger(pinnedChannelId) || pinnedChannelId <= 0) throw relayErrors.channelNotFound()
+	}
+	const limits = token.modelLimitsEnabled ? new Set(token.modelLimits.split(',').map((model) => model.trim()).filter(Boolean)) : undefined
+	return {
+		user: { id: user.id, username: user.username, group: user.group, role: user.role },
+		token: { id: token.id, name: token.name, group: token.group, unlimited: token.unlimitedQuota, modelLimits: limits },
+		pinnedChannelId,
+	}
+}
+
+/** The bearer key of an OpenAI-format call. */
+export function bearerKey(headers: Headers): string | undefined {
+	const authorization = headers.get('authorization')
+	if (!authorization) return undefined
+	return authorization.replace(/^Bearer\s+/i, '').trim() || undefined
+}

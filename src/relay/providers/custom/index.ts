@@ -1,0 +1,10 @@
+import { CHANNEL_TYPE } from '@shared/channel-type'
+import { openAICompatible } from '../openai-compatible'
+
+/** Type 8: the base URL is the full request URL; `{model}` in it becomes the upstream model name. */
+export const custom = openAICompatible({
+	type: CHANNEL_TYPE.custom,
+	name: 'Custom',
+	defaultBaseUrl: '',
+	url: (channel, _endpoint, model) => channel.baseUrl.replaceAll('{model}', encodeURIComponent(model)),
+})

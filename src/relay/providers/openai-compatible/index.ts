@@ -1,0 +1,42 @@
+/**
+ * The shared base for upstreams that speak OpenAI's wire format. A provider is this base plus a
+ * small difference: its base URL, how it builds the URL, and its auth headers.
+ */
+import type { ProviderAdaptor, RelayEndpoint, UpstreamChannel } from '../types'
+
+export const OPENAI_PATHS: Record<RelayEndpoint, string> = {
+	chat: '/v1/chat/completions',
+	completions: '/v1/completions',
+	embeddings: '/v1/embeddings',
+}
+
+export interface OpenAICompatibleOptions {
+	type: number
+	name: string
+	defaultBaseUrl: string
+	endpoints?: readonly RelayEndpoint[]
+	url?: (channel: UpstreamChannel, endpoint: RelayEndpoint, model: string) => string
+	headers?: (channel: UpstreamChannel) => Record<string, string>
+}
+
+export const bearer = (channel: UpstreamChannel) => ({ authorization: `Bearer ${channel.key}` })
+
+export function openAICompatible(options: OpenAICompatibleOptions): ProviderAdaptor {
+	const url = options.url ?? ((channel, endpoint) => `${channel.baseUrl || options.defaultBaseUrl}${OPENAI_PATHS[endpoint]}`)
+	const headers = options.headers ?? bearer
+	return {
+		type: options.type,
+		name: options.name,
+		defaultBaseUrl: options.defaultBaseUrl,
+		openai: {
+			endpoints: options.endpoints ?? ['chat', 'completions', 'embeddings'],
+			buildRequest(channel, endpoint, body) {
+				return {
+					url: url(channel, endpoint, String(body.model)),
+					headers: { 'content-type': 'application/json', ...headers(channel) },
+					body: JSON.stringify(body),
+				}
+			},
+		},
+	}
+}

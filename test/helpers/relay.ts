@@ -1,0 +1,54 @@
+/**
+ * Ferry listening on loopback with fake upstreams behind it, for tests that drive the relay with
+ * the official SDKs over real HTTP.
+ */
+import OpenAI from 'openai'
+import type { AppInput } from '@/app'
+import { createTestApp, type Caller, type TestApp } from './app'
+import type { DatabaseTarget } from './database'
+import { startFakeOpenAI, type FakeOpenAI, type FakeOpenAIOptions } from './fake-openai'
+
+export interface RelayHarness {
+	ferry: TestApp
+	root: Caller
+	baseUrl: string
+	upstreams: FakeOpenAI[]
+	startUpstream(options?: FakeOpenAIOptions): FakeOpenAI
+	createChannel(fields: Record<string, unknown>): Promise<number>
+	/** Creates a token as `owner` (root by default) and answers its `sk-` key and id. */
+	createToken(fields?: Record<string, unknown>, owner?: Caller): Promise<{ key: string; id: number }>
+	client(key: string): OpenAI
+	close(): Promise<void>
+}
+
+export async function startRelayHarness(target: DatabaseTarget, overrides: Partial<Omit<AppInput, 'store' | 'config'>> = {}): Promise<RelayHarness> {
+	const ferry = await createTestApp(target, overrides)
+	const root = await ferry.loginRoot()
+	ferry.app.listen({ port: 0, hostname: '127.0.0.1' })
+	const baseUrl = `http://127.0.0.1:${ferry.app.server!.port}`
+	const upstreams: FakeOpenAI[] = []
+	return {
+		ferry, root, baseUrl, upstreams,
+		startUpstream(options) {
+			const upstream = startFakeOpenAI(options)
+			upstreams.push(upstream)
+			return upstream
+		},
+		async createChannel(fields) {
+			const answer = await ferry.call('POST', '/api/channel/', { as: root, body: { type: 1, name: 'channel', key: 'sk-upstream-key', group: 'default', ...fields } })
+			if (!answer.body.success) throw new Error(`creating a channel failed: ${answer.body.message}`)
+			return answer.body.data[0].id
+		},
+		async createToken(fields = {}, owner = root) {
+			const answer = await ferry.call('POST', '/api/token/', { as: owner, body: { name: 'test', remain_quota: 0, unlimited_quota: true, ...fields } })
+			if (!answer.body.success) throw new Error(`creating a token failed: ${answer.body.message}`)
+			return { key: answer.body.data[0].key, id: answer.body.data[0].id }
+		},
+		client: (key) => new OpenAI({ apiKey: key, baseURL: `${baseUrl}/v1`, maxRetries: 0 }),
+		async close() {
+			await ferry.app.stop(true)
+			await Promise.all(upstreams.map((upstream) => upstream.stop()))
+			await ferry.close()
+		},
+	}
+}
