@@ -1,21 +1,24 @@
 /**
  * Ferry's entry point and the only module with start-up side effects:
- * configuration → database → migrations → app → listen. `ferry audit` (later) checks the ledger.
+ * configuration → database → migrations → app → listen. `ferry audit` checks the ledger instead.
  */
 import { createApp } from './app'
-import { ConfigError, loadConfig } from './config'
+import { ConfigError, loadConfig, type Config } from './config'
+import { auditLedger } from './billing/audit'
+import { startReconciler } from './billing/reconciler'
 import { openStore } from './db'
 import { createLogger } from './lib/logger'
 
-async function serve() {
-	const config = loadConfig(Bun.env, Bun.argv.slice(2))
+async function serve(config: Config) {
 	const logger = createLogger(config.logLevel)
 	const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir })
-	const { app } = await createApp({ config, store, logger })
+	const { app, relay } = await createApp({ config, store, logger })
+	const stopReconciler = startReconciler(store, relay.nodeInstance, logger)
 	app.listen({ port: config.port, hostname: config.host, maxRequestBodySize: config.maxBodyBytes })
 	logger.info(`Ferry listening on http://${config.host}:${app.server?.port} (${store.dialect === 'sqlite' ? `SQLite in ${config.dataDir}` : 'Postgres'})`)
 	const stop = async (signal: string) => {
 		logger.info(`received ${signal}, shutting down`)
+		stopReconciler()
 		await app.stop()
 		await store.close()
 		process.exit(0)
@@ -24,7 +27,28 @@ async function serve() {
 	process.on('SIGINT', () => void stop('SIGINT'))
 }
 
-serve().catch((error) => {
-	console.error(error instanceof ConfigError ? error.message : error)
-	process.exit(1)
-})
+/** Prints every difference from the ledger invariant; exits 1 when there is one. */
+async function audit(config: Config) {
+	const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir })
+	const differences = await auditLedger(store)
+	await store.close()
+	for (const difference of differences) console.log(JSON.stringify(difference))
+	console.log(differences.length === 0 ? 'ledger audit: no differences' : `ledger audit: ${differences.length} difference(s)`)
+	process.exit(differences.length === 0 ? 0 : 1)
+}
+
+const [command, ...flags] = Bun.argv.slice(2)
+const commands: Record<string, (config: Config) => Promise<void>> = { serve, audit }
+const run = command && !command.startsWith('--') ? commands[command] : serve
+const argv = command && !command.startsWith('--') ? flags : Bun.argv.slice(2)
+
+if (!run) {
+	console.error(`unknown command "${command}": use "serve" (the default) or "audit"`)
+	process.exit(2)
+}
+Promise.resolve()
+	.then(() => run(loadConfig(Bun.env, argv)))
+	.catch((error) => {
+		console.error(error instanceof ConfigError ? error.message : error)
+		process.exit(1)
+	})

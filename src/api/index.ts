@@ -8,6 +8,7 @@ import { logRoutes } from './logs'
 import { optionRoutes } from './options'
 import { envelopeErrors } from './plugins/envelope'
 import { statusRoutes } from './status'
+import { tokenRoutes } from './tokens'
 import { userRoutes } from './users'
 import { verificationRoutes } from './verification'
 import { oauthRoutes } from './oauth'
@@ -36,6 +37,7 @@ export function createApi(dependencies: Dependencies) {
 		.use(oauthRoutes(dependencies))
 		.use(channelRoutes(dependencies))
 		.use(groupRoutes(dependencies))
+		.use(tokenRoutes(dependencies))
 		.use(logRoutes(dependencies))
 		.use(optionRoutes(dependencies))
 }

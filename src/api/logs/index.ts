@@ -1,10 +1,13 @@
 import { Elysia } from 'elysia'
 import { lt } from 'drizzle-orm'
 import { z } from 'zod'
+import { logQuerySchema } from '@shared/log'
+import { ROLE } from '@shared/user'
 import { run } from '@/db'
 import type { Dependencies } from '@/dependencies'
-import { authentication } from '../plugins/auth'
+import { authentication, requireCaller, type Caller } from '../plugins/auth'
 import { ok } from '../respond'
+import { listLogs, logStats, type LogScope } from './service'
 
 export const deleteLogsQuerySchema = z.object({
 	target_timestamp: z.coerce.number({ error: 'please choose log time' }).int('please choose log time').positive('please choose log time'),
@@ -17,8 +20,19 @@ export async function deleteLogsBefore({ store }: Dependencies, targetTimestamp:
 	})
 }
 
+/** The route policy keeps `/` and `/stat` to admins; what an entry shows follows the caller's role. */
+const everyone = (): LogScope => ({ admin: true })
+const own = (caller: Caller | undefined): LogScope => {
+	const { user } = requireCaller(caller)
+	return { userId: user.id, admin: user.role >= ROLE.admin }
+}
+
 export function logRoutes(dependencies: Dependencies) {
 	return new Elysia({ prefix: '/log' })
 		.use(authentication(dependencies))
+		.get('/', async ({ query }) => ok(await listLogs(dependencies, query, everyone())), { query: logQuerySchema })
+		.get('/stat', async ({ query }) => ok(await logStats(dependencies, query, everyone())), { query: logQuerySchema })
+		.get('/self', async ({ caller, query }) => ok(await listLogs(dependencies, query, own(caller))), { query: logQuerySchema })
+		.get('/self/stat', async ({ caller, query }) => ok(await logStats(dependencies, query, own(caller))), { query: logQuerySchema })
 		.delete('/', async ({ query }) => ok(await deleteLogsBefore(dependencies, query.target_timestamp)), { query: deleteLogsQuerySchema })
 }

@@ -20,16 +20,25 @@ export class RoutingTable {
 		this.stale = true
 	}
 
+	/** Resolves once the table reflects every change notified before the call. */
 	async ready(): Promise<void> {
-		if (!this.stale) return
-		this.loading ??= this.rebuild().finally(() => {
-			this.loading = undefined
-		})
-		await this.loading
+		while (this.stale || this.loading) {
+			if (!this.loading) {
+				this.stale = false
+				this.loading = this.rebuild()
+					.catch((error: unknown) => {
+						this.stale = true
+						throw error
+					})
+					.finally(() => {
+						this.loading = undefined
+					})
+			}
+			await this.loading
+		}
 	}
 
 	private async rebuild() {
-		this.stale = false
 		const channels = await this.load()
 		const byGroupModel = new Map<string, Map<string, RoutableChannel[]>>()
 		for (const channel of channels) {

@@ -1,0 +1,168 @@
+/**
+ * The signed-in user's own API tokens. Every read and write is scoped to the owner, so another
+ * user's token id answers exactly like one that does not exist.
+ */
+import { and, count, desc, eq, isNull, type SQL } from 'drizzle-orm'
+import { resolvePage, type Page, type PageQuery } from '@shared/api'
+import {
+	TOKEN_MESSAGES, TOKEN_NAME_SUFFIX_LENGTH, TOKEN_STATUS, type CreateTokenInput, type TokenView, type UpdateTokenInput,
+} from '@shared/token'
+import { rows, type Store } from '@/db'
+import type { Dependencies } from '@/dependencies'
+import { nowSeconds } from '@/lib/clock'
+import { randomString } from '@/lib/crypto'
+import { badRequest, notFound, refused } from '../errors'
+import { usableGroups } from '../users/account'
+import type { UserRecord } from '../users/view'
+import { newTokenKey, sealTokenKey, tokenKeyDigest } from './keys'
+import { effectiveStatus, hasExpired, isExhausted } from './status'
+import { toTokenView, type TokenRecord } from './view'
+
+function ownedBy(store: Store, userId: number): SQL {
+	const { tokens } = store.tables
+	return and(eq(tokens.userId, userId), isNull(tokens.deletedAt))!
+}
+
+async function listWhere(dependencies: Dependencies, userId: number, condition: SQL | undefined, query: PageQuery): Promise<Page<TokenView>> {
+	const { store, secrets } = dependencies
+	const { tokens } = store.tables
+	const where = and(ownedBy(store, userId), condition)
+	const { page, pageSize, offset } = resolvePage(query)
+	const [items, [total]] = await Promise.all([
+		store.db.select().from(tokens).where(where).orderBy(desc(tokens.id)).limit(pageSize).offset(offset),
+		store.db.select({ value: count() }).from(tokens).where(where),
+	])
+	const now = nowSeconds()
+	return { items: items.map((token) => toTokenView(secrets, token, now)), page, page_size: pageSize, total: total?.value ?? 0 }
+}
+
+export function listTokens(dependencies: Dependencies, userId: number, query: PageQuery) {
+	return listWhere(dependencies, userId, undefined, query)
+}
+
+/** `keyword` matches part of the name, any case; `token` matches a whole key by its digest. */
+export function searchTokens(dependencies: Dependencies, userId: number, { keyword, token }: { keyword: string; token: string }, query: PageQuery) {
+	const { store, secrets } = dependencies
+	const { tokens } = store.tables
+	const conditions: SQL[] = []
+	if (keyword.trim()) conditions.push(store.contains(tokens.name, keyword.trim()))
+	if (token.trim()) conditions.push(eq(tokens.keyHash, tokenKeyDigest(secrets, token)))
+	return listWhere(dependencies, userId, conditions.length ? and(...conditions) : undefined, query)
+}
+
+async function requireToken(store: Store, userId: number, id: number): Promise<TokenRecord> {
+	const { tokens } = store.tables
+	const [token] = await store.db.select().from(tokens).where(and(ownedBy(store, userId), eq(tokens.id, id))).limit(1)
+	if (!token) throw notFound(TOKEN_MESSAGES.notFound)
+	return token
+}
+
+export async function getToken(dependencies: Dependencies, userId: number, id: number): Promise<TokenView> {
+	return toTokenView(dependencies.secrets, await requireToken(dependencies.store, userId, id), nowSeconds())
+}
+
+/** Empty means the owner's group; anything else must be one the owner may use. */
+function assertUsableGroup(dependencies: Dependencies, user: UserRecord, group: string) {
+	if (group && !Object.hasOwn(usableGroups(dependencies, user), group)) throw refused(TOKEN_MESSAGES.groupUnusable)
+}
+
+/**
+ * Creates `count` tokens in one statement, so a failure leaves none behind. The first is called
+ * `name`, the others `name-XXXXXX`. Answers the new tokens with their keys.
+ */
+export async function createTokens(dependencies: Dependencies, user: UserRecord, input: CreateTokenInput): Promise<TokenView[]> {
+	const { store, secrets } = dependencies
+	const now = nowSeconds()
+	if (hasExpired({ expiredTime: input.expired_time }, now)) throw refused(TOKEN_MESSAGES.expiryPast)
+	assertUsableGroup(dependencies, user, input.group)
+	const fields = {
+		userId: user.id,
+		remainQuota: input.remain_quota,
+		unlimitedQuota: input.unlimited_quota,
+		expiredTime: input.expired_time,
+		modelLimitsEnabled: input.model_limits_enabled,
+		modelLimits: input.model_limits,
+		allowIps: input.allow_ips,
+		group: input.group,
+		status: isExhausted({ remainQuota: input.remain_quota, unlimitedQuota: input.unlimited_quota }) ? TOKEN_STATUS.exhausted : TOKEN_STATUS.enabled,
+	}
+	const values = Array.from({ length: input.count }, (_, index) => ({
+		...fields,
+		...sealTokenKey(secrets, newTokenKey()),
+		name: index === 0 ? input.name : `${input.name}-${randomString(TOKEN_NAME_SUFFIX_LENGTH)}`,
+	}))
+	const created = await store.transaction(function* (tx, { tokens }) {
+		return yield* rows(tx.insert(tokens).values(values).returning())
+	})
+	dependencies.changes.notify('tokens')
+	return created.sort((first, second) => first.id - second.id).map((token) => toTokenView(secrets, token, now))
+}
+
+/**
+ * `statusOnly`: switches between enabled and disabled; an expired or exhausted token is enabled
+ * only after its expiry or quota is changed. Otherwise a full edit of the given fields: a disabled
+ * token stays disabled, any other takes the state its new expiry and quota give it (so raising the
+ * quota of an exhausted token enables it again).
+ */
+export async function updateToken(dependencies: Dependencies, user: UserRecord, input: UpdateTokenInput, statusOnly: boolean): Promise<TokenView> {
+	const { store, secrets } = dependencies
+	const { tokens } = store.tables
+	const current = await requireToken(store, user.id, input.id)
+	const now = nowSeconds()
+	let changes: Partial<TokenRecord>
+	if (statusOnly) {
+		if (input.status === TOKEN_STATUS.enabled) {
+			if (hasExpired(current, now)) throw refused(TOKEN_MESSAGES.expiredCannotEnable)
+			if (isExhausted(current)) throw refused(TOKEN_MESSAGES.exhaustedCannotEnable)
+		} else if (input.status !== TOKEN_STATUS.disabled) {
+			throw badRequest(TOKEN_MESSAGES.statusInvalid)
+		}
+		changes = { status: input.status }
+	} else {
+		changes = editedFields(current, input)
+		const edited = { ...current, ...changes }
+		const disabled = current.status === TOKEN_STATUS.disabled
+		if (!disabled && changes.expiredTime !== undefined && hasExpired(edited, now)) throw refused(TOKEN_MESSAGES.expiryPast)
+		if (changes.group) assertUsableGroup(dependencies, user, changes.group)
+		const status = disabled ? current.status : effectiveStatus({ ...edited, status: TOKEN_STATUS.enabled }, now)
+		if (status !== current.status) changes.status = status
+	}
+	if (Object.keys(changes).length === 0) return toTokenView(secrets, current, now)
+	const [updated] = await store.db.update(tokens).set(changes).where(and(ownedBy(store, user.id), eq(tokens.id, current.id))).returning()
+	if (!updated) throw notFound(TOKEN_MESSAGES.notFound)
+	dependencies.changes.notify('tokens')
+	return toTokenView(secrets, updated, now)
+}
+
+/**
+ * The fields the edit really changes. Values equal to the stored ones are left out, so that an
+ * edit sent with a stale remaining quota does not undo what requests spent meanwhile.
+ */
+function editedFields(current: TokenRecord, input: UpdateTokenInput): Partial<TokenRecord> {
+	const wanted: Partial<TokenRecord> = {
+		name: input.name,
+		remainQuota: input.remain_quota,
+		unlimitedQuota: input.unlimited_quota,
+		expiredTime: input.expired_time,
+		modelLimitsEnabled: input.model_limits_enabled,
+		modelLimits: input.model_limits,
+		allowIps: input.allow_ips,
+		group: input.group,
+	}
+	const changes: Partial<TokenRecord> = {}
+	for (const [field, value] of Object.entries(wanted) as [keyof TokenRecord, unknown][]) {
+		if (value !== undefined && value !== current[field]) Object.assign(changes, { [field]: value })
+	}
+	return changes
+}
+
+/** Soft delete: the row stays for the logs and the ledger audit, and the relay no longer finds it. */
+export async function deleteToken(dependencies: Dependencies, userId: number, id: number) {
+	const { store } = dependencies
+	const { tokens } = store.tables
+	const [deleted] = await store.db.update(tokens).set({ deletedAt: nowSeconds() })
+		.where(and(ownedBy(store, userId), eq(tokens.id, id)))
+		.returning({ id: tokens.id })
+	if (!deleted) throw notFound(TOKEN_MESSAGES.notFound)
+	dependencies.changes.notify('tokens')
+}

@@ -1,0 +1,140 @@
+/** API tokens: states, limits, messages and the shapes of the token calls of seed 002 §7. */
+import { z } from 'zod'
+import { pageQuerySchema } from './api'
+
+export const TOKEN_STATUS = { enabled: 1, disabled: 2, expired: 3, exhausted: 4 } as const
+export type TokenStatus = (typeof TOKEN_STATUS)[keyof typeof TOKEN_STATUS]
+
+/** Keys are shown as `sk-` followed by this many random letters and digits. */
+export const TOKEN_KEY_PREFIX = 'sk-'
+export const TOKEN_KEY_LENGTH = 48
+export const TOKEN_NAME_MAX_LENGTH = 50
+/** Extra tokens of a batch are named `<name>-<suffix>`. */
+export const TOKEN_NAME_SUFFIX_LENGTH = 6
+export const TOKEN_BATCH_NAME_MAX_LENGTH = TOKEN_NAME_MAX_LENGTH - TOKEN_NAME_SUFFIX_LENGTH - 1
+export const TOKEN_CREATE_MAX_COUNT = 100
+export const TOKEN_NEVER_EXPIRES = -1
+export const TOKEN_DEFAULT_REMAIN_QUOTA = 500_000
+export const TOKEN_QUOTA_PRESETS = [500_000, 5_000_000, 25_000_000, 50_000_000, 250_000_000, 500_000_000] as const
+export const TOKEN_COUNT_PRESETS = [10, 20, 30, 100] as const
+const GROUP_MAX_LENGTH = 64
+
+export const TOKEN_MESSAGES = {
+	nameRequired: 'token name is required',
+	nameTooLong: `token name must not be longer than ${TOKEN_NAME_MAX_LENGTH} characters`,
+	batchNameTooLong: `when creating several tokens the name must not be longer than ${TOKEN_BATCH_NAME_MAX_LENGTH} characters (a ${TOKEN_NAME_SUFFIX_LENGTH}-character suffix is added)`,
+	quotaNotInteger: 'quota must be an integer',
+	quotaNegative: 'quota cannot be negative',
+	expiryFormat: 'expiry format error',
+	expiryPast: 'the expiry must be -1 (never) or a time in the future',
+	countInvalid: 'creation count must be a positive integer',
+	countTooLarge: `at most ${TOKEN_CREATE_MAX_COUNT} tokens can be created at once`,
+	/** Followed by `: <the line>`. */
+	allowIpInvalid: 'not a valid IP address or CIDR range',
+	groupUnusable: 'this group is not available to you',
+	statusInvalid: 'a token can only be enabled or disabled',
+	expiredCannotEnable: 'the token has expired and cannot be enabled; change its expiry first',
+	exhaustedCannotEnable: 'the token quota is used up and it cannot be enabled; change its quota first',
+	notFound: 'token not found',
+} as const
+
+const allowedAddress = z.union([z.ipv4(), z.ipv6(), z.cidrv4(), z.cidrv6()])
+
+/** The non-empty lines of an IP whitelist, trimmed: each an IPv4 or IPv6 address or CIDR range. */
+export function allowIpLines(text: string): string[] {
+	return text.split('\n').map((line) => line.trim()).filter(Boolean)
+}
+
+/** Comma-separated model names, trimmed, without blanks or repeats. */
+export function modelLimitNames(text: string): string[] {
+	return [...new Set(text.split(',').map((name) => name.trim()).filter(Boolean))]
+}
+
+const name = z.string({ error: TOKEN_MESSAGES.nameRequired }).trim()
+	.min(1, TOKEN_MESSAGES.nameRequired)
+	.max(TOKEN_NAME_MAX_LENGTH, TOKEN_MESSAGES.nameTooLong)
+const remainQuota = z.number({ error: TOKEN_MESSAGES.quotaNotInteger })
+	.int(TOKEN_MESSAGES.quotaNotInteger)
+	.min(0, TOKEN_MESSAGES.quotaNegative)
+	.max(Number.MAX_SAFE_INTEGER, TOKEN_MESSAGES.quotaNotInteger)
+/** Unix seconds, or -1 for never; whether it lies in the future is the server's business rule. */
+const expiredTime = z.number({ error: TOKEN_MESSAGES.expiryFormat })
+	.int(TOKEN_MESSAGES.expiryFormat)
+	.max(Number.MAX_SAFE_INTEGER, TOKEN_MESSAGES.expiryFormat)
+	.refine((time) => time === TOKEN_NEVER_EXPIRES || time > 0, TOKEN_MESSAGES.expiryFormat)
+const modelLimits = z.string().transform((text) => modelLimitNames(text).join(','))
+const allowIps = z.string()
+	.superRefine((text, context) => {
+		const bad = allowIpLines(text).find((line) => !allowedAddress.safeParse(line).success)
+		if (bad !== undefined) context.addIssue({ code: 'custom', message: `${TOKEN_MESSAGES.allowIpInvalid}: ${bad.slice(0, 64)}` })
+	})
+	.transform((text) => allowIpLines(text).join('\n'))
+/** Empty means the owner's own group. */
+const group = z.string().trim().max(GROUP_MAX_LENGTH, TOKEN_MESSAGES.groupUnusable)
+
+export const createTokenSchema = z.object({
+	name,
+	remain_quota: remainQuota.optional().default(TOKEN_DEFAULT_REMAIN_QUOTA),
+	unlimited_quota: z.boolean().optional().default(false),
+	expired_time: expiredTime.optional().default(TOKEN_NEVER_EXPIRES),
+	model_limits_enabled: z.boolean().optional().default(false),
+	model_limits: modelLimits.optional().default(''),
+	allow_ips: allowIps.optional().default(''),
+	group: group.optional().default(''),
+	count: z.number({ error: TOKEN_MESSAGES.countInvalid })
+		.int(TOKEN_MESSAGES.countInvalid)
+		.min(1, TOKEN_MESSAGES.countInvalid)
+		.max(TOKEN_CREATE_MAX_COUNT, TOKEN_MESSAGES.countTooLarge)
+		.optional().default(1),
+}).superRefine((body, context) => {
+	if (body.count > 1 && body.name.length > TOKEN_BATCH_NAME_MAX_LENGTH) {
+		context.addIssue({ code: 'custom', path: ['name'], message: TOKEN_MESSAGES.batchNameTooLong })
+	}
+})
+export type CreateTokenInput = z.infer<typeof createTokenSchema>
+
+/**
+ * `PUT /api/token/`: a field left out keeps its value. `status` is read only with
+ * `?status_only=true`, and then nothing else is; `used_quota` and the owner are never writable.
+ */
+export const updateTokenSchema = z.object({
+	id: z.number().int().positive(),
+	status: z.number({ error: TOKEN_MESSAGES.statusInvalid }).int(TOKEN_MESSAGES.statusInvalid).optional(),
+	name: name.optional(),
+	remain_quota: remainQuota.optional(),
+	unlimited_quota: z.boolean().optional(),
+	expired_time: expiredTime.optional(),
+	model_limits_enabled: z.boolean().optional(),
+	model_limits: modelLimits.optional(),
+	allow_ips: allowIps.optional(),
+	group: group.optional(),
+})
+export type UpdateTokenInput = z.infer<typeof updateTokenSchema>
+
+export const updateTokenQuerySchema = z.object({ status_only: z.stringbool().optional().default(false) })
+
+/** `keyword` is part of the name; `token` is a whole key, with or without `sk-`. */
+export const tokenSearchSchema = pageQuerySchema.extend({
+	keyword: z.string().optional().default(''),
+	token: z.string().optional().default(''),
+})
+
+export const tokenViewSchema = z.object({
+	id: z.number(),
+	name: z.string(),
+	/** `sk-` and the key; only ever sent to the token's owner. */
+	key: z.string(),
+	/** The effective state: an enabled token past its expiry or out of quota reads as expired or exhausted. */
+	status: z.number(),
+	remain_quota: z.number(),
+	used_quota: z.number(),
+	unlimited_quota: z.boolean(),
+	expired_time: z.number(),
+	created_time: z.number(),
+	accessed_time: z.number(),
+	model_limits_enabled: z.boolean(),
+	model_limits: z.string(),
+	allow_ips: z.string(),
+	group: z.string(),
+})
+export type TokenView = z.infer<typeof tokenViewSchema>
