@@ -57,3 +57,10 @@ export const DEFAULT_XUNFEI_VERSION = 'v2.1'
 export const DEFAULT_VERTEX_REGION = 'us-central1'
 
 export const CHANNEL_STATUS = { enabled: 1, manuallyDisabled: 2, autoDisabled: 3 } as const
+
+/** What an empty `other` becomes when a channel of the type is saved. */
+export const DEFAULT_CHANNEL_OTHER: Partial<Record<ChannelType, string>> = {
+	[CHANNEL_TYPE.azure]: DEFAULT_AZURE_API_VERSION,
+	[CHANNEL_TYPE.xunfei]: DEFAULT_XUNFEI_VERSION,
+	[CHANNEL_TYPE.vertex]: DEFAULT_VERTEX_REGION,
+}

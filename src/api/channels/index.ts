@@ -1,11 +1,50 @@
 import { Elysia } from 'elysia'
+import { z } from 'zod'
+import {
+	channelListQuerySchema, channelSearchQuerySchema, createChannelSchema, deleteChannelsSchema, editTagSchema,
+	tagChannelsSchema, tagSchema, updateChannelSchema,
+} from '@shared/channel'
+import { CHANNEL_STATUS } from '@shared/channel-type'
 import type { Dependencies } from '@/dependencies'
 import { authentication } from '../plugins/auth'
 import { ok } from '../respond'
+import { listChannels, searchChannels } from './listing'
 import { modelsByChannelType } from './models'
+import {
+	configuredModels, createChannels, deleteChannel, deleteChannels, deleteDisabledChannels, fixAbilities, getChannel, updateChannel,
+} from './service'
+import { editTag, setTagStatus, tagChannels } from './tags'
 
+const idParams = z.object({ id: z.coerce.number().int().positive() })
+
+/**
+ * `GET /api/models` (no prefix) and everything under `/api/channel`. Each part authenticates on
+ * its own: a parent's authentication would also run for the routes of an instance it uses.
+ */
 export function channelRoutes(dependencies: Dependencies) {
 	return new Elysia()
+		.use(new Elysia().use(authentication(dependencies)).get('/models', async () => ok(await modelsByChannelType(dependencies))))
+		.use(channelManagementRoutes(dependencies))
+}
+
+function channelManagementRoutes(dependencies: Dependencies) {
+	return new Elysia({ prefix: '/channel' })
 		.use(authentication(dependencies))
-		.get('/models', async () => ok(await modelsByChannelType(dependencies)))
+		.get('/', async ({ query }) => ok(await listChannels(dependencies, query)), { query: channelListQuerySchema })
+		.get('/search', async ({ query }) => ok(await searchChannels(dependencies, query)), { query: channelSearchQuerySchema })
+		.get('/models', async () => ok(await configuredModels(dependencies)))
+		.get('/:id', async ({ params }) => ok(await getChannel(dependencies, params.id)), { params: idParams })
+		.post('/', async ({ body }) => ok(await createChannels(dependencies, body)), { body: createChannelSchema })
+		.put('/', async ({ body }) => ok(await updateChannel(dependencies, body)), { body: updateChannelSchema })
+		.delete('/disabled', async () => ok(await deleteDisabledChannels(dependencies)))
+		.delete('/:id', async ({ params }) => {
+			await deleteChannel(dependencies, params.id)
+			return ok()
+		}, { params: idParams })
+		.post('/batch', async ({ body }) => ok(await deleteChannels(dependencies, body.ids)), { body: deleteChannelsSchema })
+		.post('/batch/tag', async ({ body }) => ok(await tagChannels(dependencies, body)), { body: tagChannelsSchema })
+		.put('/tag', async ({ body }) => ok(await editTag(dependencies, body)), { body: editTagSchema })
+		.post('/tag/enabled', async ({ body }) => ok(await setTagStatus(dependencies, body.tag, CHANNEL_STATUS.enabled)), { body: tagSchema })
+		.post('/tag/disabled', async ({ body }) => ok(await setTagStatus(dependencies, body.tag, CHANNEL_STATUS.manuallyDisabled)), { body: tagSchema })
+		.post('/fix', async () => ok(await fixAbilities(dependencies)))
 }

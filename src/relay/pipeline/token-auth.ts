@@ -8,6 +8,7 @@ import { TOKEN_STATUS } from '@shared/token'
 import { ROLE, USER_STATUS } from '@shared/user'
 import type { Dependencies } from '@/dependencies'
 import { splitTokenKey, tokenKeyDigest } from '@/api/tokens/keys'
+import { effectiveStatus } from '@/api/tokens/status'
 import { nowSeconds } from '@/lib/clock'
 import { parseAddressList } from '@/lib/ip-allow-list'
 import { relayErrors } from '../errors'
@@ -35,9 +36,10 @@ export async function authenticateToken(dependencies: Dependencies, presented: s
 		.limit(1)
 	if (!row) throw relayErrors.invalidKey()
 	const { token, user } = row
-	if (token.status === TOKEN_STATUS.expired || (token.expiredTime !== -1 && token.expiredTime < nowSeconds())) throw relayErrors.tokenExpired()
-	if (token.status === TOKEN_STATUS.exhausted || (!token.unlimitedQuota && token.remainQuota <= 0)) throw relayErrors.tokenExhausted()
-	if (token.status !== TOKEN_STATUS.enabled) throw relayErrors.tokenDisabled()
+	const status = effectiveStatus(token, nowSeconds())
+	if (status === TOKEN_STATUS.expired) throw relayErrors.tokenExpired()
+	if (status === TOKEN_STATUS.exhausted) throw relayErrors.tokenExhausted()
+	if (status !== TOKEN_STATUS.enabled) throw relayErrors.tokenDisabled()
 	if (!parseAddressList(token.allowIps).allows(clientAddress)) throw relayErrors.addressNotAllowed()
 	if (user.deletedAt !== null || user.status !== USER_STATUS.enabled) throw relayErrors.userDisabled()
 
