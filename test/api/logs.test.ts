@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
 import { LOG_TYPE } from '@shared/log'
+import { auditLedger } from '@/billing/audit'
 import { nowSeconds } from '@/lib/clock'
 import { createTestApp, type Caller, type TestApp } from '../helpers/app'
 import { databaseTargets } from '../helpers/database'
@@ -24,6 +25,20 @@ for (const target of databaseTargets()) {
 			expect(answer.body).toEqual({ success: true, message: '', data: 2 })
 			const left = await ferry.store.db.select({ createdAt: logs.createdAt }).from(logs)
 			expect(left.map((row) => row.createdAt).filter((time) => time < 1_000_000)).toEqual([3_000])
+		})
+
+		test('keeps the credits the ledger audit relies on', async () => {
+			const root = await ferry.loginRoot()
+			const { logs } = ferry.store.tables
+			await ferry.store.db.insert(logs).values([
+				{ userId: 1, type: LOG_TYPE.manage, quota: 0, content: 'note without money', createdAt: 1_000 },
+				{ userId: 1, type: LOG_TYPE.consume, quota: 20, createdAt: 1_000 },
+			])
+			const answer = await ferry.call('DELETE', `/api/log/?target_timestamp=${nowSeconds() + 10}`, { as: root })
+			expect(answer.body.data).toBe(2)
+			const left = await ferry.store.db.select({ type: logs.type, quota: logs.quota }).from(logs)
+			expect(left).toEqual([{ type: LOG_TYPE.system, quota: 100_000_000 }])
+			expect(await auditLedger(ferry.store)).toEqual([])
 		})
 
 		test('asks for a time when none is given', async () => {

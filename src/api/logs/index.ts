@@ -1,5 +1,6 @@
 import { Elysia } from 'elysia'
-import { lt } from 'drizzle-orm'
+import { and, inArray, lt, ne, not } from 'drizzle-orm'
+import { CREDIT_LOG_TYPES } from '@/billing/audit'
 import { z } from 'zod'
 import { logQuerySchema } from '@shared/log'
 import { ROLE } from '@shared/user'
@@ -14,9 +15,15 @@ export const deleteLogsQuerySchema = z.object({
 })
 
 /** Log cleanup: removes log rows created before the given unix time and answers how many. */
+/**
+ * Log cleanup: removes entries created before the given unix time and answers how many. Credits
+ * (top-ups, codes, admin and system grants) stay: they are the ledger's record of money that
+ * came in (design §4), which `ferry audit` sums.
+ */
 export async function deleteLogsBefore({ store }: Dependencies, targetTimestamp: number): Promise<number> {
 	return store.transaction(function* (tx, { logs }) {
-		return yield* run(tx.delete(logs).where(lt(logs.createdAt, targetTimestamp)))
+		const isCredit = and(inArray(logs.type, [...CREDIT_LOG_TYPES]), ne(logs.quota, 0))
+		return yield* run(tx.delete(logs).where(and(lt(logs.createdAt, targetTimestamp), not(isCredit!))))
 	})
 }
 
