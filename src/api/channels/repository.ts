@@ -1,0 +1,100 @@
+/** What the relay reads and writes of channels: its routing table's source, and auto-disabling. */
+import { and, eq } from 'drizzle-orm'
+import { splitList } from '@shared/channel'
+import { CHANNEL_STATUS } from '@shared/channel-type'
+import { rows, type Store } from '@/db'
+import type { ChangeFeed } from '@/lib/change-feed'
+import type { SecretBox } from '@/lib/crypto'
+import { nowSeconds } from '@/lib/clock'
+import { rebuildAbilities } from './abilities'
+import { parseJsonObject, withStatusInfo } from './fields'
+
+export interface RoutableChannel {
+	id: number
+	type: number
+	name: string
+	/** Decrypted: keep it in memory only, never in a log line or an answer. */
+	key: string
+	baseUrl: string
+	other: string
+	organization: string
+	models: string[]
+	groups: string[]
+	priority: number
+	weight: number
+	modelMapping: Record<string, string>
+	statusCodeMapping: Record<string, string>
+	autoBan: boolean
+	setting: Record<string, unknown>
+	testModel: string
+}
+
+/** Values as text: status code mappings may hold numbers (`{"429": 503}`). */
+function textMap(text: string): Record<string, string> {
+	return Object.fromEntries(Object.entries(parseJsonObject(text))
+		.filter(([, value]) => typeof value === 'string' || typeof value === 'number')
+		.map(([key, value]) => [key, String(value)]))
+}
+
+/**
+ * Every enabled channel with its key decrypted and its fields parsed. A channel whose key cannot
+ * be decrypted (written under another CRYPTO_SECRET) is left out and reported to `onUnreadableKey`.
+ */
+export async function loadRoutableChannels(store: Store, secrets: SecretBox, onUnreadableKey?: (channelId: number) => void): Promise<RoutableChannel[]> {
+	const { channels } = store.tables
+	const enabled = await store.db.select().from(channels).where(eq(channels.status, CHANNEL_STATUS.enabled)).orderBy(channels.id)
+	const routable: RoutableChannel[] = []
+	for (const channel of enabled) {
+		let key: string
+		try {
+			key = secrets.decrypt(channel.key)
+		} catch {
+			onUnreadableKey?.(channel.id)
+			continue
+		}
+		routable.push({
+			id: channel.id,
+			type: channel.type,
+			name: channel.name,
+			key,
+			baseUrl: channel.baseUrl,
+			other: channel.other,
+			organization: channel.openaiOrganization,
+			models: splitList(channel.models),
+			groups: splitList(channel.group),
+			priority: channel.priority,
+			weight: channel.weight,
+			modelMapping: textMap(channel.modelMapping),
+			statusCodeMapping: textMap(channel.statusCodeMapping),
+			autoBan: channel.autoBan === 1,
+			setting: parseJsonObject(channel.setting),
+			testModel: channel.testModel,
+		})
+	}
+	return routable
+}
+
+/**
+ * Sets an enabled channel to auto-disabled (status 3) with the reason and time in `other_info`,
+ * and disables its abilities, in one transaction; then tells the routing table. Checking
+ * `auto_ban` and the auto-disable option is the caller's business. Answers false when the channel
+ * was not enabled (already disabled, or gone), in which case nothing changes.
+ */
+export async function markChannelAutoDisabled(store: Store, channelId: number, reason: string, changes: ChangeFeed): Promise<boolean> {
+	const now = nowSeconds()
+	const disabled = await store.transaction(function* (tx, tables) {
+		const { channels } = tables
+		const [channel] = yield* rows(tx.select({ otherInfo: channels.otherInfo }).from(channels)
+			.where(and(eq(channels.id, channelId), eq(channels.status, CHANNEL_STATUS.enabled))))
+		if (!channel) return false
+		const otherInfo = withStatusInfo(channel.otherInfo, CHANNEL_STATUS.autoDisabled, reason, now)
+		const [updated] = yield* rows(tx.update(channels).set({ status: CHANNEL_STATUS.autoDisabled, otherInfo })
+			.where(and(eq(channels.id, channelId), eq(channels.status, CHANNEL_STATUS.enabled)))
+			.returning({ id: channels.id }))
+		if (!updated) return false
+		yield* rebuildAbilities(tx, tables, [channelId])
+		return true
+	})
+	if (disabled) changes.notify('channels')
+	return disabled
+}

@@ -1,0 +1,96 @@
+/**
+ * Creating, reading, editing and deleting channels. Every change rewrites the changed channels'
+ * abilities in the same transaction and then tells the routing table (`changes.notify`).
+ */
+import { eq, inArray, type SQL } from 'drizzle-orm'
+import type { z } from 'zod'
+import { CHANNEL_MESSAGES, CREATE_MODE, splitList, type ChannelModelEntry, type ChannelView, type createChannelSchema, type updateChannelSchema } from '@shared/channel'
+import { CHANNEL_STATUS } from '@shared/channel-type'
+import { rows, type Tables } from '@/db'
+import type { Dependencies } from '@/dependencies'
+import { nowSeconds } from '@/lib/clock'
+import { badRequest, refused } from '../errors'
+import { deleteAbilities, rebuildAbilities, rebuildAllAbilities } from './abilities'
+import { batchKeys, batchName, changedColumns, newChannelColumns } from './fields'
+import { columnsWithoutKey, toChannelView } from './view'
+
+export async function getChannel({ store }: Dependencies, id: number): Promise<ChannelView> {
+	const { channels } = store.tables
+	const [channel] = await store.db.select(columnsWithoutKey(store.tables)).from(channels).where(eq(channels.id, id))
+	if (!channel) throw refused(CHANNEL_MESSAGES.notFound)
+	return toChannelView(channel)
+}
+
+/** Answers the created channels in creation order. */
+export async function createChannels(dependencies: Dependencies, input: z.infer<typeof createChannelSchema>): Promise<ChannelView[]> {
+	const { store, secrets } = dependencies
+	const keys = input.mode === CREATE_MODE.batch ? batchKeys(input.key) : [input.key]
+	if (keys.length === 0) throw badRequest(CHANNEL_MESSAGES.nameAndKeyRequired)
+	const shared = newChannelColumns(input, nowSeconds())
+	const values = keys.map((key, index) => ({ ...shared, name: batchName(input.name, index), key: secrets.encrypt(key) }))
+	const created = await store.transaction(function* (tx, tables) {
+		const inserted = yield* rows(tx.insert(tables.channels).values(values).returning(columnsWithoutKey(tables)))
+		yield* rebuildAbilities(tx, tables, inserted.map((channel) => channel.id))
+		return inserted
+	})
+	dependencies.changes.notify('channels')
+	return created.sort((left, right) => left.id - right.id).map(toChannelView)
+}
+
+export async function updateChannel(dependencies: Dependencies, input: z.infer<typeof updateChannelSchema>): Promise<ChannelView> {
+	const { store, secrets } = dependencies
+	const now = nowSeconds()
+	const updated = await store.transaction(function* (tx, tables) {
+		const { channels } = tables
+		const [current] = yield* rows(tx.select().from(channels).where(eq(channels.id, input.id)))
+		if (!current) throw refused(CHANNEL_MESSAGES.notFound)
+		const columns = changedColumns(current, input, now)
+		if (input.key) columns.key = secrets.encrypt(input.key)
+		const [channel] = Object.keys(columns).length
+			? yield* rows(tx.update(channels).set(columns).where(eq(channels.id, current.id)).returning(columnsWithoutKey(tables)))
+			: [current]
+		yield* rebuildAbilities(tx, tables, [current.id])
+		return channel!
+	})
+	dependencies.changes.notify('channels')
+	return toChannelView(updated)
+}
+
+export async function deleteChannel(dependencies: Dependencies, id: number) {
+	const deleted = await deleteWhere(dependencies, (tables) => eq(tables.channels.id, id))
+	if (deleted === 0) throw refused(CHANNEL_MESSAGES.notFound)
+}
+
+/** Deletes the given channels (unknown ids are skipped); answers how many were deleted. */
+export function deleteChannels(dependencies: Dependencies, ids: number[]) {
+	return deleteWhere(dependencies, (tables) => inArray(tables.channels.id, ids))
+}
+
+/** Deletes every channel disabled by hand or automatically; answers how many. */
+export function deleteDisabledChannels(dependencies: Dependencies) {
+	return deleteWhere(dependencies, (tables) => inArray(tables.channels.status, [CHANNEL_STATUS.manuallyDisabled, CHANNEL_STATUS.autoDisabled]))
+}
+
+async function deleteWhere(dependencies: Dependencies, condition: (tables: Tables) => SQL) {
+	const deleted = await dependencies.store.transaction(function* (tx, tables) {
+		const gone = yield* rows(tx.delete(tables.channels).where(condition(tables)).returning({ id: tables.channels.id }))
+		yield* deleteAbilities(tx, tables, gone.map((channel) => channel.id))
+		return gone.length
+	})
+	if (deleted > 0) dependencies.changes.notify('channels')
+	return deleted
+}
+
+/** `POST /api/channel/fix`: rebuilds every ability from the channels; answers how many channels were rebuilt. */
+export async function fixAbilities(dependencies: Dependencies): Promise<number> {
+	const rebuilt = await dependencies.store.transaction(rebuildAllAbilities)
+	dependencies.changes.notify('channels')
+	return rebuilt
+}
+
+export async function configuredModels({ store }: Dependencies): Promise<ChannelModelEntry[]> {
+	const { channels } = store.tables
+	const configured = await store.db.selectDistinct({ models: channels.models }).from(channels)
+	const names = new Set(configured.flatMap((channel) => splitList(channel.models)))
+	return [...names].sort().map((id) => ({ id }))
+}

@@ -1,0 +1,251 @@
+/**
+ * Channels (seed 001): the shapes of the `/api/channel` calls, their messages and limits.
+ *
+ * On the wire `models` and `group` are comma-joined strings (a list is accepted too); the server
+ * trims items and drops empties and duplicates. JSON-valued fields (`model_mapping`,
+ * `status_code_mapping`, `setting`, `other_info`) travel as JSON text, empty meaning none.
+ *
+ * Answers (`data`): list and search a `Page<ChannelListItem>`; read and update a `ChannelView`;
+ * create a `ChannelView[]`; delete by id nothing; `DELETE /disabled`, `POST /batch`,
+ * `POST /batch/tag`, `PUT /tag`, `POST /tag/enabled|disabled` the number of channels affected;
+ * `POST /fix` the number of channels whose abilities were rebuilt; `GET /models` a
+ * `ChannelModelEntry[]`.
+ */
+import { z } from 'zod'
+import { pageQuerySchema } from './api'
+import { CHANNEL_STATUS, isChannelType } from './channel-type'
+
+export const PRIORITY_MIN = -999
+export const WEIGHT_MIN = 0
+export const DEFAULT_CHANNEL_GROUP = 'default'
+
+export const CHANNEL_MESSAGES = {
+	nameAndKeyRequired: 'please fill channel name and key',
+	modelsRequired: 'please select at least one model',
+	typeUnknown: 'please choose a known channel type',
+	modelMappingInvalid: 'model mapping must be valid JSON',
+	statusCodeMappingInvalid: 'status code mapping must be a JSON object from status code to status code',
+	settingInvalid: 'extra setting must be a JSON object',
+	priorityInteger: 'priority must be an integer',
+	priorityMinimum: `priority must not be less than ${PRIORITY_MIN}`,
+	weightInteger: 'weight must be a non-negative integer',
+	statusInvalid: 'status must be 1 (enabled), 2 (disabled) or 3 (auto-disabled)',
+	notFound: 'channel not found, refresh and retry',
+	selectChannels: 'please select channels first',
+	selectChannelsToDelete: 'please select channels to delete first',
+	tagRequired: 'the tag must not be empty',
+	noChanges: 'no changes',
+	noChannelsWithTag: 'no channel has this tag',
+	disabledByAdministrator: 'disabled by an administrator',
+} as const
+
+export const CREATE_MODE = { single: 'single', batch: 'batch' } as const
+
+/** Trimmed, non-empty, first occurrence kept: the one normal form of `models` and `group`. */
+export function splitList(value: string | readonly string[]): string[] {
+	const items = (typeof value === 'string' ? value.split(',') : value.flatMap((item) => item.split(',')))
+		.map((item) => item.trim())
+		.filter(Boolean)
+	return [...new Set(items)]
+}
+
+/** Numbers may come as numeric text from form fields. */
+const numericText = (value: unknown) => typeof value === 'string' && value.trim() !== '' ? Number(value) : value
+/** For fields where an empty value means "leave unchanged". */
+const blankAsAbsent = (value: unknown) => value === '' || value === null ? undefined : value
+
+const integer = (message: string) => z.number({ error: message }).int(message)
+const priority = z.preprocess(numericText, integer(CHANNEL_MESSAGES.priorityInteger).min(PRIORITY_MIN, CHANNEL_MESSAGES.priorityMinimum))
+const weight = z.preprocess(numericText, integer(CHANNEL_MESSAGES.weightInteger).min(WEIGHT_MIN, CHANNEL_MESSAGES.weightInteger))
+/** Updates floor a negative weight at 0, as the list's inline editor does. */
+const flooredWeight = z.preprocess(numericText, integer(CHANNEL_MESSAGES.weightInteger).transform((value) => Math.max(WEIGHT_MIN, value)))
+const channelType = z.preprocess(numericText, z.number({ error: CHANNEL_MESSAGES.typeUnknown }).refine(isChannelType, CHANNEL_MESSAGES.typeUnknown))
+const status = z.preprocess(numericText, z.literal(Object.values(CHANNEL_STATUS), { error: CHANNEL_MESSAGES.statusInvalid }))
+const autoBan = z.union([z.boolean(), z.preprocess(numericText, z.union([z.literal(0), z.literal(1)]))]).transform((value) => Number(value) as 0 | 1)
+const text = (max: number) => z.string().trim().max(max)
+const list = (message?: string) => z.union([z.string(), z.array(z.string())], message ? { error: message } : undefined).transform(splitList)
+const nonEmpty = (items: string[]) => items.length > 0
+
+function parsesAsObject(text: string, valuesAreValid: (value: unknown, key: string) => boolean): boolean {
+	if (!text) return true
+	try {
+		const parsed: unknown = JSON.parse(text)
+		if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return false
+		return Object.entries(parsed).every(([key, value]) => valuesAreValid(value, key))
+	} catch {
+		return false
+	}
+}
+
+const STATUS_CODE = /^[1-5]\d\d$/
+/** A JSON object from model name to model name. */
+const modelMapping = text(65_536).refine((value) => parsesAsObject(value, (target) => typeof target === 'string'), CHANNEL_MESSAGES.modelMappingInvalid)
+/** A JSON object from an upstream status code to the code the client sees, e.g. `{"429": "503"}`. */
+const statusCodeMapping = text(4096).refine(
+	(value) => parsesAsObject(value, (target, code) => STATUS_CODE.test(code) && STATUS_CODE.test(String(target))),
+	CHANNEL_MESSAGES.statusCodeMappingInvalid,
+)
+const setting = text(65_536).refine((value) => parsesAsObject(value, () => true), CHANNEL_MESSAGES.settingInvalid)
+const baseUrl = text(2048).transform((value) => value.replace(/\/+$/, ''))
+const name = z.string({ error: CHANNEL_MESSAGES.nameAndKeyRequired }).trim().min(1, CHANNEL_MESSAGES.nameAndKeyRequired).max(128)
+const id = z.preprocess(numericText, z.number().int().positive())
+
+/** Fields an admin may set on a channel; absent (or null) means default on create, unchanged on update. */
+const editableFields = {
+	type: channelType,
+	name,
+	base_url: baseUrl,
+	other: text(4096),
+	models: list(CHANNEL_MESSAGES.modelsRequired).refine(nonEmpty, CHANNEL_MESSAGES.modelsRequired),
+	/** An empty list means the `default` group. */
+	group: list(),
+	model_mapping: modelMapping,
+	status_code_mapping: statusCodeMapping,
+	setting,
+	tag: text(64),
+	priority,
+	openai_organization: text(256),
+	max_input_tokens: z.preprocess(numericText, z.number().int().min(0)),
+	test_model: text(256),
+	auto_ban: autoBan,
+	status,
+}
+
+const optionalFields = Object.fromEntries(Object.entries(editableFields).map(([field, schema]) => [field, schema.nullish()])) as {
+	[Field in keyof typeof editableFields]: z.ZodOptional<z.ZodNullable<(typeof editableFields)[Field]>>
+}
+
+/**
+ * `POST /api/channel/`. In `single` mode `key` is stored whole; in `batch` mode it holds one key
+ * per line and one channel is created per distinct key, named `name`, `name-2`, `name-3`… in the
+ * order of the lines. Answers the created channels (without keys).
+ */
+export const createChannelSchema = z.object({
+	...optionalFields,
+	type: channelType,
+	name,
+	key: z.string({ error: CHANNEL_MESSAGES.nameAndKeyRequired }).trim().min(1, CHANNEL_MESSAGES.nameAndKeyRequired),
+	models: editableFields.models,
+	weight: weight.nullish(),
+	mode: z.enum(Object.values(CREATE_MODE)).nullish().transform((mode) => mode ?? CREATE_MODE.single),
+})
+
+/**
+ * `PUT /api/channel/`: the channel fields with `id`; absent fields stay as they are, so `{id, status}`,
+ * `{id, priority}` and `{id, weight}` are updates too. An empty `key` keeps the stored key.
+ */
+export const updateChannelSchema = z.object({
+	id,
+	...optionalFields,
+	key: z.string().trim().nullish(),
+	weight: flooredWeight.nullish(),
+})
+
+const flag = z.union([z.boolean(), z.string()]).optional().transform((value) => value === true || value === 'true' || value === '1')
+
+/** `id_sort` orders by id alone (newest first) instead of priority then id; `tag_mode` folds tags into one row. */
+export const channelListQuerySchema = pageQuerySchema.extend({ id_sort: flag, tag_mode: flag })
+
+/**
+ * `keyword` matches the id exactly or the name or base URL in part; `model` matches part of a
+ * model name; `group` is one group the channel serves.
+ */
+export const channelSearchQuerySchema = channelListQuerySchema.extend({
+	keyword: z.string().trim().optional().default(''),
+	group: z.string().trim().optional().default(''),
+	model: z.string().trim().optional().default(''),
+})
+
+const idList = (message: string) => z.array(id, { error: message }).min(1, message).max(10_000)
+const tag = z.string({ error: CHANNEL_MESSAGES.tagRequired }).trim().min(1, CHANNEL_MESSAGES.tagRequired).max(64)
+
+export const deleteChannelsSchema = z.object({ ids: idList(CHANNEL_MESSAGES.selectChannelsToDelete) })
+export const tagChannelsSchema = z.object({ ids: idList(CHANNEL_MESSAGES.selectChannels), tag })
+export const tagSchema = z.object({ tag })
+
+/**
+ * `PUT /api/channel/tag`: every edit overwrites that field on all channels with `tag`; an empty or
+ * absent field is left unchanged, except `new_tag` where an empty string dissolves the tag
+ * (absent or null keeps it). Answers how many channels changed.
+ */
+export const editTagSchema = z.object({
+	tag,
+	new_tag: z.string().trim().max(64).nullish(),
+	model_mapping: z.preprocess(blankAsAbsent, modelMapping.optional()),
+	groups: z.preprocess(blankAsAbsent, list().optional()),
+	models: z.preprocess(blankAsAbsent, list().optional()),
+	priority: z.preprocess(blankAsAbsent, priority.optional()),
+	weight: z.preprocess(blankAsAbsent, weight.optional()),
+})
+
+/** `other_info`: why and when (unix seconds) a channel was last disabled; cleared on enabling. */
+export const channelOtherInfoSchema = z.looseObject({ status_reason: z.string().optional(), status_time: z.number().optional() })
+
+/** A channel as the API shows it: `key` is always empty, keys are never read back. */
+export const channelViewSchema = z.object({
+	id: z.number(),
+	type: z.number(),
+	name: z.string(),
+	key: z.literal(''),
+	base_url: z.string(),
+	other: z.string(),
+	models: z.string(),
+	group: z.string(),
+	model_mapping: z.string(),
+	status_code_mapping: z.string(),
+	tag: z.string(),
+	priority: z.number(),
+	weight: z.number(),
+	setting: z.string(),
+	openai_organization: z.string(),
+	max_input_tokens: z.number(),
+	test_model: z.string(),
+	auto_ban: z.number(),
+	status: z.number(),
+	response_time: z.number(),
+	used_quota: z.number(),
+	balance: z.number(),
+	balance_updated_time: z.number(),
+	test_time: z.number(),
+	expired_time: z.number(),
+	created_time: z.number(),
+	/** JSON text of `channelOtherInfoSchema`, or empty. */
+	other_info: z.string(),
+})
+export type ChannelView = z.infer<typeof channelViewSchema>
+
+/** Tag rows: 1 when every channel of the tag is enabled, 2 when none is, 0 when some are. */
+export const TAG_STATUS = { mixed: 0, enabled: 1, disabled: 2 } as const
+
+/**
+ * In tag mode every tag is one row standing for its channels (those matching the list or search),
+ * placed where its first channel would be in the chosen order. `priority` and `weight` are the
+ * value all its channels share, null when they differ; `models` and `group` are the union;
+ * `used_quota` and `balance` are sums; `response_time` is the mean over tested channels.
+ */
+export const channelTagRowSchema = z.object({
+	kind: z.literal('tag'),
+	tag: z.string(),
+	status: z.literal(Object.values(TAG_STATUS)),
+	channel_count: z.number(),
+	enabled_count: z.number(),
+	manually_disabled_count: z.number(),
+	auto_disabled_count: z.number(),
+	priority: z.number().nullable(),
+	weight: z.number().nullable(),
+	models: z.string(),
+	group: z.string(),
+	used_quota: z.number(),
+	balance: z.number(),
+	response_time: z.number(),
+	channels: z.array(channelViewSchema),
+})
+export type ChannelTagRow = z.infer<typeof channelTagRowSchema>
+
+/** Items of `GET /api/channel/` and `/search`: channels, and in tag mode tag rows (`kind: 'tag'`) for tagged ones. */
+export const channelListItemSchema = z.union([channelViewSchema, channelTagRowSchema])
+export type ChannelListItem = z.infer<typeof channelListItemSchema>
+
+/** `GET /api/channel/models`: every model name configured on any channel, sorted. */
+export const channelModelEntrySchema = z.object({ id: z.string() })
+export type ChannelModelEntry = z.infer<typeof channelModelEntrySchema>

@@ -1,0 +1,475 @@
+import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
+import { asc, eq } from 'drizzle-orm'
+import { CHANNEL_MESSAGES, TAG_STATUS } from '@shared/channel'
+import { CHANNEL_STATUS, CHANNEL_TYPE, DEFAULT_AZURE_API_VERSION, DEFAULT_XUNFEI_VERSION } from '@shared/channel-type'
+import { ROLE } from '@shared/user'
+import { loadRoutableChannels, markChannelAutoDisabled } from '@/api/channels/repository'
+import { createTestApp, type Caller, type TestApp } from '../helpers/app'
+import { databaseTargets } from '../helpers/database'
+
+for (const target of databaseTargets()) {
+	describe(`channels on ${target.dialect}`, () => {
+		let ferry: TestApp
+		let admin: Caller
+		let notifications: number
+		beforeEach(async () => {
+			ferry = await createTestApp(target)
+			admin = await ferry.createUser('admin', ROLE.admin)
+			notifications = 0
+			ferry.dependencies.changes.subscribe('channels', () => notifications++)
+		})
+		afterEach(() => ferry.close())
+
+		const call = (method: string, path: string, body?: unknown) => ferry.call(method, path, { as: admin, body })
+		const create = (fields: Record<string, unknown> = {}) =>
+			call('POST', '/api/channel/', { type: CHANNEL_TYPE.openai, name: 'main', key: 'sk-main', models: 'gpt-4o', ...fields })
+		async function createOne(fields: Record<string, unknown> = {}): Promise<number> {
+			const answer = await create(fields)
+			if (!answer.body.success) throw new Error(`creating a channel failed: ${answer.body.message}`)
+			return answer.body.data[0].id
+		}
+		async function storedRow(id: number) {
+			const { channels } = ferry.store.tables
+			const [row] = await ferry.store.db.select().from(channels).where(eq(channels.id, id))
+			return row!
+		}
+		/** The abilities table as `group/model/channel` plus the columns copied from the channel. */
+		async function abilityRows() {
+			const { abilities } = ferry.store.tables
+			const found = await ferry.store.db.select().from(abilities).orderBy(asc(abilities.channelId), asc(abilities.group), asc(abilities.model))
+			return found.map((row) => ({ route: `${row.group}/${row.model}/${row.channelId}`, enabled: row.enabled, priority: row.priority, weight: row.weight, tag: row.tag }))
+		}
+		const routes = async () => (await abilityRows()).map((row) => row.route)
+		const listNames = async (query = '') => (await call('GET', `/api/channel/?${query}`)).body.data.items.map((item: { name?: string; tag?: string }) => item.name ?? `tag:${item.tag}`)
+
+		describe('creating', () => {
+			test('stores one channel with the defaults and normal forms of seed 001, its key encrypted', async () => {
+				const answer = await create({ models: ' gpt-4o, ,o1,gpt-4o ', base_url: 'https://api.example.com/v1//' })
+				expect(answer.body.success).toBe(true)
+				expect(answer.body.data).toHaveLength(1)
+				expect(answer.body.data[0]).toMatchObject({
+					name: 'main', key: '', type: 1, models: 'gpt-4o,o1', group: 'default', auto_ban: 1, status: 1,
+					base_url: 'https://api.example.com/v1', priority: 0, weight: 0, other: '', other_info: '',
+				})
+				const row = await storedRow(answer.body.data[0].id)
+				expect(row.key).not.toContain('sk-main')
+				expect(ferry.dependencies.secrets.decrypt(row.key)).toBe('sk-main')
+				expect(notifications).toBe(1)
+			})
+
+			test.each([
+				[CHANNEL_TYPE.azure, DEFAULT_AZURE_API_VERSION],
+				[CHANNEL_TYPE.xunfei, DEFAULT_XUNFEI_VERSION],
+				[CHANNEL_TYPE.openai, ''],
+			])('fills an empty `other` of type %d with %p', async (type, other) => {
+				const answer = await create({ type, other: '' })
+				expect(answer.body.data[0].other).toBe(other)
+			})
+
+			test('keeps the default `other` when an update sends it empty again', async () => {
+				const id = await createOne({ type: CHANNEL_TYPE.azure })
+				const answer = await call('PUT', '/api/channel/', { id, other: '' })
+				expect(answer.body.data.other).toBe(DEFAULT_AZURE_API_VERSION)
+			})
+
+			test('keeps an `other` that was given', async () => {
+				const answer = await create({ type: CHANNEL_TYPE.azure, other: '2024-10-21' })
+				expect(answer.body.data[0].other).toBe('2024-10-21')
+			})
+
+			test('accepts the numbers of a form as text, and a list for models and groups', async () => {
+				const answer = await create({ type: '14', priority: '-5', weight: '3', models: ['claude-3', 'claude-3'], group: ['vip', 'default'], auto_ban: false })
+				expect(answer.body.data[0]).toMatchObject({ type: 14, priority: -5, weight: 3, models: 'claude-3', group: 'vip,default', auto_ban: 0 })
+			})
+
+			test('creates one channel per distinct key line in batch mode, named name, name-2, name-3', async () => {
+				const answer = await create({ mode: 'batch', key: 'sk-one\n\n sk-two \nsk-one\nsk-three\n' })
+				expect(answer.body.data.map((channel: { name: string }) => channel.name)).toEqual(['main', 'main-2', 'main-3'])
+				const keys = await Promise.all(answer.body.data.map(async (channel: { id: number }) => ferry.dependencies.secrets.decrypt((await storedRow(channel.id)).key)))
+				expect(keys).toEqual(['sk-one', 'sk-two', 'sk-three'])
+				expect(await routes()).toEqual(answer.body.data.map((channel: { id: number }) => `default/gpt-4o/${channel.id}`))
+			})
+
+			test('keeps a multi-line key whole in single mode', async () => {
+				const id = await createOne({ key: 'line-one\nline-two' })
+				expect(ferry.dependencies.secrets.decrypt((await storedRow(id)).key)).toBe('line-one\nline-two')
+			})
+
+			test.each([
+				[{ name: '' }, CHANNEL_MESSAGES.nameAndKeyRequired],
+				[{ name: undefined }, CHANNEL_MESSAGES.nameAndKeyRequired],
+				[{ key: '  ' }, CHANNEL_MESSAGES.nameAndKeyRequired],
+				[{ key: undefined }, CHANNEL_MESSAGES.nameAndKeyRequired],
+				[{ mode: 'batch', key: '\n \n' }, CHANNEL_MESSAGES.nameAndKeyRequired],
+				[{ models: undefined }, CHANNEL_MESSAGES.modelsRequired],
+				[{ models: ' , ' }, CHANNEL_MESSAGES.modelsRequired],
+				[{ model_mapping: '{"gpt-4o": ' }, CHANNEL_MESSAGES.modelMappingInvalid],
+				[{ model_mapping: '["gpt-4o"]' }, CHANNEL_MESSAGES.modelMappingInvalid],
+				[{ model_mapping: '{"gpt-4o": 4}' }, CHANNEL_MESSAGES.modelMappingInvalid],
+				[{ status_code_mapping: '{"abc": "500"}' }, CHANNEL_MESSAGES.statusCodeMappingInvalid],
+				[{ status_code_mapping: 'nope' }, CHANNEL_MESSAGES.statusCodeMappingInvalid],
+				[{ setting: '[true]' }, CHANNEL_MESSAGES.settingInvalid],
+				[{ priority: 1.5 }, CHANNEL_MESSAGES.priorityInteger],
+				[{ priority: 'high' }, CHANNEL_MESSAGES.priorityInteger],
+				[{ priority: -1000 }, CHANNEL_MESSAGES.priorityMinimum],
+				[{ weight: -1 }, CHANNEL_MESSAGES.weightInteger],
+				[{ weight: 0.5 }, CHANNEL_MESSAGES.weightInteger],
+				[{ type: 999 }, CHANNEL_MESSAGES.typeUnknown],
+				[{ type: undefined }, CHANNEL_MESSAGES.typeUnknown],
+				[{ status: 7 }, CHANNEL_MESSAGES.statusInvalid],
+			])('refuses %j with the message %p', async (fields, message) => {
+				const answer = await create(fields)
+				expect(answer.status).toBe(400)
+				expect(answer.body).toEqual({ success: false, message })
+				expect(notifications).toBe(0)
+			})
+
+			test('accepts valid mappings and settings as they were written', async () => {
+				const answer = await create({ model_mapping: '{"gpt-4o": "gpt-4o-2024-08-06"}', status_code_mapping: '{"429": 503}', setting: '{"force_format": true}' })
+				expect(answer.body.data[0]).toMatchObject({ model_mapping: '{"gpt-4o": "gpt-4o-2024-08-06"}', status_code_mapping: '{"429": 503}', setting: '{"force_format": true}' })
+			})
+		})
+
+		describe('reading', () => {
+			test('never answers a key or its ciphertext, on any read', async () => {
+				const id = await createOne({ key: 'sk-very-secret', tag: 'team' })
+				await createOne({ name: 'other', key: 'sk-other-secret' })
+				const ciphertext = (await storedRow(id)).key
+				const answers = await Promise.all([
+					call('GET', `/api/channel/${id}`),
+					call('GET', '/api/channel/'),
+					call('GET', '/api/channel/?tag_mode=true'),
+					call('GET', '/api/channel/search?keyword=main'),
+					call('GET', '/api/channel/search?keyword=&tag_mode=true'),
+					call('PUT', '/api/channel/', { id, priority: 2 }),
+				])
+				for (const answer of answers) {
+					expect(answer.body.success).toBe(true)
+					const text = JSON.stringify(answer.body)
+					expect(text).not.toContain('secret')
+					expect(text).not.toContain(ciphertext)
+				}
+				expect(answers[0]!.body.data).toMatchObject({ id, key: '', name: 'main', tag: 'team' })
+			})
+
+			test('answers an unknown channel with the seed message', async () => {
+				const answer = await call('GET', '/api/channel/4242')
+				expect(answer.body).toEqual({ success: false, message: CHANNEL_MESSAGES.notFound })
+			})
+
+			test('refuses ordinary users', async () => {
+				const user = await ferry.createUser('someone')
+				expect((await ferry.call('GET', '/api/channel/', { as: user })).status).toBe(403)
+			})
+
+			test('lists every distinct configured model once, sorted, as {id}', async () => {
+				await createOne({ models: 'o1,gpt-4o' })
+				await createOne({ name: 'b', models: 'claude-3,gpt-4o' })
+				const answer = await call('GET', '/api/channel/models')
+				expect(answer.body.data).toEqual([{ id: 'claude-3' }, { id: 'gpt-4o' }, { id: 'o1' }])
+			})
+		})
+
+		describe('listing', () => {
+			beforeEach(async () => {
+				await createOne({ name: 'low-old', priority: 0 })
+				await createOne({ name: 'high', priority: 10 })
+				await createOne({ name: 'low-new', priority: 0 })
+			})
+
+			test('orders by priority then newest first, or by id alone with id_sort', async () => {
+				expect(await listNames()).toEqual(['high', 'low-new', 'low-old'])
+				expect(await listNames('id_sort=true')).toEqual(['low-new', 'high', 'low-old'])
+			})
+
+			test('pages with p and page_size', async () => {
+				const answer = await call('GET', '/api/channel/?p=2&page_size=2')
+				expect(answer.body.data).toMatchObject({ page: 2, page_size: 2, total: 3 })
+				expect(answer.body.data.items.map((item: { name: string }) => item.name)).toEqual(['low-old'])
+			})
+
+			test('folds tagged channels into one row per tag in tag mode, at the place of its first channel', async () => {
+				const first = await createOne({ name: 'pool-a', tag: 'pool', priority: 5, weight: 2, models: 'a', group: 'vip' })
+				const second = await createOne({ name: 'pool-b', tag: 'pool', priority: 5, weight: 3, models: 'b' })
+				await call('PUT', '/api/channel/', { id: second, status: CHANNEL_STATUS.manuallyDisabled })
+				expect(await listNames('tag_mode=true')).toEqual(['high', 'tag:pool', 'low-new', 'low-old'])
+				const answer = await call('GET', '/api/channel/?tag_mode=true&page_size=2')
+				expect(answer.body.data.total).toBe(4)
+				const row = answer.body.data.items[1]
+				expect(row).toMatchObject({
+					kind: 'tag', tag: 'pool', status: TAG_STATUS.mixed, channel_count: 2, enabled_count: 1,
+					manually_disabled_count: 1, auto_disabled_count: 0, priority: 5, weight: null, models: 'b,a', group: 'default,vip',
+				})
+				expect(row.channels.map((channel: { id: number; key: string }) => [channel.id, channel.key])).toEqual([[second, ''], [first, '']])
+			})
+		})
+
+		describe('searching', () => {
+			let alpha: number
+			let beta: number
+			beforeEach(async () => {
+				alpha = await createOne({ name: 'Alpha relay', key: 'sk-findme', base_url: 'https://alpha.example.com', models: 'gpt-4o,gpt-4o-mini', group: 'default,vip' })
+				beta = await createOne({ name: 'beta', base_url: 'https://beta.example.org', models: 'claude-3-haiku', group: 'vip2' })
+			})
+			const found = async (query: string) => (await call('GET', `/api/channel/search?${query}`)).body.data.items.map((item: { id: number }) => item.id)
+
+			test('matches the id exactly, or the name or base URL in part, ignoring case', async () => {
+				expect(await found(`keyword=${beta}`)).toEqual([beta])
+				expect(await found('keyword=alpha')).toEqual([alpha])
+				expect(await found('keyword=example.org')).toEqual([beta])
+				expect(await found('keyword=')).toEqual([beta, alpha])
+			})
+
+			test('does not match keys, which are stored encrypted', async () => {
+				expect(await found('keyword=sk-findme')).toEqual([])
+			})
+
+			test('filters by part of a model name and by a whole group', async () => {
+				expect(await found('model=mini')).toEqual([alpha])
+				expect(await found('model=claude')).toEqual([beta])
+				expect(await found('group=vip')).toEqual([alpha])
+				expect(await found('group=vip2')).toEqual([beta])
+				expect(await found('group=vip&model=claude')).toEqual([])
+			})
+
+			test('answers tag rows in tag mode', async () => {
+				await call('POST', '/api/channel/batch/tag', { ids: [alpha, beta], tag: 'both' })
+				const answer = await call('GET', '/api/channel/search?keyword=example&tag_mode=true')
+				expect(answer.body.data.items).toHaveLength(1)
+				expect(answer.body.data.items[0]).toMatchObject({ kind: 'tag', tag: 'both', channel_count: 2 })
+			})
+		})
+
+		describe('updating', () => {
+			test('keeps the stored key when the key is empty or absent, and replaces it when given', async () => {
+				const id = await createOne()
+				const before = (await storedRow(id)).key
+				expect((await call('PUT', '/api/channel/', { id, key: '', name: 'renamed' })).body.data).toMatchObject({ name: 'renamed', key: '' })
+				expect((await call('PUT', '/api/channel/', { id, priority: 3 })).body.success).toBe(true)
+				expect((await storedRow(id)).key).toBe(before)
+				await call('PUT', '/api/channel/', { id, key: 'sk-rotated' })
+				expect(ferry.dependencies.secrets.decrypt((await storedRow(id)).key)).toBe('sk-rotated')
+			})
+
+			test('applies a full update and rewrites the abilities from it', async () => {
+				const id = await createOne({ models: 'a', group: 'default' })
+				const answer = await call('PUT', '/api/channel/', {
+					id, type: CHANNEL_TYPE.azure, name: 'main', key: '', models: 'b,c', group: 'vip, default', other: '', base_url: 'https://x.example/',
+					priority: 4, weight: 7, tag: 't', model_mapping: '', status: 1, auto_ban: 0,
+				})
+				expect(answer.body.data).toMatchObject({ type: 3, other: DEFAULT_AZURE_API_VERSION, base_url: 'https://x.example', models: 'b,c', group: 'vip,default', auto_ban: 0 })
+				expect(await abilityRows()).toEqual(['default/b', 'default/c', 'vip/b', 'vip/c'].map((route) => ({ route: `${route}/${id}`, enabled: true, priority: 4, weight: 7, tag: 't' })))
+			})
+
+			test('disables by hand with a reason and time, and enabling clears them', async () => {
+				const id = await createOne()
+				const disabled = await call('PUT', '/api/channel/', { id, status: CHANNEL_STATUS.manuallyDisabled })
+				expect(disabled.body.data.status).toBe(2)
+				const info = JSON.parse(disabled.body.data.other_info)
+				expect(info.status_reason).toBe(CHANNEL_MESSAGES.disabledByAdministrator)
+				expect(Math.abs(info.status_time - Date.now() / 1000)).toBeLessThan(60)
+				expect((await abilityRows()).map((row) => row.enabled)).toEqual([false])
+				const enabled = await call('PUT', '/api/channel/', { id, status: CHANNEL_STATUS.enabled })
+				expect(enabled.body.data).toMatchObject({ status: 1, other_info: '' })
+				expect((await abilityRows()).map((row) => row.enabled)).toEqual([true])
+			})
+
+			test('sets priority and weight alone, flooring a negative weight at 0', async () => {
+				const id = await createOne({ weight: 5 })
+				expect((await call('PUT', '/api/channel/', { id, priority: -999 })).body.data.priority).toBe(-999)
+				expect((await call('PUT', '/api/channel/', { id, weight: -3 })).body.data.weight).toBe(0)
+				expect(await abilityRows()).toEqual([{ route: `default/gpt-4o/${id}`, enabled: true, priority: -999, weight: 0, tag: '' }])
+				expect((await call('PUT', '/api/channel/', { id, priority: -1000 })).body.message).toBe(CHANNEL_MESSAGES.priorityMinimum)
+			})
+
+			test('refuses an empty name, no models and an unknown channel', async () => {
+				const id = await createOne()
+				expect((await call('PUT', '/api/channel/', { id, name: '' })).body.message).toBe(CHANNEL_MESSAGES.nameAndKeyRequired)
+				expect((await call('PUT', '/api/channel/', { id, models: '' })).body.message).toBe(CHANNEL_MESSAGES.modelsRequired)
+				expect((await call('PUT', '/api/channel/', { id: 4242, priority: 1 })).body).toEqual({ success: false, message: CHANNEL_MESSAGES.notFound })
+			})
+
+			test('tells the routing table after each change', async () => {
+				const id = await createOne()
+				await call('PUT', '/api/channel/', { id, weight: 2 })
+				expect(notifications).toBe(2)
+			})
+		})
+
+		describe('tags', () => {
+			let first: number
+			let second: number
+			let untagged: number
+			beforeEach(async () => {
+				first = await createOne({ name: 'one' })
+				second = await createOne({ name: 'two' })
+				untagged = await createOne({ name: 'three' })
+				await call('POST', '/api/channel/batch/tag', { ids: [first, second, 4242], tag: 'pool' })
+			})
+			const tagOf = async (id: number) => (await storedRow(id)).tag
+
+			test('sets a tag on the selected channels and their abilities; answers how many', async () => {
+				const answer = await call('POST', '/api/channel/batch/tag', { ids: [untagged], tag: 'solo' })
+				expect(answer.body).toEqual({ success: true, message: '', data: 1 })
+				expect((await abilityRows()).map((row) => row.tag)).toEqual(['pool', 'pool', 'solo'])
+			})
+
+			test.each([
+				[{ ids: [], tag: 'x' }, CHANNEL_MESSAGES.selectChannels],
+				[{ tag: 'x' }, CHANNEL_MESSAGES.selectChannels],
+				[{ ids: [1], tag: ' ' }, CHANNEL_MESSAGES.tagRequired],
+				[{ ids: [1] }, CHANNEL_MESSAGES.tagRequired],
+			])('refuses a batch tag of %j', async (body, message) => {
+				const answer = await call('POST', '/api/channel/batch/tag', body)
+				expect(answer.body).toEqual({ success: false, message })
+			})
+
+			test('overwrites the edited fields on every channel of the tag, leaving empty ones unchanged', async () => {
+				const answer = await call('PUT', '/api/channel/tag', {
+					tag: 'pool', new_tag: 'pool', models: 'm1,m2', groups: 'vip', priority: '8', weight: 4, model_mapping: '{"m1":"m3"}',
+				})
+				expect(answer.body).toEqual({ success: true, message: '', data: 2 })
+				for (const id of [first, second]) {
+					expect(await storedRow(id)).toMatchObject({ models: 'm1,m2', group: 'vip', priority: 8, weight: 4, modelMapping: '{"m1":"m3"}', tag: 'pool' })
+				}
+				expect(await storedRow(untagged)).toMatchObject({ models: 'gpt-4o', priority: 0 })
+				const rows = await abilityRows()
+				expect(rows.filter((row) => row.tag === 'pool').map((row) => row.route)).toEqual([`vip/m1/${first}`, `vip/m2/${first}`, `vip/m1/${second}`, `vip/m2/${second}`])
+				expect(rows.every((row) => row.tag !== 'pool' || (row.priority === 8 && row.weight === 4))).toBe(true)
+				await call('PUT', '/api/channel/tag', { tag: 'pool', new_tag: null, models: '', groups: '', priority: '', weight: 9 })
+				expect(await storedRow(first)).toMatchObject({ models: 'm1,m2', group: 'vip', priority: 8, weight: 9, modelMapping: '{"m1":"m3"}' })
+			})
+
+			test('renames a tag, and an empty new tag dissolves it', async () => {
+				await call('PUT', '/api/channel/tag', { tag: 'pool', new_tag: 'renamed' })
+				expect([await tagOf(first), await tagOf(second)]).toEqual(['renamed', 'renamed'])
+				await call('PUT', '/api/channel/tag', { tag: 'renamed', new_tag: '' })
+				expect([await tagOf(first), await tagOf(second)]).toEqual(['', ''])
+				expect((await abilityRows()).every((row) => row.tag === '')).toBe(true)
+				expect(await listNames('tag_mode=true')).toEqual(['three', 'two', 'one'])
+			})
+
+			test.each([
+				[{ tag: 'pool' }, CHANNEL_MESSAGES.noChanges],
+				[{ tag: 'pool', new_tag: 'pool', models: ' , ' }, CHANNEL_MESSAGES.noChanges],
+				[{ tag: 'pool', priority: 'high' }, CHANNEL_MESSAGES.priorityInteger],
+				[{ tag: 'pool', priority: 2.5 }, CHANNEL_MESSAGES.priorityInteger],
+				[{ tag: 'pool', weight: -1 }, CHANNEL_MESSAGES.weightInteger],
+				[{ tag: 'pool', model_mapping: '{oops' }, CHANNEL_MESSAGES.modelMappingInvalid],
+				[{ tag: '', priority: 1 }, CHANNEL_MESSAGES.tagRequired],
+				[{ tag: 'nobody', priority: 1 }, CHANNEL_MESSAGES.noChannelsWithTag],
+			])('refuses the tag edit %j', async (body, message) => {
+				const answer = await call('PUT', '/api/channel/tag', body)
+				expect(answer.body).toEqual({ success: false, message })
+			})
+
+			test('disables and enables every channel of the tag, with their abilities', async () => {
+				const disabled = await call('POST', '/api/channel/tag/disabled', { tag: 'pool' })
+				expect(disabled.body.data).toBe(2)
+				expect([(await storedRow(first)).status, (await storedRow(second)).status, (await storedRow(untagged)).status]).toEqual([2, 2, 1])
+				expect((await abilityRows()).map((row) => row.enabled)).toEqual([false, false, true])
+				expect((await call('GET', '/api/channel/?tag_mode=true')).body.data.items[1]).toMatchObject({ kind: 'tag', status: TAG_STATUS.disabled })
+				await markChannelAutoDisabled(ferry.store, untagged, 'upstream said 401', ferry.dependencies.changes)
+				await call('POST', '/api/channel/batch/tag', { ids: [untagged], tag: 'pool' })
+				const enabled = await call('POST', '/api/channel/tag/enabled', { tag: 'pool' })
+				expect(enabled.body.data).toBe(3)
+				expect((await abilityRows()).map((row) => row.enabled)).toEqual([true, true, true])
+				expect((await storedRow(untagged)).otherInfo).toBe('')
+				expect((await call('POST', '/api/channel/tag/enabled', { tag: 'missing' })).body.message).toBe(CHANNEL_MESSAGES.noChannelsWithTag)
+			})
+		})
+
+		describe('deleting', () => {
+			test('deletes one channel with its abilities', async () => {
+				const id = await createOne()
+				const kept = await createOne({ name: 'kept' })
+				expect((await call('DELETE', `/api/channel/${id}`)).body).toEqual({ success: true, message: '' })
+				expect(await routes()).toEqual([`default/gpt-4o/${kept}`])
+				expect((await call('DELETE', `/api/channel/${id}`)).body).toEqual({ success: false, message: CHANNEL_MESSAGES.notFound })
+			})
+
+			test('deletes every disabled channel, by hand or automatically, and answers the count', async () => {
+				const enabled = await createOne()
+				const manual = await createOne({ name: 'manual', status: CHANNEL_STATUS.manuallyDisabled })
+				const automatic = await createOne({ name: 'automatic' })
+				await markChannelAutoDisabled(ferry.store, automatic, 'quota exhausted', ferry.dependencies.changes)
+				const answer = await call('DELETE', '/api/channel/disabled')
+				expect(answer.body).toEqual({ success: true, message: '', data: 2 })
+				expect(await routes()).toEqual([`default/gpt-4o/${enabled}`])
+				expect((await call('GET', `/api/channel/${manual}`)).body.success).toBe(false)
+			})
+
+			test('deletes a selection and answers how many existed', async () => {
+				const first = await createOne()
+				const second = await createOne({ name: 'b' })
+				const kept = await createOne({ name: 'c' })
+				expect((await call('POST', '/api/channel/batch', { ids: [first, second, 4242] })).body).toEqual({ success: true, message: '', data: 2 })
+				expect(await routes()).toEqual([`default/gpt-4o/${kept}`])
+				expect((await call('POST', '/api/channel/batch', { ids: [] })).body).toEqual({ success: false, message: CHANNEL_MESSAGES.selectChannelsToDelete })
+			})
+		})
+
+		describe('fixing the abilities', () => {
+			test('rebuilds the whole table from the channels and answers how many channels it covered', async () => {
+				const first = await createOne({ group: 'default,vip', priority: 2 })
+				const second = await createOne({ name: 'b', models: 'x', status: CHANNEL_STATUS.manuallyDisabled })
+				const expected = await abilityRows()
+				const { abilities } = ferry.store.tables
+				await ferry.store.db.delete(abilities).where(eq(abilities.channelId, first))
+				await ferry.store.db.insert(abilities).values({ group: 'ghost', model: 'ghost', channelId: 4242 })
+				await ferry.store.db.update(abilities).set({ enabled: true, priority: 50 }).where(eq(abilities.channelId, second))
+				const answer = await call('POST', '/api/channel/fix')
+				expect(answer.body).toEqual({ success: true, message: '', data: 2 })
+				expect(await abilityRows()).toEqual(expected)
+				expect(expected).toHaveLength(3)
+			})
+		})
+
+		describe('what the relay reads and writes', () => {
+			test('loads only enabled channels, keys decrypted and fields parsed', async () => {
+				const routable = await createOne({
+					type: CHANNEL_TYPE.anthropic, key: 'sk-ant', models: 'claude-3,claude-3-haiku', group: 'vip,default', priority: 3, weight: 2,
+					model_mapping: '{"claude-3":"claude-3-opus"}', status_code_mapping: '{"429": 503}', setting: '{"force_format":true}',
+					openai_organization: 'org-1', test_model: 'claude-3-haiku', auto_ban: 0, base_url: 'https://anthropic.example/',
+				})
+				await createOne({ name: 'off', status: CHANNEL_STATUS.manuallyDisabled })
+				const automatic = await createOne({ name: 'auto' })
+				await markChannelAutoDisabled(ferry.store, automatic, 'bad key', ferry.dependencies.changes)
+				const channels = await loadRoutableChannels(ferry.store, ferry.dependencies.secrets)
+				expect(channels).toEqual([{
+					id: routable, type: 14, name: 'main', key: 'sk-ant', baseUrl: 'https://anthropic.example', other: '', organization: 'org-1',
+					models: ['claude-3', 'claude-3-haiku'], groups: ['vip', 'default'], priority: 3, weight: 2,
+					modelMapping: { 'claude-3': 'claude-3-opus' }, statusCodeMapping: { 429: '503' }, autoBan: false,
+					setting: { force_format: true }, testModel: 'claude-3-haiku',
+				}])
+			})
+
+			test('leaves out and reports a channel whose key cannot be decrypted', async () => {
+				const id = await createOne()
+				const { channels } = ferry.store.tables
+				await ferry.store.db.update(channels).set({ key: 'plain-text-key' }).where(eq(channels.id, id))
+				const unreadable: number[] = []
+				expect(await loadRoutableChannels(ferry.store, ferry.dependencies.secrets, (channelId) => unreadable.push(channelId))).toEqual([])
+				expect(unreadable).toEqual([id])
+			})
+
+			test('auto-disables an enabled channel with reason and time, disabling its abilities, once', async () => {
+				const id = await createOne({ group: 'default,vip' })
+				notifications = 0
+				expect(await markChannelAutoDisabled(ferry.store, id, 'upstream answered 401', ferry.dependencies.changes)).toBe(true)
+				const row = await storedRow(id)
+				expect(row.status).toBe(CHANNEL_STATUS.autoDisabled)
+				const info = JSON.parse(row.otherInfo)
+				expect(info.status_reason).toBe('upstream answered 401')
+				expect(Math.abs(info.status_time - Date.now() / 1000)).toBeLessThan(60)
+				expect((await abilityRows()).map((ability) => ability.enabled)).toEqual([false, false])
+				expect(notifications).toBe(1)
+				expect(await markChannelAutoDisabled(ferry.store, id, 'again', ferry.dependencies.changes)).toBe(false)
+				expect(JSON.parse((await storedRow(id)).otherInfo).status_reason).toBe('upstream answered 401')
+				expect(notifications).toBe(1)
+				const enabled = await call('PUT', '/api/channel/', { id, status: CHANNEL_STATUS.enabled })
+				expect(enabled.body.data).toMatchObject({ status: 1, other_info: '' })
+			})
+		})
+	})
+}
