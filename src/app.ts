@@ -16,6 +16,7 @@ import { nowSeconds } from './lib/clock'
 import { createSecretBox } from './lib/crypto'
 import { createLogger, type Logger } from './lib/logger'
 import { createSmtpMailer, type Mailer } from './lib/mailer'
+import { createOutboundClient, parseHostList } from './lib/outbound'
 import { createMemoryRateLimiter, type RateLimiter } from './lib/rate-limiter'
 
 export interface AppInput {
@@ -41,12 +42,18 @@ export async function createApp(input: AppInput) {
 		changes: createChangeFeed(),
 		passwords: input.passwords ?? argon2Passwords,
 		mailer: input.mailer ?? createSmtpMailer(options, logger),
-		fetch: input.fetch ?? ((resource, init) => fetch(resource, init)),
+		fetch: input.fetch ?? createOutboundClient({
+			privateUpstreams: {
+				privateUpstreamsEnabled: () => options.get('PrivateUpstreamsEnabled'),
+				privateUpstreamHosts: () => parseHostList(options.get('PrivateUpstreamHosts')),
+			},
+			logger,
+		}),
 		startTime: nowSeconds(),
 	}
 	await ensureRootUser(dependencies)
 	// The console renders pages by calling the API in-process, so it is handed the app's own handler.
-	const relay = createRelayServices(dependencies, (url, init) => dependencies.fetch(url, init))
+	const relay = createRelayServices(dependencies, (url, init) => dependencies.fetch(url, { ...init, policy: 'upstream' }))
 	const app = new Elysia()
 		.use(createRelay(dependencies, relay))
 		.use(createApi(dependencies))

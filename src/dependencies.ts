@@ -8,6 +8,7 @@ import type { ChangeFeed } from './lib/change-feed'
 import type { OptionStore } from './api/options/service'
 import type { SecretBox } from './lib/crypto'
 import type { Logger } from './lib/logger'
+import type { OutboundFetch } from './lib/outbound'
 import type { Mailer } from './lib/mailer'
 import type { RateLimiter } from './lib/rate-limiter'
 
@@ -30,10 +31,11 @@ export interface Dependencies {
 	/** Sends verification codes and reset links; by default SMTP as the system settings say. */
 	mailer: Mailer
 	/**
-	 * Every request Ferry makes to another server goes through this (tests inject fakes for
-	 * services outside the machine: Turnstile, OAuth providers, SMTP relays' HTTP APIs).
+	 * The one outbound client (design §8): every request Ferry makes to another server goes through
+	 * it with a policy (`upstream`, `service`, `user-content`). Tests inject fakes for services
+	 * outside the machine (Turnstile, OAuth providers).
 	 */
-	fetch: (input: string | URL | Request, init?: RequestInit) => Promise<Response>
+	fetch: OutboundFetch
 	/** When the process started, in unix seconds (shown by /api/status). */
 	startTime: number
 }

@@ -5,7 +5,8 @@
  */
 import { and, eq, gte, sql } from 'drizzle-orm'
 import { LOG_TYPE } from '@shared/log'
-import { rows, type Database, type Store, type Tables } from '@/db'
+import { rows, type Database, type Tables } from '@/db'
+import type { Executor } from './batcher'
 import { nowSeconds } from '@/lib/clock'
 
 export const HOLD_STATE = { pending: 'pending', settled: 'settled', voided: 'voided' } as const
@@ -30,22 +31,32 @@ export interface Reservation {
 	node: string
 }
 
-export async function reserve(store: Store, reservation: Reservation): Promise<void> {
+/**
+ * Takes the hold from the user and, for a limited token, from the token. Never throws half-way:
+ * a token that cannot cover the hold gives the user's debit back in the same unit of work, so the
+ * batching executor can run many reservations in one transaction.
+ */
+export async function reserve(ledger: Executor, reservation: Reservation): Promise<void> {
 	const { requestId, userId, tokenId, tokenLimited, amount, node } = reservation
 	if (!Number.isSafeInteger(amount) || amount <= 0) throw new Error('a hold must be a positive whole number of quota')
-	await store.transaction(function* (tx, { users, tokens, quotaHolds }) {
+	const outcome = await ledger.transaction(function* (tx, { users, tokens, quotaHolds }) {
 		const [user] = yield* rows(tx.update(users).set({ quota: sql`${users.quota} - ${amount}` })
 			.where(and(eq(users.id, userId), gte(users.quota, amount))).returning({ id: users.id }))
-		if (!user) throw new InsufficientQuotaError('user')
+		if (!user) return 'user' as const
 		if (tokenId && tokenLimited) {
 			const [token] = yield* rows(tx.update(tokens).set({ remainQuota: sql`${tokens.remainQuota} - ${amount}` })
 				.where(and(eq(tokens.id, tokenId), gte(tokens.remainQuota, amount))).returning({ id: tokens.id }))
-			if (!token) throw new InsufficientQuotaError('token')
+			if (!token) {
+				yield* rows(tx.update(users).set({ quota: sql`${users.quota} + ${amount}` }).where(eq(users.id, userId)).returning({ id: users.id }))
+				return 'token' as const
+			}
 		}
 		yield* rows(tx.insert(quotaHolds).values({
 			requestId, userId, tokenId, tokenLimited: tokenId > 0 && tokenLimited, amount, node, deadline: nowSeconds() + HOLD_LIFETIME_SECONDS,
 		}).returning({ id: quotaHolds.id }))
+		return 'held' as const
 	})
+	if (outcome !== 'held') throw new InsufficientQuotaError(outcome)
 }
 
 /** What the consume log says about a settled call (seed 002 §3). */
@@ -77,9 +88,9 @@ export type SettleOutcome = { settled: false } | { settled: true; charged: numbe
  * call on user, token and channel and writes the consume log, all in one transaction. When the
  * balance cannot cover a cost above the hold, it is charged what it has and the log says so.
  */
-export async function settle(store: Store, settlement: Settlement): Promise<SettleOutcome> {
+export async function settle(ledger: Executor, settlement: Settlement): Promise<SettleOutcome> {
 	const { requestId, actual, channelId, log } = settlement
-	return store.transaction(function* (tx, { users, tokens, channels, quotaHolds, logs }) {
+	return ledger.transaction(function* (tx, { users, tokens, channels, quotaHolds, logs }) {
 		const [hold] = yield* rows(tx.update(quotaHolds).set({ state: HOLD_STATE.settled, closedAt: nowSeconds() })
 			.where(and(eq(quotaHolds.requestId, requestId), eq(quotaHolds.state, HOLD_STATE.pending)))
 			.returning({ userId: quotaHolds.userId, tokenId: quotaHolds.tokenId, tokenLimited: quotaHolds.tokenLimited, amount: quotaHolds.amount }))
@@ -136,8 +147,8 @@ export async function settle(store: Store, settlement: Settlement): Promise<Sett
 }
 
 /** Returns a pending hold in full: the call failed before producing anything billable. */
-export async function voidHold(store: Store, requestId: string, reason: string): Promise<boolean> {
-	return store.transaction(function* (tx, tables) {
+export async function voidHold(ledger: Executor, requestId: string, reason: string): Promise<boolean> {
+	return ledger.transaction(function* (tx, tables) {
 		const [hold] = yield* rows(tx.update(tables.quotaHolds).set({ state: HOLD_STATE.voided, reason, closedAt: nowSeconds() })
 			.where(and(eq(tables.quotaHolds.requestId, requestId), eq(tables.quotaHolds.state, HOLD_STATE.pending)))
 			.returning({ userId: tables.quotaHolds.userId, tokenId: tables.quotaHolds.tokenId, tokenLimited: tables.quotaHolds.tokenLimited, amount: tables.quotaHolds.amount }))

@@ -6,6 +6,7 @@ import { Elysia } from 'elysia'
 import type { Dependencies } from '@/dependencies'
 import { loadRoutableChannels, markChannelAutoDisabled } from '@/api/channels/repository'
 import { clientAddress } from '@/api/respond'
+import { createBatchingExecutor } from '@/billing/batcher'
 import { nodeInstance } from '@/billing/reconciler'
 import { randomString } from '@/lib/crypto'
 import { RelayError, openAIErrorResponse, relayErrors } from './errors'
@@ -22,6 +23,7 @@ export function createRelayServices(dependencies: Dependencies, outbound: RelayS
 	changes.subscribe('channels', () => routing.invalidate())
 	return {
 		routing,
+		ledger: createBatchingExecutor(store),
 		outbound,
 		async disableChannel(channelId, reason) {
 			routing.remove(channelId)

@@ -24,6 +24,8 @@ export interface RelayHarness {
 export async function startRelayHarness(target: DatabaseTarget, overrides: Partial<Omit<AppInput, 'store' | 'config'>> = {}): Promise<RelayHarness> {
 	const ferry = await createTestApp(target, overrides)
 	const root = await ferry.loginRoot()
+	// The fake upstreams listen on loopback: a private address the super admin must allow.
+	await ferry.dependencies.options.set('PrivateUpstreamsEnabled', 'true')
 	ferry.app.listen({ port: 0, hostname: '127.0.0.1' })
 	const baseUrl = `http://127.0.0.1:${ferry.app.server!.port}`
 	const upstreams: FakeOpenAI[] = []

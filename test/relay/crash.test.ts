@@ -83,6 +83,7 @@ for (const target of targets) {
 
 			const login = await fetch(`${base}/api/user/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'root', password: '123456' }) })
 			const auth = { cookie: login.headers.get('set-cookie')!.split(';')[0]!, 'new-api-user': String((await login.json()).data.id), 'content-type': 'application/json' }
+			await fetch(`${base}/api/option/`, { method: 'PUT', headers: auth, body: JSON.stringify({ key: 'PrivateUpstreamsEnabled', value: 'true' }) })
 			const channel = await fetch(`${base}/api/channel/`, { method: 'POST', headers: auth, body: JSON.stringify({ type: 1, name: 'slow', key: 'sk-upstream', base_url: upstream.url, models: 'gpt-4o-mini', group: 'default' }) })
 			expect((await channel.json()).success).toBe(true)
 			const token = (await (await fetch(`${base}/api/token/`, { method: 'POST', headers: auth, body: JSON.stringify({ name: 'crash', unlimited_quota: true }) })).json()).data[0].key

@@ -1,5 +1,6 @@
 import type { z } from 'zod'
 import type { Dependencies } from '@/dependencies'
+import type { OutboundPolicy } from '@/lib/outbound'
 import { refused } from '../errors'
 import { OAUTH_MESSAGES } from './messages'
 
@@ -12,10 +13,11 @@ const TIMEOUT_MILLISECONDS = 10_000
  */
 export async function fetchProviderJson<Schema extends z.ZodType>(
 	dependencies: Dependencies, label: string, url: string, init: RequestInit, schema: Schema,
+	policy: OutboundPolicy = 'service',
 ): Promise<z.infer<Schema>> {
 	let response: Response
 	try {
-		response = await dependencies.fetch(url, { ...init, redirect: 'error', signal: AbortSignal.timeout(TIMEOUT_MILLISECONDS) })
+		response = await dependencies.fetch(url, { ...init, policy, redirect: 'error', signal: AbortSignal.timeout(TIMEOUT_MILLISECONDS) })
 	} catch (error) {
 		dependencies.logger.warn('a sign-in provider could not be reached', { provider: label, reason: (error as Error).name })
 		throw refused(OAUTH_MESSAGES.unreachable(label))

@@ -19,7 +19,9 @@ export async function weChatIdentity(dependencies: Dependencies, code: string): 
 	if (!address) throw refused(OAUTH_MESSAGES.notConfigured(LABEL))
 	const answer = await fetchProviderJson(dependencies, LABEL, `${address}/api/wechat/user?code=${encodeURIComponent(code)}`, {
 		headers: { authorization: dependencies.options.get('WeChatServerToken'), accept: 'application/json' },
-	}, answerSchema)
+	// The WeChat server is the administrator's own, often on a private network: it follows the
+	// same consent as channel base URLs (PrivateUpstreamsEnabled).
+	}, answerSchema, 'upstream')
 	if (!answer.success) throw refused(answer.message?.slice(0, MESSAGE_MAX_LENGTH) || OAUTH_MESSAGES.weChatRefused)
 	if (typeof answer.data !== 'string' || !answer.data.trim()) throw refused(OAUTH_MESSAGES.unreadable(LABEL))
 	return { id: answer.data.trim() }

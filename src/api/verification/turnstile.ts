@@ -18,7 +18,7 @@ export async function verifyTurnstile(dependencies: Dependencies, token: string 
 	const form = new URLSearchParams({ secret: dependencies.options.get('TurnstileSecretKey'), response: token })
 	if (remoteAddress !== 'local') form.set('remoteip', remoteAddress)
 	try {
-		const response = await dependencies.fetch(TURNSTILE_VERIFY_URL, { method: 'POST', body: form, signal: AbortSignal.timeout(10_000) })
+		const response = await dependencies.fetch(TURNSTILE_VERIFY_URL, { method: 'POST', body: form, policy: 'service', signal: AbortSignal.timeout(10_000) })
 		const answer = await response.json() as { success?: boolean }
 		if (answer.success === true) return
 	} catch (error) {

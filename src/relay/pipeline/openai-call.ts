@@ -91,7 +91,7 @@ export async function relayOpenAI(dependencies: Dependencies, relay: RelayServic
 		}
 		const amount = holdFor(pricing, call.promptEstimate, completionAllowance(dependencies, endpoint, body), dependencies.options.get('QuotaPerUnit'))
 		try {
-			await reserve(dependencies.store, {
+			await reserve(relay.ledger, {
 				requestId, userId: caller.user.id, tokenId: caller.token.id, tokenLimited: !caller.token.unlimited, amount, node: relay.nodeInstance,
 			})
 		} catch (error) {
@@ -105,7 +105,7 @@ export async function relayOpenAI(dependencies: Dependencies, relay: RelayServic
 		held = false
 		return stream ? streamAnswer(dependencies, relay, call, answer) : await completeAnswer(dependencies, relay, call, answer)
 	} catch (error) {
-		if (held) await voidHold(dependencies.store, requestId, 'upstream_failed').catch((voidError) => dependencies.logger.error('voiding a hold failed', { requestId, error: String(voidError) }))
+		if (held) await voidHold(relay.ledger, requestId, 'upstream_failed').catch((voidError) => dependencies.logger.error('voiding a hold failed', { requestId, error: String(voidError) }))
 		if (error instanceof RelayError) return openAIErrorResponse(error, requestId)
 		if (request.signal.aborted) return openAIErrorResponse(new RelayError(499, 'the client closed the request', 'invalid_request_error', 'client_closed'), requestId)
 		dependencies.logger.error('relay call failed', { requestId, endpoint, error: String(error) })
@@ -118,14 +118,14 @@ async function completeAnswer(dependencies: Dependencies, relay: RelayServices, 
 	try {
 		text = await answer.response.text()
 	} catch (error) {
-		await voidHold(dependencies.store, call.requestId, 'upstream_failed')
+		await voidHold(relay.ledger, call.requestId, 'upstream_failed')
 		throw relayErrors.upstreamUnavailable()
 	}
 	let parsed: { usage?: unknown; choices?: unknown } = {}
 	try {
 		parsed = JSON.parse(text)
 	} catch {
-		await voidHold(dependencies.store, call.requestId, 'upstream_malformed')
+		await voidHold(relay.ledger, call.requestId, 'upstream_malformed')
 		throw new RelayError(502, 'the upstream sent a malformed answer', 'upstream_error', 'upstream_malformed')
 	}
 	const upstreamUsage = usageFrom(parsed.usage)
@@ -147,7 +147,7 @@ function streamAnswer(dependencies: Dependencies, relay: RelayServices, call: Ca
 		onEnd: async ({ end, usage, text, delivered }) => {
 			try {
 				if (!delivered && end !== 'completed') {
-					await voidHold(dependencies.store, call.requestId, end)
+					await voidHold(relay.ledger, call.requestId, end)
 					return
 				}
 				const billed = end === 'completed' && usage ? usage : { promptTokens: call.promptEstimate, completionTokens: countText(text) }
@@ -181,7 +181,7 @@ async function settleCall(
 		...(details.end && details.end !== 'completed' ? { stream_end: details.end } : {}),
 		...(usage.cachedTokens ? { cache_tokens: usage.cachedTokens } : {}),
 	})
-	await settle(dependencies.store, {
+	await settle(relay.ledger, {
 		requestId: call.requestId,
 		actual,
 		channelId: answer.channel.id,

@@ -1,8 +1,11 @@
 /** What the relay needs beyond the app's dependencies: the routing table and the way upstream. */
+import type { Executor } from '@/billing/batcher'
 import type { RoutingTable } from './routing-table'
 
 export interface RelayServices {
 	routing: RoutingTable
+	/** Runs ledger work; the batching executor groups concurrent calls' writes (design §4). */
+	ledger: Executor
 	/** The outbound client every upstream call goes through (design §8). */
 	outbound: (url: string, init: RequestInit) => Promise<Response>
 	/** Takes a channel out after an upstream error (status 3, with its reason). */
