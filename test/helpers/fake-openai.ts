@@ -1,0 +1,406 @@
+/**
+ * A fake OpenAI upstream on loopback for relay tests. It speaks the documented wire format of
+ * `POST /v1/chat/completions`, `POST /v1/completions`, `POST /v1/embeddings` and `GET /v1/models`
+ * (the `/v1` prefix is optional), records every request, and answers deterministically:
+ * the reply is "Hello from <name>" split into one chunk per word, `completion_tokens` is the number
+ * of chunks and `prompt_tokens` is ceil(prompt characters / 4), unless options fix them.
+ *
+ * Faults apply to the whole server (`setMode`) or to one request, which wins: a header
+ * `x-fake-fault: <fault>`, or a marker `[fake-fault:<fault>]` anywhere in the prompt (a relay does not
+ * forward unknown headers, but it does forward the prompt). A fault is written `name` or
+ * `name=value`: `slow-first-byte=300` (ms before headers), `slow-chunks=50` (ms between chunks),
+ * `reset-mid-stream=2` (chunks sent before a TCP reset), `malformed-sse=2` (index of the bad chunk),
+ * `status=429` (also `status=502,html` for a non-JSON body), `huge-body=4` (MiB), `no-usage`, `hang`,
+ * `none`.
+ */
+
+export type Fault =
+	| { name: 'none' }
+	| { name: 'no-usage' }
+	| { name: 'hang' }
+	| { name: 'slow-first-byte'; delayMs?: number }
+	| { name: 'slow-chunks'; delayMs?: number }
+	| { name: 'reset-mid-stream'; afterChunks?: number }
+	| { name: 'malformed-sse'; afterChunks?: number }
+	| { name: 'status'; status: number; retryAfterSeconds?: number; html?: boolean }
+	| { name: 'huge-body'; mebibytes?: number }
+
+export type FaultName = Fault['name']
+
+export interface FakeOpenAIOptions {
+	/** Reply text is "Hello from <name>"; default "fake-openai". */
+	name?: string
+	/** The whole reply text instead. */
+	reply?: string
+	promptTokens?: number
+	completionTokens?: number
+	/** Reported as `prompt_tokens_details.cached_tokens`; default 0. */
+	cachedTokens?: number
+	/** Default 8; a request's `dimensions` wins. */
+	embeddingDimensions?: number
+	models?: string[]
+	/** When set, any other `Authorization: Bearer …` is answered 401 invalid_api_key. */
+	apiKey?: string
+	/** Answer a chat request that has `tools` with a call of its first tool. */
+	toolCalls?: boolean
+	/** Arguments of that call; default `{"location":"Paris"}`. */
+	toolArguments?: string
+	/** Server-wide fault at start; default none. */
+	fault?: Fault | string
+	/** Defaults for faults written without a value. */
+	firstByteDelayMs?: number
+	chunkDelayMs?: number
+	hugeBodyMebibytes?: number
+}
+
+export interface Usage {
+	prompt_tokens: number
+	completion_tokens: number
+	total_tokens: number
+}
+
+export interface RecordedRequest {
+	method: string
+	path: string
+	search: string
+	/** Lower-case names. */
+	headers: Record<string, string>
+	/** Parsed JSON, or undefined when the body was empty or not JSON. */
+	body: any
+	rawBody: string
+	fault: Fault
+	/** The usage the fake reported for this request, if it reported one. */
+	usage?: Usage
+}
+
+export interface FakeOpenAI {
+	url: string
+	port: number
+	requests: RecordedRequest[]
+	/** Applies `fault` to every request, or to the next `times` requests and then none. */
+	setMode(fault: Fault | string, times?: number): void
+	stop(): Promise<void>
+}
+
+type Body = Record<string, any>
+
+const DEFAULT_MODELS = ['gpt-4o-mini', 'gpt-4o', 'gpt-3.5-turbo-instruct', 'text-embedding-3-small']
+const encoder = new TextEncoder()
+const NO_FAULT: Fault = { name: 'none' }
+
+export function parseFault(text: string): Fault {
+	const [name = '', value = '', flag] = text.trim().split(/[=,]/)
+	const number = value === '' ? undefined : Number(value)
+	if (number !== undefined && !Number.isFinite(number)) throw new Error(`fake fault "${text}": "${value}" is not a number`)
+	switch (name) {
+		case 'none': case 'no-usage': case 'hang': return { name }
+		case 'slow-first-byte': case 'slow-chunks': return { name, delayMs: number }
+		case 'reset-mid-stream': case 'malformed-sse': return { name, afterChunks: number }
+		case 'huge-body': return { name, mebibytes: number }
+		case 'status':
+			if (number === undefined) throw new Error('fake fault "status" needs a code, e.g. status=429')
+			return { name, status: number, html: flag === 'html' }
+		default: throw new Error(`unknown fake fault "${text}"`)
+	}
+}
+
+const toFault = (fault: Fault | string) => typeof fault === 'string' ? parseFault(fault) : fault
+
+export function startFakeOpenAI(options: FakeOpenAIOptions = {}): FakeOpenAI {
+	const requests: RecordedRequest[] = []
+	const hanging = new Set<() => void>()
+	let mode = { fault: options.fault ? toFault(options.fault) : NO_FAULT, remaining: Infinity }
+	let sequence = 0
+
+	const replyText = options.reply ?? `Hello from ${options.name ?? 'fake-openai'}`
+	const replyPieces = replyText.match(/\s*\S+/g) ?? [replyText]
+
+	function pickFault(request: Request, rawBody: string): Fault {
+		const text = request.headers.get('x-fake-fault') ?? /\[fake-fault:([^\]]+)\]/.exec(rawBody)?.[1]
+		if (text !== undefined) return parseFault(text)
+		if (mode.remaining <= 0) return NO_FAULT
+		mode.remaining--
+		return mode.fault
+	}
+
+	async function handle(request: Request): Promise<Response> {
+		const url = new URL(request.url)
+		const rawBody = request.method === 'GET' || request.method === 'HEAD' ? '' : await request.text()
+		const recorded: RecordedRequest = {
+			method: request.method,
+			path: url.pathname,
+			search: url.search,
+			headers: Object.fromEntries(request.headers),
+			body: parseJson(rawBody),
+			rawBody,
+			fault: NO_FAULT,
+		}
+		requests.push(recorded)
+		try {
+			recorded.fault = pickFault(request, rawBody)
+		} catch (error) {
+			return openAIError(400, (error as Error).message, 'invalid_request_error', null, null)
+		}
+		const fault = recorded.fault
+		if (options.apiKey !== undefined && request.headers.get('authorization') !== `Bearer ${options.apiKey}`) {
+			return openAIError(401, 'Incorrect API key provided. You can find your API key in your account settings.', 'invalid_request_error', null, 'invalid_api_key')
+		}
+		if (fault.name === 'hang') return hang(request)
+		if (fault.name === 'slow-first-byte') await sleep(fault.delayMs ?? options.firstByteDelayMs ?? 1000, request.signal)
+		if (fault.name === 'status') return statusFault(fault)
+
+		const route = `${request.method} ${url.pathname.replace(/^\/v1(?=\/)/, '')}`
+		if (route === 'GET /models') return Response.json({ object: 'list', data: models().map(modelObject) })
+		if (route.startsWith('GET /models/')) {
+			const id = decodeURIComponent(route.slice('GET /models/'.length))
+			return models().includes(id)
+				? Response.json(modelObject(id))
+				: openAIError(404, `The model '${id}' does not exist`, 'invalid_request_error', 'model', 'model_not_found')
+		}
+		const body = recorded.body as Body | undefined
+		const isEndpoint = route === 'POST /chat/completions' || route === 'POST /completions' || route === 'POST /embeddings'
+		if (!isEndpoint) return openAIError(404, `Invalid URL (${request.method} ${url.pathname})`, 'invalid_request_error', null, null)
+		if (!body || typeof body !== 'object' || Array.isArray(body)) {
+			return openAIError(400, 'We could not parse the JSON body of your request.', 'invalid_request_error', null, null)
+		}
+		if (typeof body.model !== 'string' || body.model === '') {
+			return openAIError(400, 'you must provide a model parameter', 'invalid_request_error', 'model', null)
+		}
+		const answer = route === 'POST /chat/completions' ? chat(body, fault)
+			: route === 'POST /completions' ? completion(body, fault)
+			: embeddings(body, fault)
+		if (fault.name !== 'no-usage') recorded.usage = answer.usage
+		return answer.response
+	}
+
+	const models = () => options.models ?? DEFAULT_MODELS
+	const modelObject = (id: string) => ({ id, object: 'model', created: 1_700_000_000, owned_by: 'fake-openai' })
+
+	function hang(request: Request) {
+		return new Promise<Response>((resolve) => {
+			const release = () => {
+				hanging.delete(release)
+				resolve(new Response(null, { status: 499 }))
+			}
+			hanging.add(release)
+			request.signal.addEventListener('abort', release)
+		})
+	}
+
+	/** Reply pieces, cut at `max_tokens` like a real model would. */
+	function pieces(body: Body, all: string[]) {
+		const limit = body.max_completion_tokens ?? body.max_tokens
+		const cut = typeof limit === 'number' && limit >= 0 && limit < all.length
+		return { pieces: cut ? all.slice(0, limit) : all, finishReason: cut ? 'length' : 'stop' }
+	}
+
+	function usageFor(promptText: string, piecesSent: number): Usage {
+		const prompt = options.promptTokens ?? Math.max(1, Math.ceil(promptText.length / 4))
+		const completion = options.completionTokens ?? piecesSent
+		return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion }
+	}
+
+	function chat(body: Body, fault: Fault) {
+		const id = `chatcmpl-fake-${++sequence}`
+		const created = nowSeconds()
+		const base = { id, created, model: body.model, system_fingerprint: 'fp_fake' }
+		const tool = options.toolCalls && body.tool_choice !== 'none' && Array.isArray(body.tools) ? body.tools[0]?.function?.name : undefined
+		const text = fault.name === 'huge-body' ? [hugeText(fault)] : replyPieces
+		const { pieces: content, finishReason } = pieces(body, text)
+		const argumentPieces = tool ? splitInto(options.toolArguments ?? '{"location":"Paris"}', 3) : []
+		const sent = tool ? argumentPieces.length : content.length
+		const basic = usageFor(promptOf(body.messages), sent)
+		const usage = {
+			...basic,
+			prompt_tokens_details: { cached_tokens: options.cachedTokens ?? 0, audio_tokens: 0 },
+			completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
+		}
+		const callId = `call_fake_${sequence}`
+		if (!body.stream) {
+			const message = tool
+				? { role: 'assistant', content: null, refusal: null, tool_calls: [{ id: callId, type: 'function', function: { name: tool, arguments: argumentPieces.join('') } }] }
+				: { role: 'assistant', content: content.join(''), refusal: null }
+			const choice = { index: 0, message, logprobs: null, finish_reason: tool ? 'tool_calls' : finishReason }
+			const completionObject = { ...base, object: 'chat.completion', choices: [choice], ...(fault.name === 'no-usage' ? {} : { usage }) }
+			return { usage: basic, response: sendJson(completionObject, fault) }
+		}
+		const includeUsage = body.stream_options?.include_usage === true && fault.name !== 'no-usage'
+		// With include_usage every chunk carries `usage: null` and one last chunk carries the usage.
+		const chunk = (choices: unknown[]) => ({ ...base, object: 'chat.completion.chunk', choices, ...(includeUsage ? { usage: null } : {}) })
+		const delta = (value: unknown, finish: string | null = null) => chunk([{ index: 0, delta: value, logprobs: null, finish_reason: finish }])
+		const events: unknown[] = tool
+			? [
+				delta({ role: 'assistant', content: null, tool_calls: [{ index: 0, id: callId, type: 'function', function: { name: tool, arguments: '' } }] }),
+				...argumentPieces.map((part) => delta({ tool_calls: [{ index: 0, function: { arguments: part } }] })),
+				delta({}, 'tool_calls'),
+			]
+			: [delta({ role: 'assistant', content: '', refusal: null }), ...content.map((part) => delta({ content: part })), delta({}, finishReason)]
+		if (includeUsage) events.push({ ...chunk([]), usage })
+		return { usage: basic, response: sendStream(events, fault) }
+	}
+
+	function completion(body: Body, fault: Fault) {
+		const base = { id: `cmpl-fake-${++sequence}`, object: 'text_completion', created: nowSeconds(), model: body.model }
+		const { pieces: content, finishReason } = pieces(body, fault.name === 'huge-body' ? [hugeText(fault)] : replyPieces)
+		const usage = usageFor(promptOf(body.prompt), content.length)
+		if (!body.stream) {
+			const choice = { text: content.join(''), index: 0, logprobs: null, finish_reason: finishReason }
+			return { usage, response: sendJson({ ...base, choices: [choice], ...(fault.name === 'no-usage' ? {} : { usage }) }, fault) }
+		}
+		const choice = (text: string, finish: string | null = null) => ({ ...base, choices: [{ text, index: 0, logprobs: null, finish_reason: finish }] })
+		const events: unknown[] = [...content.map((part) => choice(part)), choice('', finishReason)]
+		if (body.stream_options?.include_usage === true && fault.name !== 'no-usage') events.push({ ...base, choices: [], usage })
+		return { usage, response: sendStream(events, fault) }
+	}
+
+	function embeddings(body: Body, fault: Fault) {
+		const inputs: unknown[] = Array.isArray(body.input) && (body.input.length === 0 || typeof body.input[0] !== 'number') ? body.input : [body.input]
+		// A huge body here is a huge vector: about 20 characters per number in JSON.
+		const dimensions = fault.name === 'huge-body' ? Math.ceil(hugeBytes(fault) / 20)
+			: typeof body.dimensions === 'number' ? body.dimensions : options.embeddingDimensions ?? 8
+		const data = inputs.map((input, index) => {
+			const vector = embeddingOf(JSON.stringify(input), dimensions)
+			const embedding = body.encoding_format === 'base64' ? Buffer.from(vector.buffer).toString('base64') : Array.from(vector)
+			return { object: 'embedding', index, embedding }
+		})
+		const tokens = options.promptTokens ?? inputs.reduce<number>((sum, input) =>
+			sum + (Array.isArray(input) ? input.length : Math.max(1, Math.ceil(String(input).length / 4))), 0)
+		const usage = { prompt_tokens: tokens, completion_tokens: 0, total_tokens: tokens }
+		const list = { object: 'list', data, model: body.model, ...(fault.name === 'no-usage' ? {} : { usage: { prompt_tokens: tokens, total_tokens: tokens } }) }
+		return { usage, response: sendJson(list, fault) }
+	}
+
+	const hugeBytes = (fault: Extract<Fault, { name: 'huge-body' }>) => Math.round((fault.mebibytes ?? options.hugeBodyMebibytes ?? 8) * 1024 * 1024)
+	const hugeText = (fault: Extract<Fault, { name: 'huge-body' }>) => 'x'.repeat(hugeBytes(fault))
+
+	function sendStream(events: unknown[], fault: Fault) {
+		const lines = [...events.map((event) => `data: ${JSON.stringify(event)}\n\n`), 'data: [DONE]\n\n']
+		if (fault.name === 'malformed-sse') lines.splice(fault.afterChunks ?? 2, 0, 'data: {"id":"broken","choices":[{"delta":\n\n')
+		const reset = fault.name === 'reset-mid-stream'
+		return new Response(piecesStream(reset ? lines.slice(0, fault.afterChunks ?? 2) : lines, delayOf(fault), reset), {
+			headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-request-id': `req_fake_${sequence}` },
+		})
+	}
+
+	function sendJson(value: unknown, fault: Fault) {
+		const text = JSON.stringify(value)
+		const headers = { 'content-type': 'application/json', 'x-request-id': `req_fake_${sequence}` }
+		if (fault.name === 'malformed-sse') return new Response(text.slice(0, Math.floor(text.length / 2)), { headers })
+		if (fault.name === 'reset-mid-stream') return new Response(piecesStream([text.slice(0, Math.floor(text.length / 2))], 0, true), { headers })
+		if (fault.name === 'slow-chunks') return new Response(piecesStream(splitInto(text, 4), delayOf(fault), false), { headers })
+		return new Response(text, { headers })
+	}
+
+	const delayOf = (fault: Fault) => fault.name === 'slow-chunks' ? fault.delayMs ?? options.chunkDelayMs ?? 100 : 0
+
+	const server = Bun.serve({
+		hostname: '127.0.0.1',
+		port: 0,
+		// Slow and hanging faults must outlive Bun's default 10 s idle timeout.
+		idleTimeout: 0,
+		fetch: handle,
+	})
+
+	return {
+		url: `http://127.0.0.1:${server.port}`,
+		port: server.port!,
+		requests,
+		setMode(fault, times = Infinity) {
+			mode = { fault: toFault(fault), remaining: times }
+		},
+		async stop() {
+			for (const release of [...hanging]) release()
+			await server.stop(true)
+		},
+	}
+}
+
+function statusFault(fault: Extract<Fault, { name: 'status' }>) {
+	if (fault.html) {
+		const page = `<html><head><title>${fault.status}</title></head><body><h1>${fault.status}</h1><p>upstream unavailable</p></body></html>`
+		return new Response(page, { status: fault.status, headers: { 'content-type': 'text/html' } })
+	}
+	const retryAfter = { 'retry-after': String(fault.retryAfterSeconds ?? 1) }
+	switch (fault.status) {
+		case 400: return openAIError(400, "Invalid value for 'messages': expected an array.", 'invalid_request_error', 'messages', 'invalid_value')
+		case 401: return openAIError(401, 'Incorrect API key provided. You can find your API key in your account settings.', 'invalid_request_error', null, 'invalid_api_key')
+		case 403: return openAIError(403, 'Your account is not authorized to use this model.', 'invalid_request_error', null, 'unsupported_country_region_territory')
+		case 429: return openAIError(429, 'Rate limit reached for requests per min. Please try again in 1s.', 'requests', null, 'rate_limit_exceeded', retryAfter)
+		case 500: return openAIError(500, 'The server had an error while processing your request.', 'server_error', null, null)
+		case 503: return openAIError(503, 'The engine is currently overloaded, please try again later.', 'server_error', null, null, retryAfter)
+		default: return openAIError(fault.status, `Upstream answered ${fault.status}.`, fault.status >= 500 ? 'server_error' : 'invalid_request_error', null, null)
+	}
+}
+
+function openAIError(status: number, message: string, type: string, param: string | null, code: string | null, headers: Record<string, string> = {}) {
+	return Response.json({ error: { message, type, param, code } }, { status, headers })
+}
+
+/**
+ * Sends each piece as its own write. With `reset`, the connection is then torn down with a TCP RST:
+ * Bun resets the socket when a response stream errors. The pause before erroring lets Bun write
+ * the queued pieces first; erroring at once would discard them.
+ */
+function piecesStream(pieces: string[], delayMs: number, reset: boolean) {
+	let index = 0
+	return new ReadableStream<Uint8Array>({
+		async pull(controller) {
+			if (index > 0 && delayMs > 0) await Bun.sleep(delayMs)
+			if (index < pieces.length) {
+				controller.enqueue(encoder.encode(pieces[index++]))
+				return
+			}
+			if (!reset) return controller.close()
+			await Bun.sleep(20)
+			controller.error()
+		},
+	})
+}
+
+function sleep(milliseconds: number, signal: AbortSignal) {
+	return new Promise<void>((resolve) => {
+		const timer = setTimeout(resolve, milliseconds)
+		signal.addEventListener('abort', () => {
+			clearTimeout(timer)
+			resolve()
+		})
+	})
+}
+
+function parseJson(text: string): unknown {
+	if (text === '') return undefined
+	try {
+		return JSON.parse(text)
+	} catch {
+		return undefined
+	}
+}
+
+/** Text of chat messages (string or text parts) or of a legacy prompt. */
+function promptOf(value: unknown): string {
+	if (typeof value === 'string') return value
+	if (Array.isArray(value)) return value.map(promptOf).join('\n')
+	if (value && typeof value === 'object') {
+		const record = value as Record<string, unknown>
+		return promptOf(record.content ?? record.text ?? '')
+	}
+	return ''
+}
+
+function splitInto(text: string, count: number) {
+	const size = Math.max(1, Math.ceil(text.length / count))
+	const parts: string[] = []
+	for (let start = 0; start < text.length; start += size) parts.push(text.slice(start, start + size))
+	return parts.length > 0 ? parts : ['']
+}
+
+/** A unit-length-ish vector that depends only on the input text, exact in float32. */
+function embeddingOf(text: string, dimensions: number) {
+	let seed = 0
+	for (let index = 0; index < text.length; index++) seed = (seed * 31 + text.charCodeAt(index)) % 1_000_003
+	const vector = new Float32Array(dimensions)
+	for (let index = 0; index < dimensions; index++) vector[index] = Math.sin(seed + index) / Math.sqrt(dimensions)
+	return vector
+}
+
+const nowSeconds = () => Math.floor(Date.now() / 1000)
