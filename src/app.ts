@@ -53,7 +53,10 @@ export async function createApp(input: AppInput) {
 	}
 	await ensureRootUser(dependencies)
 	// The console renders pages by calling the API in-process, so it is handed the app's own handler.
-	const relay = createRelayServices(dependencies, (url, init) => dependencies.fetch(url, { ...init, policy: 'upstream' }))
+	const { connectMs, firstByteMs, idleMs } = input.config.upstreamTimeouts
+	const relay = createRelayServices(dependencies, (url, init) => dependencies.fetch(url, {
+		...init, policy: 'upstream', timeouts: { connect: connectMs, firstByte: firstByteMs, idle: idleMs },
+	}))
 	const app = new Elysia()
 		.use(createRelay(dependencies, relay))
 		.use(createApi(dependencies))

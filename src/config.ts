@@ -26,6 +26,9 @@ const configSchema = z.object({
 	LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
 	NODE_NAME: z.string().default(''),
 	MAX_BODY_MB: z.coerce.number().positive().default(32),
+	UPSTREAM_CONNECT_TIMEOUT_SECONDS: z.coerce.number().positive().default(10),
+	UPSTREAM_FIRST_BYTE_TIMEOUT_SECONDS: z.coerce.number().positive().default(300),
+	UPSTREAM_IDLE_TIMEOUT_SECONDS: z.coerce.number().positive().default(120),
 })
 
 export type Config = Readonly<{
@@ -39,6 +42,8 @@ export type Config = Readonly<{
 	logLevel: (typeof LOG_LEVELS)[number]
 	nodeName: string
 	maxBodyBytes: number
+	/** Limits on every upstream call: reaching the server, its first byte, the gap between chunks. */
+	upstreamTimeouts: { connectMs: number; firstByteMs: number; idleMs: number }
 }>
 
 /** Reads `--name value` and `--name=value` flags into their environment-variable names. */
@@ -79,6 +84,11 @@ export function loadConfig(environment: Record<string, string | undefined>, argv
 		logLevel: values.LOG_LEVEL,
 		nodeName: values.NODE_NAME || hostname(),
 		maxBodyBytes: Math.round(values.MAX_BODY_MB * 1024 * 1024),
+		upstreamTimeouts: {
+			connectMs: values.UPSTREAM_CONNECT_TIMEOUT_SECONDS * 1000,
+			firstByteMs: values.UPSTREAM_FIRST_BYTE_TIMEOUT_SECONDS * 1000,
+			idleMs: values.UPSTREAM_IDLE_TIMEOUT_SECONDS * 1000,
+		},
 	})
 }
 

@@ -20,6 +20,7 @@ export const testConfig: Config = Object.freeze({
 	logLevel: 'error',
 	nodeName: 'test',
 	maxBodyBytes: 1024 * 1024,
+	upstreamTimeouts: { connectMs: 5_000, firstByteMs: 10_000, idleMs: 10_000 },
 })
 
 /** Real argon2id at a cost low enough that suites creating many users stay quick. */
@@ -31,7 +32,7 @@ export const quickPasswords: PasswordHasher = {
 export type Caller = { userId: number; cookie?: string; accessToken?: string }
 export type Answer<Data = any> = { status: number; body: { success: boolean; message: string; data?: Data }; headers: Headers }
 
-export async function createTestApp(target: DatabaseTarget, overrides: Partial<Omit<AppInput, 'store' | 'config'>> = {}) {
+export async function createTestApp(target: DatabaseTarget, overrides: Partial<Omit<AppInput, 'store'>> = {}) {
 	const store = await target.open()
 	const { app, dependencies } = await createApp({ config: testConfig, store, logger: silentLogger, passwords: quickPasswords, ...overrides })
 

@@ -21,7 +21,7 @@ export interface RelayHarness {
 	close(): Promise<void>
 }
 
-export async function startRelayHarness(target: DatabaseTarget, overrides: Partial<Omit<AppInput, 'store' | 'config'>> = {}): Promise<RelayHarness> {
+export async function startRelayHarness(target: DatabaseTarget, overrides: Partial<Omit<AppInput, 'store'>> = {}): Promise<RelayHarness> {
 	const ferry = await createTestApp(target, overrides)
 	const root = await ferry.loginRoot()
 	// The fake upstreams listen on loopback: a private address the super admin must allow.

@@ -12,6 +12,7 @@ import type { Dependencies } from '@/dependencies'
 import { nowSeconds } from '@/lib/clock'
 import { randomString } from '@/lib/crypto'
 import { badRequest, notFound, refused } from '../errors'
+import { AUTO_GROUP } from '@shared/user'
 import { usableGroups } from '../users/account'
 import type { UserRecord } from '../users/view'
 import { newTokenKey, sealTokenKey, tokenKeyDigest } from './keys'
@@ -63,7 +64,8 @@ export async function getToken(dependencies: Dependencies, userId: number, id: n
 
 /** Empty means the owner's group; anything else must be one the owner may use. */
 function assertUsableGroup(dependencies: Dependencies, user: UserRecord, group: string) {
-	if (group && !Object.hasOwn(usableGroups(dependencies, user), group)) throw refused(TOKEN_MESSAGES.groupUnusable)
+	// `auto` routes each call to the first of AutoGroups that serves its model (the relay decides).
+	if (group && group !== AUTO_GROUP && !Object.hasOwn(usableGroups(dependencies, user), group)) throw refused(TOKEN_MESSAGES.groupUnusable)
 }
 
 /**

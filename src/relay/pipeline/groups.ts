@@ -3,11 +3,10 @@
  * user may use), else the user's. `auto` walks `AutoGroups` and takes the first usable group that
  * serves the model.
  */
+import { AUTO_GROUP } from '@shared/user'
 import type { OptionStore } from '@/api/options/service'
 import { relayErrors } from '../errors'
 import type { RelayCaller } from './token-auth'
-
-export const AUTO_GROUP = 'auto'
 
 function mayUse(options: OptionStore, caller: RelayCaller, group: string) {
 	return group === caller.user.group || Object.hasOwn(options.get('UserUsableGroups'), group)

@@ -1,0 +1,68 @@
+import { afterEach, describe, expect, test } from 'bun:test'
+import OpenAI from 'openai'
+import { eq } from 'drizzle-orm'
+import { LOG_TYPE } from '@shared/log'
+import { testConfig } from '../helpers/app'
+import { databaseTargets } from '../helpers/database'
+import { startRelayHarness, type RelayHarness } from '../helpers/relay'
+
+const chat = (client: OpenAI) => client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hi' }] })
+
+describe('routing a call', () => {
+	let harness: RelayHarness
+	afterEach(() => harness.close())
+	const lastConsumeLog = async () => {
+		const { logs } = harness.ferry.store.tables
+		return (await harness.ferry.store.db.select().from(logs).where(eq(logs.type, LOG_TYPE.consume)).orderBy(logs.id)).at(-1)!
+	}
+
+	test('a status code mapping changes what the retry decision sees', async () => {
+		harness = await startRelayHarness(databaseTargets()[0]!)
+		await harness.ferry.dependencies.options.set('RetryTimes', '1')
+		await harness.createChannel({ name: 'mapped', base_url: harness.startUpstream({ fault: 'status=400' }).url, models: 'gpt-4o-mini', priority: 10, status_code_mapping: '{"400":"503"}' })
+		await harness.createChannel({ name: 'good', base_url: harness.startUpstream({ name: 'good' }).url, models: 'gpt-4o-mini' })
+		expect((await chat(harness.client((await harness.createToken()).key))).choices[0]!.message.content).toBe('Hello from good')
+	})
+
+	test('an auto token uses the first of AutoGroups that serves the model, and bills in that group', async () => {
+		harness = await startRelayHarness(databaseTargets()[0]!)
+		await harness.ferry.dependencies.options.set('AutoGroups', '["vip","default"]')
+		await harness.ferry.dependencies.options.set('GroupRatio', '{"default":1,"vip":2,"svip":1}')
+		await harness.createChannel({ base_url: harness.startUpstream({ promptTokens: 1000, completionTokens: 200 }).url, models: 'gpt-4o-mini', group: 'vip' })
+		const client = harness.client((await harness.createToken({ group: 'auto' })).key)
+		await chat(client)
+		const log = await lastConsumeLog()
+		expect(log.group).toBe('vip')
+		expect(log.quota).toBe(270)
+	})
+
+	test('an admin pins a channel with sk-KEY-CHANNELID, even one of lower priority', async () => {
+		harness = await startRelayHarness(databaseTargets()[0]!)
+		await harness.createChannel({ name: 'first', base_url: harness.startUpstream({ name: 'first' }).url, models: 'gpt-4o-mini', priority: 10 })
+		const second = await harness.createChannel({ name: 'second', base_url: harness.startUpstream({ name: 'second' }).url, models: 'gpt-4o-mini', priority: 0 })
+		const { key } = await harness.createToken()
+		expect((await chat(harness.client(`${key}-${second}`))).choices[0]!.message.content).toBe('Hello from second')
+		expect((await chat(harness.client(key))).choices[0]!.message.content).toBe('Hello from first')
+	})
+
+	test('an upstream slower than the first-byte limit is left for another channel', async () => {
+		harness = await startRelayHarness(databaseTargets()[0]!, { config: { ...testConfig, upstreamTimeouts: { connectMs: 2_000, firstByteMs: 300, idleMs: 2_000 } } })
+		await harness.ferry.dependencies.options.set('RetryTimes', '1')
+		await harness.createChannel({ name: 'slow', base_url: harness.startUpstream({ fault: 'slow-first-byte=3000' }).url, models: 'gpt-4o-mini', priority: 10 })
+		await harness.createChannel({ name: 'quick', base_url: harness.startUpstream({ name: 'quick' }).url, models: 'gpt-4o-mini' })
+		const started = performance.now()
+		expect((await chat(harness.client((await harness.createToken()).key))).choices[0]!.message.content).toBe('Hello from quick')
+		expect(performance.now() - started).toBeLessThan(3000)
+	})
+
+	test('a stream that stalls longer than the idle limit ends with an error event', async () => {
+		harness = await startRelayHarness(databaseTargets()[0]!, { config: { ...testConfig, upstreamTimeouts: { connectMs: 2_000, firstByteMs: 2_000, idleMs: 300 } } })
+		await harness.createChannel({ base_url: harness.startUpstream({ fault: 'slow-chunks=1500' }).url, models: 'gpt-4o-mini' })
+		const { key } = await harness.createToken()
+		const response = await fetch(`${harness.baseUrl}/v1/chat/completions`, {
+			method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+			body: JSON.stringify({ model: 'gpt-4o-mini', stream: true, messages: [{ role: 'user', content: 'Hi' }] }),
+		})
+		expect(await response.text()).toContain('"code":"upstream_reset"')
+	})
+})
