@@ -15,7 +15,7 @@ import { relayOpenAI } from './pipeline/openai-call'
 import { createResponseTimeRecorder } from './pipeline/response-times'
 import { RoutingTable } from './pipeline/routing-table'
 import type { RelayServices } from './pipeline/services'
-import { authenticateToken, bearerKey } from './pipeline/token-auth'
+import { bearerKey, createTokenAuthenticator } from './pipeline/token-auth'
 
 export function createRelayServices(dependencies: Dependencies, outbound: RelayServices['outbound']): RelayServices {
 	const { store, secrets, changes, logger } = dependencies
@@ -23,6 +23,7 @@ export function createRelayServices(dependencies: Dependencies, outbound: RelayS
 	changes.subscribe('channels', () => routing.invalidate())
 	return {
 		routing,
+		authenticate: createTokenAuthenticator(dependencies),
 		ledger: createBatchingExecutor(store),
 		outbound,
 		async disableChannel(channelId, reason) {
@@ -39,7 +40,7 @@ const OPENAI_MODEL_OWNER = 'ferry'
 
 export function createRelay(dependencies: Dependencies, relay: RelayServices) {
 	const modelList = async (request: Request, address: string) => {
-		const caller = await authenticateToken(dependencies, bearerKey(request.headers), address)
+		const caller = await relay.authenticate(bearerKey(request.headers), address)
 		await relay.routing.ready()
 		const group = resolveGroup(dependencies.options, caller, '', () => false)
 		const models = relay.routing.models(group).filter((model) => !caller.token.modelLimits || caller.token.modelLimits.has(model))

@@ -171,6 +171,20 @@ for (const target of databaseTargets()) {
 				upstream.setMode('none')
 			})
 
+			test('a token disabled or a user banned a moment ago is refused at once, despite the token cache', async () => {
+				const member = await harness.ferry.createUser('member')
+				await harness.ferry.call('PUT', '/api/user/', { as: harness.root, body: { id: member.userId, quota: 100_000 } })
+				const token = await harness.createToken({ name: 'cached' }, member)
+				const sdk = harness.client(token.key)
+				expect((await chat(sdk)).choices).toHaveLength(1)
+				await harness.ferry.call('PUT', '/api/token/?status_only=true', { as: member, body: { id: token.id, status: 2 } })
+				await expectError(chat(sdk), OpenAI.AuthenticationError, 401, 'token_disabled')
+				await harness.ferry.call('PUT', '/api/token/?status_only=true', { as: member, body: { id: token.id, status: 1 } })
+				expect((await chat(sdk)).choices).toHaveLength(1)
+				await harness.ferry.call('POST', '/api/user/manage', { as: harness.root, body: { id: member.userId, action: 'disable' } })
+				await expectError(chat(sdk), OpenAI.PermissionDeniedError, 403, 'user_disabled')
+			})
+
 			test('a malformed body and an unsupported path', async () => {
 				const response = await fetch(`${harness.baseUrl}/v1/chat/completions`, { method: 'POST', headers: { authorization: 'Bearer sk-x', 'content-type': 'application/json' }, body: '{' })
 				expect(response.status).toBe(401)

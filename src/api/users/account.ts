@@ -113,6 +113,7 @@ export async function deleteSelf(dependencies: Dependencies, user: UserRecord, c
 	await dependencies.store.db.update(users)
 		.set({ deletedAt: nowSeconds(), sessionVersion: sql`${users.sessionVersion} + 1`, accessTokenHash: null, accessTokenCipher: null })
 		.where(eq(users.id, user.id))
+	dependencies.changes.notify('users')
 }
 
 /** A new system access token; the old one stops working. */

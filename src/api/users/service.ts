@@ -109,7 +109,7 @@ export async function updateUser(dependencies: Dependencies, actor: UserRecord, 
 			}
 			const [updated] = yield* rows(tx.select().from(users).where(eq(users.id, target.id)))
 			return toUserView(updated!)
-		})
+		}).finally(() => dependencies.changes.notify('users'))
 	} catch (error) {
 		if (isUniqueViolation(error)) throw refused(USER_MESSAGES.usernameTaken)
 		throw error
@@ -146,6 +146,7 @@ export async function manageUser(dependencies: Dependencies, actor: UserRecord, 
 			break
 	}
 	const [updated] = await dependencies.store.db.update(users).set(changes).where(eq(users.id, target.id)).returning({ status: users.status, role: users.role })
+	dependencies.changes.notify('users')
 	return { status: updated!.status, role: updated!.role }
 }
 

@@ -16,7 +16,7 @@ import type { RelayEndpoint } from '../providers/types'
 import { sendWithRetries, type UpstreamAnswer } from './attempts'
 import { resolveGroup } from './groups'
 import type { RelayServices } from './services'
-import { bearerKey, authenticateToken, type RelayCaller } from './token-auth'
+import { bearerKey, type RelayCaller } from './token-auth'
 import { countText, estimateChatPrompt, estimateInput } from './tokenizer'
 
 const REQUEST_SCHEMAS = {
@@ -73,7 +73,7 @@ export async function relayOpenAI(dependencies: Dependencies, relay: RelayServic
 	const startedAt = performance.now()
 	let held = false
 	try {
-		const caller = await authenticateToken(dependencies, bearerKey(request.headers), clientAddress)
+		const caller = await relay.authenticate(bearerKey(request.headers), clientAddress)
 		const body = await readBody(request, endpoint)
 		const model = body.model
 		if (caller.token.modelLimits && !caller.token.modelLimits.has(model)) throw relayErrors.modelNotAllowed(model)

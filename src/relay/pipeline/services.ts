@@ -1,9 +1,11 @@
 /** What the relay needs beyond the app's dependencies: the routing table and the way upstream. */
 import type { Executor } from '@/billing/batcher'
 import type { RoutingTable } from './routing-table'
+import type { TokenAuthenticator } from './token-auth'
 
 export interface RelayServices {
 	routing: RoutingTable
+	authenticate: TokenAuthenticator
 	/** Runs ledger work; the batching executor groups concurrent calls' writes (design §4). */
 	ledger: Executor
 	/** The outbound client every upstream call goes through (design §8). */

@@ -12,6 +12,7 @@ import { effectiveStatus } from '@/api/tokens/status'
 import { nowSeconds } from '@/lib/clock'
 import { parseAddressList } from '@/lib/ip-allow-list'
 import { relayErrors } from '../errors'
+import { createTokenCache } from './token-cache'
 
 export interface RelayCaller {
 	user: { id: number; username: string; group: string; role: number }
@@ -26,15 +27,29 @@ export interface RelayCaller {
 	pinnedChannelId: number | undefined
 }
 
-export async function authenticateToken(dependencies: Dependencies, presented: string | undefined, clientAddress: string): Promise<RelayCaller> {
-	if (!presented) throw relayErrors.missingKey()
-	const { store, secrets } = dependencies
+async function loadToken({ store }: Dependencies, digest: string) {
 	const { tokens, users } = store.tables
 	const [row] = await store.db.select({ token: tokens, user: users }).from(tokens)
 		.innerJoin(users, eq(users.id, tokens.userId))
-		.where(and(eq(tokens.keyHash, tokenKeyDigest(secrets, presented)), isNull(tokens.deletedAt)))
+		.where(and(eq(tokens.keyHash, digest), isNull(tokens.deletedAt)))
 		.limit(1)
-	if (!row) throw relayErrors.invalidKey()
+	return row
+}
+
+export type TokenAuthenticator = (presented: string | undefined, clientAddress: string) => Promise<RelayCaller>
+
+export function createTokenAuthenticator(dependencies: Dependencies): TokenAuthenticator {
+	const cache = createTokenCache<Awaited<ReturnType<typeof loadToken>>>(dependencies.changes)
+	return async (presented, clientAddress) => {
+		if (!presented) throw relayErrors.missingKey()
+		const digest = tokenKeyDigest(dependencies.secrets, presented)
+		const row = await cache.get(digest, () => loadToken(dependencies, digest))
+		if (!row) throw relayErrors.invalidKey()
+		return checkCaller(row, presented, clientAddress)
+	}
+}
+
+function checkCaller(row: NonNullable<Awaited<ReturnType<typeof loadToken>>>, presented: string, clientAddress: string): RelayCaller {
 	const { token, user } = row
 	const status = effectiveStatus(token, nowSeconds())
 	if (status === TOKEN_STATUS.expired) throw relayErrors.tokenExpired()
