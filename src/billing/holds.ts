@@ -3,9 +3,9 @@
  * Each step is one transaction of guarded updates, so balances never go below zero and a hold is
  * closed at most once, on any number of nodes.
  */
-import { and, eq, gte, sql } from 'drizzle-orm'
+import { eq, sql } from 'drizzle-orm'
 import { LOG_TYPE } from '@shared/log'
-import { rows, type Database, type Tables } from '@/db'
+import { query, rows, type Database, type Tables } from '@/db'
 import type { Executor } from './batcher'
 import { nowSeconds } from '@/lib/clock'
 
@@ -31,6 +31,28 @@ export interface Reservation {
 	node: string
 }
 
+/*
+ * These units of work are the relay's hot path, so they are raw SQL (db/transaction.ts `query`):
+ * building them with the query builder cost more than running them.
+ */
+const TAKE_USER = 'UPDATE users SET quota = quota - $1 WHERE id = $2 AND quota >= $1 RETURNING id'
+const TAKE_TOKEN = 'UPDATE tokens SET remain_quota = remain_quota - $1 WHERE id = $2 AND remain_quota >= $1 RETURNING id'
+const GIVE_USER = 'UPDATE users SET quota = quota + $1 WHERE id = $2 RETURNING id'
+const GIVE_TOKEN = 'UPDATE tokens SET remain_quota = remain_quota + $1 WHERE id = $2 RETURNING id'
+const INSERT_HOLD = 'INSERT INTO quota_holds (request_id, user_id, token_id, token_limited, amount, node, deadline) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id'
+const CLOSE_HOLD = 'UPDATE quota_holds SET state = $2, reason = $3, closed_at = $4 WHERE request_id = $1 AND state = \'pending\' RETURNING user_id, token_id, token_limited, amount'
+const READ_USER_QUOTA = 'SELECT quota FROM users WHERE id = $1'
+const READ_TOKEN_REMAIN = 'SELECT remain_quota FROM tokens WHERE id = $1'
+const RECORD_CHARGE = 'UPDATE quota_holds SET charged = $1 WHERE request_id = $2 RETURNING id'
+const COUNT_USER = 'UPDATE users SET used_quota = used_quota + $1, request_count = request_count + 1 WHERE id = $2 RETURNING id'
+const COUNT_TOKEN = 'UPDATE tokens SET used_quota = used_quota + $1, accessed_time = $2 WHERE id = $3 RETURNING id'
+const COUNT_CHANNEL = 'UPDATE channels SET used_quota = used_quota + $1 WHERE id = $2 RETURNING id'
+const INSERT_CONSUME_LOG = `INSERT INTO logs (user_id, type, quota, token_id, channel_id, request_id, username, token_name, model_name, "group",
+	prompt_tokens, completion_tokens, use_time, is_stream, channel_name, ip, content, other)
+	VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18) RETURNING id`
+
+type ClosedHold = { user_id: number; token_id: number; token_limited: boolean | number; amount: number }
+
 /**
  * Takes the hold from the user and, for a limited token, from the token. Never throws half-way:
  * a token that cannot cover the hold gives the user's debit back in the same unit of work, so the
@@ -39,21 +61,14 @@ export interface Reservation {
 export async function reserve(ledger: Executor, reservation: Reservation): Promise<void> {
 	const { requestId, userId, tokenId, tokenLimited, amount, node } = reservation
 	if (!Number.isSafeInteger(amount) || amount <= 0) throw new Error('a hold must be a positive whole number of quota')
-	const outcome = await ledger.transaction(function* (tx, { users, tokens, quotaHolds }) {
-		const [user] = yield* rows(tx.update(users).set({ quota: sql`${users.quota} - ${amount}` })
-			.where(and(eq(users.id, userId), gte(users.quota, amount))).returning({ id: users.id }))
-		if (!user) return 'user' as const
-		if (tokenId && tokenLimited) {
-			const [token] = yield* rows(tx.update(tokens).set({ remainQuota: sql`${tokens.remainQuota} - ${amount}` })
-				.where(and(eq(tokens.id, tokenId), gte(tokens.remainQuota, amount))).returning({ id: tokens.id }))
-			if (!token) {
-				yield* rows(tx.update(users).set({ quota: sql`${users.quota} + ${amount}` }).where(eq(users.id, userId)).returning({ id: users.id }))
-				return 'token' as const
-			}
+	const limited = tokenId > 0 && tokenLimited
+	const outcome = await ledger.transaction(function* () {
+		if ((yield* query(TAKE_USER, [amount, userId])).length === 0) return 'user' as const
+		if (limited && (yield* query(TAKE_TOKEN, [amount, tokenId])).length === 0) {
+			yield* query(GIVE_USER, [amount, userId])
+			return 'token' as const
 		}
-		yield* rows(tx.insert(quotaHolds).values({
-			requestId, userId, tokenId, tokenLimited: tokenId > 0 && tokenLimited, amount, node, deadline: nowSeconds() + HOLD_LIFETIME_SECONDS,
-		}).returning({ id: quotaHolds.id }))
+		yield* query(INSERT_HOLD, [requestId, userId, tokenId, limited, amount, node, nowSeconds() + HOLD_LIFETIME_SECONDS])
 		return 'held' as const
 	})
 	if (outcome !== 'held') throw new InsufficientQuotaError(outcome)
@@ -90,57 +105,46 @@ export type SettleOutcome = { settled: false } | { settled: true; charged: numbe
  */
 export async function settle(ledger: Executor, settlement: Settlement): Promise<SettleOutcome> {
 	const { requestId, actual, channelId, log } = settlement
-	return ledger.transaction(function* (tx, { users, tokens, channels, quotaHolds, logs }) {
-		const [hold] = yield* rows(tx.update(quotaHolds).set({ state: HOLD_STATE.settled, closedAt: nowSeconds() })
-			.where(and(eq(quotaHolds.requestId, requestId), eq(quotaHolds.state, HOLD_STATE.pending)))
-			.returning({ userId: quotaHolds.userId, tokenId: quotaHolds.tokenId, tokenLimited: quotaHolds.tokenLimited, amount: quotaHolds.amount }))
+	const now = nowSeconds()
+	return ledger.transaction(function* () {
+		const [hold] = yield* query<ClosedHold>(CLOSE_HOLD, [requestId, HOLD_STATE.settled, '', now])
 		if (!hold) return { settled: false } as const
-		const { tokenId, tokenLimited } = hold
+		const userId = Number(hold.user_id)
+		const tokenId = Number(hold.token_id)
+		const tokenLimited = Boolean(hold.token_limited)
+		const held = Number(hold.amount)
 		let charged = Math.max(0, actual)
-		if (charged < hold.amount) {
-			const refund = hold.amount - charged
-			yield* rows(tx.update(users).set({ quota: sql`${users.quota} + ${refund}` }).where(eq(users.id, hold.userId)).returning({ id: users.id }))
-			if (tokenLimited) yield* rows(tx.update(tokens).set({ remainQuota: sql`${tokens.remainQuota} + ${refund}` }).where(eq(tokens.id, tokenId)).returning({ id: tokens.id }))
-		} else if (charged > hold.amount) {
+		if (charged < held) {
+			yield* query(GIVE_USER, [held - charged, userId])
+			if (tokenLimited) yield* query(GIVE_TOKEN, [held - charged, tokenId])
+		} else if (charged > held) {
 			// Take what the user (and a limited token) can still give, never going below zero.
-			const [balances] = yield* rows(tx.select({ quota: users.quota }).from(users).where(eq(users.id, hold.userId)))
-			let extra = Math.min(charged - hold.amount, Math.max(0, balances?.quota ?? 0))
+			const [balance] = yield* query<{ quota: number }>(READ_USER_QUOTA, [userId])
+			let extra = Math.min(charged - held, Math.max(0, Number(balance?.quota ?? 0)))
 			if (tokenLimited) {
-				const [token] = yield* rows(tx.select({ remain: tokens.remainQuota }).from(tokens).where(eq(tokens.id, tokenId)))
-				extra = Math.min(extra, Math.max(0, token?.remain ?? 0))
+				const [token] = yield* query<{ remain_quota: number }>(READ_TOKEN_REMAIN, [tokenId])
+				extra = Math.min(extra, Math.max(0, Number(token?.remain_quota ?? 0)))
 			}
 			if (extra > 0) {
-				const [taken] = yield* rows(tx.update(users).set({ quota: sql`${users.quota} - ${extra}` })
-					.where(and(eq(users.id, hold.userId), gte(users.quota, extra))).returning({ id: users.id }))
-				if (!taken) extra = 0
-				else if (tokenLimited) {
-					const [tokenTaken] = yield* rows(tx.update(tokens).set({ remainQuota: sql`${tokens.remainQuota} - ${extra}` })
-						.where(and(eq(tokens.id, tokenId), gte(tokens.remainQuota, extra))).returning({ id: tokens.id }))
-					if (!tokenTaken) {
-						yield* rows(tx.update(users).set({ quota: sql`${users.quota} + ${extra}` }).where(eq(users.id, hold.userId)).returning({ id: users.id }))
-						extra = 0
-					}
+				if ((yield* query(TAKE_USER, [extra, userId])).length === 0) extra = 0
+				else if (tokenLimited && (yield* query(TAKE_TOKEN, [extra, tokenId])).length === 0) {
+					yield* query(GIVE_USER, [extra, userId])
+					extra = 0
 				}
 			}
-			charged = hold.amount + extra
+			charged = held + extra
 		}
-		yield* rows(tx.update(quotaHolds).set({ charged }).where(eq(quotaHolds.requestId, requestId)).returning({ id: quotaHolds.id }))
-		yield* rows(tx.update(users).set({ usedQuota: sql`${users.usedQuota} + ${charged}`, requestCount: sql`${users.requestCount} + 1` })
-			.where(eq(users.id, hold.userId)).returning({ id: users.id }))
-		if (tokenId) {
-			yield* rows(tx.update(tokens).set({ usedQuota: sql`${tokens.usedQuota} + ${charged}`, accessedTime: nowSeconds() })
-				.where(eq(tokens.id, tokenId)).returning({ id: tokens.id }))
-		}
-		if (channelId) yield* rows(tx.update(channels).set({ usedQuota: sql`${channels.usedQuota} + ${charged}` }).where(eq(channels.id, channelId)).returning({ id: channels.id }))
+		yield* query(RECORD_CHARGE, [charged, requestId])
+		yield* query(COUNT_USER, [charged, userId])
+		if (tokenId) yield* query(COUNT_TOKEN, [charged, now, tokenId])
+		if (channelId) yield* query(COUNT_CHANNEL, [charged, channelId])
 		const shortfall = Math.max(0, actual - charged)
 		if (log) {
 			const other = shortfall > 0 ? { ...log.other, admin_info: { ...(log.other.admin_info as object | undefined), shortfall } } : log.other
-			yield* rows(tx.insert(logs).values({
-				userId: hold.userId, type: LOG_TYPE.consume, quota: charged, tokenId, channelId, requestId,
-				username: log.username, tokenName: log.tokenName, modelName: log.modelName, group: log.group,
-				promptTokens: log.promptTokens, completionTokens: log.completionTokens, useTime: log.useTime, isStream: log.isStream,
-				channelName: log.channelName, ip: log.ip, content: log.content, other: JSON.stringify(other),
-			}).returning({ id: logs.id }))
+			yield* query(INSERT_CONSUME_LOG, [
+				userId, LOG_TYPE.consume, charged, tokenId, channelId, requestId, log.username, log.tokenName, log.modelName, log.group,
+				log.promptTokens, log.completionTokens, log.useTime, log.isStream, log.channelName, log.ip, log.content, JSON.stringify(other),
+			])
 		}
 		return { settled: true, charged, shortfall } as const
 	})
@@ -148,12 +152,11 @@ export async function settle(ledger: Executor, settlement: Settlement): Promise<
 
 /** Returns a pending hold in full: the call failed before producing anything billable. */
 export async function voidHold(ledger: Executor, requestId: string, reason: string): Promise<boolean> {
-	return ledger.transaction(function* (tx, tables) {
-		const [hold] = yield* rows(tx.update(tables.quotaHolds).set({ state: HOLD_STATE.voided, reason, closedAt: nowSeconds() })
-			.where(and(eq(tables.quotaHolds.requestId, requestId), eq(tables.quotaHolds.state, HOLD_STATE.pending)))
-			.returning({ userId: tables.quotaHolds.userId, tokenId: tables.quotaHolds.tokenId, tokenLimited: tables.quotaHolds.tokenLimited, amount: tables.quotaHolds.amount }))
+	return ledger.transaction(function* () {
+		const [hold] = yield* query<ClosedHold>(CLOSE_HOLD, [requestId, HOLD_STATE.voided, reason, nowSeconds()])
 		if (!hold) return false
-		yield* refundHold(tx, tables, hold)
+		yield* query(GIVE_USER, [Number(hold.amount), Number(hold.user_id)])
+		if (hold.token_limited) yield* query(GIVE_TOKEN, [Number(hold.amount), Number(hold.token_id)])
 		return true
 	})
 }

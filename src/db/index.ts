@@ -14,7 +14,7 @@ import * as pgTables from './schema.pg'
 import * as sqliteTables from './schema.sqlite'
 import { type Database, runPgWork, runSqliteWork, type Tables, type Work } from './transaction'
 
-export { rows, run, type Database, type Tables, type Work } from './transaction'
+export { query, rows, run, type Database, type Tables, type Work } from './transaction'
 export type Dialect = 'sqlite' | 'pg'
 
 export interface Store {
@@ -57,7 +57,7 @@ function openSqliteStore(dataDir: string): Store {
 		dialect: 'sqlite',
 		db,
 		tables: sqliteTables,
-		transaction: async (work) => runSqliteWork(db, sqliteTables, work),
+		transaction: async (work) => runSqliteWork(db, client, sqliteTables, work),
 		contains: (column, text) => sql`${column} LIKE ${escapeLike(text)} ESCAPE '\\'`,
 		close: async () => client.close(),
 	}
@@ -65,10 +65,13 @@ function openSqliteStore(dataDir: string): Store {
 	return store
 }
 
+/** Quota and times fit in 2^53: Postgres int8 comes back as a number, as SQLite's integers do. */
+const BIGINT_AS_NUMBER = { to: 20, from: [20], serialize: (value: number) => String(value), parse: (value: string) => Number(value) }
+
 async function openPgStore(url: string, schema?: string): Promise<Store> {
 	const connection = schema ? { search_path: schema } : undefined
 	await migratePg(url, schema, connection)
-	const client = postgres(url, { max: 10, onnotice: () => {}, connection })
+	const client = postgres(url, { max: 10, onnotice: () => {}, connection, types: { bigint: BIGINT_AS_NUMBER } })
 	const db = drizzlePg(client, { schema: pgTables })
 	return {
 		dialect: 'pg',

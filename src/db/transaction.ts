@@ -19,7 +19,7 @@ import type * as tables from './schema.sqlite'
 /** The query-builder type every service writes against; on Postgres the same builder API runs. */
 export type Database = BunSQLiteDatabase<typeof tables>
 
-type Step = { kind: 'rows' | 'run'; statement: unknown }
+type Step = { kind: 'rows' | 'run'; statement: unknown } | { kind: 'query'; text: string; params: unknown[] }
 export type Tables = typeof tables
 export type Work<Result> = (tx: Database, tables: Tables) => Generator<Step, Result, unknown>
 
@@ -33,15 +33,45 @@ export function* run(statement: PromiseLike<unknown>): Generator<Step, number, u
 	return (yield { kind: 'run', statement }) as number
 }
 
-type SyncStatement = { all(): unknown[]; run(): { changes: number } }
+/**
+ * Executes raw SQL inside a unit of work and returns its rows, for the hot paths where building
+ * the query costs more than running it. Write it once in Postgres style (`$1`, `$2`…, double-quoted
+ * identifiers, columns by their database names); SQLite runs the same text with `?1`, `?2`….
+ * Both dialects keep the prepared statement, keyed by the text.
+ */
+export function* query<Row = Record<string, unknown>>(text: string, params: unknown[] = []): Generator<Step, Row[], unknown> {
+	return (yield { kind: 'query', text, params }) as Row[]
+}
 
-export function runSqliteWork<Result>(database: Database, tableSet: Tables, work: Work<Result>): Result {
+type SyncStatement = { all(): unknown[]; run(): { changes: number } }
+type SqliteClient = { query(text: string): { all(...params: unknown[]): unknown[] } }
+type PgClient = { unsafe(text: string, params: unknown[], options: { prepare: boolean }): PromiseLike<unknown[]> }
+
+const sqliteText = new Map<string, string>()
+function toSqlite(text: string) {
+	let converted = sqliteText.get(text)
+	if (converted === undefined) {
+		converted = text.replace(/\$(\d+)/g, '?$1')
+		sqliteText.set(text, converted)
+	}
+	return converted
+}
+
+/** Booleans bind as 1/0 in SQLite, as Ferry's boolean columns store them. */
+const sqliteParams = (params: unknown[]) => params.map((value) => typeof value === 'boolean' ? Number(value) : value)
+
+export function runSqliteWork<Result>(database: Database, client: SqliteClient, tableSet: Tables, work: Work<Result>): Result {
 	return database.transaction((tx) => {
 		const steps = work(tx as Database, tableSet)
 		let step = steps.next()
 		while (!step.done) {
-			const statement = step.value.statement as SyncStatement
-			step = steps.next(step.value.kind === 'rows' ? statement.all() : statement.run().changes)
+			const current = step.value
+			if (current.kind === 'query') {
+				step = steps.next(client.query(toSqlite(current.text)).all(...sqliteParams(current.params)))
+				continue
+			}
+			const statement = current.statement as SyncStatement
+			step = steps.next(current.kind === 'rows' ? statement.all() : statement.run().changes)
 		}
 		return step.value
 	}, { behavior: 'immediate' })
@@ -54,8 +84,15 @@ export function runPgWork<Result>(database: PgTransactional, tableSet: Tables, w
 		const steps = work(tx as Database, tableSet)
 		let step = steps.next()
 		while (!step.done) {
-			const result = await (step.value.statement as PromiseLike<unknown>)
-			step = steps.next(step.value.kind === 'rows' ? result : (result as { count: number }).count)
+			const current = step.value
+			if (current.kind === 'query') {
+				// drizzle's postgres-js transaction runs on `session.client`, the transaction's own connection.
+				const client = (tx as unknown as { session: { client: PgClient } }).session.client
+				step = steps.next(await client.unsafe(current.text, current.params, { prepare: true }))
+				continue
+			}
+			const result = await (current.statement as PromiseLike<unknown>)
+			step = steps.next(current.kind === 'rows' ? result : (result as { count: number }).count)
 		}
 		return step.value
 	})

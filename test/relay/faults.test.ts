@@ -99,7 +99,7 @@ for (const target of databaseTargets()) {
 			expect(JSON.parse(events.at(-1)!.slice(6)).error.code).toBe('upstream_reset')
 			const { logs } = harness.ferry.store.tables
 			const consumed = (await harness.ferry.store.db.select().from(logs).where(eq(logs.type, LOG_TYPE.consume))).at(-1)!
-			expect(consumed.completionTokens).toBe(countText(delivered))
+			expect(consumed.completionTokens).toBe(await countText(delivered))
 			expect(JSON.parse(consumed.other)).toMatchObject({ local_count_tokens: true, stream_end: 'upstream_failed' })
 			expect(await auditLedger(harness.ferry.store)).toEqual([])
 		})

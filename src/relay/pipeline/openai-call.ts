@@ -17,7 +17,7 @@ import { sendWithRetries, type UpstreamAnswer } from './attempts'
 import { resolveGroup } from './groups'
 import type { RelayServices } from './services'
 import { bearerKey, type RelayCaller } from './token-auth'
-import { countText, estimateChatPrompt, estimateInput } from './tokenizer'
+import { countPrompt, countText, estimatePrompt, type PromptRequest } from './tokenizer'
 
 const REQUEST_SCHEMAS = {
 	chat: chatCompletionRequestSchema,
@@ -35,7 +35,7 @@ interface Call {
 	model: string
 	group: string
 	pricing: Pricing
-	promptEstimate: number
+	prompt: PromptRequest
 	stream: boolean
 	includeUsage: boolean
 	startedAt: number
@@ -57,9 +57,9 @@ async function readBody(request: Request, endpoint: RelayEndpoint) {
 	return parsed.data as Record<string, unknown> & { model: string }
 }
 
-function promptEstimate(endpoint: RelayEndpoint, body: Record<string, unknown>) {
-	if (endpoint === 'chat') return estimateChatPrompt(body.messages as never[], body.tools)
-	return estimateInput(endpoint === 'completions' ? body.prompt : body.input)
+function promptOf(endpoint: RelayEndpoint, body: Record<string, unknown>): PromptRequest {
+	if (endpoint === 'chat') return { endpoint, messages: body.messages as never[], tools: body.tools }
+	return { endpoint, input: endpoint === 'completions' ? body.prompt : body.input }
 }
 
 function completionAllowance(dependencies: Dependencies, endpoint: RelayEndpoint, body: Record<string, unknown>) {
@@ -86,10 +86,10 @@ export async function relayOpenAI(dependencies: Dependencies, relay: RelayServic
 		const stream = endpoint !== 'embeddings' && body.stream === true
 		const call: Call = {
 			requestId, endpoint, caller, model, group, pricing, stream, startedAt, clientAddress,
-			promptEstimate: promptEstimate(endpoint, body),
+			prompt: promptOf(endpoint, body),
 			includeUsage: (body.stream_options as { include_usage?: boolean } | undefined)?.include_usage === true,
 		}
-		const amount = holdFor(pricing, call.promptEstimate, completionAllowance(dependencies, endpoint, body), dependencies.options.get('QuotaPerUnit'))
+		const amount = holdFor(pricing, estimatePrompt(call.prompt), completionAllowance(dependencies, endpoint, body), dependencies.options.get('QuotaPerUnit'))
 		try {
 			await reserve(relay.ledger, {
 				requestId, userId: caller.user.id, tokenId: caller.token.id, tokenLimited: !caller.token.unlimited, amount, node: relay.nodeInstance,
@@ -129,7 +129,7 @@ async function completeAnswer(dependencies: Dependencies, relay: RelayServices, 
 		throw new RelayError(502, 'the upstream sent a malformed answer', 'upstream_error', 'upstream_malformed')
 	}
 	const upstreamUsage = usageFrom(parsed.usage)
-	const usage = upstreamUsage ?? { promptTokens: call.promptEstimate, completionTokens: countText(answerText(parsed)) }
+	const usage = upstreamUsage ?? { promptTokens: await countPrompt(call.prompt), completionTokens: await countText(answerText(parsed)) }
 	await settleCall(dependencies, relay, call, answer, usage, { localCount: !upstreamUsage, firstTokenMs: undefined })
 	return new Response(text, {
 		status: 200,
@@ -150,7 +150,7 @@ function streamAnswer(dependencies: Dependencies, relay: RelayServices, call: Ca
 					await voidHold(relay.ledger, call.requestId, end)
 					return
 				}
-				const billed = end === 'completed' && usage ? usage : { promptTokens: call.promptEstimate, completionTokens: countText(text) }
+				const billed = end === 'completed' && usage ? usage : { promptTokens: await countPrompt(call.prompt), completionTokens: await countText(text) }
 				await settleCall(dependencies, relay, call, answer, billed, { localCount: billed !== usage, firstTokenMs, end })
 			} catch (error) {
 				dependencies.logger.error('closing a streamed call failed', { requestId: call.requestId, error: String(error) })
