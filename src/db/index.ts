@@ -12,7 +12,7 @@ import postgres from 'postgres'
 import { applyMigrations } from './migrate'
 import * as pgTables from './schema.pg'
 import * as sqliteTables from './schema.sqlite'
-import { type Database, runPgWork, runSqliteWork, type Tables, type Work } from './transaction'
+import { type Database, runPgWork, runSqliteWork, sqliteParams, toSqlite, type Tables, type Work } from './transaction'
 
 export { query, rows, run, type Database, type Tables, type Work } from './transaction'
 export type Dialect = 'sqlite' | 'pg'
@@ -23,6 +23,11 @@ export interface Store {
 	readonly tables: Tables
 	/** Runs a unit of work atomically; see transaction.ts for how to write one. */
 	transaction<Result>(work: Work<Result>): Promise<Result>
+	/**
+	 * Raw SQL read for hot paths, written in Postgres style (`$1`…); prepared once per text on both
+	 * dialects. Booleans come back as 0/1 from SQLite and true/false from Postgres.
+	 */
+	read<Row = Record<string, unknown>>(text: string, params?: unknown[]): Promise<Row[]>
 	/** Case-insensitive "column contains text" on both dialects, with LIKE wildcards escaped. */
 	contains(column: SQLWrapper, text: string): SQL
 	close(): Promise<void>
@@ -58,6 +63,7 @@ function openSqliteStore(dataDir: string): Store {
 		db,
 		tables: sqliteTables,
 		transaction: async (work) => runSqliteWork(db, client, sqliteTables, work),
+		read: async (text, params = []) => client.query(toSqlite(text)).all(...sqliteParams(params) as never[]) as never[],
 		contains: (column, text) => sql`${column} LIKE ${escapeLike(text)} ESCAPE '\\'`,
 		close: async () => client.close(),
 	}
@@ -78,6 +84,7 @@ async function openPgStore(url: string, schema?: string): Promise<Store> {
 		db: db as unknown as Database,
 		tables: pgTables as unknown as Tables,
 		transaction: (work) => runPgWork(db, pgTables as unknown as Tables, work),
+		read: (text, params = []) => client.unsafe(text, params as never[], { prepare: true }) as never,
 		contains: (column, text) => sql`${column} ILIKE ${escapeLike(text)} ESCAPE '\\'`,
 		close: () => client.end({ timeout: 5 }),
 	}

@@ -48,7 +48,7 @@ type SqliteClient = { query(text: string): { all(...params: unknown[]): unknown[
 type PgClient = { unsafe(text: string, params: unknown[], options: { prepare: boolean }): PromiseLike<unknown[]> }
 
 const sqliteText = new Map<string, string>()
-function toSqlite(text: string) {
+export function toSqlite(text: string) {
 	let converted = sqliteText.get(text)
 	if (converted === undefined) {
 		converted = text.replace(/\$(\d+)/g, '?$1')
@@ -58,7 +58,7 @@ function toSqlite(text: string) {
 }
 
 /** Booleans bind as 1/0 in SQLite, as Ferry's boolean columns store them. */
-const sqliteParams = (params: unknown[]) => params.map((value) => typeof value === 'boolean' ? Number(value) : value)
+export const sqliteParams = (params: unknown[]) => params.map((value) => typeof value === 'boolean' ? Number(value) : value)
 
 export function runSqliteWork<Result>(database: Database, client: SqliteClient, tableSet: Tables, work: Work<Result>): Result {
 	return database.transaction((tx) => {
