@@ -3,7 +3,7 @@
  * an earlier run of this node, and every 30 s any pending hold past its deadline. Each is voided
  * with reason `interrupted` and the user's log says so.
  */
-import { and, eq, lt, ne, or, sql } from 'drizzle-orm'
+import { and, eq } from 'drizzle-orm'
 import { LOG_TYPE } from '@shared/log'
 import { rows, type Store } from '@/db'
 import { nowSeconds } from '@/lib/clock'
@@ -20,14 +20,12 @@ export function nodeInstance(nodeName: string, bootId: string) {
 
 export async function reconcileHolds(store: Store, currentInstance: string): Promise<number> {
 	const { quotaHolds } = store.tables
-	const earlierRunPrefix = currentInstance.slice(0, currentInstance.lastIndexOf('/') + 1)
-	const orphaned = await store.db.select({ requestId: quotaHolds.requestId }).from(quotaHolds).where(and(
-		eq(quotaHolds.state, HOLD_STATE.pending),
-		or(
-			lt(quotaHolds.deadline, nowSeconds()),
-			and(sql`substr(${quotaHolds.node}, 1, ${earlierRunPrefix.length}) = ${earlierRunPrefix}`, ne(quotaHolds.node, currentInstance)),
-		),
-	))
+	const earlierRun = currentInstance.slice(0, currentInstance.lastIndexOf('/') + 1)
+	const now = nowSeconds()
+	// Pending holds are few (requests in flight), and the (state, deadline) index finds them.
+	const pending = await store.db.select({ requestId: quotaHolds.requestId, node: quotaHolds.node, deadline: quotaHolds.deadline })
+		.from(quotaHolds).where(eq(quotaHolds.state, HOLD_STATE.pending))
+	const orphaned = pending.filter((hold) => hold.deadline < now || (hold.node.startsWith(earlierRun) && hold.node !== currentInstance))
 	let freed = 0
 	for (const { requestId } of orphaned) {
 		const voided = await store.transaction(function* (tx, tables) {

@@ -42,7 +42,7 @@ interface Call {
 	clientAddress: string
 }
 
-async function readBody(request: Request, endpoint: RelayEndpoint) {
+async function readBody(request: Request, endpoint: RelayEndpoint): Promise<Record<string, unknown> & { model: string }> {
 	let body: unknown
 	try {
 		body = await request.json()
@@ -54,7 +54,8 @@ async function readBody(request: Request, endpoint: RelayEndpoint) {
 		const issue = parsed.error.issues[0]
 		throw relayErrors.badRequest(issue ? `${issue.path.join('.') || 'body'}: ${issue.message}` : 'invalid request')
 	}
-	return parsed.data as Record<string, unknown> & { model: string }
+	// The client's own object goes upstream, with every field the schema does not know.
+	return { ...(body as Record<string, unknown>), model: parsed.data.model }
 }
 
 function promptOf(endpoint: RelayEndpoint, body: Record<string, unknown>): PromptRequest {

@@ -1,11 +1,12 @@
 /**
- * Counting tokens locally (design §5.7). The hold needs only an estimate, from the UTF-8 size
- * (about 3 bytes a token: generous for English, close for CJK). The bill, when an upstream reports
+ * Counting tokens locally (design §5.7). The hold needs only an estimate, from the text's length
+ * (a token is about 4 letters of English or 1–2 CJK characters; a third of the length errs
+ * generous for English). The bill, when an upstream reports
  * no usage, counts with a real tokenizer (o200k); it is loaded on first use because its tables
  * cost about 70 MB of memory that most gateways never need.
  */
 
-const BYTES_PER_TOKEN_ESTIMATE = 3
+const CHARACTERS_PER_TOKEN_ESTIMATE = 3
 /** Per-message framing tokens in OpenAI's chat format. */
 const MESSAGE_OVERHEAD = 3
 const REPLY_PRIMING = 3
@@ -15,7 +16,7 @@ const IMAGE_PART_TOKENS = 520
 type Counter = (text: string) => number
 type ChatMessage = { role?: unknown; name?: unknown; content?: unknown }
 
-const estimate: Counter = (text) => (text ? Math.ceil(Buffer.byteLength(text) / BYTES_PER_TOKEN_ESTIMATE) : 0)
+const estimate: Counter = (text) => Math.ceil(text.length / CHARACTERS_PER_TOKEN_ESTIMATE)
 
 let tokenizer: Promise<Counter> | undefined
 function realCounter(): Promise<Counter> {
