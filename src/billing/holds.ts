@@ -41,11 +41,15 @@ const GIVE_USER = 'UPDATE users SET quota = quota + $1 WHERE id = $2 RETURNING i
 const GIVE_TOKEN = 'UPDATE tokens SET remain_quota = remain_quota + $1 WHERE id = $2 RETURNING id'
 const INSERT_HOLD = 'INSERT INTO quota_holds (request_id, user_id, token_id, token_limited, amount, node, deadline) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id'
 const CLOSE_HOLD = 'UPDATE quota_holds SET state = $2, reason = $3, closed_at = $4 WHERE request_id = $1 AND state = \'pending\' RETURNING user_id, token_id, token_limited, amount'
+/** Settles with the charge capped at the hold; a cost above it is taken and recorded afterwards. */
+const SETTLE_HOLD = `UPDATE quota_holds SET state = 'settled', closed_at = $2, charged = CASE WHEN amount >= $3 THEN $3 ELSE amount END
+	WHERE request_id = $1 AND state = 'pending' RETURNING user_id, token_id, token_limited, amount`
 const READ_USER_QUOTA = 'SELECT quota FROM users WHERE id = $1'
 const READ_TOKEN_REMAIN = 'SELECT remain_quota FROM tokens WHERE id = $1'
 const RECORD_CHARGE = 'UPDATE quota_holds SET charged = $1 WHERE request_id = $2 RETURNING id'
-const COUNT_USER = 'UPDATE users SET used_quota = used_quota + $1, request_count = request_count + 1 WHERE id = $2 RETURNING id'
-const COUNT_TOKEN = 'UPDATE tokens SET used_quota = used_quota + $1, accessed_time = $2 WHERE id = $3 RETURNING id'
+/** Returns what the hold held beyond the charge, and counts the call: one statement per row. */
+const COUNT_USER = 'UPDATE users SET quota = quota + $3, used_quota = used_quota + $1, request_count = request_count + 1 WHERE id = $2 RETURNING id'
+const COUNT_TOKEN = 'UPDATE tokens SET remain_quota = remain_quota + $4, used_quota = used_quota + $1, accessed_time = $2 WHERE id = $3 RETURNING id'
 const COUNT_CHANNEL = 'UPDATE channels SET used_quota = used_quota + $1 WHERE id = $2 RETURNING id'
 const INSERT_CONSUME_LOG = `INSERT INTO logs (user_id, type, quota, token_id, channel_id, request_id, username, token_name, model_name, "group",
 	prompt_tokens, completion_tokens, use_time, is_stream, channel_name, ip, content, other)
@@ -107,17 +111,14 @@ export async function settle(ledger: Executor, settlement: Settlement): Promise<
 	const { requestId, actual, channelId, log } = settlement
 	const now = nowSeconds()
 	return ledger.transaction(function* () {
-		const [hold] = yield* query<ClosedHold>(CLOSE_HOLD, [requestId, HOLD_STATE.settled, '', now])
+		const [hold] = yield* query<ClosedHold>(SETTLE_HOLD, [requestId, now, Math.max(0, actual)])
 		if (!hold) return { settled: false } as const
 		const userId = Number(hold.user_id)
 		const tokenId = Number(hold.token_id)
 		const tokenLimited = Boolean(hold.token_limited)
 		const held = Number(hold.amount)
 		let charged = Math.max(0, actual)
-		if (charged < held) {
-			yield* query(GIVE_USER, [held - charged, userId])
-			if (tokenLimited) yield* query(GIVE_TOKEN, [held - charged, tokenId])
-		} else if (charged > held) {
+		if (charged > held) {
 			// Take what the user (and a limited token) can still give, never going below zero.
 			const [balance] = yield* query<{ quota: number }>(READ_USER_QUOTA, [userId])
 			let extra = Math.min(charged - held, Math.max(0, Number(balance?.quota ?? 0)))
@@ -133,10 +134,11 @@ export async function settle(ledger: Executor, settlement: Settlement): Promise<
 				}
 			}
 			charged = held + extra
+			yield* query(RECORD_CHARGE, [charged, requestId])
 		}
-		yield* query(RECORD_CHARGE, [charged, requestId])
-		yield* query(COUNT_USER, [charged, userId])
-		if (tokenId) yield* query(COUNT_TOKEN, [charged, now, tokenId])
+		const refund = held - Math.min(charged, held)
+		yield* query(COUNT_USER, [charged, userId, refund])
+		if (tokenId) yield* query(COUNT_TOKEN, [charged, now, tokenId, tokenLimited ? refund : 0])
 		if (channelId) yield* query(COUNT_CHANNEL, [charged, channelId])
 		const shortfall = Math.max(0, actual - charged)
 		if (log) {

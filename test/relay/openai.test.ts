@@ -185,6 +185,27 @@ for (const target of databaseTargets()) {
 				await expectError(chat(sdk), OpenAI.PermissionDeniedError, 403, 'user_disabled')
 			})
 
+			test('a request without the fields the endpoint needs is a 400 naming the field', async () => {
+				const post = (path: string, body: unknown) => fetch(`${harness.baseUrl}/v1/${path}`, {
+					method: 'POST', headers: { authorization: `Bearer ${client.apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify(body),
+				})
+				const cases: [string, unknown, string][] = [
+					['chat/completions', { model: 'gpt-4o-mini' }, 'messages'],
+					['chat/completions', { model: 'gpt-4o-mini', messages: [] }, 'messages'],
+					['chat/completions', { messages: [{ role: 'user', content: 'Hi' }] }, 'model'],
+					['chat/completions', { model: 'gpt-4o-mini', messages: [{ content: 'Hi' }] }, 'messages.0'],
+					['chat/completions', { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hi' }], max_tokens: -5 }, 'max_tokens'],
+					['completions', { model: 'gpt-3.5-turbo-instruct', prompt: { not: 'text' } }, 'prompt'],
+					['embeddings', { model: 'text-embedding-3-small' }, 'input'],
+					['chat/completions', [1, 2, 3], 'JSON object'],
+				]
+				for (const [path, body, field] of cases) {
+					const response = await post(path, body)
+					expect({ path, status: response.status }).toEqual({ path, status: 400 })
+					expect((await response.json()).error.message).toContain(field)
+				}
+			})
+
 			test('a malformed body and an unsupported path', async () => {
 				const response = await fetch(`${harness.baseUrl}/v1/chat/completions`, { method: 'POST', headers: { authorization: 'Bearer sk-x', 'content-type': 'application/json' }, body: '{' })
 				expect(response.status).toBe(401)

@@ -3,13 +3,12 @@
  * resolve the group, price the call, reserve the hold, send upstream with retries, pass the answer
  * back while reading its usage, then settle — or void when nothing billable reached the client.
  */
-import type { z } from 'zod'
 import type { Dependencies } from '@/dependencies'
 import { InsufficientQuotaError, reserve, settle, voidHold } from '@/billing/holds'
 import { holdFor, quotaForUsage, resolvePricing, type Pricing, type Usage } from '@/billing/price'
 import { randomString } from '@/lib/crypto'
 import { RelayError, openAIErrorResponse, relayErrors } from '../errors'
-import { chatCompletionRequestSchema, completionRequestSchema, embeddingRequestSchema } from '../formats/openai/requests'
+import { checkOpenAIRequest, OpenAIRequestError, type OpenAIRequest } from '../formats/openai/requests'
 import { tapOpenAIStream, type StreamEnd } from '../formats/openai/stream-tap'
 import { answerText, usageFrom } from '../formats/openai/usage'
 import type { RelayEndpoint } from '../providers/types'
@@ -18,12 +17,6 @@ import { resolveGroup } from './groups'
 import type { RelayServices } from './services'
 import { bearerKey, type RelayCaller } from './token-auth'
 import { countPrompt, countText, estimatePrompt, type PromptRequest } from './tokenizer'
-
-const REQUEST_SCHEMAS = {
-	chat: chatCompletionRequestSchema,
-	completions: completionRequestSchema,
-	embeddings: embeddingRequestSchema,
-} satisfies Record<RelayEndpoint, z.ZodType>
 
 /** Self-use mode lets unpriced models through at no cost. */
 const FREE: Pricing = { kind: 'per_token', modelRatio: 0, completionRatio: 1, cacheRatio: 1, createCacheRatio: 1, groupRatio: 1 }
@@ -42,20 +35,19 @@ interface Call {
 	clientAddress: string
 }
 
-async function readBody(request: Request, endpoint: RelayEndpoint): Promise<Record<string, unknown> & { model: string }> {
+async function readBody(request: Request, endpoint: RelayEndpoint): Promise<OpenAIRequest> {
 	let body: unknown
 	try {
 		body = await request.json()
 	} catch {
 		throw relayErrors.badRequest('the request body is not valid JSON')
 	}
-	const parsed = REQUEST_SCHEMAS[endpoint].safeParse(body)
-	if (!parsed.success) {
-		const issue = parsed.error.issues[0]
-		throw relayErrors.badRequest(issue ? `${issue.path.join('.') || 'body'}: ${issue.message}` : 'invalid request')
+	try {
+		return checkOpenAIRequest(endpoint, body)
+	} catch (error) {
+		if (error instanceof OpenAIRequestError) throw relayErrors.badRequest(error.message)
+		throw error
 	}
-	// The client's own object goes upstream, with every field the schema does not know.
-	return { ...(body as Record<string, unknown>), model: parsed.data.model }
 }
 
 function promptOf(endpoint: RelayEndpoint, body: Record<string, unknown>): PromptRequest {

@@ -1,46 +1,67 @@
 /**
  * What OpenAI-format clients send. Only the fields the gateway reads are checked; everything else
- * passes through to the upstream untouched, so new OpenAI parameters work without a release: the
- * relay validates with these schemas and forwards the client's own object, not the parsed copy.
+ * passes through to the upstream untouched, so new OpenAI parameters work without a release.
+ *
+ * Hand-written rather than zod: this runs on every relay call, and a schema library's generic
+ * object handling cost about a seventh of the relay's CPU in `bun run bench`.
  */
 import { z } from 'zod'
+import type { RelayEndpoint } from '../../providers/types'
 
-const model = z.string({ error: 'model is required' }).trim().min(1, 'model is required').max(200)
-const tokenLimit = z.number().int().nonnegative().optional().nullable()
-const streamOptions = z.object({ include_usage: z.boolean().optional().nullable() }).optional().nullable()
+export type OpenAIRequest = Record<string, unknown> & { model: string }
 
-const contentPart = z.object({ type: z.string(), text: z.string().optional() })
-const message = z.object({
-	role: z.string(),
-	content: z.union([z.string(), z.array(contentPart), z.null()]).optional(),
-	name: z.string().optional(),
-})
+const MODEL_MAX_LENGTH = 200
 
-export const chatCompletionRequestSchema = z.object({
-	model,
-	messages: z.array(message, { error: 'messages must be a list of messages' }).min(1, 'messages must not be empty'),
-	stream: z.boolean().optional().nullable(),
-	stream_options: streamOptions,
-	max_tokens: tokenLimit,
-	max_completion_tokens: tokenLimit,
-	tools: z.array(z.unknown()).optional().nullable(),
-})
-export type ChatCompletionRequest = z.infer<typeof chatCompletionRequestSchema>
+function fail(message: string): never {
+	throw new OpenAIRequestError(message)
+}
 
-export const completionRequestSchema = z.object({
-	model,
-	prompt: z.union([z.string(), z.array(z.string()), z.array(z.number()), z.array(z.array(z.number()))]),
-	stream: z.boolean().optional().nullable(),
-	stream_options: streamOptions,
-	max_tokens: tokenLimit,
-})
-export type CompletionRequest = z.infer<typeof completionRequestSchema>
+export class OpenAIRequestError extends Error {}
 
-export const embeddingRequestSchema = z.object({
-	model,
-	input: z.union([z.string(), z.array(z.string()), z.array(z.number()), z.array(z.array(z.number()))]),
-})
-export type EmbeddingRequest = z.infer<typeof embeddingRequestSchema>
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
+
+function optionalBoolean(body: Record<string, unknown>, field: string) {
+	const value = body[field]
+	if (value !== undefined && value !== null && typeof value !== 'boolean') fail(`${field}: expected a boolean`)
+}
+
+function optionalTokenLimit(body: Record<string, unknown>, field: string) {
+	const value = body[field]
+	if (value !== undefined && value !== null && !(Number.isInteger(value) && (value as number) >= 0)) fail(`${field}: expected a whole number of tokens`)
+}
+
+function isPrompt(value: unknown) {
+	return typeof value === 'string' || (Array.isArray(value) && value.every((item) => typeof item === 'string' || typeof item === 'number' || (Array.isArray(item) && item.every((token) => typeof token === 'number'))))
+}
+
+/** Checks a request body for an endpoint; throws `OpenAIRequestError` with a message naming the field. */
+export function checkOpenAIRequest(endpoint: RelayEndpoint, body: unknown): OpenAIRequest {
+	if (!isObject(body)) fail('the request body must be a JSON object')
+	const model = body.model
+	if (typeof model !== 'string' || model.trim() === '') fail('model: model is required')
+	if (model.length > MODEL_MAX_LENGTH) fail('model: too long')
+	if (endpoint === 'chat') {
+		const messages = body.messages
+		if (!Array.isArray(messages)) fail('messages: messages must be a list of messages')
+		if (messages.length === 0) fail('messages: messages must not be empty')
+		messages.forEach((message, index) => {
+			if (!isObject(message) || typeof message.role !== 'string') fail(`messages.${index}: each message needs a role`)
+			const content = message.content
+			if (content !== undefined && content !== null && typeof content !== 'string' && !Array.isArray(content)) fail(`messages.${index}.content: expected text or a list of parts`)
+		})
+		optionalTokenLimit(body, 'max_completion_tokens')
+		if (body.tools !== undefined && body.tools !== null && !Array.isArray(body.tools)) fail('tools: expected a list')
+	}
+	if (endpoint === 'completions' && !isPrompt(body.prompt)) fail('prompt: expected text or a list of texts or tokens')
+	if (endpoint === 'embeddings' && !isPrompt(body.input)) fail('input: expected text or a list of texts or tokens')
+	if (endpoint !== 'embeddings') {
+		optionalBoolean(body, 'stream')
+		optionalTokenLimit(body, 'max_tokens')
+		const options = body.stream_options
+		if (options !== undefined && options !== null && !isObject(options)) fail('stream_options: expected an object')
+	}
+	return body as OpenAIRequest
+}
 
 /** The upstream answer's usage, as OpenAI reports it (all fields optional: parse what is there). */
 export const openAIUsageSchema = z.looseObject({
