@@ -19,34 +19,48 @@ export interface BodyLimits {
 export function guardBody(body: ReadableStream<Uint8Array>, limits: BodyLimits): ReadableStream<Uint8Array> {
 	const reader = body.getReader()
 	let received = 0
+	// One watchdog timer for the whole body instead of a timer per chunk: a read in progress since
+	// `waitingSince` fails once it has waited the idle limit.
+	let waitingSince: number | undefined
+	let watchdog: ReturnType<typeof setTimeout> | undefined
+	let failed: unknown
 
 	const fail = (reason: unknown): never => {
+		failed ??= reason
+		clearTimeout(watchdog)
 		limits.stop(reason)
 		reader.cancel(reason).catch(() => {})
 		throw reason
 	}
 
-	const readWithin = async () => {
-		let timer: ReturnType<typeof setTimeout> | undefined
-		const idle = new Promise<never>((_, reject) => {
-			timer = setTimeout(() => reject(new OutboundTimeoutError('idle', limits.target, limits.idleMilliseconds)), limits.idleMilliseconds)
-		})
-		try {
-			return await Promise.race([reader.read(), idle])
-		} finally {
-			clearTimeout(timer)
-		}
+	const arm = (delay: number) => {
+		watchdog = setTimeout(() => {
+			watchdog = undefined
+			if (waitingSince === undefined) return
+			const waited = performance.now() - waitingSince
+			if (waited < limits.idleMilliseconds) return arm(limits.idleMilliseconds - waited)
+			const error = new OutboundTimeoutError('idle', limits.target, limits.idleMilliseconds)
+			failed ??= error
+			limits.stop(error)
+			reader.cancel(error).catch(() => {})
+		}, delay)
 	}
 
 	return new ReadableStream<Uint8Array>({
 		async pull(controller) {
-			let chunk: Awaited<ReturnType<typeof readWithin>>
+			waitingSince = performance.now()
+			if (watchdog === undefined) arm(limits.idleMilliseconds)
+			let chunk: Awaited<ReturnType<typeof reader.read>>
 			try {
-				chunk = await readWithin()
+				chunk = await reader.read()
 			} catch (error) {
-				return fail(error instanceof OutboundTimeoutError ? error : limits.translate(error))
+				return fail(failed ?? limits.translate(error))
+			} finally {
+				waitingSince = undefined
 			}
+			if (failed) return fail(failed)
 			if (chunk.done) {
+				clearTimeout(watchdog)
 				controller.close()
 				return
 			}
@@ -55,6 +69,7 @@ export function guardBody(body: ReadableStream<Uint8Array>, limits: BodyLimits):
 			controller.enqueue(chunk.value)
 		},
 		cancel(reason) {
+			clearTimeout(watchdog)
 			return reader.cancel(reason)
 		},
 	}, { highWaterMark: 0 })
