@@ -3,6 +3,7 @@ import journal from './meta/_journal.json'
 import migration0 from './0000_init.sql' with { type: 'text' }
 import migration1 from './0001_identity_unique.sql' with { type: 'text' }
 import migration2 from './0002_hold_token_limited.sql' with { type: 'text' }
+import migration3 from './0003_hot_path_indexes.sql' with { type: 'text' }
 
 export default {
 	journal,
@@ -10,5 +11,6 @@ export default {
 		'0000_init': migration0,
 		'0001_identity_unique': migration1,
 		'0002_hold_token_limited': migration2,
+		'0003_hot_path_indexes': migration3,
 	} as Record<string, string>,
 }
