@@ -6,7 +6,7 @@
 import type { Dependencies } from '@/dependencies'
 import { InsufficientQuotaError, reserve, settle, voidHold } from '@/billing/holds'
 import { holdFor, quotaForUsage, resolvePricing, type Pricing, type Usage } from '@/billing/price'
-import { randomString } from '@/lib/crypto'
+import { newRequestId } from '@/lib/crypto'
 import { RelayError, openAIErrorResponse, relayErrors } from '../errors'
 import { checkOpenAIRequest, OpenAIRequestError, type OpenAIRequest } from '../formats/openai/requests'
 import { tapOpenAIStream, type StreamEnd } from '../formats/openai/stream-tap'
@@ -62,7 +62,7 @@ function completionAllowance(dependencies: Dependencies, endpoint: RelayEndpoint
 }
 
 export async function relayOpenAI(dependencies: Dependencies, relay: RelayServices, endpoint: RelayEndpoint, request: Request, clientAddress: string): Promise<Response> {
-	const requestId = randomString(24)
+	const requestId = newRequestId()
 	const startedAt = performance.now()
 	let held = false
 	try {
