@@ -1,8 +1,6 @@
 import { Elysia, NotFoundError } from 'elysia'
-import { createStaticHandler } from 'react-router'
-import { routes } from '@ui/routes'
 import { fileResponse, loadAssets } from '@/console/assets'
-import { type HandleApi, renderConsole } from '@/console/render'
+import type { HandleApi } from '@/console/render'
 
 export type ConsoleDependencies = {
 	/** Answers an /api request in-process; server-side loaders call it with the visitor's cookie. */
@@ -19,8 +17,20 @@ function isReserved(pathname: string) {
 
 const immutable = 'public, max-age=31536000, immutable'
 
+/**
+ * React, the router and the pages load on the first page view: a gateway that only relays never
+ * pays their memory (about 20 MB).
+ */
+let renderer: Promise<(request: Request, handleApi: HandleApi, assets: Awaited<ReturnType<typeof loadAssets>>) => Promise<Response>> | undefined
+function loadRenderer() {
+	renderer ??= Promise.all([import('react-router'), import('@ui/routes'), import('@/console/render')]).then(([router, ui, render]) => {
+		const handler = router.createStaticHandler(ui.routes)
+		return (request, handleApi, assets) => render.renderConsole(request, handler, handleApi, assets)
+	})
+	return renderer
+}
+
 export function createConsole(dependencies: ConsoleDependencies): Elysia {
-	const handler = createStaticHandler(routes)
 
 	async function page(request: Request) {
 		const pathname = new URL(request.url).pathname
@@ -29,7 +39,7 @@ export function createConsole(dependencies: ConsoleDependencies): Elysia {
 		const name = pathname.slice(1)
 		const publicFile = Object.hasOwn(assets.publicFiles, name) ? assets.publicFiles[name] : undefined
 		if (publicFile) return fileResponse(pathname, publicFile, 'public, max-age=86400')
-		return renderConsole(request, handler, dependencies.handleApi, assets)
+		return (await loadRenderer())(request, dependencies.handleApi, assets)
 	}
 
 	// Registered on an untyped instance so that the plugin is a plain `Elysia` (route types stay private).

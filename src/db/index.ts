@@ -7,10 +7,7 @@ import { Database as SqliteDatabase } from 'bun:sqlite'
 import { join } from 'node:path'
 import { type SQL, type SQLWrapper, sql } from 'drizzle-orm'
 import { drizzle as drizzleSqlite } from 'drizzle-orm/bun-sqlite'
-import { drizzle as drizzlePg } from 'drizzle-orm/postgres-js'
-import postgres from 'postgres'
 import { applyMigrations } from './migrate'
-import * as pgTables from './schema.pg'
 import * as sqliteTables from './schema.sqlite'
 import { type Database, runPgWork, runSqliteWork, sqliteParams, toSqlite, type Tables, type Work } from './transaction'
 
@@ -78,9 +75,13 @@ function openSqliteStore(dataDir: string): Store {
 /** Quota and times fit in 2^53: Postgres int8 comes back as a number, as SQLite's integers do. */
 const BIGINT_AS_NUMBER = { to: 20, from: [20], serialize: (value: number) => String(value), parse: (value: string) => Number(value) }
 
+/** The Postgres driver loads only when a Postgres URL is configured. */
 async function openPgStore(url: string, schema?: string): Promise<Store> {
+	const [{ default: postgres }, { drizzle: drizzlePg }, pgTables] = await Promise.all([
+		import('postgres'), import('drizzle-orm/postgres-js'), import('./schema.pg'),
+	])
 	const connection = schema ? { search_path: schema } : undefined
-	await migratePg(url, schema, connection)
+	await migratePg(postgres, drizzlePg, url, schema, connection)
 	const client = postgres(url, { max: 10, onnotice: () => {}, connection, types: { bigint: BIGINT_AS_NUMBER } })
 	const db = drizzlePg(client, { schema: pgTables })
 	return {
@@ -95,7 +96,10 @@ async function openPgStore(url: string, schema?: string): Promise<Store> {
 }
 
 /** Nodes starting together take turns: an advisory lock on one dedicated connection. */
-async function migratePg(url: string, schema: string | undefined, connection: Record<string, string> | undefined) {
+async function migratePg(
+	postgres: typeof import('postgres'), drizzlePg: typeof import('drizzle-orm/postgres-js').drizzle,
+	url: string, schema: string | undefined, connection: Record<string, string> | undefined,
+) {
 	const client = postgres(url, { max: 1, onnotice: () => {}, connection })
 	try {
 		if (schema) await client.unsafe(`CREATE SCHEMA IF NOT EXISTS "${schema.replaceAll('"', '""')}"`)

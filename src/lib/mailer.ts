@@ -3,7 +3,6 @@
  * settings applies to the next message. Neither the SMTP token nor a message body is ever logged:
  * bodies carry verification codes and reset links.
  */
-import nodemailer from 'nodemailer'
 import type { OptionStore } from '@/api/options/service'
 import type { Logger } from './logger'
 
@@ -31,6 +30,8 @@ export function createSmtpMailer(options: OptionStore, logger: Logger): Mailer {
 			const account = options.get('SMTPAccount').trim()
 			const from = options.get('SMTPFrom').trim() || account
 			if (!host || !from) throw new MailerError(MAILER_MESSAGES.notConfigured)
+			// Loaded on the first mail: most gateways never send one.
+			const { default: nodemailer } = await import('nodemailer')
 			const transport = nodemailer.createTransport({
 				host,
 				port: options.get('SMTPPort'),
