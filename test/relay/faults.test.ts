@@ -104,6 +104,34 @@ for (const target of databaseTargets()) {
 			expect(await auditLedger(harness.ferry.store)).toEqual([])
 		})
 
+		test('a client that hangs up mid-stream is billed for what it received and leaves no pending hold', async () => {
+			const upstream = harness.startUpstream({ fault: 'slow-chunks=150', reply: 'one two three four five six seven eight' })
+			await harness.createChannel({ base_url: upstream.url, models: 'gpt-4o-mini' })
+			const token = await harness.createToken()
+			const aborter = new AbortController()
+			const response = await fetch(`${harness.baseUrl}/v1/chat/completions`, {
+				method: 'POST', signal: aborter.signal,
+				headers: { authorization: `Bearer ${token.key}`, 'content-type': 'application/json' },
+				body: JSON.stringify({ model: 'gpt-4o-mini', stream: true, messages: [{ role: 'user', content: 'Count' }] }),
+			})
+			const reader = response.body!.getReader()
+			await reader.read()
+			aborter.abort()
+			await reader.cancel().catch(() => {})
+			const { quotaHolds, logs } = harness.ferry.store.tables
+			const deadline = Date.now() + 5_000
+			let holds = await harness.ferry.store.db.select().from(quotaHolds)
+			while (holds.some((hold) => hold.state === 'pending') && Date.now() < deadline) {
+				await Bun.sleep(50)
+				holds = await harness.ferry.store.db.select().from(quotaHolds)
+			}
+			expect(holds.map((hold) => hold.state)).toEqual(['settled'])
+			const consumed = (await harness.ferry.store.db.select().from(logs).where(eq(logs.type, LOG_TYPE.consume))).at(-1)!
+			expect(JSON.parse(consumed.other).stream_end).toBe('client_closed')
+			expect(consumed.completionTokens).toBeLessThan(8)
+			expect(await auditLedger(harness.ferry.store)).toEqual([])
+		})
+
 		test('a malformed stream event ends the stream with an error event, never a crash', async () => {
 			const upstream = harness.startUpstream({ fault: 'malformed-sse=1' })
 			await harness.createChannel({ base_url: upstream.url, models: 'gpt-4o-mini' })

@@ -36,6 +36,20 @@ describe('routing a call', () => {
 		expect(log.quota).toBe(270)
 	})
 
+	test('a served call records the channel\'s response time', async () => {
+		harness = await startRelayHarness(databaseTargets()[0]!)
+		const id = await harness.createChannel({ base_url: harness.startUpstream({ fault: 'slow-first-byte=50' }).url, models: 'gpt-4o-mini' })
+		await chat(harness.client((await harness.createToken()).key))
+		const { channels } = harness.ferry.store.tables
+		const deadline = Date.now() + 2_000
+		let row = (await harness.ferry.store.db.select().from(channels).where(eq(channels.id, id)))[0]!
+		while (row.responseTime === 0 && Date.now() < deadline) {
+			await Bun.sleep(20)
+			row = (await harness.ferry.store.db.select().from(channels).where(eq(channels.id, id)))[0]!
+		}
+		expect(row.responseTime).toBeGreaterThanOrEqual(50)
+	})
+
 	test('an admin pins a channel with sk-KEY-CHANNELID, even one of lower priority', async () => {
 		harness = await startRelayHarness(databaseTargets()[0]!)
 		await harness.createChannel({ name: 'first', base_url: harness.startUpstream({ name: 'first' }).url, models: 'gpt-4o-mini', priority: 10 })
