@@ -79,13 +79,7 @@ export async function createTokens(dependencies: Dependencies, user: UserRecord,
 	assertUsableGroup(dependencies, user, input.group)
 	const fields = {
 		userId: user.id,
-		remainQuota: input.remain_quota,
-		unlimitedQuota: input.unlimited_quota,
-		expiredTime: input.expired_time,
-		modelLimitsEnabled: input.model_limits_enabled,
-		modelLimits: input.model_limits,
-		allowIps: input.allow_ips,
-		group: input.group,
+		...settableColumns(input),
 		status: isExhausted({ remainQuota: input.remain_quota, unlimitedQuota: input.unlimited_quota }) ? TOKEN_STATUS.exhausted : TOKEN_STATUS.enabled,
 	}
 	const values = Array.from({ length: input.count }, (_, index) => ({
@@ -136,13 +130,11 @@ export async function updateToken(dependencies: Dependencies, user: UserRecord, 
 	return toTokenView(secrets, updated, now)
 }
 
-/**
- * The fields the edit really changes. Values equal to the stored ones are left out, so that an
- * edit sent with a stale remaining quota does not undo what requests spent meanwhile.
- */
-function editedFields(current: TokenRecord, input: UpdateTokenInput): Partial<TokenRecord> {
-	const wanted: Partial<TokenRecord> = {
-		name: input.name,
+type SettableFields = Pick<UpdateTokenInput, 'remain_quota' | 'unlimited_quota' | 'expired_time' | 'model_limits_enabled' | 'model_limits' | 'allow_ips' | 'group'>
+
+/** The token settings a caller may set, from their wire names to their columns. */
+function settableColumns<Input extends SettableFields>(input: Input) {
+	return {
 		remainQuota: input.remain_quota,
 		unlimitedQuota: input.unlimited_quota,
 		expiredTime: input.expired_time,
@@ -151,6 +143,14 @@ function editedFields(current: TokenRecord, input: UpdateTokenInput): Partial<To
 		allowIps: input.allow_ips,
 		group: input.group,
 	}
+}
+
+/**
+ * The fields the edit really changes. Values equal to the stored ones are left out, so that an
+ * edit sent with a stale remaining quota does not undo what requests spent meanwhile.
+ */
+function editedFields(current: TokenRecord, input: UpdateTokenInput): Partial<TokenRecord> {
+	const wanted: Partial<TokenRecord> = { name: input.name, ...settableColumns(input) }
 	const changes: Partial<TokenRecord> = {}
 	for (const [field, value] of Object.entries(wanted) as [keyof TokenRecord, unknown][]) {
 		if (value !== undefined && value !== current[field]) Object.assign(changes, { [field]: value })
