@@ -3,9 +3,8 @@
  * Each step is one transaction of guarded updates, so balances never go below zero and a hold is
  * closed at most once, on any number of nodes.
  */
-import { eq, sql } from 'drizzle-orm'
 import { LOG_TYPE } from '@shared/log'
-import { query, rows, type Database, type Tables } from '@/db'
+import { query } from '@/db'
 import type { Executor } from './batcher'
 import { nowSeconds } from '@/lib/clock'
 
@@ -152,22 +151,19 @@ export async function settle(ledger: Executor, settlement: Settlement): Promise<
 	})
 }
 
-/** Returns a pending hold in full: the call failed before producing anything billable. */
-export async function voidHold(ledger: Executor, requestId: string, reason: string): Promise<boolean> {
-	return ledger.transaction(function* () {
-		const [hold] = yield* query<ClosedHold>(CLOSE_HOLD, [requestId, HOLD_STATE.voided, reason, nowSeconds()])
-		if (!hold) return false
-		yield* query(GIVE_USER, [Number(hold.amount), Number(hold.user_id)])
-		if (hold.token_limited) yield* query(GIVE_TOKEN, [Number(hold.amount), Number(hold.token_id)])
-		return true
-	})
+/**
+ * A unit of work that closes a pending hold as voided and gives its amount back to the user and a
+ * limited token; answers the hold, or undefined when it was no longer pending.
+ */
+export function* voidHoldWork(requestId: string, reason: string) {
+	const [hold] = yield* query<ClosedHold>(CLOSE_HOLD, [requestId, HOLD_STATE.voided, reason, nowSeconds()])
+	if (!hold) return undefined
+	yield* query(GIVE_USER, [Number(hold.amount), Number(hold.user_id)])
+	if (hold.token_limited) yield* query(GIVE_TOKEN, [Number(hold.amount), Number(hold.token_id)])
+	return { userId: Number(hold.user_id), tokenId: Number(hold.token_id), amount: Number(hold.amount) }
 }
 
-type HoldRow = { userId: number; tokenId: number; tokenLimited: boolean; amount: number }
-
-/** A unit of work that gives a hold's amount back to its user and limited token. */
-export function* refundHold(tx: Database, tables: Tables, hold: HoldRow) {
-	const { users, tokens } = tables
-	yield* rows(tx.update(users).set({ quota: sql`${users.quota} + ${hold.amount}` }).where(eq(users.id, hold.userId)).returning({ id: users.id }))
-	if (hold.tokenLimited) yield* rows(tx.update(tokens).set({ remainQuota: sql`${tokens.remainQuota} + ${hold.amount}` }).where(eq(tokens.id, hold.tokenId)).returning({ id: tokens.id }))
+/** Returns a pending hold in full: the call failed before producing anything billable. */
+export async function voidHold(ledger: Executor, requestId: string, reason: string): Promise<boolean> {
+	return (await ledger.transaction(() => voidHoldWork(requestId, reason))) !== undefined
 }

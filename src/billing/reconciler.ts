@@ -3,12 +3,12 @@
  * an earlier run of this node, and every 30 s any pending hold past its deadline. Each is voided
  * with reason `interrupted` and the user's log says so.
  */
-import { and, eq } from 'drizzle-orm'
+import { eq } from 'drizzle-orm'
 import { LOG_TYPE } from '@shared/log'
 import { rows, type Store } from '@/db'
 import { nowSeconds } from '@/lib/clock'
 import type { Logger } from '@/lib/logger'
-import { HOLD_STATE, refundHold } from './holds'
+import { HOLD_STATE, voidHoldWork } from './holds'
 
 export const RECONCILE_INTERVAL_MS = 30_000
 export const INTERRUPTED = 'interrupted'
@@ -29,11 +29,8 @@ export async function reconcileHolds(store: Store, currentInstance: string): Pro
 	let freed = 0
 	for (const { requestId } of orphaned) {
 		const voided = await store.transaction(function* (tx, tables) {
-			const [hold] = yield* rows(tx.update(tables.quotaHolds).set({ state: HOLD_STATE.voided, reason: INTERRUPTED, closedAt: nowSeconds() })
-				.where(and(eq(tables.quotaHolds.requestId, requestId), eq(tables.quotaHolds.state, HOLD_STATE.pending)))
-				.returning())
+			const hold = yield* voidHoldWork(requestId, INTERRUPTED)
 			if (!hold) return false
-			yield* refundHold(tx, tables, hold)
 			yield* rows(tx.insert(tables.logs).values({
 				userId: hold.userId, type: LOG_TYPE.system, requestId, tokenId: hold.tokenId, quota: 0,
 				content: `request ${requestId} was interrupted before it finished; its hold of ${hold.amount} quota was returned`,
