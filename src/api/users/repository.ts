@@ -2,20 +2,12 @@
 import { and, eq, isNull, sql } from 'drizzle-orm'
 import { rows, type Store, type Tables } from '@/db'
 import { randomString } from '@/lib/crypto'
-import { refused } from '../errors'
-import { USER_MESSAGES } from '@shared/user'
 import type { UserRecord } from './view'
 
 export async function findUser(store: Store, id: number, { includeDeleted = false } = {}): Promise<UserRecord | undefined> {
 	const { users } = store.tables
 	const condition = includeDeleted ? eq(users.id, id) : and(eq(users.id, id), isNull(users.deletedAt))
 	const [user] = await store.db.select().from(users).where(condition).limit(1)
-	return user
-}
-
-export async function requireUser(store: Store, id: number): Promise<UserRecord> {
-	const user = await findUser(store, id)
-	if (!user) throw refused(USER_MESSAGES.userNotFound)
 	return user
 }
 
