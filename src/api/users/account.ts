@@ -65,13 +65,15 @@ export async function login(dependencies: Dependencies, input: z.infer<typeof lo
 		.where(and(isNull(users.deletedAt), input.username.includes('@') ? eq(users.email, input.username) : eq(users.username, input.username)))
 		.limit(1)
 	// Hash even for an unknown user so the answer time does not reveal which usernames exist.
-	const valid = await passwords.verify(input.password, user?.password ?? UNKNOWN_USER_HASH)
+	const valid = await passwords.verify(input.password, user?.password ?? await unknownUserHash())
 	if (!user || !valid || user.status !== USER_STATUS.enabled) throw refused(USER_MESSAGES.wrongCredentials)
 	await store.db.update(users).set({ lastLoginTime: nowSeconds() }).where(eq(users.id, user.id))
 	return { user, sessionToken: signSession(dependencies.secrets, user.id, user.sessionVersion) }
 }
 
-const UNKNOWN_USER_HASH = await Bun.password.hash(randomString(24), { algorithm: 'argon2id', memoryCost: 19456, timeCost: 2 })
+/** A hash nobody's password matches, made on first need (argon2 takes 19 MiB while hashing). */
+let unknownUser: Promise<string> | undefined
+const unknownUserHash = () => (unknownUser ??= Bun.password.hash(randomString(24), { algorithm: 'argon2id', memoryCost: 19456, timeCost: 2 }))
 
 export async function logout(dependencies: Dependencies, userId: number) {
 	await endSessions(dependencies.store, userId)
