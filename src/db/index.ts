@@ -55,9 +55,8 @@ function openSqliteStore(dataDir: string): Store {
 	client.run('PRAGMA foreign_keys = ON')
 	client.run('PRAGMA busy_timeout = 5000')
 	// Billing touches many rows per second: a 64 MB page cache (the default is 2 MB) keeps them in
-	// memory, and checkpointing every ~40 MB of WAL writes hot pages once instead of again and again.
+	// memory. Checkpoints stay at SQLite's default size: they run on the request thread.
 	client.run('PRAGMA cache_size = -65536')
-	client.run('PRAGMA wal_autocheckpoint = 10000')
 	const db = drizzleSqlite(client, { schema: sqliteTables })
 	const store: Store = {
 		dialect: 'sqlite',
