@@ -72,6 +72,36 @@ interface Sent {
 	controller: AbortController
 }
 
+const CACHE_LIMIT = 1000
+
+/** A Map that forgets everything when it grows past the limit: enough for a few hundred upstreams. */
+function remember<Value>(cache: Map<string, Value>, key: string, make: () => Value): Value {
+	let value = cache.get(key)
+	if (value === undefined) {
+		if (cache.size >= CACHE_LIMIT) cache.clear()
+		value = make()
+		cache.set(key, value)
+	}
+	return value
+}
+
+/** Parsed targets by URL text: the relay calls the same few base URLs over and over. */
+const targets = new Map<string, Target>()
+const targetOf = (input: string | URL) => typeof input === 'string' ? remember(targets, input, () => parseTarget(input)) : parseTarget(input)
+
+/** The URL to fetch for a checked address: the target's URL with the IP literal as its host. */
+const addressedUrls = new Map<string, { url: string; socketHost: string }>()
+function addressedUrl(target: Target, address: IpBytes) {
+	const urlHost = formatUrlHost(address)
+	return remember(addressedUrls, `${target.url.href} ${urlHost}`, () => {
+		const url = new URL(target.url)
+		url.hostname = urlHost
+		url.port = String(target.port)
+		url.hash = ''
+		return { url: url.href, socketHost: urlHost.replace(/^\[|\]$/g, '') }
+	})
+}
+
 export function createOutboundClient(options: OutboundClientOptions): OutboundFetch {
 	const addressPolicy = createAddressPolicy(options.privateUpstreams)
 	const lookup = options.lookup ?? lookupWithBun
@@ -97,28 +127,26 @@ export function createOutboundClient(options: OutboundClientOptions): OutboundFe
 	async function attempt(target: Target, address: IpBytes, request: OutgoingRequest, limits: Limits, init: OutboundRequestInit, caller: AbortSignal | undefined): Promise<Sent> {
 		const controller = new AbortController()
 		const signal = caller ? AbortSignal.any([caller, controller.signal]) : controller.signal
-		const urlHost = formatUrlHost(address)
-		const socketHost = urlHost.replace(/^\[|\]$/g, '')
-		const url = new URL(target.url)
-		url.hostname = urlHost
-		url.port = String(target.port)
-		url.hash = ''
-		const headers = new Headers(request.headers)
+		const { url, socketHost } = addressedUrl(target, address)
+		// `request.headers` is this call's own copy (request-input.ts, redirect.ts): setting Host is safe.
+		const headers = request.headers
 		headers.set('host', target.url.host)
 		const tls = target.url.protocol === 'https:'
 			? { ...(target.literal ? {} : { serverName: target.hostName }), ...(options.ca ? { ca: options.ca } : {}) }
 			: undefined
 
 		const firstByteTimer = setTimeout(() => controller.abort(new OutboundTimeoutError('first_byte', target.description, limits.firstByte)), limits.firstByte)
-		const probeController = new AbortController()
+		let probeController: AbortController | undefined
 		let connectTimer: ReturnType<typeof setTimeout> | undefined
 		if (!reachable.recentlyAnswered(socketHost, target.port)) {
+			probeController = new AbortController()
+			const probing = probeController
 			connectTimer = setTimeout(() => {
-				probeController.abort()
+				probing.abort()
 				controller.abort(new OutboundTimeoutError('connect', target.description, limits.connect))
 			}, limits.connect)
 			const settled = () => clearTimeout(connectTimer)
-			probe(socketHost, target.port, probeController.signal).then(settled, settled)
+			probe(socketHost, target.port, probing.signal).then(settled, settled)
 		}
 		try {
 			const response = await fetch(url, {
@@ -138,7 +166,7 @@ export function createOutboundClient(options: OutboundClientOptions): OutboundFe
 		} finally {
 			clearTimeout(firstByteTimer)
 			clearTimeout(connectTimer)
-			probeController.abort()
+			probeController?.abort()
 		}
 	}
 
@@ -183,7 +211,7 @@ export function createOutboundClient(options: OutboundClientOptions): OutboundFe
 
 	async function follow(input: string | URL | Request, init: OutboundRequestInit, policy: OutboundPolicy): Promise<Response> {
 		const limits = limitsFor(policy, init)
-		let target = parseTarget(requestUrl(input))
+		let target = targetOf(requestUrl(input))
 		const { request: first, signal: caller, redirect } = await readRequest(input, init)
 		let request = first
 		for (let redirects = 0; ; redirects++) {
