@@ -1,3 +1,5 @@
+import type { Logger } from '@/lib/logger'
+
 /**
  * Relay failures. Every failure a client can see is a `RelayError` with an HTTP status, a message
  * safe to show, and an OpenAI-style type and code; each client format renders it in its own shape.
@@ -46,4 +48,11 @@ export function openAIErrorResponse(error: RelayError, requestId?: string): Resp
 		status: error.status,
 		headers: requestId ? { 'x-ferry-request-id': requestId } : undefined,
 	})
+}
+
+/** Any failure as an OpenAI-format answer: a RelayError as it is, anything else logged and hidden. */
+export function openAIFailure(error: unknown, logger: Logger, requestId?: string): Response {
+	if (error instanceof RelayError) return openAIErrorResponse(error, requestId)
+	logger.error('relay call failed', { requestId, error: String(error) })
+	return openAIErrorResponse(relayErrors.internal(), requestId)
 }

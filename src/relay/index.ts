@@ -9,7 +9,7 @@ import { clientAddress } from '@/api/respond'
 import { createBatchingExecutor } from '@/billing/batcher'
 import { nodeInstance } from '@/billing/reconciler'
 import { randomString } from '@/lib/crypto'
-import { RelayError, openAIErrorResponse, relayErrors } from './errors'
+import { openAIErrorResponse, openAIFailure, relayErrors } from './errors'
 import { resolveGroup } from './pipeline/groups'
 import { relayOpenAI } from './pipeline/openai-call'
 import { createResponseTimeRecorder } from './pipeline/response-times'
@@ -51,9 +51,7 @@ export function createRelay(dependencies: Dependencies, relay: RelayServices) {
 			const result = await work()
 			return result instanceof Response ? result : Response.json(result)
 		} catch (error) {
-			if (error instanceof RelayError) return openAIErrorResponse(error)
-			dependencies.logger.error('relay request failed', { error: String(error) })
-			return openAIErrorResponse(relayErrors.internal())
+			return openAIFailure(error, dependencies.logger)
 		}
 	}
 	return new Elysia({ prefix: '/v1' })

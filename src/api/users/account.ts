@@ -3,7 +3,7 @@ import { and, eq, gte, isNull, sql } from 'drizzle-orm'
 import { z } from 'zod'
 import { MESSAGES } from '@shared/api'
 import { LOG_TYPE } from '@shared/log'
-import { DEFAULT_ROOT_PASSWORD, ROLE, USER_MESSAGES, USER_STATUS, type loginSchema, type registerSchema, type updateSelfSchema } from '@shared/user'
+import { DEFAULT_ROOT_PASSWORD, DEFAULT_ROOT_USERNAME, ROLE, USER_MESSAGES, USER_STATUS, type loginSchema, type registerSchema, type updateSelfSchema } from '@shared/user'
 import { rows } from '@/db'
 import type { Dependencies } from '@/dependencies'
 import { applyCredit } from '@/billing/ledger'
@@ -172,7 +172,7 @@ export async function ensureRootUser(dependencies: Dependencies) {
 	try {
 		await store.transaction(function* (tx, tables) {
 			const [root] = yield* rows(tx.insert(tables.users).values({
-				username: 'root', password, displayName: 'Root User', role: ROLE.root, affCode: newAffCode(), passwordChangeRequired: true,
+				username: DEFAULT_ROOT_USERNAME, password, displayName: 'Root User', role: ROLE.root, affCode: newAffCode(), passwordChangeRequired: true,
 			}).returning({ id: tables.users.id }))
 			yield* applyCredit(tx, tables, { userId: root!.id, amount: ROOT_INITIAL_QUOTA, type: LOG_TYPE.system, content: 'initial quota of the super admin' })
 		})

@@ -31,13 +31,6 @@ export function toUserView(user: UserRecord): UserView {
 }
 
 export function toSessionUser(user: UserRecord): SessionUser {
-	return {
-		id: user.id,
-		username: user.username,
-		display_name: user.displayName,
-		role: user.role,
-		status: user.status,
-		group: user.group,
-		password_change_required: user.passwordChangeRequired,
-	}
+	const { id, username, display_name, role, status, group } = toUserView(user)
+	return { id, username, display_name, role, status, group, password_change_required: user.passwordChangeRequired }
 }

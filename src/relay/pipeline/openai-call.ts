@@ -7,7 +7,7 @@ import type { Dependencies } from '@/dependencies'
 import { InsufficientQuotaError, reserve, settle, voidHold } from '@/billing/holds'
 import { holdFor, quotaForUsage, resolvePricing, type Pricing, type Usage } from '@/billing/price'
 import { newRequestId } from '@/lib/crypto'
-import { RelayError, openAIErrorResponse, relayErrors } from '../errors'
+import { RelayError, openAIErrorResponse, openAIFailure, relayErrors } from '../errors'
 import { checkOpenAIRequest, OpenAIRequestError, type OpenAIRequest } from '../formats/openai/requests'
 import { tapOpenAIStream, type StreamEnd } from '../formats/openai/stream-tap'
 import { answerText, usageFrom } from '../formats/openai/usage'
@@ -99,10 +99,10 @@ export async function relayOpenAI(dependencies: Dependencies, relay: RelayServic
 		return stream ? streamAnswer(dependencies, relay, call, answer) : await completeAnswer(dependencies, relay, call, answer)
 	} catch (error) {
 		if (held) await voidHold(relay.ledger, requestId, 'upstream_failed').catch((voidError) => dependencies.logger.error('voiding a hold failed', { requestId, error: String(voidError) }))
-		if (error instanceof RelayError) return openAIErrorResponse(error, requestId)
-		if (request.signal.aborted) return openAIErrorResponse(new RelayError(499, 'the client closed the request', 'invalid_request_error', 'client_closed'), requestId)
-		dependencies.logger.error('relay call failed', { requestId, endpoint, error: String(error) })
-		return openAIErrorResponse(relayErrors.internal(), requestId)
+		if (!(error instanceof RelayError) && request.signal.aborted) {
+			return openAIErrorResponse(new RelayError(499, 'the client closed the request', 'invalid_request_error', 'client_closed'), requestId)
+		}
+		return openAIFailure(error, dependencies.logger, requestId)
 	}
 }
 

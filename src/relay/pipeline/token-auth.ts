@@ -9,7 +9,7 @@ import type { Dependencies } from '@/dependencies'
 import { splitTokenKey, tokenKeyDigest } from '@/api/tokens/keys'
 import { effectiveStatus } from '@/api/tokens/status'
 import { nowSeconds } from '@/lib/clock'
-import { parseAddressList } from '@/lib/ip-allow-list'
+import { parseAddressList, type AddressList } from '@/lib/ip-allow-list'
 import { relayErrors } from '../errors'
 import { createTokenCache } from './token-cache'
 
@@ -39,31 +39,44 @@ type TokenRow = {
 	token_group: string; username: string; user_group: string; role: number; user_status: number; deleted_at: number | null
 }
 
-async function loadToken({ store }: Dependencies, digest: string) {
+/** A token row with what the checks derive from it, built once per cache entry. */
+type KnownToken = {
+	row: TokenRow
+	limits: { status: number; expiredTime: number; remainQuota: number; unlimitedQuota: boolean }
+	addresses: AddressList
+	modelLimits: ReadonlySet<string> | undefined
+}
+
+async function loadToken({ store }: Dependencies, digest: string): Promise<KnownToken | undefined> {
 	const [row] = await store.read<TokenRow>(TOKEN_WITH_OWNER, [digest])
-	return row
+	if (!row) return undefined
+	return {
+		row,
+		limits: { status: row.status, expiredTime: Number(row.expired_time), remainQuota: Number(row.remain_quota), unlimitedQuota: Boolean(row.unlimited_quota) },
+		addresses: parseAddressList(row.allow_ips),
+		modelLimits: row.model_limits_enabled ? new Set(row.model_limits.split(',').map((model) => model.trim()).filter(Boolean)) : undefined,
+	}
 }
 
 export type TokenAuthenticator = (presented: string | undefined, clientAddress: string) => Promise<RelayCaller>
 
 export function createTokenAuthenticator(dependencies: Dependencies): TokenAuthenticator {
-	const cache = createTokenCache<Awaited<ReturnType<typeof loadToken>>>(dependencies.changes)
+	const cache = createTokenCache<KnownToken>(dependencies.changes)
 	return async (presented, clientAddress) => {
 		if (!presented) throw relayErrors.missingKey()
 		const digest = tokenKeyDigest(dependencies.secrets, presented)
-		const row = await cache.get(digest, () => loadToken(dependencies, digest))
-		if (!row) throw relayErrors.invalidKey()
-		return checkCaller(row, presented, clientAddress)
+		const known = await cache.get(digest, () => loadToken(dependencies, digest))
+		if (!known) throw relayErrors.invalidKey()
+		return checkCaller(known, presented, clientAddress)
 	}
 }
 
-function checkCaller(row: TokenRow, presented: string, clientAddress: string): RelayCaller {
-	const token = { status: row.status, expiredTime: Number(row.expired_time), remainQuota: Number(row.remain_quota), unlimitedQuota: Boolean(row.unlimited_quota) }
-	const status = effectiveStatus(token, nowSeconds())
+function checkCaller({ row, limits, addresses, modelLimits }: KnownToken, presented: string, clientAddress: string): RelayCaller {
+	const status = effectiveStatus(limits, nowSeconds())
 	if (status === TOKEN_STATUS.expired) throw relayErrors.tokenExpired()
 	if (status === TOKEN_STATUS.exhausted) throw relayErrors.tokenExhausted()
 	if (status !== TOKEN_STATUS.enabled) throw relayErrors.tokenDisabled()
-	if (!parseAddressList(row.allow_ips).allows(clientAddress)) throw relayErrors.addressNotAllowed()
+	if (!addresses.allows(clientAddress)) throw relayErrors.addressNotAllowed()
 	if (row.deleted_at !== null || row.user_status !== USER_STATUS.enabled) throw relayErrors.userDisabled()
 
 	const pin = splitTokenKey(presented).channel
@@ -73,10 +86,9 @@ function checkCaller(row: TokenRow, presented: string, clientAddress: string): R
 		pinnedChannelId = Number(pin)
 		if (!Number.isSafeInteger(pinnedChannelId) || pinnedChannelId <= 0) throw relayErrors.channelNotFound()
 	}
-	const limits = row.model_limits_enabled ? new Set(row.model_limits.split(',').map((model) => model.trim()).filter(Boolean)) : undefined
 	return {
 		user: { id: Number(row.user_id), username: row.username, group: row.user_group, role: row.role },
-		token: { id: Number(row.id), name: row.name, group: row.token_group, unlimited: token.unlimitedQuota, modelLimits: limits },
+		token: { id: Number(row.id), name: row.name, group: row.token_group, unlimited: limits.unlimitedQuota, modelLimits },
 		pinnedChannelId,
 	}
 }
