@@ -10,8 +10,8 @@ import { createApi } from './api'
 import { createOptionStore } from './api/options/service'
 import { ensureRootUser } from './api/users/account'
 import { createConsole } from './console'
+import { createSharedChangeFeed } from './db/shared-change-feed'
 import { createRelay, createRelayServices } from './relay'
-import { createChangeFeed } from './lib/change-feed'
 import { nowSeconds } from './lib/clock'
 import { createSecretBox } from './lib/crypto'
 import { createLogger, type Logger } from './lib/logger'
@@ -32,6 +32,9 @@ export interface AppInput {
 export async function createApp(input: AppInput) {
 	const logger = input.logger ?? createLogger(input.config.logLevel)
 	const options = await createOptionStore(input.store, logger)
+	const changes = createSharedChangeFeed(input.store, logger)
+	// Only another node's change needs a re-read: this node's own `set` already updated memory.
+	changes.subscribe('options', () => void options.reload().catch((error) => logger.error('reloading options failed', { error: String(error) })))
 	const dependencies: Dependencies = {
 		config: input.config,
 		store: input.store,
@@ -39,7 +42,7 @@ export async function createApp(input: AppInput) {
 		secrets: createSecretBox(input.config.cryptoSecret, input.config.sessionSecret),
 		logger,
 		rateLimiter: input.rateLimiter ?? createMemoryRateLimiter(),
-		changes: createChangeFeed(),
+		changes,
 		passwords: input.passwords ?? argon2Passwords,
 		mailer: input.mailer ?? createSmtpMailer(options, logger),
 		fetch: input.fetch ?? createOutboundClient({
@@ -61,7 +64,7 @@ export async function createApp(input: AppInput) {
 		.use(createRelay(dependencies, relay))
 		.use(createApi(dependencies))
 		.use(createConsole({ handleApi: (request: Request): Promise<Response> => app.handle(request) }))
-	return { app, dependencies, relay }
+	return { app, dependencies, relay, changes }
 }
 
 export type App = Awaited<ReturnType<typeof createApp>>['app']

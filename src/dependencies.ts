@@ -4,7 +4,7 @@
  */
 import type { Config } from './config'
 import type { Store } from './db'
-import type { ChangeFeed } from './lib/change-feed'
+import type { SharedChangeFeed } from './db/shared-change-feed'
 import type { OptionStore } from './api/options/service'
 import type { SecretBox } from './lib/crypto'
 import type { Logger } from './lib/logger'
@@ -27,7 +27,7 @@ export interface Dependencies {
 	rateLimiter: RateLimiter
 	passwords: PasswordHasher
 	/** Tells caches (routing table, tokens, users) that records changed. */
-	changes: ChangeFeed
+	changes: SharedChangeFeed
 	/** Sends verification codes and reset links; by default SMTP as the system settings say. */
 	mailer: Mailer
 	/**

@@ -12,13 +12,15 @@ import { createLogger } from './lib/logger'
 async function serve(config: Config) {
 	const logger = createLogger(config.logLevel)
 	const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir })
-	const { app, relay } = await createApp({ config, store, logger })
+	const { app, relay, changes } = await createApp({ config, store, logger })
 	const stopReconciler = startReconciler(store, relay.nodeInstance, logger)
+	const stopWatchingChanges = changes.start()
 	app.listen({ port: config.port, hostname: config.host, maxRequestBodySize: config.maxBodyBytes })
 	logger.info(`Ferry listening on http://${config.host}:${app.server?.port} (${store.dialect === 'sqlite' ? `SQLite in ${config.dataDir}` : 'Postgres'})`)
 	const stop = async (signal: string) => {
 		logger.info(`received ${signal}, shutting down`)
 		stopReconciler()
+		stopWatchingChanges()
 		await app.stop()
 		await store.close()
 		process.exit(0)

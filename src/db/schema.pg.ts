@@ -281,6 +281,15 @@ export const leases = pgTable('leases', {
 	expiresAt: bigint('expires_at', { mode: 'number' }).notNull(),
 })
 
+/**
+ * One counter per kind of cached record (channels, tokens, users, options), bumped after every
+ * change. Each node polls it to drop its caches when another node changed something (design §9).
+ */
+export const changeVersions = pgTable('change_versions', {
+	topic: text('topic').primaryKey(),
+	version: bigint('version', { mode: 'number' }).notNull().default(0),
+})
+
 /** Short-lived one-time codes: email verification codes and password-reset tokens. */
 export const verifications = pgTable('verifications', {
 	id: integer('id').primaryKey().generatedByDefaultAsIdentity(),

@@ -281,6 +281,15 @@ export const leases = sqliteTable('leases', {
 	expiresAt: integer('expires_at').notNull(),
 })
 
+/**
+ * One counter per kind of cached record (channels, tokens, users, options), bumped after every
+ * change. Each node polls it to drop its caches when another node changed something (design §9).
+ */
+export const changeVersions = sqliteTable('change_versions', {
+	topic: text('topic').primaryKey(),
+	version: integer('version').notNull().default(0),
+})
+
 /** Short-lived one-time codes: email verification codes and password-reset tokens. */
 export const verifications = sqliteTable('verifications', {
 	id: integer('id').primaryKey({ autoIncrement: true }),

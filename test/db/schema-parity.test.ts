@@ -24,10 +24,10 @@ describe('the twin schemas', () => {
 		expect(describeSchema(pgSchema)).toEqual(describeSchema(sqliteSchema))
 	})
 
-	test('cover every entity of the seeds plus the ledger, lease and verification tables', () => {
+	test('cover every entity of the seeds plus the ledger, lease, change-version and verification tables', () => {
 		const names = Object.keys(describeSchema(sqliteSchema)).map((key) => key.split(':')[1]).sort()
 		expect(names).toEqual([
-			'abilities', 'channels', 'leases', 'logs', 'midjourneys', 'options', 'quota_data', 'quota_holds',
+			'abilities', 'change_versions', 'channels', 'leases', 'logs', 'midjourneys', 'options', 'quota_data', 'quota_holds',
 			'redemptions', 'tasks', 'tokens', 'top_ups', 'users', 'verifications',
 		])
 	})

@@ -32,7 +32,7 @@ export const quickPasswords: PasswordHasher = {
 export type Caller = { userId: number; cookie?: string; accessToken?: string }
 export type Answer<Data = any> = { status: number; body: { success: boolean; message: string; data?: Data }; headers: Headers }
 
-export async function createTestApp(target: DatabaseTarget, overrides: Partial<Omit<AppInput, 'store'>> = {}) {
+export async function createTestApp(target: Pick<DatabaseTarget, 'open'>, overrides: Partial<Omit<AppInput, 'store'>> = {}) {
 	const store = await target.open()
 	const { app, dependencies } = await createApp({ config: testConfig, store, logger: silentLogger, passwords: quickPasswords, ...overrides })
 

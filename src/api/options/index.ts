@@ -10,10 +10,12 @@ export function optionRoutes(dependencies: Dependencies) {
 		.get('/', () => ok(dependencies.options.listPublic()))
 		.put('/', async ({ body }) => {
 			await dependencies.options.set(body.key, body.value)
+			dependencies.changes.notify('options')
 			return ok()
 		}, { body: updateOptionSchema })
 		.post('/rest_model_ratio', async () => {
 			await dependencies.options.resetModelRatio()
+			dependencies.changes.notify('options')
 			return ok(undefined, 'model ratios have been reset to the defaults')
 		})
 }

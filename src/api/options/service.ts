@@ -23,25 +23,31 @@ export interface OptionStore {
 }
 
 export async function createOptionStore(store: Store, logger: Logger): Promise<OptionStore> {
-	const values = {} as Record<OptionKey, unknown>
-	const texts = {} as Record<OptionKey, string>
+	let values = {} as Record<OptionKey, unknown>
+	let texts = {} as Record<OptionKey, string>
 	const { options } = store.tables
 
+	/** Builds the new values aside and swaps them in, so a request never sees a half-read table. */
 	async function reload() {
+		const stored = await store.db.select().from(options)
+		const nextValues = {} as Record<OptionKey, unknown>
+		const nextTexts = {} as Record<OptionKey, string>
 		for (const key of Object.keys(OPTION_DEFINITIONS) as OptionKey[]) {
 			const definition = OPTION_DEFINITIONS[key] as (typeof OPTION_DEFINITIONS)[OptionKey] & { format(value: unknown): string }
-			values[key] = definition.defaultValue
-			texts[key] = definition.format(definition.defaultValue)
+			nextValues[key] = definition.defaultValue
+			nextTexts[key] = definition.format(definition.defaultValue)
 		}
-		for (const row of await store.db.select().from(options)) {
+		for (const row of stored) {
 			if (!isOptionKey(row.key)) continue
 			try {
-				values[row.key] = OPTION_DEFINITIONS[row.key].parse(row.value)
-				texts[row.key] = row.value
+				nextValues[row.key] = OPTION_DEFINITIONS[row.key].parse(row.value)
+				nextTexts[row.key] = row.value
 			} catch (error) {
 				logger.warn('ignoring an unreadable stored option, using its default', { key: row.key, reason: (error as Error).message })
 			}
 		}
+		values = nextValues
+		texts = nextTexts
 	}
 
 	async function save(key: OptionKey, text: string) {

@@ -1,0 +1,68 @@
+/**
+ * The change feed across nodes (design §9): a change told to this node reaches its own caches at
+ * once and bumps the topic's counter in `change_versions`; every node polls the counters (one
+ * small read a second) and tells its caches about the topics another node bumped. So a token
+ * disabled, a channel edited or an option saved on one node takes effect on all within a second,
+ * with no Redis needed.
+ */
+import { type ChangeFeed, type ChangeTopic, CHANGE_TOPICS, createChangeFeed } from '@/lib/change-feed'
+import type { Logger } from '@/lib/logger'
+import type { Store } from './index'
+
+export const CHANGE_POLL_INTERVAL_MS = 1_000
+
+const BUMP = `INSERT INTO change_versions (topic, version) VALUES ($1, 1)
+	ON CONFLICT (topic) DO UPDATE SET version = change_versions.version + 1`
+const READ_VERSIONS = 'SELECT topic, version FROM change_versions'
+
+export interface SharedChangeFeed extends ChangeFeed {
+	/** Reads the counters once and tells local listeners about topics bumped since the last look. */
+	poll(): Promise<void>
+	/** Polls every `intervalMs` until the returned function is called. */
+	start(intervalMs?: number): () => void
+}
+
+export function createSharedChangeFeed(store: Store, logger: Logger): SharedChangeFeed {
+	const local = createChangeFeed()
+	let seen: Map<string, number> | undefined
+	let polling: Promise<void> | undefined
+
+	async function readVersions() {
+		const found = new Map<string, number>()
+		for (const row of await store.read<{ topic: string; version: number }>(READ_VERSIONS)) found.set(row.topic, Number(row.version))
+		return found
+	}
+
+	async function pollOnce() {
+		const current = await readVersions()
+		const previous = seen
+		seen = current
+		// The first look only sets the baseline: this node's caches start empty anyway.
+		if (!previous) return
+		for (const topic of CHANGE_TOPICS) {
+			if ((current.get(topic) ?? 0) !== (previous.get(topic) ?? 0)) local.notify(topic)
+		}
+	}
+
+	return {
+		subscribe: local.subscribe,
+		notify(topic: ChangeTopic) {
+			local.notify(topic)
+			// After the change itself committed, so a node that sees the new counter reads the new rows.
+			store.read(BUMP, [topic]).catch((error) => logger.warn('could not publish a change to other nodes', { topic, error: String(error) }))
+		},
+		poll() {
+			polling ??= pollOnce().finally(() => {
+				polling = undefined
+			})
+			return polling
+		},
+		start(intervalMs = CHANGE_POLL_INTERVAL_MS) {
+			const run = () => this.poll().catch((error) => logger.warn('polling for changes failed', { error: String(error) }))
+			void run()
+			const timer = setInterval(run, intervalMs)
+			timer.unref?.()
+			return () => clearInterval(timer)
+		},
+	}
+}
