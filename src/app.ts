@@ -16,7 +16,7 @@ import { nowSeconds } from './lib/clock'
 import { createSecretBox } from './lib/crypto'
 import { createLogger, type Logger } from './lib/logger'
 import { createSmtpMailer, type Mailer } from './lib/mailer'
-import { createOutboundClient, parseHostList } from './lib/outbound'
+import { createOutboundClient, openedFromResponse, parseHostList, type OutboundClient, type OutboundFetch } from './lib/outbound'
 import { createMemoryRateLimiter, type RateLimiter } from './lib/rate-limiter'
 
 export interface AppInput {
@@ -27,6 +27,20 @@ export interface AppInput {
 	passwords?: PasswordHasher
 	fetch?: Dependencies['fetch']
 	mailer?: Mailer
+}
+
+/** The parsed list for the option's current text, parsed again only when the text changes. */
+function memoizedHostList(read: () => string) {
+	let text: string | undefined
+	let list: string[] = []
+	return () => {
+		const current = read()
+		if (current !== text) {
+			text = current
+			list = parseHostList(current)
+		}
+		return list
+	}
 }
 
 export async function createApp(input: AppInput) {
@@ -48,7 +62,7 @@ export async function createApp(input: AppInput) {
 		fetch: input.fetch ?? createOutboundClient({
 			privateUpstreams: {
 				privateUpstreamsEnabled: () => options.get('PrivateUpstreamsEnabled'),
-				privateUpstreamHosts: () => parseHostList(options.get('PrivateUpstreamHosts')),
+				privateUpstreamHosts: memoizedHostList(() => options.get('PrivateUpstreamHosts')),
 			},
 			logger,
 		}),
@@ -57,9 +71,11 @@ export async function createApp(input: AppInput) {
 	await ensureRootUser(dependencies)
 	// The console renders pages by calling the API in-process, so it is handed the app's own handler.
 	const { connectMs, firstByteMs, idleMs } = input.config.upstreamTimeouts
-	const relay = createRelayServices(dependencies, (url, init) => dependencies.fetch(url, {
-		...init, policy: 'upstream', timeouts: { connect: connectMs, firstByte: firstByteMs, idle: idleMs },
-	}))
+	const upstreamInit = { policy: 'upstream' as const, timeouts: { connect: connectMs, firstByte: firstByteMs, idle: idleMs } }
+	const client = dependencies.fetch as Partial<OutboundClient> & OutboundFetch
+	const relay = createRelayServices(dependencies, client.open
+		? (url, init) => client.open!(url, { ...init, ...upstreamInit })
+		: async (url, init) => openedFromResponse(await client(url, { ...init, ...upstreamInit })))
 	const app = new Elysia()
 		.use(createRelay(dependencies, relay))
 		.use(createApi(dependencies))

@@ -516,6 +516,43 @@ describe('limits', () => {
 		expect((timedOut as Error).name).toBe('TimeoutError')
 	})
 
+	test('the opened shape reads the body through the same idle and size limits', async () => {
+		const stalling = await client.open(at('/stall'), { policy: 'upstream', timeouts: { idle: 200 } })
+		expect(new TextDecoder().decode((await stalling.body!.read()).value)).toBe('first chunk')
+		const idle = await failure(stalling.body!.read())
+		expect((idle as OutboundTimeoutError).phase).toBe('idle')
+		const huge = await client.open(at('/huge'), { policy: 'upstream', maxBytes: MEBIBYTE })
+		expect(await failure(huge.text())).toBeInstanceOf(OutboundTooLargeError)
+		const whole = await client.open(at('/huge'), { policy: 'upstream' })
+		expect((await whole.text()).length).toBe(4 * MEBIBYTE)
+	})
+
+	test('the caller\'s signal is unhooked once an opened body is read, and aborts one still being read', async () => {
+		const controller = new AbortController()
+		const hooked = new Set<unknown>()
+		const signal = controller.signal
+		const add = signal.addEventListener.bind(signal)
+		const remove = signal.removeEventListener.bind(signal)
+		signal.addEventListener = ((type: string, listener: unknown, options?: unknown) => {
+			hooked.add(listener)
+			add(type, listener as EventListener, options as AddEventListenerOptions)
+		}) as typeof signal.addEventListener
+		signal.removeEventListener = ((type: string, listener: unknown) => {
+			hooked.delete(listener)
+			remove(type, listener as EventListener)
+		}) as typeof signal.removeEventListener
+		const echoed = await client.open(at('/echo'), { policy: 'upstream', method: 'POST', body: 'x', signal })
+		expect(hooked.size).toBe(1)
+		expect(JSON.parse(await echoed.text()).body).toBe('x')
+		expect(hooked.size).toBe(0)
+
+		const stalling = await client.open(at('/stall'), { policy: 'upstream', signal })
+		await stalling.body!.read()
+		setTimeout(() => controller.abort(), 50)
+		expect(((await failure(stalling.body!.read())) as Error).name).toBe('AbortError')
+		expect(hooked.size).toBe(0)
+	})
+
 	test('a Request object is sent with its method, headers and body', async () => {
 		const request = new Request(at('/echo'), { method: 'POST', body: 'hello', headers: { 'x-trace': '1' } })
 		const echo = await (await client(request, { policy: 'upstream' })).json() as { method: string; body: string; headers: Record<string, string> }

@@ -6,7 +6,7 @@
  * (rebinding) has nothing to act on. Redirects are followed here, each hop checked again.
  */
 import type { Logger } from '../logger'
-import { guardBody } from './body-guard'
+import { guardReader, readAllText, readerStream, type BodyReader } from './body-guard'
 import { createReachableMemory, probeTcp, type ConnectionProbe } from './connect-probe'
 import { OutboundBlockedError, OutboundError, OutboundNetworkError, OutboundTimeoutError, OutboundTooLargeError } from './errors'
 import { formatUrlHost, parseIp, type IpBytes } from './ip-address'
@@ -16,6 +16,43 @@ import { readRequest, requestUrl } from './request-input'
 import { createAddressPolicy, parseTarget, type OutboundPolicy, type PrivateUpstreamSettings, type Target } from './target'
 
 export type OutboundFetch = (input: string | URL | Request, init?: OutboundRequestInit) => Promise<Response>
+
+/**
+ * An answer whose body is read through the guard directly, with no stream layer in between: the
+ * relay's shape, for the hot path. The same checks and limits as the fetch-shaped call apply.
+ */
+export interface OpenedResponse {
+	status: number
+	statusText: string
+	ok: boolean
+	headers: Headers
+	/** The URL as asked for (never the IP literal connected to). */
+	url: string
+	redirected: boolean
+	/** Undefined when the answer has no body (HEAD, 204, 304…). */
+	body: BodyReader | undefined
+	/** Reads the whole body as text (empty when there is none). */
+	text(): Promise<string>
+}
+
+export type OutboundOpen = (input: string | URL | Request, init?: OutboundRequestInit) => Promise<OpenedResponse>
+
+export type OutboundClient = OutboundFetch & { open: OutboundOpen }
+
+const EMPTY_BODY: BodyReader = { read: async () => ({ done: true }), cancel: async () => {} }
+
+/** A fetch-shaped answer in the opened shape (for injected fetch functions in tests), body unguarded. */
+export function openedFromResponse(response: Response): OpenedResponse {
+	const body = response.body ? response.body.getReader() as BodyReader : undefined
+	return {
+		status: response.status, statusText: response.statusText, ok: response.ok, headers: response.headers,
+		url: response.url, redirected: response.redirected, body,
+		text: () => body ? readAllText(body) : Promise.resolve(''),
+	}
+}
+
+/** The body of an opened answer, or a body that ends at once when it has none. */
+export const bodyOrEmpty = (opened: OpenedResponse): BodyReader => opened.body ?? EMPTY_BODY
 
 /** Every address the name resolves to. */
 export type HostLookup = (hostName: string) => Promise<string[]>
@@ -70,6 +107,25 @@ async function within<Value>(promise: Promise<Value>, milliseconds: number, onTi
 interface Sent {
 	response: Response
 	controller: AbortController
+	/** Unhooks the caller's signal from this request; called once the answer is done with. */
+	release(): void
+}
+
+const nothing = () => {}
+
+/**
+ * Aborts the request when the caller aborts, for as long as the answer is being read; answers the
+ * unhook. (Cheaper than `AbortSignal.any`, which the relay would pay on every call.)
+ */
+function linkCaller(caller: AbortSignal | undefined, controller: AbortController): () => void {
+	if (!caller) return nothing
+	if (caller.aborted) {
+		controller.abort(caller.reason)
+		return nothing
+	}
+	const forward = () => controller.abort(caller.reason)
+	caller.addEventListener('abort', forward, { once: true })
+	return () => caller.removeEventListener('abort', forward)
 }
 
 const CACHE_LIMIT = 1000
@@ -90,19 +146,27 @@ const targets = new Map<string, Target>()
 const targetOf = (input: string | URL) => typeof input === 'string' ? remember(targets, input, () => parseTarget(input)) : parseTarget(input)
 
 /** The URL to fetch for a checked address: the target's URL with the IP literal as its host. */
-const addressedUrls = new Map<string, { url: string; socketHost: string }>()
+type Addressed = { url: string; socketHost: string; endpoint: string }
+const addressedUrls = new Map<string, Addressed>()
+/** The same for a target whose host is an IP literal, kept with the (cached) target itself. */
+const literalUrls = new WeakMap<Target, Addressed>()
 function addressedUrl(target: Target, address: IpBytes) {
+	const known = address === target.literal ? literalUrls.get(target) : undefined
+	if (known) return known
 	const urlHost = formatUrlHost(address)
-	return remember(addressedUrls, `${target.url.href} ${urlHost}`, () => {
+	const found = remember(addressedUrls, `${target.url.href} ${urlHost}`, () => {
 		const url = new URL(target.url)
 		url.hostname = urlHost
 		url.port = String(target.port)
 		url.hash = ''
-		return { url: url.href, socketHost: urlHost.replace(/^\[|\]$/g, '') }
+		const socketHost = urlHost.replace(/^\[|\]$/g, '')
+		return { url: url.href, socketHost, endpoint: `${socketHost} ${target.port}` }
 	})
+	if (address === target.literal) literalUrls.set(target, found)
+	return found
 }
 
-export function createOutboundClient(options: OutboundClientOptions): OutboundFetch {
+export function createOutboundClient(options: OutboundClientOptions): OutboundClient {
 	const addressPolicy = createAddressPolicy(options.privateUpstreams)
 	const lookup = options.lookup ?? lookupWithBun
 	const probe = options.probe ?? probeTcp
@@ -126,8 +190,8 @@ export function createOutboundClient(options: OutboundClientOptions): OutboundFe
 
 	async function attempt(target: Target, address: IpBytes, request: OutgoingRequest, limits: Limits, init: OutboundRequestInit, caller: AbortSignal | undefined): Promise<Sent> {
 		const controller = new AbortController()
-		const signal = caller ? AbortSignal.any([caller, controller.signal]) : controller.signal
-		const { url, socketHost } = addressedUrl(target, address)
+		const release = linkCaller(caller, controller)
+		const { url, socketHost, endpoint } = addressedUrl(target, address)
 		// `request.headers` is this call's own copy (request-input.ts, redirect.ts): setting Host is safe.
 		const headers = request.headers
 		headers.set('host', target.url.host)
@@ -138,7 +202,7 @@ export function createOutboundClient(options: OutboundClientOptions): OutboundFe
 		const firstByteTimer = setTimeout(() => controller.abort(new OutboundTimeoutError('first_byte', target.description, limits.firstByte)), limits.firstByte)
 		let probeController: AbortController | undefined
 		let connectTimer: ReturnType<typeof setTimeout> | undefined
-		if (!reachable.recentlyAnswered(socketHost, target.port)) {
+		if (!reachable.recentlyAnswered(endpoint)) {
 			probeController = new AbortController()
 			const probing = probeController
 			connectTimer = setTimeout(() => {
@@ -153,15 +217,16 @@ export function createOutboundClient(options: OutboundClientOptions): OutboundFe
 				method: request.method,
 				headers,
 				body: request.body,
-				signal,
+				signal: controller.signal,
 				redirect: 'manual',
 				proxy: false,
 				tls,
 				decompress: init.decompress,
 			})
-			reachable.answered(socketHost, target.port)
-			return { response, controller }
+			reachable.answered(endpoint)
+			return { response, controller, release }
 		} catch (error) {
+			release()
 			throw toSafeError(error, target.description, controller.signal, caller)
 		} finally {
 			clearTimeout(firstByteTimer)
@@ -182,34 +247,33 @@ export function createOutboundClient(options: OutboundClientOptions): OutboundFe
 		}
 	}
 
-	function finish(sent: Sent, target: Target, method: string, redirected: boolean, limits: Limits, caller: AbortSignal | undefined): Response {
-		const { response, controller } = sent
-		let body: ReadableStream<Uint8Array> | null = null
+	/** The guarded body reader of an answer, or undefined when it has no body. */
+	function bodyOf({ response, controller, release }: Sent, target: Target, method: string, limits: Limits, caller: AbortSignal | undefined): BodyReader | undefined {
 		if (method === 'HEAD' || NULL_BODY_STATUSES.has(response.status) || !response.body) {
+			release()
 			response.body?.cancel().catch(() => {})
-		} else {
-			const declared = Number(response.headers.get('content-length') ?? '')
-			if (Number.isFinite(declared) && declared > limits.maxBytes) {
-				const error = new OutboundTooLargeError(target.description, limits.maxBytes)
-				controller.abort(error)
-				response.body.cancel(error).catch(() => {})
-				throw error
-			}
-			body = guardBody(response.body, {
-				idleMilliseconds: limits.idle,
-				maxBytes: limits.maxBytes,
-				target: target.description,
-				translate: (error) => toSafeError(error, target.description, controller.signal, caller),
-				stop: (reason) => controller.abort(reason),
-			})
+			return undefined
 		}
-		const result = new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers })
-		Object.defineProperty(result, 'url', { value: target.url.href })
-		Object.defineProperty(result, 'redirected', { value: redirected })
-		return result
+		const declared = Number(response.headers.get('content-length') ?? '')
+		if (Number.isFinite(declared) && declared > limits.maxBytes) {
+			const error = new OutboundTooLargeError(target.description, limits.maxBytes)
+			controller.abort(error)
+			release()
+			response.body.cancel(error).catch(() => {})
+			throw error
+		}
+		return guardReader(response.body, {
+			idleMilliseconds: limits.idle,
+			maxBytes: limits.maxBytes,
+			target: target.description,
+			translate: (error) => toSafeError(error, target.description, controller.signal, caller),
+			stop: (reason) => controller.abort(reason),
+			done: release,
+		})
 	}
 
-	async function follow(input: string | URL | Request, init: OutboundRequestInit, policy: OutboundPolicy): Promise<Response> {
+	/** Sends the request and follows redirects, each hop checked; answers the last hop unread. */
+	async function follow(input: string | URL | Request, init: OutboundRequestInit, policy: OutboundPolicy) {
 		const limits = limitsFor(policy, init)
 		let target = targetOf(requestUrl(input))
 		const { request: first, signal: caller, redirect } = await readRequest(input, init)
@@ -218,7 +282,11 @@ export function createOutboundClient(options: OutboundClientOptions): OutboundFe
 			caller?.throwIfAborted()
 			const sent = await send(target, request, policy, limits, init, caller)
 			const location = redirect === 'manual' ? undefined : redirectLocation(sent.response)
-			if (location === undefined) return finish(sent, target, request.method, redirects > 0, limits, caller)
+			if (location === undefined) {
+				const { response } = sent
+				return { response, url: target.url.href, redirected: redirects > 0, body: bodyOf(sent, target, request.method, limits, caller) }
+			}
+			sent.release()
 			sent.response.body?.cancel().catch(() => {})
 			if (redirect === 'error') throw new OutboundBlockedError('redirect', target.description)
 			if (redirects >= limits.maxRedirects) throw new OutboundBlockedError('too_many_redirects', target.description)
@@ -233,10 +301,9 @@ export function createOutboundClient(options: OutboundClientOptions): OutboundFe
 		}
 	}
 
-	return async (input, init = {}) => {
-		const policy = init.policy ?? 'user-content'
+	async function logged<Value>(policy: OutboundPolicy, work: () => Promise<Value>): Promise<Value> {
 		try {
-			return await follow(input, init, policy)
+			return await work()
 		} catch (error) {
 			if (error instanceof OutboundBlockedError) {
 				options.logger?.warn('outbound request refused', { target: error.target, reason: error.reason, policy })
@@ -244,4 +311,28 @@ export function createOutboundClient(options: OutboundClientOptions): OutboundFe
 			throw error
 		}
 	}
+
+	const open: OutboundOpen = (input, init = {}) => {
+		const policy = init.policy ?? 'user-content'
+		return logged(policy, async () => {
+			const { response, url, redirected, body } = await follow(input, init, policy)
+			return {
+				status: response.status, statusText: response.statusText, ok: response.ok, headers: response.headers, url, redirected, body,
+				text: () => body ? readAllText(body) : Promise.resolve(''),
+			}
+		})
+	}
+
+	const fetchShaped: OutboundFetch = (input, init = {}) => {
+		const policy = init.policy ?? 'user-content'
+		return logged(policy, async () => {
+			const { response, url, redirected, body } = await follow(input, init, policy)
+			const result = new Response(body ? readerStream(body) : null, { status: response.status, statusText: response.statusText, headers: response.headers })
+			Object.defineProperty(result, 'url', { value: url })
+			Object.defineProperty(result, 'redirected', { value: redirected })
+			return result
+		})
+	}
+
+	return Object.assign(fetchShaped, { open })
 }

@@ -32,16 +32,20 @@ const REMEMBER_AT_MOST = 1_000
 /** Addresses that answered a request within the last minute. */
 export function createReachableMemory(now: () => number = Date.now) {
 	const answeredAt = new Map<string, number>()
-	const key = (address: string, port: number) => `${address} ${port}`
 	return {
-		recentlyAnswered(address: string, port: number): boolean {
-			const time = answeredAt.get(key(address, port))
+		/** `endpoint` names an address and port, e.g. `127.0.0.1 8080`. */
+		recentlyAnswered(endpoint: string): boolean {
+			const time = answeredAt.get(endpoint)
 			return time !== undefined && now() - time < REMEMBER_MILLISECONDS
 		},
-		answered(address: string, port: number) {
-			const entry = key(address, port)
+		answered(endpoint: string) {
+			const entry = endpoint
+			const time = now()
+			// Refreshing an entry answered moments ago buys nothing; skip the Map churn on busy upstreams.
+			const previous = answeredAt.get(entry)
+			if (previous !== undefined && time - previous < REMEMBER_MILLISECONDS / 10) return
 			answeredAt.delete(entry)
-			answeredAt.set(entry, now())
+			answeredAt.set(entry, time)
 			if (answeredAt.size > REMEMBER_AT_MOST) answeredAt.delete(answeredAt.keys().next().value!)
 		},
 	}

@@ -1,5 +1,8 @@
 /** The one outbound HTTP client (design §8): everything Ferry fetches from another server goes through it. */
-export { createOutboundClient, type HostLookup, type OutboundClientOptions, type OutboundFetch } from './client'
+export {
+	bodyOrEmpty, createOutboundClient, openedFromResponse, type HostLookup, type OpenedResponse, type OutboundClient, type OutboundClientOptions, type OutboundFetch, type OutboundOpen,
+} from './client'
+export type { BodyReader } from './body-guard'
 export type { OutboundRequestInit, OutboundTimeouts } from './limits'
 export {
 	OutboundBlockedError,

@@ -55,10 +55,12 @@ export interface AddressPolicy {
 }
 
 export function createAddressPolicy(settings: PrivateUpstreamSettings): AddressPolicy {
-	let cached: { key: string; list: HostList } | undefined
+	let cached: { entries: string[]; key: string; list: HostList } | undefined
 	const hostList = (entries: string[]) => {
+		if (cached?.entries === entries) return cached.list
 		const key = entries.join('\n')
-		if (cached?.key !== key) cached = { key, list: compileHostList(entries) }
+		if (cached?.key !== key) cached = { entries, key, list: compileHostList(entries) }
+		else cached.entries = entries
 		return cached.list
 	}
 	return {

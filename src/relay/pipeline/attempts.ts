@@ -4,6 +4,7 @@
  * the request itself. A pinned channel is tried alone.
  */
 import type { Dependencies } from '@/dependencies'
+import type { OpenedResponse } from '@/lib/outbound'
 import { RelayError, relayErrors } from '../errors'
 import { adaptorFor } from '../providers/registry'
 import type { RelayEndpoint } from '../providers/types'
@@ -18,7 +19,7 @@ const ERROR_BODY_LIMIT = 64 * 1024
 
 export interface UpstreamAnswer {
 	channel: RoutableChannel
-	response: Response
+	response: OpenedResponse
 	upstreamModel: string
 	tried: number[]
 }
@@ -47,7 +48,7 @@ function scrub(message: string, channel: RoutableChannel) {
 }
 
 /** The error the client sees, and the upstream's own (scrubbed) message for the channel's record. */
-async function upstreamError(channel: RoutableChannel, response: Response, status: number) {
+async function upstreamError(channel: RoutableChannel, response: OpenedResponse, status: number) {
 	let message = `upstream error ${response.status}`
 	try {
 		const text = (await response.text()).slice(0, ERROR_BODY_LIMIT)
@@ -94,7 +95,7 @@ export async function sendWithRetries(dependencies: Dependencies, relay: RelaySe
 			? { ...plan.body, model, stream_options: { ...(plan.body.stream_options as object | undefined), include_usage: true } }
 			: { ...plan.body, model }
 		const upstream = adaptor.openai.buildRequest({ ...channel, baseUrl: channel.baseUrl || adaptor.defaultBaseUrl }, plan.endpoint, body)
-		let response: Response
+		let response: OpenedResponse
 		try {
 			response = await relay.outbound(upstream.url, { method: 'POST', headers: upstream.headers, body: upstream.body, signal: plan.signal })
 		} catch (error) {

@@ -7,6 +7,7 @@ import type { Dependencies } from '@/dependencies'
 import { InsufficientQuotaError, reserve, settle, voidHold } from '@/billing/holds'
 import { holdFor, quotaForUsage, resolvePricing, type Pricing, type Usage } from '@/billing/price'
 import { newRequestId } from '@/lib/crypto'
+import { bodyOrEmpty } from '@/lib/outbound'
 import { RelayError, openAIErrorResponse, openAIFailure, relayErrors } from '../errors'
 import { checkOpenAIRequest, OpenAIRequestError, type OpenAIRequest } from '../formats/openai/requests'
 import { tapOpenAIStream, type StreamEnd } from '../formats/openai/stream-tap'
@@ -132,7 +133,7 @@ async function completeAnswer(dependencies: Dependencies, relay: RelayServices, 
 
 function streamAnswer(dependencies: Dependencies, relay: RelayServices, call: Call, answer: UpstreamAnswer): Response {
 	let firstTokenMs: number | undefined
-	const body = tapOpenAIStream(answer.response.body ?? new ReadableStream({ start: (controller) => controller.close() }), {
+	const body = tapOpenAIStream(bodyOrEmpty(answer.response), {
 		includeUsage: call.includeUsage,
 		onFirstContent: () => {
 			firstTokenMs = Math.round(performance.now() - call.startedAt)

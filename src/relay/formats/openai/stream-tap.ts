@@ -6,6 +6,7 @@
  * outcome is always reported once, whatever ends the stream.
  */
 import type { Usage } from '@/billing/price'
+import type { BodyReader } from '@/lib/outbound'
 import { choiceText, usageFrom } from './usage'
 
 export type StreamEnd = 'completed' | 'client_closed' | 'upstream_failed' | 'malformed'
@@ -28,8 +29,7 @@ function errorEvent(message: string, code: string) {
 	return encoder.encode(`data: ${JSON.stringify({ error: { message, type: 'upstream_error', param: null, code } })}\n\n`)
 }
 
-export function tapOpenAIStream(upstream: ReadableStream<Uint8Array>, tap: StreamTap): ReadableStream<Uint8Array> {
-	const reader = upstream.getReader()
+export function tapOpenAIStream(reader: BodyReader, tap: StreamTap): ReadableStream<Uint8Array> {
 	const decoder = new TextDecoder()
 	let pending = ''
 	let usage: Usage | undefined
