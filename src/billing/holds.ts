@@ -4,7 +4,7 @@
  * closed at most once, on any number of nodes.
  */
 import { LOG_TYPE } from '@shared/log'
-import { query } from '@/db'
+import { execute, query } from '@/db'
 import type { Executor } from './batcher'
 import { nowSeconds } from '@/lib/clock'
 
@@ -34,25 +34,25 @@ export interface Reservation {
  * These units of work are the relay's hot path, so they are raw SQL (db/transaction.ts `query`):
  * building them with the query builder cost more than running them.
  */
-const TAKE_USER = 'UPDATE users SET quota = quota - $1 WHERE id = $2 AND quota >= $1 RETURNING id'
-const TAKE_TOKEN = 'UPDATE tokens SET remain_quota = remain_quota - $1 WHERE id = $2 AND remain_quota >= $1 RETURNING id'
-const GIVE_USER = 'UPDATE users SET quota = quota + $1 WHERE id = $2 RETURNING id'
-const GIVE_TOKEN = 'UPDATE tokens SET remain_quota = remain_quota + $1 WHERE id = $2 RETURNING id'
-const INSERT_HOLD = 'INSERT INTO quota_holds (request_id, user_id, token_id, token_limited, amount, node, deadline) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id'
+const TAKE_USER = 'UPDATE users SET quota = quota - $1 WHERE id = $2 AND quota >= $1'
+const TAKE_TOKEN = 'UPDATE tokens SET remain_quota = remain_quota - $1 WHERE id = $2 AND remain_quota >= $1'
+const GIVE_USER = 'UPDATE users SET quota = quota + $1 WHERE id = $2'
+const GIVE_TOKEN = 'UPDATE tokens SET remain_quota = remain_quota + $1 WHERE id = $2'
+const INSERT_HOLD = 'INSERT INTO quota_holds (request_id, user_id, token_id, token_limited, amount, node, deadline) VALUES ($1, $2, $3, $4, $5, $6, $7)'
 const CLOSE_HOLD = 'UPDATE quota_holds SET state = $2, reason = $3, closed_at = $4 WHERE request_id = $1 AND state = \'pending\' RETURNING user_id, token_id, token_limited, amount'
 /** Settles with the charge capped at the hold; a cost above it is taken and recorded afterwards. */
 const SETTLE_HOLD = `UPDATE quota_holds SET state = 'settled', closed_at = $2, charged = CASE WHEN amount >= $3 THEN $3 ELSE amount END
 	WHERE request_id = $1 AND state = 'pending' RETURNING user_id, token_id, token_limited, amount`
 const READ_USER_QUOTA = 'SELECT quota FROM users WHERE id = $1'
 const READ_TOKEN_REMAIN = 'SELECT remain_quota FROM tokens WHERE id = $1'
-const RECORD_CHARGE = 'UPDATE quota_holds SET charged = $1 WHERE request_id = $2 RETURNING id'
+const RECORD_CHARGE = 'UPDATE quota_holds SET charged = $1 WHERE request_id = $2'
 /** Returns what the hold held beyond the charge, and counts the call: one statement per row. */
-const COUNT_USER = 'UPDATE users SET quota = quota + $3, used_quota = used_quota + $1, request_count = request_count + 1 WHERE id = $2 RETURNING id'
-const COUNT_TOKEN = 'UPDATE tokens SET remain_quota = remain_quota + $4, used_quota = used_quota + $1, accessed_time = $2 WHERE id = $3 RETURNING id'
-const COUNT_CHANNEL = 'UPDATE channels SET used_quota = used_quota + $1 WHERE id = $2 RETURNING id'
+const COUNT_USER = 'UPDATE users SET quota = quota + $3, used_quota = used_quota + $1, request_count = request_count + 1 WHERE id = $2'
+const COUNT_TOKEN = 'UPDATE tokens SET remain_quota = remain_quota + $4, used_quota = used_quota + $1, accessed_time = $2 WHERE id = $3'
+const COUNT_CHANNEL = 'UPDATE channels SET used_quota = used_quota + $1 WHERE id = $2'
 const INSERT_CONSUME_LOG = `INSERT INTO logs (user_id, type, quota, token_id, channel_id, request_id, username, token_name, model_name, "group",
 	prompt_tokens, completion_tokens, use_time, is_stream, channel_name, ip, content, other)
-	VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18) RETURNING id`
+	VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)`
 
 type ClosedHold = { user_id: number; token_id: number; token_limited: boolean | number; amount: number }
 
@@ -66,12 +66,12 @@ export async function reserve(ledger: Executor, reservation: Reservation): Promi
 	if (!Number.isSafeInteger(amount) || amount <= 0) throw new Error('a hold must be a positive whole number of quota')
 	const limited = tokenId > 0 && tokenLimited
 	const outcome = await ledger.transaction(function* () {
-		if ((yield* query(TAKE_USER, [amount, userId])).length === 0) return 'user' as const
-		if (limited && (yield* query(TAKE_TOKEN, [amount, tokenId])).length === 0) {
-			yield* query(GIVE_USER, [amount, userId])
+		if ((yield* execute(TAKE_USER, [amount, userId])) === 0) return 'user' as const
+		if (limited && (yield* execute(TAKE_TOKEN, [amount, tokenId])) === 0) {
+			yield* execute(GIVE_USER, [amount, userId])
 			return 'token' as const
 		}
-		yield* query(INSERT_HOLD, [requestId, userId, tokenId, limited, amount, node, nowSeconds() + HOLD_LIFETIME_SECONDS])
+		yield* execute(INSERT_HOLD, [requestId, userId, tokenId, limited, amount, node, nowSeconds() + HOLD_LIFETIME_SECONDS])
 		return 'held' as const
 	})
 	if (outcome !== 'held') throw new InsufficientQuotaError(outcome)
@@ -126,23 +126,23 @@ export async function settle(ledger: Executor, settlement: Settlement): Promise<
 				extra = Math.min(extra, Math.max(0, Number(token?.remain_quota ?? 0)))
 			}
 			if (extra > 0) {
-				if ((yield* query(TAKE_USER, [extra, userId])).length === 0) extra = 0
-				else if (tokenLimited && (yield* query(TAKE_TOKEN, [extra, tokenId])).length === 0) {
-					yield* query(GIVE_USER, [extra, userId])
+				if ((yield* execute(TAKE_USER, [extra, userId])) === 0) extra = 0
+				else if (tokenLimited && (yield* execute(TAKE_TOKEN, [extra, tokenId])) === 0) {
+					yield* execute(GIVE_USER, [extra, userId])
 					extra = 0
 				}
 			}
 			charged = held + extra
-			yield* query(RECORD_CHARGE, [charged, requestId])
+			yield* execute(RECORD_CHARGE, [charged, requestId])
 		}
 		const refund = held - Math.min(charged, held)
-		yield* query(COUNT_USER, [charged, userId, refund])
-		if (tokenId) yield* query(COUNT_TOKEN, [charged, now, tokenId, tokenLimited ? refund : 0])
-		if (channelId) yield* query(COUNT_CHANNEL, [charged, channelId])
+		yield* execute(COUNT_USER, [charged, userId, refund])
+		if (tokenId) yield* execute(COUNT_TOKEN, [charged, now, tokenId, tokenLimited ? refund : 0])
+		if (channelId) yield* execute(COUNT_CHANNEL, [charged, channelId])
 		const shortfall = Math.max(0, actual - charged)
 		if (log) {
 			const other = shortfall > 0 ? { ...log.other, admin_info: { ...(log.other.admin_info as object | undefined), shortfall } } : log.other
-			yield* query(INSERT_CONSUME_LOG, [
+			yield* execute(INSERT_CONSUME_LOG, [
 				userId, LOG_TYPE.consume, charged, tokenId, channelId, requestId, log.username, log.tokenName, log.modelName, log.group,
 				log.promptTokens, log.completionTokens, log.useTime, log.isStream, log.channelName, log.ip, log.content, JSON.stringify(other),
 			])
@@ -158,8 +158,8 @@ export async function settle(ledger: Executor, settlement: Settlement): Promise<
 export function* voidHoldWork(requestId: string, reason: string) {
 	const [hold] = yield* query<ClosedHold>(CLOSE_HOLD, [requestId, HOLD_STATE.voided, reason, nowSeconds()])
 	if (!hold) return undefined
-	yield* query(GIVE_USER, [Number(hold.amount), Number(hold.user_id)])
-	if (hold.token_limited) yield* query(GIVE_TOKEN, [Number(hold.amount), Number(hold.token_id)])
+	yield* execute(GIVE_USER, [Number(hold.amount), Number(hold.user_id)])
+	if (hold.token_limited) yield* execute(GIVE_TOKEN, [Number(hold.amount), Number(hold.token_id)])
 	return { userId: Number(hold.user_id), tokenId: Number(hold.token_id), amount: Number(hold.amount) }
 }
 

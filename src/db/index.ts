@@ -11,7 +11,7 @@ import { applyMigrations } from './migrate'
 import * as sqliteTables from './schema.sqlite'
 import { type Database, runPgWork, runSqliteWork, sqliteParams, toSqlite, type Tables, type Work } from './transaction'
 
-export { query, rows, run, type Database, type Tables, type Work } from './transaction'
+export { execute, query, rows, run, type Database, type Tables, type Work } from './transaction'
 export type Dialect = 'sqlite' | 'pg'
 
 export interface Store {

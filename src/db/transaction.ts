@@ -19,7 +19,8 @@ import type * as tables from './schema.sqlite'
 /** The query-builder type every service writes against; on Postgres the same builder API runs. */
 export type Database = BunSQLiteDatabase<typeof tables>
 
-type Step = { kind: 'rows' | 'run'; statement: unknown } | { kind: 'query'; text: string; params: unknown[] }
+type StatementStep = { kind: 'rows' | 'run'; statement: unknown }
+type Step = StatementStep | { kind: 'query' | 'execute'; text: string; params: unknown[] }
 export type Tables = typeof tables
 export type Work<Result> = (tx: Database, tables: Tables) => Generator<Step, Result, unknown>
 
@@ -43,8 +44,16 @@ export function* query<Row = Record<string, unknown>>(text: string, params: unkn
 	return (yield { kind: 'query', text, params }) as Row[]
 }
 
+/**
+ * Executes a raw SQL write (no RETURNING) inside a unit of work and returns how many rows it
+ * changed: the cheapest way to run a guarded update, whose outcome is only "did it apply".
+ */
+export function* execute(text: string, params: unknown[] = []): Generator<Step, number, unknown> {
+	return (yield { kind: 'execute', text, params }) as number
+}
+
 type SyncStatement = { all(): unknown[]; run(): { changes: number } }
-type SqliteClient = { query(text: string): { all(...params: unknown[]): unknown[] } }
+type SqliteClient = { query(text: string): { all(...params: unknown[]): unknown[]; run(...params: unknown[]): { changes: number } } }
 type PgClient = { unsafe(text: string, params: unknown[], options: { prepare: boolean }): PromiseLike<unknown[]> }
 
 const sqliteText = new Map<string, string>()
@@ -58,7 +67,12 @@ export function toSqlite(text: string) {
 }
 
 /** Booleans bind as 1/0 in SQLite, as Ferry's boolean columns store them. */
-export const sqliteParams = (params: unknown[]) => params.map((value) => typeof value === 'boolean' ? Number(value) : value)
+export function sqliteParams(params: unknown[]): unknown[] {
+	for (let index = 0; index < params.length; index++) {
+		if (typeof params[index] === 'boolean') return params.map((value) => typeof value === 'boolean' ? Number(value) : value)
+	}
+	return params
+}
 
 export function runSqliteWork<Result>(database: Database, client: SqliteClient, tableSet: Tables, work: Work<Result>): Result {
 	return database.transaction((tx) => {
@@ -66,11 +80,13 @@ export function runSqliteWork<Result>(database: Database, client: SqliteClient, 
 		let step = steps.next()
 		while (!step.done) {
 			const current = step.value
-			if (current.kind === 'query') {
-				step = steps.next(client.query(toSqlite(current.text)).all(...sqliteParams(current.params)))
+			if (current.kind === 'query' || current.kind === 'execute') {
+				const prepared = client.query(toSqlite(current.text))
+				const params = sqliteParams(current.params)
+				step = steps.next(current.kind === 'query' ? prepared.all(...params) : prepared.run(...params).changes)
 				continue
 			}
-			const statement = current.statement as SyncStatement
+			const statement = (current as StatementStep).statement as SyncStatement
 			step = steps.next(current.kind === 'rows' ? statement.all() : statement.run().changes)
 		}
 		return step.value
@@ -85,13 +101,14 @@ export function runPgWork<Result>(database: PgTransactional, tableSet: Tables, w
 		let step = steps.next()
 		while (!step.done) {
 			const current = step.value
-			if (current.kind === 'query') {
+			if (current.kind === 'query' || current.kind === 'execute') {
 				// drizzle's postgres-js transaction runs on `session.client`, the transaction's own connection.
 				const client = (tx as unknown as { session: { client: PgClient } }).session.client
-				step = steps.next(await client.unsafe(current.text, current.params, { prepare: true }))
+				const result = await client.unsafe(current.text, current.params, { prepare: true })
+				step = steps.next(current.kind === 'query' ? result : (result as unknown as { count: number }).count)
 				continue
 			}
-			const result = await (current.statement as PromiseLike<unknown>)
+			const result = await ((current as StatementStep).statement as PromiseLike<unknown>)
 			step = steps.next(current.kind === 'rows' ? result : (result as { count: number }).count)
 		}
 		return step.value
