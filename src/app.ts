@@ -12,6 +12,7 @@ import { ensureRootUser } from './api/users/account'
 import { createConsole } from './console'
 import { createSharedChangeFeed } from './db/shared-change-feed'
 import { createRelay, createRelayServices } from './relay'
+import { createClientAddress } from './lib/client-address'
 import { nowSeconds } from './lib/clock'
 import { createSecretBox } from './lib/crypto'
 import { createLogger, type Logger } from './lib/logger'
@@ -66,6 +67,7 @@ export async function createApp(input: AppInput) {
 			},
 			logger,
 		}),
+		clientAddress: createClientAddress(input.config.trustedProxies),
 		startTime: nowSeconds(),
 	}
 	await ensureRootUser(dependencies)

@@ -9,6 +9,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { hostname } from 'node:os'
 import { join, resolve } from 'node:path'
 import { z } from 'zod'
+import { isAddressOrRange } from './lib/client-address'
 
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const
 
@@ -29,6 +30,10 @@ const configSchema = z.object({
 	UPSTREAM_CONNECT_TIMEOUT_SECONDS: z.coerce.number().positive().default(10),
 	UPSTREAM_FIRST_BYTE_TIMEOUT_SECONDS: z.coerce.number().positive().default(300),
 	UPSTREAM_IDLE_TIMEOUT_SECONDS: z.coerce.number().positive().default(120),
+	TRUSTED_PROXIES: z.string().default('').transform((text) => text.split(/[\s,]+/).filter(Boolean)).refine(
+		(entries) => entries.every(isAddressOrRange),
+		'TRUSTED_PROXIES must list IP addresses or CIDR ranges, separated by commas',
+	),
 })
 
 export type Config = Readonly<{
@@ -42,6 +47,8 @@ export type Config = Readonly<{
 	logLevel: (typeof LOG_LEVELS)[number]
 	nodeName: string
 	maxBodyBytes: number
+	/** Reverse proxies whose `X-Forwarded-For` names the client (empty: trust no header). */
+	trustedProxies: readonly string[]
 	/** Limits on every upstream call: reaching the server, its first byte, the gap between chunks. */
 	upstreamTimeouts: { connectMs: number; firstByteMs: number; idleMs: number }
 }>
@@ -84,6 +91,7 @@ export function loadConfig(environment: Record<string, string | undefined>, argv
 		logLevel: values.LOG_LEVEL,
 		nodeName: values.NODE_NAME || hostname(),
 		maxBodyBytes: Math.round(values.MAX_BODY_MB * 1024 * 1024),
+		trustedProxies: values.TRUSTED_PROXIES,
 		upstreamTimeouts: {
 			connectMs: values.UPSTREAM_CONNECT_TIMEOUT_SECONDS * 1000,
 			firstByteMs: values.UPSTREAM_FIRST_BYTE_TIMEOUT_SECONDS * 1000,

@@ -6,6 +6,7 @@ import type { Config } from './config'
 import type { Store } from './db'
 import type { SharedChangeFeed } from './db/shared-change-feed'
 import type { OptionStore } from './api/options/service'
+import type { ClientAddress } from './lib/client-address'
 import type { SecretBox } from './lib/crypto'
 import type { Logger } from './lib/logger'
 import type { OutboundFetch } from './lib/outbound'
@@ -36,6 +37,8 @@ export interface Dependencies {
 	 * outside the machine (Turnstile, OAuth providers).
 	 */
 	fetch: OutboundFetch
+	/** The client's address (through trusted proxies): for rate limits, IP allow-lists and logs. */
+	clientAddress: ClientAddress
 	/** When the process started, in unix seconds (shown by /api/status). */
 	startTime: number
 }

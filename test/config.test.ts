@@ -49,4 +49,11 @@ describe('configuration', () => {
 		expect(() => loadConfig({ DATA_DIR: scratch(), DATABASE_URL: 'mysql://x' })).toThrow(ConfigError)
 		expect(() => loadConfig({ DATA_DIR: scratch(), PORT: '99999' })).toThrow(/PORT/)
 	})
+
+	test('reads trusted proxies as addresses and ranges, and refuses anything else', () => {
+		expect(loadConfig({ DATA_DIR: scratch() }).trustedProxies).toEqual([])
+		expect(loadConfig({ DATA_DIR: scratch(), TRUSTED_PROXIES: '10.0.0.0/8, 127.0.0.1 ::1' }).trustedProxies).toEqual(['10.0.0.0/8', '127.0.0.1', '::1'])
+		expect(() => loadConfig({ DATA_DIR: scratch(), TRUSTED_PROXIES: 'proxy.internal' })).toThrow(/TRUSTED_PROXIES/)
+		expect(() => loadConfig({ DATA_DIR: scratch(), TRUSTED_PROXIES: '10.0.0.0/33' })).toThrow(/TRUSTED_PROXIES/)
+	})
 })

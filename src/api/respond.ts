@@ -6,8 +6,4 @@ export function ok<Data>(data?: Data, message = ''): Envelope<Data> {
 }
 
 /** The caller's network address, or `local` when the app is driven without a server (tests). */
-export function clientAddress(server: { requestIP(request: Request): { address: string } | null } | null, request: Request): string {
-	return server?.requestIP(request)?.address ?? 'local'
-}
-
 export const isSecureRequest = (request: Request) => request.url.startsWith('https:')

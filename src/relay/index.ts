@@ -5,7 +5,6 @@
 import { Elysia } from 'elysia'
 import type { Dependencies } from '@/dependencies'
 import { loadRoutableChannels, markChannelAutoDisabled } from '@/api/channels/repository'
-import { clientAddress } from '@/api/respond'
 import { createBatchingExecutor } from '@/billing/batcher'
 import { nodeInstance } from '@/billing/reconciler'
 import { randomString } from '@/lib/crypto'
@@ -55,13 +54,13 @@ export function createRelay(dependencies: Dependencies, relay: RelayServices) {
 		}
 	}
 	return new Elysia({ prefix: '/v1' })
-		.post('/chat/completions', ({ request, server }) => relayOpenAI(dependencies, relay, 'chat', request, clientAddress(server, request)), { parse: 'none' })
-		.post('/completions', ({ request, server }) => relayOpenAI(dependencies, relay, 'completions', request, clientAddress(server, request)), { parse: 'none' })
-		.post('/embeddings', ({ request, server }) => relayOpenAI(dependencies, relay, 'embeddings', request, clientAddress(server, request)), { parse: 'none' })
-		.get('/models', ({ request, server }) => answering(async () => ({ object: 'list', data: await modelList(request, clientAddress(server, request)) })))
+		.post('/chat/completions', ({ request, server }) => relayOpenAI(dependencies, relay, 'chat', request, dependencies.clientAddress(server, request)), { parse: 'none' })
+		.post('/completions', ({ request, server }) => relayOpenAI(dependencies, relay, 'completions', request, dependencies.clientAddress(server, request)), { parse: 'none' })
+		.post('/embeddings', ({ request, server }) => relayOpenAI(dependencies, relay, 'embeddings', request, dependencies.clientAddress(server, request)), { parse: 'none' })
+		.get('/models', ({ request, server }) => answering(async () => ({ object: 'list', data: await modelList(request, dependencies.clientAddress(server, request)) })))
 		.get('/models/:model', ({ request, server, params }) => answering(async () => {
 			const model = decodeURIComponent(params.model)
-			const found = (await modelList(request, clientAddress(server, request))).find((entry) => entry.id === model)
+			const found = (await modelList(request, dependencies.clientAddress(server, request))).find((entry) => entry.id === model)
 			if (!found) throw relayErrors.modelNotFound(model)
 			return found
 		}))

@@ -20,6 +20,7 @@ export const testConfig: Config = Object.freeze({
 	logLevel: 'error',
 	nodeName: 'test',
 	maxBodyBytes: 1024 * 1024,
+	trustedProxies: [],
 	upstreamTimeouts: { connectMs: 5_000, firstByteMs: 10_000, idleMs: 10_000 },
 })
 

@@ -5,7 +5,8 @@ import type { Dependencies } from '@/dependencies'
 import { ApiError, unauthorized } from '../errors'
 import { authentication, requireCaller } from '../plugins/auth'
 import { sessionCookie } from '../plugins/session'
-import { clientAddress, isSecureRequest, ok } from '../respond'
+import { isSecureRequest, ok } from '../respond'
+import type { RequestPeer } from '@/lib/client-address'
 import { toSessionUser } from '../users/view'
 import { emailSchema } from '../verification/email-rules'
 import { bindEmail } from '../verification/mail-flows'
@@ -22,7 +23,7 @@ import { weChatIdentity } from './wechat'
 type Context<Query> = {
 	query: Query
 	request: Request
-	server: Parameters<typeof clientAddress>[0]
+	server: RequestPeer
 	set: { headers: { 'set-cookie'?: string | string[] } }
 }
 
@@ -44,9 +45,9 @@ const emailBindQuery = z.object({
  * the seed fixes them so; the auth plugin's `New-Api-User` check keeps cross-site navigations out.
  */
 export function oauthRoutes(dependencies: Dependencies) {
-	function enforceLimit(request: Request, server: Parameters<typeof clientAddress>[0]) {
+	function enforceLimit(request: Request, server: RequestPeer) {
 		const { limit, windowSeconds } = OAUTH_LIMITS.perAddress
-		if (!dependencies.rateLimiter.hit(`oauth:address:${clientAddress(server, request)}`, limit, windowSeconds)) {
+		if (!dependencies.rateLimiter.hit(`oauth:address:${dependencies.clientAddress(server, request)}`, limit, windowSeconds)) {
 			throw new ApiError(MESSAGES.tooManyRequests, 429)
 		}
 	}

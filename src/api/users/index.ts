@@ -8,7 +8,7 @@ import {
 import type { Dependencies } from '@/dependencies'
 import { authentication, requireCaller } from '../plugins/auth'
 import { clearedSessionCookie, sessionCookie } from '../plugins/session'
-import { clientAddress, isSecureRequest, ok } from '../respond'
+import { isSecureRequest, ok } from '../respond'
 import {
 	deleteSelf, generateAccessToken, login, logout, register, transferAffiliateQuota, updateSelf, usableGroups, userModels,
 } from './account'
@@ -23,12 +23,12 @@ export function userRoutes(dependencies: Dependencies) {
 		.use(authentication(dependencies))
 		// Getting an account
 		.post('/register', async ({ body, query, request, server }) => {
-			await verifyTurnstile(dependencies, query.turnstile, clientAddress(server, request))
+			await verifyTurnstile(dependencies, query.turnstile, dependencies.clientAddress(server, request))
 			return ok(await register(dependencies, body), 'registered')
 		}, { body: registerSchema, query: z.object({ turnstile: z.string().optional() }) })
 		.post('/login', async ({ body, query, request, server, set }) => {
-			await verifyTurnstile(dependencies, query.turnstile, clientAddress(server, request))
-			const { user, sessionToken } = await login(dependencies, body, clientAddress(server, request))
+			await verifyTurnstile(dependencies, query.turnstile, dependencies.clientAddress(server, request))
+			const { user, sessionToken } = await login(dependencies, body, dependencies.clientAddress(server, request))
 			set.headers['set-cookie'] = sessionCookie(sessionToken, isSecureRequest(request))
 			return ok(toSessionUser(user))
 		}, { body: loginSchema, query: z.object({ turnstile: z.string().optional() }) })

@@ -4,7 +4,7 @@ import type { Dependencies } from '@/dependencies'
 import { unauthorized } from '../errors'
 import { signedInUser } from '../oauth/signed-in-user'
 import { authentication } from '../plugins/auth'
-import { clientAddress, ok } from '../respond'
+import { ok } from '../respond'
 import { emailSchema } from './email-rules'
 import { resetPassword, sendEmailCode, sendResetLink } from './mail-flows'
 import { VERIFICATION_MESSAGES } from './messages'
@@ -28,7 +28,7 @@ export function verificationRoutes(dependencies: Dependencies) {
 	return new Elysia()
 		.use(authentication(dependencies))
 		.get('/verification', async ({ query, request, server }) => {
-			const address = clientAddress(server, request)
+			const address = dependencies.clientAddress(server, request)
 			await verifyTurnstile(dependencies, query.turnstile, address)
 			const user = query.purpose === 'register' ? undefined : await signedInUser(dependencies, request.headers)
 			if (query.purpose === 'bind' && !user) throw unauthorized()
@@ -36,12 +36,12 @@ export function verificationRoutes(dependencies: Dependencies) {
 			return ok(undefined, VERIFICATION_MESSAGES.codeSent)
 		}, { query: z.object({ email: emailSchema, turnstile, purpose: z.enum(['register', 'bind']).optional() }) })
 		.get('/reset_password', async ({ query, request, server }) => {
-			const address = clientAddress(server, request)
+			const address = dependencies.clientAddress(server, request)
 			await verifyTurnstile(dependencies, query.turnstile, address)
 			await sendResetLink(dependencies, query.email, address)
 			return ok(undefined, VERIFICATION_MESSAGES.resetMailSent)
 		}, { query: z.object({ email: emailSchema, turnstile }) })
 		.post('/user/reset', async ({ body, request, server }) => {
-			return ok(await resetPassword(dependencies, body.email, body.token, clientAddress(server, request)))
+			return ok(await resetPassword(dependencies, body.email, body.token, dependencies.clientAddress(server, request)))
 		}, { body: resetSchema })
 }
