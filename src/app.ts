@@ -17,7 +17,7 @@ import { nowSeconds } from './lib/clock'
 import { createSecretBox } from './lib/crypto'
 import { createLogger, type Logger } from './lib/logger'
 import { createSmtpMailer, type Mailer } from './lib/mailer'
-import { createOutboundClient, openedFromResponse, parseHostList, type OutboundClient, type OutboundFetch } from './lib/outbound'
+import { createOutboundClient, openedFromResponse, parseHostList, type OutboundClient } from './lib/outbound'
 import { createMemoryRateLimiter, type RateLimiter } from './lib/rate-limiter'
 
 export interface AppInput {
@@ -49,7 +49,9 @@ export async function createApp(input: AppInput) {
 	const options = await createOptionStore(input.store, logger)
 	const changes = createSharedChangeFeed(input.store, logger)
 	// Only another node's change needs a re-read: this node's own `set` already updated memory.
-	changes.subscribe('options', () => void options.reload().catch((error) => logger.error('reloading options failed', { error: String(error) })))
+	changes.subscribe('options', (origin) => {
+		if (origin === 'remote') options.reload().catch((error) => logger.error('reloading options failed', { error: String(error) }))
+	})
 	const dependencies: Dependencies = {
 		config: input.config,
 		store: input.store,
@@ -74,10 +76,11 @@ export async function createApp(input: AppInput) {
 	// The console renders pages by calling the API in-process, so it is handed the app's own handler.
 	const { connectMs, firstByteMs, idleMs } = input.config.upstreamTimeouts
 	const upstreamInit = { policy: 'upstream' as const, timeouts: { connect: connectMs, firstByte: firstByteMs, idle: idleMs } }
-	const client = dependencies.fetch as Partial<OutboundClient> & OutboundFetch
-	const relay = createRelayServices(dependencies, client.open
-		? (url, init) => client.open!(url, { ...init, ...upstreamInit })
-		: async (url, init) => openedFromResponse(await client(url, { ...init, ...upstreamInit })))
+	// An injected fetch function (tests) has no opened shape: its answers are adapted to it.
+	const { open } = dependencies.fetch as Partial<OutboundClient>
+	const relay = createRelayServices(dependencies, open
+		? (url, init) => open(url, { ...init, ...upstreamInit })
+		: async (url, init) => openedFromResponse(await dependencies.fetch(url, { ...init, ...upstreamInit })))
 	const app = new Elysia()
 		.use(createRelay(dependencies, relay))
 		.use(createApi(dependencies))

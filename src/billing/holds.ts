@@ -31,8 +31,9 @@ export interface Reservation {
 }
 
 /*
- * These units of work are the relay's hot path, so they are raw SQL (db/transaction.ts `query`):
- * building them with the query builder cost more than running them.
+ * These units of work are the relay's hot path, so they are raw SQL (db/transaction.ts `query`, and
+ * `execute` where only the number of changed rows matters): building them with the query builder
+ * cost more than running them.
  */
 const TAKE_USER = 'UPDATE users SET quota = quota - $1 WHERE id = $2 AND quota >= $1'
 const TAKE_TOKEN = 'UPDATE tokens SET remain_quota = remain_quota - $1 WHERE id = $2 AND remain_quota >= $1'

@@ -1,18 +1,19 @@
 /**
  * The change feed across nodes (design §9): a change told to this node reaches its own caches at
  * once and bumps the topic's counter in `change_versions`; every node polls the counters (one
- * small read a second) and tells its caches about the topics another node bumped. So a token
+ * small read a second) and tells its caches about the topics another node bumped (origin
+ * `remote`); its own bumps are not told twice. So a token
  * disabled, a channel edited or an option saved on one node takes effect on all within a second,
  * with no Redis needed.
  */
 import { type ChangeFeed, type ChangeTopic, CHANGE_TOPICS, createChangeFeed } from '@/lib/change-feed'
 import type { Logger } from '@/lib/logger'
-import type { Store } from './index'
+import { query, type Store } from './index'
 
 export const CHANGE_POLL_INTERVAL_MS = 1_000
 
 const BUMP = `INSERT INTO change_versions (topic, version) VALUES ($1, 1)
-	ON CONFLICT (topic) DO UPDATE SET version = change_versions.version + 1`
+	ON CONFLICT (topic) DO UPDATE SET version = change_versions.version + 1 RETURNING version`
 const READ_VERSIONS = 'SELECT topic, version FROM change_versions'
 
 export interface SharedChangeFeed extends ChangeFeed {
@@ -40,16 +41,22 @@ export function createSharedChangeFeed(store: Store, logger: Logger): SharedChan
 		// The first look only sets the baseline: this node's caches start empty anyway.
 		if (!previous) return
 		for (const topic of CHANGE_TOPICS) {
-			if ((current.get(topic) ?? 0) !== (previous.get(topic) ?? 0)) local.notify(topic)
+			if ((current.get(topic) ?? 0) !== (previous.get(topic) ?? 0)) local.notify(topic, 'remote')
 		}
 	}
 
 	return {
 		subscribe: local.subscribe,
 		notify(topic: ChangeTopic) {
-			local.notify(topic)
+			local.notify(topic, 'local')
 			// After the change itself committed, so a node that sees the new counter reads the new rows.
-			store.read(BUMP, [topic]).catch((error) => logger.warn('could not publish a change to other nodes', { topic, error: String(error) }))
+			store.transaction(function* () {
+				return yield* query<{ version: number }>(BUMP, [topic])
+			}).then(([row]) => {
+				// Our own bump, unless another node bumped in between: then the next poll tells it.
+				const version = Number(row?.version)
+				if (seen && (seen.get(topic) ?? 0) === version - 1) seen.set(topic, version)
+			}).catch((error) => logger.warn('could not publish a change to other nodes', { topic, error: String(error) }))
 		},
 		poll() {
 			polling ??= pollOnce().finally(() => {

@@ -6,16 +6,19 @@
 export const CHANGE_TOPICS = ['channels', 'tokens', 'users', 'options'] as const
 export type ChangeTopic = (typeof CHANGE_TOPICS)[number]
 
+/** Where a change was made: on this node, or on another one (learnt through the database). */
+export type ChangeOrigin = 'local' | 'remote'
+
 export interface ChangeFeed {
-	notify(topic: ChangeTopic): void
-	subscribe(topic: ChangeTopic, listener: () => void): () => void
+	notify(topic: ChangeTopic, origin?: ChangeOrigin): void
+	subscribe(topic: ChangeTopic, listener: (origin: ChangeOrigin) => void): () => void
 }
 
 export function createChangeFeed(): ChangeFeed {
-	const listeners = new Map<ChangeTopic, Set<() => void>>()
+	const listeners = new Map<ChangeTopic, Set<(origin: ChangeOrigin) => void>>()
 	return {
-		notify(topic) {
-			for (const listener of listeners.get(topic) ?? []) listener()
+		notify(topic, origin = 'local') {
+			for (const listener of listeners.get(topic) ?? []) listener(origin)
 		},
 		subscribe(topic, listener) {
 			const set = listeners.get(topic) ?? new Set()

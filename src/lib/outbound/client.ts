@@ -41,14 +41,16 @@ export type OutboundClient = OutboundFetch & { open: OutboundOpen }
 
 const EMPTY_BODY: BodyReader = { read: async () => ({ done: true }), cancel: async () => {} }
 
-/** A fetch-shaped answer in the opened shape (for injected fetch functions in tests), body unguarded. */
-export function openedFromResponse(response: Response): OpenedResponse {
-	const body = response.body ? response.body.getReader() as BodyReader : undefined
+function opened(response: Response, url: string, redirected: boolean, body: BodyReader | undefined): OpenedResponse {
 	return {
-		status: response.status, statusText: response.statusText, ok: response.ok, headers: response.headers,
-		url: response.url, redirected: response.redirected, body,
+		status: response.status, statusText: response.statusText, ok: response.ok, headers: response.headers, url, redirected, body,
 		text: () => body ? readAllText(body) : Promise.resolve(''),
 	}
+}
+
+/** A fetch-shaped answer in the opened shape (for injected fetch functions in tests), body unguarded. */
+export function openedFromResponse(response: Response): OpenedResponse {
+	return opened(response, response.url, response.redirected, response.body ? response.body.getReader() as BodyReader : undefined)
 }
 
 /** The body of an opened answer, or a body that ends at once when it has none. */
@@ -316,10 +318,7 @@ export function createOutboundClient(options: OutboundClientOptions): OutboundCl
 		const policy = init.policy ?? 'user-content'
 		return logged(policy, async () => {
 			const { response, url, redirected, body } = await follow(input, init, policy)
-			return {
-				status: response.status, statusText: response.statusText, ok: response.ok, headers: response.headers, url, redirected, body,
-				text: () => body ? readAllText(body) : Promise.resolve(''),
-			}
+			return opened(response, url, redirected, body)
 		})
 	}
 
