@@ -4,7 +4,7 @@
  * so `bun build --compile` embeds them and the binary serves them from its own file system.
  */
 import { createHash } from 'node:crypto'
-import { copyFile, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
+import { copyFile, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
 import { basename, join, resolve } from 'node:path'
 
 const projectRoot = resolve(import.meta.dir, '..')
@@ -19,7 +19,9 @@ async function buildClient() {
 	const result = await Bun.build({
 		entrypoints: [join(projectRoot, 'ui', 'entry.client.tsx')],
 		outdir: assetsDirectory,
-		naming: 'client-[hash].[ext]',
+		// Pages are lazy routes: each becomes a chunk, so the first load carries only the page it shows.
+		splitting: true,
+		naming: { entry: 'client-[hash].[ext]', chunk: 'chunk-[hash].[ext]', asset: 'asset-[hash].[ext]' },
 		target: 'browser',
 		format: 'esm',
 		minify: true,
@@ -28,7 +30,8 @@ async function buildClient() {
 	if (!result.success) throw new AggregateError(result.logs, 'client bundle failed')
 	const entry = result.outputs.find((output) => output.kind === 'entry-point')
 	if (!entry) throw new Error('client bundle produced no entry point')
-	return basename(entry.path)
+	const chunks = result.outputs.filter((output) => output !== entry).map((output) => basename(output.path))
+	return { client: basename(entry.path), chunks }
 }
 
 async function buildStyles() {
@@ -51,13 +54,13 @@ async function copyPublicFiles() {
 	return names
 }
 
-function manifestSource(client: string, styles: string, publicNames: string[]) {
+function manifestSource(client: string, chunks: string[], styles: string, publicNames: string[]) {
 	const imports: string[] = []
 	const property = (key: string, file: string) => {
 		imports.push(`import file${imports.length} from './${file}' with { type: 'file' }`)
 		return `\t\t${JSON.stringify(key)}: file${imports.length - 1},`
 	}
-	const files = [client, styles].map((name) => property(name, name))
+	const files = [client, ...chunks, styles].map((name) => property(name, name))
 	const publicFiles = publicNames.map((name) => property(name, `public-${name}`))
 	return [
 		'// @ts-nocheck',
@@ -83,21 +86,26 @@ export async function buildAssets() {
 	const building = [buildClient(), buildStyles(), copyPublicFiles()] as const
 	// Settle all first: a failing step must not leave another one still writing into the directory.
 	await Promise.allSettled(building)
-	const [client, styles, publicNames] = [await building[0], await building[1], await building[2]]
+	const [{ client, chunks }, styles, publicNames] = [await building[0], await building[1], await building[2]]
 	const temporary = join(assetsDirectory, `manifest.${process.pid}.tmp`)
-	await writeFile(temporary, manifestSource(client, styles, publicNames))
+	await writeFile(temporary, manifestSource(client, chunks, styles, publicNames))
 	// Renamed into place last, so a concurrent reader sees either the old manifest or the complete new one.
 	await rename(temporary, join(assetsDirectory, 'manifest.ts'))
-	const keep = new Set(['manifest.ts', client, styles, ...publicNames.map((name) => `public-${name}`)])
+	const keep = new Set(['manifest.ts', client, ...chunks, styles, ...publicNames.map((name) => `public-${name}`)])
+	// Files of a build running at the same time (another test process) are young: only old ones go.
+	const staleBefore = Date.now() - 10 * 60_000
 	for (const name of await readdir(assetsDirectory)) {
-		if (!keep.has(name) && !name.includes('.tmp')) await rm(join(assetsDirectory, name), { force: true })
+		if (keep.has(name) || name.includes('.tmp')) continue
+		const path = join(assetsDirectory, name)
+		const modified = await stat(path).then((info) => info.mtimeMs, () => 0)
+		if (modified < staleBefore) await rm(path, { force: true })
 	}
-	return { client, styles, publicNames }
+	return { client, chunks, styles, publicNames }
 }
 
 if (import.meta.main) {
 	const started = performance.now()
 	const built = await buildAssets()
-	const names = [built.client, built.styles, ...built.publicNames].join(', ')
+	const names = [built.client, `${built.chunks.length} chunks`, built.styles, ...built.publicNames].join(', ')
 	console.log(`console assets built in ${Math.round(performance.now() - started)} ms: ${names}`)
 }

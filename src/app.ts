@@ -10,6 +10,7 @@ import { createApi } from './api'
 import { createOptionStore } from './api/options/service'
 import { ensureRootUser } from './api/users/account'
 import { createConsole } from './console'
+import { readCookie, SESSION_COOKIE, verifySession } from './api/plugins/session'
 import { createSharedChangeFeed } from './db/shared-change-feed'
 import { createRelay, createRelayServices } from './relay'
 import { createClientAddress } from './lib/client-address'
@@ -84,7 +85,10 @@ export async function createApp(input: AppInput) {
 	const app = new Elysia()
 		.use(createRelay(dependencies, relay))
 		.use(createApi(dependencies))
-		.use(createConsole({ handleApi: (request: Request): Promise<Response> => app.handle(request) }))
+		.use(createConsole({
+			handleApi: (request: Request): Promise<Response> => app.handle(request),
+			sessionUserId: (cookieHeader) => verifySession(dependencies.secrets, readCookie(cookieHeader, SESSION_COOKIE) ?? '')?.sub,
+		}))
 	return { app, dependencies, relay, changes }
 }
 

@@ -1,18 +1,25 @@
 import { type ReactNode, useEffect } from 'react'
-import { isRouteErrorResponse, Link, type LoaderFunctionArgs, Outlet, useMatches, useRouteError } from 'react-router'
+import { isRouteErrorResponse, Link, type LoaderFunctionArgs, Outlet, type ShouldRevalidateFunctionArgs, useLoaderData, useMatches, useRouteError } from 'react-router'
+import type { UserView } from '@shared/user'
+import { ManualCopyDialog } from '@ui/components/ui/copy'
 import { Button } from '@ui/components/ui/button'
 import { Toaster } from '@ui/components/ui/toaster'
+import { TooltipProvider } from '@ui/components/ui/tooltip'
 import { htmlLanguage, I18nProvider, type Language, useTranslation } from '@ui/i18n'
 import { apiContext } from '@ui/lib/api'
-import { loadStatus, useStatus } from '@ui/lib/status'
+import { loadSelf, SessionProvider } from '@ui/lib/session'
+import { loadStatus, type Status, useStatus } from '@ui/lib/status'
+import { storageKeys, writeStorage } from '@ui/lib/storage'
+import { type Theme, ThemeProvider } from '@ui/lib/theme'
+import { TimeZoneProvider } from '@ui/lib/time-zone'
 import { notFoundMessage } from '@ui/features/not-found'
 
 /** Rendered identically by the server and by entry.client, so every prop travels in `window.__documentProps`. */
-export type DocumentProps = { stylesheet: string; language: Language }
+export type DocumentProps = { stylesheet: string; language: Language; theme: Theme; timeZone: string }
 
-export function Document({ stylesheet, language, children }: DocumentProps & { children: ReactNode }) {
+export function Document({ stylesheet, language, theme, timeZone, children }: DocumentProps & { children: ReactNode }) {
 	return (
-		<html lang={htmlLanguage(language)}>
+		<html lang={htmlLanguage(language)} className={theme === 'dark' ? 'dark' : undefined}>
 			<head>
 				<meta charSet="utf-8" />
 				<meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -20,14 +27,27 @@ export function Document({ stylesheet, language, children }: DocumentProps & { c
 				<link rel="stylesheet" href={stylesheet} />
 			</head>
 			<body>
-				<I18nProvider initialLanguage={language}>{children}</I18nProvider>
+				<ThemeProvider initialTheme={theme}>
+					<I18nProvider initialLanguage={language}>
+						<TimeZoneProvider initialTimeZone={timeZone}>{children}</TimeZoneProvider>
+					</I18nProvider>
+				</ThemeProvider>
 			</body>
 		</html>
 	)
 }
 
-export function rootLoader({ context }: LoaderFunctionArgs) {
-	return loadStatus(context.get(apiContext))
+export type RootData = { status: Status; user: UserView | null }
+
+export async function rootLoader({ context }: LoaderFunctionArgs): Promise<RootData> {
+	const api = context.get(apiContext)
+	const [status, user] = await Promise.all([loadStatus(api), loadSelf(api)])
+	return { status, user }
+}
+
+/** Status and session are read once per page load (and after form actions), not on every navigation. */
+export function rootShouldRevalidate({ formMethod, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+	return formMethod ? defaultShouldRevalidate : false
 }
 
 /** Browser tests wait for this flag instead of guessing when hydration has finished. */
@@ -51,13 +71,19 @@ function usePageTitle() {
 
 export function Root() {
 	const title = usePageTitle()
+	const { status, user } = useLoaderData() as RootData
 	useMarkHydrated()
+	// The footer's start-up refresh and other pages read the cached status (seed 000 §3).
+	useEffect(() => writeStorage(storageKeys.status, JSON.stringify(status)), [status])
 	return (
-		<>
-			<title>{title}</title>
-			<Outlet />
-			<Toaster />
-		</>
+		<SessionProvider initialUser={user}>
+			<TooltipProvider delayDuration={300}>
+				<title>{title}</title>
+				<Outlet />
+				<Toaster />
+				<ManualCopyDialog />
+			</TooltipProvider>
+		</SessionProvider>
 	)
 }
 

@@ -1,17 +1,60 @@
 import type { RouteObject } from 'react-router'
-import { authRoutes } from '@ui/features/auth'
-import { homeRoute } from '@ui/features/home'
+import { ConsoleLayout, consoleLoader, consoleShouldRevalidate, PageErrorBoundary } from '@ui/components/layout/console-layout'
+import { PublicLayout } from '@ui/components/layout/public-layout'
 import { notFoundRoute } from '@ui/features/not-found'
-import { Root, RootErrorBoundary, rootLoader } from '@ui/root'
+import { Root, RootErrorBoundary, rootLoader, rootShouldRevalidate } from '@ui/root'
 
-/** Shared by the server renderer and the browser router; the root loader's data is the public status. */
+/**
+ * Shared by the server renderer and the browser router. Pages are lazy: each is its own chunk, loaded
+ * before hydration for the first page (entry.client) and on navigation for the others. A page module
+ * (`ui/features/<domain>/…-route.tsx`) exports `Component` and, when it needs data, `loader`.
+ */
+const page = (id: string, path: string | undefined, title: string, load: () => Promise<Partial<RouteObject>>): RouteObject => ({
+	id,
+	...(path === undefined ? { index: true } : { path }),
+	handle: { title },
+	lazy: load as RouteObject['lazy'],
+})
+
+/** Behind the login; admin pages check the role in their loaders. */
+const consolePages: RouteObject[] = [
+	page('token', 'token', '令牌', () => import('@ui/features/tokens/token-route')),
+	page('user', 'user', '用户管理', () => import('@ui/features/users/user-route')),
+	page('channel', 'channel', '渠道', () => import('@ui/features/channels/channel-route')),
+	page('channel-add', 'channel/add', '添加渠道', () => import('@ui/features/channels/channel-editor-route')),
+	page('channel-edit', 'channel/edit/:id', '编辑渠道', () => import('@ui/features/channels/channel-editor-route')),
+	page('log', 'log', '日志', () => import('@ui/features/logs/log-route')),
+	page('setting', 'setting', '设置', () => import('@ui/features/settings/setting-route')),
+].map((route) => ({ ...route, ErrorBoundary: PageErrorBoundary }))
+
+const publicPages: RouteObject[] = [
+	page('home', undefined, '首页', () => import('@ui/features/home/home-route')),
+	page('about', 'about', '关于', () => import('@ui/features/about/about-route')),
+]
+
+/** Sign-in pages: a centred card, no menu. */
+const authPages: RouteObject[] = [
+	page('login', 'login', '登录', () => import('@ui/features/auth/login-route')),
+	page('register', 'register', '注册', () => import('@ui/features/auth/register-route')),
+	page('reset', 'reset', '重置密码', () => import('@ui/features/auth/reset-route')),
+	page('reset-confirm', 'user/reset', '重置密码', () => import('@ui/features/auth/reset-confirm-route')),
+	page('oauth-github', 'oauth/github', '登录', () => import('@ui/features/auth/oauth-callback-route')),
+	page('oauth-linuxdo', 'oauth/linuxdo', '登录', () => import('@ui/features/auth/oauth-callback-route')),
+]
+
 export const routes: RouteObject[] = [
 	{
 		id: 'root',
 		path: '/',
 		loader: rootLoader,
+		shouldRevalidate: rootShouldRevalidate,
 		Component: Root,
 		ErrorBoundary: RootErrorBoundary,
-		children: [homeRoute, ...authRoutes, notFoundRoute],
+		children: [
+			{ id: 'public', Component: PublicLayout, children: publicPages },
+			...authPages,
+			{ id: 'console', loader: consoleLoader, shouldRevalidate: consoleShouldRevalidate, Component: ConsoleLayout, children: consolePages },
+			notFoundRoute,
+		],
 	},
 ]

@@ -1,10 +1,12 @@
 import { Elysia, NotFoundError } from 'elysia'
 import { fileResponse, loadAssets } from '@/console/assets'
-import type { HandleApi } from '@/console/render'
+import type { HandleApi, SessionUserId } from '@/console/render'
 
 export type ConsoleDependencies = {
 	/** Answers an /api request in-process; server-side loaders call it with the visitor's cookie. */
 	handleApi: HandleApi
+	/** The user of a valid session cookie: server-side loaders act as that user. */
+	sessionUserId: SessionUserId
 }
 
 /** Paths owned by the API and the relay. Elysia prefers their specific routes over the console's `/*`; the
@@ -21,11 +23,13 @@ const immutable = 'public, max-age=31536000, immutable'
  * React, the router and the pages load on the first page view: a gateway that only relays never
  * pays their memory (about 20 MB).
  */
-let renderer: Promise<(request: Request, handleApi: HandleApi, assets: Awaited<ReturnType<typeof loadAssets>>) => Promise<Response>> | undefined
+type Renderer = (request: Request, dependencies: ConsoleDependencies, assets: Awaited<ReturnType<typeof loadAssets>>) => Promise<Response>
+let renderer: Promise<Renderer> | undefined
 function loadRenderer() {
-	renderer ??= Promise.all([import('react-router'), import('@ui/routes'), import('@/console/render')]).then(([router, ui, render]) => {
+	renderer ??= Promise.all([import('react-router'), import('@ui/routes'), import('@/console/render')]).then(([router, ui, module]) => {
 		const handler = router.createStaticHandler(ui.routes)
-		return (request, handleApi, assets) => render.renderConsole(request, handler, handleApi, assets)
+		const render: Renderer = (request, dependencies, assets) => module.renderConsole(request, handler, dependencies.handleApi, dependencies.sessionUserId, assets)
+		return render
 	})
 	return renderer
 }
@@ -39,7 +43,7 @@ export function createConsole(dependencies: ConsoleDependencies): Elysia {
 		const name = pathname.slice(1)
 		const publicFile = Object.hasOwn(assets.publicFiles, name) ? assets.publicFiles[name] : undefined
 		if (publicFile) return fileResponse(pathname, publicFile, 'public, max-age=86400')
-		return (await loadRenderer())(request, dependencies.handleApi, assets)
+		return (await loadRenderer())(request, dependencies, assets)
 	}
 
 	// Registered on an untyped instance so that the plugin is a plain `Elysia` (route types stay private).

@@ -10,24 +10,47 @@ import {
 } from 'react-router'
 import { languageFromCookieHeader } from '@ui/i18n'
 import { type Api, apiContext, createApi, expiredLoginPath } from '@ui/lib/api'
+import { themeFromCookieHeader } from '@ui/lib/theme'
+import { serverTimeZone, timeZoneFromCookieHeader } from '@ui/lib/time-zone'
 import { Document, type DocumentProps } from '@ui/root'
+import { readCookie, SESSION_COOKIE } from '@/api/plugins/session'
 import type { AssetManifest } from '@/console/assets'
 
 export type HandleApi = (request: Request) => Promise<Response>
+/** The user id of a valid session cookie in the header, if any. */
+export type SessionUserId = (cookieHeader: string | null) => number | undefined
 
-/** Loaders on the server call the API in-process, as the visitor: with the cookie of the page request. */
-export function createServerApi(request: Request, handleApi: HandleApi): Api {
+/**
+ * GETs with side effects: a page render never makes them, even if a loader asked (a cross-site link
+ * to a console page carries the SameSite=Lax cookie, so renders must stay read-only).
+ */
+const sideEffectGets = new Set(['/api/user/token', '/api/user/logout'])
+
+/**
+ * Loaders on the server call the API in-process, as the visitor: with the cookie of the page request
+ * and, for reads only, the New-Api-User header of its session (the browser would send it too).
+ */
+export function createServerApi(request: Request, handleApi: HandleApi, sessionUserId: SessionUserId): Api {
 	const origin = new URL(request.url).origin
 	const cookie = request.headers.get('cookie')
+	let userId: number | undefined | null = null
+	const sessionUser = () => (userId === null ? (userId = sessionUserId(cookie)) : userId)
 	return createApi(
-		(path, init) => {
+		'server',
+		async (path, init) => {
+			if (init.method !== 'GET' || sideEffectGets.has(path.split('?')[0]!)) {
+				return Response.json({ success: false, message: 'not available while rendering', data: null }, { status: 400 })
+			}
 			const headers = new Headers(init.headers)
 			if (cookie) headers.set('cookie', cookie)
+			const id = sessionUser()
+			if (id !== undefined) headers.set('new-api-user', String(id))
 			return handleApi(new Request(origin + path, { method: init.method, headers, body: init.body }))
 		},
 		() => {
 			throw redirect(expiredLoginPath)
 		},
+		() => sessionUser() !== undefined || readCookie(cookie, SESSION_COOKIE) !== undefined,
 	)
 }
 
@@ -48,14 +71,17 @@ function serializeErrors(errors: StaticHandlerContext['errors']) {
 	return serialized
 }
 
-export async function renderConsole(request: Request, handler: StaticHandler, handleApi: HandleApi, assets: AssetManifest) {
-	const requestContext = new RouterContextProvider(new Map([[apiContext, createServerApi(request, handleApi)]]))
+export async function renderConsole(request: Request, handler: StaticHandler, handleApi: HandleApi, sessionUserId: SessionUserId, assets: AssetManifest) {
+	const requestContext = new RouterContextProvider(new Map([[apiContext, createServerApi(request, handleApi, sessionUserId)]]))
 	const context = await handler.query(request, { requestContext })
 	if (context instanceof Response) return context
 
+	const cookie = request.headers.get('cookie')
 	const documentProps: DocumentProps = {
 		stylesheet: `/assets/${assets.styles}`,
-		language: languageFromCookieHeader(request.headers.get('cookie')),
+		language: languageFromCookieHeader(cookie),
+		theme: themeFromCookieHeader(cookie),
+		timeZone: timeZoneFromCookieHeader(cookie) ?? serverTimeZone(),
 	}
 	const hydrationData = {
 		loaderData: context.loaderData,

@@ -15,7 +15,7 @@ function createFerry(status: Record<string, unknown> = { system_name: 'Harbour G
 		if (new URL(request.url).pathname === '/api/status') return Response.json({ success: true, message: '', data: fake.status })
 		return Response.json({ success: false, message: 'not found', data: null }, { status: 404 })
 	}
-	const app = new Elysia().use(createConsole({ handleApi }))
+	const app = new Elysia().use(createConsole({ handleApi, sessionUserId: () => undefined }))
 	const get = async (path: string, headers: Record<string, string> = {}) => {
 		const response = await app.handle(new Request(`http://localhost${path}`, { headers }))
 		return { response, text: await response.text() }
@@ -42,7 +42,7 @@ describe('the console login page', () => {
 		expect(text).toContain('href="/register"')
 		expect(text).toContain('href="/reset"')
 		expect(text).toMatch(/<script type="module" src="\/assets\/client-[\w-]+\.js"/)
-		expect(hydrationData(text).loaderData.root).toMatchObject({ system_name: 'Harbour Gate' })
+		expect(hydrationData(text).loaderData.root).toMatchObject({ status: { system_name: 'Harbour Gate' }, user: null })
 	})
 
 	test('shows the expired-session message only when ?expired=true', async () => {
@@ -142,7 +142,7 @@ describe('the console pipeline', () => {
 	test('yields to API routes registered on the same app, before or after the console', async () => {
 		const handleApi = async () => Response.json({ success: true, message: '', data: {} })
 		const api = new Elysia({ prefix: '/api' }).get('/status', () => ({ success: true, message: 'from api', data: {} }))
-		for (const app of [new Elysia().use(api).use(createConsole({ handleApi })), new Elysia().use(createConsole({ handleApi })).use(api)]) {
+		for (const app of [new Elysia().use(api).use(createConsole({ handleApi, sessionUserId: () => undefined })), new Elysia().use(createConsole({ handleApi, sessionUserId: () => undefined })).use(api)]) {
 			const response = await app.handle(new Request('http://localhost/api/status'))
 			expect(await response.json()).toMatchObject({ message: 'from api' })
 		}

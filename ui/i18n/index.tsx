@@ -1,5 +1,5 @@
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react'
-import { en } from '@ui/i18n/en'
+import { en } from '@ui/i18n/en/index'
 import { readStorage, storageKeys, writeStorage } from '@ui/lib/storage'
 
 export const languages = ['zh', 'en'] as const

@@ -19,9 +19,15 @@ export type Transport = (
 ) => Promise<Response>
 
 export type Api = {
+	/** Loaders on the server call the API in-process for one page request; the browser uses fetch. */
+	side: 'server' | 'browser'
+	/** Whether a session may exist (server: the session cookie; browser: a stored login). */
+	hasSession(): boolean
 	request<T = unknown>(path: string, options?: ApiRequestOptions): Promise<Envelope<T>>
 	get<T = unknown>(path: string): Promise<Envelope<T>>
 	post<T = unknown>(path: string, body?: unknown, options?: ApiRequestOptions): Promise<Envelope<T>>
+	put<T = unknown>(path: string, body?: unknown, options?: ApiRequestOptions): Promise<Envelope<T>>
+	delete<T = unknown>(path: string, options?: ApiRequestOptions): Promise<Envelope<T>>
 }
 
 /** Messages are zh source strings, i.e. i18n keys; `values` fills their placeholders. */
@@ -52,7 +58,7 @@ function isEnvelope(value: unknown): value is Envelope {
 	return typeof value === 'object' && value !== null && typeof (value as Envelope).success === 'boolean'
 }
 
-export function createApi(transport: Transport, onUnauthorized: () => void): Api {
+export function createApi(side: Api['side'], transport: Transport, onUnauthorized: () => void, hasSession: () => boolean): Api {
 	async function request<T>(path: string, options: ApiRequestOptions = {}): Promise<Envelope<T>> {
 		const method = options.method ?? 'GET'
 		const headers: Record<string, string> = {}
@@ -80,9 +86,13 @@ export function createApi(transport: Transport, onUnauthorized: () => void): Api
 	}
 
 	return {
+		side,
+		hasSession,
 		request,
 		get: (path) => request(path),
 		post: (path, body, options) => request(path, { ...options, method: 'POST', body }),
+		put: (path, body, options) => request(path, { ...options, method: 'PUT', body }),
+		delete: (path, options) => request(path, { ...options, method: 'DELETE' }),
 	}
 }
 

@@ -9,6 +9,7 @@ export function setApiNavigation(navigate: (path: string) => void) {
 }
 
 export const browserApi = createApi(
+	'browser',
 	(path, init) => {
 		const headers: Record<string, string> = { ...init.headers, 'cache-control': 'no-store' }
 		const user = readStoredUser()
@@ -19,4 +20,5 @@ export const browserApi = createApi(
 		storeUser(null)
 		navigateTo(expiredLoginPath)
 	},
+	() => readStoredUser() !== null,
 )

@@ -5,6 +5,11 @@ export const storageKeys = {
 	user: 'user',
 	affiliateCode: 'aff',
 	language: 'language',
+	theme: 'theme',
+	/** Page size per table, suffixed with the table's name: `page-size:tokens`. */
+	pageSize: 'page-size',
+	channelIdSort: 'channel-id-sort',
+	status: 'status',
 } as const
 
 /** The login answer, kept under `user`; its id goes into the New-Api-User header. */

@@ -11,6 +11,7 @@ import { ThirdPartyLogin } from '@ui/features/auth/components/third-party-login'
 import { useTranslation } from '@ui/i18n'
 import { apiMessages, describeError } from '@ui/lib/api'
 import { browserApi } from '@ui/lib/browser-api'
+import { useSession, type UserView } from '@ui/lib/session'
 import { useStatus } from '@ui/lib/status'
 import { type StoredUser, storageKeys, storeUser, writeStorage } from '@ui/lib/storage'
 import { useHydrated } from '@ui/lib/use-hydrated'
@@ -23,6 +24,7 @@ export function LoginPage() {
 	const navigate = useNavigate()
 	const [searchParameters] = useSearchParams()
 	const hydrated = useHydrated()
+	const session = useSession()
 	const [submitting, setSubmitting] = useState(false)
 	const [passwordChangeRequired, setPasswordChangeRequired] = useState(false)
 	const expired = searchParameters.get('expired') === 'true'
@@ -32,8 +34,14 @@ export function LoginPage() {
 		if (affiliateCode) writeStorage(storageKeys.affiliateCode, affiliateCode)
 	}, [affiliateCode])
 
-	function finishThirdPartyLogin(user: StoredUser) {
+	/** The login answer is a subset of the account; the console layout loads the rest on the next page. */
+	function signIn(user: StoredUser) {
 		storeUser(user)
+		session.setUser(user as unknown as UserView)
+	}
+
+	function finishThirdPartyLogin(user: StoredUser) {
+		signIn(user)
 		toast.success(t('登录成功'))
 		navigate('/')
 	}
@@ -55,7 +63,7 @@ export function LoginPage() {
 				toast.error(envelope.message)
 				return
 			}
-			storeUser(envelope.data)
+			signIn(envelope.data)
 			if (envelope.data.password_change_required) {
 				setPasswordChangeRequired(true)
 				return

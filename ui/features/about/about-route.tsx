@@ -1,0 +1,7 @@
+import { useTranslation } from '@ui/i18n'
+
+/** Placeholder: this page is being built. */
+export function Component() {
+	const { t } = useTranslation()
+	return <h1 className="text-xl font-semibold">{t('关于')}</h1>
+}

@@ -1,0 +1,3 @@
+/** English texts of ui/features/users, keyed by the zh source string. */
+export const users: Record<string, string> = {
+}

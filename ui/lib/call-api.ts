@@ -1,0 +1,24 @@
+import { toast } from '@ui/components/ui/toaster'
+import { describeError, type Envelope } from '@ui/lib/api'
+
+type Translate = (key: string, values?: Record<string, string | number>) => string
+
+/**
+ * The console's error convention (seed 000 §8): `success: false` shows the server's message as an
+ * error toast; a thrown error (network, 401/429/500/405 catalogue) shows its catalogue text. Answers
+ * the envelope on success, undefined otherwise. `success` (a zh source string) is toasted on success.
+ */
+export async function callApi<T>(t: Translate, call: Promise<Envelope<T>>, success?: string): Promise<Envelope<T> | undefined> {
+	try {
+		const envelope = await call
+		if (!envelope.success) {
+			toast.error(envelope.message ? t(envelope.message) : t('操作失败'))
+			return undefined
+		}
+		if (success) toast.success(t(success))
+		return envelope
+	} catch (error) {
+		toast.error(describeError(error, t))
+		return undefined
+	}
+}

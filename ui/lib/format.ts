@@ -1,0 +1,54 @@
+/** Number, quota and time display shared by every page (seed 000 §9, seed 002 §9). */
+import type { Status } from '@ui/lib/status'
+
+/** 10k and above as k, a million as M, a billion as B (seed 000 §9). */
+export function abbreviateNumber(value: number): string {
+	const sign = value < 0 ? '-' : ''
+	const magnitude = Math.abs(value)
+	const trim = (number: number) => String(Number(number.toFixed(1)))
+	if (magnitude >= 1e9) return `${sign}${trim(magnitude / 1e9)}B`
+	if (magnitude >= 1e6) return `${sign}${trim(magnitude / 1e6)}M`
+	if (magnitude >= 1e4) return `${sign}${trim(magnitude / 1e3)}k`
+	return String(value)
+}
+
+/** Quota as the server asks it to be shown: dollars (`$1.23`) when display_in_currency is on, else units. */
+export function renderQuota(quota: number, status: Pick<Status, 'display_in_currency' | 'quota_per_unit'>, digits = 2): string {
+	if (!status.display_in_currency) return abbreviateNumber(quota)
+	const perUnit = status.quota_per_unit > 0 ? status.quota_per_unit : 500_000
+	const amount = quota / perUnit
+	const fixed = amount.toFixed(digits)
+	// A tiny non-zero amount is shown as the smallest visible one rather than as zero.
+	if (quota > 0 && Number(fixed) === 0) return `$${(1 / 10 ** digits).toFixed(digits)}`
+	return `$${fixed}`
+}
+
+/** Quota units for a typed amount in the display unit (dollars or units). */
+export function quotaFromDisplay(amount: number, status: Pick<Status, 'display_in_currency' | 'quota_per_unit'>): number {
+	return status.display_in_currency ? Math.round(amount * status.quota_per_unit) : Math.round(amount)
+}
+
+const formatters = new Map<string, Intl.DateTimeFormat>()
+
+/** Unix seconds as `yyyy-MM-dd HH:mm:ss` in `timeZone` (see useFormatTime, which picks the viewer's). */
+export function formatTimestamp(seconds: number, timeZone?: string): string {
+	if (!seconds || seconds <= 0) return '-'
+	const key = timeZone ?? ''
+	let formatter = formatters.get(key)
+	if (!formatter) {
+		try {
+			formatter = new Intl.DateTimeFormat('sv-SE', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' })
+		} catch {
+			formatter = new Intl.DateTimeFormat('sv-SE', { year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' })
+		}
+		formatters.set(key, formatter)
+	}
+	return formatter.format(new Date(seconds * 1000))
+}
+
+/** Parses `yyyy-MM-dd HH:mm:ss` (or anything Date understands) into unix seconds; NaN when it cannot. */
+export function parseDateTime(text: string): number {
+	const normalised = text.trim().replace(' ', 'T')
+	const time = new Date(normalised).getTime()
+	return Number.isNaN(time) ? Number.NaN : Math.floor(time / 1000)
+}

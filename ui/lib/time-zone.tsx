@@ -1,0 +1,42 @@
+import { createContext, type ReactNode, useContext, useEffect, useState } from 'react'
+import { formatTimestamp } from '@ui/lib/format'
+
+/**
+ * Times are shown in the viewer's zone. The browser keeps its zone in a cookie, so the server renders
+ * in it; on a first visit the server's zone is used for rendering and hydration, then the page switches.
+ */
+export const timeZoneCookie = 'tz'
+
+export function timeZoneFromCookieHeader(cookie: string | null): string | undefined {
+	const match = cookie?.match(/(?:^|;\s*)tz=([^;]*)/)
+	if (!match?.[1]) return undefined
+	const zone = decodeURIComponent(match[1])
+	try {
+		new Intl.DateTimeFormat('en', { timeZone: zone })
+		return zone
+	} catch {
+		return undefined
+	}
+}
+
+export function serverTimeZone() {
+	return Intl.DateTimeFormat().resolvedOptions().timeZone
+}
+
+const TimeZoneContext = createContext<string | undefined>(undefined)
+
+export function TimeZoneProvider({ initialTimeZone, children }: { initialTimeZone: string; children: ReactNode }) {
+	const [timeZone, setTimeZone] = useState(initialTimeZone)
+	useEffect(() => {
+		const local = Intl.DateTimeFormat().resolvedOptions().timeZone
+		document.cookie = `${timeZoneCookie}=${encodeURIComponent(local)}; path=/; max-age=31536000; samesite=lax`
+		if (local !== initialTimeZone) setTimeZone(local)
+	}, [initialTimeZone])
+	return <TimeZoneContext value={timeZone}>{children}</TimeZoneContext>
+}
+
+/** `formatTime(unixSeconds)` → `yyyy-MM-dd HH:mm:ss` in the viewer's zone, identical on server and client. */
+export function useFormatTime() {
+	const timeZone = useContext(TimeZoneContext)
+	return (seconds: number) => formatTimestamp(seconds, timeZone)
+}
