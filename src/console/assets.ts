@@ -76,13 +76,34 @@ const contentTypes: Record<string, string> = {
 	'.ico': 'image/x-icon',
 }
 
-export function fileResponse(name: string, path: string, cacheControl: string) {
+const compressible = new Set(['.js', '.css', '.svg'])
+/** Gzipped bodies of the hashed assets, made on first request; the set is fixed for the process's life. */
+const gzipped = new Map<string, Promise<Uint8Array>>()
+
+function gzippedFile(path: string) {
+	let body = gzipped.get(path)
+	if (!body) {
+		body = Bun.file(path).bytes().then((bytes) => Bun.gzipSync(bytes, { level: 9 }))
+		body.catch(() => gzipped.delete(path))
+		gzipped.set(path, body)
+	}
+	return body
+}
+
+function acceptsGzip(request: Request | undefined) {
+	return /\bgzip\b/.test(request?.headers.get('accept-encoding') ?? '')
+}
+
+/** Text assets go out gzipped to browsers that accept it (a single binary has no proxy in front to do it). */
+export async function fileResponse(name: string, path: string, cacheControl: string, request?: Request) {
 	const extension = name.slice(name.lastIndexOf('.'))
-	return new Response(Bun.file(path), {
-		headers: {
-			'content-type': contentTypes[extension] ?? 'application/octet-stream',
-			'cache-control': cacheControl,
-			'x-content-type-options': 'nosniff',
-		},
-	})
+	const headers: Record<string, string> = {
+		'content-type': contentTypes[extension] ?? 'application/octet-stream',
+		'cache-control': cacheControl,
+		'x-content-type-options': 'nosniff',
+	}
+	if (!compressible.has(extension)) return new Response(Bun.file(path), { headers })
+	headers.vary = 'accept-encoding'
+	if (!acceptsGzip(request)) return new Response(Bun.file(path), { headers })
+	return new Response(await gzippedFile(path), { headers: { ...headers, 'content-encoding': 'gzip' } })
 }

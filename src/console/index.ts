@@ -42,17 +42,17 @@ export function createConsole(dependencies: ConsoleDependencies): Elysia {
 		const assets = await loadAssets()
 		const name = pathname.slice(1)
 		const publicFile = Object.hasOwn(assets.publicFiles, name) ? assets.publicFiles[name] : undefined
-		if (publicFile) return fileResponse(pathname, publicFile, 'public, max-age=86400')
+		if (publicFile) return fileResponse(pathname, publicFile, 'public, max-age=86400', request)
 		return (await loadRenderer())(request, dependencies, assets)
 	}
 
 	// Registered on an untyped instance so that the plugin is a plain `Elysia` (route types stay private).
 	const plugin = new Elysia()
-	plugin.get('/assets/:name', async ({ params }) => {
+	plugin.get('/assets/:name', async ({ params, request }) => {
 		const assets = await loadAssets()
 		const path = Object.hasOwn(assets.files, params.name) ? assets.files[params.name] : undefined
 		if (!path) return new Response('Not Found', { status: 404, headers: { 'content-type': 'text/plain' } })
-		return fileResponse(params.name, path, immutable)
+		return fileResponse(params.name, path, immutable, request)
 	})
 	plugin.get('/', ({ request }) => page(request))
 	plugin.get('/*', ({ request }) => page(request))

@@ -118,6 +118,19 @@ describe('the console pipeline', () => {
 		expect(styles.text.includes('--primary')).toBe(true)
 	})
 
+	test('sends text assets gzipped to a browser that accepts gzip, and plain to one that does not', async () => {
+		const { get } = createFerry()
+		const client = (await get('/login')).text.match(/src="(\/assets\/client-[\w-]+\.js)"/)![1]!
+		const plain = await get(client)
+		const zipped = await get(client, { 'accept-encoding': 'gzip, deflate, br' })
+		expect(plain.response.headers.get('content-encoding')).toBeNull()
+		expect(zipped.response.headers.get('content-encoding')).toBe('gzip')
+		expect(zipped.response.headers.get('vary')).toBe('accept-encoding')
+		const raw = await (await createFerry().app.handle(new Request(`http://localhost${client}`, { headers: { 'accept-encoding': 'gzip' } }))).arrayBuffer()
+		expect(new TextDecoder().decode(Bun.gunzipSync(new Uint8Array(raw)))).toBe(plain.text)
+		expect(raw.byteLength).toBeLessThan(plain.text.length / 2)
+	})
+
 	test('answers 404 for an asset name it does not have', async () => {
 		const { response } = await createFerry().get('/assets/client-missing.js')
 		expect(response.status).toBe(404)
