@@ -78,12 +78,12 @@ const contentTypes: Record<string, string> = {
 
 const compressible = new Set(['.js', '.css', '.svg'])
 /** Gzipped bodies of the hashed assets, made on first request; the set is fixed for the process's life. */
-const gzipped = new Map<string, Promise<Uint8Array>>()
+const gzipped = new Map<string, Promise<Uint8Array<ArrayBuffer>>>()
 
 function gzippedFile(path: string) {
 	let body = gzipped.get(path)
 	if (!body) {
-		body = Bun.file(path).bytes().then((bytes) => Bun.gzipSync(bytes, { level: 9 }))
+		body = Bun.file(path).bytes().then((bytes) => new Uint8Array(Bun.gzipSync(bytes, { level: 9 })))
 		body.catch(() => gzipped.delete(path))
 		gzipped.set(path, body)
 	}

@@ -41,6 +41,7 @@ export const USER_MESSAGES = {
 	invalidAffCode: 'invalid invitation code',
 	emailVerificationRequired: 'email verification is enabled, please enter the email address and verification code',
 	verificationCodeWrong: 'verification code wrong or expired',
+	quotaNegative: 'the remaining quota cannot be negative',
 } as const
 
 const password = z.string().min(PASSWORD_MIN_LENGTH, USER_MESSAGES.passwordTooShort).max(PASSWORD_MAX_LENGTH, USER_MESSAGES.passwordTooLong)
@@ -74,7 +75,7 @@ export const updateUserSchema = z.object({
 	display_name: z.string().trim().max(20).optional(),
 	password: z.union([z.literal(''), password]).optional(),
 	group: z.string().trim().min(1).max(64).optional(),
-	quota: z.number().int().min(0).optional(),
+	quota: z.number().int().min(0, USER_MESSAGES.quotaNegative).optional(),
 	email: z.string().trim().max(50).optional(),
 })
 
@@ -88,6 +89,7 @@ export const updateSelfSchema = z.object({
 export const deleteSelfSchema = z.object({ username: z.string().optional() }).optional()
 
 export const MANAGE_ACTIONS = ['promote', 'demote', 'disable', 'enable', 'delete'] as const
+export type ManageAction = (typeof MANAGE_ACTIONS)[number]
 export const manageUserSchema = z.object({
 	id: z.coerce.number().int().positive(),
 	action: z.enum(MANAGE_ACTIONS, { error: 'unknown action' }),

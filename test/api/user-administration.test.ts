@@ -134,7 +134,9 @@ for (const target of databaseTargets()) {
 
 			test('refuses a negative quota and a too-short password with 400', async () => {
 				const user = await ferry.createUser('plain')
-				expect((await ferry.call('PUT', '/api/user/', { as: root, body: { id: user.userId, quota: -1 } })).status).toBe(400)
+				const negative = await ferry.call('PUT', '/api/user/', { as: root, body: { id: user.userId, quota: -1 } })
+				expect(negative.status).toBe(400)
+				expect(negative.body).toEqual({ success: false, message: USER_MESSAGES.quotaNegative })
 				const short = await ferry.call('PUT', '/api/user/', { as: root, body: { id: user.userId, password: 'short' } })
 				expect(short.body).toEqual({ success: false, message: USER_MESSAGES.passwordTooShort })
 			})

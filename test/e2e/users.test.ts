@@ -1,0 +1,225 @@
+/** The user administration page in Chromium: adding, editing, role and status changes, deactivation, search, paging. */
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import type { Page } from 'playwright-core'
+import { ROLE, USER_MESSAGES } from '@shared/user'
+import { browserExecutable, type ConsoleHarness, hydrationErrorPattern, type OpenedPage, startConsoleHarness } from '../helpers/browser'
+
+describe.skipIf(!browserExecutable)('the user administration page in a browser', () => {
+	let harness: ConsoleHarness
+
+	beforeAll(async () => {
+		harness = await startConsoleHarness()
+	}, 60_000)
+	afterAll(() => harness?.close())
+
+	const asRoot = () => ({ ...harness.root, username: 'root', role: ROLE.root })
+
+	async function createUser(username: string, fields: Record<string, unknown> = {}) {
+		const created = await harness.ferry.call('POST', '/api/user/', { as: harness.root, body: { username, display_name: username, password: 'password123' } })
+		const id: number = created.body.data.id
+		if (Object.keys(fields).length > 0) await harness.ferry.call('PUT', '/api/user/', { as: harness.root, body: { id, ...fields } })
+		return id
+	}
+
+	const row = (page: Page, id: number) => page.locator(`tr[data-row-key="${id}"]`)
+	const toast = (page: Page, kind: 'success' | 'error', text: string) => page.locator(`[data-kind="${kind}"]`).filter({ hasText: text }).first()
+
+	function expectClean(opened: OpenedPage) {
+		expect(opened.consoleErrors.filter((text) => hydrationErrorPattern.test(text))).toEqual([])
+		expect(opened.consoleErrors).toEqual([])
+		expect(opened.pageErrors).toEqual([])
+	}
+
+	test('adds a user through the drawer, asking for username and password and checking the length first', async () => {
+		const opened = await harness.open('/user', { as: asRoot() })
+		const { page, paths } = opened
+		expect(await page.getByRole('heading', { name: '管理用户' }).isVisible()).toBe(true)
+		await page.getByRole('button', { name: '添加用户' }).click()
+		const drawer = page.getByRole('dialog')
+		await drawer.getByRole('button', { name: '提交' }).click()
+		await toast(page, 'error', '用户名和密码不能为空').waitFor()
+		await drawer.getByLabel('用户名').fill('newbie')
+		await drawer.getByLabel('显示名称').fill('New Bie')
+		await drawer.getByLabel('密码').fill('short')
+		await drawer.getByRole('button', { name: '提交' }).click()
+		await toast(page, 'error', '密码长度不得小于 8 位').waitFor()
+		expect(paths.filter((path) => path === '/api/user/')).toEqual([])
+		await drawer.getByLabel('密码').fill('password123')
+		await drawer.getByRole('button', { name: '提交' }).click()
+		await toast(page, 'success', '用户创建成功').waitFor()
+		await drawer.waitFor({ state: 'detached' })
+		const created = page.locator('tr', { hasText: 'newbie' })
+		await created.waitFor()
+		expect(await created.textContent()).toContain('New Bie')
+		expect(await created.textContent()).toContain('普通用户')
+		const login = await harness.ferry.call('POST', '/api/user/login', { body: { username: 'newbie', password: 'password123' } })
+		expect(login.body.success).toBe(true)
+		expectClean(opened)
+		await opened.close()
+	}, 30_000)
+
+	test('edits a user: fields, group, quota through the add-quota dialog, and read-only bindings', async () => {
+		const id = await createUser('edited', { email: 'edited@example.com', quota: 1_000_000 })
+		const opened = await harness.open('/user', { as: asRoot() })
+		const { page } = opened
+		await row(page, id).getByRole('button', { name: '编辑' }).click()
+		const drawer = page.getByRole('dialog')
+		await drawer.getByText(`用户 ID：${id}`).waitFor()
+		const email = drawer.getByLabel('已绑定的邮箱账户')
+		expect(await email.inputValue()).toBe('edited@example.com')
+		expect(await email.getAttribute('readonly')).not.toBeNull()
+		expect(await drawer.getByLabel('已绑定的 GitHub 账户').getAttribute('readonly')).not.toBeNull()
+		await drawer.getByLabel('显示名称').fill('Renamed')
+		await drawer.getByLabel('分组').click()
+		await page.getByRole('option', { name: 'vip', exact: true }).click()
+		await drawer.getByRole('button', { name: '添加额度' }).click()
+		const quotaDialog = page.getByRole('dialog', { name: '添加额度' })
+		await quotaDialog.getByLabel('增加的额度').fill('-250000')
+		expect(await quotaDialog.getByTestId('quota-preview').textContent()).toContain('1000000 + (-250000) = 750000')
+		await quotaDialog.getByRole('button', { name: '确定' }).click()
+		await quotaDialog.waitFor({ state: 'detached' })
+		expect(await drawer.getByLabel('剩余额度').inputValue()).toBe('750000')
+		await drawer.getByRole('button', { name: '提交' }).click()
+		await toast(page, 'success', '用户信息更新成功').waitFor()
+		await row(page, id).filter({ hasText: 'Renamed' }).waitFor()
+		const text = await row(page, id).textContent()
+		expect(text).toContain('vip')
+		expect(text).toContain('剩余额度 $1.50')
+		const stored = (await harness.ferry.call('GET', `/api/user/${id}`, { as: harness.root })).body.data
+		expect(stored).toMatchObject({ display_name: 'Renamed', group: 'vip', quota: 750_000 })
+		expectClean(opened)
+		await opened.close()
+	}, 30_000)
+
+	test('refuses a quota that would go negative in the add-quota dialog', async () => {
+		const id = await createUser('poor', { quota: 100 })
+		const opened = await harness.open('/user', { as: asRoot() })
+		const { page } = opened
+		await row(page, id).getByRole('button', { name: '编辑' }).click()
+		const drawer = page.getByRole('dialog')
+		await drawer.getByRole('button', { name: '添加额度' }).click()
+		const quotaDialog = page.getByRole('dialog', { name: '添加额度' })
+		await quotaDialog.getByLabel('增加的额度').fill('-500')
+		expect(await quotaDialog.getByTestId('quota-preview').textContent()).toContain('100 + (-500) = -400')
+		await quotaDialog.getByRole('button', { name: '确定' }).click()
+		await toast(page, 'error', '剩余额度不能为负数').waitFor()
+		expect(await quotaDialog.isVisible()).toBe(true)
+		expectClean(opened)
+		await opened.close()
+	}, 30_000)
+
+	test('promotes and demotes after confirmation, disables and enables, showing the answered role and status', async () => {
+		const id = await createUser('climber')
+		const opened = await harness.open('/user', { as: asRoot() })
+		const { page } = opened
+		const target = row(page, id)
+		await target.getByRole('button', { name: '提升' }).click()
+		const confirm = page.getByRole('alertdialog')
+		expect(await confirm.textContent()).toContain('确定要提升此用户吗？')
+		await confirm.getByRole('button', { name: '取消' }).click()
+		expect(await target.textContent()).toContain('普通用户')
+		await target.getByRole('button', { name: '提升' }).click()
+		await page.getByRole('alertdialog').getByRole('button', { name: '提升' }).click()
+		await target.filter({ hasText: '管理员' }).waitFor()
+		await target.getByRole('button', { name: '降级' }).click()
+		expect(await page.getByRole('alertdialog').textContent()).toContain('确定要降级此用户吗？')
+		await page.getByRole('alertdialog').getByRole('button', { name: '降级' }).click()
+		await target.filter({ hasText: '普通用户' }).waitFor()
+		await target.getByRole('button', { name: '禁用' }).click()
+		await target.filter({ hasText: '已封禁' }).waitFor()
+		await target.getByRole('button', { name: '启用' }).click()
+		await target.filter({ hasText: '已激活' }).waitFor()
+		const stored = (await harness.ferry.call('GET', `/api/user/${id}`, { as: harness.root })).body.data
+		expect(stored).toMatchObject({ role: ROLE.user, status: 1 })
+		expectClean(opened)
+		await opened.close()
+	}, 30_000)
+
+	test('deactivates a user after an irreversible-action confirmation: the row gets the tag and loses its actions', async () => {
+		const id = await createUser('leaver')
+		const opened = await harness.open('/user', { as: asRoot() })
+		const { page } = opened
+		await row(page, id).getByRole('button', { name: '注销' }).click()
+		const confirm = page.getByRole('alertdialog')
+		expect(await confirm.textContent()).toContain('此操作不可逆')
+		await confirm.getByRole('button', { name: '注销' }).click()
+		await row(page, id).filter({ hasText: '已注销' }).waitFor()
+		expect(await row(page, id).getByRole('button').count()).toBe(0)
+		const login = await harness.ferry.call('POST', '/api/user/login', { body: { username: 'leaver', password: 'password123' } })
+		expect(login.body.success).toBe(false)
+		expectClean(opened)
+		await opened.close()
+	}, 30_000)
+
+	test('shows the server\'s role rules as error toasts', async () => {
+		const opened = await harness.open('/user', { as: asRoot() })
+		const { page } = opened
+		await row(page, 1).getByRole('button', { name: '禁用' }).click()
+		await toast(page, 'error', USER_MESSAGES.rootProtected).waitFor()
+		expect(await row(page, 1).textContent()).toContain('已激活')
+		await opened.close()
+		const adminId = await createUser('deputy')
+		await harness.ferry.call('POST', '/api/user/manage', { as: harness.root, body: { id: adminId, action: 'promote' } })
+		const deputy = await harness.ferry.login('deputy', 'password123')
+		const plainId = await createUser('plainone')
+		const asAdmin = await harness.open('/user', { as: { ...deputy, username: 'deputy', role: ROLE.admin } })
+		await row(asAdmin.page, plainId).getByRole('button', { name: '提升' }).click()
+		await asAdmin.page.getByRole('alertdialog').getByRole('button', { name: '提升' }).click()
+		await toast(asAdmin.page, 'error', USER_MESSAGES.adminCannotPromote).waitFor()
+		await row(asAdmin.page, 1).getByRole('button', { name: '编辑' }).click()
+		await toast(asAdmin.page, 'error', USER_MESSAGES.equalOrHigherRole).waitFor()
+		expectClean(asAdmin)
+		await asAdmin.close()
+	}, 30_000)
+
+	test('searches by keyword and by group through the URL, and keeps the chosen page size', async () => {
+		const vipId = await createUser('seeker', { group: 'svip' })
+		const opened = await harness.open('/user', { as: asRoot() })
+		const { page } = opened
+		await page.getByLabel('搜索关键字').fill('seek')
+		await page.getByRole('button', { name: '查询' }).click()
+		await page.waitForURL(/keyword=seek/)
+		await row(page, 1).waitFor({ state: 'detached' })
+		expect(await page.locator('tr[data-row-key]').count()).toBe(1)
+		await page.getByLabel('搜索关键字').fill('')
+		await page.getByRole('combobox', { name: '分组' }).click()
+		await page.getByRole('option', { name: 'svip', exact: true }).click()
+		await page.getByRole('button', { name: '查询' }).click()
+		await page.waitForURL(/group=svip/)
+		expect(page.url()).not.toContain('keyword=')
+		await row(page, 1).waitFor({ state: 'detached' })
+		await row(page, vipId).waitFor()
+		await page.getByRole('button', { name: '重置' }).click()
+		await row(page, 1).waitFor()
+		await page.getByRole('combobox', { name: '每页条数' }).click()
+		await page.getByRole('option', { name: '20 条/页' }).click()
+		await page.waitForURL(/page_size=20/)
+		expect(await page.evaluate(() => localStorage.getItem('page-size:users'))).toBe('20')
+		await page.goto(`${harness.origin}/user`)
+		await page.waitForURL(/page_size=20/)
+		expectClean(opened)
+		await opened.close()
+	}, 30_000)
+
+	test('works in English, with translated labels and validation', async () => {
+		const opened = await harness.open('/user', { as: asRoot(), language: 'en' })
+		const { page } = opened
+		await page.getByRole('heading', { name: 'Manage users' }).waitFor()
+		expect(await row(page, 1).textContent()).toContain('Super admin')
+		await page.getByRole('button', { name: 'Add user' }).click()
+		await page.getByRole('dialog').getByRole('button', { name: 'Submit' }).click()
+		await toast(page, 'error', 'Username and password cannot be empty').waitFor()
+		expectClean(opened)
+		await opened.close()
+	}, 30_000)
+
+	test('shows an ordinary user the not-allowed state without loading any user', async () => {
+		const plain = await harness.ferry.createUser('nobody')
+		const opened = await harness.open('/user', { as: { ...plain, username: 'nobody', role: ROLE.user } })
+		await opened.page.getByTestId('not-allowed').waitFor()
+		expect(await opened.page.locator('tr[data-row-key]').count()).toBe(0)
+		expect(opened.paths.filter((path) => path.startsWith('/api/user/search') || path === '/api/user/')).toEqual([])
+		expect(opened.pageErrors).toEqual([])
+		await opened.close()
+	}, 30_000)
+})

@@ -1,0 +1,124 @@
+import { type FormEvent, useState } from 'react'
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, USERNAME_MAX_LENGTH, type UserView } from '@shared/user'
+import { Button } from '@ui/components/ui/button'
+import { Input } from '@ui/components/ui/input'
+import { Label } from '@ui/components/ui/label'
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@ui/components/ui/select'
+import { SheetBody, SheetFooter } from '@ui/components/ui/sheet'
+import { toast } from '@ui/components/ui/toaster'
+import { updateUser } from '@ui/features/users/api'
+import { AddQuotaDialog, negativeQuotaMessage } from '@ui/features/users/components/add-quota-dialog'
+import { checkCredentials } from '@ui/features/users/user-validation'
+import { useTranslation } from '@ui/i18n'
+import { browserApi } from '@ui/lib/browser-api'
+import { callApi } from '@ui/lib/call-api'
+import { renderQuota } from '@ui/lib/format'
+import { useStatus } from '@ui/lib/status'
+
+type EditUserFormProps = { user: UserView; groups: string[]; onCancel: () => void; onSaved: () => void }
+
+const bindings = [
+	{ key: 'github_id', label: '已绑定的 GitHub 账户' },
+	{ key: 'wechat_id', label: '已绑定的微信账户' },
+	{ key: 'email', label: '已绑定的邮箱账户' },
+	{ key: 'telegram_id', label: '已绑定的 Telegram 账户' },
+] as const satisfies readonly { key: keyof UserView; label: string }[]
+
+export function EditUserForm({ user, groups, onCancel, onSaved }: EditUserFormProps) {
+	const { t } = useTranslation()
+	const status = useStatus()
+	const [username, setUsername] = useState(user.username)
+	const [password, setPassword] = useState('')
+	const [displayName, setDisplayName] = useState(user.display_name)
+	const [group, setGroup] = useState(user.group)
+	const [quotaText, setQuotaText] = useState(String(user.quota))
+	const [addingQuota, setAddingQuota] = useState(false)
+	const [submitting, setSubmitting] = useState(false)
+	const quota = Number(quotaText.trim() || 0)
+	const groupChoices = groups.includes(user.group) ? groups : [user.group, ...groups]
+
+	async function handleSubmit(event: FormEvent<HTMLFormElement>) {
+		event.preventDefault()
+		const name = username.trim()
+		const problem = checkCredentials(name, password, { passwordRequired: false })
+		if (problem) {
+			toast.error(t(problem.message, problem.values))
+			return
+		}
+		if (!Number.isSafeInteger(quota)) {
+			toast.error(t('请输入整数'))
+			return
+		}
+		if (quota < 0) {
+			toast.error(t(negativeQuotaMessage))
+			return
+		}
+		setSubmitting(true)
+		const changes = { id: user.id, username: name, display_name: displayName.trim(), group, quota, ...(password ? { password } : {}) }
+		const saved = await callApi(t, updateUser(browserApi, changes), '用户信息更新成功')
+		setSubmitting(false)
+		if (saved) onSaved()
+	}
+
+	return (
+		<>
+			<form noValidate onSubmit={handleSubmit} className="flex flex-1 flex-col gap-4 overflow-hidden">
+				<SheetBody>
+					<div className="flex flex-col gap-2">
+						<Label htmlFor="edit-user-username">{t('用户名')}</Label>
+						<Input id="edit-user-username" autoComplete="off" maxLength={USERNAME_MAX_LENGTH} value={username} onChange={(event) => setUsername(event.target.value)} />
+					</div>
+					<div className="flex flex-col gap-2">
+						<Label htmlFor="edit-user-password">{t('密码')}</Label>
+						<Input id="edit-user-password" type="password" autoComplete="new-password" maxLength={PASSWORD_MAX_LENGTH} placeholder={t('请输入新的密码，最短 {min} 位；留空则不修改', { min: PASSWORD_MIN_LENGTH })} value={password} onChange={(event) => setPassword(event.target.value)} />
+					</div>
+					<div className="flex flex-col gap-2">
+						<Label htmlFor="edit-user-display-name">{t('显示名称')}</Label>
+						<Input id="edit-user-display-name" autoComplete="off" value={displayName} onChange={(event) => setDisplayName(event.target.value)} />
+					</div>
+					<div className="flex flex-col gap-2">
+						<Label htmlFor="edit-user-group">{t('分组')}</Label>
+						<Select value={group} onValueChange={setGroup}>
+							<SelectTrigger id="edit-user-group">
+								<SelectValue />
+							</SelectTrigger>
+							<SelectContent>
+								{groupChoices.map((name) => (
+									<SelectItem key={name} value={name}>{name}</SelectItem>
+								))}
+							</SelectContent>
+						</Select>
+					</div>
+					<div className="flex flex-col gap-2">
+						<Label htmlFor="edit-user-quota">{t('剩余额度')}</Label>
+						<div className="flex gap-2">
+							<Input id="edit-user-quota" type="number" step={1} min={0} value={quotaText} onChange={(event) => setQuotaText(event.target.value)} />
+							<Button type="button" variant="outline" onClick={() => setAddingQuota(true)}>{t('添加额度')}</Button>
+						</div>
+						<span className="text-xs text-muted-foreground">{Number.isFinite(quota) ? t('约合 {amount}', { amount: renderQuota(quota, status) }) : t('请输入整数')}</span>
+					</div>
+					{bindings.map((binding) => (
+						<div key={binding.key} className="flex flex-col gap-2">
+							<Label htmlFor={`edit-user-${binding.key}`}>{t(binding.label)}</Label>
+							<Input id={`edit-user-${binding.key}`} readOnly value={user[binding.key]} placeholder={t('此项只读，由用户在个人设置中绑定')} />
+						</div>
+					))}
+				</SheetBody>
+				<SheetFooter>
+					<Button type="button" variant="outline" onClick={onCancel}>{t('取消')}</Button>
+					<Button type="submit" disabled={submitting}>{t('提交')}</Button>
+				</SheetFooter>
+			</form>
+			{/* Outside the form: React events bubble through portals, and the dialog has a form of its own. */}
+			<AddQuotaDialog
+				open={addingQuota}
+				onOpenChange={setAddingQuota}
+				quota={Number.isSafeInteger(quota) ? quota : user.quota}
+				onApply={(next) => {
+					setQuotaText(String(next))
+					setAddingQuota(false)
+				}}
+			/>
+		</>
+	)
+}

@@ -1,0 +1,30 @@
+/** Role and status tags of the user table (seed 000 §3–4). */
+import { ROLE, USER_STATUS, type UserView } from '@shared/user'
+import type { BadgeVariant } from '@ui/components/ui/badge'
+
+type Tag = { label: string; variant: BadgeVariant }
+
+const roleTags: Record<number, Tag> = {
+	[ROLE.user]: { label: '普通用户', variant: 'blue' },
+	[ROLE.admin]: { label: '管理员', variant: 'yellow' },
+	[ROLE.root]: { label: '超级管理员', variant: 'orange' },
+}
+
+const statusTags: Record<number, Tag> = {
+	[USER_STATUS.enabled]: { label: '已激活', variant: 'green' },
+	[USER_STATUS.disabled]: { label: '已封禁', variant: 'red' },
+	[USER_STATUS.blocked]: { label: '已禁用', variant: 'red' },
+}
+
+export const deactivatedTag: Tag = { label: '已注销', variant: 'grey' }
+
+export function roleTag(role: number): Tag {
+	return roleTags[role] ?? { label: '未知身份', variant: 'grey' }
+}
+
+export function statusTag(user: Pick<UserView, 'status' | 'deleted_at'>): Tag {
+	if (isDeactivated(user)) return deactivatedTag
+	return statusTags[user.status] ?? { label: '未知状态', variant: 'grey' }
+}
+
+export const isDeactivated = (user: Pick<UserView, 'deleted_at'>) => user.deleted_at !== null && user.deleted_at !== undefined
