@@ -1,0 +1,54 @@
+/** The self-service calls of the personal tab (seed 000 §7); shapes as src/api/users and src/api/oauth answer them. */
+import type { Api } from '@ui/lib/api'
+
+export function fetchUserModels(api: Api) {
+	return api.get<string[]>('/api/user/models')
+}
+
+/** Answers the code the account got at creation; reading it changes nothing. */
+export function fetchAffiliateCode(api: Api) {
+	return api.get<string>('/api/user/aff')
+}
+
+export function transferAffiliateQuota(api: Api, quota: number) {
+	return api.post<undefined>('/api/user/aff_transfer', { quota })
+}
+
+/** Replaces the system access token: the previous one stops working. Never from a loader. */
+export function generateAccessToken(api: Api) {
+	return api.get<string>('/api/user/token')
+}
+
+export function changePassword(api: Api, password: string, password2: string) {
+	return api.put('/api/user/self', { password, password2 })
+}
+
+export function deleteOwnAccount(api: Api, username: string) {
+	return api.delete('/api/user/self', { body: { username } })
+}
+
+/** `turnstileToken` is sent (possibly empty) only when the server has the Turnstile check on. */
+export function sendBindingCode(api: Api, email: string, turnstileToken?: string) {
+	const query = new URLSearchParams({ email, purpose: 'bind' })
+	if (turnstileToken !== undefined) query.set('turnstile', turnstileToken)
+	return api.get(`/api/verification?${query}`)
+}
+
+export function bindEmail(api: Api, email: string, code: string) {
+	return api.get(`/api/oauth/email/bind?${new URLSearchParams({ email, code })}`)
+}
+
+export function bindWechat(api: Api, code: string) {
+	return api.get(`/api/oauth/wechat/bind?${new URLSearchParams({ code })}`)
+}
+
+export function bindTelegram(api: Api, fields: Record<string, string | number | undefined>) {
+	const query = new URLSearchParams()
+	for (const [key, value] of Object.entries(fields)) if (value !== undefined) query.set(key, String(value))
+	return api.get(`/api/oauth/telegram/bind?${query}`)
+}
+
+/** A state issued to a signed-in browser makes the provider's callback bind instead of sign in. */
+export function fetchBindingState(api: Api) {
+	return api.get<string>('/api/oauth/state')
+}
