@@ -1,0 +1,216 @@
+/** The channel editor in Chromium: creating (single and batch), presets, model helpers, checks before saving, editing. */
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { eq } from 'drizzle-orm'
+import type { Page } from 'playwright-core'
+import type { ChannelView } from '@shared/channel'
+import { ROLE } from '@shared/user'
+import { browserExecutable, type ConsoleHarness, hydrationErrorPattern, type OpenedPage, startConsoleHarness } from '../helpers/browser'
+
+describe.skipIf(!browserExecutable)('the channel editor in a browser', () => {
+	let harness: ConsoleHarness
+
+	beforeAll(async () => {
+		harness = await startConsoleHarness()
+	}, 60_000)
+	afterAll(() => harness?.close())
+
+	const asRoot = () => ({ ...harness.root, username: 'root', role: ROLE.root })
+	const toast = (page: Page, kind: 'success' | 'error' | 'info', text: string) => page.locator(`[data-kind="${kind}"]`).filter({ hasText: text }).first()
+	const chips = (page: Page, list: string) => page.getByRole('list', { name: list, exact: true }).getByRole('listitem')
+
+	/** Checked before leaving the editor: the channel list is another page. */
+	function expectClean(opened: OpenedPage, { fetchedModels = false } = {}) {
+		expect(opened.consoleErrors.filter((text) => hydrationErrorPattern.test(text))).toEqual([])
+		// The model-fetch endpoints are not built yet: Chromium logs their 404 answer.
+		const missingEndpoint = 'Failed to load resource: the server responded with a status of 404 (Not Found)'
+		expect(opened.consoleErrors.filter((text) => !(fetchedModels && text === missingEndpoint))).toEqual([])
+		expect(opened.pageErrors).toEqual([])
+	}
+
+	async function findChannels(keyword: string): Promise<ChannelView[]> {
+		const answer = await harness.ferry.call('GET', `/api/channel/search?keyword=${encodeURIComponent(keyword)}&id_sort=true`, { as: harness.root })
+		return answer.body.data.items
+	}
+
+	async function storedKey(id: number) {
+		const { store, dependencies } = harness.ferry
+		const [row] = await store.db.select().from(store.tables.channels).where(eq(store.tables.channels.id, id))
+		return dependencies.secrets.decrypt(row!.key)
+	}
+
+	async function chooseType(page: Page, label: string, name: string) {
+		await page.getByLabel(label, { exact: true }).click()
+		await page.getByRole('option', { name, exact: true }).click()
+	}
+
+	test('creating checks name and key, models and JSON before saving, presets Suno models and saves the channel', async () => {
+		const opened = await harness.open('/channel/add', { as: asRoot() })
+		const { page, paths } = opened
+		await page.getByRole('button', { name: '保存', exact: true }).click()
+		await toast(page, 'error', '请填写渠道名称和渠道密钥').waitFor()
+		await page.getByLabel('名称', { exact: true }).fill('e2e-suno')
+		await page.getByLabel('密钥', { exact: true }).fill('sk-suno-key')
+		await page.getByRole('button', { name: '保存', exact: true }).click()
+		await toast(page, 'error', '请至少选择一个模型').waitFor()
+
+		await chooseType(page, '类型', 'Suno')
+		await page.getByLabel('Base Path', { exact: true }).fill('https://suno.example.com/')
+		expect(await chips(page, '模型').allTextContents()).toEqual(['suno_music', 'suno_lyrics'])
+		await page.getByLabel('自定义模型名称', { exact: true }).fill('suno_music, suno_extend')
+		await page.getByRole('button', { name: '填入', exact: true }).click()
+		await toast(page, 'info', '部分模型已存在').waitFor()
+		expect(await chips(page, '模型').allTextContents()).toEqual(['suno_music', 'suno_lyrics', 'suno_extend'])
+
+		await page.getByRole('button', { name: '选择分组' }).click()
+		await page.getByRole('option', { name: 'vip', exact: true }).click()
+		await page.keyboard.press('Escape')
+		expect(await chips(page, '分组').allTextContents()).toEqual(['default', 'vip'])
+
+		await page.getByLabel('模型重定向', { exact: true }).fill('{not json')
+		await page.getByRole('button', { name: '保存', exact: true }).click()
+		await toast(page, 'error', '模型重定向必须是合法的 JSON 格式').waitFor()
+		await page.getByRole('button', { name: '填入模板：模型重定向' }).click()
+		await page.getByLabel('优先级', { exact: true }).fill('5')
+		expect(paths.filter((path) => path === '/api/channel/')).toEqual([])
+		expectClean(opened)
+
+		await page.getByRole('button', { name: '保存', exact: true }).click()
+		await toast(page, 'success', '已创建 1 个渠道').waitFor()
+		await page.waitForURL(`${harness.origin}/channel`)
+		const [saved] = await findChannels('e2e-suno')
+		expect(saved).toMatchObject({
+			type: 36, name: 'e2e-suno', base_url: 'https://suno.example.com', models: 'suno_music,suno_lyrics,suno_extend',
+			group: 'default,vip', priority: 5, auto_ban: 1, model_mapping: JSON.stringify({ 'gpt-3.5-turbo': 'gpt-3.5-turbo-0125' }, null, 2),
+		})
+		expect(await storedKey(saved!.id)).toBe('sk-suno-key')
+		await opened.close()
+	}, 30_000)
+
+	test('batch creation makes one channel per key line; saving asks for a group, and fetching models first asks for a key', async () => {
+		const opened = await harness.open('/channel/add', { as: asRoot() })
+		const { page, paths } = opened
+		await page.getByRole('button', { name: '获取模型列表' }).click()
+		await toast(page, 'error', '请填写密钥').waitFor()
+		expect(paths).not.toContain('/api/channel/fetch_models')
+
+		await page.getByLabel('名称', { exact: true }).fill('e2e-batch')
+		await page.getByLabel('批量创建', { exact: true }).click()
+		await page.getByLabel('密钥', { exact: true }).fill('sk-first\nsk-second\n\nsk-third')
+		// Not built on the server yet: the editor shows whatever it answers.
+		await page.getByRole('button', { name: '获取模型列表' }).click()
+		await toast(page, 'error', 'not found').waitFor()
+		expect(paths).toContain('/api/channel/fetch_models')
+
+		await page.getByLabel('自定义模型名称', { exact: true }).fill('gpt-4o-mini')
+		await page.getByLabel('自定义模型名称', { exact: true }).press('Enter')
+		await page.getByLabel('自动禁用', { exact: true }).click()
+		await page.getByRole('button', { name: '移除 default' }).click()
+		await page.getByRole('button', { name: '保存', exact: true }).click()
+		await toast(page, 'error', '请至少选择一个分组').waitFor()
+		await page.getByRole('button', { name: '选择分组' }).click()
+		await page.getByRole('option', { name: 'default', exact: true }).click()
+		await page.keyboard.press('Escape')
+		expectClean(opened, { fetchedModels: true })
+		await page.getByRole('button', { name: '保存', exact: true }).click()
+		await toast(page, 'success', '已创建 3 个渠道').waitFor()
+		await page.waitForURL(`${harness.origin}/channel`)
+		const created = (await findChannels('e2e-batch')).sort((left, right) => left.id - right.id)
+		expect(created.map((channel) => channel.name)).toEqual(['e2e-batch', 'e2e-batch-2', 'e2e-batch-3'])
+		expect(created.every((channel) => channel.auto_ban === 0 && channel.models === 'gpt-4o-mini' && channel.group === 'default')).toBe(true)
+		expect(await Promise.all(created.map((channel) => storedKey(channel.id)))).toEqual(['sk-first', 'sk-second', 'sk-third'])
+		await opened.close()
+	}, 30_000)
+
+	test('choosing a type presets its models only while none are chosen, and shows its own fields and key format', async () => {
+		await harness.createChannel({ type: 24, name: 'gemini-preset', models: 'gemini-2.0-flash,gemini-2.5-pro' })
+		const opened = await harness.open('/channel/add', { as: asRoot() })
+		const { page } = opened
+		// The per-type lists of GET /api/models are kept in localStorage for the presets.
+		await page.waitForFunction(() => localStorage.getItem('channel-models')?.includes('gemini-2.5-pro'))
+		await page.getByLabel('组织', { exact: true }).waitFor()
+		await chooseType(page, '类型', 'Google Gemini')
+		expect(await chips(page, '模型').allTextContents()).toEqual(['gemini-2.0-flash', 'gemini-2.5-pro'])
+		await chooseType(page, '类型', 'Midjourney Proxy')
+		expect(await chips(page, '模型').allTextContents()).toEqual(['gemini-2.0-flash', 'gemini-2.5-pro'])
+		await page.getByRole('button', { name: '清除所有模型' }).click()
+		await chooseType(page, '类型', 'Midjourney Proxy Plus')
+		expect(await chips(page, '模型').allTextContents()).toContain('mj_imagine')
+		await page.getByRole('button', { name: '清除所有模型' }).click()
+
+		await chooseType(page, '类型', 'Baidu Wenxin')
+		await page.getByText('按照如下格式输入：APIKey|SecretKey').first().waitFor()
+		expect(await page.getByLabel('组织', { exact: true }).count()).toBe(0)
+		await chooseType(page, '类型', 'Vertex AI')
+		await page.getByLabel('部署地区', { exact: true }).waitFor()
+		await page.getByLabel('密钥文件 (JSON)', { exact: true }).fill('not a json key')
+		await page.getByLabel('名称', { exact: true }).fill('e2e-vertex')
+		await page.getByRole('button', { name: '填入相关模型' }).click()
+		expect(await chips(page, '模型').count()).toBe(0)
+		await page.getByLabel('自定义模型名称', { exact: true }).fill('gemini-1.5-pro')
+		await page.getByRole('button', { name: '填入', exact: true }).click()
+		await page.getByRole('button', { name: '保存', exact: true }).click()
+		await toast(page, 'error', '密钥必须是服务账号的 JSON 密钥').waitFor()
+		await chooseType(page, '类型', 'SiliconCloud')
+		expect(await page.getByRole('link', { name: '点此注册' }).getAttribute('href')).toBe('https://cloud.siliconflow.cn/')
+		await chooseType(page, '类型', 'Azure OpenAI')
+		await page.getByLabel('AZURE_OPENAI_ENDPOINT', { exact: true }).waitFor()
+		expect(await page.getByLabel('默认 API 版本', { exact: true }).getAttribute('placeholder')).toContain('2023-06-01-preview')
+		expect(await chips(page, '模型').allTextContents()).toEqual(['gemini-1.5-pro'])
+		await page.getByRole('button', { name: '填入所有模型' }).click()
+		expect(await chips(page, '模型').allTextContents()).toEqual(expect.arrayContaining(['gemini-1.5-pro', 'gemini-2.0-flash', 'gemini-2.5-pro']))
+		expectClean(opened)
+		await opened.close()
+	}, 30_000)
+
+	test('editing in English keeps the stored key when the key is left empty and saves the default API version', async () => {
+		const id = await harness.createChannel({ type: 3, name: 'e2e-azure', key: 'sk-azure-secret', base_url: 'https://old.openai.azure.com', other: '2024-02-01', models: 'gpt-4o' })
+		const opened = await harness.open(`/channel/edit/${id}`, { as: asRoot(), language: 'en' })
+		const { page } = opened
+		await page.getByRole('heading', { name: 'Edit channel' }).waitFor()
+		expect(await page.getByLabel('Name', { exact: true }).inputValue()).toBe('e2e-azure')
+		expect(await page.getByLabel('Key', { exact: true }).inputValue()).toBe('')
+
+		await page.getByRole('button', { name: 'Fetch model list' }).click()
+		await toast(page, 'error', 'not found').waitFor()
+		await page.getByRole('button', { name: 'Clear models' }).click()
+		expect(await chips(page, 'Model').count()).toBe(0)
+		await page.getByRole('button', { name: 'Save', exact: true }).click()
+		await toast(page, 'error', 'Please select at least one model').waitFor()
+		await page.getByLabel('Custom model names', { exact: true }).fill('gpt-4.1, gpt-4o')
+		await page.getByLabel('Custom model names', { exact: true }).press('Enter')
+
+		await page.getByLabel('Name', { exact: true }).fill('e2e-azure-renamed')
+		await page.getByLabel('AZURE_OPENAI_ENDPOINT', { exact: true }).fill('https://new.openai.azure.com/')
+		await page.getByLabel('Default API version', { exact: true }).fill('')
+		await page.getByLabel('Weight', { exact: true }).fill('-1')
+		await page.getByRole('button', { name: 'Save', exact: true }).click()
+		await toast(page, 'error', 'Weight must be a non-negative integer').waitFor()
+		await page.getByLabel('Weight', { exact: true }).fill('4')
+		await harness.screenshot(page, 'channel-editor-edit-en')
+		expectClean(opened, { fetchedModels: true })
+		await page.getByRole('button', { name: 'Save', exact: true }).click()
+		await toast(page, 'success', 'Channel updated').waitFor()
+		await page.waitForURL(`${harness.origin}/channel`)
+
+		const answer = await harness.ferry.call('GET', `/api/channel/${id}`, { as: harness.root })
+		expect(answer.body.data).toMatchObject({
+			name: 'e2e-azure-renamed', base_url: 'https://new.openai.azure.com', other: '2023-06-01-preview', models: 'gpt-4.1,gpt-4o', weight: 4,
+		})
+		expect(await storedKey(id)).toBe('sk-azure-secret')
+		await opened.close()
+	}, 30_000)
+
+	test('the form fits a 390 px screen', async () => {
+		const opened = await harness.open('/channel/add', { as: asRoot(), width: 390 })
+		const { page } = opened
+		const widths = await page.evaluate(() => ({ page: document.documentElement.scrollWidth, viewport: window.innerWidth }))
+		expect(widths.page).toBeLessThanOrEqual(widths.viewport)
+		const save = page.getByRole('button', { name: '保存', exact: true })
+		await save.scrollIntoViewIfNeeded()
+		const box = await save.boundingBox()
+		expect(box!.x + box!.width).toBeLessThanOrEqual(390)
+		await harness.screenshot(page, 'channel-editor-390')
+		expectClean(opened)
+		await opened.close()
+	}, 30_000)
+})

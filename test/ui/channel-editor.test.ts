@@ -1,0 +1,108 @@
+/** Server rendering of the channel editor (/channel/add, /channel/edit/:id) through a real app on SQLite. */
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { ROLE } from '@shared/user'
+import { type Caller, createTestApp, type TestApp } from '../helpers/app'
+import { databaseTargets } from '../helpers/database'
+
+let ferry: TestApp
+let root: Caller
+let channelId = 0
+
+beforeAll(async () => {
+	ferry = await createTestApp(databaseTargets()[0]!)
+	root = await ferry.loginRoot()
+	const created = await ferry.call('POST', '/api/channel/', {
+		as: root,
+		body: {
+			type: 3, name: 'azure-east', key: 'sk-secret-azure-key', base_url: 'https://east.openai.azure.com', other: '2024-02-01',
+			models: 'gpt-4o,gpt-4o-mini', group: 'default,vip', tag: 'azure-pool', priority: 7, weight: 3, model_mapping: '{"gpt-4o":"gpt-4o-2024-08-06"}',
+		},
+	})
+	channelId = created.body.data[0].id
+}, 30_000)
+
+afterAll(() => ferry?.close())
+
+async function render(path: string, as: Caller, language?: 'en') {
+	const cookie = [as.cookie, language && `language=${language}`].filter(Boolean).join('; ')
+	const response = await ferry.app.handle(new Request(`http://localhost${path}`, { headers: { cookie } }))
+	return { status: response.status, html: await response.text() }
+}
+
+describe('the channel editor page rendered on the server', () => {
+	test('create mode shows the empty form with the default group, auto-ban on and the batch toggle', async () => {
+		const { status, html } = await render('/channel/add', root)
+		expect(status).toBe(200)
+		expect(html).toContain('<title>添加渠道 - ')
+		expect(html).toContain('添加渠道')
+		expect(html).toContain('OpenAI')
+		expect(html).toContain('id="channel-name"')
+		expect(html).toContain('id="channel-key"')
+		expect(html).toContain('批量创建')
+		expect(html).toMatch(/id="channel-auto-ban"[^>]*aria-checked="true"|aria-checked="true"[^>]*id="channel-auto-ban"/)
+		expect(html).toMatch(/<ul aria-label="分组"[^>]*>.*?default.*?<\/ul>/s)
+		for (const helper of ['填入相关模型', '填入所有模型', '获取模型列表', '清除所有模型']) expect(html).toContain(helper)
+		expect(html).toContain('组织')
+	})
+
+	test('edit mode fills the form from the channel and never shows its key', async () => {
+		const { status, html } = await render(`/channel/edit/${channelId}`, root)
+		expect(status).toBe(200)
+		expect(html).toContain('编辑渠道')
+		expect(html).toContain('Azure OpenAI')
+		expect(html).toContain('value="azure-east"')
+		expect(html).toContain('value="https://east.openai.azure.com"')
+		expect(html).toContain('value="2024-02-01"')
+		expect(html).toContain('默认 API 版本')
+		expect(html).toContain('value="azure-pool"')
+		expect(html).toContain('value="7"')
+		expect(html).toContain('value="3"')
+		expect(html).toContain('gpt-4o-mini')
+		expect(html).toMatch(/<ul aria-label="分组"[^>]*>.*?vip.*?<\/ul>/s)
+		expect(html).toContain('gpt-4o-2024-08-06')
+		expect(html).toContain('密钥不会显示；留空表示不修改')
+		expect(html).not.toContain('sk-secret-azure-key')
+		expect(html).not.toContain('批量创建')
+	})
+
+	test('an unknown channel id shows the server message and a way back', async () => {
+		const { status, html } = await render('/channel/edit/999999', root)
+		expect(status).toBe(200)
+		expect(html).toContain('channel not found, refresh and retry')
+		expect(html).toContain('返回渠道列表')
+	})
+
+	test('an id that is not a number answers 404', async () => {
+		const { status } = await render('/channel/edit/abc', root)
+		expect(status).toBe(404)
+	})
+
+	test('a normal user gets 403 and none of the channel data', async () => {
+		const user = await ferry.createUser('plainuser', ROLE.user)
+		for (const path of ['/channel/add', `/channel/edit/${channelId}`]) {
+			const { status, html } = await render(path, user)
+			expect(status).toBe(403)
+			expect(html).toContain('无权进行此操作')
+			expect(html).not.toContain('azure-east')
+			expect(html).not.toContain('id="channel-key"')
+		}
+	})
+
+	test('an admin (role 10) may open the editor', async () => {
+		const admin = await ferry.createUser('editoradmin', ROLE.admin)
+		const { status, html } = await render(`/channel/edit/${channelId}`, admin)
+		expect(status).toBe(200)
+		expect(html).toContain('value="azure-east"')
+	})
+
+	test('renders in English with the language cookie', async () => {
+		const { html } = await render(`/channel/edit/${channelId}`, root, 'en')
+		expect(html).toContain('<html lang="en"')
+		expect(html).toContain('Edit channel')
+		expect(html).toContain('Default API version')
+		expect(html).toContain('Model redirect')
+		expect(html).toContain('Fill related models')
+		expect(html).toContain('Keys are never shown; leave empty to keep the current key')
+		expect(html).not.toContain('默认 API 版本')
+	})
+})

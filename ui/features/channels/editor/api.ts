@@ -1,0 +1,83 @@
+/** The channel editor's calls (seed 001 §7). Shapes: src/shared/channel.ts, src/api/channels/. */
+import type { ChannelModelEntry, ChannelView } from '@shared/channel'
+import type { Api } from '@ui/lib/api'
+import { readStorage, writeStorage } from '@ui/lib/storage'
+
+/** What `POST` and `PUT /api/channel/` take; see createChannelSchema and updateChannelSchema. */
+export type ChannelPayload = {
+	type: number
+	name: string
+	key?: string
+	mode?: 'single' | 'batch'
+	base_url: string
+	other: string
+	models: string
+	group: string
+	model_mapping: string
+	status_code_mapping: string
+	setting: string
+	tag: string
+	priority?: number
+	weight?: number
+	openai_organization: string
+	test_model: string
+	auto_ban: 0 | 1
+}
+
+export function getChannel(api: Api, id: number) {
+	return api.get<ChannelView>(`/api/channel/${id}`)
+}
+
+export function getGroups(api: Api) {
+	return api.get<string[]>('/api/group/')
+}
+
+/** Every model name configured on any channel: the model picker's options. */
+export function getConfiguredModels(api: Api) {
+	return api.get<ChannelModelEntry[]>('/api/channel/models')
+}
+
+export function createChannel(api: Api, payload: ChannelPayload) {
+	return api.post<ChannelView[]>('/api/channel/', payload)
+}
+
+export function updateChannel(api: Api, payload: Partial<ChannelPayload> & { id: number }) {
+	return api.put<ChannelView>('/api/channel/', payload)
+}
+
+/** The upstream's model list answers names, or `{id}` entries as OpenAI's /v1/models does. */
+export type FetchedModels = (string | { id: string })[]
+
+export function fetchModelsOfChannel(api: Api, id: number) {
+	return api.get<FetchedModels>(`/api/channel/fetch_models/${id}`)
+}
+
+/**
+ * The seed has the browser call the upstream itself for a channel not saved yet; we ask the server
+ * instead: a browser call to an arbitrary upstream hands the key to whatever answers there (and
+ * third-party scripts), and most upstreams refuse cross-origin calls anyway.
+ */
+export function fetchModelsOfNewChannel(api: Api, fields: { base_url: string; type: number; key: string }) {
+	return api.post<FetchedModels>('/api/channel/fetch_models', fields)
+}
+
+export type ModelsByType = Record<string, string[]>
+
+const modelsByTypeStorageKey = 'channel-models'
+
+export function readCachedModelsByType(): ModelsByType {
+	try {
+		const parsed: unknown = JSON.parse(readStorage(modelsByTypeStorageKey) ?? '{}')
+		return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? parsed as ModelsByType : {}
+	} catch {
+		return {}
+	}
+}
+
+/** `GET /api/models`, kept in localStorage so that presets work before (or without) the answer. */
+export async function refreshModelsByType(api: Api): Promise<ModelsByType | undefined> {
+	const envelope = await api.get<ModelsByType>('/api/models').catch(() => undefined)
+	if (!envelope?.success) return undefined
+	writeStorage(modelsByTypeStorageKey, JSON.stringify(envelope.data))
+	return envelope.data
+}

@@ -1,0 +1,169 @@
+/** The channel editor page (seed 001 §2): create mode without a channel, edit mode with one. */
+import { type FormEvent, useEffect, useState } from 'react'
+import { Link, useNavigate } from 'react-router'
+import type { ChannelView } from '@shared/channel'
+import { CHANNEL_TYPE_NAMES, isChannelType, type ChannelType } from '@shared/channel-type'
+import { Button } from '@ui/components/ui/button'
+import { Card, CardContent, CardFooter } from '@ui/components/ui/card'
+import { Input } from '@ui/components/ui/input'
+import { Label } from '@ui/components/ui/label'
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@ui/components/ui/select'
+import { Switch } from '@ui/components/ui/switch'
+import { toast } from '@ui/components/ui/toaster'
+import { useTranslation } from '@ui/i18n'
+import { browserApi } from '@ui/lib/browser-api'
+import { callApi } from '@ui/lib/call-api'
+import { useHydrated } from '@ui/lib/use-hydrated'
+import { createChannel, readCachedModelsByType, refreshModelsByType, updateChannel, type ModelsByType } from './api'
+import { Field, JsonField } from './field'
+import { createPayload, findProblem, formFromChannel, formMessages, newChannelForm, updatePayload, type ChannelForm } from './form'
+import { KeyField } from './key-field'
+import { ModelsField } from './models-field'
+import { MultiSelect } from './multi-select'
+import {
+	CHANNEL_TYPE_ORDER, FIXED_TYPE_MODELS, MODEL_MAPPING_TEMPLATE, NAME_MAX_LENGTH, SETTING_TEMPLATE, STATUS_CODE_MAPPING_TEMPLATE, TAG_MAX_LENGTH,
+} from './presets'
+import { BaseUrlField, TypeFields } from './type-fields'
+
+export const channelListPath = '/channel'
+
+type ChannelEditorProps = {
+	/** null in create mode. */
+	channel: ChannelView | null
+	groups: string[]
+	/** Every model configured on some channel. */
+	configuredModels: string[]
+}
+
+function typeName(type: number) {
+	return isChannelType(type) ? CHANNEL_TYPE_NAMES[type] : String(type)
+}
+
+/** Seed 001 §4: Midjourney and Suno have fixed names; the others the cached list of `GET /api/models`. */
+function modelsOfType(type: number, modelsByType: ModelsByType): string[] {
+	return [...(FIXED_TYPE_MODELS[type as ChannelType] ?? modelsByType[String(type)] ?? [])]
+}
+
+export function ChannelEditor({ channel, groups, configuredModels }: ChannelEditorProps) {
+	const { t } = useTranslation()
+	const navigate = useNavigate()
+	const hydrated = useHydrated()
+	const creating = channel === null
+	const [form, setForm] = useState<ChannelForm>(() => (channel ? formFromChannel(channel) : newChannelForm))
+	const [modelsByType, setModelsByType] = useState<ModelsByType>({})
+	const [saving, setSaving] = useState(false)
+	const [modelsMissing, setModelsMissing] = useState(false)
+
+	// Read after hydration: the server has no localStorage, and both renders must match.
+	useEffect(() => {
+		setModelsByType(readCachedModelsByType())
+		void refreshModelsByType(browserApi).then((fresh) => fresh && setModelsByType(fresh))
+	}, [])
+
+	const update = (changes: Partial<ChannelForm>) => setForm((current) => ({ ...current, ...changes }))
+	const allModels = [...new Set([...configuredModels, ...Object.values(modelsByType).flat()])].sort()
+
+	function changeType(value: string) {
+		const type = Number(value)
+		setForm((current) => ({ ...current, type, models: current.models.length ? current.models : modelsOfType(type, modelsByType) }))
+	}
+
+	function changeModels(models: string[]) {
+		update({ models })
+		if (models.length) setModelsMissing(false)
+	}
+
+	async function save(event: FormEvent<HTMLFormElement>) {
+		event.preventDefault()
+		const problem = findProblem(form, creating)
+		if (problem) {
+			setModelsMissing(problem.message === formMessages.modelsRequired)
+			toast.error(t(problem.message, problem.values))
+			return
+		}
+		setSaving(true)
+		if (creating) {
+			const envelope = await callApi(t, createChannel(browserApi, createPayload(form)))
+			setSaving(false)
+			if (!envelope) return
+			toast.success(t('已创建 {count} 个渠道', { count: envelope.data.length }))
+		} else {
+			const envelope = await callApi(t, updateChannel(browserApi, updatePayload(form, channel.id)), '渠道已更新')
+			setSaving(false)
+			if (!envelope) return
+		}
+		navigate(channelListPath)
+	}
+
+	return (
+		<form noValidate onSubmit={save} className="mx-auto flex w-full max-w-3xl flex-col gap-4">
+			<div className="flex flex-wrap items-baseline justify-between gap-2">
+				<h1 className="text-xl font-semibold">{creating ? t('添加渠道') : t('编辑渠道')}</h1>
+				{channel && <p className="text-sm text-muted-foreground">#{channel.id} {channel.name}</p>}
+			</div>
+			<Card className="gap-4 py-4 max-[600px]:py-3">
+				<CardContent className="flex flex-col gap-5 max-[600px]:px-3">
+					<Field id="channel-type" label={t('类型')} required>
+						<Select value={String(form.type)} onValueChange={changeType}>
+							<SelectTrigger id="channel-type">
+								<SelectValue>{typeName(form.type)}</SelectValue>
+							</SelectTrigger>
+							<SelectContent>
+								{CHANNEL_TYPE_ORDER.map((type) => (
+									<SelectItem key={type} value={String(type)}>{typeName(type)}</SelectItem>
+								))}
+							</SelectContent>
+						</Select>
+					</Field>
+					<Field id="channel-name" label={t('名称')} required>
+						<Input id="channel-name" value={form.name} maxLength={NAME_MAX_LENGTH} placeholder={t('请为渠道命名')} onChange={(event) => update({ name: event.target.value })} />
+					</Field>
+					<BaseUrlField form={form} update={update} />
+					<KeyField form={form} creating={creating} update={update} />
+					<TypeFields form={form} update={update} />
+					<Field label={t('分组')} required hint={t('可以使用该渠道的用户分组')}>
+						<MultiSelect label={t('分组')} values={form.groups} options={groups} placeholder={t('请选择可以使用该渠道的分组')} onChange={(selected) => update({ groups: selected })} />
+					</Field>
+					<ModelsField
+						form={form}
+						channelId={channel?.id}
+						relatedModels={modelsOfType(form.type, modelsByType)}
+						allModels={allModels}
+						invalid={modelsMissing}
+						onChange={changeModels}
+					/>
+					<JsonField id="channel-model-mapping" label={t('模型重定向')} hint={t('可选，把请求里的模型名换成上游的模型名，键为请求的模型名，值为要替换成的模型名')} value={form.modelMapping} template={MODEL_MAPPING_TEMPLATE} onChange={(modelMapping) => update({ modelMapping })} />
+					<div className="grid gap-5 sm:grid-cols-3">
+						<Field id="channel-tag" label={t('标签')}>
+							<Input id="channel-tag" value={form.tag} maxLength={TAG_MAX_LENGTH} placeholder={t('可选，用于聚合管理渠道')} onChange={(event) => update({ tag: event.target.value })} />
+						</Field>
+						<Field id="channel-priority" label={t('优先级')}>
+							<Input id="channel-priority" type="number" inputMode="numeric" step={1} value={form.priority} onChange={(event) => update({ priority: event.target.value })} />
+						</Field>
+						<Field id="channel-weight" label={t('权重')}>
+							<Input id="channel-weight" type="number" inputMode="numeric" step={1} min={0} value={form.weight} onChange={(event) => update({ weight: event.target.value })} />
+						</Field>
+					</div>
+					<JsonField id="channel-setting" label={t('额外设置')} hint={t('可选，JSON 格式的渠道额外设置，例如 force_format 强制把请求格式化为 OpenAI 格式')} value={form.setting} template={SETTING_TEMPLATE} onChange={(setting) => update({ setting })} />
+					<Field id="channel-test-model" label={t('默认测试模型')} hint={t('测试渠道时默认使用的模型')}>
+						<Input id="channel-test-model" value={form.testModel} placeholder={t('例如：gpt-4o-mini')} onChange={(event) => update({ testModel: event.target.value })} />
+					</Field>
+					<div className="flex flex-col gap-2">
+						<div className="flex items-center gap-2">
+							<Switch id="channel-auto-ban" checked={form.autoBan} onCheckedChange={(autoBan) => update({ autoBan })} />
+							<Label htmlFor="channel-auto-ban">{t('自动禁用')}</Label>
+						</div>
+						<p className="text-xs text-muted-foreground">{t('开启后，渠道请求失败时可按系统设置被自动禁用')}</p>
+					</div>
+					<JsonField id="channel-status-code-mapping" label={t('状态码复写')} hint={t('可选，把上游返回的状态码改写为另一个状态码，例如把 400 改写为 500')} value={form.statusCodeMapping} template={STATUS_CODE_MAPPING_TEMPLATE} onChange={(statusCodeMapping) => update({ statusCodeMapping })} />
+				</CardContent>
+				<CardFooter className="justify-end gap-2 max-[600px]:px-3">
+					<Button asChild variant="outline">
+						<Link to={channelListPath}>{t('取消')}</Link>
+					</Button>
+					<Button type="submit" disabled={!hydrated || saving}>{saving ? t('保存中…') : t('保存')}</Button>
+				</CardFooter>
+			</Card>
+		</form>
+	)
+}

@@ -1,0 +1,178 @@
+/** The editor's form values, how a channel fills them, what they save as, and the checks before saving. */
+import { CREATE_MODE, DEFAULT_CHANNEL_GROUP, PRIORITY_MIN, splitList, WEIGHT_MIN, type ChannelView } from '@shared/channel'
+import { CHANNEL_TYPE, DEFAULT_CHANNEL_OTHER, type ChannelType } from '@shared/channel-type'
+import type { ChannelPayload } from './api'
+import { DEFAULT_NEW_CHANNEL_TYPE } from './presets'
+
+export type ChannelForm = {
+	type: number
+	name: string
+	baseUrl: string
+	key: string
+	/** Create mode only: one key per line, one channel each. */
+	batch: boolean
+	other: string
+	groups: string[]
+	models: string[]
+	modelMapping: string
+	tag: string
+	priority: string
+	weight: string
+	setting: string
+	testModel: string
+	autoBan: boolean
+	statusCodeMapping: string
+	organization: string
+}
+
+export const newChannelForm: ChannelForm = {
+	type: DEFAULT_NEW_CHANNEL_TYPE,
+	name: '',
+	baseUrl: '',
+	key: '',
+	batch: false,
+	other: '',
+	groups: [DEFAULT_CHANNEL_GROUP],
+	models: [],
+	modelMapping: '',
+	tag: '',
+	priority: '0',
+	weight: '0',
+	setting: '',
+	testModel: '',
+	autoBan: true,
+	statusCodeMapping: '',
+	organization: '',
+}
+
+/** The key is never answered: it stays empty, meaning unchanged. */
+export function formFromChannel(channel: ChannelView): ChannelForm {
+	return {
+		type: channel.type,
+		name: channel.name,
+		baseUrl: channel.base_url,
+		key: '',
+		batch: false,
+		other: channel.other,
+		groups: splitList(channel.group),
+		models: splitList(channel.models),
+		modelMapping: channel.model_mapping,
+		tag: channel.tag,
+		priority: String(channel.priority),
+		weight: String(channel.weight),
+		setting: channel.setting,
+		testModel: channel.test_model,
+		autoBan: channel.auto_ban === 1,
+		statusCodeMapping: channel.status_code_mapping,
+		organization: channel.openai_organization,
+	}
+}
+
+/** zh source strings of the editor's own checks; the server checks again in English. */
+export const formMessages = {
+	nameAndKeyRequired: '请填写渠道名称和渠道密钥',
+	nameRequired: '请填写渠道名称',
+	modelsRequired: '请至少选择一个模型',
+	groupsRequired: '请至少选择一个分组',
+	modelMappingInvalid: '模型重定向必须是合法的 JSON 格式',
+	settingInvalid: '额外设置必须是合法的 JSON 对象',
+	statusCodeMappingInvalid: '状态码复写必须是合法的 JSON 对象',
+	priorityInteger: '优先级必须是不小于 {minimum} 的整数',
+	weightInteger: '权重必须是非负整数',
+	vertexKeyInvalid: '密钥必须是服务账号的 JSON 密钥（批量创建时一行一个）',
+	vertexRegionInvalid: '部署地区必须是地区名或合法的 JSON 对象',
+} as const
+
+function isJsonObjectText(text: string): boolean {
+	if (!text.trim()) return true
+	try {
+		const parsed: unknown = JSON.parse(text)
+		return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
+	} catch {
+		return false
+	}
+}
+
+const isIntegerText = (text: string) => /^-?\d+$/.test(text.trim())
+
+export type FormProblem = { message: string; values?: Record<string, string | number> }
+
+/** The first problem that keeps the form from saving, or undefined. */
+export function findProblem(form: ChannelForm, creating: boolean): FormProblem | undefined {
+	if (creating && (!form.name.trim() || !form.key.trim())) return { message: formMessages.nameAndKeyRequired }
+	if (!form.name.trim()) return { message: formMessages.nameRequired }
+	if (form.groups.length === 0) return { message: formMessages.groupsRequired }
+	if (form.models.length === 0) return { message: formMessages.modelsRequired }
+	if (!isJsonObjectText(form.modelMapping)) return { message: formMessages.modelMappingInvalid }
+	if (!isJsonObjectText(form.setting)) return { message: formMessages.settingInvalid }
+	if (!isJsonObjectText(form.statusCodeMapping)) return { message: formMessages.statusCodeMappingInvalid }
+	if (form.type === CHANNEL_TYPE.vertex) {
+		const problem = findVertexProblem(form)
+		if (problem) return problem
+	}
+	const priority = form.priority.trim()
+	if (priority && (!isIntegerText(priority) || Number(priority) < PRIORITY_MIN)) return { message: formMessages.priorityInteger, values: { minimum: PRIORITY_MIN } }
+	const weight = form.weight.trim()
+	if (weight && (!isIntegerText(weight) || Number(weight) < WEIGHT_MIN)) return { message: formMessages.weightInteger }
+	return undefined
+}
+
+/** Vertex AI: the key is a service-account JSON key; the region a name or a JSON map. */
+function findVertexProblem(form: ChannelForm): FormProblem | undefined {
+	const keys = form.batch ? form.key.split('\n').filter((line) => line.trim()) : [form.key]
+	if (form.key.trim() && !keys.every((key) => key.trim().startsWith('{') && isJsonObjectText(key))) return { message: formMessages.vertexKeyInvalid }
+	if (form.other.trim().startsWith('{') && !isJsonObjectText(form.other)) return { message: formMessages.vertexRegionInvalid }
+	return undefined
+}
+
+const optionalInteger = (text: string) => text.trim() ? Number(text.trim()) : undefined
+
+/** Seed 001 §4: an empty `other` of Azure, iFlytek and Vertex saves as the type's default. */
+export function otherOnSave(type: number, other: string): string {
+	return other.trim() || (DEFAULT_CHANNEL_OTHER[type as ChannelType] ?? '')
+}
+
+export function payloadFromForm(form: ChannelForm): ChannelPayload {
+	return {
+		type: form.type,
+		name: form.name.trim(),
+		base_url: form.baseUrl.trim().replace(/\/+$/, ''),
+		other: otherOnSave(form.type, form.other),
+		models: form.models.join(','),
+		group: form.groups.join(','),
+		model_mapping: form.modelMapping.trim(),
+		status_code_mapping: form.statusCodeMapping.trim(),
+		setting: form.setting.trim(),
+		tag: form.tag.trim(),
+		priority: optionalInteger(form.priority),
+		weight: optionalInteger(form.weight),
+		openai_organization: form.organization.trim(),
+		test_model: form.testModel.trim(),
+		auto_ban: form.autoBan ? 1 : 0,
+	}
+}
+
+/** Create: the key whole, or in batch mode one per line. */
+export function createPayload(form: ChannelForm): ChannelPayload {
+	return { ...payloadFromForm(form), key: form.key.trim(), mode: form.batch ? CREATE_MODE.batch : CREATE_MODE.single }
+}
+
+/** Edit: an empty key keeps the stored one, so it is left out. */
+export function updatePayload(form: ChannelForm, id: number): Partial<ChannelPayload> & { id: number } {
+	const key = form.key.trim()
+	return { id, ...payloadFromForm(form), ...(key ? { key } : {}) }
+}
+
+/** Names from `text` (comma separated) not in `current`, and whether some were already there. */
+export function customModelNames(text: string, current: readonly string[]): { added: string[]; duplicates: boolean } {
+	const names = splitList(text)
+	const added = names.filter((name) => !current.includes(name))
+	return { added, duplicates: added.length < names.length }
+}
+
+/** The fetched list may hold names or `{id}` entries. */
+export function modelNames(fetched: unknown): string[] | undefined {
+	if (!Array.isArray(fetched)) return undefined
+	const names = fetched.map((entry) => typeof entry === 'string' ? entry : typeof entry?.id === 'string' ? entry.id : '')
+	return splitList(names)
+}

@@ -1,0 +1,55 @@
+import { CHANNEL_TYPE, type ChannelType } from '@shared/channel-type'
+import { Label } from '@ui/components/ui/label'
+import { Switch } from '@ui/components/ui/switch'
+import { Textarea } from '@ui/components/ui/textarea'
+import { useTranslation } from '@ui/i18n'
+import { Field } from './field'
+import type { ChannelForm } from './form'
+import { KEY_FORMAT_HINTS } from './presets'
+
+type KeyFieldProps = {
+	form: ChannelForm
+	creating: boolean
+	update: (changes: Partial<ChannelForm>) => void
+}
+
+/** The key (or keys, one per line, in batch creation). Keys are never shown back: on edit, empty keeps the stored one. */
+export function KeyField({ form, creating, update }: KeyFieldProps) {
+	const { t } = useTranslation()
+	const format = KEY_FORMAT_HINTS[form.type as ChannelType]
+	const vertex = form.type === CHANNEL_TYPE.vertex
+	const placeholder = !creating
+		? t('密钥不会显示；留空表示不修改')
+		: form.batch
+			? t('一行一个密钥，每个密钥创建一个渠道')
+			: vertex
+				? t('请粘贴服务账号的 JSON 密钥')
+				: format
+					? t('按照如下格式输入：{format}', { format })
+					: t('请输入渠道对应的鉴权密钥')
+	const hints = [
+		format && t('按照如下格式输入：{format}', { format }),
+		vertex && t('服务账号的 JSON 密钥（批量创建时一行一个，压缩为单行）'),
+		form.batch && t('渠道依次命名为 名称、名称-2、名称-3…'),
+	].filter((hint): hint is string => Boolean(hint))
+	return (
+		<Field id="channel-key" label={vertex ? t('密钥文件 (JSON)') : t('密钥')} required={creating} hint={hints.length ? hints.map((hint) => <span key={String(hint)} className="block">{hint}</span>) : undefined}>
+			<Textarea
+				id="channel-key"
+				value={form.key}
+				rows={form.batch || vertex ? 5 : 2}
+				spellCheck={false}
+				autoComplete="off"
+				className="font-mono text-xs"
+				placeholder={placeholder}
+				onChange={(event) => update({ key: event.target.value })}
+			/>
+			{creating && (
+				<div className="flex items-center gap-2">
+					<Switch id="channel-batch" checked={form.batch} onCheckedChange={(batch) => update({ batch })} />
+					<Label htmlFor="channel-batch">{t('批量创建')}</Label>
+				</div>
+			)}
+		</Field>
+	)
+}

@@ -1,0 +1,34 @@
+import { data } from 'react-router'
+import type { ChannelView } from '@shared/channel'
+import { DEFAULT_CHANNEL_GROUP } from '@shared/channel'
+import type { Api } from '@ui/lib/api'
+import { getChannel, getConfiguredModels, getGroups } from './api'
+
+export type EditorData = {
+	/** null in create mode, and in edit mode when the channel could not be read (see `missing`). */
+	channel: ChannelView | null
+	/** The server's message when the channel to edit could not be read. */
+	missing?: string
+	groups: string[]
+	configuredModels: string[]
+}
+
+const notFoundStatus = 404
+
+/** `idParameter` is the route's `:id`: absent means create mode. Call after the role check. */
+export async function loadEditorData(api: Api, idParameter: string | undefined): Promise<EditorData> {
+	const creating = idParameter === undefined
+	const id = Number(idParameter)
+	if (!creating && !(Number.isSafeInteger(id) && id > 0)) throw data(null, { status: notFoundStatus })
+	const [channel, groups, models] = await Promise.all([
+		creating ? undefined : getChannel(api, id),
+		getGroups(api).catch(() => undefined),
+		getConfiguredModels(api).catch(() => undefined),
+	])
+	return {
+		channel: channel?.success ? channel.data : null,
+		...(channel && !channel.success ? { missing: channel.message } : {}),
+		groups: groups?.success ? groups.data : [DEFAULT_CHANNEL_GROUP],
+		configuredModels: models?.success ? models.data.map((entry) => entry.id) : [],
+	}
+}

@@ -1,0 +1,95 @@
+/** The model list with its helpers (seed 001 §2): fill related, fill all, fetch, clear, add custom names. */
+import { useState } from 'react'
+import { Button } from '@ui/components/ui/button'
+import { Input } from '@ui/components/ui/input'
+import { toast } from '@ui/components/ui/toaster'
+import { useTranslation } from '@ui/i18n'
+import { browserApi } from '@ui/lib/browser-api'
+import { callApi } from '@ui/lib/call-api'
+import { fetchModelsOfChannel, fetchModelsOfNewChannel } from './api'
+import { Field } from './field'
+import { customModelNames, modelNames, type ChannelForm } from './form'
+import { MultiSelect } from './multi-select'
+
+export const modelMessages = {
+	keyRequired: '请填写密钥',
+	fetchFailed: '获取模型列表失败',
+	fetched: '已获取 {count} 个模型',
+	someExist: '部分模型已存在',
+	added: '已添加 {count} 个模型',
+} as const
+
+type ModelsFieldProps = {
+	form: ChannelForm
+	/** Set when editing a saved channel: the server fetches with the stored key. */
+	channelId?: number
+	/** This type's models (the related ones) and every known model (union of all sources). */
+	relatedModels: string[]
+	allModels: string[]
+	invalid: boolean
+	onChange: (models: string[]) => void
+}
+
+const union = (...lists: readonly string[][]) => [...new Set(lists.flat())]
+
+export function ModelsField({ form, channelId, relatedModels, allModels, invalid, onChange }: ModelsFieldProps) {
+	const { t } = useTranslation()
+	const [custom, setCustom] = useState('')
+	const [fetching, setFetching] = useState(false)
+
+	async function fetchModels() {
+		if (channelId === undefined && !form.key.trim()) {
+			toast.error(t(modelMessages.keyRequired))
+			return
+		}
+		setFetching(true)
+		const call = channelId === undefined
+			? fetchModelsOfNewChannel(browserApi, { base_url: form.baseUrl.trim().replace(/\/+$/, ''), type: form.type, key: form.key.trim() })
+			: fetchModelsOfChannel(browserApi, channelId)
+		const envelope = await callApi(t, call)
+		setFetching(false)
+		if (!envelope) return
+		const fetched = modelNames(envelope.data)
+		if (!fetched) {
+			toast.error(t(modelMessages.fetchFailed))
+			return
+		}
+		onChange(union(form.models, fetched))
+		toast.success(t(modelMessages.fetched, { count: fetched.length }))
+	}
+
+	function addCustom() {
+		const { added, duplicates } = customModelNames(custom, form.models)
+		if (duplicates) toast.info(t(modelMessages.someExist))
+		if (added.length === 0) return
+		onChange([...form.models, ...added])
+		setCustom('')
+		toast.success(t(modelMessages.added, { count: added.length }))
+	}
+
+	return (
+		<Field label={t('模型')} required hint={t('渠道支持的模型；请求的模型不在其中时不会选中此渠道')}>
+			<MultiSelect label={t('模型')} values={form.models} options={allModels} invalid={invalid} placeholder={t('请选择该渠道所支持的模型')} onChange={onChange} />
+			<div className="flex flex-wrap gap-2">
+				<Button type="button" variant="outline" size="sm" onClick={() => onChange(union(form.models, relatedModels))}>{t('填入相关模型')}</Button>
+				<Button type="button" variant="outline" size="sm" onClick={() => onChange(union(form.models, allModels))}>{t('填入所有模型')}</Button>
+				<Button type="button" variant="outline" size="sm" disabled={fetching} onClick={fetchModels}>{fetching ? t('获取中…') : t('获取模型列表')}</Button>
+				<Button type="button" variant="outline" size="sm" onClick={() => onChange([])}>{t('清除所有模型')}</Button>
+			</div>
+			<div className="flex gap-2">
+				<Input
+					aria-label={t('自定义模型名称')}
+					placeholder={t('输入自定义模型名称，多个用英文逗号分隔')}
+					value={custom}
+					onChange={(event) => setCustom(event.target.value)}
+					onKeyDown={(event) => {
+						if (event.key !== 'Enter') return
+						event.preventDefault()
+						addCustom()
+					}}
+				/>
+				<Button type="button" variant="secondary" onClick={addCustom}>{t('填入')}</Button>
+			</div>
+		</Field>
+	)
+}
