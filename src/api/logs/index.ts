@@ -2,7 +2,7 @@ import { Elysia } from 'elysia'
 import { and, inArray, lt, ne, not } from 'drizzle-orm'
 import { CREDIT_LOG_TYPES } from '@/billing/audit'
 import { z } from 'zod'
-import { logQuerySchema } from '@shared/log'
+import { LOG_MESSAGES, logQuerySchema } from '@shared/log'
 import { ROLE } from '@shared/user'
 import { run } from '@/db'
 import type { Dependencies } from '@/dependencies'
@@ -11,10 +11,9 @@ import { ok } from '../respond'
 import { listLogs, logStats, type LogScope } from './service'
 
 export const deleteLogsQuerySchema = z.object({
-	target_timestamp: z.coerce.number({ error: 'please choose log time' }).int('please choose log time').positive('please choose log time'),
+	target_timestamp: z.coerce.number({ error: LOG_MESSAGES.chooseTime }).int(LOG_MESSAGES.chooseTime).positive(LOG_MESSAGES.chooseTime),
 })
 
-/** Log cleanup: removes log rows created before the given unix time and answers how many. */
 /**
  * Log cleanup: removes entries created before the given unix time and answers how many. Credits
  * (top-ups, codes, admin and system grants) stay: they are the ledger's record of money that

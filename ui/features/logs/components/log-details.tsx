@@ -1,0 +1,55 @@
+import type { ReactNode } from 'react'
+import { costFormula, effectiveGroupRatio, isUsage, millisecondsAsSeconds, otherNumber, otherText, usedChannels, type LogRow } from '@ui/features/logs/log-display'
+import { useTranslation } from '@ui/i18n'
+import { useStatus } from '@ui/lib/status'
+
+/** `other` keys shown as they are, with their zh labels (seed 002 §3). */
+const detailFields = [
+	['group', '分组'],
+	['model_ratio', '模型倍率'],
+	['completion_ratio', '补全倍率'],
+	['cache_ratio', '缓存倍率'],
+	['cache_tokens', '缓存 Tokens'],
+	['model_price', '模型价格'],
+	['group_ratio', '分组倍率'],
+	['user_group_ratio', '用户专属分组倍率'],
+	['audio_input', '音频输入'],
+	['audio_output', '音频输出'],
+	['text_input', '文字输入'],
+	['text_output', '文字输出'],
+	['reasoning_effort', '推理强度'],
+] as const
+
+/** The expanded row: the entry's details, the channels tried (admins) and the billing formula. */
+export function LogDetails({ entry, admin }: { entry: LogRow; admin: boolean }) {
+	const { t } = useTranslation()
+	const status = useStatus()
+	const { other } = entry
+	const rows: { label: string; value: ReactNode }[] = []
+	if (admin) {
+		const channels = usedChannels(other)
+		if (channels.length > 0) rows.push({ label: '使用渠道', value: channels.join(' → ') })
+	}
+	for (const [key, label] of detailFields) {
+		const value = key === 'group' ? otherText(other, key) ?? (entry.group || undefined) : otherText(other, key)
+		if (value !== undefined) rows.push({ label, value })
+	}
+	const firstToken = otherNumber(other, 'frt')
+	if (firstToken !== undefined) rows.push({ label: '首字时间', value: t('{seconds} 秒', { seconds: millisecondsAsSeconds(firstToken) }) })
+	if (entry.request_id) rows.push({ label: '请求 ID', value: <code className="break-all">{entry.request_id}</code> })
+	if (entry.content) rows.push({ label: '内容', value: entry.content })
+	const formula = isUsage(entry.type) && effectiveGroupRatio(other) !== undefined ? costFormula(entry, status.quota_per_unit) : undefined
+	if (formula) rows.push({ label: '计费过程', value: <span data-testid="cost-formula">{t(formula.template, formula.values)}</span> })
+
+	if (rows.length === 0) return <p className="text-sm text-muted-foreground">{t('暂无详情')}</p>
+	return (
+		<dl className="grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1 text-sm" data-testid="log-details">
+			{rows.map((row) => (
+				<div key={row.label} className="contents">
+					<dt className="text-muted-foreground">{t(row.label)}</dt>
+					<dd className="min-w-0 break-words">{row.value}</dd>
+				</div>
+			))}
+		</dl>
+	)
+}

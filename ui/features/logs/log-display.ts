@@ -1,0 +1,125 @@
+/** How a log entry reads: type tags, timing colours and the billing formula (seed 002 §4, §9). */
+import { FIRST_TOKEN_TIERS_MS, LOG_TYPE, USE_TIME_TIERS_SECONDS, type AdminLogEntry, type LogEntry } from '@shared/log'
+import type { BadgeVariant } from '@ui/components/ui/badge'
+
+/** An entry as either endpoint answers it: the channel fields come only from the admin list. */
+export type LogRow = LogEntry & Partial<Pick<AdminLogEntry, 'channel' | 'channel_name'>>
+
+/** The type filter's choices; the empty value lists every type. */
+export const logTypeOptions = [
+	{ value: '', label: '全部' },
+	{ value: String(LOG_TYPE.topUp), label: '充值' },
+	{ value: String(LOG_TYPE.consume), label: '消费' },
+	{ value: String(LOG_TYPE.manage), label: '管理' },
+	{ value: String(LOG_TYPE.system), label: '系统' },
+] as const
+
+const typeTags: Record<number, { label: string; variant: BadgeVariant }> = {
+	[LOG_TYPE.unknown]: { label: '使用', variant: 'lime' },
+	[LOG_TYPE.topUp]: { label: '充值', variant: 'blue' },
+	[LOG_TYPE.consume]: { label: '消费', variant: 'green' },
+	[LOG_TYPE.manage]: { label: '管理', variant: 'orange' },
+	[LOG_TYPE.system]: { label: '系统', variant: 'purple' },
+}
+
+export function typeTag(type: number) {
+	return typeTags[type] ?? { label: '未知类型', variant: 'grey' as const }
+}
+
+/** Entries of a relayed call (consumption, and type 0 shown as usage) carry tokens and timings. */
+export const isUsage = (type: number) => type === LOG_TYPE.consume || type === LOG_TYPE.unknown
+
+export function variantForUseTime(seconds: number): BadgeVariant {
+	if (seconds < USE_TIME_TIERS_SECONDS.fast) return 'green'
+	if (seconds < USE_TIME_TIERS_SECONDS.slow) return 'orange'
+	return 'red'
+}
+
+export function variantForFirstToken(milliseconds: number): BadgeVariant {
+	if (milliseconds < FIRST_TOKEN_TIERS_MS.fast) return 'green'
+	if (milliseconds < FIRST_TOKEN_TIERS_MS.slow) return 'orange'
+	return 'red'
+}
+
+const MILLISECONDS_PER_SECOND = 1000
+export const millisecondsAsSeconds = (milliseconds: number) => (milliseconds / MILLISECONDS_PER_SECOND).toFixed(1)
+
+/** A number from `other`, or undefined when absent or not a number. */
+export function otherNumber(other: Record<string, unknown>, key: string): number | undefined {
+	const value = other[key]
+	return typeof value === 'number' && Number.isFinite(value) ? value : undefined
+}
+
+export function otherText(other: Record<string, unknown>, key: string): string | undefined {
+	const value = other[key]
+	if (typeof value === 'string' && value) return value
+	if (typeof value === 'number' || typeof value === 'boolean') return String(value)
+	return undefined
+}
+
+/** The channels a call tried (admins only): `other.admin_info.use_channel`. */
+export function usedChannels(other: Record<string, unknown>): string[] {
+	const info = other.admin_info
+	if (typeof info !== 'object' || info === null) return []
+	const channels = (info as { use_channel?: unknown }).use_channel
+	return Array.isArray(channels) ? channels.map(String) : []
+}
+
+/** A user-specific group ratio replaces the group's own; the peers write -1 for "none". */
+export function effectiveGroupRatio(other: Record<string, unknown>): number | undefined {
+	const userGroupRatio = otherNumber(other, 'user_group_ratio')
+	return userGroupRatio !== undefined && userGroupRatio >= 0 ? userGroupRatio : otherNumber(other, 'group_ratio')
+}
+
+const COST_DIGITS = 6
+const roundCost = (dollars: number) => String(Number(dollars.toFixed(COST_DIGITS)))
+
+/** A zh template and its values: `t(template, values)` renders it. */
+export type Formula = { template: string; values: Record<string, string | number> }
+
+/**
+ * The pay-as-you-go formula with this entry's numbers (seed 002 §9): a fixed model price wins;
+ * otherwise group ratio × model ratio × (prompt + completion × completion ratio) / quota per unit,
+ * with cached prompt tokens at the cache ratio when the call reported some.
+ */
+export function costFormula(entry: LogRow, quotaPerUnit: number): Formula | undefined {
+	const { other } = entry
+	const groupRatio = effectiveGroupRatio(other)
+	if (groupRatio === undefined) return undefined
+	const modelPrice = otherNumber(other, 'model_price')
+	if (modelPrice !== undefined) {
+		return { template: '模型价格 ${model_price} × 分组倍率 {group_ratio} = ${cost}', values: { model_price: modelPrice, group_ratio: groupRatio, cost: roundCost(modelPrice * groupRatio) } }
+	}
+	const modelRatio = otherNumber(other, 'model_ratio')
+	if (modelRatio === undefined) return undefined
+	const completionRatio = otherNumber(other, 'completion_ratio') ?? 1
+	const cached = Math.min(otherNumber(other, 'cache_tokens') ?? 0, entry.prompt_tokens)
+	const cacheRatio = otherNumber(other, 'cache_ratio') ?? 1
+	const common = { group_ratio: groupRatio, model_ratio: modelRatio, completion: entry.completion_tokens, completion_ratio: completionRatio, unit: quotaPerUnit }
+	const weighted = entry.prompt_tokens - cached + cached * cacheRatio + entry.completion_tokens * completionRatio
+	const cost = roundCost((groupRatio * modelRatio * weighted) / quotaPerUnit)
+	if (cached > 0) {
+		return {
+			template: '分组倍率 {group_ratio} × 模型倍率 {model_ratio} × (提示 {prompt} + 缓存 {cached} × 缓存倍率 {cache_ratio} + 补全 {completion} × 补全倍率 {completion_ratio}) / {unit} = ${cost}',
+			values: { ...common, prompt: entry.prompt_tokens - cached, cached, cache_ratio: cacheRatio, cost },
+		}
+	}
+	return {
+		template: '分组倍率 {group_ratio} × 模型倍率 {model_ratio} × (提示 {prompt} + 补全 {completion} × 补全倍率 {completion_ratio}) / {unit} = ${cost}',
+		values: { ...common, prompt: entry.prompt_tokens, cost },
+	}
+}
+
+/** The short pricing note shown in the details column when an entry has no content of its own. */
+export function pricingSummary(entry: LogRow): Formula | undefined {
+	const { other } = entry
+	const groupRatio = effectiveGroupRatio(other)
+	const modelPrice = otherNumber(other, 'model_price')
+	if (modelPrice !== undefined) return { template: '模型价格 ${model_price}，分组倍率 {group_ratio}', values: { model_price: modelPrice, group_ratio: groupRatio ?? 1 } }
+	const modelRatio = otherNumber(other, 'model_ratio')
+	if (modelRatio === undefined) return undefined
+	return {
+		template: '模型倍率 {model_ratio}，补全倍率 {completion_ratio}，分组倍率 {group_ratio}',
+		values: { model_ratio: modelRatio, completion_ratio: otherNumber(other, 'completion_ratio') ?? 1, group_ratio: groupRatio ?? 1 },
+	}
+}
