@@ -18,6 +18,8 @@ import { CHANNEL_STATUS, isChannelType } from './channel-type'
 export const PRIORITY_MIN = -999
 export const WEIGHT_MIN = 0
 export const DEFAULT_CHANNEL_GROUP = 'default'
+/** Response-time colour tiers in milliseconds (seed 001 §4): up to each bound green, lime, yellow; above red; 0 untested. */
+export const RESPONSE_TIME_TIERS_MS = { fast: 1000, fair: 3000, slow: 5000 } as const
 
 export const CHANNEL_MESSAGES = {
 	nameAndKeyRequired: 'please fill channel name and key',
@@ -119,16 +121,20 @@ const optionalFields = Object.fromEntries(Object.entries(editableFields).map(([f
  * `POST /api/channel/`. In `single` mode `key` is stored whole; in `batch` mode it holds one key
  * per line and one channel is created per distinct key, named `name`, `name-2`, `name-3`… in the
  * order of the lines. Answers the created channels (without keys).
+ *
+ * `copy_from` (the list's copy action): keys are never read back, so a copy sends no key and names
+ * the channel whose key it reuses; a key that is given wins.
  */
 export const createChannelSchema = z.object({
 	...optionalFields,
 	type: channelType,
 	name,
-	key: z.string({ error: CHANNEL_MESSAGES.nameAndKeyRequired }).trim().min(1, CHANNEL_MESSAGES.nameAndKeyRequired),
+	key: z.string({ error: CHANNEL_MESSAGES.nameAndKeyRequired }).trim().nullish().transform((key) => key ?? ''),
 	models: editableFields.models,
 	weight: weight.nullish(),
 	mode: z.enum(Object.values(CREATE_MODE)).nullish().transform((mode) => mode ?? CREATE_MODE.single),
-})
+	copy_from: id.nullish(),
+}).refine((input) => input.key !== '' || Boolean(input.copy_from), { message: CHANNEL_MESSAGES.nameAndKeyRequired, path: ['key'] })
 
 /**
  * `PUT /api/channel/`: the channel fields with `id`; absent fields stay as they are, so `{id, status}`,
@@ -249,3 +255,28 @@ export type ChannelListItem = z.infer<typeof channelListItemSchema>
 /** `GET /api/channel/models`: every model name configured on any channel, sorted. */
 export const channelModelEntrySchema = z.object({ id: z.string() })
 export type ChannelModelEntry = z.infer<typeof channelModelEntrySchema>
+
+/**
+ * Answers (`data`) of the channel tool calls the list makes: `GET /test/{id}?model=` a
+ * `ChannelTestResult`; `GET /update_balance/{id}/` the new balance (a number); `GET /test_upstream/{id}`
+ * an `UpstreamDetection`. `GET /test` (all) and `GET /update_balance` (all enabled) answer a message.
+ */
+export const channelTestResultSchema = z.object({
+	/** How long the test request took, in milliseconds. */
+	time: z.number(),
+})
+export type ChannelTestResult = z.infer<typeof channelTestResultSchema>
+
+/** Kinds of relay layer upstream detection tells apart. */
+export const UPSTREAM_CLIENT_TYPE = { openai: 'openai', azure: 'azure', python: 'python', go: 'go', unknown: 'unknown' } as const
+
+/** One upstream group: which client kinds answered, how often each, and when (unix seconds). */
+export const upstreamGroupSchema = z.object({
+	client_types: z.array(z.string()),
+	counts: z.record(z.string(), z.number()),
+	first_seen: z.number(),
+	last_seen: z.number(),
+})
+export const upstreamDetectionSchema = z.object({ groups: z.array(upstreamGroupSchema) })
+export type UpstreamGroup = z.infer<typeof upstreamGroupSchema>
+export type UpstreamDetection = z.infer<typeof upstreamDetectionSchema>

@@ -95,6 +95,16 @@ for (const target of databaseTargets()) {
 				expect(ferry.dependencies.secrets.decrypt((await storedRow(id)).key)).toBe('line-one\nline-two')
 			})
 
+			test('copies a channel without sending its key: copy_from reuses the key of that channel', async () => {
+				const source = await createOne({ key: 'sk-source' })
+				const answer = await create({ name: 'main-copy', key: '', copy_from: source })
+				expect(answer.body.success).toBe(true)
+				const copy = answer.body.data[0].id
+				expect(copy).not.toBe(source)
+				expect(ferry.dependencies.secrets.decrypt((await storedRow(copy)).key)).toBe('sk-source')
+				expect((await create({ key: '', copy_from: 9999 })).body.message).toBe(CHANNEL_MESSAGES.notFound)
+			})
+
 			test.each([
 				[{ name: '' }, CHANNEL_MESSAGES.nameAndKeyRequired],
 				[{ name: undefined }, CHANNEL_MESSAGES.nameAndKeyRequired],

@@ -23,11 +23,11 @@ export async function getChannel({ store }: Dependencies, id: number): Promise<C
 
 /** Answers the created channels in creation order. */
 export async function createChannels(dependencies: Dependencies, input: z.infer<typeof createChannelSchema>): Promise<ChannelView[]> {
-	const { store, secrets } = dependencies
-	const keys = input.mode === CREATE_MODE.batch ? batchKeys(input.key) : [input.key]
+	const { store } = dependencies
+	const keys = await storedKeys(dependencies, input)
 	if (keys.length === 0) throw badRequest(CHANNEL_MESSAGES.nameAndKeyRequired)
 	const shared = newChannelColumns(input, nowSeconds())
-	const values = keys.map((key, index) => ({ ...shared, name: batchName(input.name, index), key: secrets.encrypt(key) }))
+	const values = keys.map((key, index) => ({ ...shared, name: batchName(input.name, index), key }))
 	const created = await store.transaction(function* (tx, tables) {
 		const inserted = yield* rows(tx.insert(tables.channels).values(values).returning(columnsWithoutKey(tables)))
 		yield* rebuildAbilities(tx, tables, inserted.map((channel) => channel.id))
@@ -35,6 +35,17 @@ export async function createChannels(dependencies: Dependencies, input: z.infer<
 	})
 	dependencies.changes.notify('channels')
 	return created.sort((left, right) => left.id - right.id).map(toChannelView)
+}
+
+/** The encrypted keys to create channels with: the given ones, or the key of `copy_from`. */
+async function storedKeys({ store, secrets }: Dependencies, input: z.infer<typeof createChannelSchema>): Promise<string[]> {
+	if (input.key) return (input.mode === CREATE_MODE.batch ? batchKeys(input.key) : [input.key]).map((key) => secrets.encrypt(key))
+	if (!input.copy_from) return []
+	const { channels } = store.tables
+	const [source] = await store.db.select({ key: channels.key }).from(channels).where(eq(channels.id, input.copy_from))
+	if (!source) throw refused(CHANNEL_MESSAGES.notFound)
+	// AES-GCM with a random nonce and no associated data: the copy may share the ciphertext.
+	return [source.key]
 }
 
 export async function updateChannel(dependencies: Dependencies, input: z.infer<typeof updateChannelSchema>): Promise<ChannelView> {

@@ -1,7 +1,29 @@
-import { useTranslation } from '@ui/i18n'
+import type { LoaderFunctionArgs } from 'react-router'
+import type { Page } from '@shared/api'
+import type { ChannelListItem } from '@shared/channel'
+import { readPaging } from '@ui/components/data-table/url-state'
+import { listChannels, listGroups } from '@ui/features/channels/api'
+import { readChannelFilters } from '@ui/features/channels/filters'
+import { apiContext } from '@ui/lib/api'
+import { requireRole } from '@ui/lib/session'
 
-/** Placeholder: this page is being built. */
-export function Component() {
-	const { t } = useTranslation()
-	return <h1 className="text-xl font-semibold">{t('渠道')}</h1>
+export type ChannelListData = {
+	channels: Page<ChannelListItem>
+	/** The list call's failure message, shown instead of rows. */
+	error: string
+	groups: string[]
 }
+
+export async function loader({ request, context }: LoaderFunctionArgs): Promise<ChannelListData> {
+	const api = context.get(apiContext)
+	await requireRole(api)
+	const paging = readPaging(request.url)
+	const [channels, groups] = await Promise.all([listChannels(api, paging, readChannelFilters(request.url)), listGroups(api)])
+	return {
+		channels: channels.success ? channels.data : { items: [], page: paging.page, page_size: paging.pageSize, total: 0 },
+		error: channels.success ? '' : channels.message,
+		groups: groups.success ? groups.data : [],
+	}
+}
+
+export { ChannelListPage as Component } from '@ui/features/channels/channel-list-page'

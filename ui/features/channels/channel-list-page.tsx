@@ -1,0 +1,86 @@
+import { useEffect, useMemo, useState } from 'react'
+import { useLoaderData } from 'react-router'
+import { splitList, type ChannelListItem } from '@shared/channel'
+import { DataTable } from '@ui/components/data-table/data-table'
+import { useTableUrlState } from '@ui/components/data-table/url-state'
+import type { ChannelListData } from '@ui/features/channels/channel-route'
+import { channelColumns } from '@ui/features/channels/components/channel-columns'
+import { ChannelFilters } from '@ui/features/channels/components/channel-filters'
+import { PageActions } from '@ui/features/channels/components/page-actions'
+import { filterParameters, filtersFromSearch, flag } from '@ui/features/channels/filters'
+import { isTagRow, rowKey, selectedChannelIds } from '@ui/features/channels/rows'
+import { useTranslation } from '@ui/i18n'
+import { useStatus } from '@ui/lib/status'
+import { readStorage, storageKeys, writeStorage } from '@ui/lib/storage'
+
+export function ChannelListPage() {
+	const { t } = useTranslation()
+	const status = useStatus()
+	const { channels, error, groups } = useLoaderData() as ChannelListData
+	const table = useTableUrlState('channels')
+	const filters = filtersFromSearch(table.searchParameters)
+	const [batchMode, setBatchMode] = useState(false)
+	const [selected, setSelected] = useState<Set<string | number>>(() => new Set())
+	const { searchParameters, update } = table
+
+	// The id-sort choice is remembered locally and restored when the URL does not name it.
+	useEffect(() => {
+		if (searchParameters.has(filterParameters.idSort)) return
+		if (readStorage(storageKeys.channelIdSort) === 'true') update({ [filterParameters.idSort]: flag(true) }, { replace: true })
+	}, [searchParameters, update])
+
+	const columns = useMemo(() => channelColumns(t, status), [t, status])
+	const selectedIds = selectedChannelIds(channels.items, selected)
+
+	function setIdSort(idSort: boolean) {
+		writeStorage(storageKeys.channelIdSort, String(idSort))
+		table.setFilters({ [filterParameters.idSort]: flag(idSort) })
+	}
+
+	function setBatch(on: boolean) {
+		setBatchMode(on)
+		if (!on) setSelected(new Set())
+	}
+
+	return (
+		<div className="flex flex-col gap-4">
+			<h1 className="text-xl font-semibold">{t('渠道')}</h1>
+			<ChannelFilters
+				filters={filters}
+				groups={groups}
+				batchMode={batchMode}
+				onSearch={(search) => table.setFilters(search)}
+				onIdSortChange={setIdSort}
+				onBatchModeChange={setBatch}
+				onTagModeChange={(tagMode) => {
+					setSelected(new Set())
+					table.setFilters({ [filterParameters.tagMode]: flag(tagMode) })
+				}}
+			/>
+			<PageActions batchMode={batchMode} selectedIds={selectedIds} onSelectionDone={() => setSelected(new Set())} />
+			{error && <p role="alert" className="text-sm text-destructive">{t(error)}</p>}
+			<DataTable<ChannelListItem>
+				columns={columns}
+				rows={channels.items}
+				rowKey={rowKey}
+				selected={batchMode ? selected : undefined}
+				onSelectedChange={setSelected}
+				rowClassName={(row) => isTagRow(row) ? 'bg-muted/40' : undefined}
+				renderExpanded={filters.tagMode ? (row) => <ExpandedRow row={row} columns={columns} /> : undefined}
+				pagination={{ page: table.page, pageSize: table.pageSize, total: channels.total, onPageChange: table.setPage, onPageSizeChange: table.setPageSize }}
+			/>
+		</div>
+	)
+}
+
+/** Tag mode: a tag row opens onto its channels, a channel row onto its models. */
+function ExpandedRow({ row, columns }: { row: ChannelListItem; columns: ReturnType<typeof channelColumns> }) {
+	const { t } = useTranslation()
+	if (isTagRow(row)) return <DataTable<ChannelListItem> columns={columns} rows={row.channels} rowKey={rowKey} />
+	return (
+		<p className="text-sm">
+			<span className="text-muted-foreground">{t('模型')}: </span>
+			{splitList(row.models).join(', ')}
+		</p>
+	)
+}

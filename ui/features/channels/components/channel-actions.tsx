@@ -1,0 +1,93 @@
+import { CopyIcon, EllipsisIcon, RadarIcon, Trash2Icon } from 'lucide-react'
+import { useState } from 'react'
+import { Link } from 'react-router'
+import { type ChannelView, upstreamDetectionSchema, type UpstreamGroup } from '@shared/channel'
+import { CHANNEL_STATUS } from '@shared/channel-type'
+import { Button } from '@ui/components/ui/button'
+import { ConfirmDialog } from '@ui/components/ui/confirm-dialog'
+import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuSeparator, DropdownMenuTrigger } from '@ui/components/ui/dropdown-menu'
+import { toast } from '@ui/components/ui/toaster'
+import { copyChannel, deleteChannel, detectUpstream, updateChannel } from '@ui/features/channels/api'
+import { TestButton } from '@ui/features/channels/components/test-button'
+import { UpstreamDialog } from '@ui/features/channels/components/upstream-dialog'
+import { useChannelAction } from '@ui/features/channels/use-channel-action'
+import { useTranslation } from '@ui/i18n'
+import { describeError } from '@ui/lib/api'
+import { browserApi } from '@ui/lib/browser-api'
+import { callApi } from '@ui/lib/call-api'
+
+/** Test, enable/disable, edit; detect upstream, copy and delete in the menu. */
+export function ChannelActions({ channel }: { channel: ChannelView }) {
+	const { t } = useTranslation()
+	const run = useChannelAction()
+	const [confirmingDelete, setConfirmingDelete] = useState(false)
+	const [upstreamGroups, setUpstreamGroups] = useState<UpstreamGroup[] | null>(null)
+	const enabled = channel.status === CHANNEL_STATUS.enabled
+
+	async function detect() {
+		const envelope = await callApi(t, detectUpstream(browserApi, channel.id))
+		if (!envelope) return
+		const detection = upstreamDetectionSchema.safeParse(envelope.data)
+		setUpstreamGroups(detection.success ? detection.data.groups : [])
+	}
+
+	async function copy() {
+		// The seed's own message (channel copy failed), with the reason.
+		const failed = (reason: string) => toast.error(t('渠道复制失败：{reason}', { reason }))
+		try {
+			const envelope = await copyChannel(browserApi, channel)
+			if (!envelope.success) return failed(t(envelope.message))
+			await run(Promise.resolve(envelope), '渠道复制成功')
+		} catch (error) {
+			failed(describeError(error, t))
+		}
+	}
+
+	return (
+		<div className="flex items-center gap-1">
+			<TestButton channel={channel} />
+			<Button
+				variant="outline"
+				size="sm"
+				onClick={() => run(updateChannel(browserApi, { id: channel.id, status: enabled ? CHANNEL_STATUS.manuallyDisabled : CHANNEL_STATUS.enabled }), enabled ? '已禁用' : '已启用')}
+			>
+				{t(enabled ? '禁用' : '启用')}
+			</Button>
+			<Button variant="outline" size="sm" asChild>
+				<Link to={`/channel/edit/${channel.id}`}>{t('编辑')}</Link>
+			</Button>
+			<DropdownMenu>
+				<DropdownMenuTrigger asChild>
+					<Button variant="ghost" size="icon" className="size-8" aria-label={t('更多操作')}>
+						<EllipsisIcon />
+					</Button>
+				</DropdownMenuTrigger>
+				<DropdownMenuContent align="end">
+					<DropdownMenuItem onSelect={detect}>
+						<RadarIcon />
+						{t('检测上游')}
+					</DropdownMenuItem>
+					<DropdownMenuItem onSelect={copy}>
+						<CopyIcon />
+						{t('复制')}
+					</DropdownMenuItem>
+					<DropdownMenuSeparator />
+					<DropdownMenuItem variant="destructive" onSelect={() => setConfirmingDelete(true)}>
+						<Trash2Icon />
+						{t('删除')}
+					</DropdownMenuItem>
+				</DropdownMenuContent>
+			</DropdownMenu>
+			<ConfirmDialog
+				open={confirmingDelete}
+				onOpenChange={setConfirmingDelete}
+				title={t('删除渠道')}
+				description={t('确定删除渠道 {name} 吗？此操作不可撤销。', { name: channel.name })}
+				confirmText={t('删除')}
+				destructive
+				onConfirm={() => run(deleteChannel(browserApi, channel.id), '删除成功')}
+			/>
+			<UpstreamDialog channelName={channel.name} groups={upstreamGroups} onClose={() => setUpstreamGroups(null)} />
+		</div>
+	)
+}

@@ -1,0 +1,65 @@
+import { splitList, type ChannelListItem, type ChannelView } from '@shared/channel'
+import { CHANNEL_TYPE_NAMES, type ChannelType } from '@shared/channel-type'
+import type { Column } from '@ui/components/data-table/data-table'
+import { Badge } from '@ui/components/ui/badge'
+import { BalanceCell } from '@ui/features/channels/components/balance-cell'
+import { ChannelActions } from '@ui/features/channels/components/channel-actions'
+import { formatBalance, ResponseTime } from '@ui/features/channels/components/metric-cells'
+import { PriorityCell, WeightCell } from '@ui/features/channels/components/priority-weight-cells'
+import { ChannelStatus, TagStatus } from '@ui/features/channels/components/status-cell'
+import { TagActions } from '@ui/features/channels/components/tag-actions'
+import { isTagRow } from '@ui/features/channels/rows'
+import { renderQuota } from '@ui/lib/format'
+import type { Status } from '@ui/lib/status'
+
+type Translate = (key: string, values?: Record<string, string | number>) => string
+
+function Groups({ groups }: { groups: string }) {
+	return (
+		<div className="flex flex-wrap gap-1">
+			{splitList(groups).map((group) => <Badge key={group} variant="outline">{group}</Badge>)}
+		</div>
+	)
+}
+
+/** The list's columns; tag rows (tag mode) show their tag, totals and shared values instead. */
+export function channelColumns(t: Translate, status: Status): Column<ChannelListItem>[] {
+	return [
+		{ key: 'id', header: 'ID', cell: (row) => isTagRow(row) ? <Badge variant="purple">{t('标签')}</Badge> : row.id },
+		{
+			key: 'name',
+			header: '名称',
+			cell: (row) => isTagRow(row)
+				? (
+					<span className="flex items-center gap-2 font-medium">
+						{row.tag}
+						<Badge variant="grey">{t('{count} 个渠道', { count: row.channel_count })}</Badge>
+					</span>
+				)
+				: (
+					<span className="flex items-center gap-2">
+						{row.name}
+						{row.tag && <Badge variant="purple">{row.tag}</Badge>}
+					</span>
+				),
+		},
+		{ key: 'group', header: '分组', hideOnMobile: true, cell: (row) => <Groups groups={row.group} /> },
+		{ key: 'type', header: '类型', hideOnMobile: true, cell: (row) => isTagRow(row) ? '-' : channelTypeName(row, t) },
+		{ key: 'status', header: '状态', cell: (row) => isTagRow(row) ? <TagStatus row={row} /> : <ChannelStatus channel={row} /> },
+		{
+			key: 'response_time',
+			header: '响应时间',
+			hideOnMobile: true,
+			cell: (row) => <ResponseTime milliseconds={row.response_time} testTime={isTagRow(row) ? undefined : row.test_time} />,
+		},
+		{ key: 'used_quota', header: '已用额度', hideOnMobile: true, cell: (row) => renderQuota(row.used_quota, status) },
+		{ key: 'balance', header: '余额', hideOnMobile: true, cell: (row) => isTagRow(row) ? formatBalance(row.balance) : <BalanceCell channel={row} /> },
+		{ key: 'priority', header: '优先级', cell: (row) => <PriorityCell row={row} /> },
+		{ key: 'weight', header: '权重', cell: (row) => <WeightCell row={row} /> },
+		{ key: 'actions', header: '操作', cell: (row) => isTagRow(row) ? <TagActions row={row} /> : <ChannelActions channel={row} /> },
+	]
+}
+
+function channelTypeName(channel: ChannelView, t: Translate) {
+	return CHANNEL_TYPE_NAMES[channel.type as ChannelType] ?? t('未知类型')
+}

@@ -1,0 +1,96 @@
+import { PlusIcon, RefreshCwIcon } from 'lucide-react'
+import { useState } from 'react'
+import { Link, useRevalidator } from 'react-router'
+import { Button } from '@ui/components/ui/button'
+import { ConfirmDialog } from '@ui/components/ui/confirm-dialog'
+import { toast } from '@ui/components/ui/toaster'
+import { deleteChannels, deleteDisabledChannels, fixChannels, testAllChannels, updateAllBalances } from '@ui/features/channels/api'
+import { BatchTagDialog } from '@ui/features/channels/components/batch-tag-dialog'
+import { useChannelAction } from '@ui/features/channels/use-channel-action'
+import { useTranslation } from '@ui/i18n'
+import { browserApi } from '@ui/lib/browser-api'
+
+export const selectionMessages = {
+	selectToDelete: '请先选择要删除的渠道',
+	selectFirst: '请先选择渠道',
+} as const
+
+type PageActionsProps = {
+	batchMode: boolean
+	/** The channel ids behind the selected rows. */
+	selectedIds: number[]
+	onSelectionDone: () => void
+}
+
+/** The buttons above the table (seed 001 §2). */
+export function PageActions({ batchMode, selectedIds, onSelectionDone }: PageActionsProps) {
+	const { t } = useTranslation()
+	const run = useChannelAction()
+	const revalidator = useRevalidator()
+	const [confirming, setConfirming] = useState<'disabled' | 'selected' | null>(null)
+	const [tagging, setTagging] = useState(false)
+	/** Test-all and update-all answer only a message: it is shown, or the fallback when empty. */
+	async function runWithMessage(call: ReturnType<typeof testAllChannels>, fallback: string) {
+		const envelope = await run(call)
+		if (envelope) toast.success(t(envelope.message || fallback))
+	}
+
+	function askDeleteSelected() {
+		if (selectedIds.length === 0) return toast.error(t(selectionMessages.selectToDelete))
+		setConfirming('selected')
+	}
+
+	function askBatchTag() {
+		if (selectedIds.length === 0) return toast.error(t(selectionMessages.selectFirst))
+		setTagging(true)
+	}
+
+	async function deleteSelected() {
+		const deleted = await run(deleteChannels(browserApi, selectedIds), (count) => t('已删除 {count} 个渠道', { count: Number(count) }))
+		if (deleted) onSelectionDone()
+	}
+
+	return (
+		<div className="flex flex-wrap items-center gap-2">
+			<Button asChild>
+				<Link to="/channel/add">
+					<PlusIcon />
+					{t('添加渠道')}
+				</Link>
+			</Button>
+			<Button variant="outline" onClick={() => runWithMessage(testAllChannels(browserApi), '已开始测试所有渠道')}>{t('测试所有渠道')}</Button>
+			<Button variant="outline" onClick={() => runWithMessage(updateAllBalances(browserApi), '已开始更新所有已启用渠道的余额')}>{t('更新所有已启用渠道余额')}</Button>
+			<Button variant="outline" onClick={() => setConfirming('disabled')}>{t('删除所有已禁用渠道')}</Button>
+			<Button variant="outline" onClick={() => run(fixChannels(browserApi), (count) => t('已修复 {count} 个渠道', { count: Number(count) }))}>{t('修复数据库一致性')}</Button>
+			<Button variant="outline" disabled={revalidator.state === 'loading'} onClick={() => revalidator.revalidate()}>
+				<RefreshCwIcon />
+				{t('刷新')}
+			</Button>
+			{batchMode && (
+				<>
+					<Button variant="destructive" onClick={askDeleteSelected}>{t('删除所选渠道')}</Button>
+					<Button variant="outline" onClick={askBatchTag}>{t('批量设置标签')}</Button>
+				</>
+			)}
+			<ConfirmDialog
+				open={confirming === 'disabled'}
+				onOpenChange={(open) => setConfirming(open ? 'disabled' : null)}
+				title={t('删除所有已禁用渠道')}
+				description={t('确定删除所有已禁用（含自动禁用）的渠道吗？此操作不可撤销。')}
+				confirmText={t('删除')}
+				destructive
+				onConfirm={() => run(deleteDisabledChannels(browserApi), (count) => t('已删除 {count} 个已禁用渠道', { count: Number(count) }))}
+			/>
+			<ConfirmDialog
+				open={confirming === 'selected'}
+				onOpenChange={(open) => setConfirming(open ? 'selected' : null)}
+				title={t('删除所选渠道')}
+				description={t('确定删除所选的 {count} 个渠道吗？此操作不可撤销。', { count: selectedIds.length })}
+				confirmText={t('删除')}
+				destructive
+				onConfirm={deleteSelected}
+			/>
+			<BatchTagDialog ids={selectedIds} open={tagging} onOpenChange={setTagging} onDone={onSelectionDone} />
+		</div>
+	)
+}
