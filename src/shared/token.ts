@@ -17,6 +17,12 @@ export const TOKEN_NEVER_EXPIRES = -1
 export const TOKEN_DEFAULT_REMAIN_QUOTA = 500_000
 export const TOKEN_QUOTA_PRESETS = [500_000, 5_000_000, 25_000_000, 50_000_000, 250_000_000, 500_000_000] as const
 export const TOKEN_COUNT_PRESETS = [10, 20, 30, 100] as const
+const HOUR_SECONDS = 3600
+const DAY_SECONDS = 24 * HOUR_SECONDS
+/** The editor's expiry quick buttons (seed 002 §9): now plus this many seconds. */
+export const TOKEN_EXPIRY_PRESETS = { hour: HOUR_SECONDS, day: DAY_SECONDS, month: 30 * DAY_SECONDS } as const
+/** Group ratio tag colours (seed 002 §9): above `red` red, above `orange` orange, above `blue` blue, else green. */
+export const GROUP_RATIO_TIERS = { red: 5, orange: 3, blue: 1 } as const
 const GROUP_MAX_LENGTH = 64
 
 export const TOKEN_MESSAGES = {

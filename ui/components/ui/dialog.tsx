@@ -2,7 +2,7 @@ import { XIcon } from 'lucide-react'
 import { Dialog as DialogPrimitive } from 'radix-ui'
 import type { ComponentProps } from 'react'
 import { useTranslation } from '@ui/i18n'
-import { cn } from '@ui/lib/utils'
+import { cn, ignoreToastInteraction } from '@ui/lib/utils'
 
 export const Dialog = DialogPrimitive.Root
 export const DialogTrigger = DialogPrimitive.Trigger
@@ -22,6 +22,7 @@ export function DialogContent({ className, children, showClose = true, ...props 
 					'data-[state=open]:animate-in data-[state=open]:fade-in-0 data-[state=open]:zoom-in-95 data-[state=closed]:animate-out data-[state=closed]:fade-out-0 data-[state=closed]:zoom-out-95',
 					className,
 				)}
+				onInteractOutside={ignoreToastInteraction}
 				{...props}
 			>
 				{children}

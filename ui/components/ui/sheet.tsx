@@ -2,7 +2,7 @@ import { XIcon } from 'lucide-react'
 import { Dialog as SheetPrimitive } from 'radix-ui'
 import type { ComponentProps } from 'react'
 import { useTranslation } from '@ui/i18n'
-import { cn } from '@ui/lib/utils'
+import { cn, ignoreToastInteraction } from '@ui/lib/utils'
 
 /** A drawer: the editor panels of the token, user and channel pages. */
 export const Sheet = SheetPrimitive.Root
@@ -23,6 +23,7 @@ export function SheetContent({ className, children, side = 'right', ...props }: 
 					side === 'right' ? 'right-0 border-l data-[state=open]:slide-in-from-right data-[state=closed]:slide-out-to-right' : 'left-0 border-r data-[state=open]:slide-in-from-left data-[state=closed]:slide-out-to-left',
 					className,
 				)}
+				onInteractOutside={ignoreToastInteraction}
 				{...props}
 			>
 				{children}

@@ -46,7 +46,7 @@ export function Toaster() {
 		() => noToasts,
 	)
 	return (
-		<section aria-live="polite" className="pointer-events-none fixed top-4 right-4 z-[100] flex w-80 max-w-[calc(100%-2rem)] flex-col gap-2">
+		<section aria-live="polite" data-toaster="" className="pointer-events-none fixed top-4 right-4 z-[100] flex w-80 max-w-[calc(100%-2rem)] flex-col gap-2">
 			{items.map((item) => {
 				const Icon = icons[item.kind]
 				return (

@@ -1,7 +1,34 @@
-import { useTranslation } from '@ui/i18n'
+import type { LoaderFunctionArgs } from 'react-router'
+import type { Page } from '@shared/api'
+import { readPaging } from '@ui/components/data-table/url-state'
+import { apiContext } from '@ui/lib/api'
+import { listGroups, listModels, listTokens, readTokenFilters, type TokenView, type UsableGroups } from '@ui/features/tokens/api'
 
-/** Placeholder: this page is being built. */
-export function Component() {
-	const { t } = useTranslation()
-	return <h1 className="text-xl font-semibold">{t('令牌')}</h1>
+export { TokenPage as Component } from '@ui/features/tokens/token-page'
+
+export type TokenPageData = {
+	tokens: Page<TokenView>
+	/** The list call's refusal, shown instead of rows. */
+	error: string
+	/** For the editor: the models and groups the user may limit a token to. */
+	models: string[]
+	groups: UsableGroups
+}
+
+/** The page of tokens the URL asks for (list, or search by name and key), with the editor's choices. */
+export async function loader({ request, context }: LoaderFunctionArgs): Promise<TokenPageData> {
+	const api = context.get(apiContext)
+	const url = new URL(request.url)
+	const paging = readPaging(url)
+	const [list, models, groups] = await Promise.all([
+		listTokens(api, paging, readTokenFilters(url.searchParams)),
+		listModels(api).catch(() => undefined),
+		listGroups(api).catch(() => undefined),
+	])
+	return {
+		tokens: list.success ? list.data : { items: [], page: paging.page, page_size: paging.pageSize, total: 0 },
+		error: list.success ? '' : list.message,
+		models: models?.success ? models.data : [],
+		groups: groups?.success ? groups.data : {},
+	}
 }

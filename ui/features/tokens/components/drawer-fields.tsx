@@ -1,0 +1,97 @@
+import type { ReactNode } from 'react'
+import { TOKEN_COUNT_PRESETS, TOKEN_EXPIRY_PRESETS, TOKEN_QUOTA_PRESETS } from '@shared/token'
+import { Button } from '@ui/components/ui/button'
+import { Input } from '@ui/components/ui/input'
+import { Label } from '@ui/components/ui/label'
+import { Switch } from '@ui/components/ui/switch'
+import { useTranslation } from '@ui/i18n'
+import { renderQuota } from '@ui/lib/format'
+import { useStatus } from '@ui/lib/status'
+import { useFormatTime } from '@ui/lib/time-zone'
+import { neverExpires, quotaToDisplay } from '@ui/features/tokens/token-form'
+
+/** A labelled control with an optional hint under it. */
+export function Field({ id, label, hint, children }: { id?: string; label: string; hint?: ReactNode; children: ReactNode }) {
+	const { t } = useTranslation()
+	return (
+		<div className="flex flex-col gap-2">
+			<Label htmlFor={id}>{t(label)}</Label>
+			{children}
+			{hint && <p className="text-xs text-muted-foreground">{hint}</p>}
+		</div>
+	)
+}
+
+function PresetButton({ label, onClick, disabled }: { label: string; onClick: () => void; disabled?: boolean }) {
+	return (
+		<Button type="button" variant="outline" size="sm" className="h-7 px-2 text-xs" disabled={disabled} onClick={onClick}>
+			{label}
+		</Button>
+	)
+}
+
+const expiryPresets = [
+	{ label: '一小时', seconds: TOKEN_EXPIRY_PRESETS.hour },
+	{ label: '一天', seconds: TOKEN_EXPIRY_PRESETS.day },
+	{ label: '一个月', seconds: TOKEN_EXPIRY_PRESETS.month },
+] as const
+
+export function ExpiryField({ value, onChange }: { value: string; onChange: (value: string) => void }) {
+	const { t } = useTranslation()
+	const formatTime = useFormatTime()
+	const fromNow = (seconds: number) => formatTime(Math.floor(Date.now() / 1000) + seconds)
+	return (
+		<Field id="token-expiry" label="过期时间" hint={t('格式为 yyyy-MM-dd HH:mm:ss，-1 表示永不过期')}>
+			<Input id="token-expiry" value={value} placeholder="yyyy-MM-dd HH:mm:ss" onChange={(event) => onChange(event.target.value)} />
+			<div className="flex flex-wrap gap-1">
+				<PresetButton label={t('永不过期')} onClick={() => onChange(neverExpires)} />
+				{expiryPresets.map((preset) => (
+					<PresetButton key={preset.label} label={t(preset.label)} onClick={() => onChange(fromNow(preset.seconds))} />
+				))}
+			</div>
+		</Field>
+	)
+}
+
+type QuotaFieldProps = {
+	quota: string
+	unlimited: boolean
+	onQuotaChange: (value: string) => void
+	onUnlimitedChange: (value: boolean) => void
+}
+
+/** Remaining quota in the display unit, its presets, and the unlimited switch that sets it aside. */
+export function QuotaField({ quota, unlimited, onQuotaChange, onUnlimitedChange }: QuotaFieldProps) {
+	const { t } = useTranslation()
+	const status = useStatus()
+	return (
+		<div className="flex flex-col gap-3">
+			<Field id="token-quota" label={status.display_in_currency ? '额度（美元）' : '额度'} hint={unlimited ? t('无限额度的令牌不受剩余额度限制') : undefined}>
+				<Input id="token-quota" inputMode="decimal" value={quota} disabled={unlimited} onChange={(event) => onQuotaChange(event.target.value)} />
+				<div className="flex flex-wrap gap-1">
+					{TOKEN_QUOTA_PRESETS.map((preset) => (
+						<PresetButton key={preset} label={renderQuota(preset, status, 0)} disabled={unlimited} onClick={() => onQuotaChange(quotaToDisplay(preset, status))} />
+					))}
+				</div>
+			</Field>
+			<Label className="justify-between">
+				{t('无限额度')}
+				<Switch checked={unlimited} onCheckedChange={onUnlimitedChange} />
+			</Label>
+		</div>
+	)
+}
+
+export function CountField({ value, onChange }: { value: string; onChange: (value: string) => void }) {
+	const { t } = useTranslation()
+	return (
+		<Field id="token-count" label="新建数量" hint={t('多建的令牌命名为“名称-6 位随机字符”')}>
+			<Input id="token-count" inputMode="numeric" value={value} onChange={(event) => onChange(event.target.value)} />
+			<div className="flex flex-wrap gap-1">
+				{TOKEN_COUNT_PRESETS.map((preset) => (
+					<PresetButton key={preset} label={t('{count} 个', { count: preset })} onClick={() => onChange(String(preset))} />
+				))}
+			</div>
+		</Field>
+	)
+}

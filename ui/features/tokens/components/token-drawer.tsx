@@ -1,0 +1,122 @@
+import { type FormEvent, useState } from 'react'
+import { Button } from '@ui/components/ui/button'
+import { Input } from '@ui/components/ui/input'
+import { Label } from '@ui/components/ui/label'
+import { Sheet, SheetBody, SheetContent, SheetDescription, SheetFooter, SheetHeader, SheetTitle } from '@ui/components/ui/sheet'
+import { Switch } from '@ui/components/ui/switch'
+import { Textarea } from '@ui/components/ui/textarea'
+import { toast } from '@ui/components/ui/toaster'
+import { useTranslation } from '@ui/i18n'
+import { browserApi } from '@ui/lib/browser-api'
+import { callApi } from '@ui/lib/call-api'
+import { useStatus } from '@ui/lib/status'
+import { useFormatTime } from '@ui/lib/time-zone'
+import { createTokens, type TokenView, updateToken, type UsableGroups } from '@ui/features/tokens/api'
+import { CountField, ExpiryField, Field, QuotaField } from '@ui/features/tokens/components/drawer-fields'
+import { GroupSelect } from '@ui/features/tokens/components/group-select'
+import { ModelPicker } from '@ui/features/tokens/components/model-picker'
+import { changedFields, type FormProblem, newTokenValues, readCount, readTokenFields, type TokenFormValues, tokenValues } from '@ui/features/tokens/token-form'
+
+/** What the drawer edits: a new token, or an existing one read fresh from the server. */
+export type DrawerTarget = { kind: 'create' } | { kind: 'edit'; token: TokenView }
+
+type TokenDrawerProps = {
+	target: DrawerTarget | null
+	models: string[]
+	groups: UsableGroups
+	onClose: () => void
+	onSaved: () => void
+}
+
+export function TokenDrawer({ target, models, groups, onClose, onSaved }: TokenDrawerProps) {
+	const { t } = useTranslation()
+	return (
+		<Sheet open={target !== null} onOpenChange={(open) => !open && onClose()}>
+			<SheetContent>
+				<SheetHeader>
+					<SheetTitle>{t(target?.kind === 'edit' ? '编辑令牌' : '添加令牌')}</SheetTitle>
+					<SheetDescription>{t('令牌的修改可能需要几分钟才会生效')}</SheetDescription>
+				</SheetHeader>
+				{/* keyed so that every opening starts from the target's values */}
+				{target && <TokenForm key={target.kind === 'edit' ? target.token.id : 'create'} target={target} models={models} groups={groups} onClose={onClose} onSaved={onSaved} />}
+			</SheetContent>
+		</Sheet>
+	)
+}
+
+function TokenForm({ target, models, groups, onClose, onSaved }: Omit<TokenDrawerProps, 'target'> & { target: DrawerTarget }) {
+	const { t } = useTranslation()
+	const status = useStatus()
+	const formatTime = useFormatTime()
+	const [initial] = useState(() => (target.kind === 'edit' ? tokenValues(target.token, status, formatTime) : newTokenValues(status)))
+	const [values, setValues] = useState<TokenFormValues>(initial)
+	const [submitting, setSubmitting] = useState(false)
+	const set = <Field extends keyof TokenFormValues>(field: Field, value: TokenFormValues[Field]) => setValues((previous) => ({ ...previous, [field]: value }))
+	const showProblem = (problem: FormProblem) => toast.error(t(problem.message, problem.values))
+
+	async function save(): Promise<boolean> {
+		const fields = readTokenFields(values, status)
+		if (fields.problem) {
+			showProblem(fields.problem)
+			return false
+		}
+		if (target.kind === 'edit') {
+			const before = readTokenFields(initial, status).value
+			const changes = before ? changedFields(before, fields.value) : fields.value
+			return (await callApi(t, updateToken(browserApi, { id: target.token.id, ...changes }), '令牌更新成功')) !== undefined
+		}
+		const count = readCount(values.count)
+		if (count.problem) {
+			showProblem(count.problem)
+			return false
+		}
+		const created = await callApi(t, createTokens(browserApi, { ...fields.value, count: count.value }))
+		if (!created) return false
+		toast.success(count.value > 1 ? t('已创建 {count} 个令牌', { count: created.data.length }) : t('令牌创建成功'))
+		return true
+	}
+
+	async function submit(event: FormEvent<HTMLFormElement>) {
+		event.preventDefault()
+		setSubmitting(true)
+		try {
+			if (await save()) onSaved()
+		} finally {
+			setSubmitting(false)
+		}
+	}
+
+	return (
+		<form noValidate onSubmit={submit} className="flex min-h-0 flex-1 flex-col gap-4">
+			<SheetBody>
+				<Field id="token-name" label="名称">
+					<Input id="token-name" value={values.name} placeholder={t('请输入令牌名称')} autoComplete="off" onChange={(event) => set('name', event.target.value)} />
+				</Field>
+				<ExpiryField value={values.expiry} onChange={(value) => set('expiry', value)} />
+				<QuotaField quota={values.quota} unlimited={values.unlimitedQuota} onQuotaChange={(value) => set('quota', value)} onUnlimitedChange={(value) => set('unlimitedQuota', value)} />
+				{target.kind === 'create' && <CountField value={values.count} onChange={(value) => set('count', value)} />}
+				<Field id="token-allow-ips" label="IP 白名单" hint={t('每行一个 IP 地址或 CIDR 网段，留空表示不限制')}>
+					<Textarea id="token-allow-ips" rows={3} value={values.allowIps} placeholder={'192.168.1.10\n10.0.0.0/8'} className="font-mono text-xs" onChange={(event) => set('allowIps', event.target.value)} />
+				</Field>
+				<div className="flex flex-col gap-2">
+					<Label className="justify-between">
+						{t('限制可用模型')}
+						<Switch checked={values.modelLimitsEnabled} onCheckedChange={(checked) => set('modelLimitsEnabled', checked)} />
+					</Label>
+					{values.modelLimitsEnabled && <ModelPicker models={models} selected={values.models} onChange={(selected) => set('models', selected)} />}
+				</div>
+				<Field id="token-group" label="分组">
+					<GroupSelect id="token-group" groups={groups} value={values.group} onChange={(group) => set('group', group)} />
+				</Field>
+			</SheetBody>
+			<SheetFooter>
+				<Button type="button" variant="outline" onClick={onClose}>
+					{t('取消')}
+				</Button>
+				<Button type="submit" disabled={submitting}>
+					{t('提交')}
+				</Button>
+			</SheetFooter>
+		</form>
+	)
+}

@@ -1,0 +1,75 @@
+import { TOKEN_NEVER_EXPIRES } from '@shared/token'
+import { type Column, DataTable, type PaginationProps } from '@ui/components/data-table/data-table'
+import { Badge } from '@ui/components/ui/badge'
+import { useTranslation } from '@ui/i18n'
+import { renderQuota } from '@ui/lib/format'
+import { useStatus } from '@ui/lib/status'
+import { useFormatTime } from '@ui/lib/time-zone'
+import type { TokenView } from '@ui/features/tokens/api'
+import { TokenKey } from '@ui/features/tokens/components/token-key'
+import { type TokenRowHandlers, TokenRowActions } from '@ui/features/tokens/components/token-row-actions'
+import { TokenStatusBadge } from '@ui/features/tokens/components/token-status-badge'
+
+/** A time may break between date and time when the table runs out of width. */
+function Time({ text }: { text: string }) {
+	return <span className="whitespace-normal">{text}</span>
+}
+
+type TokenTableProps = TokenRowHandlers & {
+	tokens: TokenView[]
+	selected: Set<string | number>
+	onSelectedChange: (selected: Set<string | number>) => void
+	pagination: PaginationProps
+}
+
+export function TokenTable({ tokens, selected, onSelectedChange, pagination, ...handlers }: TokenTableProps) {
+	const { t } = useTranslation()
+	const status = useStatus()
+	const formatTime = useFormatTime()
+	const remaining = (token: TokenView) => (token.unlimited_quota ? <Badge variant="blue">{t('无限额度')}</Badge> : renderQuota(token.remain_quota, status))
+	const columns: Column<TokenView>[] = [
+		{
+			key: 'name',
+			header: '名称',
+			cell: (token) => (
+				<div className="flex min-w-40 flex-col gap-1 max-[600px]:min-w-0">
+					<span className="font-medium whitespace-normal break-all">{token.name}</span>
+					<TokenKey tokenKey={token.key} />
+					{/* under 600 px the state and remaining quota columns are folded in here */}
+					<div className="flex flex-wrap items-center gap-1 min-[601px]:hidden">
+						<TokenStatusBadge token={token} />
+						<span className="text-xs text-muted-foreground">{remaining(token)}</span>
+					</div>
+				</div>
+			),
+		},
+		{ key: 'status', header: '状态', hideOnMobile: true, cell: (token) => <TokenStatusBadge token={token} /> },
+		{ key: 'used', header: '已用额度', hideOnMobile: true, cell: (token) => renderQuota(token.used_quota, status) },
+		{ key: 'remaining', header: '剩余额度', hideOnMobile: true, cell: remaining },
+		{ key: 'created', header: '创建时间', hideOnMobile: true, cell: (token) => <Time text={formatTime(token.created_time)} /> },
+		{
+			key: 'expiry',
+			header: '过期时间',
+			hideOnMobile: true,
+			cell: (token) => (token.expired_time === TOKEN_NEVER_EXPIRES ? t('永不过期') : <Time text={formatTime(token.expired_time)} />),
+		},
+		{
+			key: 'group',
+			header: '分组',
+			hideOnMobile: true,
+			cell: (token) => (token.group ? <Badge variant="outline">{token.group}</Badge> : <span className="text-muted-foreground">{t('用户分组')}</span>),
+		},
+		{ key: 'actions', header: '操作', cell: (token) => <TokenRowActions token={token} {...handlers} /> },
+	]
+	return (
+		<DataTable
+			columns={columns}
+			rows={tokens}
+			rowKey={(token) => token.id}
+			selected={selected}
+			onSelectedChange={onSelectedChange}
+			empty="暂无令牌"
+			pagination={pagination}
+		/>
+	)
+}

@@ -1,0 +1,121 @@
+/** The editor drawer's values, their checks (seed 002 §5) and the request they become. */
+import type { CreateTokenInput } from '@shared/token'
+import { TOKEN_CREATE_MAX_COUNT, TOKEN_DEFAULT_REMAIN_QUOTA, TOKEN_NAME_MAX_LENGTH, TOKEN_NEVER_EXPIRES } from '@shared/token'
+import { AUTO_GROUP } from '@shared/user'
+import { parseDateTime, quotaFromDisplay } from '@ui/lib/format'
+import type { Status } from '@ui/lib/status'
+import type { TokenView } from '@ui/features/tokens/api'
+
+export type TokenFormValues = {
+	name: string
+	/** `yyyy-MM-dd HH:mm:ss`, or `-1` for never. */
+	expiry: string
+	/** In the display unit: dollars when the server shows currency, else quota units. */
+	quota: string
+	unlimitedQuota: boolean
+	count: string
+	allowIps: string
+	modelLimitsEnabled: boolean
+	models: string[]
+	/** Empty: the owner's own group. */
+	group: string
+}
+
+export type TokenFields = Omit<CreateTokenInput, 'count'>
+
+type QuotaDisplay = Pick<Status, 'display_in_currency' | 'quota_per_unit'>
+
+export const neverExpires = String(TOKEN_NEVER_EXPIRES)
+
+export const formMessages = {
+	nameRequired: '请输入令牌名称',
+	nameTooLong: '令牌名称不能超过 {max} 个字符',
+	expiryFormat: '过期时间格式错误',
+	quotaNotNumber: '额度必须是数字',
+	quotaNotInteger: '额度必须是整数',
+	quotaNegative: '额度不能为负数',
+	countInvalid: '创建数量必须是正整数',
+	countTooLarge: '一次最多创建 {max} 个令牌',
+} as const
+
+export type FormProblem = { message: string; values?: Record<string, string | number> }
+
+/** Quota units as the quota field shows them. */
+export function quotaToDisplay(quota: number, status: QuotaDisplay): string {
+	return status.display_in_currency ? String(quota / status.quota_per_unit) : String(quota)
+}
+
+export function newTokenValues(status: QuotaDisplay & Pick<Status, 'default_use_auto_group'>): TokenFormValues {
+	return {
+		name: '',
+		expiry: neverExpires,
+		quota: quotaToDisplay(TOKEN_DEFAULT_REMAIN_QUOTA, status),
+		unlimitedQuota: false,
+		count: '1',
+		allowIps: '',
+		modelLimitsEnabled: false,
+		models: [],
+		group: status.default_use_auto_group ? AUTO_GROUP : '',
+	}
+}
+
+export function tokenValues(token: TokenView, status: QuotaDisplay, formatTime: (seconds: number) => string): TokenFormValues {
+	return {
+		name: token.name,
+		expiry: token.expired_time === TOKEN_NEVER_EXPIRES ? neverExpires : formatTime(token.expired_time),
+		quota: quotaToDisplay(token.remain_quota, status),
+		unlimitedQuota: token.unlimited_quota,
+		count: '1',
+		allowIps: token.allow_ips,
+		modelLimitsEnabled: token.model_limits_enabled,
+		models: token.model_limits.split(',').filter(Boolean),
+		group: token.group,
+	}
+}
+
+export function parseExpiry(text: string): number {
+	return text.trim() === neverExpires ? TOKEN_NEVER_EXPIRES : parseDateTime(text)
+}
+
+type Checked<Value> = { value: Value; problem?: undefined } | { value?: undefined; problem: FormProblem }
+
+/** The token's settings from the form, or the first problem to show. */
+export function readTokenFields(values: TokenFormValues, status: QuotaDisplay): Checked<TokenFields> {
+	const name = values.name.trim()
+	if (!name) return { problem: { message: formMessages.nameRequired } }
+	if (name.length > TOKEN_NAME_MAX_LENGTH) return { problem: { message: formMessages.nameTooLong, values: { max: TOKEN_NAME_MAX_LENGTH } } }
+	const expiredTime = parseExpiry(values.expiry)
+	if (Number.isNaN(expiredTime)) return { problem: { message: formMessages.expiryFormat } }
+	const amount = Number(values.quota.trim())
+	if (values.quota.trim() === '' || !Number.isFinite(amount)) return { problem: { message: formMessages.quotaNotNumber } }
+	if (amount < 0) return { problem: { message: formMessages.quotaNegative } }
+	if (!status.display_in_currency && !Number.isInteger(amount)) return { problem: { message: formMessages.quotaNotInteger } }
+	return {
+		value: {
+			name,
+			expired_time: expiredTime,
+			remain_quota: quotaFromDisplay(amount, status),
+			unlimited_quota: values.unlimitedQuota,
+			allow_ips: values.allowIps,
+			model_limits_enabled: values.modelLimitsEnabled,
+			model_limits: values.models.join(','),
+			group: values.group,
+		},
+	}
+}
+
+export function readCount(text: string): Checked<number> {
+	const count = Number(text.trim())
+	if (!Number.isInteger(count) || count < 1) return { problem: { message: formMessages.countInvalid } }
+	if (count > TOKEN_CREATE_MAX_COUNT) return { problem: { message: formMessages.countTooLarge, values: { max: TOKEN_CREATE_MAX_COUNT } } }
+	return { value: count }
+}
+
+/** The fields an edit really changes, so that untouched ones (the remaining quota above all) are not sent back stale. */
+export function changedFields(before: TokenFields, after: TokenFields): Partial<TokenFields> {
+	const changes: Partial<TokenFields> = {}
+	for (const field of Object.keys(after) as (keyof TokenFields)[]) {
+		if (after[field] !== before[field]) Object.assign(changes, { [field]: after[field] })
+	}
+	return changes
+}
