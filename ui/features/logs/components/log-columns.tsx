@@ -44,7 +44,12 @@ export function useLogColumns(admin: boolean): Column<LogRow>[] {
 		{ key: 'use_time', header: '用时/首字', cell: (entry) => isUsage(entry.type) ? <Timing entry={entry} /> : null },
 		{ key: 'prompt_tokens', header: '提示', hideOnMobile: true, className: 'text-right tabular-nums', cell: (entry) => isUsage(entry.type) ? entry.prompt_tokens : null },
 		{ key: 'completion_tokens', header: '补全', hideOnMobile: true, className: 'text-right tabular-nums', cell: (entry) => isUsage(entry.type) ? entry.completion_tokens : null },
-		{ key: 'quota', header: '花费', className: 'text-right tabular-nums', cell: (entry) => isUsage(entry.type) ? renderQuota(entry.quota, status, CALL_COST_DIGITS) : renderQuota(entry.quota, status) },
+		{ key: 'quota', header: '花费', className: 'text-right tabular-nums', cell: (entry) => (
+			// data-quota carries the exact charge: the text is rounded for display.
+			<span data-testid="log-cost" data-quota={entry.quota}>
+				{isUsage(entry.type) ? renderQuota(entry.quota, status, CALL_COST_DIGITS) : renderQuota(entry.quota, status)}
+			</span>
+		) },
 		{
 			key: 'content',
 			header: '详情',
