@@ -32,3 +32,54 @@ export function oauthAuthorizeUrl(provider: 'github' | 'linuxdo', clientId: stri
 	if (provider === 'github') return `https://github.com/login/oauth/authorize?client_id=${id}&state=${stateValue}&scope=user:email`
 	return `https://connect.linux.do/oauth2/authorize?response_type=code&client_id=${id}&state=${stateValue}`
 }
+
+export type RegisterPayload = {
+	username: string
+	password: string
+	password2: string
+	email: string
+	verification_code: string
+	aff_code: string
+}
+
+/** `?turnstile=` (possibly empty) only when the server has the Turnstile check on; '' otherwise. */
+function turnstileParameter(turnstileToken: string | undefined) {
+	return turnstileToken === undefined ? '' : `turnstile=${encodeURIComponent(turnstileToken)}`
+}
+
+function withQuery(path: string, parameters: string[]) {
+	const query = parameters.filter(Boolean).join('&')
+	return query ? `${path}?${query}` : path
+}
+
+export function register(api: Api, payload: RegisterPayload, turnstileToken?: string) {
+	return api.post<{ id: number }>(withQuery('/api/user/register', [turnstileParameter(turnstileToken)]), payload, { handleUnauthorized: false })
+}
+
+/** `purpose=register`: a signed-in visitor of the register page still gets a registration code, not a bind code. */
+export function sendRegistrationCode(api: Api, email: string, turnstileToken?: string) {
+	const parameters = [`email=${encodeURIComponent(email)}`, 'purpose=register', turnstileParameter(turnstileToken)]
+	return api.request<undefined>(withQuery('/api/verification', parameters), { handleUnauthorized: false })
+}
+
+export function sendResetMail(api: Api, email: string, turnstileToken?: string) {
+	const parameters = [`email=${encodeURIComponent(email)}`, turnstileParameter(turnstileToken)]
+	return api.request<undefined>(withQuery('/api/reset_password', parameters), { handleUnauthorized: false })
+}
+
+/** Answers the new, random password (shown once). */
+export function confirmPasswordReset(api: Api, email: string, token: string) {
+	return api.post<string>('/api/user/reset', { email, token }, { handleUnauthorized: false })
+}
+
+export const oauthProviders = ['github', 'linuxdo'] as const
+export type OAuthProvider = (typeof oauthProviders)[number]
+
+/** The message the callback answers when the provider account was bound to the signed-in user. */
+export const oauthBoundMessage = 'bind'
+
+/** Signs in (data: the user) or binds (message `bind`, no data). A 401 comes back as an answer. */
+export function completeOAuth(api: Api, provider: OAuthProvider, code: string, state: string) {
+	const query = `code=${encodeURIComponent(code)}&state=${encodeURIComponent(state)}`
+	return api.request<StoredUser | undefined>(`/api/oauth/${provider}?${query}`, { handleUnauthorized: false })
+}

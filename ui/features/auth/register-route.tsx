@@ -1,7 +1,1 @@
-import { useTranslation } from '@ui/i18n'
-
-/** Placeholder: this page is being built. */
-export function Component() {
-	const { t } = useTranslation()
-	return <h1 className="text-xl font-semibold">{t('注册')}</h1>
-}
+export { RegisterPage as Component } from '@ui/features/auth/register-page'

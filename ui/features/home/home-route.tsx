@@ -1,1 +1,1 @@
-export { HomePage as Component } from '@ui/features/home'
+export { HomePage as Component, homeLoader as loader } from '@ui/features/home'

@@ -1,0 +1,136 @@
+import { type FormEvent, useEffect, useState } from 'react'
+import { Link, useNavigate, useSearchParams } from 'react-router'
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, USERNAME_MAX_LENGTH } from '@shared/user'
+import { Button } from '@ui/components/ui/button'
+import { Input } from '@ui/components/ui/input'
+import { Label } from '@ui/components/ui/label'
+import { toast } from '@ui/components/ui/toaster'
+import { register } from '@ui/features/auth/api'
+import { AuthCard } from '@ui/features/auth/components/auth-card'
+import { EmailCodeFields } from '@ui/features/auth/components/email-code-fields'
+import { ThirdPartyLogin } from '@ui/features/auth/components/third-party-login'
+import { findRegisterProblem } from '@ui/features/auth/register-validation'
+import { useSignIn } from '@ui/features/auth/use-sign-in'
+import { useTranslation } from '@ui/i18n'
+import { browserApi } from '@ui/lib/browser-api'
+import { callApi } from '@ui/lib/call-api'
+import { useStatus } from '@ui/lib/status'
+import { readStorage, type StoredUser, storageKeys, writeStorage } from '@ui/lib/storage'
+import { useHydrated } from '@ui/lib/use-hydrated'
+
+export function RegisterPage() {
+	const { t } = useTranslation()
+	const status = useStatus()
+	const navigate = useNavigate()
+	const signIn = useSignIn()
+	const hydrated = useHydrated()
+	const [searchParameters] = useSearchParams()
+	const [email, setEmail] = useState('')
+	const [submitting, setSubmitting] = useState(false)
+	const affiliateCode = searchParameters.get('aff')
+	// The Turnstile widget is not built yet: with the check on, the server receives an empty token.
+	const turnstileToken = status.turnstile_check ? '' : undefined
+
+	useEffect(() => {
+		if (affiliateCode) writeStorage(storageKeys.affiliateCode, affiliateCode)
+	}, [affiliateCode])
+
+	function finishThirdPartyLogin(user: StoredUser) {
+		signIn(user)
+		toast.success(t('登录成功'))
+		navigate('/')
+	}
+
+	async function handleSubmit(event: FormEvent<HTMLFormElement>) {
+		event.preventDefault()
+		const form = new FormData(event.currentTarget)
+		const fields = {
+			username: String(form.get('username') ?? '').trim(),
+			password: String(form.get('password') ?? ''),
+			password2: String(form.get('password2') ?? ''),
+			email: email.trim(),
+			verificationCode: String(form.get('verification_code') ?? '').trim(),
+		}
+		const problem = findRegisterProblem(fields, status.email_verification)
+		if (problem) {
+			toast.error(t(problem.message, problem.values))
+			return
+		}
+		setSubmitting(true)
+		const envelope = await callApi(t, register(browserApi, {
+			username: fields.username,
+			password: fields.password,
+			password2: fields.password2,
+			email: fields.email,
+			verification_code: fields.verificationCode,
+			aff_code: affiliateCode ?? readStorage(storageKeys.affiliateCode) ?? '',
+		}, turnstileToken), '注册成功，请登录')
+		setSubmitting(false)
+		if (envelope) navigate('/login')
+	}
+
+	const footer = (
+		<>
+			{t('已有账户？')}
+			<Link to="/login" className="font-medium text-primary hover:underline">
+				{t('登录')}
+			</Link>
+		</>
+	)
+
+	if (!status.register_enabled) {
+		return (
+			<AuthCard title={t('注册 {name}', { name: status.system_name })} footer={footer}>
+				<p role="status" className="text-center text-sm text-muted-foreground">{t('管理员已关闭新用户注册')}</p>
+			</AuthCard>
+		)
+	}
+
+	return (
+		<AuthCard title={t('注册 {name}', { name: status.system_name })} description={t('创建一个新账户')} footer={footer}>
+			{status.password_register ? (
+				<form method="post" noValidate onSubmit={handleSubmit} className="flex flex-col gap-4">
+					<div className="flex flex-col gap-2">
+						<Label htmlFor="register-username">{t('用户名')}</Label>
+						<Input
+							id="register-username"
+							name="username"
+							autoComplete="username"
+							maxLength={USERNAME_MAX_LENGTH}
+							placeholder={t('输入用户名，最多 {max} 个字符', { max: USERNAME_MAX_LENGTH })}
+						/>
+					</div>
+					<div className="flex flex-col gap-2">
+						<Label htmlFor="register-password">{t('密码')}</Label>
+						<Input
+							id="register-password"
+							name="password"
+							type="password"
+							autoComplete="new-password"
+							maxLength={PASSWORD_MAX_LENGTH}
+							placeholder={t('输入密码，长度 {min}~{max} 位', { min: PASSWORD_MIN_LENGTH, max: PASSWORD_MAX_LENGTH })}
+						/>
+					</div>
+					<div className="flex flex-col gap-2">
+						<Label htmlFor="register-password2">{t('确认密码')}</Label>
+						<Input
+							id="register-password2"
+							name="password2"
+							type="password"
+							autoComplete="new-password"
+							maxLength={PASSWORD_MAX_LENGTH}
+							placeholder={t('再次输入密码')}
+						/>
+					</div>
+					{status.email_verification && <EmailCodeFields email={email} onEmailChange={setEmail} turnstileToken={turnstileToken} />}
+					<Button type="submit" disabled={!hydrated || submitting}>
+						{submitting ? t('注册中…') : t('注册')}
+					</Button>
+				</form>
+			) : (
+				<p role="status" className="text-center text-sm text-muted-foreground">{t('管理员已关闭密码注册，请使用第三方账户注册')}</p>
+			)}
+			<ThirdPartyLogin status={status} onLoggedIn={finishThirdPartyLogin} />
+		</AuthCard>
+	)
+}

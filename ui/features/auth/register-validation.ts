@@ -1,0 +1,26 @@
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, USERNAME_MAX_LENGTH } from '@shared/user'
+
+/** Seed 000 §5 (Register) and seed 002 §5 (username up to 12, password 8–20); zh source strings. */
+export const registerMessages = {
+	required: '用户名和密码不能为空',
+	usernameTooLong: '用户名不能超过 {max} 个字符',
+	passwordTooShort: '密码长度不得小于 {min} 位',
+	passwordTooLong: '密码长度不得超过 {max} 位',
+	passwordsDiffer: '两次输入的密码不一致',
+	emailRequired: '请输入邮箱地址',
+	emailAndCodeRequired: '请输入邮箱地址和验证码',
+} as const
+
+export type RegisterFields = { username: string; password: string; password2: string; email: string; verificationCode: string }
+export type RegisterProblem = { message: string; values?: Record<string, number> }
+
+/** The first rule the form breaks, or undefined when it may be sent. */
+export function findRegisterProblem(fields: RegisterFields, emailVerification: boolean): RegisterProblem | undefined {
+	if (!fields.username || !fields.password) return { message: registerMessages.required }
+	if (fields.username.length > USERNAME_MAX_LENGTH) return { message: registerMessages.usernameTooLong, values: { max: USERNAME_MAX_LENGTH } }
+	if (fields.password.length < PASSWORD_MIN_LENGTH) return { message: registerMessages.passwordTooShort, values: { min: PASSWORD_MIN_LENGTH } }
+	if (fields.password.length > PASSWORD_MAX_LENGTH) return { message: registerMessages.passwordTooLong, values: { max: PASSWORD_MAX_LENGTH } }
+	if (fields.password !== fields.password2) return { message: registerMessages.passwordsDiffer }
+	if (emailVerification && (!fields.email || !fields.verificationCode)) return { message: registerMessages.emailAndCodeRequired }
+	return undefined
+}

@@ -1,0 +1,18 @@
+import type { Api } from '@ui/lib/api'
+
+/** The public content reads of seed 002 §2; each answers a string (empty when unset). */
+export const contentPaths = {
+	homePage: '/api/home_page_content',
+	about: '/api/about',
+	notice: '/api/notice',
+} as const
+
+/** Loaders render the page whatever happens: content that cannot be read counts as unset. */
+export async function fetchContent(api: Api, path: (typeof contentPaths)[keyof typeof contentPaths]): Promise<string> {
+	try {
+		const envelope = await api.get<unknown>(path)
+		return envelope.success && typeof envelope.data === 'string' ? envelope.data : ''
+	} catch {
+		return ''
+	}
+}
