@@ -141,7 +141,7 @@ describe('the Markdown converter for admin content', () => {
 		const html = renderMarkdown('Use `<b>` here.\n\n```js\nif (a < b && c) { <script>alert(1)</script> }\n&amp;\n```')
 		expect(html).not.toContain('<b>')
 		expect(html).not.toContain('<script')
-		const text = html.replace(/<span><\/span>/g, '').replace(/<[^>]+>/g, '')
+		const text = html.replace(/<[^>]+>/g, '')
 			.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&')
 		expect(text).toBe('Use <b> here.if (a < b && c) { <script>alert(1)</script> }\n&amp;')
 	})

@@ -96,7 +96,7 @@ describe('the console pipeline', () => {
 		expect(text).toContain('页面不存在，请检查地址')
 	})
 
-	test('renders the home placeholder with a link to /login', async () => {
+	test('renders the default home page for a visitor, with a link to /login', async () => {
 		const { response, text } = await createFerry().get('/')
 		expect(response.status).toBe(200)
 		expect(text).toContain('href="/login"')

@@ -30,6 +30,10 @@ describe('sanitising admin-written HTML', () => {
 		expect(sanitizeHtml('<p>"quoted"</p>')).toBe('<p>&quot;quoted&quot;</p>')
 	})
 
+	test('keeps well-formed entities in text and escapes a bare ampersand', () => {
+		expect(sanitizeHtml('<p>&copy; 2026 &amp; &#169; &lt;b&gt; R&D</p>')).toBe('<p>&copy; 2026 &amp; &#169; &lt;b&gt; R&amp;D</p>')
+	})
+
 	test('closes elements left open and ignores stray closing tags', () => {
 		expect(sanitizeHtml('<ul><li>one<li>two')).toBe('<ul><li>one<li>two</li></li></ul>')
 		expect(sanitizeHtml('</div>text')).toBe('text')

@@ -55,13 +55,22 @@ function sanitizeAttributes(tag: string, source: string) {
 	return output
 }
 
+/** Text between tags: `<`, `>` and quotes are escaped; a well-formed entity (`&copy;`, `&#169;`, `&lt;`) is kept. */
+function escapeText(text: string) {
+	return text
+		.replace(/&(?!(?:[a-zA-Z][a-zA-Z0-9]{1,31}|#\d{1,7}|#x[0-9a-fA-F]{1,6});)/g, '&amp;')
+		.replace(/</g, '&lt;')
+		.replace(/>/g, '&gt;')
+		.replace(/"/g, '&quot;')
+}
+
 export function sanitizeHtml(input: string): string {
 	let output = ''
 	const open: string[] = []
 	const pattern = /<!--[\s\S]*?(?:-->|$)|<(\/?)([a-zA-Z][a-zA-Z0-9]*)((?:[^>"']|"[^"]*"|'[^']*')*)>/g
 	let last = 0
 	for (const match of input.matchAll(pattern)) {
-		output += escapeHtml(input.slice(last, match.index))
+		output += escapeText(input.slice(last, match.index))
 		last = match.index + match[0].length
 		if (match[0].startsWith('<!--')) continue
 		const closing = match[1] === '/'
@@ -83,7 +92,7 @@ export function sanitizeHtml(input: string): string {
 		output += `<${tag}${sanitizeAttributes(tag, match[3] ?? '')}>`
 		if (!voidTags.has(tag) && !/\/\s*$/.test(match[3] ?? '')) open.push(tag)
 	}
-	output += escapeHtml(input.slice(last))
+	output += escapeText(input.slice(last))
 	while (open.length > 0) output += `</${open.pop()}>`
 	return output
 }

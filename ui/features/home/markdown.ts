@@ -18,13 +18,9 @@ const imagePattern = new RegExp(String.raw`!\[([^\]]*)\]` + linkTarget, 'g')
 const linkPattern = new RegExp(String.raw`\[([^\]]+)\]` + linkTarget, 'g')
 const htmlBlockPattern = /^\s{0,3}(?:<!--|<\/?(?:address|article|aside|blockquote|center|details|div|dl|figure|footer|form|h[1-6]|header|hr|iframe|main|nav|ol|p|pre|script|section|style|summary|table|tbody|td|tfoot|th|thead|tr|ul)(?=[\s>/]|$))/i
 
-/**
- * `sanitizeHtml` escapes all text, entities included, so code cannot be written with `&lt;`. A tag-like
- * `<` in code is instead followed by an empty span: the sanitizer then sees text, not a tag, and the
- * reader sees the code unchanged.
- */
+/** Code is shown as written: its `&`, `<` and `>` become entities, which `sanitizeHtml` keeps as text. */
 function literalText(code: string) {
-	return code.replace(/<(?=[a-zA-Z/!?])/g, '<<span></span>')
+	return code.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
 }
 
 function attribute(value: string) {

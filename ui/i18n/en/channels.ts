@@ -44,7 +44,7 @@ export const channels: Record<string, string> = {
 	'标签': 'Tag',
 	'{count} 个渠道': '{count} channels',
 	'未知类型': 'Unknown type',
-	'模型': 'Models',
+	'模型': 'Model',
 	// status and metrics
 	'已启用': 'Enabled',
 	'已禁用': 'Disabled',
@@ -106,7 +106,7 @@ export const channels: Record<string, string> = {
 	'新标签名': 'New tag name',
 	'留空则解散标签': 'Leave empty to dissolve the tag',
 	'多个模型用英文逗号分隔': 'Separate models with commas',
-	'模型重定向': 'Model mapping',
+	'模型重定向': 'Model redirect',
 	'JSON 格式，例如 {example}': 'JSON, for example {example}',
 	'模型映射必须是合法的 JSON 格式': 'Model mapping must be valid JSON',
 	'没有变更': 'No changes',

@@ -35,8 +35,6 @@ export const common: Record<string, string> = {
 	'你正在使用默认密码，任何人都可能登录这个账户。请立即修改密码。':
 		'You are using the default password, so anyone could log in to this account. Change it now.',
 	'前往修改密码': 'Change password',
-	// home
-	'控制台的其他页面还在建设中。': 'The rest of the console is still being built.',
 	// shell (seed 002 §2)
 	'首页': 'Home',
 	'控制台': 'Console',
