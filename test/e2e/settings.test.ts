@@ -105,7 +105,8 @@ describe.skipIf(!browserExecutable)('the personal settings tab in a browser', ()
 			await toast(page, '划转成功')
 			await page.waitForFunction((expected) => document.querySelector('[data-testid="balance"]')?.getAttribute('data-quota') === expected, String(2 * QUOTA_PER_UNIT))
 			expect(await page.getByTestId('aff-quota').textContent()).toBe('$1.00')
-			expect(await dialog.count()).toBe(0)
+			// The dialog closes with an exit animation; it is gone once the animation ends.
+			await dialog.waitFor({ state: 'detached', timeout: 5_000 })
 			expectNoErrors(opened)
 		} finally {
 			await opened.close()
