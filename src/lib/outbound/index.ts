@@ -2,7 +2,7 @@
 export {
 	bodyOrEmpty, createOutboundClient, openedFromResponse, type HostLookup, type OpenedResponse, type OutboundClient, type OutboundClientOptions, type OutboundFetch, type OutboundOpen,
 } from './client'
-export type { BodyReader } from './body-guard'
+export { type BodyReader, readAllText } from './body-guard'
 export type { OutboundRequestInit, OutboundTimeouts } from './limits'
 export {
 	OutboundBlockedError,

@@ -4,10 +4,11 @@
  * the request itself. A pinned channel is tried alone.
  */
 import type { Dependencies } from '@/dependencies'
-import type { OpenedResponse } from '@/lib/outbound'
+import { type BodyReader, type OpenedResponse, readAllText } from '@/lib/outbound'
 import { RelayError, relayErrors } from '../errors'
 import { adaptorFor } from '../providers/registry'
-import type { RelayEndpoint } from '../providers/types'
+import { textReader } from '../formats/sse'
+import type { AdaptorContext, Converter, RelayEndpoint } from '../providers/types'
 import { disableReason } from './channel-health'
 import { ModelMappingCycleError, upstreamModel } from './model-mapping'
 import type { RelayServices } from './services'
@@ -66,6 +67,92 @@ async function upstreamError(channel: RoutableChannel, response: OpenedResponse,
 	return { error, upstreamMessage }
 }
 
+/** Why one channel could not take the call: its adaptor lacks the endpoint, or its mapping loops. */
+export class ChannelUnfitError extends Error {}
+
+export interface OpenedUpstream {
+	response: OpenedResponse
+	upstreamModel: string
+}
+
+/**
+ * Sends one call to one channel: picks the adaptor's pass-through or converter for the endpoint,
+ * maps the model, builds and sends the request. A converted upstream's answer comes back already
+ * in OpenAI's format, so callers (the relay, channel tests) never see the difference.
+ */
+export async function openUpstream(
+	dependencies: Dependencies, relay: Pick<RelayServices, 'outbound'>, channel: RoutableChannel,
+	call: { endpoint: RelayEndpoint; model: string; body: Record<string, unknown>; stream: boolean; signal: AbortSignal },
+): Promise<OpenedUpstream> {
+	const adaptor = adaptorFor(channel.type)
+	const passThrough = adaptor?.openai?.endpoints.includes(call.endpoint) ? adaptor.openai : undefined
+	const converter = passThrough ? undefined : adaptor?.converted?.[call.endpoint]
+	if (!adaptor || (!passThrough && !converter) || (call.stream && converter && !converter.streamToOpenAI)) throw new ChannelUnfitError('endpoint not served')
+	let model: string
+	try {
+		model = upstreamModel(channel.modelMapping, call.model)
+	} catch (error) {
+		if (!(error instanceof ModelMappingCycleError)) throw error
+		dependencies.logger.warn('channel model mapping has a cycle', { channelId: channel.id })
+		throw new ChannelUnfitError('model mapping cycle')
+	}
+	const body = call.stream
+		? { ...call.body, model, stream_options: { ...(call.body.stream_options as object | undefined), include_usage: true } }
+		: { ...call.body, model }
+	const upstreamChannel = { ...channel, baseUrl: channel.baseUrl || adaptor.defaultBaseUrl }
+	const upstream = passThrough
+		? passThrough.buildRequest(upstreamChannel, call.endpoint, body)
+		: await converter!.buildRequest(upstreamChannel, body, adaptorContext(relay, call.signal))
+	const response = await relay.outbound(upstream.url, { method: upstream.method ?? 'POST', headers: upstream.headers, body: upstream.body, signal: call.signal })
+	if (!converter || !response.ok) return { response, upstreamModel: model }
+	return { response: convertedAnswer(response, converter, call.model, call.stream), upstreamModel: model }
+}
+
+function adaptorContext(relay: Pick<RelayServices, 'outbound'>, signal: AbortSignal): AdaptorContext {
+	return {
+		now: () => Date.now(),
+		async fetchJson(url, init) {
+			const response = await relay.outbound(url, { ...init, signal })
+			const text = await response.text()
+			if (!response.ok) throw new Error(`${new URL(url).host} answered ${response.status}`)
+			return JSON.parse(text) as unknown
+		},
+	}
+}
+
+/** The upstream's own answer, turned into OpenAI's shape when it is read. */
+function convertedAnswer(response: OpenedResponse, converter: Converter, model: string, stream: boolean): OpenedResponse {
+	if (stream) {
+		const body = response.body ? converter.streamToOpenAI!(response.body, model) : undefined
+		return { ...response, headers: new Headers({ 'content-type': 'text/event-stream' }), body, text: () => (body ? readAllText(body) : Promise.resolve('')) }
+	}
+	const text = async () => JSON.stringify(converter.toOpenAI(await response.text(), model))
+	let converted: Promise<string> | undefined
+	const once = () => (converted ??= text())
+	return {
+		...response,
+		headers: new Headers({ 'content-type': 'application/json' }),
+		get body() {
+			return lazyReader(once)
+		},
+		text: once,
+	}
+}
+
+function lazyReader(text: () => Promise<string>): BodyReader {
+	let inner: BodyReader | undefined
+	return {
+		async read() {
+			inner ??= textReader(await text())
+			return inner.read()
+		},
+		async cancel() {
+			inner = textReader('')
+			await inner.cancel()
+		},
+	}
+}
+
 export async function sendWithRetries(dependencies: Dependencies, relay: RelayServices, plan: AttemptPlan): Promise<UpstreamAnswer> {
 	const tried: number[] = []
 	const retries = plan.pinnedChannelId ? 0 : dependencies.options.get('RetryTimes')
@@ -77,34 +164,21 @@ export async function sendWithRetries(dependencies: Dependencies, relay: RelaySe
 			break
 		}
 		tried.push(channel.id)
-		const adaptor = adaptorFor(channel.type)
-		if (!adaptor?.openai?.endpoints.includes(plan.endpoint)) {
-			lastError = relayErrors.noChannel(plan.group, plan.model)
-			continue
-		}
-		let model: string
+		let opened: OpenedUpstream
 		try {
-			model = upstreamModel(channel.modelMapping, plan.model)
+			opened = await openUpstream(dependencies, relay, channel, plan)
 		} catch (error) {
-			if (!(error instanceof ModelMappingCycleError)) throw error
-			dependencies.logger.warn('channel model mapping has a cycle', { channelId: channel.id })
-			lastError = relayErrors.noChannel(plan.group, plan.model)
-			continue
-		}
-		const body = plan.stream
-			? { ...plan.body, model, stream_options: { ...(plan.body.stream_options as object | undefined), include_usage: true } }
-			: { ...plan.body, model }
-		const upstream = adaptor.openai.buildRequest({ ...channel, baseUrl: channel.baseUrl || adaptor.defaultBaseUrl }, plan.endpoint, body)
-		let response: OpenedResponse
-		try {
-			response = await relay.outbound(upstream.url, { method: 'POST', headers: upstream.headers, body: upstream.body, signal: plan.signal })
-		} catch (error) {
+			if (error instanceof ChannelUnfitError) {
+				lastError = relayErrors.noChannel(plan.group, plan.model)
+				continue
+			}
 			if (plan.signal.aborted) throw error
 			dependencies.logger.warn('upstream request failed', { channelId: channel.id, reason: String((error as Error).name ?? error) })
 			lastError = relayErrors.upstreamUnavailable()
 			continue
 		}
-		if (response.ok) return { channel, response, upstreamModel: model, tried }
+		const { response } = opened
+		if (response.ok) return { channel, response, upstreamModel: opened.upstreamModel, tried }
 		const status = mappedStatus(channel, response.status)
 		const { error, upstreamMessage } = await upstreamError(channel, response, status)
 		const reason = disableReason(dependencies.options, channel.autoBan, status, upstreamMessage)

@@ -36,12 +36,15 @@ interface Call {
 	clientAddress: string
 }
 
-async function readBody(request: Request, endpoint: RelayEndpoint): Promise<OpenAIRequest> {
+async function readBody(request: Request, endpoint: RelayEndpoint, converted: ConvertedInput | undefined): Promise<OpenAIRequest> {
 	let body: unknown
-	try {
-		body = await request.json()
-	} catch {
-		throw relayErrors.badRequest('the request body is not valid JSON')
+	if (converted) body = converted.body
+	else {
+		try {
+			body = await request.json()
+		} catch {
+			throw relayErrors.badRequest('the request body is not valid JSON')
+		}
 	}
 	try {
 		return checkOpenAIRequest(endpoint, body)
@@ -62,13 +65,25 @@ function completionAllowance(dependencies: Dependencies, endpoint: RelayEndpoint
 	return typeof limit === 'number' && limit > 0 ? limit : dependencies.options.get('PreConsumedQuota')
 }
 
-export async function relayOpenAI(dependencies: Dependencies, relay: RelayServices, endpoint: RelayEndpoint, request: Request, clientAddress: string): Promise<Response> {
+/**
+ * A call that arrived in another client format (Claude, Gemini), already converted to OpenAI's: its
+ * key as the client sent it and the OpenAI-format body. The answer is OpenAI-format; the client
+ * format converts it back.
+ */
+export interface ConvertedInput {
+	key: string | undefined
+	body: unknown
+}
+
+export async function relayOpenAI(
+	dependencies: Dependencies, relay: RelayServices, endpoint: RelayEndpoint, request: Request, clientAddress: string, converted?: ConvertedInput,
+): Promise<Response> {
 	const requestId = newRequestId()
 	const startedAt = performance.now()
 	let held = false
 	try {
-		const caller = await relay.authenticate(bearerKey(request.headers), clientAddress)
-		const body = await readBody(request, endpoint)
+		const caller = await relay.authenticate(converted ? converted.key : bearerKey(request.headers), clientAddress)
+		const body = await readBody(request, endpoint, converted)
 		const model = body.model
 		if (caller.token.modelLimits && !caller.token.modelLimits.has(model)) throw relayErrors.modelNotAllowed(model)
 		await relay.routing.ready()

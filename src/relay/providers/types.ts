@@ -1,3 +1,5 @@
+import type { BodyReader } from '@/lib/outbound'
+
 /**
  * What every upstream adaptor declares (design §5). Adaptors are pure: they turn a request into the
  * upstream's URL, headers and body, and never touch the database. Capabilities are optional
@@ -19,6 +21,8 @@ export interface UpstreamChannel {
 }
 
 export interface UpstreamRequest {
+	/** POST unless said otherwise. */
+	method?: 'GET' | 'POST'
 	url: string
 	headers: Record<string, string>
 	body: string
@@ -31,10 +35,39 @@ export interface OpenAIPassThrough {
 	buildRequest(channel: UpstreamChannel, endpoint: RelayEndpoint, body: Record<string, unknown>): UpstreamRequest
 }
 
+/** What an adaptor may use besides its arguments: the gateway's outbound client, for token exchanges. */
+export interface AdaptorContext {
+	/** POSTs or GETs through the guarded outbound client and answers the parsed JSON (throws on non-2xx). */
+	fetchJson(url: string, init: { method: 'GET' | 'POST'; headers?: Record<string, string>; body?: string }): Promise<unknown>
+	/** Unix milliseconds; signing uses it, tests may fix it. */
+	now(): number
+}
+
+/**
+ * An endpoint served by an upstream with its own wire format. The canonical form is OpenAI's: the
+ * adaptor builds its request from the OpenAI-format body and turns the answer back into OpenAI's
+ * shape, so the pipeline (usage, billing, logs, client formats) never sees the difference.
+ */
+export interface Converter {
+	/** `body` is the client's OpenAI-format JSON with the upstream model name in place. */
+	buildRequest(channel: UpstreamChannel, body: Record<string, unknown>, context: AdaptorContext): UpstreamRequest | Promise<UpstreamRequest>
+	/** The whole upstream answer → the OpenAI-format answer object (with `usage`). `model` is what the client asked for. */
+	toOpenAI(text: string, model: string): Record<string, unknown>
+	/**
+	 * The upstream's stream → an OpenAI-format SSE stream (`data: {chunk}` events, usage in a final
+	 * chunk, then `data: [DONE]`). Must be lazy (pull one upstream read per call) and never throw
+	 * for malformed input: it ends with an `error` event the stream tap reports.
+	 */
+	streamToOpenAI?(reader: BodyReader, model: string): BodyReader
+}
+
 export interface ProviderAdaptor {
 	/** The channel type number (seed 001 §3). */
 	type: number
 	name: string
 	defaultBaseUrl: string
+	/** Endpoints the upstream serves in OpenAI's own format. */
 	openai?: OpenAIPassThrough
+	/** Endpoints the upstream serves in its own format (an endpoint is in one of the two, not both). */
+	converted?: Partial<Record<RelayEndpoint, Converter>>
 }

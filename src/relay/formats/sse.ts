@@ -1,0 +1,109 @@
+/**
+ * Server-sent events, read and written lazily, for the converters between wire formats: one upstream
+ * read per pull, so memory stays bounded and a slow client slows the upstream.
+ */
+import type { BodyReader } from '@/lib/outbound'
+
+export interface SseEvent {
+	/** The `event:` field, when the stream names its events (Claude does). */
+	event: string | undefined
+	/** The `data:` lines joined with newlines. */
+	data: string
+}
+
+const EVENT_SEPARATOR = /\r?\n\r?\n/
+
+function parseEvent(text: string): SseEvent | undefined {
+	let event: string | undefined
+	const data: string[] = []
+	for (const line of text.split(/\r?\n/)) {
+		if (line.startsWith('data:')) data.push(line.slice(line[5] === ' ' ? 6 : 5))
+		else if (line.startsWith('event:')) event = line.slice(line[6] === ' ' ? 7 : 6).trim()
+	}
+	if (data.length === 0 && event === undefined) return undefined
+	return { event, data: data.join('\n') }
+}
+
+export interface SseEventReader {
+	/** The next event, or undefined at the end of the stream. Errors of the body pass through. */
+	next(): Promise<SseEvent | undefined>
+	cancel(reason?: unknown): Promise<void>
+}
+
+export function readSseEvents(reader: BodyReader): SseEventReader {
+	const decoder = new TextDecoder()
+	let pending = ''
+	const ready: SseEvent[] = []
+	let ended = false
+	return {
+		async next() {
+			for (;;) {
+				const queued = ready.shift()
+				if (queued) return queued
+				if (ended) return undefined
+				const { done, value } = await reader.read()
+				if (done) {
+					ended = true
+					const last = parseEvent(pending + decoder.decode())
+					pending = ''
+					if (last) ready.push(last)
+					continue
+				}
+				pending += decoder.decode(value, { stream: true })
+				const parts = pending.split(EVENT_SEPARATOR)
+				pending = parts.pop() ?? ''
+				for (const part of parts) {
+					const event = parseEvent(part)
+					if (event) ready.push(event)
+				}
+			}
+		},
+		cancel: (reason) => reader.cancel(reason),
+	}
+}
+
+const encoder = new TextEncoder()
+const DONE = encoder.encode('data: [DONE]\n\n')
+
+/**
+ * An OpenAI-format SSE body from a pull function: each call answers the chunks for one step (possibly
+ * none), or undefined when the stream is over, after which `data: [DONE]` closes it. A throw from
+ * `pull` rejects the read (the stream tap ends the client's stream with an error event): throw a
+ * SyntaxError for a malformed upstream event.
+ */
+export function openAIChunkStream(pull: () => Promise<unknown[] | undefined>, cancel: (reason?: unknown) => Promise<void>): BodyReader {
+	let finished = false
+	return {
+		async read() {
+			for (;;) {
+				if (finished) return { done: true }
+				const chunks = await pull()
+				if (chunks === undefined) {
+					finished = true
+					return { done: false, value: DONE }
+				}
+				if (chunks.length === 0) continue
+				return { done: false, value: encoder.encode(chunks.map((chunk) => `data: ${JSON.stringify(chunk)}\n\n`).join('')) }
+			}
+		},
+		async cancel(reason) {
+			finished = true
+			await cancel(reason)
+		},
+	}
+}
+
+/** A body that is one prepared text, for answers converted whole. */
+export function textReader(text: string): BodyReader {
+	let sent = false
+	return {
+		async read() {
+			if (sent) return { done: true }
+			sent = true
+			return { done: false, value: encoder.encode(text) }
+		},
+		async cancel() {
+			sent = true
+		},
+	}
+}
