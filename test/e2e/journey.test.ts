@@ -34,8 +34,14 @@ describe.skipIf(!browserExecutable)('the console journey from first sign-in to a
 		await page.getByRole('button', { name: '登录', exact: true }).click()
 	}
 
+	/** Opens a page and waits until React has hydrated it, so clicks reach their handlers. */
+	async function visit(page: Page, path: string) {
+		await page.goto(path.startsWith('http') ? path : `${harness.origin}${path}`)
+		await page.waitForFunction(() => window.__hydrated === true, undefined, { timeout: STEP_TIMEOUT })
+	}
+
 	async function balanceOf(page: Page) {
-		await page.goto(`${harness.origin}/setting`)
+		await visit(page, '/setting')
 		return Number(await page.getByTestId('balance').getAttribute('data-quota'))
 	}
 
@@ -48,8 +54,7 @@ describe.skipIf(!browserExecutable)('the console journey from first sign-in to a
 		rootPage.on('pageerror', (error) => errors.push(error.message))
 
 		// 1. Root signs in with the default password, meets the modal and changes the password.
-		await rootPage.goto(`${harness.origin}/login`)
-		await rootPage.waitForFunction(() => window.__hydrated === true)
+		await visit(rootPage, '/login')
 		await signIn(rootPage, 'root', DEFAULT_ROOT_PASSWORD)
 		const modal = rootPage.getByRole('dialog')
 		await modal.getByText('请立即修改默认密码').waitFor({ timeout: STEP_TIMEOUT })
@@ -65,7 +70,7 @@ describe.skipIf(!browserExecutable)('the console journey from first sign-in to a
 		expect((await harness.ferry.call('POST', '/api/user/login', { body: { username: 'root', password: NEW_ROOT_PASSWORD } })).body.success).toBe(true)
 
 		// 2. Root creates a user on /user.
-		await rootPage.goto(`${harness.origin}/user`)
+		await visit(rootPage, '/user')
 		await rootPage.getByRole('button', { name: '添加用户' }).click()
 		const addUser = rootPage.getByRole('dialog')
 		await addUser.getByLabel('用户名').fill('mariner')
@@ -78,19 +83,19 @@ describe.skipIf(!browserExecutable)('the console journey from first sign-in to a
 		const userContext = await harness.browser.newContext({ timezoneId: 'UTC' })
 		const userPage = await userContext.newPage()
 		userPage.on('pageerror', (error) => errors.push(error.message))
-		await userPage.goto(`${harness.origin}/login`)
-		await userPage.waitForFunction(() => window.__hydrated === true)
+		await visit(userPage, '/login')
 		await signIn(userPage, 'mariner', 'mariner-pass-1')
 		await userPage.waitForURL(`${harness.origin}/token`)
-		await userPage.goto(`${harness.origin}/setting`)
+		await visit(userPage, '/setting')
+		// Without a configured server address the link becomes absolute (the page's origin) once hydrated.
+		await userPage.waitForFunction(() => document.querySelector('[data-testid="invitation-link"]')?.textContent?.startsWith('http'), undefined, { timeout: STEP_TIMEOUT })
 		const invitationLink = (await userPage.getByTestId('invitation-link').textContent())!.trim()
 		expect(invitationLink).toMatch(new RegExp(`^${harness.origin}/register\\?aff=\\w+$`))
 
 		const inviteeContext = await harness.browser.newContext({ timezoneId: 'UTC' })
 		const inviteePage = await inviteeContext.newPage()
 		inviteePage.on('pageerror', (error) => errors.push(error.message))
-		await inviteePage.goto(invitationLink)
-		await inviteePage.waitForFunction(() => window.__hydrated === true)
+		await visit(inviteePage, invitationLink)
 		await inviteePage.getByLabel('用户名', { exact: true }).fill('deckhand')
 		await inviteePage.getByLabel('密码', { exact: true }).fill('deckhand-pass-1')
 		await inviteePage.getByLabel('确认密码', { exact: true }).fill('deckhand-pass-1')
@@ -102,7 +107,7 @@ describe.skipIf(!browserExecutable)('the console journey from first sign-in to a
 		expect(found.body.data.items[0].inviter_id).toBe(mariner.body.data.items[0].id)
 
 		// 4. Root adds a channel to the fake upstream on /channel/add.
-		await rootPage.goto(`${harness.origin}/channel/add`)
+		await visit(rootPage, '/channel/add')
 		await rootPage.getByLabel('名称', { exact: true }).fill('harbour-upstream')
 		await rootPage.locator('#channel-base-url').fill(upstream.url)
 		await rootPage.getByLabel('密钥', { exact: true }).fill('sk-upstream-secret')
@@ -113,7 +118,7 @@ describe.skipIf(!browserExecutable)('the console journey from first sign-in to a
 		await rootPage.locator('tbody tr').filter({ hasText: 'harbour-upstream' }).first().waitFor({ timeout: STEP_TIMEOUT })
 
 		// 5. Root creates a token on /token and copies its key from the row's copy button.
-		await rootPage.goto(`${harness.origin}/token`)
+		await visit(rootPage, '/token')
 		await rootPage.getByRole('button', { name: '添加令牌' }).click()
 		await rootPage.getByLabel('名称', { exact: true }).fill('voyage')
 		await rootPage.getByRole('button', { name: '提交' }).click()
@@ -131,7 +136,7 @@ describe.skipIf(!browserExecutable)('the console journey from first sign-in to a
 		expect(upstream.requests.length).toBe(1)
 
 		// 7. The call is on /log with its cost; the balance fell by exactly that cost.
-		await rootPage.goto(`${harness.origin}/log`)
+		await visit(rootPage, '/log')
 		const logRow = rootPage.locator('tbody tr').filter({ hasText: 'voyage' }).first()
 		await logRow.waitFor({ timeout: STEP_TIMEOUT })
 		expect(await logRow.textContent()).toContain('gpt-4o-mini')
