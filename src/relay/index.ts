@@ -9,6 +9,8 @@ import { createBatchingExecutor } from '@/billing/batcher'
 import { nodeInstance } from '@/billing/reconciler'
 import { randomString } from '@/lib/crypto'
 import { openAIErrorResponse, openAIFailure, relayErrors } from './errors'
+import { countClaudeTokens, relayClaudeMessages } from './formats/claude/endpoint'
+import { geminiRoutes } from './formats/gemini/routes'
 import { resolveGroup } from './pipeline/groups'
 import { relayOpenAI } from './pipeline/openai-call'
 import { createResponseTimeRecorder } from './pipeline/response-times'
@@ -53,10 +55,12 @@ export function createRelay(dependencies: Dependencies, relay: RelayServices) {
 			return openAIFailure(error, dependencies.logger)
 		}
 	}
-	return new Elysia({ prefix: '/v1' })
+	const openAIFormat = new Elysia({ prefix: '/v1' })
 		.post('/chat/completions', ({ request, server }) => relayOpenAI(dependencies, relay, 'chat', request, dependencies.clientAddress(server, request)), { parse: 'none' })
 		.post('/completions', ({ request, server }) => relayOpenAI(dependencies, relay, 'completions', request, dependencies.clientAddress(server, request)), { parse: 'none' })
 		.post('/embeddings', ({ request, server }) => relayOpenAI(dependencies, relay, 'embeddings', request, dependencies.clientAddress(server, request)), { parse: 'none' })
+		.post('/messages', ({ request, server }) => relayClaudeMessages(dependencies, relay, request, dependencies.clientAddress(server, request)), { parse: 'none' })
+		.post('/messages/count_tokens', ({ request, server }) => countClaudeTokens(dependencies, relay, request, dependencies.clientAddress(server, request)), { parse: 'none' })
 		.get('/models', ({ request, server }) => answering(async () => ({ object: 'list', data: await modelList(request, dependencies.clientAddress(server, request)) })))
 		.get('/models/:model', ({ request, server, params }) => answering(async () => {
 			const model = decodeURIComponent(params.model)
@@ -65,4 +69,5 @@ export function createRelay(dependencies: Dependencies, relay: RelayServices) {
 			return found
 		}))
 		.all('/*', ({ request }) => openAIErrorResponse(relayErrors.notImplemented(new URL(request.url).pathname)))
+	return new Elysia().use(openAIFormat).use(geminiRoutes(dependencies, relay))
 }

@@ -1,8 +1,33 @@
 /** Channel type → adaptor: one line per provider. */
 import type { ProviderAdaptor } from './types'
+import { anthropic } from './anthropic'
 import { azure } from './azure'
 import { custom } from './custom'
 import { openai } from './openai'
+import { ollama } from './ollama'
+import { ali } from './ali'
+import { ai360 } from './ai360'
+import { moonshot } from './moonshot'
+import { lingyiwanwu } from './lingyiwanwu'
+import { minimax } from './minimax'
+import { siliconflow } from './siliconflow'
+import { mistral } from './mistral'
+import { deepseek } from './deepseek'
+import { mokaai } from './mokaai'
+import { volcengine } from './volcengine'
+import { fastgpt } from './fastgpt'
+import { cloudflare } from './cloudflare'
+import { jina } from './jina'
+import { baidu } from './baidu'
+import { baiduV2 } from './baidu-v2'
+import { zhipu } from './zhipu'
+import { zhipuV4 } from './zhipu-v4'
+import { tencent } from './tencent'
+import { gemini } from './gemini'
+import { palm } from './palm'
+import { vertex } from './vertex'
+import { dify } from './dify'
+import { cohere } from './cohere'
 // (provider imports: keep one import line per provider, grouped like the list below)
 
 const ADAPTORS: readonly ProviderAdaptor[] = [
@@ -10,9 +35,34 @@ const ADAPTORS: readonly ProviderAdaptor[] = [
 	azure,
 	custom,
 	// OpenAI-compatible upstreams
+	ollama,
+	ali,
+	ai360,
+	moonshot,
+	lingyiwanwu,
+	minimax,
+	siliconflow,
+	mistral,
+	deepseek,
+	mokaai,
+	volcengine,
+	fastgpt,
+	cloudflare,
+	jina,
+	dify,
+	cohere,
 	// Anthropic Claude
+	anthropic,
 	// Google Gemini, PaLM, Vertex
+	gemini,
+	palm,
+	vertex,
 	// signed Chinese upstreams (Baidu, Zhipu, Tencent, iFlytek)
+	baidu,
+	baiduV2,
+	zhipu,
+	zhipuV4,
+	tencent,
 ]
 
 const byType = new Map(ADAPTORS.map((adaptor) => [adaptor.type, adaptor]))

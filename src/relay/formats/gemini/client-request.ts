@@ -1,0 +1,151 @@
+/**
+ * A Gemini-format client request (`generateContent`, `embedContent`, `batchEmbedContents`) as the
+ * OpenAI-format body the pipeline relays. Function calls keep their ids; a call Gemini wrote without
+ * one gets an id, and the function response that follows it (matched by name, in order) gets the same.
+ */
+import { randomString } from '@/lib/crypto'
+import { imageUrlFromGeminiPart } from './media'
+import { jsonSchemaFromGemini } from './schema'
+import type { GeminiContent, GeminiEmbedContentRequest, GeminiPart, GeminiRequest } from './types'
+
+type Body = Record<string, unknown>
+
+const CALL_ID_LENGTH = 24
+
+export class GeminiRequestError extends Error {}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
+
+function userContent(parts: GeminiPart[]): string | unknown[] | undefined {
+	const media = parts.some((part) => imageUrlFromGeminiPart(part) !== undefined)
+	if (!media) {
+		const text = parts.map((part) => part.text ?? '').join('')
+		return text || undefined
+	}
+	return parts.flatMap((part): Record<string, unknown>[] => {
+		if (typeof part.text === 'string') return [{ type: 'text', text: part.text }]
+		const url = imageUrlFromGeminiPart(part)
+		return url ? [{ type: 'image_url', image_url: { url } }] : []
+	})
+}
+
+function messagesOf(contents: GeminiContent[]): Body[] {
+	const messages: Body[] = []
+	/** Calls of the last model turn still waiting for their response: name → ids in order. */
+	let waiting = new Map<string, string[]>()
+	for (const content of contents) {
+		const parts = content.parts ?? []
+		if (content.role === 'model') {
+			waiting = new Map()
+			const text = parts.filter((part) => typeof part.text === 'string' && !part.thought).map((part) => part.text).join('')
+			const reasoning = parts.filter((part) => typeof part.text === 'string' && part.thought).map((part) => part.text).join('')
+			const toolCalls = parts.filter((part) => part.functionCall).map((part) => {
+				const call = part.functionCall!
+				const id = call.id || `call_${randomString(CALL_ID_LENGTH)}`
+				const name = call.name ?? ''
+				waiting.set(name, [...(waiting.get(name) ?? []), id])
+				return {
+					id,
+					type: 'function',
+					function: { name, arguments: JSON.stringify(call.args ?? {}) },
+					...(part.thoughtSignature ? { extra_content: { google: { thought_signature: part.thoughtSignature } } } : {}),
+				}
+			})
+			messages.push({
+				role: 'assistant',
+				content: text || (toolCalls.length > 0 ? null : ''),
+				...(reasoning ? { reasoning_content: reasoning } : {}),
+				...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
+			})
+			continue
+		}
+		// Function responses first: OpenAI wants tool results right after the call.
+		for (const part of parts) {
+			const result = part.functionResponse
+			if (!result) continue
+			const name = result.name ?? ''
+			const queue = waiting.get(name) ?? []
+			const id = result.id ?? queue[0] ?? `call_${randomString(CALL_ID_LENGTH)}`
+			const position = queue.indexOf(id)
+			if (position >= 0) queue.splice(position, 1)
+			messages.push({ role: 'tool', tool_call_id: id, name, content: JSON.stringify(result.response ?? {}) })
+		}
+		const user = userContent(parts.filter((part) => !part.functionResponse))
+		if (user !== undefined) messages.push({ role: 'user', content: user })
+	}
+	return messages
+}
+
+function toolsOf(request: GeminiRequest): Body {
+	const tools = (request.tools ?? []).flatMap((tool) => tool.functionDeclarations ?? []).map((declaration) => ({
+		type: 'function',
+		function: {
+			name: declaration.name ?? '',
+			...(declaration.description ? { description: declaration.description } : {}),
+			parameters: declaration.parameters ? jsonSchemaFromGemini(declaration.parameters) : declaration.parametersJsonSchema ?? { type: 'object', properties: {} },
+		},
+	}))
+	if (tools.length === 0) return {}
+	const config = request.toolConfig?.functionCallingConfig
+	const allowed = config?.allowedFunctionNames ?? []
+	const choice = config?.mode === 'NONE' ? 'none'
+		: config?.mode === 'ANY' ? (allowed.length === 1 ? { type: 'function', function: { name: allowed[0] } } : 'required')
+		: undefined
+	return { tools, ...(choice ? { tool_choice: choice } : {}) }
+}
+
+function generationOf(request: GeminiRequest): Body {
+	const config = request.generationConfig ?? {}
+	const body: Body = {}
+	const copy = (field: string, value: unknown) => {
+		if (value !== undefined && value !== null) body[field] = value
+	}
+	copy('temperature', config.temperature)
+	copy('top_p', config.topP)
+	copy('max_tokens', config.maxOutputTokens)
+	copy('n', config.candidateCount)
+	copy('presence_penalty', config.presencePenalty)
+	copy('frequency_penalty', config.frequencyPenalty)
+	copy('seed', config.seed)
+	if (config.stopSequences && config.stopSequences.length > 0) body.stop = config.stopSequences
+	const schema = config.responseJsonSchema ?? (config.responseSchema ? jsonSchemaFromGemini(config.responseSchema) : undefined)
+	if (schema) body.response_format = { type: 'json_schema', json_schema: { name: 'response', schema } }
+	else if (config.responseMimeType === 'application/json') body.response_format = { type: 'json_object' }
+	return body
+}
+
+function systemText(instruction: unknown): string {
+	if (typeof instruction === 'string') return instruction
+	if (!isObject(instruction)) return ''
+	return ((instruction as GeminiContent).parts ?? []).map((part) => part.text ?? '').join('\n')
+}
+
+export function openAIChatFromGemini(request: unknown, model: string, stream: boolean): Body {
+	if (!isObject(request)) throw new GeminiRequestError('the request body must be a JSON object')
+	const gemini = request as GeminiRequest
+	if (!Array.isArray(gemini.contents) || gemini.contents.length === 0) throw new GeminiRequestError('contents is not specified')
+	const system = systemText(gemini.systemInstruction)
+	return {
+		model,
+		messages: [...(system ? [{ role: 'system', content: system }] : []), ...messagesOf(gemini.contents)],
+		...generationOf(gemini),
+		...toolsOf(gemini),
+		// The usage always comes back, for Gemini's usageMetadata.
+		...(stream ? { stream: true, stream_options: { include_usage: true } } : {}),
+	}
+}
+
+const textOfContent = (content: GeminiContent | undefined) => (content?.parts ?? []).map((part) => part.text ?? '').join('')
+
+/** `embedContent` takes one content, `batchEmbedContents` a list of requests: both become one input list. */
+export function openAIEmbeddingsFromGemini(request: unknown, model: string, batch: boolean): Body {
+	if (!isObject(request)) throw new GeminiRequestError('the request body must be a JSON object')
+	const requests = batch ? (Array.isArray(request.requests) ? request.requests as GeminiEmbedContentRequest[] : []) : [request as GeminiEmbedContentRequest]
+	if (requests.length === 0) throw new GeminiRequestError('requests is not specified')
+	const dimensions = requests[0]?.outputDimensionality
+	return {
+		model,
+		input: batch ? requests.map((item) => textOfContent(item.content)) : textOfContent(requests[0]!.content),
+		...(typeof dimensions === 'number' ? { dimensions } : {}),
+	}
+}

@@ -1,0 +1,42 @@
+/**
+ * Claude's message → OpenAI's chat completion. Text blocks join into `content`, `tool_use` blocks
+ * become `tool_calls` (arguments as a JSON string), thinking text becomes `reasoning_content` and
+ * the blocks themselves ride along for Claude-format clients (formats/claude/NOTES.md).
+ */
+import { finishReasonFromClaude } from '../../formats/claude/stop-reason'
+import { isThinkingBlock, THINKING_BLOCKS_FIELD, type ThinkingBlock } from '../../formats/claude/thinking'
+import { openAIUsageFromClaude, type ClaudeUsage } from '../../formats/claude/usage'
+
+type Json = Record<string, unknown>
+
+const nowSeconds = () => Math.floor(Date.now() / 1000)
+
+export function openAIAnswerFromClaude(text: string, model: string): Json {
+	const message = JSON.parse(text) as Json
+	if (typeof message !== 'object' || message === null || !Array.isArray(message.content)) throw new SyntaxError('not a Claude message')
+	const texts: string[] = []
+	const reasoning: string[] = []
+	const thinking: ThinkingBlock[] = []
+	const toolCalls: Json[] = []
+	for (const block of message.content as Json[]) {
+		if (block.type === 'text' && typeof block.text === 'string') texts.push(block.text)
+		else if (block.type === 'tool_use') {
+			toolCalls.push({ id: block.id, type: 'function', function: { name: block.name, arguments: JSON.stringify(block.input ?? {}) } })
+		} else if (isThinkingBlock(block)) {
+			thinking.push(block)
+			if (block.type === 'thinking') reasoning.push(block.thinking)
+		}
+	}
+	const answerMessage: Json = { role: 'assistant', content: texts.length > 0 ? texts.join('') : null }
+	if (reasoning.length > 0) answerMessage.reasoning_content = reasoning.join('')
+	if (thinking.length > 0) answerMessage[THINKING_BLOCKS_FIELD] = thinking
+	if (toolCalls.length > 0) answerMessage.tool_calls = toolCalls
+	return {
+		id: message.id,
+		object: 'chat.completion',
+		created: nowSeconds(),
+		model,
+		choices: [{ index: 0, message: answerMessage, logprobs: null, finish_reason: finishReasonFromClaude(message.stop_reason) ?? 'stop' }],
+		usage: openAIUsageFromClaude((message.usage ?? {}) as ClaudeUsage),
+	}
+}

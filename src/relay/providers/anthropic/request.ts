@@ -1,0 +1,158 @@
+/**
+ * OpenAI chat request → Claude Messages request. System and developer messages become `system`;
+ * consecutive turns of one role merge (tool results and the user text after them share one user
+ * turn, as Claude expects); `tool_calls` become `tool_use` blocks and `tool` messages `tool_result`
+ * blocks, ids unchanged.
+ */
+import { sourceFromUrl } from '../../formats/claude/images'
+import { thinkingBlocksOf } from '../../formats/claude/thinking'
+
+/**
+ * Claude requires `max_tokens`. 4096 is the largest output every Messages model accepts (Claude 3
+ * Haiku and Opus stop there); clients wanting more ask for it.
+ */
+export const DEFAULT_MAX_TOKENS = 4096
+
+type Json = Record<string, unknown>
+type Block = Json
+type Turn = { role: 'user' | 'assistant'; content: Block[] }
+
+const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value)
+
+/** Fields Claude reads on a block besides its own data: prompt caching. */
+function withCacheControl(block: Block, part: Json): Block {
+	return isObject(part.cache_control) ? { ...block, cache_control: part.cache_control } : block
+}
+
+function partToBlock(part: unknown): Block | undefined {
+	if (typeof part === 'string') return { type: 'text', text: part }
+	if (!isObject(part)) return undefined
+	if (part.type === 'text' && typeof part.text === 'string') return withCacheControl({ type: 'text', text: part.text }, part)
+	if (part.type === 'image_url') {
+		const image = part.image_url
+		const url = typeof image === 'string' ? image : isObject(image) ? image.url : undefined
+		if (typeof url === 'string') return withCacheControl({ type: 'image', source: sourceFromUrl(url) }, part)
+	}
+	if (part.type === 'file' && isObject(part.file) && typeof part.file.file_data === 'string') {
+		return withCacheControl({ type: 'document', source: sourceFromUrl(part.file.file_data) }, part)
+	}
+	return undefined
+}
+
+function contentBlocks(content: unknown): Block[] {
+	if (typeof content === 'string') return content === '' ? [] : [{ type: 'text', text: content }]
+	if (!Array.isArray(content)) return []
+	return content.map(partToBlock).filter((block): block is Block => block !== undefined)
+}
+
+function parseArguments(text: unknown): unknown {
+	if (typeof text !== 'string' || text.trim() === '') return {}
+	try {
+		return JSON.parse(text)
+	} catch {
+		// Claude wants an object; a model's broken JSON is kept visible rather than dropped.
+		return { arguments: text }
+	}
+}
+
+function assistantBlocks(message: Json): Block[] {
+	// Unsigned thinking came from another upstream's reasoning: Claude would reject it.
+	const thinking = thinkingBlocksOf(message).filter((block) => block.type !== 'thinking' || block.signature !== '')
+	const blocks: Block[] = [...thinking, ...contentBlocks(message.content)]
+	if (Array.isArray(message.tool_calls)) {
+		for (const call of message.tool_calls) {
+			if (!isObject(call) || !isObject(call.function)) continue
+			blocks.push({ type: 'tool_use', id: call.id, name: call.function.name, input: parseArguments(call.function.arguments) })
+		}
+	}
+	return blocks
+}
+
+function toolResultBlock(message: Json): Block {
+	const content = typeof message.content === 'string' ? message.content : contentBlocks(message.content)
+	const block: Block = { type: 'tool_result', tool_use_id: message.tool_call_id, content }
+	if (message.is_error === true) block.is_error = true
+	return withCacheControl(block, message)
+}
+
+function systemBlocks(messages: Json[]) {
+	const blocks: Block[] = []
+	for (const message of messages) if (message.role === 'system' || message.role === 'developer') blocks.push(...contentBlocks(message.content))
+	return blocks
+}
+
+function turns(messages: Json[]): Turn[] {
+	const result: Turn[] = []
+	for (const message of messages) {
+		let role: Turn['role']
+		let blocks: Block[]
+		if (message.role === 'assistant') {
+			role = 'assistant'
+			blocks = assistantBlocks(message)
+		} else if (message.role === 'tool' || message.role === 'function') {
+			role = 'user'
+			blocks = [toolResultBlock(message)]
+		} else if (message.role === 'user') {
+			role = 'user'
+			blocks = contentBlocks(message.content)
+		} else continue
+		if (blocks.length === 0) continue
+		const last = result.at(-1)
+		if (last?.role === role) last.content.push(...blocks)
+		else result.push({ role, content: blocks })
+	}
+	return result
+}
+
+function tools(value: unknown) {
+	if (!Array.isArray(value) || value.length === 0) return undefined
+	return value.filter((tool) => isObject(tool) && isObject(tool.function)).map((tool: Json) => {
+		const definition = tool.function as Json
+		return withCacheControl({
+			name: definition.name,
+			...(typeof definition.description === 'string' ? { description: definition.description } : {}),
+			input_schema: isObject(definition.parameters) ? definition.parameters : { type: 'object', properties: {} },
+		}, tool)
+	})
+}
+
+function toolChoice(choice: unknown, parallel: unknown) {
+	const noParallel = parallel === false ? { disable_parallel_tool_use: true } : {}
+	if (choice === 'none') return { type: 'none' }
+	if (choice === 'required') return { type: 'any', ...noParallel }
+	if (isObject(choice) && isObject(choice.function) && typeof choice.function.name === 'string') return { type: 'tool', name: choice.function.name, ...noParallel }
+	if (choice === 'auto' || parallel === false) return { type: 'auto', ...noParallel }
+	return undefined
+}
+
+function stopSequences(stop: unknown) {
+	if (typeof stop === 'string') return [stop]
+	if (Array.isArray(stop) && stop.length > 0) return stop.filter((item) => typeof item === 'string')
+	return undefined
+}
+
+export function claudeRequestBody(body: Json): Json {
+	const messages = Array.isArray(body.messages) ? body.messages.filter(isObject) : []
+	const system = systemBlocks(messages)
+	const limit = body.max_completion_tokens ?? body.max_tokens
+	const request: Json = {
+		model: body.model,
+		messages: turns(messages),
+		max_tokens: typeof limit === 'number' && limit > 0 ? limit : DEFAULT_MAX_TOKENS,
+	}
+	if (system.length > 0) request.system = system
+	const optional: Json = {
+		temperature: body.temperature,
+		top_p: body.top_p,
+		// Extensions a Claude-format client brings along (see formats/claude/NOTES.md).
+		top_k: body.top_k,
+		thinking: body.thinking,
+		stop_sequences: stopSequences(body.stop),
+		tools: tools(body.tools),
+		tool_choice: Array.isArray(body.tools) && body.tools.length > 0 ? toolChoice(body.tool_choice, body.parallel_tool_calls) : undefined,
+		metadata: typeof body.user === 'string' ? { user_id: body.user } : undefined,
+		stream: body.stream === true ? true : undefined,
+	}
+	for (const [field, value] of Object.entries(optional)) if (value !== undefined && value !== null) request[field] = value
+	return request
+}

@@ -1,0 +1,39 @@
+import { CHANNEL_TYPE } from '@shared/channel-type'
+import { openAIChunkStream, readSseEvents } from '../../formats/sse'
+import { bearer } from '../openai-compatible'
+import type { Converter, ProviderAdaptor } from '../types'
+import { withOpenAIUsage } from './usage'
+
+/**
+ * DeepSeek speaks OpenAI's format; the converter only rewrites the usage (see `usage.ts`), so
+ * `reasoning_content` and everything else in answers and deltas passes through unchanged.
+ */
+const chat: Converter = {
+	buildRequest(channel, body) {
+		return {
+			url: `${channel.baseUrl}/chat/completions`,
+			headers: { 'content-type': 'application/json', ...bearer(channel) },
+			body: JSON.stringify(body),
+		}
+	},
+	toOpenAI(text) {
+		return withOpenAIUsage(JSON.parse(text) as Record<string, unknown>)
+	},
+	streamToOpenAI(reader) {
+		const events = readSseEvents(reader)
+		return openAIChunkStream(async () => {
+			const event = await events.next()
+			if (!event || event.data === '[DONE]') return undefined
+			// DeepSeek sends `: keep-alive` comments while busy; they carry no data.
+			if (!event.data) return []
+			return [withOpenAIUsage(JSON.parse(event.data) as Record<string, unknown>)]
+		}, (reason) => events.cancel(reason))
+	},
+}
+
+export const deepseek: ProviderAdaptor = {
+	type: CHANNEL_TYPE.deepseek,
+	name: 'DeepSeek',
+	defaultBaseUrl: 'https://api.deepseek.com',
+	converted: { chat },
+}

@@ -1,0 +1,34 @@
+/** An OpenAI-format chat → a Dify `chat-messages` request. */
+type Message = { role?: unknown; content?: unknown }
+
+function textOf(content: unknown): string {
+	if (typeof content === 'string') return content
+	if (!Array.isArray(content)) return ''
+	return content
+		.filter((part): part is { type: 'text'; text: string } => part?.type === 'text' && typeof part.text === 'string')
+		.map((part) => part.text)
+		.join('\n')
+}
+
+/**
+ * Dify keeps conversations itself and takes one `query`. A single message is sent as it is; a longer
+ * conversation (system prompt, earlier turns) is written out as a transcript, one `role: text` line
+ * each, so nothing the client sent is lost.
+ */
+export function difyQuery(messages: unknown): string {
+	const list = Array.isArray(messages) ? (messages as Message[]) : []
+	if (list.length === 1) return textOf(list[0]!.content)
+	return list.map((message) => `${String(message.role)}: ${textOf(message.content)}`).join('\n')
+}
+
+/** Dify requires a user identifier; calls without one share this. */
+export const DEFAULT_DIFY_USER = 'ferry'
+
+export function difyBody(body: Record<string, unknown>) {
+	return {
+		inputs: {},
+		query: difyQuery(body.messages),
+		response_mode: body.stream === true ? 'streaming' : 'blocking',
+		user: typeof body.user === 'string' && body.user ? body.user : DEFAULT_DIFY_USER,
+	}
+}

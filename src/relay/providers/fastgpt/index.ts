@@ -1,0 +1,11 @@
+import { CHANNEL_TYPE } from '@shared/channel-type'
+import { openAICompatible } from '../openai-compatible'
+
+/** A private FastGPT deployment: the base URL is its address, the app answers at `/api/v1/chat/completions`. */
+export const fastgpt = openAICompatible({
+	type: CHANNEL_TYPE.fastgpt,
+	name: 'FastGPT',
+	defaultBaseUrl: '',
+	endpoints: ['chat'],
+	url: (channel) => `${channel.baseUrl}/api/v1/chat/completions`,
+})

@@ -1,0 +1,46 @@
+/** Google Gemini (type 24): the Gemini API's own wire format, key in `x-goog-api-key`. */
+import { CHANNEL_TYPE } from '@shared/channel-type'
+import type { Converter, ProviderAdaptor, UpstreamChannel } from '../types'
+import { openAIAnswerFromGemini, openAIStreamFromGemini } from './chat-answer'
+import { geminiRequestFromOpenAI } from './chat-request'
+import { geminiEmbeddingRequest, openAIEmbeddingsFromGemini } from './embeddings'
+
+export const GEMINI_BASE_URL = 'https://generativelanguage.googleapis.com'
+const DEFAULT_API_VERSION = 'v1beta'
+
+/** Model names may arrive as Gemini writes them, `models/<name>`. */
+export function geminiModelName(model: unknown) {
+	return String(model ?? '').replace(/^models\//, '')
+}
+
+/** `other` may pin another API version (`v1`); empty means v1beta, where every current model is. */
+function modelUrl(channel: UpstreamChannel, model: string, method: string) {
+	return `${channel.baseUrl}/${channel.other || DEFAULT_API_VERSION}/models/${encodeURIComponent(model)}:${method}`
+}
+
+const headers = (channel: UpstreamChannel) => ({ 'content-type': 'application/json', 'x-goog-api-key': channel.key })
+
+/** The chat converter, shared with Vertex AI, which serves the same format under another URL and auth. */
+export function geminiChatConverter(request: Converter['buildRequest']): Converter {
+	return { buildRequest: request, toOpenAI: openAIAnswerFromGemini, streamToOpenAI: openAIStreamFromGemini }
+}
+
+export const gemini: ProviderAdaptor = {
+	type: CHANNEL_TYPE.gemini,
+	name: 'Google Gemini',
+	defaultBaseUrl: GEMINI_BASE_URL,
+	converted: {
+		chat: geminiChatConverter((channel, body) => {
+			const model = geminiModelName(body.model)
+			const url = body.stream === true ? `${modelUrl(channel, model, 'streamGenerateContent')}?alt=sse` : modelUrl(channel, model, 'generateContent')
+			return { url, headers: headers(channel), body: JSON.stringify(geminiRequestFromOpenAI(body)) }
+		}),
+		embeddings: {
+			buildRequest(channel, body) {
+				const model = geminiModelName(body.model)
+				return { url: modelUrl(channel, model, 'batchEmbedContents'), headers: headers(channel), body: JSON.stringify(geminiEmbeddingRequest(body, model)) }
+			},
+			toOpenAI: openAIEmbeddingsFromGemini,
+		},
+	},
+}

@@ -1,0 +1,10 @@
+import { CHANNEL_TYPE } from '@shared/channel-type'
+import { openAICompatible } from '../openai-compatible'
+
+/** A self-hosted M3E embedding server: the base URL is the deployment's address. */
+export const mokaai = openAICompatible({
+	type: CHANNEL_TYPE.mokaai,
+	name: 'MokaAI M3E',
+	defaultBaseUrl: '',
+	endpoints: ['embeddings'],
+})

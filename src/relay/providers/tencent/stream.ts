@@ -1,0 +1,66 @@
+/** Hunyuan's SSE stream → OpenAI chunks, usage in a final chunk. */
+import type { BodyReader } from '@/lib/outbound'
+import { openAIChunkStream, readSseEvents } from '../../formats/sse'
+import { finishReason, openAIToolCalls, openAIUsage, upstreamFailure, type HunyuanChunk, type HunyuanUsage } from './answer'
+
+/** Enough of the body to read a JSON error answered instead of a stream. */
+const HEAD_LIMIT = 64 * 1024
+
+/** Keeps the first bytes of a body, so an error answered as plain JSON can still be read. */
+function recordingHead(reader: BodyReader) {
+	const decoder = new TextDecoder()
+	let head = ''
+	return {
+		head: () => head,
+		reader: {
+			async read() {
+				const chunk = await reader.read()
+				if (!chunk.done && head.length < HEAD_LIMIT) head += decoder.decode(chunk.value, { stream: true })
+				return chunk
+			},
+			cancel: (reason?: unknown) => reader.cancel(reason),
+		} satisfies BodyReader,
+	}
+}
+
+export function hunyuanStreamToOpenAI(source: BodyReader, model: string): BodyReader {
+	const recorded = recordingHead(source)
+	const events = readSseEvents(recorded.reader)
+	let id = ''
+	let created = 0
+	let usage: HunyuanUsage | undefined
+	let sawEvent = false
+	let finished = false
+	const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) => ({ id, object: 'chat.completion.chunk', created, model, choices, ...extra })
+	return openAIChunkStream(async () => {
+		if (finished) return undefined
+		const event = await events.next()
+		if (!event || event.data === '[DONE]') {
+			finished = true
+			// Tencent Cloud answers a refused call with plain JSON (`Response.Error`) even for a stream.
+			if (!sawEvent) {
+				const answer = JSON.parse(recorded.head()) as { Response?: HunyuanChunk }
+				const failure = answer.Response?.Error
+				throw failure ? upstreamFailure(failure) : new SyntaxError('the upstream answered no stream events')
+			}
+			return usage ? [chunk([], { usage: openAIUsage(usage) })] : []
+		}
+		sawEvent = true
+		const data = JSON.parse(event.data) as HunyuanChunk
+		const failure = data.ErrorMsg ?? data.Error
+		if (failure) throw upstreamFailure(failure)
+		id = data.Id ?? id
+		created = data.Created ?? created
+		usage = data.Usage ?? usage
+		return (data.Choices ?? []).map((choice, index) => chunk([{
+			index: choice.Index ?? index,
+			delta: {
+				...(choice.Delta?.Role ? { role: 'assistant' } : {}),
+				content: choice.Delta?.Content ?? '',
+				...(choice.Delta?.ReasoningContent ? { reasoning_content: choice.Delta.ReasoningContent } : {}),
+				...openAIToolCalls(choice.Delta?.ToolCalls, true),
+			},
+			finish_reason: finishReason(choice.FinishReason),
+		}]))
+	}, (reason) => events.cancel(reason))
+}

@@ -1,0 +1,69 @@
+/**
+ * OAuth access tokens for a service account (Google's "service account" flow): a JWT signed with
+ * the account's RSA key (RS256) is exchanged at the token endpoint for a bearer token that lasts
+ * about an hour. Tokens are cached per service account until shortly before they expire.
+ */
+import { createSign } from 'node:crypto'
+import type { AdaptorContext } from '../types'
+import type { ServiceAccount } from './service-account'
+
+export const CLOUD_PLATFORM_SCOPE = 'https://www.googleapis.com/auth/cloud-platform'
+const ASSERTION_LIFETIME_SECONDS = 3600
+/** A token this close to expiry is replaced, so a slow call never carries an expired one. */
+const REFRESH_MARGIN_MS = 5 * 60 * 1000
+const MILLISECONDS_PER_SECOND = 1000
+const JWT_BEARER_GRANT = 'urn:ietf:params:oauth:grant-type:jwt-bearer'
+
+const base64Url = (value: string | Buffer) => Buffer.from(value).toString('base64url')
+
+/** The signed assertion: `iss` is the account, `aud` the token endpoint, valid for an hour from `now`. */
+export function signedAssertion(account: ServiceAccount, nowMs: number): string {
+	const issuedAt = Math.floor(nowMs / MILLISECONDS_PER_SECOND)
+	const header = { alg: 'RS256', typ: 'JWT', ...(account.privateKeyId ? { kid: account.privateKeyId } : {}) }
+	const claims = { iss: account.clientEmail, scope: CLOUD_PLATFORM_SCOPE, aud: account.tokenUri, iat: issuedAt, exp: issuedAt + ASSERTION_LIFETIME_SECONDS }
+	const unsigned = `${base64Url(JSON.stringify(header))}.${base64Url(JSON.stringify(claims))}`
+	const signature = createSign('RSA-SHA256').update(unsigned).sign(account.privateKey)
+	return `${unsigned}.${base64Url(signature)}`
+}
+
+interface CachedToken {
+	token: Promise<string>
+	expiresAt: number
+}
+
+const cache = new Map<string, CachedToken>()
+
+export class TokenExchangeError extends Error {}
+
+async function exchange(account: ServiceAccount, context: AdaptorContext, entry: CachedToken): Promise<string> {
+	const answer = await context.fetchJson(account.tokenUri, {
+		method: 'POST',
+		headers: { 'content-type': 'application/x-www-form-urlencoded' },
+		body: new URLSearchParams({ grant_type: JWT_BEARER_GRANT, assertion: signedAssertion(account, context.now()) }).toString(),
+	}) as { access_token?: unknown; expires_in?: unknown }
+	if (typeof answer.access_token !== 'string' || !answer.access_token) throw new TokenExchangeError('the token endpoint answered no access_token')
+	const lifetimeSeconds = typeof answer.expires_in === 'number' ? answer.expires_in : ASSERTION_LIFETIME_SECONDS
+	entry.expiresAt = context.now() + lifetimeSeconds * MILLISECONDS_PER_SECOND - REFRESH_MARGIN_MS
+	return answer.access_token
+}
+
+/** One exchange at a time per account: concurrent calls share the pending token. */
+export async function accessToken(account: ServiceAccount, context: AdaptorContext): Promise<string> {
+	const cacheKey = `${account.tokenUri}\n${account.clientEmail}\n${account.privateKeyId}`
+	const cached = cache.get(cacheKey)
+	if (cached && cached.expiresAt > context.now()) return cached.token
+	const entry: CachedToken = { token: Promise.resolve(''), expiresAt: Number.POSITIVE_INFINITY }
+	entry.token = exchange(account, context, entry)
+	cache.set(cacheKey, entry)
+	try {
+		return await entry.token
+	} catch (error) {
+		if (cache.get(cacheKey) === entry) cache.delete(cacheKey)
+		throw error
+	}
+}
+
+/** For tests: forget every cached token. */
+export function clearAccessTokens() {
+	cache.clear()
+}

@@ -1,0 +1,23 @@
+/**
+ * Type 26, Zhipu GLM v4: OpenAI-compatible under `/api/paas/v4`, authorised with the same JWT as
+ * v3 as a Bearer token. Pass-through builders get no adaptor context, so the token is signed with
+ * the wall clock.
+ */
+import { CHANNEL_TYPE } from '@shared/channel-type'
+import { openAICompatible } from '../openai-compatible'
+import type { RelayEndpoint } from '../types'
+import { zhipuToken } from '../zhipu/jwt'
+
+const V4_PATHS: Partial<Record<RelayEndpoint, string>> = {
+	chat: '/api/paas/v4/chat/completions',
+	embeddings: '/api/paas/v4/embeddings',
+}
+
+export const zhipuV4 = openAICompatible({
+	type: CHANNEL_TYPE.zhipuV4,
+	name: 'Zhipu GLM v4',
+	defaultBaseUrl: 'https://open.bigmodel.cn',
+	endpoints: ['chat', 'embeddings'],
+	url: (channel, endpoint) => `${channel.baseUrl}${V4_PATHS[endpoint]}`,
+	headers: (channel) => ({ authorization: `Bearer ${zhipuToken(channel.key, Date.now())}` }),
+})

@@ -1,0 +1,49 @@
+/** Zhipu v3 answers → OpenAI's shape; `success: false` in a 200 answer is an upstream error. */
+import { RelayError } from '../../errors'
+
+const MILLISECONDS_PER_SECOND = 1000
+
+export type ZhipuUsage = { prompt_tokens?: number; completion_tokens?: number; total_tokens?: number }
+
+interface ZhipuAnswer {
+	code?: number
+	msg?: string
+	success?: boolean
+	data?: { request_id?: string; task_id?: string; choices?: { role?: string; content?: string }[]; usage?: ZhipuUsage }
+}
+
+export function zhipuFailure(code: unknown, message: unknown) {
+	return new RelayError(502, `Zhipu error ${String(code ?? 'unknown')}: ${String(message ?? '')}`.trim(), 'upstream_error', 'upstream_error')
+}
+
+export function openAIUsage(usage: ZhipuUsage = {}) {
+	const prompt = usage.prompt_tokens ?? 0
+	const completion = usage.completion_tokens ?? 0
+	return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: usage.total_tokens ?? prompt + completion }
+}
+
+/** v3 answers its content as a JSON string literal (`"\"Hello\""`); unwrap it. */
+export function unquoted(content: string): string {
+	if (content.length < 2 || !content.startsWith('"') || !content.endsWith('"')) return content
+	try {
+		const parsed: unknown = JSON.parse(content)
+		return typeof parsed === 'string' ? parsed : content
+	} catch {
+		return content.slice(1, -1)
+	}
+}
+
+export function toOpenAIAnswer(text: string, model: string): Record<string, unknown> {
+	const answer = JSON.parse(text) as ZhipuAnswer
+	if (answer.success === false || !answer.data) throw zhipuFailure(answer.code, answer.msg)
+	return {
+		id: answer.data.task_id ?? answer.data.request_id ?? '',
+		object: 'chat.completion',
+		created: Math.floor(Date.now() / MILLISECONDS_PER_SECOND),
+		model,
+		choices: (answer.data.choices ?? []).map((choice, index) => ({
+			index, message: { role: 'assistant', content: unquoted(choice.content ?? '') }, finish_reason: 'stop',
+		})),
+		usage: openAIUsage(answer.data.usage),
+	}
+}

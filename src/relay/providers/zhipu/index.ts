@@ -1,0 +1,33 @@
+/**
+ * Type 16, Zhipu ChatGLM through the legacy v3 `model-api`: `/{model}/invoke` answers whole,
+ * `/{model}/sse-invoke` streams; auth is a JWT made from the key `id.secret`.
+ */
+import { CHANNEL_TYPE } from '@shared/channel-type'
+import type { ProviderAdaptor } from '../types'
+import { toOpenAIAnswer } from './answer'
+import { zhipuToken } from './jwt'
+import { zhipuV3Request } from './request'
+import { zhipuStreamToOpenAI } from './stream'
+
+const MODEL_API_PATH = '/api/paas/v3/model-api'
+
+export const zhipu: ProviderAdaptor = {
+	type: CHANNEL_TYPE.zhipu,
+	name: 'Zhipu ChatGLM',
+	defaultBaseUrl: 'https://open.bigmodel.cn',
+	converted: {
+		chat: {
+			buildRequest(channel, body, context) {
+				const method = body.stream === true ? 'sse-invoke' : 'invoke'
+				return {
+					url: `${channel.baseUrl}${MODEL_API_PATH}/${encodeURIComponent(String(body.model))}/${method}`,
+					// v3 takes the bare token, without a `Bearer` prefix.
+					headers: { 'content-type': 'application/json', authorization: zhipuToken(channel.key, context.now()) },
+					body: JSON.stringify(zhipuV3Request(body)),
+				}
+			},
+			toOpenAI: toOpenAIAnswer,
+			streamToOpenAI: zhipuStreamToOpenAI,
+		},
+	},
+}

@@ -1,0 +1,164 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { GoogleGenAI } from '@google/genai'
+import { geminiAnswerFromOpenAI } from '@/relay/formats/gemini/client-answer'
+import { openAIChatFromGemini } from '@/relay/formats/gemini/client-request'
+import { openAIAnswerFromGemini } from '@/relay/providers/gemini/chat-answer'
+import { geminiRequestFromOpenAI } from '@/relay/providers/gemini/chat-request'
+import { databaseTargets } from '../helpers/database'
+import type { FakeOpenAI } from '../helpers/fake-openai'
+import { startRelayHarness, type RelayHarness } from '../helpers/relay'
+import { startFakeGemini, type FakeGemini } from '../fixtures/providers/gemini/fake-gemini'
+
+describe('the Gemini client format through the official @google/genai SDK', () => {
+	let harness: RelayHarness
+	let openAIUpstream: FakeOpenAI
+	let geminiUpstream: FakeGemini
+	let key: string
+	let sdk: GoogleGenAI
+
+	beforeAll(async () => {
+		harness = await startRelayHarness(databaseTargets()[0]!)
+		openAIUpstream = harness.startUpstream({ promptTokens: 1000, completionTokens: 200, embeddingDimensions: 4, toolCalls: true })
+		geminiUpstream = startFakeGemini()
+		await harness.ferry.dependencies.options.set('ModelRatio', JSON.stringify({ 'gpt-4o-mini': 0.075, 'gemini-2.0-flash': 0.05, 'text-embedding-3-small': 0.01 }))
+		await harness.createChannel({ type: 1, base_url: openAIUpstream.url, models: 'gpt-4o-mini,text-embedding-3-small' })
+		await harness.createChannel({ type: 24, key: 'AIzaSyFakeGeminiChannelKey0123456789', base_url: geminiUpstream.url, models: 'gemini-2.0-flash' })
+		key = (await harness.createToken()).key
+		sdk = new GoogleGenAI({ apiKey: key, httpOptions: { baseUrl: harness.baseUrl } })
+	})
+	afterAll(async () => {
+		await harness.close()
+		await geminiUpstream.stop()
+	})
+
+	const logs = async () => (await harness.ferry.call('GET', '/api/log/?page_size=20', { as: harness.root })).body.data.items as Record<string, any>[]
+
+	test('answers generateContent from an OpenAI-format upstream, billed exactly like the same call in OpenAI format', async () => {
+		const answer = await sdk.models.generateContent({ model: 'gpt-4o-mini', contents: 'Say hello', config: { systemInstruction: 'Be brief.', maxOutputTokens: 50, temperature: 0.2 } })
+		expect(answer.text).toBe('Hello from fake-openai')
+		expect(answer.candidates![0]!.finishReason).toBe('STOP' as never)
+		expect(answer.usageMetadata).toMatchObject({ promptTokenCount: 1000, candidatesTokenCount: 200, totalTokenCount: 1200 })
+		const sent = openAIUpstream.requests.at(-1)!
+		expect(sent.headers.authorization).toBe('Bearer sk-upstream-key')
+		expect(sent.body).toMatchObject({ model: 'gpt-4o-mini', messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Say hello' }], max_tokens: 50, temperature: 0.2 })
+		const geminiEntry = (await logs())[0]!
+		await harness.client(key).chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Say hello' }] })
+		const openAIEntry = (await logs())[0]!
+		expect(geminiEntry).toMatchObject({ model_name: 'gpt-4o-mini', prompt_tokens: 1000, completion_tokens: 200 })
+		expect(geminiEntry.quota).toBe(openAIEntry.quota)
+	})
+
+	test('streams generateContentStream as alt=sse events ending with the finish reason and usage', async () => {
+		let text = ''
+		let last: any
+		for await (const chunk of await sdk.models.generateContentStream({ model: 'gpt-4o-mini', contents: 'Say hello' })) {
+			text += chunk.text ?? ''
+			last = chunk
+		}
+		expect(text).toBe('Hello from fake-openai')
+		expect(last.candidates[0].finishReason).toBe('STOP')
+		expect(last.usageMetadata).toMatchObject({ promptTokenCount: 1000, candidatesTokenCount: 200 })
+		expect(openAIUpstream.requests.at(-1)!.body).toMatchObject({ stream: true, stream_options: { include_usage: true } })
+		expect((await logs())[0]).toMatchObject({ prompt_tokens: 1000, completion_tokens: 200, is_stream: true })
+	})
+
+	test('answers from a native Gemini upstream with the usage Gemini reported', async () => {
+		const answer = await sdk.models.generateContent({ model: 'gemini-2.0-flash', contents: 'Say hello' })
+		expect(answer.text).toBe('Hello from Gemini')
+		expect(answer.usageMetadata).toMatchObject({ promptTokenCount: 1000, candidatesTokenCount: 150, thoughtsTokenCount: 50, cachedContentTokenCount: 200 })
+		expect(geminiUpstream.requests.at(-1)!.body.contents).toEqual([{ role: 'user', parts: [{ text: 'Say hello' }] }])
+		expect((await logs())[0]).toMatchObject({ model_name: 'gemini-2.0-flash', prompt_tokens: 1000, completion_tokens: 200 })
+	})
+
+	test('turns OpenAI tool calls into function calls carrying the same id', async () => {
+		const answer = await sdk.models.generateContent({
+			model: 'gpt-4o-mini',
+			contents: 'Weather in Paris?',
+			config: { tools: [{ functionDeclarations: [{ name: 'get_weather', parameters: { type: 'OBJECT' as never, properties: { location: { type: 'STRING' as never } } } }] }] },
+		})
+		expect(openAIUpstream.requests.at(-1)!.body.tools).toEqual([{ type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { location: { type: 'string' } } } } }])
+		expect(answer.functionCalls).toEqual([{ id: expect.stringMatching(/^call_fake_/), name: 'get_weather', args: { location: 'Paris' } }])
+	})
+
+	test('embeds through batchEmbedContents', async () => {
+		const answer = await sdk.models.embedContent({ model: 'text-embedding-3-small', contents: ['first', 'second'] })
+		expect(answer.embeddings!.map((embedding) => embedding.values!.length)).toEqual([4, 4])
+		expect(openAIUpstream.requests.at(-1)!.body).toMatchObject({ model: 'text-embedding-3-small', input: ['first', 'second'] })
+	})
+
+	test('takes the key from ?key=, and streams a JSON array without alt=sse, as Google does', async () => {
+		const response = await fetch(`${harness.baseUrl}/v1beta/models/gpt-4o-mini:streamGenerateContent?key=${key}`, {
+			method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'Say hello' }] }] }),
+		})
+		expect(response.status).toBe(200)
+		const events = JSON.parse(await response.text()) as any[]
+		expect(events.map((event) => event.candidates[0].content.parts.map((part: { text?: string }) => part.text ?? '').join('')).join('')).toBe('Hello from fake-openai')
+		expect(events.at(-1).usageMetadata.promptTokenCount).toBe(1000)
+	})
+
+	test('answers errors in Gemini\'s shape', async () => {
+		const wrongKey = new GoogleGenAI({ apiKey: 'sk-not-a-token', httpOptions: { baseUrl: harness.baseUrl } })
+		const failure = await wrongKey.models.generateContent({ model: 'gpt-4o-mini', contents: 'Hi' }).catch((error) => error)
+		expect(failure.status).toBe(401)
+		expect(JSON.parse(failure.message)).toEqual({ error: { code: 401, message: 'invalid API key', status: 'UNAUTHENTICATED' } })
+		const missing = await fetch(`${harness.baseUrl}/v1beta/models/gpt-4o-mini:generateContent`, { method: 'POST', body: '{}' })
+		expect(missing.status).toBe(401)
+		expect((await missing.json()).error.status).toBe('UNAUTHENTICATED')
+		const empty = await fetch(`${harness.baseUrl}/v1beta/models/gpt-4o-mini:generateContent?key=${key}`, { method: 'POST', body: '{}' })
+		expect(await empty.json()).toEqual({ error: { code: 400, message: 'contents is not specified', status: 'INVALID_ARGUMENT' } })
+		openAIUpstream.setMode('status=429', 1)
+		const limited = await sdk.models.generateContent({ model: 'gpt-4o-mini', contents: 'Hi' }).catch((error) => error)
+		expect(limited.status).toBe(429)
+		expect(JSON.parse(limited.message).error).toMatchObject({ code: 429, status: 'RESOURCE_EXHAUSTED' })
+	})
+})
+
+describe('converting tool calls and images between the OpenAI and Gemini formats', () => {
+	const geminiConversation = {
+		contents: [
+			{ role: 'user', parts: [{ text: 'What is in this picture, and the weather?' }, { inlineData: { mimeType: 'image/png', data: 'iVBORw0KGgo=' } }, { fileData: { mimeType: 'image/jpeg', fileUri: 'https://example.com/cat.jpg' } }] },
+			{ role: 'model', parts: [
+				{ functionCall: { id: 'call_1', name: 'get_weather', args: { location: 'Paris' } }, thoughtSignature: 'c2lnbmF0dXJl' },
+				{ functionCall: { name: 'get_time', args: { zone: 'CET' } } },
+			] },
+			{ role: 'user', parts: [
+				{ functionResponse: { id: 'call_1', name: 'get_weather', response: { temperature: 21 } } },
+				{ functionResponse: { name: 'get_time', response: { time: '12:00' } } },
+			] },
+		],
+	}
+
+	test('a Gemini conversation survives the trip through OpenAI\'s format with its ids, arguments, signatures and images', () => {
+		const openAI = openAIChatFromGemini(geminiConversation, 'gemini-2.0-flash', false)
+		const messages = openAI.messages as any[]
+		const generatedId = messages[1].tool_calls[1].id
+		expect(generatedId).toMatch(/^call_\w+$/)
+		expect(messages[3]).toMatchObject({ role: 'tool', tool_call_id: generatedId, name: 'get_time' })
+		const back = geminiRequestFromOpenAI(openAI)
+		expect(back.contents).toEqual([
+			geminiConversation.contents[0]!,
+			{ role: 'model', parts: [
+				{ functionCall: { id: 'call_1', name: 'get_weather', args: { location: 'Paris' } }, thoughtSignature: 'c2lnbmF0dXJl' },
+				{ functionCall: { id: generatedId, name: 'get_time', args: { zone: 'CET' } } },
+			] },
+			{ role: 'user', parts: [
+				{ functionResponse: { id: 'call_1', name: 'get_weather', response: { temperature: 21 } } },
+				{ functionResponse: { id: generatedId, name: 'get_time', response: { time: '12:00' } } },
+			] },
+		])
+	})
+
+	test('an OpenAI answer with tool calls survives the trip through Gemini\'s format', () => {
+		const openAIAnswer = {
+			id: 'chatcmpl-1',
+			choices: [{ index: 0, finish_reason: 'tool_calls', message: { role: 'assistant', content: null, tool_calls: [{ id: 'call_x', type: 'function', function: { name: 'get_weather', arguments: '{"location":"Paris"}' } }] } }],
+			usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15, prompt_tokens_details: { cached_tokens: 4 }, completion_tokens_details: { reasoning_tokens: 2 } },
+		}
+		const gemini = geminiAnswerFromOpenAI(openAIAnswer, 'gpt-4o-mini')
+		expect(gemini.usageMetadata).toEqual({ promptTokenCount: 10, candidatesTokenCount: 3, thoughtsTokenCount: 2, cachedContentTokenCount: 4, totalTokenCount: 15 })
+		const back = openAIAnswerFromGemini(JSON.stringify(gemini), 'gpt-4o-mini') as any
+		expect(back.choices[0].message.tool_calls).toEqual(openAIAnswer.choices[0]!.message.tool_calls)
+		expect(back.choices[0].finish_reason).toBe('tool_calls')
+		expect(back.usage).toEqual(openAIAnswer.usage)
+	})
+})
