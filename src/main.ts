@@ -6,20 +6,24 @@ import { createApp } from './app'
 import { ConfigError, loadConfig, type Config } from './config'
 import { auditLedger } from './billing/audit'
 import { startReconciler } from './billing/reconciler'
+import { startChannelHealthCheck } from './api/channels/tools/schedule'
 import { openStore } from './db'
 import { createLogger } from './lib/logger'
 
 async function serve(config: Config) {
 	const logger = createLogger(config.logLevel)
 	const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir })
-	const { app, relay, changes } = await createApp({ config, store, logger })
+	const { app, relay, changes, dependencies } = await createApp({ config, store, logger })
 	const stopReconciler = startReconciler(store, relay.nodeInstance, logger)
+	// Relative to this file, so the compiled binary finds the worker among its entrypoints.
+	const healthCheck = startChannelHealthCheck(dependencies, { workerUrl: new URL('./workers/channel-health.ts', import.meta.url), holder: relay.nodeInstance })
 	const stopWatchingChanges = changes.start()
 	app.listen({ port: config.port, hostname: config.host, maxRequestBodySize: config.maxBodyBytes })
 	logger.info(`Ferry listening on http://${config.host}:${app.server?.port} (${store.dialect === 'sqlite' ? `SQLite in ${config.dataDir}` : 'Postgres'})`)
 	const stop = async (signal: string) => {
 		logger.info(`received ${signal}, shutting down`)
 		stopReconciler()
+		await healthCheck.stop()
 		stopWatchingChanges()
 		await app.stop()
 		await store.close()

@@ -77,6 +77,13 @@ export const ROUTE_POLICY: Record<`${Method} /api/${string}`, Access> = {
 	'POST /api/channel/tag/enabled': 'admin',
 	'POST /api/channel/tag/disabled': 'admin',
 	'POST /api/channel/fix': 'admin',
+	'GET /api/channel/test': 'admin',
+	'GET /api/channel/test/:id': 'admin',
+	'GET /api/channel/update_balance': 'admin',
+	'GET /api/channel/update_balance/:id': 'admin',
+	'GET /api/channel/fetch_models/:id': 'admin',
+	'POST /api/channel/fetch_models': 'admin',
+	'GET /api/channel/test_upstream/:id': 'admin',
 	// Operation, system and other settings
 	'GET /api/option/': 'root',
 	'PUT /api/option/': 'root',

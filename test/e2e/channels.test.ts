@@ -1,7 +1,7 @@
 /**
  * The channel list in a real browser: row actions, inline priority and weight, page buttons, batch
- * mode and tag rows, in zh and en. The channel tool endpoints (test, balances, upstream detection)
- * are not built yet: their journeys assert the request was made and the server's answer was shown.
+ * mode and tag rows, in zh and en. The channel tools (test, balances, upstream detection) reach a
+ * fake OpenAI-style upstream on loopback, and the page shows what it answered.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { Page } from 'playwright-core'
@@ -11,8 +11,30 @@ import { browserExecutable, type ConsoleHarness, hydrationErrorPattern, type Ope
 
 const rootIdentity = { username: 'root', role: ROLE.root }
 
-/** Chromium logs every non-2xx answer as a console error; the tool endpoints answer 404/400 for now. */
-const unbuiltToolAnswer = /Failed to load resource: the server responded with a status of 40[04]/
+/** A small OpenAI-style upstream: chat, model list and dashboard billing, with OpenAI's own headers. */
+function startToolUpstream() {
+	const openAIHeaders = { 'openai-organization': 'org-e2e', 'x-request-id': 'req_e2e' }
+	const server = Bun.serve({
+		hostname: '127.0.0.1',
+		port: 0,
+		fetch(request) {
+			const { pathname } = new URL(request.url)
+			const answer = (body: unknown, status = 200) => Response.json(body, { status, headers: openAIHeaders })
+			if (pathname === '/v1/dashboard/billing/subscription') return answer({ object: 'billing_subscription', hard_limit_usd: 20 })
+			if (pathname === '/v1/dashboard/billing/usage') return answer({ object: 'list', total_usage: 750 })
+			if (pathname === '/v1/chat/completions' && request.method === 'POST') {
+				return request.json().then(
+					(body: { model?: string }) => body.model?.startsWith('gpt-')
+						? answer({ id: 'chatcmpl-e2e', object: 'chat.completion', created: 1, model: body.model, choices: [{ index: 0, message: { role: 'assistant', content: 'Hello' }, finish_reason: 'stop' }], usage: { prompt_tokens: 8, completion_tokens: 1, total_tokens: 9 } })
+						: answer({ error: { message: `The model ${body.model} does not exist`, type: 'invalid_request_error', param: null, code: 'model_not_found' } }, 404),
+					() => answer({ error: { message: 'We could not parse the JSON body of your request.', type: 'invalid_request_error', param: null, code: null } }, 400),
+				)
+			}
+			return answer({ error: { message: 'Invalid URL', type: 'invalid_request_error', param: null, code: null } }, 404)
+		},
+	})
+	return { url: `http://127.0.0.1:${server.port}`, stop: () => server.stop(true) }
+}
 
 describe.skipIf(!browserExecutable)('the channel list in the browser', () => {
 	let harness: ConsoleHarness
@@ -41,10 +63,9 @@ describe.skipIf(!browserExecutable)('the channel list in the browser', () => {
 		while (await toasts.count() > 0) await toasts.first().getByRole('button').click()
 	}
 
-	function expectNoErrors(opened: OpenedPage, { allowToolAnswers = false } = {}) {
-		const errors = allowToolAnswers ? opened.consoleErrors.filter((text) => !unbuiltToolAnswer.test(text)) : opened.consoleErrors
+	function expectNoErrors(opened: OpenedPage) {
 		expect(opened.consoleErrors.filter((text) => hydrationErrorPattern.test(text))).toEqual([])
-		expect(errors).toEqual([])
+		expect(opened.consoleErrors).toEqual([])
 		expect(opened.pageErrors).toEqual([])
 	}
 
@@ -111,7 +132,8 @@ describe.skipIf(!browserExecutable)('the channel list in the browser', () => {
 	}, 30_000)
 
 	test('the tool buttons call their endpoints and show the answer: test, test with a model, balance, detect upstream, test all, update all', async () => {
-		const id = await createChannel()
+		const upstream = startToolUpstream()
+		const id = await createChannel({ base_url: upstream.url })
 		const opened = await open('/channel')
 		const { page, paths } = opened
 		/** Runs `action` and waits for a request whose path and query start with `url`. */
@@ -121,28 +143,51 @@ describe.skipIf(!browserExecutable)('the channel list in the browser', () => {
 			await request
 		}
 
-		await expectRequest(`/api/channel/test/${id}`, () => row(page, id).getByRole('button', { name: '测试', exact: true }).click())
-		await toast(page, 'alert', 'not found')
-		await expectRequest(`/api/channel/test/${id}?model=gpt-4o-mini`, async () => {
-			await row(page, id).getByRole('button', { name: '选择测试模型' }).click()
-			await page.getByRole('menuitem', { name: 'gpt-4o-mini' }).click()
-		})
-		await toast(page, 'alert', 'not found')
-		await expectRequest(`/api/channel/update_balance/${id}/`, () => row(page, id).getByRole('button', { name: '更新余额' }).click())
-		await toast(page, 'alert', 'not found')
-		await expectRequest(`/api/channel/test_upstream/${id}`, async () => {
-			await row(page, id).getByRole('button', { name: '更多操作' }).click()
-			await page.getByRole('menuitem', { name: '检测上游' }).click()
-		})
-		await toast(page, 'alert', 'not found')
-		await expectRequest('/api/channel/test', () => page.getByRole('button', { name: '测试所有渠道' }).click())
-		await toast(page, 'alert', 'invalid parameter')
-		await expectRequest('/api/channel/update_balance', () => page.getByRole('button', { name: '更新所有已启用渠道余额' }).click())
-		await toast(page, 'alert', 'invalid parameter')
-		expect(paths).toContain('/api/channel/test')
-		expect(paths).toContain('/api/channel/update_balance')
-		expectNoErrors(opened, { allowToolAnswers: true })
-		await opened.close()
+		try {
+			await expectRequest(`/api/channel/test/${id}`, () => row(page, id).getByRole('button', { name: '测试', exact: true }).click())
+			await toast(page, 'status', new RegExp(`渠道 channel-${channelNumber} 测试成功，耗时 \\d+\\.\\d\\d 秒`))
+			expect((await readChannel(id)).data.test_time).toBeGreaterThan(0)
+			await expectRequest(`/api/channel/test/${id}?model=gpt-4o-mini`, async () => {
+				await row(page, id).getByRole('button', { name: '选择测试模型' }).click()
+				await page.getByRole('menuitem', { name: 'gpt-4o-mini' }).click()
+			})
+			await toast(page, 'status', '测试成功')
+			await expectRequest(`/api/channel/update_balance/${id}/`, () => row(page, id).getByRole('button', { name: '更新余额' }).click())
+			await toast(page, 'status', '余额已更新')
+			expect((await readChannel(id)).data.balance).toBe(12.5)
+			await expectRequest(`/api/channel/test_upstream/${id}`, async () => {
+				await row(page, id).getByRole('button', { name: '更多操作' }).click()
+				await page.getByRole('menuitem', { name: '检测上游' }).click()
+			})
+			const group = page.getByTestId('upstream-group')
+			await group.first().waitFor()
+			expect(await group.count()).toBe(1)
+			expect(await group.first().innerText()).toContain('OpenAI: 3')
+			await page.keyboard.press('Escape')
+			await expectRequest('/api/channel/test', () => page.getByRole('button', { name: '测试所有渠道' }).click())
+			await toast(page, 'status', 'in the background')
+			await expectRequest('/api/channel/update_balance', () => page.getByRole('button', { name: '更新所有已启用渠道余额' }).click())
+			await toast(page, 'status', 'in the background')
+			expect(paths).toContain('/api/channel/test')
+			expect(paths).toContain('/api/channel/update_balance')
+			expectNoErrors(opened)
+		} finally {
+			await opened.close()
+			upstream.stop()
+		}
+	}, 30_000)
+
+	test('a failing channel test shows the upstream\'s message', async () => {
+		const upstream = startToolUpstream()
+		const id = await createChannel({ base_url: upstream.url, models: 'no-such-model', test_model: 'no-such-model' })
+		const opened = await open('/channel')
+		try {
+			await row(opened.page, id).getByRole('button', { name: '测试', exact: true }).click()
+			await toast(opened.page, 'alert', 'upstream answered 404: The model no-such-model does not exist')
+		} finally {
+			await opened.close()
+			upstream.stop()
+		}
 	}, 30_000)
 
 	test('deletes disabled channels after confirming and fixes the database, each showing the count', async () => {

@@ -14,6 +14,7 @@ import {
 	configuredModels, createChannels, deleteChannel, deleteChannels, deleteDisabledChannels, fixAbilities, getChannel, updateChannel,
 } from './service'
 import { editTag, setTagStatus, tagChannels } from './tags'
+import { channelToolRoutes } from './tools'
 
 const idParams = z.object({ id: z.coerce.number().int().positive() })
 
@@ -25,6 +26,7 @@ export function channelRoutes(dependencies: Dependencies) {
 	return new Elysia()
 		.use(new Elysia().use(authentication(dependencies)).get('/models', async () => ok(await modelsByChannelType(dependencies))))
 		.use(channelManagementRoutes(dependencies))
+		.use(channelToolRoutes(dependencies))
 }
 
 function channelManagementRoutes(dependencies: Dependencies) {

@@ -1,0 +1,175 @@
+/**
+ * Testing one channel (seed 001 §7 `GET /api/channel/test/{id}`): a tiny non-stream call through
+ * the channel's adaptor, timed. The channel's `response_time` and `test_time` are recorded, and the
+ * call's cost is written to the log as a consume entry marked `channel_test` for the admin who
+ * ran it, but never charged: no hold, no balance or used-quota change.
+ */
+import { eq } from 'drizzle-orm'
+import { LOG_TYPE } from '@shared/log'
+import { ROLE } from '@shared/user'
+import { quotaForUsage, resolvePricing, type Usage } from '@/billing/price'
+import type { Dependencies } from '@/dependencies'
+import { nowSeconds } from '@/lib/clock'
+import { newRequestId } from '@/lib/crypto'
+import { OutboundError } from '@/lib/outbound'
+import { answerText, usageFrom } from '@/relay/formats/openai/usage'
+import { ChannelUnfitError, openUpstream } from '@/relay/pipeline/attempts'
+import { countPrompt, countText, type PromptRequest } from '@/relay/pipeline/tokenizer'
+import { adaptorFor } from '@/relay/providers/registry'
+import type { RelayEndpoint } from '@/relay/providers/types'
+import { scrubSecrets, toolOutbound, type ToolChannel } from './upstream'
+
+/** What new-api tests with when a channel names no model at all. */
+export const FALLBACK_TEST_MODEL = 'gpt-4o-mini'
+const TEST_PROMPT = 'hi'
+const TEST_MAX_TOKENS = 16
+/** The whole test, including reading the answer. */
+const TEST_DEADLINE_MS = 60_000
+const MILLISECONDS_PER_SECOND = 1000
+export const TEST_TOKEN_NAME = 'channel test'
+
+export interface ChannelTestOutcome {
+	success: boolean
+	message: string
+	/** Milliseconds the call took (until the whole answer was read). */
+	time: number
+}
+
+/** Who the test's log entry belongs to. */
+export interface TestRunner {
+	userId: number
+	username: string
+	group: string
+}
+
+export const TEST_MESSAGES = {
+	cannotTest: 'this channel type has no endpoint Ferry can test',
+	malformed: 'the upstream answered with something that is not a valid answer',
+	mappingCycle: 'the channel model mapping has a cycle',
+}
+
+export function testModelOf(channel: ToolChannel, requested?: string): string {
+	return requested?.trim() || channel.testModel || channel.models[0] || FALLBACK_TEST_MODEL
+}
+
+/** Chat when the adaptor serves it, else embeddings (embedding-only upstreams such as Jina). */
+export function testEndpoint(type: number): RelayEndpoint | undefined {
+	const adaptor = adaptorFor(type)
+	if (!adaptor) return undefined
+	const serves = (endpoint: RelayEndpoint) => Boolean(adaptor.openai?.endpoints.includes(endpoint) || adaptor.converted?.[endpoint])
+	return (['chat', 'embeddings'] as const).find(serves)
+}
+
+function testBody(endpoint: RelayEndpoint, model: string): Record<string, unknown> {
+	return endpoint === 'chat'
+		? { model, messages: [{ role: 'user', content: TEST_PROMPT }], max_tokens: TEST_MAX_TOKENS }
+		: { model, input: TEST_PROMPT }
+}
+
+function promptOf(endpoint: RelayEndpoint): PromptRequest {
+	return endpoint === 'chat' ? { endpoint, messages: [{ role: 'user', content: TEST_PROMPT }] } : { endpoint: 'embeddings', input: TEST_PROMPT }
+}
+
+/** The upstream's own error message: `{error:{message}}`, `{error:"…"}`, `{message}` or FastAPI's `{detail}`. */
+export function upstreamErrorMessage(status: number, text: string): string {
+	try {
+		const parsed = JSON.parse(text) as { error?: { message?: unknown } | string; message?: unknown; detail?: unknown }
+		const found = typeof parsed.error === 'string' ? parsed.error : parsed.error?.message ?? parsed.message ?? parsed.detail
+		if (typeof found === 'string' && found) return `upstream answered ${status}: ${found}`
+	} catch {
+		// Not JSON: an HTML error page says nothing useful.
+	}
+	return `upstream answered ${status}`
+}
+
+function failureMessage(error: unknown): string {
+	if (error instanceof ChannelUnfitError) return error.message === 'model mapping cycle' ? TEST_MESSAGES.mappingCycle : TEST_MESSAGES.cannotTest
+	// Outbound errors name scheme, host and port only; anything else is described by its kind.
+	if (error instanceof OutboundError) return error.message
+	if (error instanceof Error && error.name === 'TimeoutError') return `no answer within ${TEST_DEADLINE_MS / MILLISECONDS_PER_SECOND} s`
+	return 'the request to the upstream failed'
+}
+
+function isValidAnswer(endpoint: RelayEndpoint, answer: unknown): answer is Record<string, unknown> {
+	if (typeof answer !== 'object' || answer === null) return false
+	return Array.isArray((answer as Record<string, unknown>)[endpoint === 'embeddings' ? 'data' : 'choices'])
+}
+
+/** Sends the test call; never throws for what the upstream does. */
+export async function runChannelTest(dependencies: Dependencies, channel: ToolChannel, runner: TestRunner, requestedModel?: string): Promise<ChannelTestOutcome> {
+	const model = testModelOf(channel, requestedModel)
+	const endpoint = testEndpoint(channel.type)
+	if (!endpoint) return { success: false, message: TEST_MESSAGES.cannotTest, time: 0 }
+	const started = performance.now()
+	const elapsed = () => Math.round(performance.now() - started)
+	let outcome: ChannelTestOutcome
+	let usage: Usage | undefined
+	try {
+		const opened = await openUpstream(dependencies, toolOutbound(dependencies), channel, {
+			endpoint, model, body: testBody(endpoint, model), stream: false, signal: AbortSignal.timeout(TEST_DEADLINE_MS),
+		})
+		const text = await opened.response.text()
+		if (!opened.response.ok) {
+			outcome = { success: false, message: scrubSecrets(upstreamErrorMessage(opened.response.status, text.slice(0, 64 * 1024)), channel.key), time: elapsed() }
+		} else {
+			let answer: unknown
+			try {
+				answer = JSON.parse(text)
+			} catch {
+				answer = undefined
+			}
+			if (!isValidAnswer(endpoint, answer)) outcome = { success: false, message: TEST_MESSAGES.malformed, time: elapsed() }
+			else {
+				outcome = { success: true, message: '', time: elapsed() }
+				usage = usageFrom(answer.usage) ?? { promptTokens: await countPrompt(promptOf(endpoint)), completionTokens: await countText(answerText(answer)) }
+			}
+		}
+	} catch (error) {
+		outcome = { success: false, message: failureMessage(error), time: elapsed() }
+	}
+	await recordTest(dependencies, channel, outcome, usage, { runner, model, endpoint })
+	return outcome
+}
+
+/** `response_time` and `test_time` on the channel; on success the uncharged log entry. */
+async function recordTest(
+	dependencies: Dependencies, channel: ToolChannel, outcome: ChannelTestOutcome, usage: Usage | undefined,
+	call: { runner: TestRunner; model: string; endpoint: RelayEndpoint },
+) {
+	const { store, options } = dependencies
+	const { channels, logs } = store.tables
+	await store.db.update(channels).set({ responseTime: outcome.time, testTime: nowSeconds() }).where(eq(channels.id, channel.id))
+	if (!outcome.success || !usage || !options.get('LogConsumeEnabled')) return
+	const group = channel.groups[0] ?? 'default'
+	const pricing = resolvePricing(options, call.model, call.runner.group, group)
+	const cost = pricing ? quotaForUsage(pricing, usage, options.get('QuotaPerUnit')) : 0
+	const ratios = pricing?.kind === 'per_call'
+		? { model_price: pricing.modelPrice, group_ratio: pricing.groupRatio }
+		: pricing ? { model_ratio: pricing.modelRatio, completion_ratio: pricing.completionRatio, group_ratio: pricing.groupRatio } : {}
+	await store.db.insert(logs).values({
+		userId: call.runner.userId,
+		type: LOG_TYPE.consume,
+		quota: cost,
+		username: call.runner.username,
+		tokenName: TEST_TOKEN_NAME,
+		modelName: call.model,
+		group,
+		promptTokens: usage.promptTokens,
+		completionTokens: usage.completionTokens,
+		useTime: Math.round(outcome.time / MILLISECONDS_PER_SECOND),
+		isStream: false,
+		channelId: channel.id,
+		channelName: channel.name,
+		requestId: newRequestId(),
+		content: `channel test (${call.endpoint}); not charged`,
+		other: JSON.stringify({ channel_test: true, not_charged: true, ...ratios, admin_info: { use_channel: [channel.id] } }),
+	})
+}
+
+/** Scheduled tests run as the super admin, as new-api runs them as user 1. */
+export async function systemRunner(dependencies: Dependencies): Promise<TestRunner> {
+	const { users } = dependencies.store.tables
+	const [root] = await dependencies.store.db.select({ id: users.id, username: users.username, group: users.group })
+		.from(users).where(eq(users.role, ROLE.root)).orderBy(users.id).limit(1)
+	return root ? { userId: root.id, username: root.username, group: root.group } : { userId: 0, username: 'system', group: 'default' }
+}

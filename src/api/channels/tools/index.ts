@@ -1,0 +1,63 @@
+/**
+ * The channel tools of the list and editor (seed 001 §7): test one or all, balances, model lists
+ * and upstream detection, under `/api/channel`. Admin only (route policy). "All" calls start their
+ * work in the background and answer at once with what they started.
+ */
+import { Elysia } from 'elysia'
+import { z } from 'zod'
+import type { Dependencies } from '@/dependencies'
+import { authentication, requireCaller, type Caller } from '../../plugins/auth'
+import { ok } from '../../respond'
+import { refused } from '../../errors'
+import { BALANCE_MESSAGES, updateAllBalances, updateBalanceById } from './balance'
+import { runChannelTest, type TestRunner } from './channel-test'
+import { detectUpstream } from './detection'
+import { runHealthRound } from './health'
+import { fetchModelsOfChannel, fetchModelsOfNewChannel, fetchModelsSchema } from './models'
+import { loadToolChannel } from './upstream'
+
+const idParams = z.object({ id: z.coerce.number().int().positive() })
+const testQuery = z.object({ model: z.string().trim().max(256).optional() })
+
+export const TOOL_MESSAGES = {
+	testAllStarted: 'testing all enabled and auto-disabled channels in the background',
+	testAllRunning: 'a test of all channels is already running, please wait for it to finish',
+}
+
+const runnerOf = (caller: Caller | undefined): TestRunner => {
+	const { user } = requireCaller(caller)
+	return { userId: user.id, username: user.username, group: user.group }
+}
+
+/** One background "test all" per process at a time. */
+const testAllRuns = new WeakMap<Dependencies, Promise<unknown>>()
+
+function startTestAll(dependencies: Dependencies, runner: TestRunner) {
+	if (testAllRuns.has(dependencies)) throw refused(TOOL_MESSAGES.testAllRunning)
+	const run = runHealthRound(dependencies, runner)
+		.catch((error) => dependencies.logger.error('testing all channels failed', { error: String(error) }))
+		.finally(() => testAllRuns.delete(dependencies))
+	testAllRuns.set(dependencies, run)
+}
+
+export function channelToolRoutes(dependencies: Dependencies) {
+	return new Elysia({ prefix: '/channel' })
+		.use(authentication(dependencies))
+		.get('/test', ({ caller }) => {
+			startTestAll(dependencies, runnerOf(caller))
+			return ok(undefined, TOOL_MESSAGES.testAllStarted)
+		})
+		.get('/test/:id', async ({ caller, params, query }) => {
+			const channel = await loadToolChannel(dependencies, params.id)
+			const outcome = await runChannelTest(dependencies, channel, runnerOf(caller), query.model)
+			return { success: outcome.success, message: outcome.message, data: { time: outcome.time } }
+		}, { params: idParams, query: testQuery })
+		.get('/update_balance', async () => {
+			const { count } = await updateAllBalances(dependencies)
+			return ok(undefined, BALANCE_MESSAGES.started(count))
+		})
+		.get('/update_balance/:id', async ({ params }) => ok(await updateBalanceById(dependencies, params.id)), { params: idParams })
+		.get('/fetch_models/:id', async ({ params }) => ok(await fetchModelsOfChannel(dependencies, params.id)), { params: idParams })
+		.post('/fetch_models', async ({ body }) => ok(await fetchModelsOfNewChannel(dependencies, body)), { body: fetchModelsSchema })
+		.get('/test_upstream/:id', async ({ params }) => ok(await detectUpstream(dependencies, params.id)), { params: idParams })
+}
