@@ -1,6 +1,7 @@
 /**
- * The relay: OpenAI-format endpoints under `/v1` (Claude and Gemini formats arrive with the
- * providers work). Errors answer in OpenAI's shape; unknown `/v1` paths answer 501.
+ * The relay: OpenAI-format endpoints under `/v1`, Claude's `/v1/messages` and Gemini's `/v1beta`
+ * (and `/v1/models/*:…`, where @google/genai calls by default). Each format answers errors in its
+ * own shape; unknown OpenAI paths answer 501.
  */
 import { Elysia } from 'elysia'
 import type { Dependencies } from '@/dependencies'

@@ -75,6 +75,8 @@ export const DEFAULT_AUTOMATIC_DISABLE_KEYWORDS = [
 	'the security token included in the request is invalid',
 	'operation not allowed',
 	'your account is not authorized',
+	// Gemini answers an invalid key with 400, not 401.
+	'api key not valid',
 ].join('\n')
 
 export const OPTION_DEFINITIONS = {

@@ -175,6 +175,20 @@ for (const target of databaseTargets()) {
 			expect(sent.messages[2]).toEqual({ role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_01A09q90qw90lq917835lq9', content: '18 °C' }] })
 		})
 
+		test('thinking blocks a Claude client sends back never reach an OpenAI-format upstream', async () => {
+			await client.messages.create({
+				model: OPENAI_MODEL, max_tokens: 100,
+				messages: [
+					{ role: 'user', content: 'Hi' },
+					{ role: 'assistant', content: [{ type: 'thinking', thinking: 'Greet back.', signature: 'sig-1' }, { type: 'text', text: 'Hello' }] },
+					{ role: 'user', content: 'Again' },
+				],
+			})
+			const sent = openAIUpstream.requests.at(-1)!.body
+			expect(sent.messages.map((message: Record<string, unknown>) => Object.keys(message).sort())).toEqual([['content', 'role'], ['content', 'role'], ['content', 'role']])
+			expect(JSON.stringify(sent)).not.toContain('sig-1')
+		})
+
 		test('messages.stream on a Claude upstream streams thinking with its signature, text and tool use', async () => {
 			const message = await client.messages.stream({ model: CLAUDE_MODEL, max_tokens: 2048, tools: [weatherTool], messages: [{ role: 'user', content: 'Weather?' }] }).finalMessage()
 			expect(message.content as unknown).toEqual([

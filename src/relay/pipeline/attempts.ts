@@ -8,7 +8,7 @@ import { type BodyReader, type OpenedResponse, readAllText } from '@/lib/outboun
 import { RelayError, relayErrors } from '../errors'
 import { adaptorFor } from '../providers/registry'
 import { textReader } from '../formats/sse'
-import type { AdaptorContext, Converter, RelayEndpoint } from '../providers/types'
+import { type AdaptorContext, AdaptorFetchError, type Converter, type RelayEndpoint } from '../providers/types'
 import { disableReason } from './channel-health'
 import { ModelMappingCycleError, upstreamModel } from './model-mapping'
 import type { RelayServices } from './services'
@@ -35,6 +35,12 @@ export interface AttemptPlan {
 	signal: AbortSignal
 }
 
+/** A token or signing service refusing the channel's key with one of these means the key is wrong. */
+const CREDENTIAL_STATUSES = new Set([400, 401, 403])
+const UNAUTHORIZED = 401
+
+const credentialsRejected = () => new RelayError(502, 'the upstream rejected the channel credentials', 'upstream_error', 'upstream_auth_failed')
+
 /** A channel's `status_code_mapping` rewrites the upstream status before anything else sees it. */
 function mappedStatus(channel: RoutableChannel, status: number) {
 	const mapped = Number(channel.statusCodeMapping[String(status)])
@@ -53,8 +59,9 @@ async function upstreamError(channel: RoutableChannel, response: OpenedResponse,
 	let message = `upstream error ${response.status}`
 	try {
 		const text = (await response.text()).slice(0, ERROR_BODY_LIMIT)
-		const parsed = JSON.parse(text) as { error?: { message?: unknown } | string; message?: unknown }
-		const found = typeof parsed.error === 'string' ? parsed.error : parsed.error?.message ?? parsed.message
+		const parsed = JSON.parse(text) as { error?: { message?: unknown } | string; message?: unknown; errors?: { message?: unknown }[]; detail?: unknown }
+		// OpenAI `{error:{message}}` or `{error}`, plain `{message}`, Cloudflare `{errors:[{message}]}`, FastAPI `{detail}`.
+		const found = (typeof parsed.error === 'string' ? parsed.error : parsed.error?.message) ?? parsed.message ?? parsed.errors?.[0]?.message ?? parsed.detail
 		if (typeof found === 'string' && found) message = found
 	} catch {
 		// Not JSON: keep the generic message rather than an HTML error page.
@@ -62,7 +69,7 @@ async function upstreamError(channel: RoutableChannel, response: OpenedResponse,
 	const upstreamMessage = scrub(message, channel)
 	// The upstream refusing the gateway's own credentials is not the client's key being wrong.
 	const error = status === 401 || status === 403
-		? new RelayError(502, 'the upstream rejected the channel credentials', 'upstream_error', 'upstream_auth_failed')
+		? credentialsRejected()
 		: new RelayError(status, upstreamMessage, status === 429 ? 'rate_limit_error' : 'upstream_error', `upstream_${status}`)
 	return { error, upstreamMessage }
 }
@@ -101,11 +108,39 @@ export async function openUpstream(
 		: { ...call.body, model }
 	const upstreamChannel = { ...channel, baseUrl: channel.baseUrl || adaptor.defaultBaseUrl }
 	const upstream = passThrough
-		? passThrough.buildRequest(upstreamChannel, call.endpoint, body)
+		? passThrough.buildRequest(upstreamChannel, call.endpoint, withoutCanonicalFields(body))
 		: await converter!.buildRequest(upstreamChannel, body, adaptorContext(relay, call.signal))
 	const response = await relay.outbound(upstream.url, { method: upstream.method ?? 'POST', headers: upstream.headers, body: upstream.body, signal: call.signal })
 	if (!converter || !response.ok) return { response, upstreamModel: model }
+	if (!call.stream && converter.errorOf) {
+		// Read now: an error reported inside a 2xx answer must be seen before the call counts as answered.
+		const text = await response.text()
+		const reported = converter.errorOf(text)
+		if (reported) return { response: answeredWith(response, reported.status, JSON.stringify({ error: { message: reported.message } })), upstreamModel: model }
+		return { response: convertedAnswer(answeredWith(response, response.status, text), converter, call.model, false), upstreamModel: model }
+	}
 	return { response: convertedAnswer(response, converter, call.model, call.stream), upstreamModel: model }
+}
+
+/** Our own ferry-internal fields of the canonical form, which OpenAI-format upstreams must not see. */
+const CANONICAL_ONLY_MESSAGE_FIELDS = ['claude_thinking']
+
+function withoutCanonicalFields(body: Record<string, unknown>) {
+	const messages = body.messages
+	if (!Array.isArray(messages) || !messages.some((message) => CANONICAL_ONLY_MESSAGE_FIELDS.some((field) => (message as Record<string, unknown>)?.[field] !== undefined))) return body
+	return {
+		...body,
+		messages: messages.map((message: Record<string, unknown>) => {
+			const copy = { ...message }
+			for (const field of CANONICAL_ONLY_MESSAGE_FIELDS) delete copy[field]
+			return copy
+		}),
+	}
+}
+
+/** An answer whose body was already read, with the given status and text. */
+function answeredWith(response: OpenedResponse, status: number, text: string): OpenedResponse {
+	return { ...response, status, ok: status >= 200 && status < 300, body: textReader(text), text: async () => text }
 }
 
 function adaptorContext(relay: Pick<RelayServices, 'outbound'>, signal: AbortSignal): AdaptorContext {
@@ -114,7 +149,7 @@ function adaptorContext(relay: Pick<RelayServices, 'outbound'>, signal: AbortSig
 		async fetchJson(url, init) {
 			const response = await relay.outbound(url, { ...init, signal })
 			const text = await response.text()
-			if (!response.ok) throw new Error(`${new URL(url).host} answered ${response.status}`)
+			if (!response.ok) throw new AdaptorFetchError(response.status, `${new URL(url).host} answered ${response.status}`)
 			return JSON.parse(text) as unknown
 		},
 	}
@@ -170,6 +205,12 @@ export async function sendWithRetries(dependencies: Dependencies, relay: RelaySe
 		} catch (error) {
 			if (error instanceof ChannelUnfitError) {
 				lastError = relayErrors.noChannel(plan.group, plan.model)
+				continue
+			}
+			if (error instanceof AdaptorFetchError && CREDENTIAL_STATUSES.has(error.status)) {
+				const reason = disableReason(dependencies.options, channel.autoBan, UNAUTHORIZED, error.message)
+				if (reason) await relay.disableChannel(channel.id, reason)
+				lastError = credentialsRejected()
 				continue
 			}
 			if (plan.signal.aborted) throw error

@@ -128,7 +128,8 @@ async function completeAnswer(dependencies: Dependencies, relay: RelayServices, 
 		text = await answer.response.text()
 	} catch (error) {
 		await voidHold(relay.ledger, call.requestId, 'upstream_failed')
-		throw relayErrors.upstreamUnavailable()
+		// A converter that found the upstream's answer to be an error says so in a RelayError.
+		throw error instanceof RelayError ? error : relayErrors.upstreamUnavailable()
 	}
 	let parsed: { usage?: unknown; choices?: unknown } = {}
 	try {

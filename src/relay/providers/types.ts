@@ -37,7 +37,7 @@ export interface OpenAIPassThrough {
 
 /** What an adaptor may use besides its arguments: the gateway's outbound client, for token exchanges. */
 export interface AdaptorContext {
-	/** POSTs or GETs through the guarded outbound client and answers the parsed JSON (throws on non-2xx). */
+	/** POSTs or GETs through the guarded outbound client and answers the parsed JSON (throws AdaptorFetchError on non-2xx). */
 	fetchJson(url: string, init: { method: 'GET' | 'POST'; headers?: Record<string, string>; body?: string }): Promise<unknown>
 	/** Unix milliseconds; signing uses it, tests may fix it. */
 	now(): number
@@ -55,10 +55,28 @@ export interface Converter {
 	toOpenAI(text: string, model: string): Record<string, unknown>
 	/**
 	 * The upstream's stream → an OpenAI-format SSE stream (`data: {chunk}` events, usage in a final
-	 * chunk, then `data: [DONE]`). Must be lazy (pull one upstream read per call) and never throw
-	 * for malformed input: it ends with an `error` event the stream tap reports.
+	 * chunk, then `data: [DONE]`). Must be lazy (pull one upstream read per call). Its `read()` rejects
+	 * when the upstream fails: with a SyntaxError for a malformed event, with a RelayError for an
+	 * error the upstream reported (its message reaches the client in the stream's error event).
 	 */
 	streamToOpenAI?(reader: BodyReader, model: string): BodyReader
+	/**
+	 * For upstreams that report failures inside a 2xx answer (Baidu, Zhipu v3, Tencent…): the status
+	 * and message such an answer stands for, or undefined for a real answer. The relay then treats it
+	 * as that upstream error: retries, auto-disable and the client's error all apply.
+	 */
+	errorOf?(text: string): { status: number; message: string } | undefined
+}
+
+/**
+ * Thrown by `AdaptorContext.fetchJson` when the upstream's token or signing service refused the
+ * call: 400/401/403 mean the channel's credentials are wrong, which the relay handles like an
+ * upstream 401 (a gateway error for the client, auto-disable for the channel).
+ */
+export class AdaptorFetchError extends Error {
+	constructor(readonly status: number, message: string) {
+		super(message)
+	}
 }
 
 export interface ProviderAdaptor {

@@ -19,6 +19,7 @@ describe('the Baidu Wenxin provider (type 15)', () => {
 	let upstream: ReturnType<typeof Bun.serve>
 	const requests: Recorded[] = []
 	const tokenRequests: Recorded[] = []
+	let refuseTokens = false
 	let answer: () => Promise<Response>
 
 	beforeAll(async () => {
@@ -31,6 +32,7 @@ describe('the Baidu Wenxin provider (type 15)', () => {
 				const recorded = { method: request.method, path: url.pathname, query: url.searchParams, body: text ? JSON.parse(text) : undefined }
 				if (url.pathname === '/oauth/2.0/token') {
 					tokenRequests.push(recorded)
+					if (refuseTokens) return new Response(JSON.stringify({ error: 'invalid_client', error_description: 'unknown client id' }), { status: 401, headers: { 'content-type': 'application/json' } })
 					return new Response(await fixture('token-answer.json'), { headers: { 'content-type': 'application/json' } })
 				}
 				requests.push(recorded)
@@ -179,6 +181,17 @@ describe('the Baidu Wenxin provider (type 15)', () => {
 	test('an upstream 401 becomes a 502 saying the channel credentials were rejected', async () => {
 		answer = json('token-error-answer.json', 401)
 		const failure = await failureOf(client.chat.completions.create({ model: 'ERNIE-4.0-8K', messages: [{ role: 'user', content: 'Say hello' }] }))
+		expect(failure!.status).toBe(502)
+		expect(failure!.message).toContain('the upstream rejected the channel credentials')
+	})
+
+	test('a key pair the token service refuses is reported as rejected credentials, not as an unreachable upstream', async () => {
+		// Baidu's 110 drops the cached token, so the next call asks the token service again.
+		answer = json('token-error-answer.json')
+		await failureOf(client.chat.completions.create({ model: 'ERNIE-4.0-8K', messages: [{ role: 'user', content: 'Say hello' }] }))
+		refuseTokens = true
+		const failure = await failureOf(client.chat.completions.create({ model: 'ERNIE-4.0-8K', messages: [{ role: 'user', content: 'Say hello' }] }))
+		refuseTokens = false
 		expect(failure!.status).toBe(502)
 		expect(failure!.message).toContain('the upstream rejected the channel credentials')
 	})

@@ -104,7 +104,7 @@ describe('the Cloudflare Workers AI provider', () => {
 		const error = await failure(client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'Hello' }] }))
 		expect(error).toBeInstanceOf(OpenAI.APIError)
 		expect(error?.status).toBe(400)
-		expect(error?.message).toContain('upstream error')
+		expect(error?.message).toContain("Bad input: must have required property 'messages'")
 	})
 
 	test('reports rejected channel credentials as a gateway error', async () => {

@@ -74,7 +74,7 @@ describe('the Jina provider', () => {
 		const error = await failure(client.embeddings.create({ model: EMBEDDING_MODEL, input: 'text' }))
 		expect(error).toBeInstanceOf(OpenAI.APIError)
 		expect(error?.status).toBe(422)
-		expect(error?.message).toContain('upstream error')
+		expect(error?.message).toContain('Validation error: input must be a string or a list of strings')
 	})
 
 	test('reports rejected channel credentials as a gateway error', async () => {

@@ -73,7 +73,7 @@ describe('the MokaAI M3E provider', () => {
 		const error = await failure(client.embeddings.create({ model: EMBEDDING_MODEL, input: 'text' }))
 		expect(error).toBeInstanceOf(OpenAI.APIError)
 		expect(error?.status).toBe(422)
-		expect(error?.message).toContain('upstream error')
+		expect(error?.message).toContain('input must not be empty')
 	})
 
 	test('reports rejected channel credentials as a gateway error', async () => {

@@ -161,4 +161,14 @@ describe('the Tencent Hunyuan provider (type 23)', () => {
 		expect((failure as InstanceType<typeof OpenAI.APIError>).status).toBe(502)
 		expect((failure as InstanceType<typeof OpenAI.APIError>).message).toContain('the upstream rejected the channel credentials')
 	})
+
+	test('an AuthFailure answered with HTTP 200 counts as rejected credentials and disables the channel when auto-disable is on', async () => {
+		await harness.ferry.dependencies.options.set('AutomaticDisableChannelEnabled', 'true')
+		answer = json('error-answer.json')
+		const failure = await client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'Say hello' }] }).catch((error: unknown) => error)
+		expect((failure as InstanceType<typeof OpenAI.APIError>).status).toBe(502)
+		expect((failure as InstanceType<typeof OpenAI.APIError>).message).toContain('the upstream rejected the channel credentials')
+		const channels = await harness.ferry.call('GET', '/api/channel/', { as: harness.root })
+		expect(channels.body.data.items[0].status).toBe(3)
+	})
 })

@@ -68,6 +68,7 @@ export const openAIUsageSchema = z.looseObject({
 	prompt_tokens: z.number().nullish(),
 	completion_tokens: z.number().nullish(),
 	total_tokens: z.number().nullish(),
-	prompt_tokens_details: z.looseObject({ cached_tokens: z.number().nullish() }).nullish(),
+	/** `cache_creation_tokens` is not OpenAI's: converters of upstreams that bill cache writes (Claude) fill it. */
+	prompt_tokens_details: z.looseObject({ cached_tokens: z.number().nullish(), cache_creation_tokens: z.number().nullish() }).nullish(),
 })
 export type OpenAIUsage = z.infer<typeof openAIUsageSchema>

@@ -7,6 +7,7 @@
  */
 import type { Usage } from '@/billing/price'
 import type { BodyReader } from '@/lib/outbound'
+import { RelayError } from '../../errors'
 import { choiceText, usageFrom } from './usage'
 
 export type StreamEnd = 'completed' | 'client_closed' | 'upstream_failed' | 'malformed'
@@ -120,7 +121,9 @@ export function tapOpenAIStream(reader: BodyReader, tap: StreamTap): ReadableStr
 				const malformed = error instanceof SyntaxError
 				controller.enqueue(malformed
 					? errorEvent('the upstream sent a malformed stream event', 'upstream_malformed')
-					: errorEvent('the upstream connection was lost', 'upstream_reset'))
+					: error instanceof RelayError
+						? errorEvent(error.message, error.code ?? 'upstream_error')
+						: errorEvent('the upstream connection was lost', 'upstream_reset'))
 				void reader.cancel().catch(() => {})
 				await finish(malformed ? 'malformed' : 'upstream_failed')
 				controller.close()

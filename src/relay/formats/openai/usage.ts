@@ -11,6 +11,7 @@ export function usageFrom(value: unknown): Usage | undefined {
 		promptTokens: usage.prompt_tokens ?? 0,
 		completionTokens: usage.completion_tokens ?? 0,
 		cachedTokens: usage.prompt_tokens_details?.cached_tokens ?? 0,
+		cacheCreationTokens: usage.prompt_tokens_details?.cache_creation_tokens ?? 0,
 	}
 }
 

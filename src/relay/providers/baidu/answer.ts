@@ -16,6 +16,7 @@ export interface WenxinAnswer {
 
 /** "Access token invalid or no longer valid" and "Access token expired". */
 const TOKEN_REJECTED = new Set([110, 111])
+const UPSTREAM_FAILED = 502
 const FINISH_REASONS: Record<string, string> = { normal: 'stop', stop: 'stop', length: 'length', content_filter: 'content_filter', function_call: 'tool_calls' }
 
 export function checked<Answer extends { error_code?: number; error_msg?: string }>(answer: Answer): Answer {
@@ -52,4 +53,17 @@ export function toOpenAIAnswer(text: string, model: string): Record<string, unkn
 		choices: [{ index: 0, message: { role: 'assistant', content: answer.result ?? '', ...toolCalls(answer, false) }, finish_reason: finishReason(answer) }],
 		usage: openAIUsage(answer.usage),
 	}
+}
+
+/** For the relay: an `error_code` in a 2xx answer is an upstream error (see Converter.errorOf). */
+export function wenxinErrorOf(text: string): { status: number; message: string } | undefined {
+	let answer: WenxinAnswer
+	try {
+		answer = JSON.parse(text) as WenxinAnswer
+	} catch {
+		return undefined
+	}
+	if (answer.error_code === undefined || answer.error_code === 0) return undefined
+	if (TOKEN_REJECTED.has(answer.error_code)) forgetAccessTokens()
+	return { status: UPSTREAM_FAILED, message: `Baidu error ${answer.error_code}: ${answer.error_msg ?? ''}`.trim() }
 }

@@ -5,7 +5,7 @@
 import { CHANNEL_TYPE } from '@shared/channel-type'
 import type { ProviderAdaptor, UpstreamChannel } from '../types'
 import { accessToken } from './access-token'
-import { toOpenAIAnswer } from './answer'
+import { toOpenAIAnswer, wenxinErrorOf } from './answer'
 import { toOpenAIEmbeddings, wenxinEmbeddingRequest } from './embeddings'
 import { chatEndpoint, embeddingEndpoint } from './endpoints'
 import { wenxinRequest } from './request'
@@ -32,6 +32,7 @@ export const baidu: ProviderAdaptor = {
 				}
 			},
 			toOpenAI: toOpenAIAnswer,
+			errorOf: wenxinErrorOf,
 			streamToOpenAI: wenxinStreamToOpenAI,
 		},
 		embeddings: {

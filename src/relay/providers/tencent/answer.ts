@@ -66,3 +66,21 @@ export function toOpenAIAnswer(text: string, model: string): Record<string, unkn
 		usage: openAIUsage(answer.Usage ?? {}),
 	}
 }
+
+/** Tencent Cloud's signature and credential failures (`AuthFailure.SignatureFailure`, `AuthFailure.SecretIdNotFound`…). */
+const CREDENTIAL_FAILURE = /^AuthFailure\./
+const UNAUTHORIZED = 401
+const UPSTREAM_FAILED = 502
+
+/** For the relay: `Response.Error` in a 2xx answer is an upstream error (see Converter.errorOf). */
+export function hunyuanErrorOf(text: string): { status: number; message: string } | undefined {
+	let answer: HunyuanChunk
+	try {
+		answer = (JSON.parse(text) as { Response?: HunyuanChunk }).Response ?? {}
+	} catch {
+		return undefined
+	}
+	const failure = answer.Error ?? answer.ErrorMsg
+	if (!failure) return undefined
+	return { status: CREDENTIAL_FAILURE.test(failure.Code ?? '') ? UNAUTHORIZED : UPSTREAM_FAILED, message: upstreamFailure(failure).message }
+}

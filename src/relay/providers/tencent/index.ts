@@ -4,7 +4,7 @@
  */
 import { CHANNEL_TYPE } from '@shared/channel-type'
 import type { ProviderAdaptor, UpstreamChannel } from '../types'
-import { toOpenAIAnswer } from './answer'
+import { hunyuanErrorOf, toOpenAIAnswer } from './answer'
 import { hunyuanRequest } from './request'
 import { tc3Signature } from './signer'
 import { hunyuanStreamToOpenAI } from './stream'
@@ -51,6 +51,7 @@ export const tencent: ProviderAdaptor = {
 		chat: {
 			buildRequest: (channel, body, context) => signedRequest(channel, JSON.stringify(hunyuanRequest(body)), context.now()),
 			toOpenAI: toOpenAIAnswer,
+			errorOf: hunyuanErrorOf,
 			streamToOpenAI: hunyuanStreamToOpenAI,
 		},
 	},

@@ -47,3 +47,17 @@ export function toOpenAIAnswer(text: string, model: string): Record<string, unkn
 		usage: openAIUsage(answer.data.usage),
 	}
 }
+
+const UPSTREAM_FAILED = 502
+
+/** For the relay: `success: false` in a 2xx answer is an upstream error (see Converter.errorOf). */
+export function zhipuErrorOf(text: string): { status: number; message: string } | undefined {
+	let answer: ZhipuAnswer
+	try {
+		answer = JSON.parse(text) as ZhipuAnswer
+	} catch {
+		return undefined
+	}
+	if (answer.success !== false && answer.data) return undefined
+	return { status: UPSTREAM_FAILED, message: zhipuFailure(answer.code, answer.msg).message }
+}

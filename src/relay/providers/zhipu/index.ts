@@ -4,7 +4,7 @@
  */
 import { CHANNEL_TYPE } from '@shared/channel-type'
 import type { ProviderAdaptor } from '../types'
-import { toOpenAIAnswer } from './answer'
+import { toOpenAIAnswer, zhipuErrorOf } from './answer'
 import { zhipuToken } from './jwt'
 import { zhipuV3Request } from './request'
 import { zhipuStreamToOpenAI } from './stream'
@@ -27,6 +27,7 @@ export const zhipu: ProviderAdaptor = {
 				}
 			},
 			toOpenAI: toOpenAIAnswer,
+			errorOf: zhipuErrorOf,
 			streamToOpenAI: zhipuStreamToOpenAI,
 		},
 	},
