@@ -9,6 +9,7 @@ import { RelayError, relayErrors } from '../errors'
 import { adaptorFor } from '../providers/registry'
 import { textReader } from '../formats/sse'
 import { type AdaptorContext, AdaptorFetchError, type Converter, type RelayEndpoint } from '../providers/types'
+import { upstreamWebSocket } from './upstream-websocket'
 import { disableReason } from './channel-health'
 import { ModelMappingCycleError, upstreamModel } from './model-mapping'
 import type { RelayServices } from './services'
@@ -74,6 +75,7 @@ async function upstreamError(channel: RoutableChannel, response: OpenedResponse,
 	return { error, upstreamMessage }
 }
 
+
 /** Why one channel could not take the call: its adaptor lacks the endpoint, or its mapping loops. */
 export class ChannelUnfitError extends Error {}
 
@@ -94,7 +96,8 @@ export async function openUpstream(
 	const adaptor = adaptorFor(channel.type)
 	const passThrough = adaptor?.openai?.endpoints.includes(call.endpoint) ? adaptor.openai : undefined
 	const converter = passThrough ? undefined : adaptor?.converted?.[call.endpoint]
-	if (!adaptor || (!passThrough && !converter) || (call.stream && converter && !converter.streamToOpenAI)) throw new ChannelUnfitError('endpoint not served')
+	const selfOpened = adaptor?.selfOpened?.[call.endpoint]
+	if (!adaptor || (!passThrough && !converter && !selfOpened) || (call.stream && converter && !converter.streamToOpenAI)) throw new ChannelUnfitError('endpoint not served')
 	let model: string
 	try {
 		model = upstreamModel(channel.modelMapping, call.model)
@@ -107,6 +110,10 @@ export async function openUpstream(
 		? { ...call.body, model, stream_options: { ...(call.body.stream_options as object | undefined), include_usage: true } }
 		: { ...call.body, model }
 	const upstreamChannel = { ...channel, baseUrl: channel.baseUrl || adaptor.defaultBaseUrl }
+	if (selfOpened) {
+		const opened = await selfOpened.open(upstreamChannel, body, { model: call.model, stream: call.stream, signal: call.signal, now: () => Date.now(), openWebSocket: upstreamWebSocket(dependencies) })
+		return { response: opened, upstreamModel: model }
+	}
 	const upstream = passThrough
 		? passThrough.buildRequest(upstreamChannel, call.endpoint, withoutCanonicalFields(body))
 		: await converter!.buildRequest(upstreamChannel, body, adaptorContext(relay, call.signal))

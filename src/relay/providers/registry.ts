@@ -1,6 +1,7 @@
 /** Channel type → adaptor: one line per provider. */
 import type { ProviderAdaptor } from './types'
 import { anthropic } from './anthropic'
+import { aws } from './aws'
 import { azure } from './azure'
 import { custom } from './custom'
 import { openai } from './openai'
@@ -23,6 +24,7 @@ import { baiduV2 } from './baidu-v2'
 import { zhipu } from './zhipu'
 import { zhipuV4 } from './zhipu-v4'
 import { tencent } from './tencent'
+import { xunfei } from './xunfei'
 import { gemini } from './gemini'
 import { palm } from './palm'
 import { vertex } from './vertex'
@@ -53,6 +55,7 @@ const ADAPTORS: readonly ProviderAdaptor[] = [
 	cohere,
 	// Anthropic Claude
 	anthropic,
+	aws,
 	// Google Gemini, PaLM, Vertex
 	gemini,
 	palm,
@@ -63,6 +66,7 @@ const ADAPTORS: readonly ProviderAdaptor[] = [
 	zhipu,
 	zhipuV4,
 	tencent,
+	xunfei,
 ]
 
 const byType = new Map(ADAPTORS.map((adaptor) => [adaptor.type, adaptor]))

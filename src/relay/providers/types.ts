@@ -1,4 +1,5 @@
-import type { BodyReader } from '@/lib/outbound'
+import type { BodyReader, OpenedResponse } from '@/lib/outbound'
+import type { WebSocketOpen } from '@/lib/outbound/websocket'
 
 /**
  * What every upstream adaptor declares (design §5). Adaptors are pure: they turn a request into the
@@ -79,6 +80,27 @@ export class AdaptorFetchError extends Error {
 	}
 }
 
+/**
+ * An endpoint whose upstream is not one HTTP request (iFlytek Spark speaks WebSocket): the adaptor
+ * opens the upstream itself through the guarded WebSocket client and answers in OpenAI's format,
+ * as a converted answer would be (JSON whole, SSE for a stream). A refused call answers an
+ * HTTP-like status with an `{error:{message}}` body, so retries and channel health work as usual.
+ */
+export interface SelfOpenedEndpoint {
+	open(channel: UpstreamChannel, body: Record<string, unknown>, call: SelfOpenedCall): Promise<OpenedResponse>
+}
+
+export interface SelfOpenedCall {
+	/** The model the client asked for, for the answer's `model` field. */
+	model: string
+	stream: boolean
+	signal: AbortSignal
+	/** Unix milliseconds; signing uses it. */
+	now(): number
+	/** Opens a WebSocket under the `upstream` policy with the configured timeouts. */
+	openWebSocket: WebSocketOpen
+}
+
 export interface ProviderAdaptor {
 	/** The channel type number (seed 001 §3). */
 	type: number
@@ -86,6 +108,8 @@ export interface ProviderAdaptor {
 	defaultBaseUrl: string
 	/** Endpoints the upstream serves in OpenAI's own format. */
 	openai?: OpenAIPassThrough
-	/** Endpoints the upstream serves in its own format (an endpoint is in one of the two, not both). */
+	/** Endpoints the upstream serves in its own format (an endpoint is in one of these, not several). */
 	converted?: Partial<Record<RelayEndpoint, Converter>>
+	/** Endpoints the adaptor opens itself (not one HTTP request). */
+	selfOpened?: Partial<Record<RelayEndpoint, SelfOpenedEndpoint>>
 }

@@ -1,0 +1,17 @@
+/**
+ * Type 18, iFlytek Spark: chat over a WebSocket per call (`wss://spark-api.xf-yun.com/{version}/chat`),
+ * the URL signed with the APISecret. The pipeline reaches it through the self-opened capability,
+ * since its answer is a series of WebSocket frames, not an HTTP response.
+ */
+import { CHANNEL_TYPE } from '@shared/channel-type'
+import type { ProviderAdaptor } from '../types'
+import { openSpark } from './open'
+
+export const xunfei: ProviderAdaptor = {
+	type: CHANNEL_TYPE.xunfei,
+	name: 'iFlytek Spark',
+	defaultBaseUrl: 'wss://spark-api.xf-yun.com',
+	selfOpened: {
+		chat: { open: openSpark },
+	},
+}
