@@ -1,60 +1,20 @@
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { describe, expect, test } from 'bun:test'
 import OpenAI from 'openai'
 import { CHANNEL_TYPE } from '@shared/channel-type'
-import { databaseTargets } from '../../helpers/database'
-import { startRelayHarness, type RelayHarness } from '../../helpers/relay'
+import { setUpProviderTest } from '../../helpers/fixture-upstream'
 
-const FIXTURES = `${import.meta.dir}/../../fixtures/providers/cohere`
 const MODEL = 'command-a-03-2025'
 
-interface SentRequest { method: string; path: string; headers: Headers; body: any }
-
-/** Answers every request with one fixture file, recording what was sent. */
-function startUpstream() {
-	const requests: SentRequest[] = []
-	let answer = { file: 'chat.json', status: 200 }
-	const server = Bun.serve({
-		hostname: '127.0.0.1',
-		port: 0,
-		async fetch(request) {
-			requests.push({ method: request.method, path: new URL(request.url).pathname, headers: request.headers, body: await request.json() })
-			const type = answer.file.endsWith('.sse') ? 'text/event-stream' : 'application/json'
-			return new Response(Bun.file(`${FIXTURES}/${answer.file}`), { status: answer.status, headers: { 'content-type': type } })
-		},
-	})
-	return {
-		url: `http://127.0.0.1:${server.port}`,
-		requests,
-		answerWith(file: string, status = 200) {
-			answer = { file, status }
-		},
-		stop: () => server.stop(true),
-	}
-}
-
 describe('the Cohere provider', () => {
-	let harness: RelayHarness
-	let upstream: ReturnType<typeof startUpstream>
-	let client: OpenAI
-
-	beforeAll(async () => {
-		upstream = startUpstream()
-		harness = await startRelayHarness(databaseTargets()[0]!)
-		await harness.ferry.dependencies.options.set('ModelRatio', JSON.stringify({ 'command-a-03-2025': 1 }))
-		await harness.createChannel({ type: CHANNEL_TYPE.cohere, key: 'cohere-api-key', base_url: upstream.url, models: 'command-a-03-2025' })
-		client = harness.client((await harness.createToken()).key)
+	const suite = setUpProviderTest({
+		fixtures: 'cohere',
+		modelRatio: { 'command-a-03-2025': 1 },
+		channels: [{ type: CHANNEL_TYPE.cohere, key: 'cohere-api-key', models: 'command-a-03-2025' }],
 	})
-	afterAll(async () => {
-		await harness.close()
-		await upstream.stop()
-	})
-
-	const lastLog = async () => (await harness.ferry.call('GET', '/api/log/', { as: harness.root })).body.data.items[0]
-	const failure = (promise: Promise<unknown>) => promise.then(() => undefined, (error: unknown) => error as InstanceType<typeof OpenAI.APIError>)
 
 	test('converts a chat to a /v2/chat request and the answer back, billing the billed units', async () => {
-		upstream.answerWith('chat.json')
-		const answer = await client.chat.completions.create({
+		suite.upstream.answerWith('chat.json')
+		const answer = await suite.client.chat.completions.create({
 			model: MODEL,
 			messages: [{ role: 'developer', content: 'Be brief.' }, { role: 'user', content: [{ type: 'text', text: 'What is an LLM?' }] }],
 			top_p: 0.9,
@@ -62,10 +22,10 @@ describe('the Cohere provider', () => {
 			max_completion_tokens: 100,
 			temperature: 0.3,
 		})
-		const sent = upstream.requests.at(-1)!
+		const sent = suite.upstream.requests.at(-1)!
 		expect(sent.method).toBe('POST')
 		expect(sent.path).toBe('/v2/chat')
-		expect(sent.headers.get('authorization')).toBe('Bearer cohere-api-key')
+		expect(sent.headers.authorization).toBe('Bearer cohere-api-key')
 		expect(sent.body).toEqual({
 			model: MODEL,
 			messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: [{ type: 'text', text: 'What is an LLM?' }] }],
@@ -79,12 +39,12 @@ describe('the Cohere provider', () => {
 		expect(answer.choices[0]!.message.content).toBe('LLMs are neural networks trained on large text corpora.')
 		expect(answer.choices[0]!.finish_reason).toBe('stop')
 		expect(answer.usage).toEqual({ prompt_tokens: 17, completion_tokens: 12, total_tokens: 29 })
-		expect(await lastLog()).toMatchObject({ model_name: MODEL, prompt_tokens: 17, completion_tokens: 12, quota: 29 })
+		expect(await suite.lastLog()).toMatchObject({ model_name: MODEL, prompt_tokens: 17, completion_tokens: 12, quota: 29 })
 	})
 
 	test('streams content deltas and bills the usage of message-end', async () => {
-		upstream.answerWith('chat-stream.sse')
-		const stream = await client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'Hello' }], stream: true, stream_options: { include_usage: true } })
+		suite.upstream.answerWith('chat-stream.sse')
+		const stream = await suite.client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'Hello' }], stream: true, stream_options: { include_usage: true } })
 		let text = ''
 		let usage: OpenAI.CompletionUsage | null | undefined
 		const finishes: unknown[] = []
@@ -93,19 +53,19 @@ describe('the Cohere provider', () => {
 			if (chunk.choices[0]?.finish_reason) finishes.push(chunk.choices[0].finish_reason)
 			if (chunk.usage) usage = chunk.usage
 		}
-		expect(upstream.requests.at(-1)!.body).toMatchObject({ stream: true })
-		expect(upstream.requests.at(-1)!.body.stream_options).toBeUndefined()
+		expect(suite.upstream.requests.at(-1)!.body).toMatchObject({ stream: true })
+		expect(suite.upstream.requests.at(-1)!.body.stream_options).toBeUndefined()
 		expect(text).toBe('Hello there')
 		expect(finishes).toEqual(['stop'])
 		expect(usage).toEqual({ prompt_tokens: 5, completion_tokens: 3, total_tokens: 8 })
-		expect(await lastLog()).toMatchObject({ is_stream: true, prompt_tokens: 5, completion_tokens: 3, quota: 8 })
+		expect(await suite.lastLog()).toMatchObject({ is_stream: true, prompt_tokens: 5, completion_tokens: 3, quota: 8 })
 	})
 
 	const tools = [{ type: 'function' as const, function: { name: 'get_weather', description: 'Weather of a city', parameters: { type: 'object', properties: { city: { type: 'string' } } } } }]
 
 	test('sends tools, tool calls and tool results in Cohere\'s shape and returns the tool call', async () => {
-		upstream.answerWith('chat-tools.json')
-		const answer = await client.chat.completions.create({
+		suite.upstream.answerWith('chat-tools.json')
+		const answer = await suite.client.chat.completions.create({
 			model: MODEL,
 			tools,
 			tool_choice: 'required',
@@ -115,7 +75,7 @@ describe('the Cohere provider', () => {
 				{ role: 'tool', tool_call_id: 'call_1', content: '{"temperature":18}' },
 			],
 		})
-		expect(upstream.requests.at(-1)!.body).toMatchObject({
+		expect(suite.upstream.requests.at(-1)!.body).toMatchObject({
 			tools,
 			tool_choice: 'REQUIRED',
 			messages: [
@@ -126,12 +86,12 @@ describe('the Cohere provider', () => {
 		})
 		expect(answer.choices[0]!.finish_reason).toBe('tool_calls')
 		expect(answer.choices[0]!.message.tool_calls).toEqual([{ id: 'get_weather_1byjy32y4hvq', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }])
-		expect(await lastLog()).toMatchObject({ prompt_tokens: 37, completion_tokens: 19 })
+		expect(await suite.lastLog()).toMatchObject({ prompt_tokens: 37, completion_tokens: 19 })
 	})
 
 	test('streams a tool call as OpenAI tool-call deltas', async () => {
-		upstream.answerWith('chat-tools-stream.sse')
-		const stream = await client.chat.completions.create({ model: MODEL, tools, messages: [{ role: 'user', content: 'Weather in Paris?' }], stream: true })
+		suite.upstream.answerWith('chat-tools-stream.sse')
+		const stream = await suite.client.chat.completions.create({ model: MODEL, tools, messages: [{ role: 'user', content: 'Weather in Paris?' }], stream: true })
 		const calls: { id?: string; name?: string; arguments: string }[] = []
 		const finishes: unknown[] = []
 		for await (const chunk of stream) {
@@ -145,21 +105,10 @@ describe('the Cohere provider', () => {
 		}
 		expect(calls).toEqual([{ id: 'get_weather_nsz5zm3w56q3', name: 'get_weather', arguments: '{"city":"Paris"}' }])
 		expect(finishes).toEqual(['tool_calls'])
-		expect(await lastLog()).toMatchObject({ is_stream: true, prompt_tokens: 37, completion_tokens: 19 })
+		expect(await suite.lastLog()).toMatchObject({ is_stream: true, prompt_tokens: 37, completion_tokens: 19 })
 	})
 
-	test('hands an upstream error to the client with its status and message', async () => {
-		upstream.answerWith('error-invalid-request.json', 400)
-		const error = await failure(client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'Hello' }] }))
-		expect(error).toBeInstanceOf(OpenAI.APIError)
-		expect(error?.status).toBe(400)
-		expect(error?.message).toContain('message must be at least 1 token long')
-	})
+	test('hands an upstream error to the client with its status and message', () => suite.expectUpstreamError(() => suite.client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'Hello' }] }), 'error-invalid-request.json', 400, 'message must be at least 1 token long'))
 
-	test('reports rejected channel credentials as a gateway error', async () => {
-		upstream.answerWith('error-invalid-token.json', 401)
-		const error = await failure(client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'Hello' }] }))
-		expect(error?.status).toBe(502)
-		expect(error?.message).toContain('the upstream rejected the channel credentials')
-	})
+	test('reports rejected channel credentials as a gateway error', () => suite.expectRejectedCredentials(() => suite.client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'Hello' }] }), 'error-invalid-token.json'))
 })

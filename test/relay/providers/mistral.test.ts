@@ -1,121 +1,65 @@
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { describe, expect, test } from 'bun:test'
 import OpenAI from 'openai'
 import { CHANNEL_TYPE } from '@shared/channel-type'
-import { databaseTargets } from '../../helpers/database'
-import { startRelayHarness, type RelayHarness } from '../../helpers/relay'
+import { failureOf, setUpProviderTest } from '../../helpers/fixture-upstream'
 
-const FIXTURES = `${import.meta.dir}/../../fixtures/providers/mistral`
 const MODEL = 'mistral-small-latest'
 const EMBEDDING_MODEL = 'mistral-embed'
 
-interface SentRequest { method: string; path: string; headers: Headers; body: any }
-
-/** Answers every request with one fixture file, recording what was sent. */
-function startUpstream() {
-	const requests: SentRequest[] = []
-	let answer = { file: 'chat.json', status: 200 }
-	const server = Bun.serve({
-		hostname: '127.0.0.1',
-		port: 0,
-		async fetch(request) {
-			requests.push({ method: request.method, path: new URL(request.url).pathname, headers: request.headers, body: await request.json() })
-			const type = answer.file.endsWith('.sse') ? 'text/event-stream' : 'application/json'
-			return new Response(Bun.file(`${FIXTURES}/${answer.file}`), { status: answer.status, headers: { 'content-type': type } })
-		},
-	})
-	return {
-		url: `http://127.0.0.1:${server.port}`,
-		requests,
-		answerWith(file: string, status = 200) {
-			answer = { file, status }
-		},
-		stop: () => server.stop(true),
-	}
-}
-
 describe('the Mistral provider', () => {
-	let harness: RelayHarness
-	let upstream: ReturnType<typeof startUpstream>
-	let client: OpenAI
-
-	beforeAll(async () => {
-		upstream = startUpstream()
-		harness = await startRelayHarness(databaseTargets()[0]!)
-		await harness.ferry.dependencies.options.set('ModelRatio', JSON.stringify({ 'mistral-small-latest': 1, 'mistral-embed': 1 }))
-		await harness.createChannel({ type: CHANNEL_TYPE.mistral, key: 'mistral-api-key', base_url: upstream.url, models: 'mistral-small-latest,mistral-embed' })
-		client = harness.client((await harness.createToken()).key)
+	const suite = setUpProviderTest({
+		fixtures: 'mistral',
+		modelRatio: { 'mistral-small-latest': 1, 'mistral-embed': 1 },
+		channels: [{ type: CHANNEL_TYPE.mistral, key: 'mistral-api-key', models: 'mistral-small-latest,mistral-embed' }],
 	})
-	afterAll(async () => {
-		await harness.close()
-		await upstream.stop()
-	})
-
-	const lastLog = async () => (await harness.ferry.call('GET', '/api/log/', { as: harness.root })).body.data.items[0]
-	const failure = (promise: Promise<unknown>) => promise.then(() => undefined, (error: unknown) => error as InstanceType<typeof OpenAI.APIError>)
 
 	test('sends chat to /v1/chat/completions and bills the usage the upstream reported', async () => {
-		upstream.answerWith('chat.json')
-		const answer = await client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'Hello' }] })
-		const sent = upstream.requests.at(-1)!
+		suite.upstream.answerWith('chat.json')
+		const answer = await suite.client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'Hello' }] })
+		const sent = suite.upstream.requests.at(-1)!
 		expect(sent.method).toBe('POST')
 		expect(sent.path).toBe('/v1/chat/completions')
-		expect(sent.headers.get('authorization')).toBe('Bearer mistral-api-key')
+		expect(sent.headers.authorization).toBe('Bearer mistral-api-key')
 		expect(sent.body).toEqual({ model: MODEL, messages: [{ role: 'user', content: 'Hello' }] })
 		expect(answer.choices[0]!.message.content).toBe('Bonjour ! Comment puis-je vous aider ?')
 		expect(answer.usage).toMatchObject({ prompt_tokens: 16, completion_tokens: 12 })
-		expect(await lastLog()).toMatchObject({ model_name: MODEL, prompt_tokens: 16, completion_tokens: 12, quota: 28 })
+		expect(await suite.lastLog()).toMatchObject({ model_name: MODEL, prompt_tokens: 16, completion_tokens: 12, quota: 28 })
 	})
 
 	test('sends only the fields Mistral accepts, under Mistral\'s names', async () => {
-		upstream.answerWith('chat.json')
-		await client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'Hello' }], seed: 7, max_completion_tokens: 64, user: 'someone', logprobs: false, temperature: 0.2 })
-		expect(upstream.requests.at(-1)!.body).toEqual({ model: MODEL, messages: [{ role: 'user', content: 'Hello' }], random_seed: 7, max_tokens: 64, temperature: 0.2 })
+		suite.upstream.answerWith('chat.json')
+		await suite.client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'Hello' }], seed: 7, max_completion_tokens: 64, user: 'someone', logprobs: false, temperature: 0.2 })
+		expect(suite.upstream.requests.at(-1)!.body).toEqual({ model: MODEL, messages: [{ role: 'user', content: 'Hello' }], random_seed: 7, max_tokens: 64, temperature: 0.2 })
 	})
 
 	test('streams chat without stream_options, which Mistral rejects, and bills the usage Mistral sends anyway', async () => {
-		upstream.answerWith('chat-stream.sse')
-		const stream = await client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'Hello' }], stream: true })
+		suite.upstream.answerWith('chat-stream.sse')
+		const stream = await suite.client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'Hello' }], stream: true })
 		let text = ''
 		for await (const chunk of stream) text += chunk.choices[0]?.delta?.content ?? ''
 		expect(text).toBe('Bonjour !')
-		const sent = upstream.requests.at(-1)!.body
+		const sent = suite.upstream.requests.at(-1)!.body
 		expect(sent.stream).toBe(true)
 		expect(sent.stream_options).toBeUndefined()
-		expect(await lastLog()).toMatchObject({ model_name: MODEL, is_stream: true, prompt_tokens: 16, completion_tokens: 3, quota: 19 })
+		expect(await suite.lastLog()).toMatchObject({ model_name: MODEL, is_stream: true, prompt_tokens: 16, completion_tokens: 3, quota: 19 })
 	})
 
-	test('passes tools upstream and returns the tool call', async () => {
-		upstream.answerWith('chat-tools.json')
-		const tools = [{ type: 'function' as const, function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } }]
-		const answer = await client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'Weather in Paris?' }], tools })
-		expect(upstream.requests.at(-1)!.body.tools).toEqual(tools)
-		expect(answer.choices[0]!.finish_reason).toBe('tool_calls')
-		expect(answer.choices[0]!.message.tool_calls).toEqual([{ id: 'D681PevKs', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }])
-		expect(await lastLog()).toMatchObject({ prompt_tokens: 96, completion_tokens: 21 })
-	})
+	test('passes tools upstream and returns the tool call', () => suite.expectToolCall(MODEL, 'D681PevKs', { prompt_tokens: 96, completion_tokens: 21 }))
 
-	test('sends embeddings to /v1/embeddings and bills their prompt tokens', async () => {
-		upstream.answerWith('embeddings.json')
-		const answer = await client.embeddings.create({ model: EMBEDDING_MODEL, input: ['first text', 'second text'] })
-		const sent = upstream.requests.at(-1)!
-		expect(sent.path).toBe('/v1/embeddings')
-		expect(sent.headers.get('authorization')).toBe('Bearer mistral-api-key')
-		expect(sent.body).toEqual({ model: EMBEDDING_MODEL, input: ['first text', 'second text'] })
-		expect(answer.data.map((item) => item.embedding)).toEqual([[0.0123, 0.0246, 0.0369, 0.0492], [0.0246, 0.0492, 0.0738, 0.0984]])
-		expect(await lastLog()).toMatchObject({ model_name: EMBEDDING_MODEL, prompt_tokens: 6, completion_tokens: 0, quota: 6 })
-	})
+	test('sends embeddings to /v1/embeddings and bills their prompt tokens', () => suite.expectEmbeddings(EMBEDDING_MODEL, {
+		path: '/v1/embeddings',
+		authorization: 'Bearer mistral-api-key',
+		body: { model: EMBEDDING_MODEL, input: ['first text', 'second text'] },
+		embeddings: [[0.0123, 0.0246, 0.0369, 0.0492], [0.0246, 0.0492, 0.0738, 0.0984]],
+		log: { model_name: EMBEDDING_MODEL, prompt_tokens: 6, completion_tokens: 0, quota: 6 },
+	}))
 
 	test('hands a validation error to the client with its status', async () => {
-		upstream.answerWith('error-extra-forbidden.json', 422)
-		const error = await failure(client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'Hello' }] }))
+		suite.upstream.answerWith('error-extra-forbidden.json', 422)
+		const error = await failureOf(suite.client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'Hello' }] }))
 		expect(error).toBeInstanceOf(OpenAI.UnprocessableEntityError)
 		expect(error?.status).toBe(422)
 	})
 
-	test('reports rejected channel credentials as a gateway error', async () => {
-		upstream.answerWith('error-unauthorized.json', 401)
-		const error = await failure(client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'Hello' }] }))
-		expect(error?.status).toBe(502)
-		expect(error?.message).toContain('the upstream rejected the channel credentials')
-	})
+	test('reports rejected channel credentials as a gateway error', () => suite.expectRejectedCredentials(() => suite.client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'Hello' }] }), 'error-unauthorized.json'))
 })

@@ -1,117 +1,44 @@
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import OpenAI from 'openai'
+import { describe, expect, test } from 'bun:test'
 import { CHANNEL_TYPE } from '@shared/channel-type'
-import { databaseTargets } from '../../helpers/database'
-import { startRelayHarness, type RelayHarness } from '../../helpers/relay'
+import { setUpProviderTest } from '../../helpers/fixture-upstream'
 
-const FIXTURES = `${import.meta.dir}/../../fixtures/providers/siliconflow`
 const MODEL = 'deepseek-ai/DeepSeek-R1'
 const EMBEDDING_MODEL = 'BAAI/bge-m3'
 
-interface SentRequest { method: string; path: string; headers: Headers; body: any }
-
-/** Answers every request with one fixture file, recording what was sent. */
-function startUpstream() {
-	const requests: SentRequest[] = []
-	let answer = { file: 'chat.json', status: 200 }
-	const server = Bun.serve({
-		hostname: '127.0.0.1',
-		port: 0,
-		async fetch(request) {
-			requests.push({ method: request.method, path: new URL(request.url).pathname, headers: request.headers, body: await request.json() })
-			const type = answer.file.endsWith('.sse') ? 'text/event-stream' : 'application/json'
-			return new Response(Bun.file(`${FIXTURES}/${answer.file}`), { status: answer.status, headers: { 'content-type': type } })
-		},
-	})
-	return {
-		url: `http://127.0.0.1:${server.port}`,
-		requests,
-		answerWith(file: string, status = 200) {
-			answer = { file, status }
-		},
-		stop: () => server.stop(true),
-	}
-}
-
 describe('the SiliconCloud provider', () => {
-	let harness: RelayHarness
-	let upstream: ReturnType<typeof startUpstream>
-	let client: OpenAI
-
-	beforeAll(async () => {
-		upstream = startUpstream()
-		harness = await startRelayHarness(databaseTargets()[0]!)
-		await harness.ferry.dependencies.options.set('ModelRatio', JSON.stringify({ 'deepseek-ai/DeepSeek-R1': 1, 'BAAI/bge-m3': 1 }))
-		await harness.createChannel({ type: CHANNEL_TYPE.siliconflow, key: 'sk-siliconflow-key', base_url: upstream.url, models: 'deepseek-ai/DeepSeek-R1,BAAI/bge-m3' })
-		client = harness.client((await harness.createToken()).key)
+	const suite = setUpProviderTest({
+		fixtures: 'siliconflow',
+		modelRatio: { 'deepseek-ai/DeepSeek-R1': 1, 'BAAI/bge-m3': 1 },
+		channels: [{ type: CHANNEL_TYPE.siliconflow, key: 'sk-siliconflow-key', models: 'deepseek-ai/DeepSeek-R1,BAAI/bge-m3' }],
 	})
-	afterAll(async () => {
-		await harness.close()
-		await upstream.stop()
-	})
-
-	const lastLog = async () => (await harness.ferry.call('GET', '/api/log/', { as: harness.root })).body.data.items[0]
-	const failure = (promise: Promise<unknown>) => promise.then(() => undefined, (error: unknown) => error as InstanceType<typeof OpenAI.APIError>)
 
 	test('sends chat to /v1/chat/completions and bills the usage the upstream reported', async () => {
-		upstream.answerWith('chat.json')
-		const answer = await client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'Hello' }] })
-		const sent = upstream.requests.at(-1)!
+		suite.upstream.answerWith('chat.json')
+		const answer = await suite.client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'Hello' }] })
+		const sent = suite.upstream.requests.at(-1)!
 		expect(sent.method).toBe('POST')
 		expect(sent.path).toBe('/v1/chat/completions')
-		expect(sent.headers.get('authorization')).toBe('Bearer sk-siliconflow-key')
+		expect(sent.headers.authorization).toBe('Bearer sk-siliconflow-key')
 		expect(sent.body).toEqual({ model: MODEL, messages: [{ role: 'user', content: 'Hello' }] })
 		expect(answer.choices[0]!.message.content).toBe('Hello! How can I help you?')
 		expect(answer.usage).toMatchObject({ prompt_tokens: 6, completion_tokens: 42 })
-		expect(await lastLog()).toMatchObject({ model_name: MODEL, prompt_tokens: 6, completion_tokens: 42, quota: 48 })
+		expect(await suite.lastLog()).toMatchObject({ model_name: MODEL, prompt_tokens: 6, completion_tokens: 42, quota: 48 })
 		expect((answer.choices[0]!.message as { reasoning_content?: string }).reasoning_content).toBe('The user greets me; I greet back.')
 	})
 
-	test('streams chat with its reasoning deltas and bills the usage of its last chunk', async () => {
-		upstream.answerWith('chat-stream.sse')
-		const stream = await client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'Hello' }], stream: true })
-		let text = ''
-		for await (const chunk of stream) text += chunk.choices[0]?.delta?.content ?? ''
-		expect(text).toBe('Hello!')
-		const sent = upstream.requests.at(-1)!.body
-		expect(sent.stream).toBe(true)
-		expect(sent.stream_options).toEqual({ include_usage: true })
-		expect(await lastLog()).toMatchObject({ model_name: MODEL, is_stream: true, prompt_tokens: 6, completion_tokens: 12, quota: 18 })
-	})
+	test('streams chat with its reasoning deltas and bills the usage of its last chunk', () => suite.expectStreamedChat(MODEL, 'Hello!', { model_name: MODEL, is_stream: true, prompt_tokens: 6, completion_tokens: 12, quota: 18 }))
 
-	test('passes tools upstream and returns the tool call', async () => {
-		upstream.answerWith('chat-tools.json')
-		const tools = [{ type: 'function' as const, function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } }]
-		const answer = await client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'Weather in Paris?' }], tools })
-		expect(upstream.requests.at(-1)!.body.tools).toEqual(tools)
-		expect(answer.choices[0]!.finish_reason).toBe('tool_calls')
-		expect(answer.choices[0]!.message.tool_calls).toEqual([{ id: '0195e1c4d6f1a2b3c4d5e6f7', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }])
-		expect(await lastLog()).toMatchObject({ prompt_tokens: 180, completion_tokens: 25 })
-	})
+	test('passes tools upstream and returns the tool call', () => suite.expectToolCall(MODEL, '0195e1c4d6f1a2b3c4d5e6f7', { prompt_tokens: 180, completion_tokens: 25 }))
 
-	test('sends embeddings to /v1/embeddings and bills their prompt tokens', async () => {
-		upstream.answerWith('embeddings.json')
-		const answer = await client.embeddings.create({ model: EMBEDDING_MODEL, input: ['first text', 'second text'] })
-		const sent = upstream.requests.at(-1)!
-		expect(sent.path).toBe('/v1/embeddings')
-		expect(sent.headers.get('authorization')).toBe('Bearer sk-siliconflow-key')
-		expect(sent.body).toEqual({ model: EMBEDDING_MODEL, input: ['first text', 'second text'], encoding_format: 'base64' })
-		expect(answer.data.map((item) => item.embedding)).toEqual([[0.0123, 0.0246, 0.0369, 0.0492], [0.0246, 0.0492, 0.0738, 0.0984]])
-		expect(await lastLog()).toMatchObject({ model_name: EMBEDDING_MODEL, prompt_tokens: 8, completion_tokens: 0, quota: 8 })
-	})
+	test('sends embeddings to /v1/embeddings and bills their prompt tokens', () => suite.expectEmbeddings(EMBEDDING_MODEL, {
+		path: '/v1/embeddings',
+		authorization: 'Bearer sk-siliconflow-key',
+		body: { model: EMBEDDING_MODEL, input: ['first text', 'second text'], encoding_format: 'base64' },
+		embeddings: [[0.0123, 0.0246, 0.0369, 0.0492], [0.0246, 0.0492, 0.0738, 0.0984]],
+		log: { model_name: EMBEDDING_MODEL, prompt_tokens: 8, completion_tokens: 0, quota: 8 },
+	}))
 
-	test('hands an upstream error to the client with its status and message', async () => {
-		upstream.answerWith('error-model-not-found.json', 400)
-		const error = await failure(client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'Hello' }] }))
-		expect(error).toBeInstanceOf(OpenAI.APIError)
-		expect(error?.status).toBe(400)
-		expect(error?.message).toContain('Model does not exist. Please check it carefully.')
-	})
+	test('hands an upstream error to the client with its status and message', () => suite.expectUpstreamError(() => suite.client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'Hello' }] }), 'error-model-not-found.json', 400, 'Model does not exist. Please check it carefully.'))
 
-	test('reports rejected channel credentials as a gateway error', async () => {
-		upstream.answerWith('error-invalid-token.json', 401)
-		const error = await failure(client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'Hello' }] }))
-		expect(error?.status).toBe(502)
-		expect(error?.message).toContain('the upstream rejected the channel credentials')
-	})
+	test('reports rejected channel credentials as a gateway error', () => suite.expectRejectedCredentials(() => suite.client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'Hello' }] }), 'error-invalid-token.json'))
 })

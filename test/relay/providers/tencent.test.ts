@@ -1,56 +1,23 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
+import { beforeEach, describe, expect, test } from 'bun:test'
 import OpenAI from 'openai'
 import { tc3Signature } from '@/relay/providers/tencent/signer'
-import { LOG_TYPE } from '@shared/log'
-import { databaseTargets } from '../../helpers/database'
-import { startRelayHarness, type RelayHarness } from '../../helpers/relay'
+import { fixturePath, setUpProviderTest } from '../../helpers/fixture-upstream'
 
-const FIXTURES = `${import.meta.dir}/../../fixtures/providers/tencent`
-const fixture = (name: string) => Bun.file(`${FIXTURES}/${name}`).text()
+const fixture = (name: string) => Bun.file(fixturePath('tencent', name)).text()
 const SECRET_ID = 'AKIDferrytest0000000000000000000000'
 const SECRET_KEY = 'ferry-test-secret-key-000000000000'
 const MODEL = 'hunyuan-lite'
 const SECONDS_TOLERANCE = 60
 
-interface Recorded { method: string; path: string; headers: Record<string, string>; rawBody: string; body: any }
-
 describe('the Tencent Hunyuan provider (type 23)', () => {
-	let harness: RelayHarness
-	let client: OpenAI
-	let upstream: ReturnType<typeof Bun.serve>
-	const requests: Recorded[] = []
-	let answer: () => Promise<Response>
-
-	beforeAll(async () => {
-		upstream = Bun.serve({
-			hostname: '127.0.0.1',
-			port: 0,
-			async fetch(request) {
-				const rawBody = await request.text()
-				requests.push({ method: request.method, path: new URL(request.url).pathname, headers: Object.fromEntries(request.headers), rawBody, body: JSON.parse(rawBody) })
-				return answer()
-			},
-		})
-		harness = await startRelayHarness(databaseTargets()[0]!)
-		const options = harness.ferry.dependencies.options
-		await options.set('ModelRatio', JSON.stringify({ ...options.get('ModelRatio'), [MODEL]: 1 }))
-		await harness.createChannel({ type: 23, key: `1300000000|${SECRET_ID}|${SECRET_KEY}`, base_url: `http://127.0.0.1:${upstream.port}`, models: MODEL })
-		client = harness.client((await harness.createToken()).key)
-	})
-	afterAll(async () => {
-		await harness.close()
-		await upstream.stop(true)
+	const suite = setUpProviderTest({
+		fixtures: 'tencent',
+		modelRatio: { [MODEL]: 1 },
+		channels: [{ type: 23, key: `1300000000|${SECRET_ID}|${SECRET_KEY}`, models: MODEL }],
 	})
 	beforeEach(() => {
-		requests.length = 0
+		suite.upstream.requests.length = 0
 	})
-
-	const json = (name: string, status = 200) => async () => new Response(await fixture(name), { status, headers: { 'content-type': 'application/json' } })
-	const sse = (name: string) => async () => new Response(await fixture(name), { headers: { 'content-type': 'text/event-stream' } })
-	const lastConsumeLog = async () => {
-		const logs = await harness.ferry.call('GET', '/api/log/?page_size=100', { as: harness.root })
-		return (logs.body.data.items as Record<string, any>[]).find((entry) => entry.type === LOG_TYPE.consume)
-	}
 
 	test('the signer reproduces the signature of Tencent\'s published worked example', async () => {
 		const example = JSON.parse(await fixture('signature-example.json'))
@@ -60,13 +27,13 @@ describe('the Tencent Hunyuan provider (type 23)', () => {
 	})
 
 	test('a chat call is sent as a signed ChatCompletions action and answered in OpenAI\'s shape', async () => {
-		answer = json('chat-answer.json')
-		const reply = await client.chat.completions.create({ model: MODEL, messages: [{ role: 'system', content: 'Be brief' }, { role: 'user', content: 'Say hello' }], temperature: 0.5 })
+		suite.upstream.answerWith('chat-answer.json')
+		const reply = await suite.client.chat.completions.create({ model: MODEL, messages: [{ role: 'system', content: 'Be brief' }, { role: 'user', content: 'Say hello' }], temperature: 0.5 })
 		expect(reply.choices[0]!.message.content).toBe('Hello from Hunyuan')
 		expect(reply.choices[0]!.finish_reason).toBe('stop')
 		expect(reply.usage).toMatchObject({ prompt_tokens: 12, completion_tokens: 5, total_tokens: 17 })
 
-		const sent = requests.at(-1)!
+		const sent = suite.upstream.requests.at(-1)!
 		expect(sent.method).toBe('POST')
 		expect(sent.path).toBe('/')
 		expect(sent.headers['x-tc-action']).toBe('ChatCompletions')
@@ -82,14 +49,14 @@ describe('the Tencent Hunyuan provider (type 23)', () => {
 	})
 
 	test('the call is billed with the tokens Hunyuan reported', async () => {
-		answer = json('chat-answer.json')
-		await client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'Say hello' }] })
-		expect(await lastConsumeLog()).toMatchObject({ model_name: MODEL, prompt_tokens: 12, completion_tokens: 5, is_stream: false })
+		suite.upstream.answerWith('chat-answer.json')
+		await suite.client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'Say hello' }] })
+		expect(await suite.lastConsumeLog()).toMatchObject({ model_name: MODEL, prompt_tokens: 12, completion_tokens: 5, is_stream: false })
 	})
 
 	test('a stream becomes OpenAI chunks with the usage in a final chunk, and is billed', async () => {
-		answer = sse('chat-stream.sse')
-		const stream = await client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'Say hello' }], stream: true, stream_options: { include_usage: true } })
+		suite.upstream.answerWith('chat-stream.sse')
+		const stream = await suite.client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'Say hello' }], stream: true, stream_options: { include_usage: true } })
 		let text = ''
 		let usage: OpenAI.CompletionUsage | null | undefined
 		const finishReasons: (string | null)[] = []
@@ -101,26 +68,26 @@ describe('the Tencent Hunyuan provider (type 23)', () => {
 		expect(text).toBe('Hello from Hunyuan')
 		expect(finishReasons.at(-1)).toBe('stop')
 		expect(usage).toMatchObject({ prompt_tokens: 12, completion_tokens: 5 })
-		expect(requests.at(-1)!.body.Stream).toBe(true)
-		expect(await lastConsumeLog()).toMatchObject({ prompt_tokens: 12, completion_tokens: 5, is_stream: true })
+		expect(suite.upstream.requests.at(-1)!.body.Stream).toBe(true)
+		expect(await suite.lastConsumeLog()).toMatchObject({ prompt_tokens: 12, completion_tokens: 5, is_stream: true })
 	})
 
 	test('tools are sent as Hunyuan tools and tool calls come back as OpenAI tool_calls', async () => {
-		answer = json('tool-call-answer.json')
+		suite.upstream.answerWith('tool-call-answer.json')
 		const parameters = { type: 'object', properties: { location: { type: 'string' } }, required: ['location'] }
-		const reply = await client.chat.completions.create({
+		const reply = await suite.client.chat.completions.create({
 			model: MODEL,
 			messages: [{ role: 'user', content: 'Weather in Shenzhen?' }],
 			tools: [{ type: 'function', function: { name: 'get_weather', description: 'Current weather', parameters } }],
 		})
 		expect(reply.choices[0]!.finish_reason).toBe('tool_calls')
 		expect(reply.choices[0]!.message.tool_calls).toEqual([{ id: 'call_hunyuan_1', type: 'function', function: { name: 'get_weather', arguments: '{"location":"Shenzhen"}' } }])
-		expect(requests.at(-1)!.body.Tools).toEqual([{ Type: 'function', Function: { Name: 'get_weather', Description: 'Current weather', Parameters: JSON.stringify(parameters) } }])
+		expect(suite.upstream.requests.at(-1)!.body.Tools).toEqual([{ Type: 'function', Function: { Name: 'get_weather', Description: 'Current weather', Parameters: JSON.stringify(parameters) } }])
 	})
 
 	test('a tool result goes back as a tool message with its call id', async () => {
-		answer = json('chat-answer.json')
-		await client.chat.completions.create({
+		suite.upstream.answerWith('chat-answer.json')
+		await suite.client.chat.completions.create({
 			model: MODEL,
 			messages: [
 				{ role: 'user', content: 'Weather in Shenzhen?' },
@@ -128,47 +95,41 @@ describe('the Tencent Hunyuan provider (type 23)', () => {
 				{ role: 'tool', tool_call_id: 'call_hunyuan_1', content: 'Sunny, 28°C' },
 			],
 		})
-		expect(requests.at(-1)!.body.Messages.slice(1)).toEqual([
+		expect(suite.upstream.requests.at(-1)!.body.Messages.slice(1)).toEqual([
 			{ Role: 'assistant', Content: '', ToolCalls: [{ Id: 'call_hunyuan_1', Type: 'function', Function: { Name: 'get_weather', Arguments: '{"location":"Shenzhen"}' } }] },
 			{ Role: 'tool', Content: 'Sunny, 28°C', ToolCallId: 'call_hunyuan_1' },
 		])
 	})
 
 	test('an error Tencent Cloud answers with HTTP 200 reaches the client as an error and is not billed', async () => {
-		const before = await lastConsumeLog()
-		answer = json('error-answer.json')
-		const failure = await client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'Say hello' }] }).catch((error: unknown) => error)
+		const before = await suite.lastConsumeLog()
+		suite.upstream.answerWith('error-answer.json')
+		const failure = await suite.client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'Say hello' }] }).catch((error: unknown) => error)
 		expect(failure).toBeInstanceOf(OpenAI.APIError)
 		expect((failure as InstanceType<typeof OpenAI.APIError>).status).toBe(502)
-		expect((await lastConsumeLog())?.id).toBe(before?.id)
+		expect((await suite.lastConsumeLog())?.id).toBe(before?.id)
 	})
 
 	test('the same error answered to a stream request ends the stream with an error, unbilled', async () => {
-		const before = await lastConsumeLog()
-		answer = json('error-answer.json')
+		const before = await suite.lastConsumeLog()
+		suite.upstream.answerWith('error-answer.json')
 		const failure = await (async () => {
-			const stream = await client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'Say hello' }], stream: true })
+			const stream = await suite.client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'Say hello' }], stream: true })
 			for await (const chunk of stream) void chunk
 		})().then(() => undefined, (error: unknown) => error)
 		expect(failure).toBeInstanceOf(Error)
-		expect((await lastConsumeLog())?.id).toBe(before?.id)
+		expect((await suite.lastConsumeLog())?.id).toBe(before?.id)
 	})
 
-	test('an upstream 401 becomes a 502 saying the channel credentials were rejected', async () => {
-		answer = json('error-answer.json', 401)
-		const failure = await client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'Say hello' }] }).catch((error: unknown) => error)
-		expect(failure).toBeInstanceOf(OpenAI.APIError)
-		expect((failure as InstanceType<typeof OpenAI.APIError>).status).toBe(502)
-		expect((failure as InstanceType<typeof OpenAI.APIError>).message).toContain('the upstream rejected the channel credentials')
-	})
+	test('an upstream 401 becomes a 502 saying the channel credentials were rejected', () => suite.expectRejectedCredentials(() => suite.client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'Say hello' }] }), 'error-answer.json'))
 
 	test('an AuthFailure answered with HTTP 200 counts as rejected credentials and disables the channel when auto-disable is on', async () => {
-		await harness.ferry.dependencies.options.set('AutomaticDisableChannelEnabled', 'true')
-		answer = json('error-answer.json')
-		const failure = await client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'Say hello' }] }).catch((error: unknown) => error)
+		await suite.harness.ferry.dependencies.options.set('AutomaticDisableChannelEnabled', 'true')
+		suite.upstream.answerWith('error-answer.json')
+		const failure = await suite.client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'Say hello' }] }).catch((error: unknown) => error)
 		expect((failure as InstanceType<typeof OpenAI.APIError>).status).toBe(502)
 		expect((failure as InstanceType<typeof OpenAI.APIError>).message).toContain('the upstream rejected the channel credentials')
-		const channels = await harness.ferry.call('GET', '/api/channel/', { as: harness.root })
+		const channels = await suite.harness.ferry.call('GET', '/api/channel/', { as: suite.harness.root })
 		expect(channels.body.data.items[0].status).toBe(3)
 	})
 })

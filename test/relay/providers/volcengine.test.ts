@@ -1,119 +1,46 @@
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import OpenAI from 'openai'
+import { describe, expect, test } from 'bun:test'
 import { CHANNEL_TYPE } from '@shared/channel-type'
-import { databaseTargets } from '../../helpers/database'
-import { startRelayHarness, type RelayHarness } from '../../helpers/relay'
+import { setUpProviderTest } from '../../helpers/fixture-upstream'
 
-const FIXTURES = `${import.meta.dir}/../../fixtures/providers/volcengine`
 const MODEL = 'doubao-1-5-pro-32k-250115'
 const EMBEDDING_MODEL = 'doubao-embedding-text-240715'
 
-interface SentRequest { method: string; path: string; headers: Headers; body: any }
-
-/** Answers every request with one fixture file, recording what was sent. */
-function startUpstream() {
-	const requests: SentRequest[] = []
-	let answer = { file: 'chat.json', status: 200 }
-	const server = Bun.serve({
-		hostname: '127.0.0.1',
-		port: 0,
-		async fetch(request) {
-			requests.push({ method: request.method, path: new URL(request.url).pathname, headers: request.headers, body: await request.json() })
-			const type = answer.file.endsWith('.sse') ? 'text/event-stream' : 'application/json'
-			return new Response(Bun.file(`${FIXTURES}/${answer.file}`), { status: answer.status, headers: { 'content-type': type } })
-		},
-	})
-	return {
-		url: `http://127.0.0.1:${server.port}`,
-		requests,
-		answerWith(file: string, status = 200) {
-			answer = { file, status }
-		},
-		stop: () => server.stop(true),
-	}
-}
-
 describe('the Volcengine Ark provider', () => {
-	let harness: RelayHarness
-	let upstream: ReturnType<typeof startUpstream>
-	let client: OpenAI
-
-	beforeAll(async () => {
-		upstream = startUpstream()
-		harness = await startRelayHarness(databaseTargets()[0]!)
-		await harness.ferry.dependencies.options.set('ModelRatio', JSON.stringify({ 'doubao-1-5-pro-32k-250115': 1, 'doubao-embedding-text-240715': 1 }))
-		await harness.ferry.dependencies.options.set('CacheRatio', JSON.stringify({ [MODEL]: 0.5 }))
-		await harness.createChannel({ type: CHANNEL_TYPE.volcengine, key: 'ark-api-key', base_url: upstream.url, models: 'doubao-1-5-pro-32k-250115,doubao-embedding-text-240715' })
-		client = harness.client((await harness.createToken()).key)
+	const suite = setUpProviderTest({
+		fixtures: 'volcengine',
+		modelRatio: { 'doubao-1-5-pro-32k-250115': 1, 'doubao-embedding-text-240715': 1 },
+		cacheRatio: { [MODEL]: 0.5 },
+		channels: [{ type: CHANNEL_TYPE.volcengine, key: 'ark-api-key', models: 'doubao-1-5-pro-32k-250115,doubao-embedding-text-240715' }],
 	})
-	afterAll(async () => {
-		await harness.close()
-		await upstream.stop()
-	})
-
-	const lastLog = async () => (await harness.ferry.call('GET', '/api/log/', { as: harness.root })).body.data.items[0]
-	const failure = (promise: Promise<unknown>) => promise.then(() => undefined, (error: unknown) => error as InstanceType<typeof OpenAI.APIError>)
 
 	test('sends chat to /api/v3/chat/completions and bills the usage the upstream reported', async () => {
-		upstream.answerWith('chat.json')
-		const answer = await client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'Hello' }] })
-		const sent = upstream.requests.at(-1)!
+		suite.upstream.answerWith('chat.json')
+		const answer = await suite.client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'Hello' }] })
+		const sent = suite.upstream.requests.at(-1)!
 		expect(sent.method).toBe('POST')
 		expect(sent.path).toBe('/api/v3/chat/completions')
-		expect(sent.headers.get('authorization')).toBe('Bearer ark-api-key')
+		expect(sent.headers.authorization).toBe('Bearer ark-api-key')
 		expect(sent.body).toEqual({ model: MODEL, messages: [{ role: 'user', content: 'Hello' }] })
 		expect(answer.choices[0]!.message.content).toBe('Hello! What can I do for you today?')
 		expect(answer.usage).toMatchObject({ prompt_tokens: 1200, completion_tokens: 11 })
-		expect(await lastLog()).toMatchObject({ model_name: MODEL, prompt_tokens: 1200, completion_tokens: 11, quota: 699 })
+		expect(await suite.lastLog()).toMatchObject({ model_name: MODEL, prompt_tokens: 1200, completion_tokens: 11, quota: 699 })
 		// (1200 − 1024) + 1024 × 0.5 + 11: the cached part of the prompt bills at the cache ratio.
-		expect((await lastLog()).other).toMatchObject({ cache_tokens: 1024 })
+		expect((await suite.lastLog()).other).toMatchObject({ cache_tokens: 1024 })
 	})
 
-	test('streams chat and bills the usage of its last chunk', async () => {
-		upstream.answerWith('chat-stream.sse')
-		const stream = await client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'Hello' }], stream: true })
-		let text = ''
-		for await (const chunk of stream) text += chunk.choices[0]?.delta?.content ?? ''
-		expect(text).toBe('Hello! What can I do?')
-		const sent = upstream.requests.at(-1)!.body
-		expect(sent.stream).toBe(true)
-		expect(sent.stream_options).toEqual({ include_usage: true })
-		expect(await lastLog()).toMatchObject({ model_name: MODEL, is_stream: true, prompt_tokens: 14, completion_tokens: 6, quota: 20 })
-	})
+	test('streams chat and bills the usage of its last chunk', () => suite.expectStreamedChat(MODEL, 'Hello! What can I do?', { model_name: MODEL, is_stream: true, prompt_tokens: 14, completion_tokens: 6, quota: 20 }))
 
-	test('passes tools upstream and returns the tool call', async () => {
-		upstream.answerWith('chat-tools.json')
-		const tools = [{ type: 'function' as const, function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } }]
-		const answer = await client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'Weather in Paris?' }], tools })
-		expect(upstream.requests.at(-1)!.body.tools).toEqual(tools)
-		expect(answer.choices[0]!.finish_reason).toBe('tool_calls')
-		expect(answer.choices[0]!.message.tool_calls).toEqual([{ id: 'call_5r4d0n8qz6ufq1x2mr1nwt9h', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }])
-		expect(await lastLog()).toMatchObject({ prompt_tokens: 150, completion_tokens: 22 })
-	})
+	test('passes tools upstream and returns the tool call', () => suite.expectToolCall(MODEL, 'call_5r4d0n8qz6ufq1x2mr1nwt9h', { prompt_tokens: 150, completion_tokens: 22 }))
 
-	test('sends embeddings to /api/v3/embeddings and bills their prompt tokens', async () => {
-		upstream.answerWith('embeddings.json')
-		const answer = await client.embeddings.create({ model: EMBEDDING_MODEL, input: ['first text', 'second text'] })
-		const sent = upstream.requests.at(-1)!
-		expect(sent.path).toBe('/api/v3/embeddings')
-		expect(sent.headers.get('authorization')).toBe('Bearer ark-api-key')
-		expect(sent.body).toEqual({ model: EMBEDDING_MODEL, input: ['first text', 'second text'], encoding_format: 'base64' })
-		expect(answer.data.map((item) => item.embedding)).toEqual([[0.0123, 0.0246, 0.0369, 0.0492], [0.0246, 0.0492, 0.0738, 0.0984]])
-		expect(await lastLog()).toMatchObject({ model_name: EMBEDDING_MODEL, prompt_tokens: 7, completion_tokens: 0, quota: 7 })
-	})
+	test('sends embeddings to /api/v3/embeddings and bills their prompt tokens', () => suite.expectEmbeddings(EMBEDDING_MODEL, {
+		path: '/api/v3/embeddings',
+		authorization: 'Bearer ark-api-key',
+		body: { model: EMBEDDING_MODEL, input: ['first text', 'second text'], encoding_format: 'base64' },
+		embeddings: [[0.0123, 0.0246, 0.0369, 0.0492], [0.0246, 0.0492, 0.0738, 0.0984]],
+		log: { model_name: EMBEDDING_MODEL, prompt_tokens: 7, completion_tokens: 0, quota: 7 },
+	}))
 
-	test('hands an upstream error to the client with its status and message', async () => {
-		upstream.answerWith('error-not-found.json', 404)
-		const error = await failure(client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'Hello' }] }))
-		expect(error).toBeInstanceOf(OpenAI.APIError)
-		expect(error?.status).toBe(404)
-		expect(error?.message).toContain('The model or endpoint doubao-pro-4k does not exist')
-	})
+	test('hands an upstream error to the client with its status and message', () => suite.expectUpstreamError(() => suite.client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'Hello' }] }), 'error-not-found.json', 404, 'The model or endpoint doubao-pro-4k does not exist'))
 
-	test('reports rejected channel credentials as a gateway error', async () => {
-		upstream.answerWith('error-authentication.json', 401)
-		const error = await failure(client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'Hello' }] }))
-		expect(error?.status).toBe(502)
-		expect(error?.message).toContain('the upstream rejected the channel credentials')
-	})
+	test('reports rejected channel credentials as a gateway error', () => suite.expectRejectedCredentials(() => suite.client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'Hello' }] }), 'error-authentication.json'))
 })

@@ -1,0 +1,179 @@
+/**
+ * A fake provider upstream on loopback that answers from the recorded fixtures in
+ * test/fixtures/providers/<name>/ and records every request it is sent, and the Ferry in front of it
+ * that a provider test drives with the OpenAI SDK.
+ */
+import { afterAll, beforeAll, expect } from 'bun:test'
+import OpenAI from 'openai'
+import { LOG_TYPE } from '@shared/log'
+import { databaseTargets } from './database'
+import { startRelayHarness, type RelayHarness } from './relay'
+
+const FIXTURES = `${import.meta.dir}/../fixtures/providers`
+
+export interface RecordedRequest {
+	method: string
+	path: string
+	query: URLSearchParams
+	headers: Record<string, string>
+	rawBody: string
+	/** The body parsed as JSON; undefined when it was empty. */
+	body: any
+}
+
+export interface FixtureUpstream {
+	url: string
+	requests: RecordedRequest[]
+	/** Answers every request from now on with this fixture: `.sse` files as an event stream, the others as JSON. */
+	answerWith(file: string, status?: number): void
+	stop(): Promise<void>
+}
+
+export interface FixtureUpstreamOptions {
+	/** The fixture answered until answerWith names another. */
+	answer?: string
+	/** Answers a request itself when it returns a response; such a request is not recorded in `requests`. */
+	intercept?: (request: RecordedRequest) => Response | Promise<Response> | undefined
+}
+
+export function fixturePath(provider: string, file: string) {
+	return `${FIXTURES}/${provider}/${file}`
+}
+
+export function startFixtureUpstream(provider: string, options: FixtureUpstreamOptions = {}): FixtureUpstream {
+	const requests: RecordedRequest[] = []
+	let answer = { file: options.answer ?? 'chat.json', status: 200 }
+	const server = Bun.serve({
+		hostname: '127.0.0.1',
+		port: 0,
+		async fetch(request) {
+			const url = new URL(request.url)
+			const rawBody = await request.text()
+			const recorded = { method: request.method, path: url.pathname, query: url.searchParams, headers: Object.fromEntries(request.headers), rawBody, body: rawBody ? JSON.parse(rawBody) : undefined }
+			const intercepted = await options.intercept?.(recorded)
+			if (intercepted) return intercepted
+			requests.push(recorded)
+			const type = answer.file.endsWith('.sse') ? 'text/event-stream' : 'application/json'
+			return new Response(Bun.file(fixturePath(provider, answer.file)), { status: answer.status, headers: { 'content-type': type } })
+		},
+	})
+	return {
+		url: `http://127.0.0.1:${server.port}`,
+		requests,
+		answerWith(file, status = 200) {
+			answer = { file, status }
+		},
+		stop: () => server.stop(true),
+	}
+}
+
+/** Resolves to the error a call failed with, or to undefined when it succeeded. */
+export function failureOf(promise: Promise<unknown>) {
+	return promise.then(() => undefined, (error: unknown) => error as InstanceType<typeof OpenAI.APIError>)
+}
+
+export interface ProviderTestSetup extends FixtureUpstreamOptions {
+	/** The fixture folder, test/fixtures/providers/<fixtures>/. */
+	fixtures: string
+	/** Ratios for the models under test, laid over the default ModelRatio. */
+	modelRatio: Record<string, number>
+	/** Replaces the CacheRatio option when given. */
+	cacheRatio?: Record<string, number>
+	/** Created in order, each with the fake upstream as its base URL. */
+	channels: Record<string, unknown>[]
+}
+
+export interface ProviderTest {
+	harness: RelayHarness
+	upstream: FixtureUpstream
+	/** Uses a token of the root user with unlimited quota. */
+	client: OpenAI
+	/** The newest log entry of any type. */
+	lastLog(): Promise<any>
+	lastConsumeLog(): Promise<Record<string, any> | undefined>
+	/** The client gets the upstream's own status and message when the upstream answers `fixture` with `status`. */
+	expectUpstreamError(call: () => Promise<unknown>, fixture: string, status: number, message: string): Promise<void>
+	/** The client gets a 502 naming the channel credentials when the upstream answers `fixture` with `status`. */
+	expectRejectedCredentials(call: () => Promise<unknown>, fixture: string, status?: number): Promise<void>
+	/** An OpenAI-format stream of chat-stream.sse reaches the client as `text`, asked with usage and logged as `log`. */
+	expectStreamedChat(model: string, text: string, log: Record<string, unknown>): Promise<void>
+	/** A get_weather tool passes upstream and chat-tools.json's call comes back with `id`, logged as `log`. */
+	expectToolCall(model: string, id: string, log: Record<string, unknown>): Promise<void>
+	/** Two texts embedded through embeddings.json are sent as `expected` says and logged as `expected.log`. */
+	expectEmbeddings(model: string, expected: { path: string; authorization: string; body: unknown; embeddings: number[][]; log: Record<string, unknown> }): Promise<void>
+}
+
+/**
+ * Registers the beforeAll and afterAll of a provider suite: the fake upstream, a Ferry with the
+ * suite's ratios and channels, and a client. The fields of the answer are set once beforeAll ran.
+ */
+export function setUpProviderTest(setup: ProviderTestSetup): ProviderTest {
+	const suite = {
+		async lastLog() {
+			return (await suite.harness.ferry.call('GET', '/api/log/', { as: suite.harness.root })).body.data.items[0]
+		},
+		async lastConsumeLog() {
+			const logs = await suite.harness.ferry.call('GET', '/api/log/?page_size=100', { as: suite.harness.root })
+			return (logs.body.data.items as Record<string, any>[]).find((entry) => entry.type === LOG_TYPE.consume)
+		},
+		async expectUpstreamError(call, fixture, status, message) {
+			suite.upstream.answerWith(fixture, status)
+			const error = await failureOf(call())
+			expect(error).toBeInstanceOf(OpenAI.APIError)
+			expect(error?.status).toBe(status)
+			expect(error?.message).toContain(message)
+		},
+		async expectRejectedCredentials(call, fixture, status = 401) {
+			suite.upstream.answerWith(fixture, status)
+			const error = await failureOf(call())
+			expect(error).toBeInstanceOf(OpenAI.APIError)
+			expect(error?.status).toBe(502)
+			expect(error?.message).toContain('the upstream rejected the channel credentials')
+		},
+		async expectStreamedChat(model, text, log) {
+			suite.upstream.answerWith('chat-stream.sse')
+			const stream = await suite.client.chat.completions.create({ model, messages: [{ role: 'user', content: 'Hello' }], stream: true })
+			let received = ''
+			for await (const chunk of stream) received += chunk.choices[0]?.delta?.content ?? ''
+			expect(received).toBe(text)
+			const sent = suite.upstream.requests.at(-1)!.body
+			expect(sent.stream).toBe(true)
+			expect(sent.stream_options).toEqual({ include_usage: true })
+			expect(await suite.lastLog()).toMatchObject(log)
+		},
+		async expectToolCall(model, id, log) {
+			suite.upstream.answerWith('chat-tools.json')
+			const tools = [{ type: 'function' as const, function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } }]
+			const answer = await suite.client.chat.completions.create({ model, messages: [{ role: 'user', content: 'Weather in Paris?' }], tools })
+			expect(suite.upstream.requests.at(-1)!.body.tools).toEqual(tools)
+			expect(answer.choices[0]!.finish_reason).toBe('tool_calls')
+			expect(answer.choices[0]!.message.tool_calls).toEqual([{ id, type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }])
+			expect(await suite.lastLog()).toMatchObject(log)
+		},
+		async expectEmbeddings(model, expected) {
+			suite.upstream.answerWith('embeddings.json')
+			const answer = await suite.client.embeddings.create({ model, input: ['first text', 'second text'] })
+			const sent = suite.upstream.requests.at(-1)!
+			expect(sent.path).toBe(expected.path)
+			expect(sent.headers.authorization).toBe(expected.authorization)
+			expect(sent.body).toEqual(expected.body)
+			expect(answer.data.map((item) => item.embedding)).toEqual(expected.embeddings)
+			expect(await suite.lastLog()).toMatchObject(expected.log)
+		},
+	} as ProviderTest
+
+	beforeAll(async () => {
+		suite.upstream = startFixtureUpstream(setup.fixtures, setup)
+		suite.harness = await startRelayHarness(databaseTargets()[0]!)
+		const options = suite.harness.ferry.dependencies.options
+		await options.set('ModelRatio', JSON.stringify({ ...options.get('ModelRatio'), ...setup.modelRatio }))
+		if (setup.cacheRatio) await options.set('CacheRatio', JSON.stringify(setup.cacheRatio))
+		for (const channel of setup.channels) await suite.harness.createChannel({ base_url: suite.upstream.url, ...channel })
+		suite.client = suite.harness.client((await suite.harness.createToken()).key)
+	})
+	afterAll(async () => {
+		await suite.harness.close()
+		await suite.upstream.stop()
+	})
+	return suite
+}
