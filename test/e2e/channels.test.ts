@@ -289,7 +289,8 @@ describe.skipIf(!browserExecutable)('the channel list in the browser', () => {
 		expect(await page.evaluate(() => localStorage.getItem('channel-id-sort'))).toBe('true')
 		await page.goto(`${harness.origin}/channel`)
 		await page.waitForURL(/id_sort=true/)
-		expect(await page.getByRole('switch', { name: 'ID 排序' }).getAttribute('aria-checked')).toBe('true')
+		// The URL changes first; the list and the switch follow once the new search has loaded.
+		await page.getByRole('switch', { name: 'ID 排序', checked: true }).waitFor({ timeout: 10_000 })
 		expectNoErrors(opened)
 		await opened.close()
 	}, 30_000)
