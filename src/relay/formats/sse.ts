@@ -107,3 +107,26 @@ export function textReader(text: string): BodyReader {
 		},
 	}
 }
+
+/** Enough of a body to read a JSON error answered instead of a stream. */
+const HEAD_LIMIT = 64 * 1024
+
+/**
+ * Keeps the first bytes of a body while it is read as a stream: some upstreams (Baidu, Tencent)
+ * answer a refused stream with plain JSON, which the converter then reads from `head()`.
+ */
+export function recordingHead(reader: BodyReader) {
+	const decoder = new TextDecoder()
+	let head = ''
+	return {
+		head: () => head,
+		reader: {
+			async read() {
+				const chunk = await reader.read()
+				if (!chunk.done && head.length < HEAD_LIMIT) head += decoder.decode(chunk.value, { stream: true })
+				return chunk
+			},
+			cancel: (reason?: unknown) => reader.cancel(reason),
+		} satisfies BodyReader,
+	}
+}

@@ -1,27 +1,7 @@
 /** Hunyuan's SSE stream → OpenAI chunks, usage in a final chunk. */
 import type { BodyReader } from '@/lib/outbound'
-import { openAIChunkStream, readSseEvents } from '../../formats/sse'
+import { openAIChunkStream, readSseEvents, recordingHead } from '../../formats/sse'
 import { finishReason, openAIToolCalls, openAIUsage, upstreamFailure, type HunyuanChunk, type HunyuanUsage } from './answer'
-
-/** Enough of the body to read a JSON error answered instead of a stream. */
-const HEAD_LIMIT = 64 * 1024
-
-/** Keeps the first bytes of a body, so an error answered as plain JSON can still be read. */
-function recordingHead(reader: BodyReader) {
-	const decoder = new TextDecoder()
-	let head = ''
-	return {
-		head: () => head,
-		reader: {
-			async read() {
-				const chunk = await reader.read()
-				if (!chunk.done && head.length < HEAD_LIMIT) head += decoder.decode(chunk.value, { stream: true })
-				return chunk
-			},
-			cancel: (reason?: unknown) => reader.cancel(reason),
-		} satisfies BodyReader,
-	}
-}
 
 export function hunyuanStreamToOpenAI(source: BodyReader, model: string): BodyReader {
 	const recorded = recordingHead(source)
