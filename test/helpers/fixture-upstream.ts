@@ -3,7 +3,7 @@
  * test/fixtures/providers/<name>/ and records every request it is sent, and the Ferry in front of it
  * that a provider test drives with the OpenAI SDK.
  */
-import { afterAll, beforeAll, expect } from 'bun:test'
+import { afterAll, beforeAll, beforeEach, expect } from 'bun:test'
 import OpenAI from 'openai'
 import { LOG_TYPE } from '@shared/log'
 import { databaseTargets } from './database'
@@ -72,6 +72,26 @@ export function failureOf(promise: Promise<unknown>) {
 	return promise.then(() => undefined, (error: unknown) => error as InstanceType<typeof OpenAI.APIError>)
 }
 
+export interface ReadStream {
+	/** The content of every delta, joined. */
+	text: string
+	/** The last usage a chunk carried. */
+	usage: OpenAI.CompletionUsage | undefined
+	/** The finish reason of each chunk that has a choice, null ones included. */
+	finishReasons: (string | null)[]
+}
+
+/** Reads a chat stream to its end; rejects when the stream fails. */
+export async function readStream(stream: AsyncIterable<OpenAI.ChatCompletionChunk>): Promise<ReadStream> {
+	const read: ReadStream = { text: '', usage: undefined, finishReasons: [] }
+	for await (const chunk of stream) {
+		read.text += chunk.choices[0]?.delta?.content ?? ''
+		if (chunk.choices[0]) read.finishReasons.push(chunk.choices[0].finish_reason)
+		if (chunk.usage) read.usage = chunk.usage
+	}
+	return read
+}
+
 export interface ProviderTestSetup extends FixtureUpstreamOptions {
 	/** The fixture folder, test/fixtures/providers/<fixtures>/. */
 	fixtures: string
@@ -91,6 +111,10 @@ export interface ProviderTest {
 	/** The newest log entry of any type. */
 	lastLog(): Promise<any>
 	lastConsumeLog(): Promise<Record<string, any> | undefined>
+	/** A 'Hello' chat passes upstream as it is and chat.json's `content` and `usage` come back, logged as `log`. */
+	expectChat(model: string, expected: { path: string; authorization: string; content: string; usage: Record<string, number>; log: Record<string, unknown> }): Promise<OpenAI.ChatCompletion>
+	/** Runs `call` with the upstream answering `fixture` and checks it wrote no consume log; resolves to its failure. */
+	failsUnbilled(call: () => Promise<unknown>, fixture: string): Promise<InstanceType<typeof OpenAI.APIError> | undefined>
 	/** The client gets the upstream's own status and message when the upstream answers `fixture` with `status`. */
 	expectUpstreamError(call: () => Promise<unknown>, fixture: string, status: number, message: string): Promise<void>
 	/** The client gets a 502 naming the channel credentials when the upstream answers `fixture` with `status`. */
@@ -104,8 +128,9 @@ export interface ProviderTest {
 }
 
 /**
- * Registers the beforeAll and afterAll of a provider suite: the fake upstream, a Ferry with the
- * suite's ratios and channels, and a client. The fields of the answer are set once beforeAll ran.
+ * Registers the hooks of a provider suite: the fake upstream, a Ferry with the suite's ratios and
+ * channels, and a client, and a fresh request record for each test. The fields of the answer are
+ * set once beforeAll ran.
  */
 export function setUpProviderTest(setup: ProviderTestSetup): ProviderTest {
 	const suite = {
@@ -115,6 +140,27 @@ export function setUpProviderTest(setup: ProviderTestSetup): ProviderTest {
 		async lastConsumeLog() {
 			const logs = await suite.harness.ferry.call('GET', '/api/log/?page_size=100', { as: suite.harness.root })
 			return (logs.body.data.items as Record<string, any>[]).find((entry) => entry.type === LOG_TYPE.consume)
+		},
+		async expectChat(model, expected) {
+			suite.upstream.answerWith('chat.json')
+			const messages = [{ role: 'user' as const, content: 'Hello' }]
+			const answer = await suite.client.chat.completions.create({ model, messages })
+			const sent = suite.upstream.requests.at(-1)!
+			expect(sent.method).toBe('POST')
+			expect(sent.path).toBe(expected.path)
+			expect(sent.headers.authorization).toBe(expected.authorization)
+			expect(sent.body).toEqual({ model, messages })
+			expect(answer.choices[0]!.message.content).toBe(expected.content)
+			expect(answer.usage).toMatchObject(expected.usage)
+			expect(await suite.lastLog()).toMatchObject(expected.log)
+			return answer
+		},
+		async failsUnbilled(call, fixture) {
+			const before = await suite.lastConsumeLog()
+			suite.upstream.answerWith(fixture)
+			const failure = await failureOf(call())
+			expect((await suite.lastConsumeLog())?.id).toBe(before?.id)
+			return failure
 		},
 		async expectUpstreamError(call, fixture, status, message) {
 			suite.upstream.answerWith(fixture, status)
@@ -133,9 +179,7 @@ export function setUpProviderTest(setup: ProviderTestSetup): ProviderTest {
 		async expectStreamedChat(model, text, log) {
 			suite.upstream.answerWith('chat-stream.sse')
 			const stream = await suite.client.chat.completions.create({ model, messages: [{ role: 'user', content: 'Hello' }], stream: true })
-			let received = ''
-			for await (const chunk of stream) received += chunk.choices[0]?.delta?.content ?? ''
-			expect(received).toBe(text)
+			expect((await readStream(stream)).text).toBe(text)
 			const sent = suite.upstream.requests.at(-1)!.body
 			expect(sent.stream).toBe(true)
 			expect(sent.stream_options).toEqual({ include_usage: true })
@@ -170,6 +214,9 @@ export function setUpProviderTest(setup: ProviderTestSetup): ProviderTest {
 		if (setup.cacheRatio) await options.set('CacheRatio', JSON.stringify(setup.cacheRatio))
 		for (const channel of setup.channels) await suite.harness.createChannel({ base_url: suite.upstream.url, ...channel })
 		suite.client = suite.harness.client((await suite.harness.createToken()).key)
+	})
+	beforeEach(() => {
+		suite.upstream.requests.length = 0
 	})
 	afterAll(async () => {
 		await suite.harness.close()

@@ -1,4 +1,4 @@
-import { describe, expect, test } from 'bun:test'
+import { describe, test } from 'bun:test'
 import { CHANNEL_TYPE } from '@shared/channel-type'
 import { setUpProviderTest } from '../../helpers/fixture-upstream'
 
@@ -12,18 +12,13 @@ describe('the 360 Brain provider', () => {
 		channels: [{ type: CHANNEL_TYPE.ai360, key: 'fk-360-key', models: '360gpt-pro,embedding_s1_v1' }],
 	})
 
-	test('sends chat to /v1/chat/completions and bills the usage the upstream reported', async () => {
-		suite.upstream.answerWith('chat.json')
-		const answer = await suite.client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'Hello' }] })
-		const sent = suite.upstream.requests.at(-1)!
-		expect(sent.method).toBe('POST')
-		expect(sent.path).toBe('/v1/chat/completions')
-		expect(sent.headers.authorization).toBe('Bearer fk-360-key')
-		expect(sent.body).toEqual({ model: MODEL, messages: [{ role: 'user', content: 'Hello' }] })
-		expect(answer.choices[0]!.message.content).toBe('你好！有什么可以帮你的吗？')
-		expect(answer.usage).toMatchObject({ prompt_tokens: 9, completion_tokens: 8 })
-		expect(await suite.lastLog()).toMatchObject({ model_name: MODEL, prompt_tokens: 9, completion_tokens: 8, quota: 17 })
-	})
+	test('sends chat to /v1/chat/completions and bills the usage the upstream reported', () => suite.expectChat(MODEL, {
+		path: '/v1/chat/completions',
+		authorization: 'Bearer fk-360-key',
+		content: '你好！有什么可以帮你的吗？',
+		usage: { prompt_tokens: 9, completion_tokens: 8 },
+		log: { model_name: MODEL, prompt_tokens: 9, completion_tokens: 8, quota: 17 },
+	}))
 
 	test('streams chat and bills the usage of its last chunk', () => suite.expectStreamedChat(MODEL, '你好！', { model_name: MODEL, is_stream: true, prompt_tokens: 9, completion_tokens: 2, quota: 11 }))
 

@@ -14,16 +14,13 @@ describe('the Alibaba DashScope provider', () => {
 	})
 
 	test('sends chat to /compatible-mode/v1/chat/completions and bills the usage the upstream reported', async () => {
-		suite.upstream.answerWith('chat.json')
-		const answer = await suite.client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'Hello' }] })
-		const sent = suite.upstream.requests.at(-1)!
-		expect(sent.method).toBe('POST')
-		expect(sent.path).toBe('/compatible-mode/v1/chat/completions')
-		expect(sent.headers.authorization).toBe('Bearer sk-dashscope-key')
-		expect(sent.body).toEqual({ model: MODEL, messages: [{ role: 'user', content: 'Hello' }] })
-		expect(answer.choices[0]!.message.content).toBe('我是阿里云开发的大规模语言模型，我叫通义千问。')
-		expect(answer.usage).toMatchObject({ prompt_tokens: 3019, completion_tokens: 104 })
-		expect(await suite.lastLog()).toMatchObject({ model_name: MODEL, prompt_tokens: 3019, completion_tokens: 104, quota: 1587 })
+		await suite.expectChat(MODEL, {
+			path: '/compatible-mode/v1/chat/completions',
+			authorization: 'Bearer sk-dashscope-key',
+			content: '我是阿里云开发的大规模语言模型，我叫通义千问。',
+			usage: { prompt_tokens: 3019, completion_tokens: 104 },
+			log: { model_name: MODEL, prompt_tokens: 3019, completion_tokens: 104, quota: 1587 },
+		})
 		// (3019 − 2048) + 2048 × 0.25 + 104: the cached part of the prompt bills at the cache ratio.
 		expect((await suite.lastLog()).other).toMatchObject({ cache_tokens: 2048 })
 	})

@@ -1,6 +1,5 @@
-import { beforeEach, describe, expect, test } from 'bun:test'
-import OpenAI from 'openai'
-import { setUpProviderTest } from '../../helpers/fixture-upstream'
+import { describe, expect, test } from 'bun:test'
+import { readStream, setUpProviderTest } from '../../helpers/fixture-upstream'
 
 const API_KEY = 'bce-v3/ALTAK-ferrytest/0123456789abcdef'
 const APP_ID = 'app-ferry42'
@@ -11,9 +10,6 @@ describe('the Baidu Qianfan V2 provider (type 46)', () => {
 		fixtures: 'baidu-v2',
 		modelRatio: { [MODEL]: 1, 'ernie-speed-8k': 1 },
 		channels: [{ type: 46, key: API_KEY, models: MODEL }, { type: 46, key: `${API_KEY}|${APP_ID}`, models: 'ernie-speed-8k' }],
-	})
-	beforeEach(() => {
-		suite.upstream.requests.length = 0
 	})
 
 	test('a chat call is passed to /v2/chat/completions with the API key as a Bearer token', async () => {
@@ -40,12 +36,7 @@ describe('the Baidu Qianfan V2 provider (type 46)', () => {
 	test('a stream passes through with its usage and is billed', async () => {
 		suite.upstream.answerWith('chat-stream.sse')
 		const stream = await suite.client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'Say hello' }], stream: true, stream_options: { include_usage: true } })
-		let text = ''
-		let usage: OpenAI.CompletionUsage | null | undefined
-		for await (const chunk of stream) {
-			text += chunk.choices[0]?.delta?.content ?? ''
-			if (chunk.usage) usage = chunk.usage
-		}
+		const { text, usage } = await readStream(stream)
 		expect(text).toBe('Hello from Qianfan')
 		expect(usage).toMatchObject({ prompt_tokens: 3, completion_tokens: 4 })
 		expect(suite.upstream.requests.at(-1)!.body.stream_options).toEqual({ include_usage: true })

@@ -1,4 +1,4 @@
-import { describe, expect, test } from 'bun:test'
+import { describe, test } from 'bun:test'
 import { CHANNEL_TYPE } from '@shared/channel-type'
 import { setUpProviderTest } from '../../helpers/fixture-upstream'
 
@@ -12,18 +12,13 @@ describe('the Cloudflare Workers AI provider', () => {
 		channels: [{ type: CHANNEL_TYPE.cloudflare, key: 'cf-api-token', models: '@cf/meta/llama-3.1-8b-instruct,@cf/baai/bge-base-en-v1.5', other: '023e105f4ecef8ad9ca31a8372d0c353' }],
 	})
 
-	test('sends chat to /client/v4/accounts/023e105f4ecef8ad9ca31a8372d0c353/ai/v1/chat/completions and bills the usage the upstream reported', async () => {
-		suite.upstream.answerWith('chat.json')
-		const answer = await suite.client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'Hello' }] })
-		const sent = suite.upstream.requests.at(-1)!
-		expect(sent.method).toBe('POST')
-		expect(sent.path).toBe('/client/v4/accounts/023e105f4ecef8ad9ca31a8372d0c353/ai/v1/chat/completions')
-		expect(sent.headers.authorization).toBe('Bearer cf-api-token')
-		expect(sent.body).toEqual({ model: MODEL, messages: [{ role: 'user', content: 'Hello' }] })
-		expect(answer.choices[0]!.message.content).toBe('Hello! How can I assist you today?')
-		expect(answer.usage).toMatchObject({ prompt_tokens: 17, completion_tokens: 10 })
-		expect(await suite.lastLog()).toMatchObject({ model_name: MODEL, prompt_tokens: 17, completion_tokens: 10, quota: 27 })
-	})
+	test('sends chat to /client/v4/accounts/023e105f4ecef8ad9ca31a8372d0c353/ai/v1/chat/completions and bills the usage the upstream reported', () => suite.expectChat(MODEL, {
+		path: '/client/v4/accounts/023e105f4ecef8ad9ca31a8372d0c353/ai/v1/chat/completions',
+		authorization: 'Bearer cf-api-token',
+		content: 'Hello! How can I assist you today?',
+		usage: { prompt_tokens: 17, completion_tokens: 10 },
+		log: { model_name: MODEL, prompt_tokens: 17, completion_tokens: 10, quota: 27 },
+	}))
 
 	test('streams chat and bills the usage of its last chunk', () => suite.expectStreamedChat(MODEL, 'Hello!', { model_name: MODEL, is_stream: true, prompt_tokens: 17, completion_tokens: 2, quota: 19 }))
 

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import OpenAI from 'openai'
 import { CHANNEL_TYPE } from '@shared/channel-type'
-import { setUpProviderTest } from '../../helpers/fixture-upstream'
+import { readStream, setUpProviderTest } from '../../helpers/fixture-upstream'
 
 const MODEL = 'command-a-03-2025'
 
@@ -45,18 +45,11 @@ describe('the Cohere provider', () => {
 	test('streams content deltas and bills the usage of message-end', async () => {
 		suite.upstream.answerWith('chat-stream.sse')
 		const stream = await suite.client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'Hello' }], stream: true, stream_options: { include_usage: true } })
-		let text = ''
-		let usage: OpenAI.CompletionUsage | null | undefined
-		const finishes: unknown[] = []
-		for await (const chunk of stream) {
-			text += chunk.choices[0]?.delta?.content ?? ''
-			if (chunk.choices[0]?.finish_reason) finishes.push(chunk.choices[0].finish_reason)
-			if (chunk.usage) usage = chunk.usage
-		}
+		const { text, usage, finishReasons } = await readStream(stream)
 		expect(suite.upstream.requests.at(-1)!.body).toMatchObject({ stream: true })
 		expect(suite.upstream.requests.at(-1)!.body.stream_options).toBeUndefined()
 		expect(text).toBe('Hello there')
-		expect(finishes).toEqual(['stop'])
+		expect(finishReasons.filter(Boolean)).toEqual(['stop'])
 		expect(usage).toEqual({ prompt_tokens: 5, completion_tokens: 3, total_tokens: 8 })
 		expect(await suite.lastLog()).toMatchObject({ is_stream: true, prompt_tokens: 5, completion_tokens: 3, quota: 8 })
 	})

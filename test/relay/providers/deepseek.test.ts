@@ -14,16 +14,13 @@ describe('the DeepSeek provider', () => {
 	})
 
 	test('sends chat to /chat/completions and bills the usage the upstream reported', async () => {
-		suite.upstream.answerWith('chat.json')
-		const answer = await suite.client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'Hello' }] })
-		const sent = suite.upstream.requests.at(-1)!
-		expect(sent.method).toBe('POST')
-		expect(sent.path).toBe('/chat/completions')
-		expect(sent.headers.authorization).toBe('Bearer sk-deepseek-key')
-		expect(sent.body).toEqual({ model: MODEL, messages: [{ role: 'user', content: 'Hello' }] })
-		expect(answer.choices[0]!.message.content).toBe('Hello! How can I help you today?')
-		expect(answer.usage).toMatchObject({ prompt_tokens: 1000, completion_tokens: 20 })
-		expect(await suite.lastLog()).toMatchObject({ model_name: MODEL, prompt_tokens: 1000, completion_tokens: 20, quota: 389 })
+		const answer = await suite.expectChat(MODEL, {
+			path: '/chat/completions',
+			authorization: 'Bearer sk-deepseek-key',
+			content: 'Hello! How can I help you today?',
+			usage: { prompt_tokens: 1000, completion_tokens: 20 },
+			log: { model_name: MODEL, prompt_tokens: 1000, completion_tokens: 20, quota: 389 },
+		})
 		// (1000 − 768) + 768 × 0.1 + 20 × 4 (default completion ratio) ≈ 389: the cache hits bill at the cache ratio and are not counted twice.
 		expect((await suite.lastLog()).other).toMatchObject({ cache_tokens: 768 })
 		expect(answer.usage?.prompt_tokens_details?.cached_tokens).toBe(768)

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import OpenAI from 'openai'
 import { CHANNEL_TYPE } from '@shared/channel-type'
-import { setUpProviderTest } from '../../helpers/fixture-upstream'
+import { readStream, setUpProviderTest } from '../../helpers/fixture-upstream'
 
 const MODEL = 'dify-app'
 
@@ -42,17 +42,10 @@ describe('the Dify provider', () => {
 	test('streams message events as OpenAI chunks, skipping the others, and bills the message_end usage', async () => {
 		suite.upstream.answerWith('chat-stream.sse')
 		const stream = await suite.client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'Hello' }], stream: true, stream_options: { include_usage: true } })
-		let text = ''
-		let usage: OpenAI.CompletionUsage | null | undefined
-		const finishes: unknown[] = []
-		for await (const chunk of stream) {
-			text += chunk.choices[0]?.delta?.content ?? ''
-			if (chunk.choices[0]?.finish_reason) finishes.push(chunk.choices[0].finish_reason)
-			if (chunk.usage) usage = chunk.usage
-		}
+		const { text, usage, finishReasons } = await readStream(stream)
 		expect(suite.upstream.requests.at(-1)!.body).toMatchObject({ response_mode: 'streaming' })
 		expect(text).toBe('Hi there!')
-		expect(finishes).toEqual(['stop'])
+		expect(finishReasons.filter(Boolean)).toEqual(['stop'])
 		expect(usage).toEqual({ prompt_tokens: 40, completion_tokens: 3, total_tokens: 43 })
 		expect(await suite.lastLog()).toMatchObject({ model_name: MODEL, is_stream: true, prompt_tokens: 40, completion_tokens: 3, quota: 43 })
 	})

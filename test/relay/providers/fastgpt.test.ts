@@ -1,4 +1,4 @@
-import { describe, expect, test } from 'bun:test'
+import { describe, test } from 'bun:test'
 import { CHANNEL_TYPE } from '@shared/channel-type'
 import { setUpProviderTest } from '../../helpers/fixture-upstream'
 
@@ -11,19 +11,14 @@ describe('the FastGPT provider', () => {
 		channels: [{ type: CHANNEL_TYPE.fastgpt, key: 'fastgpt-z51pkjqm9nrk03a1rx2funoy-6641b7a1c0d6b9e1f2a3b4c5', models: 'fastgpt-app' }],
 	})
 
-	test('sends chat to /api/v1/chat/completions and bills the usage the upstream reported', async () => {
-		suite.upstream.answerWith('chat.json')
-		const answer = await suite.client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'Hello' }] })
-		const sent = suite.upstream.requests.at(-1)!
-		expect(sent.method).toBe('POST')
-		expect(sent.path).toBe('/api/v1/chat/completions')
-		expect(sent.headers.authorization).toBe('Bearer fastgpt-z51pkjqm9nrk03a1rx2funoy-6641b7a1c0d6b9e1f2a3b4c5')
-		// The whole APIKey-AppId key: FastGPT reads the app from its suffix.
-		expect(sent.body).toEqual({ model: MODEL, messages: [{ role: 'user', content: 'Hello' }] })
-		expect(answer.choices[0]!.message.content).toBe('电影《满江红》的导演是张艺谋。')
-		expect(answer.usage).toMatchObject({ prompt_tokens: 1, completion_tokens: 5 })
-		expect(await suite.lastLog()).toMatchObject({ model_name: MODEL, prompt_tokens: 1, completion_tokens: 5, quota: 6 })
-	})
+	// The whole APIKey-AppId key: FastGPT reads the app from its suffix.
+	test('sends chat to /api/v1/chat/completions and bills the usage the upstream reported', () => suite.expectChat(MODEL, {
+		path: '/api/v1/chat/completions',
+		authorization: 'Bearer fastgpt-z51pkjqm9nrk03a1rx2funoy-6641b7a1c0d6b9e1f2a3b4c5',
+		content: '电影《满江红》的导演是张艺谋。',
+		usage: { prompt_tokens: 1, completion_tokens: 5 },
+		log: { model_name: MODEL, prompt_tokens: 1, completion_tokens: 5, quota: 6 },
+	}))
 
 	test('streams chat and, as FastGPT streams no usage, bills a local count', () => suite.expectStreamedChat(MODEL, '导演是张艺谋。', { model_name: MODEL, is_stream: true, other: { local_count_tokens: true } }))
 

@@ -1,4 +1,4 @@
-import { describe, expect, test } from 'bun:test'
+import { describe, test } from 'bun:test'
 import { CHANNEL_TYPE } from '@shared/channel-type'
 import { setUpProviderTest } from '../../helpers/fixture-upstream'
 
@@ -11,18 +11,13 @@ describe('the 01.AI provider', () => {
 		channels: [{ type: CHANNEL_TYPE.lingyiwanwu, key: 'yi-api-key', models: 'yi-lightning' }],
 	})
 
-	test('sends chat to /v1/chat/completions and bills the usage the upstream reported', async () => {
-		suite.upstream.answerWith('chat.json')
-		const answer = await suite.client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'Hello' }] })
-		const sent = suite.upstream.requests.at(-1)!
-		expect(sent.method).toBe('POST')
-		expect(sent.path).toBe('/v1/chat/completions')
-		expect(sent.headers.authorization).toBe('Bearer yi-api-key')
-		expect(sent.body).toEqual({ model: MODEL, messages: [{ role: 'user', content: 'Hello' }] })
-		expect(answer.choices[0]!.message.content).toBe('Hi there! How can I assist you?')
-		expect(answer.usage).toMatchObject({ prompt_tokens: 11, completion_tokens: 9 })
-		expect(await suite.lastLog()).toMatchObject({ model_name: MODEL, prompt_tokens: 11, completion_tokens: 9, quota: 20 })
-	})
+	test('sends chat to /v1/chat/completions and bills the usage the upstream reported', () => suite.expectChat(MODEL, {
+		path: '/v1/chat/completions',
+		authorization: 'Bearer yi-api-key',
+		content: 'Hi there! How can I assist you?',
+		usage: { prompt_tokens: 11, completion_tokens: 9 },
+		log: { model_name: MODEL, prompt_tokens: 11, completion_tokens: 9, quota: 20 },
+	}))
 
 	test('streams chat and bills the usage of its last chunk', () => suite.expectStreamedChat(MODEL, 'Hi there!', { model_name: MODEL, is_stream: true, prompt_tokens: 11, completion_tokens: 3, quota: 14 }))
 

@@ -13,18 +13,13 @@ describe('the Mistral provider', () => {
 		channels: [{ type: CHANNEL_TYPE.mistral, key: 'mistral-api-key', models: 'mistral-small-latest,mistral-embed' }],
 	})
 
-	test('sends chat to /v1/chat/completions and bills the usage the upstream reported', async () => {
-		suite.upstream.answerWith('chat.json')
-		const answer = await suite.client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'Hello' }] })
-		const sent = suite.upstream.requests.at(-1)!
-		expect(sent.method).toBe('POST')
-		expect(sent.path).toBe('/v1/chat/completions')
-		expect(sent.headers.authorization).toBe('Bearer mistral-api-key')
-		expect(sent.body).toEqual({ model: MODEL, messages: [{ role: 'user', content: 'Hello' }] })
-		expect(answer.choices[0]!.message.content).toBe('Bonjour ! Comment puis-je vous aider ?')
-		expect(answer.usage).toMatchObject({ prompt_tokens: 16, completion_tokens: 12 })
-		expect(await suite.lastLog()).toMatchObject({ model_name: MODEL, prompt_tokens: 16, completion_tokens: 12, quota: 28 })
-	})
+	test('sends chat to /v1/chat/completions and bills the usage the upstream reported', () => suite.expectChat(MODEL, {
+		path: '/v1/chat/completions',
+		authorization: 'Bearer mistral-api-key',
+		content: 'Bonjour ! Comment puis-je vous aider ?',
+		usage: { prompt_tokens: 16, completion_tokens: 12 },
+		log: { model_name: MODEL, prompt_tokens: 16, completion_tokens: 12, quota: 28 },
+	}))
 
 	test('sends only the fields Mistral accepts, under Mistral\'s names', async () => {
 		suite.upstream.answerWith('chat.json')

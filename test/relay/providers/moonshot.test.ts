@@ -12,18 +12,13 @@ describe('the Moonshot provider', () => {
 		channels: [{ type: CHANNEL_TYPE.moonshot, key: 'sk-moonshot-key', models: MODEL }],
 	})
 
-	test('sends chat to /v1/chat/completions with the key as a bearer token and bills the reported usage', async () => {
-		suite.upstream.answerWith('chat.json')
-		const answer = await suite.client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'Hello' }] })
-		const sent = suite.upstream.requests.at(-1)!
-		expect(sent.method).toBe('POST')
-		expect(sent.path).toBe('/v1/chat/completions')
-		expect(sent.headers.authorization).toBe('Bearer sk-moonshot-key')
-		expect(sent.body).toEqual({ model: MODEL, messages: [{ role: 'user', content: 'Hello' }] })
-		expect(answer.choices[0]!.message.content).toBe('Hello! How can I help you today?')
-		expect(answer.usage).toMatchObject({ prompt_tokens: 19, completion_tokens: 9 })
-		expect(await suite.lastLog()).toMatchObject({ model_name: MODEL, prompt_tokens: 19, completion_tokens: 9, quota: 28 })
-	})
+	test('sends chat to /v1/chat/completions with the key as a bearer token and bills the reported usage', () => suite.expectChat(MODEL, {
+		path: '/v1/chat/completions',
+		authorization: 'Bearer sk-moonshot-key',
+		content: 'Hello! How can I help you today?',
+		usage: { prompt_tokens: 19, completion_tokens: 9 },
+		log: { model_name: MODEL, prompt_tokens: 19, completion_tokens: 9, quota: 28 },
+	}))
 
 	test('streams chat and bills the streamed call', async () => {
 		suite.upstream.answerWith('chat-stream.sse')

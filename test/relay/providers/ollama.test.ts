@@ -13,18 +13,13 @@ describe('the Ollama provider', () => {
 		channels: [{ type: CHANNEL_TYPE.ollama, key: 'ollama-key', models: 'llama3.2,nomic-embed-text' }],
 	})
 
-	test('sends chat to /v1/chat/completions and bills the usage the upstream reported', async () => {
-		suite.upstream.answerWith('chat.json')
-		const answer = await suite.client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'Hello' }] })
-		const sent = suite.upstream.requests.at(-1)!
-		expect(sent.method).toBe('POST')
-		expect(sent.path).toBe('/v1/chat/completions')
-		expect(sent.headers.authorization).toBe('Bearer ollama-key')
-		expect(sent.body).toEqual({ model: MODEL, messages: [{ role: 'user', content: 'Hello' }] })
-		expect(answer.choices[0]!.message.content).toBe('Hello! How are you today?')
-		expect(answer.usage).toMatchObject({ prompt_tokens: 26, completion_tokens: 10 })
-		expect(await suite.lastLog()).toMatchObject({ model_name: MODEL, prompt_tokens: 26, completion_tokens: 10, quota: 36 })
-	})
+	test('sends chat to /v1/chat/completions and bills the usage the upstream reported', () => suite.expectChat(MODEL, {
+		path: '/v1/chat/completions',
+		authorization: 'Bearer ollama-key',
+		content: 'Hello! How are you today?',
+		usage: { prompt_tokens: 26, completion_tokens: 10 },
+		log: { model_name: MODEL, prompt_tokens: 26, completion_tokens: 10, quota: 36 },
+	}))
 
 	test('streams chat and bills the usage of its last chunk', () => suite.expectStreamedChat(MODEL, 'Hello! Hi', { model_name: MODEL, is_stream: true, prompt_tokens: 26, completion_tokens: 4, quota: 30 }))
 

@@ -13,16 +13,13 @@ describe('the SiliconCloud provider', () => {
 	})
 
 	test('sends chat to /v1/chat/completions and bills the usage the upstream reported', async () => {
-		suite.upstream.answerWith('chat.json')
-		const answer = await suite.client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'Hello' }] })
-		const sent = suite.upstream.requests.at(-1)!
-		expect(sent.method).toBe('POST')
-		expect(sent.path).toBe('/v1/chat/completions')
-		expect(sent.headers.authorization).toBe('Bearer sk-siliconflow-key')
-		expect(sent.body).toEqual({ model: MODEL, messages: [{ role: 'user', content: 'Hello' }] })
-		expect(answer.choices[0]!.message.content).toBe('Hello! How can I help you?')
-		expect(answer.usage).toMatchObject({ prompt_tokens: 6, completion_tokens: 42 })
-		expect(await suite.lastLog()).toMatchObject({ model_name: MODEL, prompt_tokens: 6, completion_tokens: 42, quota: 48 })
+		const answer = await suite.expectChat(MODEL, {
+			path: '/v1/chat/completions',
+			authorization: 'Bearer sk-siliconflow-key',
+			content: 'Hello! How can I help you?',
+			usage: { prompt_tokens: 6, completion_tokens: 42 },
+			log: { model_name: MODEL, prompt_tokens: 6, completion_tokens: 42, quota: 48 },
+		})
 		expect((answer.choices[0]!.message as { reasoning_content?: string }).reasoning_content).toBe('The user greets me; I greet back.')
 	})
 

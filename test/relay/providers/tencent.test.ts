@@ -1,7 +1,7 @@
-import { beforeEach, describe, expect, test } from 'bun:test'
+import { describe, expect, test } from 'bun:test'
 import OpenAI from 'openai'
 import { tc3Signature } from '@/relay/providers/tencent/signer'
-import { fixturePath, setUpProviderTest } from '../../helpers/fixture-upstream'
+import { failureOf, fixturePath, readStream, setUpProviderTest } from '../../helpers/fixture-upstream'
 
 const fixture = (name: string) => Bun.file(fixturePath('tencent', name)).text()
 const SECRET_ID = 'AKIDferrytest0000000000000000000000'
@@ -14,9 +14,6 @@ describe('the Tencent Hunyuan provider (type 23)', () => {
 		fixtures: 'tencent',
 		modelRatio: { [MODEL]: 1 },
 		channels: [{ type: 23, key: `1300000000|${SECRET_ID}|${SECRET_KEY}`, models: MODEL }],
-	})
-	beforeEach(() => {
-		suite.upstream.requests.length = 0
 	})
 
 	test('the signer reproduces the signature of Tencent\'s published worked example', async () => {
@@ -57,14 +54,7 @@ describe('the Tencent Hunyuan provider (type 23)', () => {
 	test('a stream becomes OpenAI chunks with the usage in a final chunk, and is billed', async () => {
 		suite.upstream.answerWith('chat-stream.sse')
 		const stream = await suite.client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'Say hello' }], stream: true, stream_options: { include_usage: true } })
-		let text = ''
-		let usage: OpenAI.CompletionUsage | null | undefined
-		const finishReasons: (string | null)[] = []
-		for await (const chunk of stream) {
-			text += chunk.choices[0]?.delta?.content ?? ''
-			if (chunk.choices[0]) finishReasons.push(chunk.choices[0].finish_reason)
-			if (chunk.usage) usage = chunk.usage
-		}
+		const { text, usage, finishReasons } = await readStream(stream)
 		expect(text).toBe('Hello from Hunyuan')
 		expect(finishReasons.at(-1)).toBe('stop')
 		expect(usage).toMatchObject({ prompt_tokens: 12, completion_tokens: 5 })
@@ -102,23 +92,14 @@ describe('the Tencent Hunyuan provider (type 23)', () => {
 	})
 
 	test('an error Tencent Cloud answers with HTTP 200 reaches the client as an error and is not billed', async () => {
-		const before = await suite.lastConsumeLog()
-		suite.upstream.answerWith('error-answer.json')
-		const failure = await suite.client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'Say hello' }] }).catch((error: unknown) => error)
+		const failure = await suite.failsUnbilled(() => suite.client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'Say hello' }] }), 'error-answer.json')
 		expect(failure).toBeInstanceOf(OpenAI.APIError)
-		expect((failure as InstanceType<typeof OpenAI.APIError>).status).toBe(502)
-		expect((await suite.lastConsumeLog())?.id).toBe(before?.id)
+		expect(failure!.status).toBe(502)
 	})
 
 	test('the same error answered to a stream request ends the stream with an error, unbilled', async () => {
-		const before = await suite.lastConsumeLog()
-		suite.upstream.answerWith('error-answer.json')
-		const failure = await (async () => {
-			const stream = await suite.client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'Say hello' }], stream: true })
-			for await (const chunk of stream) void chunk
-		})().then(() => undefined, (error: unknown) => error)
+		const failure = await suite.failsUnbilled(async () => readStream(await suite.client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'Say hello' }], stream: true })), 'error-answer.json')
 		expect(failure).toBeInstanceOf(Error)
-		expect((await suite.lastConsumeLog())?.id).toBe(before?.id)
 	})
 
 	test('an upstream 401 becomes a 502 saying the channel credentials were rejected', () => suite.expectRejectedCredentials(() => suite.client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'Say hello' }] }), 'error-answer.json'))
@@ -126,9 +107,9 @@ describe('the Tencent Hunyuan provider (type 23)', () => {
 	test('an AuthFailure answered with HTTP 200 counts as rejected credentials and disables the channel when auto-disable is on', async () => {
 		await suite.harness.ferry.dependencies.options.set('AutomaticDisableChannelEnabled', 'true')
 		suite.upstream.answerWith('error-answer.json')
-		const failure = await suite.client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'Say hello' }] }).catch((error: unknown) => error)
-		expect((failure as InstanceType<typeof OpenAI.APIError>).status).toBe(502)
-		expect((failure as InstanceType<typeof OpenAI.APIError>).message).toContain('the upstream rejected the channel credentials')
+		const failure = await failureOf(suite.client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'Say hello' }] }))
+		expect(failure!.status).toBe(502)
+		expect(failure!.message).toContain('the upstream rejected the channel credentials')
 		const channels = await suite.harness.ferry.call('GET', '/api/channel/', { as: suite.harness.root })
 		expect(channels.body.data.items[0].status).toBe(3)
 	})

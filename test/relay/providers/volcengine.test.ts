@@ -14,16 +14,13 @@ describe('the Volcengine Ark provider', () => {
 	})
 
 	test('sends chat to /api/v3/chat/completions and bills the usage the upstream reported', async () => {
-		suite.upstream.answerWith('chat.json')
-		const answer = await suite.client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'Hello' }] })
-		const sent = suite.upstream.requests.at(-1)!
-		expect(sent.method).toBe('POST')
-		expect(sent.path).toBe('/api/v3/chat/completions')
-		expect(sent.headers.authorization).toBe('Bearer ark-api-key')
-		expect(sent.body).toEqual({ model: MODEL, messages: [{ role: 'user', content: 'Hello' }] })
-		expect(answer.choices[0]!.message.content).toBe('Hello! What can I do for you today?')
-		expect(answer.usage).toMatchObject({ prompt_tokens: 1200, completion_tokens: 11 })
-		expect(await suite.lastLog()).toMatchObject({ model_name: MODEL, prompt_tokens: 1200, completion_tokens: 11, quota: 699 })
+		await suite.expectChat(MODEL, {
+			path: '/api/v3/chat/completions',
+			authorization: 'Bearer ark-api-key',
+			content: 'Hello! What can I do for you today?',
+			usage: { prompt_tokens: 1200, completion_tokens: 11 },
+			log: { model_name: MODEL, prompt_tokens: 1200, completion_tokens: 11, quota: 699 },
+		})
 		// (1200 − 1024) + 1024 × 0.5 + 11: the cached part of the prompt bills at the cache ratio.
 		expect((await suite.lastLog()).other).toMatchObject({ cache_tokens: 1024 })
 	})

@@ -1,28 +1,16 @@
-import { beforeEach, describe, expect, test } from 'bun:test'
-import { createHmac } from 'node:crypto'
-import OpenAI from 'openai'
-import { setUpProviderTest } from '../../helpers/fixture-upstream'
+import { describe, expect, test } from 'bun:test'
+import { readStream, setUpProviderTest } from '../../helpers/fixture-upstream'
+import { verifiedZhipuToken } from '../../fixtures/providers/zhipu/verified-token'
 
 const KEY_ID = 'ferryglmid'
 const KEY_SECRET = 'ferryglmsecret'
 const MILLISECONDS_TOLERANCE = 60_000
-
-/** Checks a Zhipu JWT independently of the adaptor: HS256 over `header.payload` with the secret. */
-function verifiedZhipuToken(token: string, secret: string) {
-	const [header, payload, signature] = token.split('.')
-	const expected = createHmac('sha256', secret).update(`${header}.${payload}`).digest('base64url')
-	if (signature !== expected) throw new Error('the JWT signature does not match the key secret')
-	return { header: JSON.parse(Buffer.from(header!, 'base64url').toString()), payload: JSON.parse(Buffer.from(payload!, 'base64url').toString()) }
-}
 
 describe('the Zhipu GLM v4 provider (type 26)', () => {
 	const suite = setUpProviderTest({
 		fixtures: 'zhipu-v4',
 		modelRatio: { 'glm-4': 1, 'embedding-2': 1 },
 		channels: [{ type: 26, key: `${KEY_ID}.${KEY_SECRET}`, models: 'glm-4,embedding-2' }],
-	})
-	beforeEach(() => {
-		suite.upstream.requests.length = 0
 	})
 
 	test('a chat call is passed to /api/paas/v4 with a Bearer JWT signed by the key secret', async () => {
@@ -52,12 +40,7 @@ describe('the Zhipu GLM v4 provider (type 26)', () => {
 	test('a stream passes through with its usage and is billed', async () => {
 		suite.upstream.answerWith('chat-stream.sse')
 		const stream = await suite.client.chat.completions.create({ model: 'glm-4', messages: [{ role: 'user', content: 'Say hello' }], stream: true, stream_options: { include_usage: true } })
-		let text = ''
-		let usage: OpenAI.CompletionUsage | null | undefined
-		for await (const chunk of stream) {
-			text += chunk.choices[0]?.delta?.content ?? ''
-			if (chunk.usage) usage = chunk.usage
-		}
+		const { text, usage } = await readStream(stream)
 		expect(text).toBe('Hello from GLM-4')
 		expect(usage).toMatchObject({ prompt_tokens: 11, completion_tokens: 5 })
 		expect(suite.upstream.requests.at(-1)!.body.stream).toBe(true)

@@ -15,8 +15,11 @@ type Json = Record<string, any>
 
 export class ClaudeStreamError extends Error {}
 
-export function openAIStreamFromClaude(reader: BodyReader, model: string): BodyReader {
-	const events = readSseEvents(reader)
+/**
+ * Claude's stream events, however they arrive, → OpenAI chunks. `nextEvents` answers the events of
+ * one upstream read (possibly none), or undefined when the upstream ended.
+ */
+export function openAIStreamFromClaudeEvents(nextEvents: () => Promise<Json[] | undefined>, cancel: (reason?: unknown) => Promise<void>, model: string): BodyReader {
 	const created = Math.floor(Date.now() / 1000)
 	let id = ''
 	let usage: ClaudeUsage = {}
@@ -76,11 +79,20 @@ export function openAIStreamFromClaude(reader: BodyReader, model: string): BodyR
 
 	return openAIChunkStream(async () => {
 		if (stopped) return undefined
+		const events = await nextEvents()
+		if (!events) throw new ClaudeStreamError('the upstream stream ended before message_stop')
+		return events.flatMap(handle)
+	}, cancel)
+}
+
+export function openAIStreamFromClaude(reader: BodyReader, model: string): BodyReader {
+	const events = readSseEvents(reader)
+	return openAIStreamFromClaudeEvents(async () => {
 		const event = await events.next()
-		if (!event) throw new ClaudeStreamError('the upstream stream ended before message_stop')
+		if (!event) return undefined
 		if (!event.data) return []
 		const parsed = JSON.parse(event.data) as Json
 		if (typeof parsed !== 'object' || parsed === null) throw new SyntaxError('a Claude stream event must be an object')
-		return handle(parsed)
-	}, (reason) => events.cancel(reason))
+		return [parsed]
+	}, (reason) => events.cancel(reason), model)
 }

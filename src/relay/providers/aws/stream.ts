@@ -1,7 +1,7 @@
 /**
  * Bedrock's `invoke-with-response-stream` answer → OpenAI chunks. The body is an AWS event stream
- * whose `chunk` events carry `{"bytes": "<base64>"}`, each a Claude stream event; they are replayed
- * as Claude's own SSE and converted by the Anthropic adaptor. `exception` messages end the stream
+ * whose `chunk` events carry `{"bytes": "<base64>"}`, each a Claude stream event, converted by the
+ * Anthropic adaptor. `exception` messages end the stream
  * as failed, showing the client Bedrock's exception type and message. The token counts Bedrock
  * adds to `message_stop` (`amazon-bedrock-invocationMetrics`) are passed on as a last
  * `message_delta`, whose counts replace the earlier ones.
@@ -9,7 +9,7 @@
 import type { BodyReader } from '@/lib/outbound'
 import { RelayError } from '../../errors'
 import type { ClaudeUsage } from '../../formats/claude/usage'
-import { openAIStreamFromClaude } from '../anthropic/stream'
+import { openAIStreamFromClaudeEvents } from '../anthropic/stream'
 import { readEventStream, type EventStreamMessage } from './event-stream'
 
 type Json = Record<string, unknown>
@@ -25,7 +25,6 @@ const METRIC_TO_CLAUDE_USAGE: Record<string, keyof ClaudeUsage> = {
 	cacheWriteInputTokenCount: 'cache_creation_input_tokens',
 }
 
-const encoder = new TextEncoder()
 const payloadDecoder = new TextDecoder()
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value)
 
@@ -35,8 +34,6 @@ export function claudeUsageFromMetrics(metrics: unknown): ClaudeUsage | undefine
 	for (const [metric, field] of Object.entries(METRIC_TO_CLAUDE_USAGE)) if (typeof metrics[metric] === 'number') usage[field] = metrics[metric]
 	return Object.keys(usage).length > 0 ? usage : undefined
 }
-
-const sseEvent = (event: Json) => `event: ${String(event.type)}\ndata: ${JSON.stringify(event)}\n\n`
 
 function failure(message: EventStreamMessage): RelayError {
 	const kind = String(message.headers[':exception-type'] ?? message.headers[':error-code'] ?? 'exception')
@@ -50,34 +47,25 @@ function failure(message: EventStreamMessage): RelayError {
 	return new RelayError(STREAM_FAILURE_STATUS, text ? `${kind}: ${text}` : kind, 'upstream_error', 'upstream_stream_exception')
 }
 
-/** The Claude events inside one `chunk` message, as SSE text. */
-function claudeSse(message: EventStreamMessage): string {
+/** The Claude events inside one `chunk` message. */
+function claudeEvents(message: EventStreamMessage): Json[] {
 	const envelope = JSON.parse(payloadDecoder.decode(message.payload)) as unknown
 	if (!isObject(envelope) || typeof envelope.bytes !== 'string') throw new SyntaxError('a Bedrock chunk carries no bytes')
 	const event = JSON.parse(Buffer.from(envelope.bytes, 'base64').toString('utf8')) as unknown
 	if (!isObject(event) || typeof event.type !== 'string') throw new SyntaxError('a Bedrock chunk is not a Claude stream event')
 	const usage = event.type === 'message_stop' ? claudeUsageFromMetrics(event[INVOCATION_METRICS_FIELD]) : undefined
-	return (usage ? sseEvent({ type: 'message_delta', delta: {}, usage }) : '') + sseEvent(event)
-}
-
-/** The event stream as Claude's SSE body, one upstream message per read. */
-function claudeEventsOf(source: BodyReader): BodyReader {
-	const messages = readEventStream(source)
-	return {
-		async read() {
-			for (;;) {
-				const message = await messages.next()
-				if (!message) return { done: true }
-				const kind = message.headers[':message-type']
-				if (kind === 'exception' || kind === 'error') throw failure(message)
-				if (kind === 'event' && message.headers[':event-type'] === 'chunk') return { done: false, value: encoder.encode(claudeSse(message)) }
-				// Other event types (initial-response, ones added later) carry nothing to pass on.
-			}
-		},
-		cancel: (reason) => messages.cancel(reason),
-	}
+	return usage ? [{ type: 'message_delta', delta: {}, usage }, event] : [event]
 }
 
 export function openAIStreamFromBedrock(source: BodyReader, model: string): BodyReader {
-	return openAIStreamFromClaude(claudeEventsOf(source), model)
+	const messages = readEventStream(source)
+	return openAIStreamFromClaudeEvents(async () => {
+		const message = await messages.next()
+		if (!message) return undefined
+		const kind = message.headers[':message-type']
+		if (kind === 'exception' || kind === 'error') throw failure(message)
+		if (kind === 'event' && message.headers[':event-type'] === 'chunk') return claudeEvents(message)
+		// Other event types (initial-response, ones added later) carry nothing to pass on.
+		return []
+	}, (reason) => messages.cancel(reason), model)
 }

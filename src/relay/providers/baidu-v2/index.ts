@@ -4,12 +4,7 @@
  */
 import { CHANNEL_TYPE } from '@shared/channel-type'
 import { openAICompatible } from '../openai-compatible'
-import type { RelayEndpoint, UpstreamChannel } from '../types'
-
-const QIANFAN_PATHS: Partial<Record<RelayEndpoint, string>> = {
-	chat: '/v2/chat/completions',
-	embeddings: '/v2/embeddings',
-}
+import type { UpstreamChannel } from '../types'
 
 export function qianfanHeaders(channel: UpstreamChannel): Record<string, string> {
 	const [apiKey = '', appId] = channel.key.split('|').map((part) => part.trim())
@@ -20,7 +15,9 @@ export const baiduV2 = openAICompatible({
 	type: CHANNEL_TYPE.baiduV2,
 	name: 'Baidu Qianfan V2',
 	defaultBaseUrl: 'https://qianfan.baidubce.com',
-	endpoints: ['chat', 'embeddings'],
-	url: (channel, endpoint) => `${channel.baseUrl}${QIANFAN_PATHS[endpoint]}`,
+	paths: {
+		chat: '/v2/chat/completions',
+		embeddings: '/v2/embeddings',
+	},
 	headers: qianfanHeaders,
 })

@@ -1,5 +1,6 @@
 /** Wenxin answers → OpenAI's shape; an `error_code` in a 200 answer is an upstream error. */
 import { RelayError } from '../../errors'
+import { openAIUsage, type TokenCounts } from '../shared/openai-usage'
 import { forgetAccessTokens } from './access-token'
 
 export interface WenxinAnswer {
@@ -9,7 +10,7 @@ export interface WenxinAnswer {
 	is_end?: boolean
 	finish_reason?: string
 	function_call?: { name?: string; arguments?: string }
-	usage?: { prompt_tokens?: number; completion_tokens?: number; total_tokens?: number }
+	usage?: TokenCounts
 	error_code?: number
 	error_msg?: string
 }
@@ -19,16 +20,17 @@ const TOKEN_REJECTED = new Set([110, 111])
 const UPSTREAM_FAILED = 502
 const FINISH_REASONS: Record<string, string> = { normal: 'stop', stop: 'stop', length: 'length', content_filter: 'content_filter', function_call: 'tool_calls' }
 
-export function checked<Answer extends { error_code?: number; error_msg?: string }>(answer: Answer): Answer {
-	if (answer.error_code === undefined || answer.error_code === 0) return answer
+/** The message of the error an answer reports, or undefined; a rejected token is dropped from the cache. */
+function failureMessage(answer: { error_code?: number; error_msg?: string }): string | undefined {
+	if (answer.error_code === undefined || answer.error_code === 0) return undefined
 	if (TOKEN_REJECTED.has(answer.error_code)) forgetAccessTokens()
-	throw new RelayError(502, `Baidu error ${answer.error_code}: ${answer.error_msg ?? ''}`.trim(), 'upstream_error', 'upstream_error')
+	return `Baidu error ${answer.error_code}: ${answer.error_msg ?? ''}`.trim()
 }
 
-export function openAIUsage(usage: WenxinAnswer['usage'] = {}) {
-	const prompt = usage.prompt_tokens ?? 0
-	const completion = usage.completion_tokens ?? 0
-	return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: usage.total_tokens ?? prompt + completion }
+export function checked<Answer extends { error_code?: number; error_msg?: string }>(answer: Answer): Answer {
+	const message = failureMessage(answer)
+	if (message) throw new RelayError(UPSTREAM_FAILED, message, 'upstream_error', 'upstream_error')
+	return answer
 }
 
 export function finishReason(answer: WenxinAnswer) {
@@ -63,7 +65,6 @@ export function wenxinErrorOf(text: string): { status: number; message: string }
 	} catch {
 		return undefined
 	}
-	if (answer.error_code === undefined || answer.error_code === 0) return undefined
-	if (TOKEN_REJECTED.has(answer.error_code)) forgetAccessTokens()
-	return { status: UPSTREAM_FAILED, message: `Baidu error ${answer.error_code}: ${answer.error_msg ?? ''}`.trim() }
+	const message = failureMessage(answer)
+	return message ? { status: UPSTREAM_FAILED, message } : undefined
 }

@@ -1,7 +1,8 @@
 /** Wenxin's SSE stream (`result` pieces, `is_end`, usage on the last event) → OpenAI chunks. */
 import type { BodyReader } from '@/lib/outbound'
 import { openAIChunkStream, readSseEvents, recordingHead } from '../../formats/sse'
-import { checked, finishReason, openAIUsage, toolCalls, type WenxinAnswer } from './answer'
+import { openAIUsage } from '../shared/openai-usage'
+import { checked, finishReason, toolCalls, type WenxinAnswer } from './answer'
 
 export function wenxinStreamToOpenAI(source: BodyReader, model: string): BodyReader {
 	const recorded = recordingHead(source)

@@ -1,6 +1,7 @@
 /** Cohere v2 chat answers and stream events → OpenAI's chat completion objects and chunks. */
 import type { BodyReader } from '@/lib/outbound'
 import { openAIChunkStream, readSseEvents } from '../../formats/sse'
+import { openAIUsage } from '../shared/openai-usage'
 
 interface CohereTokens { input_tokens?: number; output_tokens?: number }
 interface CohereUsage { billed_units?: CohereTokens; tokens?: CohereTokens }
@@ -18,11 +19,9 @@ const FINISH_REASONS: Record<string, string> = {
 const finishReason = (reason: string | undefined) => FINISH_REASONS[reason ?? ''] ?? 'stop'
 
 /** Billed units are what Cohere charges for; `tokens` (which adds its prompt template) is the fallback. */
-function openAIUsage(usage: CohereUsage | undefined) {
+function cohereUsage(usage: CohereUsage | undefined) {
 	const counted = usage?.billed_units?.input_tokens !== undefined ? usage.billed_units : usage?.tokens
-	const prompt = counted?.input_tokens ?? 0
-	const completion = counted?.output_tokens ?? 0
-	return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion }
+	return openAIUsage({ prompt_tokens: counted?.input_tokens, completion_tokens: counted?.output_tokens })
 }
 
 const nowSeconds = () => Math.floor(Date.now() / 1000)
@@ -45,7 +44,7 @@ export function cohereToOpenAI(text: string, model: string): Record<string, unkn
 		created: nowSeconds(),
 		model,
 		choices: [{ index: 0, message, finish_reason: finishReason(answer.finish_reason) }],
-		usage: openAIUsage(answer.usage),
+		usage: cohereUsage(answer.usage),
 	}
 }
 
@@ -94,7 +93,7 @@ export function cohereStreamToOpenAI(reader: BodyReader, model: string): BodyRea
 			case 'message-end':
 				return [
 					chunk([{ index: 0, delta: {}, finish_reason: finishReason(data.delta?.finish_reason) }]),
-					chunk([], { usage: openAIUsage(data.delta?.usage) }),
+					chunk([], { usage: cohereUsage(data.delta?.usage) }),
 				]
 			default:
 				// content-start/end, tool-plan-delta, tool-call-end and citation events carry nothing OpenAI's format has.

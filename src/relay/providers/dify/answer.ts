@@ -1,8 +1,7 @@
 /** Dify answers and stream events → OpenAI's chat completion objects and chunks. */
 import type { BodyReader } from '@/lib/outbound'
 import { openAIChunkStream, readSseEvents } from '../../formats/sse'
-
-interface DifyUsage { prompt_tokens?: number; completion_tokens?: number; total_tokens?: number }
+import { openAIUsage, type TokenCounts } from '../shared/openai-usage'
 
 interface DifyEvent {
 	event?: string
@@ -10,15 +9,9 @@ interface DifyEvent {
 	id?: string
 	answer?: string
 	created_at?: number
-	metadata?: { usage?: DifyUsage }
+	metadata?: { usage?: TokenCounts }
 	code?: string
 	message?: string
-}
-
-function openAIUsage(usage: DifyUsage | undefined) {
-	const prompt = usage?.prompt_tokens ?? 0
-	const completion = usage?.completion_tokens ?? 0
-	return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: usage?.total_tokens ?? prompt + completion }
 }
 
 export function difyToOpenAI(text: string, model: string): Record<string, unknown> {

@@ -1,6 +1,6 @@
 /**
  * The shared base for upstreams that speak OpenAI's wire format. A provider is this base plus a
- * small difference: its base URL, how it builds the URL, and its auth headers.
+ * small difference: its base URL, its paths or how it builds the URL, and its auth headers.
  */
 import type { ProviderAdaptor, RelayEndpoint, UpstreamChannel } from '../types'
 
@@ -14,7 +14,11 @@ export interface OpenAICompatibleOptions {
 	type: number
 	name: string
 	defaultBaseUrl: string
+	/** The endpoints served; by default those `paths` names. */
 	endpoints?: readonly RelayEndpoint[]
+	/** Each endpoint's path under the base URL; OpenAI's `/v1` paths by default. */
+	paths?: Partial<Record<RelayEndpoint, string>>
+	/** Builds the whole URL instead of base URL + path. */
 	url?: (channel: UpstreamChannel, endpoint: RelayEndpoint, model: string) => string
 	headers?: (channel: UpstreamChannel) => Record<string, string>
 }
@@ -22,14 +26,15 @@ export interface OpenAICompatibleOptions {
 export const bearer = (channel: UpstreamChannel) => ({ authorization: `Bearer ${channel.key}` })
 
 export function openAICompatible(options: OpenAICompatibleOptions): ProviderAdaptor {
-	const url = options.url ?? ((channel, endpoint) => `${channel.baseUrl || options.defaultBaseUrl}${OPENAI_PATHS[endpoint]}`)
+	const paths = options.paths ?? OPENAI_PATHS
+	const url = options.url ?? ((channel, endpoint) => `${channel.baseUrl || options.defaultBaseUrl}${paths[endpoint]}`)
 	const headers = options.headers ?? bearer
 	return {
 		type: options.type,
 		name: options.name,
 		defaultBaseUrl: options.defaultBaseUrl,
 		openai: {
-			endpoints: options.endpoints ?? ['chat', 'completions', 'embeddings'],
+			endpoints: options.endpoints ?? (Object.keys(paths) as RelayEndpoint[]),
 			buildRequest(channel, endpoint, body) {
 				return {
 					url: url(channel, endpoint, String(body.model)),

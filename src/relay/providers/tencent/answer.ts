@@ -1,5 +1,6 @@
 /** Hunyuan answers and stream chunks → OpenAI's shapes. */
 import { RelayError } from '../../errors'
+import { openAIUsage } from '../shared/openai-usage'
 
 type HunyuanToolCall = { Id?: string; Type?: string; Index?: number; Function?: { Name?: string; Arguments?: string } }
 type HunyuanPart = { Role?: string; Content?: string; ReasoningContent?: string; ToolCalls?: HunyuanToolCall[] }
@@ -19,10 +20,8 @@ const FINISH_REASONS: Record<string, string> = { stop: 'stop', length: 'length',
 
 export const finishReason = (reason: string | undefined) => (reason ? FINISH_REASONS[reason] ?? 'stop' : null)
 
-export function openAIUsage(usage: HunyuanUsage) {
-	const prompt = usage.PromptTokens ?? 0
-	const completion = usage.CompletionTokens ?? 0
-	return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: usage.TotalTokens ?? prompt + completion }
+export function hunyuanUsage(usage: HunyuanUsage = {}) {
+	return openAIUsage({ prompt_tokens: usage.PromptTokens, completion_tokens: usage.CompletionTokens, total_tokens: usage.TotalTokens })
 }
 
 export function openAIToolCalls(calls: HunyuanToolCall[] | undefined, withIndex: boolean) {
@@ -63,7 +62,7 @@ export function toOpenAIAnswer(text: string, model: string): Record<string, unkn
 			},
 			finish_reason: finishReason(choice.FinishReason) ?? 'stop',
 		})),
-		usage: openAIUsage(answer.Usage ?? {}),
+		usage: hunyuanUsage(answer.Usage),
 	}
 }
 

@@ -1,7 +1,7 @@
 /** Hunyuan's SSE stream → OpenAI chunks, usage in a final chunk. */
 import type { BodyReader } from '@/lib/outbound'
 import { openAIChunkStream, readSseEvents, recordingHead } from '../../formats/sse'
-import { finishReason, openAIToolCalls, openAIUsage, upstreamFailure, type HunyuanChunk, type HunyuanUsage } from './answer'
+import { finishReason, hunyuanUsage, openAIToolCalls, upstreamFailure, type HunyuanChunk, type HunyuanUsage } from './answer'
 
 export function hunyuanStreamToOpenAI(source: BodyReader, model: string): BodyReader {
 	const recorded = recordingHead(source)
@@ -23,7 +23,7 @@ export function hunyuanStreamToOpenAI(source: BodyReader, model: string): BodyRe
 				const failure = answer.Response?.Error
 				throw failure ? upstreamFailure(failure) : new SyntaxError('the upstream answered no stream events')
 			}
-			return usage ? [chunk([], { usage: openAIUsage(usage) })] : []
+			return usage ? [chunk([], { usage: hunyuanUsage(usage) })] : []
 		}
 		sawEvent = true
 		const data = JSON.parse(event.data) as HunyuanChunk

@@ -1,11 +1,6 @@
 /** Spark frames → OpenAI's whole answer and stream chunks. */
-import { isFailure, isLast, failureMessage, SparkStreamError, type SparkFrame, type SparkFunctionCall, type SparkUsage } from './frames'
-
-export function openAIUsage(usage: SparkUsage) {
-	const prompt = usage.prompt_tokens ?? 0
-	const completion = usage.completion_tokens ?? 0
-	return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: usage.total_tokens ?? prompt + completion }
-}
+import { openAIUsage } from '../shared/openai-usage'
+import { isFailure, isLast, failureMessage, SparkStreamError, type SparkFrame, type SparkFunctionCall } from './frames'
 
 /** Spark gives a call no id: the answer's `sid` names it. */
 function openAIToolCall(call: SparkFunctionCall, sid: string) {

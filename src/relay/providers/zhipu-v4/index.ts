@@ -5,19 +5,15 @@
  */
 import { CHANNEL_TYPE } from '@shared/channel-type'
 import { openAICompatible } from '../openai-compatible'
-import type { RelayEndpoint } from '../types'
 import { zhipuToken } from '../zhipu/jwt'
-
-const V4_PATHS: Partial<Record<RelayEndpoint, string>> = {
-	chat: '/api/paas/v4/chat/completions',
-	embeddings: '/api/paas/v4/embeddings',
-}
 
 export const zhipuV4 = openAICompatible({
 	type: CHANNEL_TYPE.zhipuV4,
 	name: 'Zhipu GLM v4',
 	defaultBaseUrl: 'https://open.bigmodel.cn',
-	endpoints: ['chat', 'embeddings'],
-	url: (channel, endpoint) => `${channel.baseUrl}${V4_PATHS[endpoint]}`,
+	paths: {
+		chat: '/api/paas/v4/chat/completions',
+		embeddings: '/api/paas/v4/embeddings',
+	},
 	headers: (channel) => ({ authorization: `Bearer ${zhipuToken(channel.key, Date.now())}` }),
 })

@@ -1,25 +1,18 @@
 /** Zhipu v3 answers → OpenAI's shape; `success: false` in a 200 answer is an upstream error. */
 import { RelayError } from '../../errors'
+import { openAIUsage, type TokenCounts } from '../shared/openai-usage'
 
 const MILLISECONDS_PER_SECOND = 1000
-
-export type ZhipuUsage = { prompt_tokens?: number; completion_tokens?: number; total_tokens?: number }
 
 interface ZhipuAnswer {
 	code?: number
 	msg?: string
 	success?: boolean
-	data?: { request_id?: string; task_id?: string; choices?: { role?: string; content?: string }[]; usage?: ZhipuUsage }
+	data?: { request_id?: string; task_id?: string; choices?: { role?: string; content?: string }[]; usage?: TokenCounts }
 }
 
 export function zhipuFailure(code: unknown, message: unknown) {
 	return new RelayError(502, `Zhipu error ${String(code ?? 'unknown')}: ${String(message ?? '')}`.trim(), 'upstream_error', 'upstream_error')
-}
-
-export function openAIUsage(usage: ZhipuUsage = {}) {
-	const prompt = usage.prompt_tokens ?? 0
-	const completion = usage.completion_tokens ?? 0
-	return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: usage.total_tokens ?? prompt + completion }
 }
 
 /** v3 answers its content as a JSON string literal (`"\"Hello\""`); unwrap it. */

@@ -5,7 +5,8 @@
  */
 import type { BodyReader } from '@/lib/outbound'
 import { openAIChunkStream } from '../../formats/sse'
-import { openAIUsage, zhipuFailure, type ZhipuUsage } from './answer'
+import { openAIUsage, type TokenCounts } from '../shared/openai-usage'
+import { zhipuFailure } from './answer'
 
 const EVENT_SEPARATOR = /\r?\n\r?\n/
 const MILLISECONDS_PER_SECOND = 1000
@@ -90,7 +91,7 @@ export function zhipuStreamToOpenAI(source: BodyReader, model: string): BodyRead
 		if (event.event === 'add') return [chunk([{ index: 0, delta: { role: 'assistant', content: event.data }, finish_reason: null }])]
 		if (event.event === 'finish') {
 			finished = true
-			const meta = event.meta ? JSON.parse(event.meta) as { usage?: ZhipuUsage; task_id?: string } : {}
+			const meta = event.meta ? JSON.parse(event.meta) as { usage?: TokenCounts; task_id?: string } : {}
 			id = meta.task_id ?? id
 			return [
 				chunk([{ index: 0, delta: { content: event.data }, finish_reason: 'stop' }]),
