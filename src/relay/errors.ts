@@ -43,16 +43,18 @@ export function openAIErrorBody(error: RelayError) {
 	return { error: { message: error.message, type: error.type, param: null, code: error.code } }
 }
 
-export function openAIErrorResponse(error: RelayError, requestId?: string): Response {
-	return Response.json(openAIErrorBody(error), {
-		status: error.status,
-		headers: requestId ? { 'x-ferry-request-id': requestId } : undefined,
-	})
+/** A failure as one client format answers it; the request id, when known, goes in a header. */
+export type ErrorResponder = (error: RelayError, requestId?: string) => Response
+
+export function requestIdHeader(requestId: string | undefined) {
+	return requestId ? { 'x-ferry-request-id': requestId } : undefined
 }
 
-/** Any failure as an OpenAI-format answer: a RelayError as it is, anything else logged and hidden. */
-export function openAIFailure(error: unknown, logger: Logger, requestId?: string): Response {
-	if (error instanceof RelayError) return openAIErrorResponse(error, requestId)
+export const openAIErrorResponse: ErrorResponder = (error, requestId) => Response.json(openAIErrorBody(error), { status: error.status, headers: requestIdHeader(requestId) })
+
+/** Any failure in a client format's shape: a RelayError as it is, anything else logged and hidden. */
+export function relayFailure(error: unknown, logger: Logger, respond: ErrorResponder, requestId?: string): Response {
+	if (error instanceof RelayError) return respond(error, requestId)
 	logger.error('relay call failed', { requestId, error: String(error) })
-	return openAIErrorResponse(relayErrors.internal(), requestId)
+	return respond(relayErrors.internal(), requestId)
 }

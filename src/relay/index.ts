@@ -9,7 +9,7 @@ import { loadRoutableChannels, markChannelAutoDisabled } from '@/api/channels/re
 import { createBatchingExecutor } from '@/billing/batcher'
 import { nodeInstance } from '@/billing/reconciler'
 import { randomString } from '@/lib/crypto'
-import { openAIErrorResponse, openAIFailure, relayErrors } from './errors'
+import { openAIErrorResponse, relayErrors, relayFailure } from './errors'
 import { countClaudeTokens, relayClaudeMessages } from './formats/claude/endpoint'
 import { geminiRoutes } from './formats/gemini/routes'
 import { resolveGroup } from './pipeline/groups'
@@ -53,7 +53,7 @@ export function createRelay(dependencies: Dependencies, relay: RelayServices) {
 			const result = await work()
 			return result instanceof Response ? result : Response.json(result)
 		} catch (error) {
-			return openAIFailure(error, dependencies.logger)
+			return relayFailure(error, dependencies.logger, openAIErrorResponse)
 		}
 	}
 	const openAIFormat = new Elysia({ prefix: '/v1' })

@@ -57,6 +57,8 @@ const NORMAL_CLOSURE = 1000
 /** Bun's constructor takes options (headers, tls); the DOM typings in scope hide that overload. */
 const BunWebSocket = WebSocket as unknown as new (url: string, options: Bun.WebSocketOptions) => WebSocket
 
+const decoder = new TextDecoder()
+
 const lookupWithBun: HostLookup = async (hostName) => (await Bun.dns.lookup(hostName, { family: 0 })).map((entry) => entry.address)
 
 /** The ws(s) URL as an http(s) target, so the HTTP client's URL rules apply unchanged. */
@@ -107,7 +109,7 @@ function messageQueue(socket: WebSocket, target: Target, limits: Limits, signal:
 	const onAbort = () => fail(signal!.reason)
 	signal?.addEventListener('abort', onAbort, { once: true })
 	socket.addEventListener('message', (event) => {
-		const text = typeof event.data === 'string' ? event.data : new TextDecoder().decode(event.data as ArrayBuffer)
+		const text = typeof event.data === 'string' ? event.data : decoder.decode(event.data as ArrayBuffer)
 		bytes += Buffer.byteLength(text)
 		if (bytes > limits.maxBytes) return fail(new OutboundTooLargeError(target.description, limits.maxBytes))
 		received.push(text)

@@ -7,6 +7,7 @@ import type { Dependencies } from '@/dependencies'
 import { type BodyReader, type OpenedResponse, readAllText } from '@/lib/outbound'
 import { RelayError, relayErrors } from '../errors'
 import { adaptorFor } from '../providers/registry'
+import { THINKING_BLOCKS_FIELD } from '../formats/claude/thinking'
 import { textReader } from '../formats/sse'
 import { type AdaptorContext, AdaptorFetchError, type Converter, type RelayEndpoint } from '../providers/types'
 import { upstreamWebSocket } from './upstream-websocket'
@@ -75,7 +76,6 @@ async function upstreamError(channel: RoutableChannel, response: OpenedResponse,
 	return { error, upstreamMessage }
 }
 
-
 /** Why one channel could not take the call: its adaptor lacks the endpoint, or its mapping loops. */
 export class ChannelUnfitError extends Error {}
 
@@ -109,7 +109,7 @@ export async function openUpstream(
 	const body = call.stream
 		? { ...call.body, model, stream_options: { ...(call.body.stream_options as object | undefined), include_usage: true } }
 		: { ...call.body, model }
-	const upstreamChannel = { ...channel, baseUrl: channel.baseUrl || adaptor.defaultBaseUrl }
+	const upstreamChannel = channel.baseUrl ? channel : { ...channel, baseUrl: adaptor.defaultBaseUrl }
 	if (selfOpened) {
 		const opened = await selfOpened.open(upstreamChannel, body, { model: call.model, stream: call.stream, signal: call.signal, now: () => Date.now(), openWebSocket: upstreamWebSocket(dependencies) })
 		return { response: opened, upstreamModel: model }
@@ -129,20 +129,11 @@ export async function openUpstream(
 	return { response: convertedAnswer(response, converter, call.model, call.stream), upstreamModel: model }
 }
 
-/** Our own ferry-internal fields of the canonical form, which OpenAI-format upstreams must not see. */
-const CANONICAL_ONLY_MESSAGE_FIELDS = ['claude_thinking']
-
+/** Thinking blocks ride on assistant messages of the canonical form only: OpenAI-format upstreams must not see them. */
 function withoutCanonicalFields(body: Record<string, unknown>) {
 	const messages = body.messages
-	if (!Array.isArray(messages) || !messages.some((message) => CANONICAL_ONLY_MESSAGE_FIELDS.some((field) => (message as Record<string, unknown>)?.[field] !== undefined))) return body
-	return {
-		...body,
-		messages: messages.map((message: Record<string, unknown>) => {
-			const copy = { ...message }
-			for (const field of CANONICAL_ONLY_MESSAGE_FIELDS) delete copy[field]
-			return copy
-		}),
-	}
+	if (!Array.isArray(messages) || !messages.some((message) => message?.[THINKING_BLOCKS_FIELD] !== undefined)) return body
+	return { ...body, messages: messages.map(({ [THINKING_BLOCKS_FIELD]: _, ...message }) => message) }
 }
 
 /** An answer whose body was already read, with the given status and text. */

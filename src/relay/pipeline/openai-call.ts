@@ -8,8 +8,8 @@ import { InsufficientQuotaError, reserve, settle, voidHold } from '@/billing/hol
 import { holdFor, quotaForUsage, resolvePricing, type Pricing, type Usage } from '@/billing/price'
 import { newRequestId } from '@/lib/crypto'
 import { bodyOrEmpty } from '@/lib/outbound'
-import { RelayError, openAIErrorResponse, openAIFailure, relayErrors } from '../errors'
-import { checkOpenAIRequest, OpenAIRequestError, type OpenAIRequest } from '../formats/openai/requests'
+import { type ErrorResponder, RelayError, openAIErrorResponse, relayErrors, relayFailure } from '../errors'
+import { checkOpenAIRequest, readJsonBody } from '../formats/openai/requests'
 import { tapOpenAIStream, type StreamEnd } from '../formats/openai/stream-tap'
 import { answerText, usageFrom } from '../formats/openai/usage'
 import type { RelayEndpoint } from '../providers/types'
@@ -36,24 +36,6 @@ interface Call {
 	clientAddress: string
 }
 
-async function readBody(request: Request, endpoint: RelayEndpoint, converted: ConvertedInput | undefined): Promise<OpenAIRequest> {
-	let body: unknown
-	if (converted) body = converted.body
-	else {
-		try {
-			body = await request.json()
-		} catch {
-			throw relayErrors.badRequest('the request body is not valid JSON')
-		}
-	}
-	try {
-		return checkOpenAIRequest(endpoint, body)
-	} catch (error) {
-		if (error instanceof OpenAIRequestError) throw relayErrors.badRequest(error.message)
-		throw error
-	}
-}
-
 function promptOf(endpoint: RelayEndpoint, body: Record<string, unknown>): PromptRequest {
 	if (endpoint === 'chat') return { endpoint, messages: body.messages as never[], tools: body.tools }
 	return { endpoint, input: endpoint === 'completions' ? body.prompt : body.input }
@@ -67,12 +49,13 @@ function completionAllowance(dependencies: Dependencies, endpoint: RelayEndpoint
 
 /**
  * A call that arrived in another client format (Claude, Gemini), already converted to OpenAI's: its
- * key as the client sent it and the OpenAI-format body. The answer is OpenAI-format; the client
- * format converts it back.
+ * key as the client sent it, the OpenAI-format body, and how the format answers errors. A successful
+ * answer is OpenAI-format; the client format converts it back.
  */
 export interface ConvertedInput {
 	key: string | undefined
 	body: unknown
+	respondError: ErrorResponder
 }
 
 export async function relayOpenAI(
@@ -83,7 +66,7 @@ export async function relayOpenAI(
 	let held = false
 	try {
 		const caller = await relay.authenticate(converted ? converted.key : bearerKey(request.headers), clientAddress)
-		const body = await readBody(request, endpoint, converted)
+		const body = checkOpenAIRequest(endpoint, converted ? converted.body : await readJsonBody(request))
 		const model = body.model
 		if (caller.token.modelLimits && !caller.token.modelLimits.has(model)) throw relayErrors.modelNotAllowed(model)
 		await relay.routing.ready()
@@ -115,10 +98,11 @@ export async function relayOpenAI(
 		return stream ? streamAnswer(dependencies, relay, call, answer) : await completeAnswer(dependencies, relay, call, answer)
 	} catch (error) {
 		if (held) await voidHold(relay.ledger, requestId, 'upstream_failed').catch((voidError) => dependencies.logger.error('voiding a hold failed', { requestId, error: String(voidError) }))
+		const respondError = converted?.respondError ?? openAIErrorResponse
 		if (!(error instanceof RelayError) && request.signal.aborted) {
-			return openAIErrorResponse(new RelayError(499, 'the client closed the request', 'invalid_request_error', 'client_closed'), requestId)
+			return respondError(new RelayError(499, 'the client closed the request', 'invalid_request_error', 'client_closed'), requestId)
 		}
-		return openAIFailure(error, dependencies.logger, requestId)
+		return relayFailure(error, dependencies.logger, respondError, requestId)
 	}
 }
 

@@ -5,65 +5,48 @@
  * bearer token; errors answer in Claude's shape.
  */
 import type { Dependencies } from '@/dependencies'
-import { relayErrors } from '../../errors'
-import { relayOpenAI } from '../../pipeline/openai-call'
+import { relayErrors, relayFailure } from '../../errors'
 import type { RelayServices } from '../../pipeline/services'
 import { bearerKey } from '../../pipeline/token-auth'
 import { countPrompt } from '../../pipeline/tokenizer'
+import { relayInFormat } from '../client-format'
+import { readJsonBody } from '../openai/requests'
 import { claudeMessageFromOpenAI } from './answer'
-import { claudeErrorFromOpenAI, claudeErrorResponse, claudeFailure } from './errors'
-import { ClaudeRequestError, openAIBodyFromClaude } from './request'
+import { claudeErrorResponse } from './errors'
+import { openAIBodyFromClaude } from './request'
 import { claudeStreamFromOpenAI } from './stream'
 
 export function claudeKey(headers: Headers): string | undefined {
 	return headers.get('x-api-key')?.trim() || bearerKey(headers)
 }
 
-type Converted = { model: string; body: Record<string, unknown> }
-
-async function readClaudeRequest(request: Request): Promise<Converted | Response> {
-	let parsed: unknown
-	try {
-		parsed = await request.json()
-	} catch {
-		return claudeErrorResponse(400, 'the request body is not valid JSON')
-	}
-	try {
-		const body = openAIBodyFromClaude(parsed)
-		return { model: typeof body.model === 'string' ? body.model : '', body }
-	} catch (error) {
-		if (error instanceof ClaudeRequestError) return claudeErrorResponse(400, error.message)
-		throw error
-	}
+async function readClaudeRequest(request: Request) {
+	const body = openAIBodyFromClaude(await readJsonBody(request))
+	return { model: typeof body.model === 'string' ? body.model : '', body }
 }
 
 export async function relayClaudeMessages(dependencies: Dependencies, relay: RelayServices, request: Request, clientAddress: string): Promise<Response> {
 	try {
-		const converted = await readClaudeRequest(request)
-		if (converted instanceof Response) return converted
-		const answer = await relayOpenAI(dependencies, relay, 'chat', request, clientAddress, { key: claudeKey(request.headers), body: converted.body })
-		if (!answer.ok) return await claudeErrorFromOpenAI(answer)
-		const headers = new Headers({ 'x-ferry-request-id': answer.headers.get('x-ferry-request-id') ?? '' })
-		if (converted.body.stream === true && answer.body) {
-			headers.set('content-type', 'text/event-stream')
-			headers.set('cache-control', 'no-cache')
-			return new Response(claudeStreamFromOpenAI(answer.body.getReader(), converted.model), { status: 200, headers })
-		}
-		return Response.json(claudeMessageFromOpenAI(await answer.json(), converted.model), { status: 200, headers })
+		const { model, body } = await readClaudeRequest(request)
+		return await relayInFormat(dependencies, relay, request, clientAddress, { endpoint: 'chat', key: claudeKey(request.headers), body }, {
+			respondError: claudeErrorResponse,
+			answer: (openAI) => claudeMessageFromOpenAI(openAI, model),
+			stream: (reader) => claudeStreamFromOpenAI(reader, model),
+			streamContentType: 'text/event-stream',
+		})
 	} catch (error) {
-		return claudeFailure(error, dependencies.logger)
+		return relayFailure(error, dependencies.logger, claudeErrorResponse)
 	}
 }
 
 export async function countClaudeTokens(dependencies: Dependencies, relay: RelayServices, request: Request, clientAddress: string): Promise<Response> {
 	try {
 		await relay.authenticate(claudeKey(request.headers), clientAddress)
-		const converted = await readClaudeRequest(request)
-		if (converted instanceof Response) return converted
-		if (!converted.model) throw relayErrors.badRequest('model: Field required')
-		const { messages, tools } = converted.body as { messages: never[]; tools?: unknown }
+		const { model, body } = await readClaudeRequest(request)
+		if (!model) throw relayErrors.badRequest('model: Field required')
+		const { messages, tools } = body as { messages: never[]; tools?: unknown }
 		return Response.json({ input_tokens: await countPrompt({ endpoint: 'chat', messages, tools }) })
 	} catch (error) {
-		return claudeFailure(error, dependencies.logger)
+		return relayFailure(error, dependencies.logger, claudeErrorResponse)
 	}
 }

@@ -1,9 +1,5 @@
-/**
- * Errors in Claude's shape, `{type:'error', error:{type, message}}`, with Claude's error type for
- * the status. The OpenAI pipeline answers errors in OpenAI's shape; they are reshaped here.
- */
-import type { Logger } from '@/lib/logger'
-import { RelayError, relayErrors } from '../../errors'
+/** Errors in Claude's shape, `{type:'error', error:{type, message}}`, with Claude's error type for the status. */
+import { type ErrorResponder, requestIdHeader } from '../../errors'
 
 const TYPE_BY_STATUS: Record<number, string> = {
 	400: 'invalid_request_error',
@@ -17,7 +13,7 @@ const TYPE_BY_STATUS: Record<number, string> = {
 	529: 'overloaded_error',
 }
 
-export function claudeErrorType(status: number) {
+function claudeErrorType(status: number) {
 	return TYPE_BY_STATUS[status] ?? (status >= 500 ? 'api_error' : 'invalid_request_error')
 }
 
@@ -25,26 +21,7 @@ export function claudeErrorBody(status: number, message: string) {
 	return { type: 'error', error: { type: claudeErrorType(status), message } }
 }
 
-export function claudeErrorResponse(status: number, message: string, headers?: HeadersInit): Response {
-	return Response.json(claudeErrorBody(status, message), { status, headers })
-}
-
-export function claudeFailure(error: unknown, logger: Logger): Response {
-	if (error instanceof RelayError) return claudeErrorResponse(error.status, error.message)
-	logger.error('claude-format call failed', { error: String(error) })
-	const internal = relayErrors.internal()
-	return claudeErrorResponse(internal.status, internal.message)
-}
-
-/** An OpenAI-format error answer of the pipeline, reshaped; the request id header is kept. */
-export async function claudeErrorFromOpenAI(response: Response): Promise<Response> {
-	let message = `upstream error ${response.status}`
-	try {
-		const parsed = (await response.json()) as { error?: { message?: unknown } }
-		if (typeof parsed.error?.message === 'string') message = parsed.error.message
-	} catch {
-		// Keep the generic message.
-	}
-	const requestId = response.headers.get('x-ferry-request-id')
-	return claudeErrorResponse(response.status, message, requestId ? { 'x-ferry-request-id': requestId } : undefined)
-}
+export const claudeErrorResponse: ErrorResponder = (error, requestId) => Response.json(claudeErrorBody(error.status, error.message), {
+	status: error.status,
+	headers: requestIdHeader(requestId),
+})

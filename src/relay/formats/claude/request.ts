@@ -4,14 +4,12 @@
  * (OpenAI wants them right after the assistant's calls); `tool_use` blocks become `tool_calls`;
  * thinking blocks ride along unchanged (NOTES.md). Ids, arguments and images are kept.
  */
+import { relayErrors } from '../../errors'
+import { isObject } from '../json'
 import { urlFromSource } from './images'
 import { isThinkingBlock, THINKING_BLOCKS_FIELD } from './thinking'
 
 type Json = Record<string, unknown>
-
-export class ClaudeRequestError extends Error {}
-
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value)
 
 function withCacheControl(part: Json, block: Json): Json {
 	return isObject(block.cache_control) ? { ...part, cache_control: block.cache_control } : part
@@ -21,18 +19,18 @@ function blockToPart(block: Json, where: string): Json {
 	if (block.type === 'text' && typeof block.text === 'string') return withCacheControl({ type: 'text', text: block.text }, block)
 	if (block.type === 'image' || block.type === 'document') {
 		const url = urlFromSource(block.source)
-		if (!url) throw new ClaudeRequestError(`${where}: this ${block.type} source cannot be relayed; send it as base64 or a URL`)
+		if (!url) throw relayErrors.badRequest(`${where}: this ${block.type} source cannot be relayed; send it as base64 or a URL`)
 		const part = block.type === 'image' ? { type: 'image_url', image_url: { url } } : { type: 'file', file: { file_data: url } }
 		return withCacheControl(part, block)
 	}
-	throw new ClaudeRequestError(`${where}: content blocks of type ${String(block.type)} are not supported here`)
+	throw relayErrors.badRequest(`${where}: content blocks of type ${String(block.type)} are not supported here`)
 }
 
 function blocksOf(content: unknown, where: string): Json[] {
 	if (typeof content === 'string') return [{ type: 'text', text: content }]
-	if (!Array.isArray(content)) throw new ClaudeRequestError(`${where}: expected text or a list of content blocks`)
+	if (!Array.isArray(content)) throw relayErrors.badRequest(`${where}: expected text or a list of content blocks`)
 	return content.map((block, index) => {
-		if (!isObject(block)) throw new ClaudeRequestError(`${where}.${index}: expected a content block`)
+		if (!isObject(block)) throw relayErrors.badRequest(`${where}.${index}: expected a content block`)
 		return block
 	})
 }
@@ -86,10 +84,10 @@ function systemMessage(system: unknown): Json | undefined {
 
 function tools(value: unknown): Json[] | undefined {
 	if (value === undefined || value === null) return undefined
-	if (!Array.isArray(value)) throw new ClaudeRequestError('tools: expected a list')
+	if (!Array.isArray(value)) throw relayErrors.badRequest('tools: expected a list')
 	return value.map((tool, index) => {
 		if (!isObject(tool) || typeof tool.name !== 'string' || !isObject(tool.input_schema)) {
-			throw new ClaudeRequestError(`tools.${index}: only client tools (name and input_schema) can be relayed`)
+			throw relayErrors.badRequest(`tools.${index}: only client tools (name and input_schema) can be relayed`)
 		}
 		const definition: Json = { name: tool.name, parameters: tool.input_schema }
 		if (typeof tool.description === 'string') definition.description = tool.description
@@ -107,16 +105,16 @@ function toolChoice(choice: unknown): { choice?: unknown; parallel?: boolean } {
 }
 
 export function openAIBodyFromClaude(request: unknown): Json {
-	if (!isObject(request)) throw new ClaudeRequestError('the request body must be a JSON object')
-	if (!Array.isArray(request.messages)) throw new ClaudeRequestError('messages: Field required')
+	if (!isObject(request)) throw relayErrors.badRequest('the request body must be a JSON object')
+	if (!Array.isArray(request.messages)) throw relayErrors.badRequest('messages: Field required')
 	const messages: Json[] = []
 	const system = systemMessage(request.system)
 	if (system) messages.push(system)
 	request.messages.forEach((message, index) => {
-		if (!isObject(message)) throw new ClaudeRequestError(`messages.${index}: expected a message`)
+		if (!isObject(message)) throw relayErrors.badRequest(`messages.${index}: expected a message`)
 		if (message.role === 'user') messages.push(...userMessages(message.content, `messages.${index}.content`))
 		else if (message.role === 'assistant') messages.push(assistantMessage(message.content, `messages.${index}.content`))
-		else throw new ClaudeRequestError(`messages.${index}.role: expected user or assistant`)
+		else throw relayErrors.badRequest(`messages.${index}.role: expected user or assistant`)
 	})
 	const body: Json = { model: request.model, messages }
 	const { choice, parallel } = toolChoice(request.tool_choice)

@@ -78,23 +78,12 @@ export type GeminiStreamFraming = 'sse' | 'json-array'
 
 const encoder = new TextEncoder()
 
-function readerOf(body: ReadableStream<Uint8Array>): BodyReader {
-	const reader = body.getReader()
-	return {
-		read: async () => {
-			const { done, value } = await reader.read()
-			return done ? { done: true as const } : { done: false as const, value }
-		},
-		cancel: (reason) => reader.cancel(reason),
-	}
-}
-
 /**
  * Text and reasoning are passed on as they come; function calls (whose arguments OpenAI streams in
  * pieces) are gathered and sent whole, with the finish reason and the usage, in the last event.
  */
-export function geminiStreamFromOpenAI(body: ReadableStream<Uint8Array>, model: string, framing: GeminiStreamFraming): ReadableStream<Uint8Array> {
-	const events = readSseEvents(readerOf(body))
+export function geminiStreamFromOpenAI(reader: BodyReader, model: string, framing: GeminiStreamFraming): ReadableStream<Uint8Array> {
+	const events = readSseEvents(reader)
 	const calls = new Map<number, Map<number, OpenAIToolCall & { arguments: string }>>()
 	const finishes = new Map<number, string>()
 	let usage: GeminiResponse['usageMetadata']

@@ -4,6 +4,8 @@
  * one gets an id, and the function response that follows it (matched by name, in order) gets the same.
  */
 import { randomString } from '@/lib/crypto'
+import { relayErrors } from '../../errors'
+import { isObject } from '../json'
 import { imageUrlFromGeminiPart } from './media'
 import { jsonSchemaFromGemini } from './schema'
 import type { GeminiContent, GeminiEmbedContentRequest, GeminiPart, GeminiRequest } from './types'
@@ -11,10 +13,6 @@ import type { GeminiContent, GeminiEmbedContentRequest, GeminiPart, GeminiReques
 type Body = Record<string, unknown>
 
 const CALL_ID_LENGTH = 24
-
-export class GeminiRequestError extends Error {}
-
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
 
 function userContent(parts: GeminiPart[]): string | unknown[] | undefined {
 	const media = parts.some((part) => imageUrlFromGeminiPart(part) !== undefined)
@@ -121,9 +119,9 @@ function systemText(instruction: unknown): string {
 }
 
 export function openAIChatFromGemini(request: unknown, model: string, stream: boolean): Body {
-	if (!isObject(request)) throw new GeminiRequestError('the request body must be a JSON object')
+	if (!isObject(request)) throw relayErrors.badRequest('the request body must be a JSON object')
 	const gemini = request as GeminiRequest
-	if (!Array.isArray(gemini.contents) || gemini.contents.length === 0) throw new GeminiRequestError('contents is not specified')
+	if (!Array.isArray(gemini.contents) || gemini.contents.length === 0) throw relayErrors.badRequest('contents is not specified')
 	const system = systemText(gemini.systemInstruction)
 	return {
 		model,
@@ -139,9 +137,9 @@ const textOfContent = (content: GeminiContent | undefined) => (content?.parts ??
 
 /** `embedContent` takes one content, `batchEmbedContents` a list of requests: both become one input list. */
 export function openAIEmbeddingsFromGemini(request: unknown, model: string, batch: boolean): Body {
-	if (!isObject(request)) throw new GeminiRequestError('the request body must be a JSON object')
+	if (!isObject(request)) throw relayErrors.badRequest('the request body must be a JSON object')
 	const requests = batch ? (Array.isArray(request.requests) ? request.requests as GeminiEmbedContentRequest[] : []) : [request as GeminiEmbedContentRequest]
-	if (requests.length === 0) throw new GeminiRequestError('requests is not specified')
+	if (requests.length === 0) throw relayErrors.badRequest('requests is not specified')
 	const dimensions = requests[0]?.outputDimensionality
 	return {
 		model,

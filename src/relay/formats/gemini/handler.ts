@@ -4,13 +4,14 @@
  * turned back into Gemini's shape. The key comes as `x-goog-api-key` or `?key=`, as Google's own.
  */
 import type { Dependencies } from '@/dependencies'
-import { relayOpenAI } from '../../pipeline/openai-call'
+import { RelayError } from '../../errors'
 import type { RelayServices } from '../../pipeline/services'
 import { bearerKey } from '../../pipeline/token-auth'
-import type { RelayEndpoint } from '../../providers/types'
+import { relayInFormat } from '../client-format'
+import { readJsonBody } from '../openai/requests'
 import { geminiAnswerFromOpenAI, geminiStreamFromOpenAI } from './client-answer'
-import { GeminiRequestError, openAIChatFromGemini, openAIEmbeddingsFromGemini } from './client-request'
-import { geminiErrorFromOpenAI, geminiErrorResponse } from './errors'
+import { openAIChatFromGemini, openAIEmbeddingsFromGemini } from './client-request'
+import { geminiErrorResponse } from './errors'
 
 const METHODS = ['generateContent', 'streamGenerateContent', 'embedContent', 'batchEmbedContents'] as const
 type GeminiMethod = (typeof METHODS)[number]
@@ -21,51 +22,34 @@ function geminiKey(request: Request, url: URL) {
 	return request.headers.get('x-goog-api-key')?.trim() || url.searchParams.get('key')?.trim() || bearerKey(request.headers)
 }
 
-async function openAIBody(request: Request, method: GeminiMethod, model: string): Promise<{ endpoint: RelayEndpoint; body: Record<string, unknown> }> {
-	let json: unknown
-	try {
-		json = await request.json()
-	} catch {
-		throw new GeminiRequestError('the request body is not valid JSON')
-	}
-	if (method === 'embedContent' || method === 'batchEmbedContents') {
-		return { endpoint: 'embeddings', body: openAIEmbeddingsFromGemini(json, model, method === 'batchEmbedContents') }
-	}
-	return { endpoint: 'chat', body: openAIChatFromGemini(json, model, method === 'streamGenerateContent') }
-}
+const isEmbedding = (method: GeminiMethod) => method === 'embedContent' || method === 'batchEmbedContents'
 
 function geminiAnswer(method: GeminiMethod, answer: Record<string, unknown>, model: string) {
-	if (method === 'embedContent' || method === 'batchEmbedContents') {
+	if (isEmbedding(method)) {
 		const vectors = (Array.isArray(answer.data) ? answer.data : []).map((item: { embedding?: unknown }) => ({ values: item.embedding }))
 		return method === 'embedContent' ? { embedding: vectors[0] ?? { values: [] } } : { embeddings: vectors }
 	}
 	return geminiAnswerFromOpenAI(answer, model)
 }
 
-/** `path` is what follows `/v1beta/models/`: `{model}:{method}`. */
+/** `path` is what follows `/v1beta/models/`: `{model}:{method}`. Failures are thrown, for the route to answer. */
 export async function relayGemini(dependencies: Dependencies, relay: RelayServices, request: Request, clientAddress: string, path: string): Promise<Response> {
 	const url = new URL(request.url)
 	const separator = path.lastIndexOf(':')
 	const model = decodeURIComponent(separator > 0 ? path.slice(0, separator) : path)
 	const method = separator > 0 ? path.slice(separator + 1) : ''
-	if (!isMethod(method)) return geminiErrorResponse(404, `the method ${method || '(none)'} of models/${model} is not supported by this gateway`)
+	if (!isMethod(method)) throw new RelayError(404, `the method ${method || '(none)'} of models/${model} is not supported by this gateway`)
 	const key = geminiKey(request, url)
-	if (!key) return geminiErrorResponse(401, 'no API key provided: send it as the x-goog-api-key header or the key query parameter')
-	let converted: Awaited<ReturnType<typeof openAIBody>>
-	try {
-		converted = await openAIBody(request, method, model)
-	} catch (error) {
-		if (error instanceof GeminiRequestError) return geminiErrorResponse(400, error.message)
-		throw error
-	}
-	const response = await relayOpenAI(dependencies, relay, converted.endpoint, request, clientAddress, { key, body: converted.body })
-	if (!response.ok) return geminiErrorFromOpenAI(response)
-	const headers = { 'x-ferry-request-id': response.headers.get('x-ferry-request-id') ?? '' }
-	if (method === 'streamGenerateContent' && response.body) {
-		const sse = url.searchParams.get('alt') === 'sse'
-		return new Response(geminiStreamFromOpenAI(response.body, model, sse ? 'sse' : 'json-array'), {
-			headers: { ...headers, 'content-type': sse ? 'text/event-stream' : 'application/json', 'cache-control': 'no-cache' },
-		})
-	}
-	return Response.json(geminiAnswer(method, await response.json() as Record<string, unknown>, model), { headers })
+	if (!key) throw new RelayError(401, 'no API key provided: send it as the x-goog-api-key header or the key query parameter')
+	const json = await readJsonBody(request)
+	const call = isEmbedding(method)
+		? { endpoint: 'embeddings' as const, key, body: openAIEmbeddingsFromGemini(json, model, method === 'batchEmbedContents') }
+		: { endpoint: 'chat' as const, key, body: openAIChatFromGemini(json, model, method === 'streamGenerateContent') }
+	const sse = url.searchParams.get('alt') === 'sse'
+	return relayInFormat(dependencies, relay, request, clientAddress, call, {
+		respondError: geminiErrorResponse,
+		answer: (openAI) => geminiAnswer(method, openAI, model),
+		stream: (reader) => geminiStreamFromOpenAI(reader, model, sse ? 'sse' : 'json-array'),
+		streamContentType: sse ? 'text/event-stream' : 'application/json',
+	})
 }

@@ -4,6 +4,7 @@
  */
 import { Elysia } from 'elysia'
 import type { Dependencies } from '@/dependencies'
+import { RelayError, relayFailure } from '../../errors'
 import type { RelayServices } from '../../pipeline/services'
 import { geminiErrorResponse } from './errors'
 import { relayGemini } from './handler'
@@ -13,12 +14,11 @@ export function geminiRoutes(dependencies: Dependencies, relay: RelayServices) {
 		try {
 			return await relayGemini(dependencies, relay, request, dependencies.clientAddress(server, request), params['*'] ?? '')
 		} catch (error) {
-			dependencies.logger.error('gemini-format call failed', { error: String(error) })
-			return geminiErrorResponse(500, 'the gateway failed to handle the request')
+			return relayFailure(error, dependencies.logger, geminiErrorResponse)
 		}
 	}
 	return new Elysia()
 		.post('/v1beta/models/*', handle, { parse: 'none' })
 		.post('/v1/models/*', handle, { parse: 'none' })
-		.all('/v1beta/*', ({ request }) => geminiErrorResponse(404, `${new URL(request.url).pathname} is not supported by this gateway`))
+		.all('/v1beta/*', ({ request }) => geminiErrorResponse(new RelayError(404, `${new URL(request.url).pathname} is not supported by this gateway`)))
 }

@@ -4,14 +4,13 @@
  * trimmed to that subset; Gemini-format clients may write types in upper case (`OBJECT`), which
  * JSON Schema does not allow.
  */
+import { isObject } from '../json'
 
 const GEMINI_SCHEMA_FIELDS = new Set([
 	'type', 'format', 'title', 'description', 'nullable', 'enum', 'maxItems', 'minItems', 'properties', 'required',
 	'minProperties', 'maxProperties', 'minLength', 'maxLength', 'pattern', 'example', 'anyOf', 'propertyOrdering',
 	'default', 'items', 'minimum', 'maximum',
 ])
-
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
 
 export function geminiSchema(schema: unknown): unknown {
 	if (Array.isArray(schema)) return schema.map(geminiSchema)

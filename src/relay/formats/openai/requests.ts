@@ -6,19 +6,26 @@
  * object handling cost about a seventh of the relay's CPU in `bun run bench`.
  */
 import { z } from 'zod'
+import { relayErrors } from '../../errors'
 import type { RelayEndpoint } from '../../providers/types'
+import { isObject } from '../json'
 
 export type OpenAIRequest = Record<string, unknown> & { model: string }
 
 const MODEL_MAX_LENGTH = 200
 
 function fail(message: string): never {
-	throw new OpenAIRequestError(message)
+	throw relayErrors.badRequest(message)
 }
 
-export class OpenAIRequestError extends Error {}
-
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
+/** A client's request body, in any client format, as JSON; anything else is a bad request. */
+export async function readJsonBody(request: Request): Promise<unknown> {
+	try {
+		return await request.json()
+	} catch {
+		throw relayErrors.badRequest('the request body is not valid JSON')
+	}
+}
 
 function optionalBoolean(body: Record<string, unknown>, field: string) {
 	const value = body[field]
@@ -34,7 +41,7 @@ function isPrompt(value: unknown) {
 	return typeof value === 'string' || (Array.isArray(value) && value.every((item) => typeof item === 'string' || typeof item === 'number' || (Array.isArray(item) && item.every((token) => typeof token === 'number'))))
 }
 
-/** Checks a request body for an endpoint; throws `OpenAIRequestError` with a message naming the field. */
+/** Checks a request body for an endpoint; throws a bad-request RelayError with a message naming the field. */
 export function checkOpenAIRequest(endpoint: RelayEndpoint, body: unknown): OpenAIRequest {
 	if (!isObject(body)) fail('the request body must be a JSON object')
 	const model = body.model
