@@ -14,7 +14,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { chromium } from 'playwright-core'
-import { freePort, stopProcess } from './processes'
+import { freePort, stopProcess, waitForStatus } from './processes'
 
 const repositoryRoot = resolve(import.meta.dir, '..')
 const requestsFlag = process.argv.indexOf('--requests')
@@ -39,15 +39,6 @@ const watchdog = setTimeout(() => {
 
 function percentile(sorted: number[], fraction: number) {
 	return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))]!
-}
-
-async function waitForFerry() {
-	const deadline = Date.now() + 30_000
-	while (Date.now() < deadline) {
-		if ((await fetch(`${origin}/api/status`).catch(() => undefined))?.ok) return
-		await Bun.sleep(100)
-	}
-	throw new Error('Ferry did not start within 30 s')
 }
 
 async function signIn() {
@@ -116,7 +107,7 @@ async function measureFirstLoad(cookie: string) {
 }
 
 try {
-	await waitForFerry()
+	await waitForStatus(origin, ferry)
 	const session = await signIn()
 	await seed(session)
 	const renders = await measureRenders(session.cookie)

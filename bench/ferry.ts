@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import type { Subprocess } from 'bun'
-import { freePort, stopProcess } from './processes'
+import { freePort, stopProcess, waitForStatus } from './processes'
 import { seedFerry } from './seed-ferry'
 import { CHAT_PATH, requestBodies, UPSTREAM_REPLY } from './workload'
 
@@ -58,17 +58,6 @@ export async function startFerry(upstreamUrl: string, options: FerryOptions = {}
 		await stop()
 		throw new Error(`Ferry could not be prepared: ${(error as Error).message}\n${log.trim().split('\n').slice(-10).join('\n')}`)
 	}
-}
-
-async function waitForStatus(url: string, child: Subprocess, timeoutMs = 30_000) {
-	const deadline = Date.now() + timeoutMs
-	while (Date.now() < deadline) {
-		if (child.exitCode !== null) throw new Error(`Ferry exited with code ${child.exitCode}`)
-		const response = await fetch(`${url}/api/status`).catch(() => undefined)
-		if (response?.ok) return
-		await Bun.sleep(100)
-	}
-	throw new Error(`Ferry did not answer GET /api/status within ${timeoutMs / 1000} s`)
 }
 
 /** One call of each kind; the relay counts as available only if the upstream's answer came back. */

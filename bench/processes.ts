@@ -37,6 +37,18 @@ export async function stopProcess(child: Subprocess | undefined) {
 	if (!ended) child.kill('SIGKILL')
 }
 
+/** Waits until Ferry answers `GET /api/status`; fails when it exits first or takes longer than `timeoutMs`. */
+export async function waitForStatus(url: string, child: Subprocess, timeoutMs = 30_000) {
+	const deadline = Date.now() + timeoutMs
+	while (Date.now() < deadline) {
+		if (child.exitCode !== null) throw new Error(`Ferry exited with code ${child.exitCode}`)
+		const response = await fetch(`${url}/api/status`).catch(() => undefined)
+		if (response?.ok) return
+		await Bun.sleep(100)
+	}
+	throw new Error(`Ferry did not answer GET /api/status within ${timeoutMs / 1000} s`)
+}
+
 /** A port nothing listens on right now (the OS picks it; a tiny race before the caller binds it). */
 export function freePort(): number {
 	const probe = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: () => new Response() })

@@ -18,7 +18,7 @@ import { nowSeconds } from './lib/clock'
 import { createSecretBox } from './lib/crypto'
 import { createLogger, type Logger } from './lib/logger'
 import { createSmtpMailer, type Mailer } from './lib/mailer'
-import { createOutboundClient, openedFromResponse, parseHostList, type OutboundClient } from './lib/outbound'
+import { createOutboundClient, openerWith, parseHostList } from './lib/outbound'
 import { createMemoryRateLimiter, type RateLimiter } from './lib/rate-limiter'
 
 export interface AppInput {
@@ -74,14 +74,11 @@ export async function createApp(input: AppInput) {
 		startTime: nowSeconds(),
 	}
 	await ensureRootUser(dependencies)
-	// The console renders pages by calling the API in-process, so it is handed the app's own handler.
 	const { connectMs, firstByteMs, idleMs } = input.config.upstreamTimeouts
-	const upstreamInit = { policy: 'upstream' as const, timeouts: { connect: connectMs, firstByte: firstByteMs, idle: idleMs } }
-	// An injected fetch function (tests) has no opened shape: its answers are adapted to it.
-	const { open } = dependencies.fetch as Partial<OutboundClient>
-	const relay = createRelayServices(dependencies, open
-		? (url, init) => open(url, { ...init, ...upstreamInit })
-		: async (url, init) => openedFromResponse(await dependencies.fetch(url, { ...init, ...upstreamInit })))
+	const relay = createRelayServices(dependencies, openerWith(dependencies.fetch, {
+		policy: 'upstream', timeouts: { connect: connectMs, firstByte: firstByteMs, idle: idleMs },
+	}))
+	// The console renders pages by calling the API in-process, so it is handed the app's own handler.
 	const app = new Elysia()
 		.use(createRelay(dependencies, relay))
 		.use(createApi(dependencies))

@@ -5,5 +5,4 @@ export function ok<Data>(data?: Data, message = ''): Envelope<Data> {
 	return data === undefined ? { success: true, message } : { success: true, message, data }
 }
 
-/** The caller's network address, or `local` when the app is driven without a server (tests). */
 export const isSecureRequest = (request: Request) => request.url.startsWith('https:')

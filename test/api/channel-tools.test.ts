@@ -7,6 +7,7 @@ import { eq } from 'drizzle-orm'
 import { LOG_TYPE } from '@shared/log'
 import { upstreamDetectionSchema } from '@shared/channel'
 import { databaseTargets } from '../helpers/database'
+import { eventually } from '../helpers/eventually'
 import { startRelayHarness, type RelayHarness } from '../helpers/relay'
 
 const UPSTREAM_KEY = 'sk-tools-upstream-key-0123456789'
@@ -29,17 +30,6 @@ function fakeServer(routes: Record<string, Route>) {
 		},
 	})
 	return { url: `http://127.0.0.1:${server.port}`, requests, stop: () => server.stop(true) }
-}
-
-/** Waits until `check` answers something truthy (background work), or fails after `timeoutMs`. */
-async function eventually<Value>(check: () => Promise<Value | undefined | false>, timeoutMs = 5_000): Promise<Value> {
-	const deadline = performance.now() + timeoutMs
-	while (performance.now() < deadline) {
-		const value = await check()
-		if (value) return value
-		await Bun.sleep(20)
-	}
-	throw new Error('the condition did not come true in time')
 }
 
 for (const target of databaseTargets()) {

@@ -9,21 +9,12 @@ import { startChannelHealthCheck, type HealthSchedule } from '@/api/channels/too
 import type { HealthRoundSummary } from '@/api/channels/tools/health'
 import { takeLease } from '@/api/channels/tools/lease'
 import { databaseTargets } from '../helpers/database'
+import { eventually } from '../helpers/eventually'
 import { startRelayHarness, type RelayHarness } from '../helpers/relay'
 
 const WORKER_URL = new URL('../../src/workers/channel-health.ts', import.meta.url)
 const INTERVAL_MS = 400
 const TICK_MS = 40
-
-async function eventually<Value>(check: () => Promise<Value | undefined | false>, timeoutMs: number): Promise<Value> {
-	const deadline = performance.now() + timeoutMs
-	while (performance.now() < deadline) {
-		const value = await check()
-		if (value) return value
-		await Bun.sleep(TICK_MS / 2)
-	}
-	throw new Error(`the condition did not come true within ${timeoutMs} ms`)
-}
 
 for (const target of databaseTargets()) {
 	describe(`the scheduled channel health check on ${target.dialect}`, () => {

@@ -5,6 +5,7 @@ import { resolvePage, type Page } from '@shared/api'
 import { splitList, TAG_STATUS, type ChannelListItem, type ChannelTagRow, type channelListQuerySchema, type channelSearchQuerySchema } from '@shared/channel'
 import { CHANNEL_STATUS } from '@shared/channel-type'
 import type { Dependencies } from '@/dependencies'
+import { readPage } from '../paging'
 import { columnsWithoutKey, toChannelView, type ChannelWithoutKey } from './view'
 
 type ListQuery = z.infer<typeof channelListQuerySchema>
@@ -34,19 +35,15 @@ export function searchChannels(dependencies: Dependencies, query: z.infer<typeof
 
 async function listWhere({ store }: Dependencies, where: SQL | undefined, query: ListQuery): Promise<Page<ChannelListItem>> {
 	const { channels } = store.tables
-	const { page, pageSize, offset } = resolvePage(query)
 	const order = query.id_sort ? [desc(channels.id)] : [desc(channels.priority), desc(channels.id)]
 	const select = () => store.db.select(columnsWithoutKey(store.tables)).from(channels).where(where).orderBy(...order)
 	if (query.tag_mode) {
 		// Tag rows stand for a varying number of channels, so the page is cut after folding.
+		const { page, pageSize, offset } = resolvePage(query)
 		const folded = foldTags(await select())
 		return { items: folded.slice(offset, offset + pageSize), page, page_size: pageSize, total: folded.length }
 	}
-	const [items, [total]] = await Promise.all([
-		select().limit(pageSize).offset(offset),
-		store.db.select({ value: count() }).from(channels).where(where),
-	])
-	return { items: items.map(toChannelView), page, page_size: pageSize, total: total?.value ?? 0 }
+	return readPage(query, (limit, offset) => select().limit(limit).offset(offset), store.db.select({ value: count() }).from(channels).where(where), toChannelView)
 }
 
 /** Keeps the given order: a tag's row takes the place of its first channel. */

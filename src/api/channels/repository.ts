@@ -8,6 +8,7 @@ import type { SecretBox } from '@/lib/crypto'
 import { nowSeconds } from '@/lib/clock'
 import { rebuildAbilities } from './abilities'
 import { parseJsonObject, withStatusInfo } from './fields'
+import type { ChannelRecord } from './view'
 
 export interface RoutableChannel {
 	id: number
@@ -36,6 +37,41 @@ function textMap(text: string): Record<string, string> {
 		.map(([key, value]) => [key, String(value)]))
 }
 
+/** The row with its key decrypted and its fields parsed; throws when the key was written under another CRYPTO_SECRET. */
+export function toRoutableChannel(secrets: SecretBox, channel: ChannelRecord): RoutableChannel {
+	return {
+		id: channel.id,
+		type: channel.type,
+		name: channel.name,
+		key: secrets.decrypt(channel.key),
+		baseUrl: channel.baseUrl,
+		other: channel.other,
+		organization: channel.openaiOrganization,
+		models: splitList(channel.models),
+		groups: splitList(channel.group),
+		priority: channel.priority,
+		weight: channel.weight,
+		modelMapping: textMap(channel.modelMapping),
+		statusCodeMapping: textMap(channel.statusCodeMapping),
+		autoBan: channel.autoBan === 1,
+		setting: parseJsonObject(channel.setting),
+		testModel: channel.testModel,
+	}
+}
+
+/** Each row as `read` makes it, leaving out (and reporting) a row whose key cannot be decrypted. */
+export function readableChannels<Channel>(records: readonly ChannelRecord[], read: (channel: ChannelRecord) => Channel, onUnreadableKey?: (channelId: number) => void): Channel[] {
+	const readable: Channel[] = []
+	for (const channel of records) {
+		try {
+			readable.push(read(channel))
+		} catch {
+			onUnreadableKey?.(channel.id)
+		}
+	}
+	return readable
+}
+
 /**
  * Every enabled channel with its key decrypted and its fields parsed. A channel whose key cannot
  * be decrypted (written under another CRYPTO_SECRET) is left out and reported to `onUnreadableKey`.
@@ -43,35 +79,7 @@ function textMap(text: string): Record<string, string> {
 export async function loadRoutableChannels(store: Store, secrets: SecretBox, onUnreadableKey?: (channelId: number) => void): Promise<RoutableChannel[]> {
 	const { channels } = store.tables
 	const enabled = await store.db.select().from(channels).where(eq(channels.status, CHANNEL_STATUS.enabled)).orderBy(channels.id)
-	const routable: RoutableChannel[] = []
-	for (const channel of enabled) {
-		let key: string
-		try {
-			key = secrets.decrypt(channel.key)
-		} catch {
-			onUnreadableKey?.(channel.id)
-			continue
-		}
-		routable.push({
-			id: channel.id,
-			type: channel.type,
-			name: channel.name,
-			key,
-			baseUrl: channel.baseUrl,
-			other: channel.other,
-			organization: channel.openaiOrganization,
-			models: splitList(channel.models),
-			groups: splitList(channel.group),
-			priority: channel.priority,
-			weight: channel.weight,
-			modelMapping: textMap(channel.modelMapping),
-			statusCodeMapping: textMap(channel.statusCodeMapping),
-			autoBan: channel.autoBan === 1,
-			setting: parseJsonObject(channel.setting),
-			testModel: channel.testModel,
-		})
-	}
-	return routable
+	return readableChannels(enabled, (channel) => toRoutableChannel(secrets, channel), onUnreadableKey)
 }
 
 /**

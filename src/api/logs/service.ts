@@ -1,10 +1,11 @@
 /** Reading usage logs: everyone's for admins, one user's for the user (seed 002 §7). */
 import { and, count, desc, eq, gte, lte, sql, type SQL } from 'drizzle-orm'
-import { resolvePage, type Page } from '@shared/api'
+import type { Page } from '@shared/api'
 import { LOG_STAT_WINDOW_SECONDS, LOG_TYPE, type AdminLogEntry, type LogEntry, type LogQuery, type LogStat } from '@shared/log'
 import type { Store } from '@/db'
 import type { Dependencies } from '@/dependencies'
 import { nowSeconds } from '@/lib/clock'
+import { readPage } from '../paging'
 import { toLogEntry } from './view'
 
 /**
@@ -37,12 +38,8 @@ export async function listLogs({ store }: Dependencies, query: LogQuery, scope: 
 	const conditions = filters(store, query, scope, { time: true })
 	if (query.type) conditions.push(eq(logs.type, query.type))
 	const where = and(...conditions)
-	const { page, pageSize, offset } = resolvePage(query)
-	const [items, [total]] = await Promise.all([
-		store.db.select().from(logs).where(where).orderBy(desc(logs.id)).limit(pageSize).offset(offset),
-		store.db.select({ value: count() }).from(logs).where(where),
-	])
-	return { items: items.map((log) => toLogEntry(log, scope.admin)), page, page_size: pageSize, total: total?.value ?? 0 }
+	return readPage(query, (limit, offset) => store.db.select().from(logs).where(where).orderBy(desc(logs.id)).limit(limit).offset(offset),
+		store.db.select({ value: count() }).from(logs).where(where), (log) => toLogEntry(log, scope.admin))
 }
 
 /**

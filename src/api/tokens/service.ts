@@ -3,7 +3,7 @@
  * user's token id answers exactly like one that does not exist.
  */
 import { and, count, desc, eq, isNull, type SQL } from 'drizzle-orm'
-import { resolvePage, type Page, type PageQuery } from '@shared/api'
+import type { Page, PageQuery } from '@shared/api'
 import {
 	TOKEN_MESSAGES, TOKEN_NAME_SUFFIX_LENGTH, TOKEN_STATUS, type CreateTokenInput, type TokenView, type UpdateTokenInput,
 } from '@shared/token'
@@ -12,6 +12,7 @@ import type { Dependencies } from '@/dependencies'
 import { nowSeconds } from '@/lib/clock'
 import { randomString } from '@/lib/crypto'
 import { badRequest, notFound, refused } from '../errors'
+import { readPage } from '../paging'
 import { AUTO_GROUP } from '@shared/user'
 import { usableGroups } from '../users/account'
 import type { UserRecord } from '../users/view'
@@ -28,13 +29,9 @@ async function listWhere(dependencies: Dependencies, userId: number, condition: 
 	const { store, secrets } = dependencies
 	const { tokens } = store.tables
 	const where = and(ownedBy(store, userId), condition)
-	const { page, pageSize, offset } = resolvePage(query)
-	const [items, [total]] = await Promise.all([
-		store.db.select().from(tokens).where(where).orderBy(desc(tokens.id)).limit(pageSize).offset(offset),
-		store.db.select({ value: count() }).from(tokens).where(where),
-	])
 	const now = nowSeconds()
-	return { items: items.map((token) => toTokenView(secrets, token, now)), page, page_size: pageSize, total: total?.value ?? 0 }
+	return readPage(query, (limit, offset) => store.db.select().from(tokens).where(where).orderBy(desc(tokens.id)).limit(limit).offset(offset),
+		store.db.select({ value: count() }).from(tokens).where(where), (token) => toTokenView(secrets, token, now))
 }
 
 export function listTokens(dependencies: Dependencies, userId: number, query: PageQuery) {

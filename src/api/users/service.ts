@@ -2,7 +2,7 @@
 import { and, count, desc, eq, or, sql, type SQL } from 'drizzle-orm'
 import type { SQLiteUpdateSetSource } from 'drizzle-orm/sqlite-core'
 import type { z } from 'zod'
-import { resolvePage, type Page, type PageQuery } from '@shared/api'
+import type { Page, PageQuery } from '@shared/api'
 import { LOG_TYPE } from '@shared/log'
 import { ROLE, USER_MESSAGES, USER_STATUS, type createUserSchema, type manageUserSchema, type UserView, type updateUserSchema } from '@shared/user'
 import { rows } from '@/db'
@@ -10,6 +10,7 @@ import type { Dependencies } from '@/dependencies'
 import { applyCredit } from '@/billing/ledger'
 import { nowSeconds } from '@/lib/clock'
 import { refused } from '../errors'
+import { readPage } from '../paging'
 import { createAccount, findUser, isUniqueViolation, usernameTaken } from './repository'
 import { toUserView, type UserRecord } from './view'
 
@@ -28,12 +29,8 @@ async function requireTarget(dependencies: Dependencies, actor: UserRecord, id: 
 async function listWhere(dependencies: Dependencies, where: SQL | undefined, query: PageQuery): Promise<Page<UserView>> {
 	const { store } = dependencies
 	const { users } = store.tables
-	const { page, pageSize, offset } = resolvePage(query)
-	const [items, [total]] = await Promise.all([
-		store.db.select().from(users).where(where).orderBy(desc(users.id)).limit(pageSize).offset(offset),
-		store.db.select({ value: count() }).from(users).where(where),
-	])
-	return { items: items.map(toUserView), page, page_size: pageSize, total: total?.value ?? 0 }
+	return readPage(query, (limit, offset) => store.db.select().from(users).where(where).orderBy(desc(users.id)).limit(limit).offset(offset),
+		store.db.select({ value: count() }).from(users).where(where), toUserView)
 }
 
 export function listUsers(dependencies: Dependencies, query: PageQuery) {

@@ -53,6 +53,17 @@ export function openedFromResponse(response: Response): OpenedResponse {
 	return opened(response, response.url, response.redirected, response.body ? response.body.getReader() as BodyReader : undefined)
 }
 
+/**
+ * Opens requests through `fetch` with `init` (policy, timeouts) added to each: the client's own
+ * `open`, or for an injected fetch function (tests), its answers adapted to the opened shape.
+ */
+export function openerWith(fetch: OutboundFetch, init: OutboundRequestInit): (url: string, requestInit: RequestInit) => Promise<OpenedResponse> {
+	const { open } = fetch as Partial<OutboundClient>
+	return open
+		? (url, requestInit) => open(url, { ...requestInit, ...init })
+		: async (url, requestInit) => openedFromResponse(await fetch(url, { ...requestInit, ...init }))
+}
+
 /** The body of an opened answer, or a body that ends at once when it has none. */
 export const bodyOrEmpty = (opened: OpenedResponse): BodyReader => opened.body ?? EMPTY_BODY
 

@@ -1,6 +1,6 @@
 /** The one outbound HTTP client (design §8): everything Ferry fetches from another server goes through it. */
 export {
-	bodyOrEmpty, createOutboundClient, openedFromResponse, type HostLookup, type OpenedResponse, type OutboundClient, type OutboundClientOptions, type OutboundFetch, type OutboundOpen,
+	bodyOrEmpty, createOutboundClient, openedFromResponse, openerWith, type HostLookup, type OpenedResponse, type OutboundClient, type OutboundClientOptions, type OutboundFetch, type OutboundOpen,
 } from './client'
 export { type BodyReader, readAllText } from './body-guard'
 export type { OutboundRequestInit, OutboundTimeouts } from './limits'

@@ -8,25 +8,15 @@ import { CHANNEL_STATUS, CHANNEL_TYPE, CHANNEL_TYPE_NAMES, type ChannelType } fr
 import type { Dependencies } from '@/dependencies'
 import { nowSeconds } from '@/lib/clock'
 import { OutboundError } from '@/lib/outbound'
-import { adaptorFor } from '@/relay/providers/registry'
 import { refused } from '../../errors'
-import { upstreamErrorMessage } from './channel-test'
 import { eachBounded } from './bounded'
-import { loadToolChannel, loadToolChannels, scrubSecrets, upstreamGet, type ToolChannel } from './upstream'
+import { baseUrlOf, loadToolChannel, loadToolChannels, upstreamFailure, upstreamGet, withoutV1, type ToolChannel } from './upstream'
 
 const CENTS_PER_DOLLAR = 100
 const BALANCE_CONCURRENCY = 4
 /** The usage window asked of OpenAI-style billing: the last hundred days, as the dashboards did. */
 const USAGE_WINDOW_DAYS = 100
 const MILLISECONDS_PER_DAY = 86_400_000
-
-/** Where each provider answers when the channel sets no base URL and no adaptor names one. */
-const DEFAULT_BASE_URLS: Partial<Record<ChannelType, string>> = {
-	[CHANNEL_TYPE.openai]: 'https://api.openai.com',
-	[CHANNEL_TYPE.deepseek]: 'https://api.deepseek.com',
-	[CHANNEL_TYPE.moonshot]: 'https://api.moonshot.cn',
-	[CHANNEL_TYPE.siliconflow]: 'https://api.siliconflow.cn',
-}
 
 export const BALANCE_MESSAGES = {
 	unsupported: (type: number) => `${CHANNEL_TYPE_NAMES[type as ChannelType] ?? `type ${type}`} channels have no balance API`,
@@ -43,7 +33,7 @@ const bearer = (channel: ToolChannel) => ({ authorization: `Bearer ${channel.key
 
 async function getJson(dependencies: Dependencies, channel: ToolChannel, url: string): Promise<Json> {
 	const answer = await upstreamGet(dependencies, url, bearer(channel))
-	if (answer.status < 200 || answer.status > 299) throw new BalanceError(scrubSecrets(upstreamErrorMessage(answer.status, answer.text), channel.key))
+	if (answer.status < 200 || answer.status > 299) throw new BalanceError(upstreamFailure(answer.status, answer.text, channel.key))
 	try {
 		const parsed: unknown = JSON.parse(answer.text)
 		if (typeof parsed === 'object' && parsed !== null) return parsed as Json
@@ -99,10 +89,10 @@ export const hasBalanceApi = (type: number) => BALANCE_READERS[type] !== undefin
 
 /** The channel's base URL without a trailing `/v1`, which every balance path adds itself. */
 function balanceBase(channel: ToolChannel): string {
-	const base = channel.baseUrl || adaptorFor(channel.type)?.defaultBaseUrl || DEFAULT_BASE_URLS[channel.type as ChannelType] || ''
+	const base = baseUrlOf(channel.type, channel.baseUrl)
 	// A custom channel's URL may hold `{model}` in its path: only its origin has the billing calls.
 	if (channel.type === CHANNEL_TYPE.custom && base.includes('{model}')) return new URL(base.replace('{model}', '')).origin
-	return base.replace(/\/+$/, '').replace(/\/v1$/, '')
+	return withoutV1(base)
 }
 
 /** Asks the provider and stores the balance; answers it. Failures are `success:false` with the reason. */
@@ -126,11 +116,11 @@ export async function updateBalanceById(dependencies: Dependencies, id: number):
 }
 
 /** Every enabled channel with a balance API, in the background; answers how many were started. */
-export async function updateAllBalances(dependencies: Dependencies): Promise<{ count: number; done: Promise<void> }> {
+export async function updateAllBalances(dependencies: Dependencies): Promise<number> {
 	const channels = (await loadToolChannels(dependencies, [CHANNEL_STATUS.enabled])).filter((channel) => hasBalanceApi(channel.type))
-	const done = eachBounded(channels, BALANCE_CONCURRENCY, async (channel) => {
+	void eachBounded(channels, BALANCE_CONCURRENCY, async (channel) => {
 		await updateChannelBalance(dependencies, channel).catch((error) =>
 			dependencies.logger.warn('updating a channel balance failed', { channelId: channel.id, reason: String((error as Error).message) }))
 	})
-	return { count: channels.length, done }
+	return channels.length
 }

@@ -17,7 +17,7 @@ import { ChannelUnfitError, openUpstream } from '@/relay/pipeline/attempts'
 import { countPrompt, countText, type PromptRequest } from '@/relay/pipeline/tokenizer'
 import { adaptorFor } from '@/relay/providers/registry'
 import type { RelayEndpoint } from '@/relay/providers/types'
-import { scrubSecrets, toolOutbound, type ToolChannel } from './upstream'
+import { toolOutbound, upstreamFailure, type ToolChannel } from './upstream'
 
 /** What new-api tests with when a channel names no model at all. */
 export const FALLBACK_TEST_MODEL = 'gpt-4o-mini'
@@ -70,18 +70,6 @@ function promptOf(endpoint: RelayEndpoint): PromptRequest {
 	return endpoint === 'chat' ? { endpoint, messages: [{ role: 'user', content: TEST_PROMPT }] } : { endpoint: 'embeddings', input: TEST_PROMPT }
 }
 
-/** The upstream's own error message: `{error:{message}}`, `{error:"…"}`, `{message}` or FastAPI's `{detail}`. */
-export function upstreamErrorMessage(status: number, text: string): string {
-	try {
-		const parsed = JSON.parse(text) as { error?: { message?: unknown } | string; message?: unknown; detail?: unknown }
-		const found = typeof parsed.error === 'string' ? parsed.error : parsed.error?.message ?? parsed.message ?? parsed.detail
-		if (typeof found === 'string' && found) return `upstream answered ${status}: ${found}`
-	} catch {
-		// Not JSON: an HTML error page says nothing useful.
-	}
-	return `upstream answered ${status}`
-}
-
 function failureMessage(error: unknown): string {
 	if (error instanceof ChannelUnfitError) return error.message === 'model mapping cycle' ? TEST_MESSAGES.mappingCycle : TEST_MESSAGES.cannotTest
 	// Outbound errors name scheme, host and port only; anything else is described by its kind.
@@ -110,7 +98,7 @@ export async function runChannelTest(dependencies: Dependencies, channel: ToolCh
 		})
 		const text = await opened.response.text()
 		if (!opened.response.ok) {
-			outcome = { success: false, message: scrubSecrets(upstreamErrorMessage(opened.response.status, text.slice(0, 64 * 1024)), channel.key), time: elapsed() }
+			outcome = { success: false, message: upstreamFailure(opened.response.status, text.slice(0, 64 * 1024), channel.key), time: elapsed() }
 		} else {
 			let answer: unknown
 			try {

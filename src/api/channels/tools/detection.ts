@@ -10,10 +10,9 @@ import { UPSTREAM_CLIENT_TYPE, type UpstreamDetection, type UpstreamGroup, upstr
 import { rows } from '@/db'
 import type { Dependencies } from '@/dependencies'
 import { nowSeconds } from '@/lib/clock'
-import { adaptorFor } from '@/relay/providers/registry'
 import { refused } from '../../errors'
 import { parseJsonObject } from '../fields'
-import { loadToolChannel, upstreamSend, type ToolChannel } from './upstream'
+import { baseUrlOf, firstKey, loadToolChannel, upstreamSend, withoutV1, type ToolChannel } from './upstream'
 
 export const UNKNOWN_PROBE_MODEL = 'ferry-upstream-probe-no-such-model'
 const DETECTION_KEY = 'upstream_detection'
@@ -64,17 +63,11 @@ export function classifyAnswer(answer: ProbeAnswer): ClientType[] {
 	return [...found].sort()
 }
 
-function probeBase(channel: ToolChannel) {
-	const base = channel.baseUrl || adaptorFor(channel.type)?.defaultBaseUrl || ''
-	return base.replace(/\/+$/, '').replace(/\/v1$/, '')
-}
-
 /** Each probe's answer; a probe the network refused is left out. */
 async function sendProbes(dependencies: Dependencies, channel: ToolChannel): Promise<ProbeAnswer[]> {
-	const base = probeBase(channel)
+	const base = withoutV1(baseUrlOf(channel.type, channel.baseUrl))
 	if (!base) throw refused('the channel has no base URL to probe')
-	const key = channel.key.split('\n')[0]!.trim()
-	const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json' }
+	const headers = { authorization: `Bearer ${firstKey(channel.key)}`, 'content-type': 'application/json', accept: 'application/json' }
 	const unknownModel = JSON.stringify({ model: UNKNOWN_PROBE_MODEL, messages: [{ role: 'user', content: 'hi' }], max_tokens: 1 })
 	const probes = [
 		() => upstreamSend(dependencies, `${base}/v1/models`, { method: 'GET', headers }),

@@ -53,8 +53,7 @@ export function channelToolRoutes(dependencies: Dependencies) {
 			return { success: outcome.success, message: outcome.message, data: { time: outcome.time } }
 		}, { params: idParams, query: testQuery })
 		.get('/update_balance', async () => {
-			const { count } = await updateAllBalances(dependencies)
-			return ok(undefined, BALANCE_MESSAGES.started(count))
+			return ok(undefined, BALANCE_MESSAGES.started(await updateAllBalances(dependencies)))
 		})
 		.get('/update_balance/:id', async ({ params }) => ok(await updateBalanceById(dependencies, params.id)), { params: idParams })
 		.get('/fetch_models/:id', async ({ params }) => ok(await fetchModelsOfChannel(dependencies, params.id)), { params: idParams })

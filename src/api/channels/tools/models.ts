@@ -8,10 +8,8 @@ import { z } from 'zod'
 import { CHANNEL_TYPE, DEFAULT_AZURE_API_VERSION, isChannelType } from '@shared/channel-type'
 import type { Dependencies } from '@/dependencies'
 import { OutboundError } from '@/lib/outbound'
-import { adaptorFor } from '@/relay/providers/registry'
 import { badRequest, refused } from '../../errors'
-import { upstreamErrorMessage } from './channel-test'
-import { loadToolChannel, scrubSecrets, upstreamGet } from './upstream'
+import { baseUrlOf, firstKey, loadToolChannel, upstreamFailure, upstreamGet, withoutV1 } from './upstream'
 
 export const FETCH_MODELS_MESSAGES = {
 	keyRequired: 'please fill in the key',
@@ -43,7 +41,6 @@ interface ListCall {
 	names(answer: any): unknown[]
 }
 
-const withoutV1 = (base: string) => base.replace(/\/+$/, '').replace(/\/v1$/, '')
 const openAIList = (answer: any) => Array.isArray(answer?.data) ? answer.data.map((model: any) => model?.id) : []
 
 function listCall({ type, baseUrl, key, other }: ListTarget): ListCall {
@@ -76,7 +73,7 @@ function listCall({ type, baseUrl, key, other }: ListTarget): ListCall {
 }
 
 export async function listUpstreamModels(dependencies: Dependencies, target: ListTarget): Promise<string[]> {
-	const baseUrl = target.baseUrl || adaptorFor(target.type)?.defaultBaseUrl || ''
+	const baseUrl = baseUrlOf(target.type, target.baseUrl)
 	if (!baseUrl) throw refused(FETCH_MODELS_MESSAGES.baseUrlRequired)
 	const call = listCall({ ...target, baseUrl })
 	let answer: Awaited<ReturnType<typeof upstreamGet>>
@@ -85,7 +82,7 @@ export async function listUpstreamModels(dependencies: Dependencies, target: Lis
 	} catch (error) {
 		throw refused(error instanceof OutboundError ? error.message : 'the model list request to the upstream failed')
 	}
-	if (answer.status < 200 || answer.status > 299) throw refused(scrubSecrets(upstreamErrorMessage(answer.status, answer.text), target.key))
+	if (answer.status < 200 || answer.status > 299) throw refused(upstreamFailure(answer.status, answer.text, target.key))
 	let names: unknown[]
 	try {
 		names = call.names(JSON.parse(answer.text))
@@ -98,10 +95,10 @@ export async function listUpstreamModels(dependencies: Dependencies, target: Lis
 
 export async function fetchModelsOfChannel(dependencies: Dependencies, id: number): Promise<string[]> {
 	const channel = await loadToolChannel(dependencies, id)
-	return listUpstreamModels(dependencies, { type: channel.type, baseUrl: channel.baseUrl, key: channel.key.split('\n')[0]!.trim(), other: channel.other })
+	return listUpstreamModels(dependencies, { type: channel.type, baseUrl: channel.baseUrl, key: firstKey(channel.key), other: channel.other })
 }
 
 export function fetchModelsOfNewChannel(dependencies: Dependencies, input: z.infer<typeof fetchModelsSchema>): Promise<string[]> {
 	if (!input.key) throw badRequest(FETCH_MODELS_MESSAGES.keyRequired)
-	return listUpstreamModels(dependencies, { type: input.type, baseUrl: input.base_url, key: input.key.split('\n')[0]!.trim(), other: '' })
+	return listUpstreamModels(dependencies, { type: input.type, baseUrl: input.base_url, key: firstKey(input.key), other: '' })
 }

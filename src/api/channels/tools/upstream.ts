@@ -3,64 +3,30 @@
  * key decrypted) and the one outbound client under the `upstream` policy, with shorter waits than
  * real traffic since a tool answers an admin who is waiting.
  */
-import { eq } from 'drizzle-orm'
-import { CHANNEL_MESSAGES, splitList } from '@shared/channel'
+import { eq, inArray } from 'drizzle-orm'
+import { CHANNEL_MESSAGES } from '@shared/channel'
 import type { Dependencies } from '@/dependencies'
-import { openedFromResponse, type OutboundClient } from '@/lib/outbound'
+import { openerWith } from '@/lib/outbound'
 import type { RelayServices } from '@/relay/pipeline/services'
-import type { RoutableChannel } from '../repository'
+import { adaptorFor } from '@/relay/providers/registry'
+import { readableChannels, toRoutableChannel, type RoutableChannel } from '../repository'
+import type { ChannelRecord } from '../view'
 import { refused } from '../../errors'
-import { parseJsonObject } from '../fields'
 
 /** Milliseconds: tools give up sooner than relayed calls, whose first byte may take minutes. */
 export const TOOL_TIMEOUTS = { connect: 10_000, firstByte: 60_000, idle: 30_000 } as const
 
 export type ToolChannel = RoutableChannel & { status: number; otherInfo: string }
 
-/** Values as text: status code mappings may hold numbers (`{"429": 503}`). */
-function textMap(text: string): Record<string, string> {
-	return Object.fromEntries(Object.entries(parseJsonObject(text))
-		.filter(([, value]) => typeof value === 'string' || typeof value === 'number')
-		.map(([key, value]) => [key, String(value)]))
-}
-
-type ChannelRow = Awaited<ReturnType<typeof selectChannels>>[number]
-
-function selectChannels(dependencies: Dependencies, id?: number) {
-	const { store } = dependencies
-	const { channels } = store.tables
-	const all = store.db.select().from(channels)
-	return id === undefined ? all.orderBy(channels.id) : all.where(eq(channels.id, id))
-}
+const KEY_UNREADABLE = 'the channel key cannot be decrypted with this CRYPTO_SECRET; enter the key again'
 
 /** Throws when the key was written under another CRYPTO_SECRET: a tool cannot use it. */
-export function toToolChannel(dependencies: Dependencies, row: ChannelRow): ToolChannel {
-	return {
-		id: row.id,
-		type: row.type,
-		name: row.name,
-		key: dependencies.secrets.decrypt(row.key),
-		baseUrl: row.baseUrl,
-		other: row.other,
-		organization: row.openaiOrganization,
-		models: splitList(row.models),
-		groups: splitList(row.group),
-		priority: row.priority,
-		weight: row.weight,
-		modelMapping: textMap(row.modelMapping),
-		statusCodeMapping: textMap(row.statusCodeMapping),
-		autoBan: row.autoBan === 1,
-		setting: parseJsonObject(row.setting),
-		testModel: row.testModel,
-		status: row.status,
-		otherInfo: row.otherInfo,
-	}
-}
-
-export const KEY_UNREADABLE = 'the channel key cannot be decrypted with this CRYPTO_SECRET; enter the key again'
+const toToolChannel = (dependencies: Dependencies, row: ChannelRecord): ToolChannel =>
+	({ ...toRoutableChannel(dependencies.secrets, row), status: row.status, otherInfo: row.otherInfo })
 
 export async function loadToolChannel(dependencies: Dependencies, id: number): Promise<ToolChannel> {
-	const [row] = await selectChannels(dependencies, id)
+	const { store } = dependencies
+	const [row] = await store.db.select().from(store.tables.channels).where(eq(store.tables.channels.id, id))
 	if (!row) throw refused(CHANNEL_MESSAGES.notFound)
 	try {
 		return toToolChannel(dependencies, row)
@@ -70,29 +36,26 @@ export async function loadToolChannel(dependencies: Dependencies, id: number): P
 }
 
 /** Every channel whose key can be read, in id order, filtered by status. */
-export async function loadToolChannels(dependencies: Dependencies, statuses: readonly number[]): Promise<ToolChannel[]> {
-	const found: ToolChannel[] = []
-	for (const row of await selectChannels(dependencies)) {
-		if (!statuses.includes(row.status)) continue
-		try {
-			found.push(toToolChannel(dependencies, row))
-		} catch {
-			dependencies.logger.error('a channel key cannot be decrypted with this CRYPTO_SECRET', { channelId: row.id })
-		}
-	}
-	return found
+export async function loadToolChannels(dependencies: Dependencies, statuses: number[]): Promise<ToolChannel[]> {
+	const { store, logger } = dependencies
+	const { channels } = store.tables
+	const found = await store.db.select().from(channels).where(inArray(channels.status, statuses)).orderBy(channels.id)
+	return readableChannels(found, (row) => toToolChannel(dependencies, row),
+		(channelId) => logger.error('a channel key cannot be decrypted with this CRYPTO_SECRET', { channelId }))
 }
 
 /** The outbound opener `openUpstream` takes, as the relay builds it but with the tools' waits. */
-export function toolOutbound(dependencies: Dependencies): Pick<RelayServices, 'outbound'> {
-	const init = { policy: 'upstream' as const, timeouts: TOOL_TIMEOUTS }
-	const { open } = dependencies.fetch as Partial<OutboundClient>
-	return {
-		outbound: open
-			? (url, requestInit) => open(url, { ...requestInit, ...init })
-			: async (url, requestInit) => openedFromResponse(await dependencies.fetch(url, { ...requestInit, ...init })),
-	}
-}
+export const toolOutbound = (dependencies: Dependencies): Pick<RelayServices, 'outbound'> =>
+	({ outbound: openerWith(dependencies.fetch, { policy: 'upstream', timeouts: TOOL_TIMEOUTS }) })
+
+/** The channel's base URL, or its adaptor's default; empty when neither names one. */
+export const baseUrlOf = (type: number, baseUrl: string) => baseUrl || adaptorFor(type)?.defaultBaseUrl || ''
+
+/** A base URL without trailing slashes or `/v1`, which every tool path adds itself. */
+export const withoutV1 = (base: string) => base.replace(/\/+$/, '').replace(/\/v1$/, '')
+
+/** The first key of a multi-key channel (one key per line). */
+export const firstKey = (key: string) => key.split('\n')[0]!.trim()
 
 /** A request to an upstream through the outbound client; answers status, headers and body text. */
 export async function upstreamSend(dependencies: Dependencies, url: string, init: { method: 'GET' | 'POST'; headers: Record<string, string>; body?: string }) {
@@ -104,8 +67,23 @@ export const upstreamGet = (dependencies: Dependencies, url: string, headers: Re
 	upstreamSend(dependencies, url, { method: 'GET', headers })
 
 /** Keys and key-like strings never reach an answer, even when an upstream echoes them. */
-export function scrubSecrets(message: string, key: string): string {
+function scrubSecrets(message: string, key: string): string {
 	let text = message.slice(0, 500)
 	for (const part of key.split(/[|\n]/).filter((piece) => piece.length >= 4)) text = text.replaceAll(part, '***')
 	return text.replace(/\b(sk|key|AIza)[-_A-Za-z0-9]{8,}/g, '***')
 }
+
+/** The upstream's own error message: `{error:{message}}`, `{error:"…"}`, `{message}` or FastAPI's `{detail}`. */
+function upstreamErrorMessage(status: number, text: string): string {
+	try {
+		const parsed = JSON.parse(text) as { error?: { message?: unknown } | string; message?: unknown; detail?: unknown }
+		const found = typeof parsed.error === 'string' ? parsed.error : parsed.error?.message ?? parsed.message ?? parsed.detail
+		if (typeof found === 'string' && found) return `upstream answered ${status}: ${found}`
+	} catch {
+		// Not JSON: an HTML error page says nothing useful.
+	}
+	return `upstream answered ${status}`
+}
+
+/** What an admin is told of an upstream's error answer: its status and own message, the channel's key scrubbed out. */
+export const upstreamFailure = (status: number, text: string, key: string) => scrubSecrets(upstreamErrorMessage(status, text), key)
