@@ -8,7 +8,7 @@ import type { MailMessage } from '@/lib/mailer'
 import type { Dependencies } from '@/dependencies'
 import { ROLE } from '@shared/user'
 import { RESEND_COUNTDOWN_SECONDS } from '@ui/features/auth/use-countdown'
-import { browserExecutable, type ConsoleHarness, hydrationErrorPattern, type OpenedPage, startConsoleHarness } from '../helpers/browser'
+import { browserExecutable, type ConsoleHarness, expectNoErrors, type OpenedPage, startConsoleHarness } from '../helpers/browser'
 import { createFakeProviders, FAKE_CLIENT, type FakeProviders } from '../helpers/fake-oauth'
 
 const TICK_MILLISECONDS = 1000
@@ -35,12 +35,6 @@ describe.skipIf(!browserExecutable)('sign-up, recovery, OAuth callback and publi
 	afterAll(async () => {
 		await harness?.close()
 	})
-
-	function expectNoErrors(opened: OpenedPage) {
-		expect(opened.consoleErrors.filter((text) => hydrationErrorPattern.test(text))).toEqual([])
-		expect(opened.consoleErrors).toEqual([])
-		expect(opened.pageErrors).toEqual([])
-	}
 
 	const toast = (opened: OpenedPage, text: string) => opened.page.getByRole('status').filter({ hasText: text }).first().waitFor({ timeout: 10_000 })
 	const errorToast = (opened: OpenedPage, text: string) => opened.page.getByRole('alert').filter({ hasText: text }).first().waitFor({ timeout: 10_000 })

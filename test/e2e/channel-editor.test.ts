@@ -4,7 +4,7 @@ import { eq } from 'drizzle-orm'
 import type { Page } from 'playwright-core'
 import type { ChannelView } from '@shared/channel'
 import { ROLE } from '@shared/user'
-import { browserExecutable, type ConsoleHarness, hydrationErrorPattern, type OpenedPage, startConsoleHarness } from '../helpers/browser'
+import { browserExecutable, type ConsoleHarness, expectNoErrors, startConsoleHarness } from '../helpers/browser'
 
 describe.skipIf(!browserExecutable)('the channel editor in a browser', () => {
 	let harness: ConsoleHarness
@@ -17,13 +17,6 @@ describe.skipIf(!browserExecutable)('the channel editor in a browser', () => {
 	const asRoot = () => ({ ...harness.root, username: 'root', role: ROLE.root })
 	const toast = (page: Page, kind: 'success' | 'error' | 'info', text: string) => page.locator(`[data-kind="${kind}"]`).filter({ hasText: text }).first()
 	const chips = (page: Page, list: string) => page.getByRole('list', { name: list, exact: true }).getByRole('listitem')
-
-	/** Checked before leaving the editor: the channel list is another page. */
-	function expectClean(opened: OpenedPage) {
-		expect(opened.consoleErrors.filter((text) => hydrationErrorPattern.test(text))).toEqual([])
-		expect(opened.consoleErrors).toEqual([])
-		expect(opened.pageErrors).toEqual([])
-	}
 
 	async function findChannels(keyword: string): Promise<ChannelView[]> {
 		const answer = await harness.ferry.call('GET', `/api/channel/search?keyword=${encodeURIComponent(keyword)}&id_sort=true`, { as: harness.root })
@@ -70,7 +63,7 @@ describe.skipIf(!browserExecutable)('the channel editor in a browser', () => {
 		await page.getByRole('button', { name: '填入模板：模型重定向' }).click()
 		await page.getByLabel('优先级', { exact: true }).fill('5')
 		expect(paths.filter((path) => path === '/api/channel/')).toEqual([])
-		expectClean(opened)
+		expectNoErrors(opened)
 
 		await page.getByRole('button', { name: '保存', exact: true }).click()
 		await toast(page, 'success', '已创建 1 个渠道').waitFor()
@@ -112,7 +105,7 @@ describe.skipIf(!browserExecutable)('the channel editor in a browser', () => {
 		await page.getByRole('button', { name: '选择分组' }).click()
 		await page.getByRole('option', { name: 'default', exact: true }).click()
 		await page.keyboard.press('Escape')
-		expectClean(opened)
+		expectNoErrors(opened)
 		await page.getByRole('button', { name: '保存', exact: true }).click()
 		await toast(page, 'success', '已创建 3 个渠道').waitFor()
 		await page.waitForURL(`${harness.origin}/channel`)
@@ -160,7 +153,7 @@ describe.skipIf(!browserExecutable)('the channel editor in a browser', () => {
 		expect(await chips(page, '模型').allTextContents()).toEqual(['gemini-1.5-pro'])
 		await page.getByRole('button', { name: '填入所有模型' }).click()
 		expect(await chips(page, '模型').allTextContents()).toEqual(expect.arrayContaining(['gemini-1.5-pro', 'gemini-2.0-flash', 'gemini-2.5-pro']))
-		expectClean(opened)
+		expectNoErrors(opened)
 		await opened.close()
 	}, 30_000)
 
@@ -202,7 +195,7 @@ describe.skipIf(!browserExecutable)('the channel editor in a browser', () => {
 		await toast(page, 'error', 'Weight must be a non-negative integer').waitFor()
 		await page.getByLabel('Weight', { exact: true }).fill('4')
 		await harness.screenshot(page, 'channel-editor-edit-en')
-		expectClean(opened)
+		expectNoErrors(opened)
 		await page.getByRole('button', { name: 'Save', exact: true }).click()
 		await toast(page, 'success', 'Channel updated').waitFor()
 		await page.waitForURL(`${harness.origin}/channel`)
@@ -225,7 +218,7 @@ describe.skipIf(!browserExecutable)('the channel editor in a browser', () => {
 		const box = await save.boundingBox()
 		expect(box!.x + box!.width).toBeLessThanOrEqual(390)
 		await harness.screenshot(page, 'channel-editor-390')
-		expectClean(opened)
+		expectNoErrors(opened)
 		await opened.close()
 	}, 30_000)
 })

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { Page } from 'playwright-core'
 import { CHANNEL_TYPE } from '@shared/channel-type'
 import { ROLE } from '@shared/user'
-import { browserExecutable, type ConsoleHarness, hydrationErrorPattern, type OpenedPage, startConsoleHarness } from '../helpers/browser'
+import { browserExecutable, type ConsoleHarness, expectNoErrors, startConsoleHarness } from '../helpers/browser'
 
 const rootIdentity = { username: 'root', role: ROLE.root }
 
@@ -61,12 +61,6 @@ describe.skipIf(!browserExecutable)('the channel list in the browser', () => {
 		if (await page.getByRole('dialog').count() > 0) return
 		const toasts = page.locator('section[aria-live] > div')
 		while (await toasts.count() > 0) await toasts.first().getByRole('button').click()
-	}
-
-	function expectNoErrors(opened: OpenedPage) {
-		expect(opened.consoleErrors.filter((text) => hydrationErrorPattern.test(text))).toEqual([])
-		expect(opened.consoleErrors).toEqual([])
-		expect(opened.pageErrors).toEqual([])
 	}
 
 	test('a normal user opening /channel gets the not-allowed state and no channel call', async () => {

@@ -7,7 +7,7 @@ import { eq } from 'drizzle-orm'
 import { LOG_TYPE } from '@shared/log'
 import { ROLE } from '@shared/user'
 import type { Caller } from '../helpers/app'
-import { browserExecutable, type ConsoleHarness, hydrationErrorPattern, type OpenedPage, startConsoleHarness } from '../helpers/browser'
+import { browserExecutable, type ConsoleHarness, expectNoErrors, type OpenedPage, startConsoleHarness } from '../helpers/browser'
 
 const CHANNEL_NAME = 'harbour-upstream'
 const USER_QUOTA = 10_000_000
@@ -28,12 +28,6 @@ describe.skipIf(!browserExecutable)('the usage log page in a browser', () => {
 			await Bun.sleep(25)
 		}
 		throw new Error(`fewer than ${count} consume logs were written`)
-	}
-
-	function expectNoErrors(opened: OpenedPage) {
-		expect(opened.consoleErrors.filter((text) => hydrationErrorPattern.test(text))).toEqual([])
-		expect(opened.consoleErrors).toEqual([])
-		expect(opened.pageErrors).toEqual([])
 	}
 
 	const rows = (opened: OpenedPage) => opened.page.locator('tbody tr[data-row-key]')

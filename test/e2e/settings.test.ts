@@ -9,7 +9,7 @@ import type { Page } from 'playwright-core'
 import { ROOT_INITIAL_QUOTA } from '@/api/users/account'
 import { DEFAULT_ROOT_PASSWORD, ROLE } from '@shared/user'
 import type { Caller } from '../helpers/app'
-import { browserExecutable, type ConsoleHarness, hydrationErrorPattern, type OpenedPage, startConsoleHarness } from '../helpers/browser'
+import { browserExecutable, type ConsoleHarness, expectNoErrors, startConsoleHarness } from '../helpers/browser'
 import { type FakeSmtp, startFakeSmtp } from '../helpers/fake-smtp'
 
 const QUOTA_PER_UNIT = 500_000
@@ -42,12 +42,6 @@ describe.skipIf(!browserExecutable)('the personal settings tab in a browser', ()
 		smtp?.stop()
 		await harness?.close()
 	})
-
-	function expectNoErrors(opened: OpenedPage) {
-		expect(opened.consoleErrors.filter((text) => hydrationErrorPattern.test(text))).toEqual([])
-		expect(opened.consoleErrors).toEqual([])
-		expect(opened.pageErrors).toEqual([])
-	}
 
 	const toast = (page: Page, text: string) => page.locator('section[aria-live]').getByText(text, { exact: true }).waitFor({ timeout: 10_000 })
 	const balanceQuota = async (page: Page) => Number(await page.getByTestId('balance').getAttribute('data-quota'))

@@ -7,7 +7,7 @@ import { eq } from 'drizzle-orm'
 import type { Page } from 'playwright-core'
 import { ROLE } from '@shared/user'
 import type { Caller } from '../helpers/app'
-import { browserExecutable, type ConsoleHarness, type OpenedPage, startConsoleHarness } from '../helpers/browser'
+import { browserExecutable, type ConsoleHarness, expectNoErrors, startConsoleHarness } from '../helpers/browser'
 
 const SUITE_TIMEOUT = 60_000
 const STEP_TIMEOUT = 10_000
@@ -50,11 +50,6 @@ describe.skipIf(!browserExecutable)('the token page in a browser', () => {
 	const toast = (page: Page, text: string) => page.locator('[data-kind]').filter({ hasText: text }).first().waitFor({ timeout: STEP_TIMEOUT })
 	const drawer = (page: Page) => page.getByRole('dialog')
 
-	function expectClean(opened: OpenedPage) {
-		expect(opened.consoleErrors).toEqual([])
-		expect(opened.pageErrors).toEqual([])
-	}
-
 	test('creates a token through the drawer after checking the name and the expiry format, in a chosen group', async () => {
 		const user = newcomer
 		const opened = await harness.open('/token', { as: user })
@@ -84,7 +79,7 @@ describe.skipIf(!browserExecutable)('the token page in a browser', () => {
 		await harness.screenshot(page, 'token-1280')
 		const [token] = await tokensOf(user)
 		expect(token).toMatchObject({ name: 'harbour-key', remain_quota: 5_000_000, status: 1, group: 'vip' })
-		expectClean(opened)
+		expectNoErrors(opened)
 		await opened.close()
 	}, SUITE_TIMEOUT)
 
@@ -108,7 +103,7 @@ describe.skipIf(!browserExecutable)('the token page in a browser', () => {
 		for (const token of tokens) expect(token).toMatchObject({ unlimited_quota: true, model_limits_enabled: true, model_limits: 'gpt-4o-mini' })
 		expect(await row(page, 'fleet').textContent()).toContain('限制模型')
 		expect(await row(page, 'fleet').textContent()).toContain('无限额度')
-		expectClean(opened)
+		expectNoErrors(opened)
 		await opened.close()
 	}, SUITE_TIMEOUT)
 
@@ -129,7 +124,7 @@ describe.skipIf(!browserExecutable)('the token page in a browser', () => {
 		await row(page, 'new-name').waitFor({ timeout: STEP_TIMEOUT })
 		const [token] = await tokensOf(user, 'new-name')
 		expect(token).toMatchObject({ name: 'new-name', remain_quota: 500_000 })
-		expectClean(opened)
+		expectNoErrors(opened)
 		await opened.close()
 	}, SUITE_TIMEOUT)
 
@@ -151,7 +146,7 @@ describe.skipIf(!browserExecutable)('the token page in a browser', () => {
 		await row(page, 'bygone').getByRole('button', { name: '启用' }).click()
 		await toast(page, 'the token has expired and cannot be enabled')
 		expect(await row(page, 'bygone').textContent()).toContain('已过期')
-		expectClean(opened)
+		expectNoErrors(opened)
 		await opened.close()
 	}, SUITE_TIMEOUT)
 
@@ -170,7 +165,7 @@ describe.skipIf(!browserExecutable)('the token page in a browser', () => {
 		await toast(page, '令牌已删除')
 		await row(page, 'doomed').waitFor({ state: 'detached', timeout: STEP_TIMEOUT })
 		expect(await tokensOf(user, 'doomed')).toHaveLength(0)
-		expectClean(opened)
+		expectNoErrors(opened)
 		await opened.close()
 	}, SUITE_TIMEOUT)
 
@@ -191,7 +186,7 @@ describe.skipIf(!browserExecutable)('the token page in a browser', () => {
 		await row(page, 'south-wind').waitFor({ timeout: STEP_TIMEOUT })
 		expect(await row(page, 'north-wind').count()).toBe(0)
 		expect(new URL(page.url()).searchParams.get('token')).toBe(south.key)
-		expectClean(opened)
+		expectNoErrors(opened)
 		await opened.close()
 	}, SUITE_TIMEOUT)
 
@@ -222,7 +217,7 @@ describe.skipIf(!browserExecutable)('the token page in a browser', () => {
 		expect(await row(page, 'copied').getByTestId('token-key').textContent()).not.toBe(token.key)
 		await row(page, 'copied').getByRole('button', { name: '查看密钥' }).click()
 		expect(await row(page, 'copied').getByTestId('token-key').textContent()).toBe(token.key)
-		expectClean(opened)
+		expectNoErrors(opened)
 		await opened.close()
 	}, SUITE_TIMEOUT)
 
@@ -241,7 +236,7 @@ describe.skipIf(!browserExecutable)('the token page in a browser', () => {
 			const search = new URL(chat.url()).searchParams
 			expect(search.get('key')).toBe(token.key)
 			expect(search.get('server')).toBe(harness.origin)
-			expectClean(opened)
+			expectNoErrors(opened)
 		} finally {
 			await harness.ferry.dependencies.options.set('Chats', '[]')
 			await opened.close()
@@ -261,7 +256,7 @@ describe.skipIf(!browserExecutable)('the token page in a browser', () => {
 		await page.getByRole('button', { name: 'Submit' }).click()
 		await toast(page, 'Token created')
 		await row(page, 'english-second').waitFor({ timeout: STEP_TIMEOUT })
-		expectClean(opened)
+		expectNoErrors(opened)
 		await opened.close()
 	}, SUITE_TIMEOUT)
 
@@ -288,7 +283,7 @@ describe.skipIf(!browserExecutable)('the token page in a browser', () => {
 		expect(Math.round(box.x + box.width)).toBeLessThanOrEqual(390)
 		expect(await submit.isVisible()).toBe(true)
 		await harness.screenshot(page, 'token-390-drawer')
-		expectClean(opened)
+		expectNoErrors(opened)
 		await opened.close()
 	}, SUITE_TIMEOUT)
 })

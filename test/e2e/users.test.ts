@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { Page } from 'playwright-core'
 import { ROLE, USER_MESSAGES } from '@shared/user'
-import { browserExecutable, type ConsoleHarness, hydrationErrorPattern, type OpenedPage, startConsoleHarness } from '../helpers/browser'
+import { browserExecutable, type ConsoleHarness, expectNoErrors, startConsoleHarness } from '../helpers/browser'
 
 describe.skipIf(!browserExecutable)('the user administration page in a browser', () => {
 	let harness: ConsoleHarness
@@ -23,12 +23,6 @@ describe.skipIf(!browserExecutable)('the user administration page in a browser',
 
 	const row = (page: Page, id: number) => page.locator(`tr[data-row-key="${id}"]`)
 	const toast = (page: Page, kind: 'success' | 'error', text: string) => page.locator(`[data-kind="${kind}"]`).filter({ hasText: text }).first()
-
-	function expectClean(opened: OpenedPage) {
-		expect(opened.consoleErrors.filter((text) => hydrationErrorPattern.test(text))).toEqual([])
-		expect(opened.consoleErrors).toEqual([])
-		expect(opened.pageErrors).toEqual([])
-	}
 
 	test('adds a user through the drawer, asking for username and password and checking the length first', async () => {
 		const opened = await harness.open('/user', { as: asRoot() })
@@ -54,7 +48,7 @@ describe.skipIf(!browserExecutable)('the user administration page in a browser',
 		expect(await created.textContent()).toContain('普通用户')
 		const login = await harness.ferry.call('POST', '/api/user/login', { body: { username: 'newbie', password: 'password123' } })
 		expect(login.body.success).toBe(true)
-		expectClean(opened)
+		expectNoErrors(opened)
 		await opened.close()
 	}, 30_000)
 
@@ -87,7 +81,7 @@ describe.skipIf(!browserExecutable)('the user administration page in a browser',
 		expect(text).toContain('剩余额度 $1.50')
 		const stored = (await harness.ferry.call('GET', `/api/user/${id}`, { as: harness.root })).body.data
 		expect(stored).toMatchObject({ display_name: 'Renamed', group: 'vip', quota: 750_000 })
-		expectClean(opened)
+		expectNoErrors(opened)
 		await opened.close()
 	}, 30_000)
 
@@ -104,7 +98,7 @@ describe.skipIf(!browserExecutable)('the user administration page in a browser',
 		await quotaDialog.getByRole('button', { name: '确定' }).click()
 		await toast(page, 'error', '剩余额度不能为负数').waitFor()
 		expect(await quotaDialog.isVisible()).toBe(true)
-		expectClean(opened)
+		expectNoErrors(opened)
 		await opened.close()
 	}, 30_000)
 
@@ -131,7 +125,7 @@ describe.skipIf(!browserExecutable)('the user administration page in a browser',
 		await target.filter({ hasText: '已激活' }).waitFor()
 		const stored = (await harness.ferry.call('GET', `/api/user/${id}`, { as: harness.root })).body.data
 		expect(stored).toMatchObject({ role: ROLE.user, status: 1 })
-		expectClean(opened)
+		expectNoErrors(opened)
 		await opened.close()
 	}, 30_000)
 
@@ -147,7 +141,7 @@ describe.skipIf(!browserExecutable)('the user administration page in a browser',
 		expect(await row(page, id).getByRole('button').count()).toBe(0)
 		const login = await harness.ferry.call('POST', '/api/user/login', { body: { username: 'leaver', password: 'password123' } })
 		expect(login.body.success).toBe(false)
-		expectClean(opened)
+		expectNoErrors(opened)
 		await opened.close()
 	}, 30_000)
 
@@ -168,7 +162,7 @@ describe.skipIf(!browserExecutable)('the user administration page in a browser',
 		await toast(asAdmin.page, 'error', USER_MESSAGES.adminCannotPromote).waitFor()
 		await row(asAdmin.page, 1).getByRole('button', { name: '编辑' }).click()
 		await toast(asAdmin.page, 'error', USER_MESSAGES.equalOrHigherRole).waitFor()
-		expectClean(asAdmin)
+		expectNoErrors(asAdmin)
 		await asAdmin.close()
 	}, 30_000)
 
@@ -197,7 +191,7 @@ describe.skipIf(!browserExecutable)('the user administration page in a browser',
 		expect(await page.evaluate(() => localStorage.getItem('page-size:users'))).toBe('20')
 		await page.goto(`${harness.origin}/user`)
 		await page.waitForURL(/page_size=20/)
-		expectClean(opened)
+		expectNoErrors(opened)
 		await opened.close()
 	}, 30_000)
 
@@ -209,7 +203,7 @@ describe.skipIf(!browserExecutable)('the user administration page in a browser',
 		await page.getByRole('button', { name: 'Add user' }).click()
 		await page.getByRole('dialog').getByRole('button', { name: 'Submit' }).click()
 		await toast(page, 'error', 'Username and password cannot be empty').waitFor()
-		expectClean(opened)
+		expectNoErrors(opened)
 		await opened.close()
 	}, 30_000)
 

@@ -4,6 +4,7 @@
  * page errors and React hydration errors so that every test can assert there were none.
  * Needs Chromium (CHROMIUM_PATH, default /usr/bin/chromium): skipped loudly without it, failed under CI.
  */
+import { expect } from 'bun:test'
 import { mkdirSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core'
@@ -29,6 +30,13 @@ export type OpenedPage = {
 	/** Every request path the page made, in order. */
 	paths: string[]
 	close(): Promise<void>
+}
+
+/** No hydration error (checked first for a clearer failure), no console error, no page error. */
+export function expectNoErrors(opened: Pick<OpenedPage, 'consoleErrors' | 'pageErrors'>) {
+	expect(opened.consoleErrors.filter((text) => hydrationErrorPattern.test(text))).toEqual([])
+	expect(opened.consoleErrors).toEqual([])
+	expect(opened.pageErrors).toEqual([])
 }
 
 export type PageOptions = {

@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
 import { createTestApp, type TestApp } from '../helpers/app'
 import { databaseTargets } from '../helpers/database'
 import { createFakeProviders, FAKE_CLIENT, type FakeProviders } from '../helpers/fake-oauth'
+import { markup, renderPage } from './page'
 
 describe('the sign-up and recovery pages rendered by the server', () => {
 	let app: TestApp
@@ -20,13 +21,7 @@ describe('the sign-up and recovery pages rendered by the server', () => {
 		await app.close()
 	})
 
-	async function render(path: string, headers: Record<string, string> = {}) {
-		const response = await app.app.handle(new Request(`http://localhost${path}`, { headers }))
-		return { status: response.status, html: await response.text() }
-	}
-
-	/** The rendered page without the hydration data, whose JSON repeats query values. */
-	const markup = (html: string) => html.slice(0, html.indexOf('window.__staticRouterHydrationData'))
+	const render = (path: string, cookie?: string) => renderPage(app, path, [cookie])
 
 	test('/register offers username (max 12), password and its repeat, and no email fields while email verification is off', async () => {
 		const { status, html } = await render('/register?aff=ABCD')
@@ -67,7 +62,7 @@ describe('the sign-up and recovery pages rendered by the server', () => {
 	})
 
 	test('/register renders in English with the language cookie', async () => {
-		const { html } = await render('/register', { cookie: 'language=en' })
+		const { html } = await render('/register', 'language=en')
 		expect(html).toContain('<html lang="en"')
 		expect(html).toContain('Register for Ferry')
 		expect(html).toContain('Confirm password')
@@ -80,7 +75,7 @@ describe('the sign-up and recovery pages rendered by the server', () => {
 		expect(zh.status).toBe(200)
 		expect(zh.html).toContain('name="email"')
 		expect(zh.html).toContain('发送重置邮件')
-		const en = await render('/reset', { cookie: 'language=en' })
+		const en = await render('/reset', 'language=en')
 		expect(en.html).toContain('Send reset mail')
 		expect(en.html).toContain('Back to login')
 	})
@@ -92,7 +87,7 @@ describe('the sign-up and recovery pages rendered by the server', () => {
 		expect(html).toContain('确认重置密码')
 		expect(html).not.toContain('密码重置完成')
 		expect(html).not.toContain('重置链接无效或已过期')
-		const en = await render('/user/reset?email=sea%40example.com&token=abc', { cookie: 'language=en' })
+		const en = await render('/user/reset?email=sea%40example.com&token=abc', 'language=en')
 		expect(en.html).toContain('Confirm password reset')
 	})
 
@@ -110,7 +105,7 @@ describe('the sign-up and recovery pages rendered by the server', () => {
 		const cookie = issued.headers.get('set-cookie')!.split(';')[0]!
 		providers.github.authorize('code-1', { id: 9001, login: 'petrel', name: 'Petrel', email: null })
 
-		const { status, html } = await render(`/oauth/github?code=code-1&state=${issued.body.data}`, { cookie })
+		const { status, html } = await render(`/oauth/github?code=code-1&state=${issued.body.data}`, cookie)
 		expect(status).toBe(200)
 		expect(html).toContain('正在处理授权…')
 		expect(html).toContain('animate-spin')
@@ -121,7 +116,7 @@ describe('the sign-up and recovery pages rendered by the server', () => {
 	})
 
 	test('the LinuxDO callback route renders too, in English', async () => {
-		const { status, html } = await render('/oauth/linuxdo?code=a&state=b', { cookie: 'language=en' })
+		const { status, html } = await render('/oauth/linuxdo?code=a&state=b', 'language=en')
 		expect(status).toBe(200)
 		expect(html).toContain('Completing authorization…')
 	})

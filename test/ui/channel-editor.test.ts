@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { ROLE } from '@shared/user'
 import { type Caller, createTestApp, type TestApp } from '../helpers/app'
 import { databaseTargets } from '../helpers/database'
+import { renderPage } from './page'
 
 let ferry: TestApp
 let root: Caller
@@ -23,11 +24,7 @@ beforeAll(async () => {
 
 afterAll(() => ferry?.close())
 
-async function render(path: string, as: Caller, language?: 'en') {
-	const cookie = [as.cookie, language && `language=${language}`].filter(Boolean).join('; ')
-	const response = await ferry.app.handle(new Request(`http://localhost${path}`, { headers: { cookie } }))
-	return { status: response.status, html: await response.text() }
-}
+const render = (path: string, as: Caller, language?: 'en') => renderPage(ferry, path, [as.cookie, language && `language=${language}`])
 
 describe('the channel editor page rendered on the server', () => {
 	test('create mode shows the empty form with the default group, auto-ban on and the batch toggle', async () => {

@@ -4,6 +4,7 @@ import { CHANNEL_TYPE } from '@shared/channel-type'
 import { ROLE } from '@shared/user'
 import { createTestApp, type Caller, type TestApp } from '../helpers/app'
 import { databaseTargets } from '../helpers/database'
+import { markup, renderPage } from './page'
 
 describe('the channel list page, rendered on the server', () => {
 	let ferry: TestApp
@@ -29,9 +30,8 @@ describe('the channel list page, rendered on the server', () => {
 
 	/** `html` is the rendered page without the hydration data (which tag rows carry their channels in). */
 	async function get(path: string, caller: Caller, cookies = '') {
-		const response = await ferry.app.handle(new Request(`http://localhost${path}`, { headers: { cookie: [caller.cookie, cookies].filter(Boolean).join('; ') } }))
-		const whole = await response.text()
-		return { status: response.status, whole, html: whole.slice(0, whole.indexOf('window.__staticRouterHydrationData')) }
+		const { status, html } = await renderPage(ferry, path, [caller.cookie, cookies])
+		return { status, whole: html, html: markup(html) }
 	}
 	/** The texts missing from the page: a short failure message instead of the whole page. */
 	const missing = (html: string, texts: string[]) => texts.filter((text) => !html.includes(text))

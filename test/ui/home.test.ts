@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
 import { renderMarkdown } from '@ui/features/home/markdown'
 import { createTestApp, type TestApp } from '../helpers/app'
 import { databaseTargets } from '../helpers/database'
+import { markup, renderPage } from './page'
 
 const hostileContent = [
 	'# Welcome',
@@ -18,7 +19,6 @@ const hostileContent = [
 ].join('\n')
 
 /** The rendered page without the hydration data (which carries the raw content as JSON). */
-const markup = (html: string) => html.slice(0, html.indexOf('window.__staticRouterHydrationData'))
 
 function expectNothingExecutable(html: string) {
 	expect(html).not.toContain('<script>alert')
@@ -40,10 +40,7 @@ describe('the public home and about pages rendered by the server', () => {
 		await app.close()
 	})
 
-	async function render(path: string, headers: Record<string, string> = {}) {
-		const response = await app.app.handle(new Request(`http://localhost${path}`, { headers }))
-		return { status: response.status, html: await response.text() }
-	}
+	const render = (path: string, cookie?: string) => renderPage(app, path, [cookie])
 
 	test('without home page content, / shows the default landing with login and register links and the notice', async () => {
 		await app.dependencies.options.set('SystemName', 'Harbour Gate')
@@ -60,13 +57,13 @@ describe('the public home and about pages rendered by the server', () => {
 
 	test('a signed-in visitor gets a link into the console instead of login and register', async () => {
 		const caller = await app.createUser('walker')
-		const { html } = await render('/', { cookie: caller.cookie! })
+		const { html } = await render('/', caller.cookie!)
 		expect(html).toContain('进入控制台')
 		expect(markup(html)).toMatch(/<a[^>]*href="\/token"[^>]*>进入控制台<\/a>/)
 	})
 
 	test('the default landing renders in English with the language cookie', async () => {
-		const { html } = await render('/', { cookie: 'language=en' })
+		const { html } = await render('/', 'language=en')
 		expect(html).toContain('<html lang="en"')
 		expect(html).toContain('A self-hosted LLM API gateway')
 		expect(html).toContain('Log in')
@@ -109,7 +106,7 @@ describe('the public home and about pages rendered by the server', () => {
 
 	test('/about without content says the administrator has not set it, in zh and in en', async () => {
 		expect((await render('/about')).html).toContain('管理员暂未设置关于页面的内容。')
-		const en = await render('/about', { cookie: 'language=en' })
+		const en = await render('/about', 'language=en')
 		expect(en.html).toContain('The administrator has not set the about content yet.')
 		expect(en.html).toContain('<title>About - Ferry</title>')
 	})

@@ -5,6 +5,7 @@
 import { describe, expect, test } from 'bun:test'
 import { Elysia } from 'elysia'
 import { createConsole } from '@/console'
+import { hydrationData } from './page'
 
 type FakeApi = { status?: Record<string, unknown>; requests: Request[] }
 
@@ -21,12 +22,6 @@ function createFerry(status: Record<string, unknown> = { system_name: 'Harbour G
 		return { response, text: await response.text() }
 	}
 	return { app, fake, get }
-}
-
-function hydrationData(html: string) {
-	const match = html.match(/window\.__staticRouterHydrationData=(.*?);window\.__documentProps=/)
-	if (!match) throw new Error('no hydration data script in the page')
-	return JSON.parse(match[1]!) as { loaderData: Record<string, Record<string, unknown>> }
 }
 
 describe('the console login page', () => {

@@ -9,25 +9,19 @@ import { nowSeconds } from '@/lib/clock'
 import type { Caller } from '../helpers/app'
 import { databaseTargets } from '../helpers/database'
 import { startRelayHarness, type RelayHarness } from '../helpers/relay'
+import { hydrationData, renderPage } from './page'
 
 const CHANNEL_NAME = 'harbour-upstream'
 const USER_QUOTA = 10_000_000
 const DAY_SECONDS = 24 * 60 * 60
-
-function hydrationData(html: string) {
-	const match = html.match(/window\.__staticRouterHydrationData=(.*?);window\.__documentProps=/)
-	if (!match) throw new Error('no hydration data script in the page')
-	return JSON.parse(match[1]!) as { loaderData: Record<string, any> }
-}
 
 describe('the usage log page rendered on the server', () => {
 	let harness: RelayHarness
 	let alice: Caller
 
 	async function page(path: string, as: Caller, cookie = '') {
-		const response = await harness.ferry.app.handle(new Request(`http://localhost${path}`, { headers: { cookie: [as.cookie, cookie].filter(Boolean).join('; ') } }))
-		const html = await response.text()
-		return { status: response.status, html, data: response.status === 200 ? hydrationData(html).loaderData.log : undefined }
+		const { status, html } = await renderPage(harness.ferry, path, [as.cookie, cookie])
+		return { status, html, data: status === 200 ? hydrationData(html).loaderData.log : undefined }
 	}
 
 	async function waitForConsumeLogs(count: number) {

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { eq } from 'drizzle-orm'
 import { type Caller, createTestApp, type TestApp } from '../helpers/app'
 import { databaseTargets } from '../helpers/database'
+import { renderPage } from './page'
 
 const QUOTA_PER_UNIT = 500_000
 const MODEL_NAMES = Array.from({ length: 12 }, (_, index) => `model-${String(index + 1).padStart(2, '0')}`)
@@ -34,11 +35,7 @@ describe('the settings page rendered on the server', () => {
 		await app.close()
 	})
 
-	async function render(path: string, caller?: Caller, language?: 'en') {
-		const cookies = [caller?.cookie, language && `language=${language}`].filter(Boolean).join('; ')
-		const response = await app.app.handle(new Request(`http://localhost${path}`, { headers: cookies ? { cookie: cookies } : {} }))
-		return { response, html: await response.text() }
-	}
+	const render = (path: string, caller?: Caller, language?: 'en') => renderPage(app, path, [caller?.cookie, language && `language=${language}`])
 
 	const testIdElement = (html: string, testId: string) => html.match(new RegExp(`<[^>]*data-testid="${testId}"[^>]*>([^<]*)<`))
 

@@ -3,14 +3,9 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { eq } from 'drizzle-orm'
 import { createTestApp, type Caller, type TestApp } from '../helpers/app'
 import { databaseTargets } from '../helpers/database'
+import { hydrationData, renderPage } from './page'
 
 const RENDER_TIMEOUT = 60_000
-
-function hydrationData(html: string) {
-	const match = html.match(/window\.__staticRouterHydrationData=(.*?);window\.__documentProps=/)
-	if (!match) throw new Error('no hydration data script in the page')
-	return JSON.parse(match[1]!) as { loaderData: Record<string, any> }
-}
 
 /** The text of the table body, tags stripped, so assertions read like the page. */
 function tableText(html: string) {
@@ -31,11 +26,7 @@ describe('the token page, rendered on the server', () => {
 		return answer.body.data[0] as { id: number; key: string }
 	}
 
-	async function render(path: string, caller: Caller | undefined, language?: 'en') {
-		const cookies = [caller?.cookie, language && `language=${language}`, 'tz=UTC'].filter(Boolean).join('; ')
-		const response = await ferry.app.handle(new Request(`http://localhost${path}`, { headers: { cookie: cookies } }))
-		return { response, html: await response.text() }
-	}
+	const render = (path: string, caller: Caller | undefined, language?: 'en') => renderPage(ferry, path, [caller?.cookie, language && `language=${language}`, 'tz=UTC'])
 
 	beforeAll(async () => {
 		ferry = await createTestApp(databaseTargets()[0]!)

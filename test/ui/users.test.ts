@@ -3,17 +3,14 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { ROLE } from '@shared/user'
 import { type Caller, createTestApp, type TestApp } from '../helpers/app'
 import { databaseTargets } from '../helpers/database'
+import { renderPage } from './page'
 
 describe('the user administration page, server-rendered', () => {
 	let ferry: TestApp
 	let root: Caller
 	const ids: Record<string, number> = {}
 
-	async function render(path: string, caller: Caller, extraCookie = '') {
-		const cookie = [caller.cookie, extraCookie].filter(Boolean).join('; ')
-		const response = await ferry.app.handle(new Request(`http://localhost${path}`, { headers: { cookie } }))
-		return { status: response.status, html: await response.text() }
-	}
+	const render = (path: string, caller: Caller, extraCookie = '') => renderPage(ferry, path, [caller.cookie, extraCookie])
 
 	/** The HTML of one table row, found by its row key (the user id). */
 	function row(html: string, id: number) {

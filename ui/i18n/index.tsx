@@ -1,5 +1,6 @@
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react'
 import { en } from '@ui/i18n/en/index'
+import { readCookie, writeCookie } from '@ui/lib/cookie'
 import { readStorage, storageKeys, writeStorage } from '@ui/lib/storage'
 
 export const languages = ['zh', 'en'] as const
@@ -15,8 +16,7 @@ export function parseLanguage(value: string | null | undefined): Language {
 }
 
 export function languageFromCookieHeader(cookie: string | null): Language {
-	const match = cookie?.match(/(?:^|;\s*)language=([^;]*)/)
-	return parseLanguage(match?.[1])
+	return parseLanguage(readCookie(cookie, languageCookie))
 }
 
 export function htmlLanguage(language: Language) {
@@ -48,7 +48,7 @@ export function I18nProvider({ initialLanguage, children }: { initialLanguage: L
 		setLanguageState(next)
 		writeStorage(storageKeys.language, next)
 		document.documentElement.lang = htmlLanguage(next)
-		document.cookie = `${languageCookie}=${next}; path=/; max-age=31536000; samesite=lax`
+		writeCookie(languageCookie, next)
 	}, [])
 	useEffect(() => {
 		const stored = readStorage(storageKeys.language)

@@ -28,6 +28,11 @@ export function quotaFromDisplay(amount: number, status: Pick<Status, 'display_i
 	return status.display_in_currency ? Math.round(amount * status.quota_per_unit) : Math.round(amount)
 }
 
+/** Milliseconds as seconds with `digits` decimals, e.g. `1.25` (the text around it is the caller's). */
+export function millisecondsAsSeconds(milliseconds: number, digits: number): string {
+	return (milliseconds / 1000).toFixed(digits)
+}
+
 const formatters = new Map<string, Intl.DateTimeFormat>()
 
 /** Unix seconds as `yyyy-MM-dd HH:mm:ss` in `timeZone` (see useFormatTime, which picks the viewer's). */

@@ -6,9 +6,12 @@ export const storageKeys = {
 	affiliateCode: 'aff',
 	language: 'language',
 	theme: 'theme',
+	sidebarCollapsed: 'sidebar-collapsed',
 	/** Page size per table, suffixed with the table's name: `page-size:tokens`. */
 	pageSize: 'page-size',
 	channelIdSort: 'channel-id-sort',
+	/** The `GET /api/models` answer (models per channel type) for the channel editor's presets. */
+	channelModels: 'channel-models',
 	status: 'status',
 } as const
 

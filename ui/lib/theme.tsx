@@ -1,4 +1,5 @@
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react'
+import { readCookie, writeCookie } from '@ui/lib/cookie'
 import { readStorage, storageKeys, writeStorage } from '@ui/lib/storage'
 
 export const themes = ['light', 'dark'] as const
@@ -12,8 +13,7 @@ export function parseTheme(value: string | null | undefined): Theme {
 }
 
 export function themeFromCookieHeader(cookie: string | null): Theme {
-	const match = cookie?.match(/(?:^|;\s*)theme=([^;]*)/)
-	return parseTheme(match?.[1])
+	return parseTheme(readCookie(cookie, themeCookie))
 }
 
 type ThemeState = { theme: Theme; setTheme: (theme: Theme) => void }
@@ -26,7 +26,7 @@ export function ThemeProvider({ initialTheme, children }: { initialTheme: Theme;
 		setThemeState(next)
 		writeStorage(storageKeys.theme, next)
 		document.documentElement.classList.toggle('dark', next === 'dark')
-		document.cookie = `${themeCookie}=${next}; path=/; max-age=31536000; samesite=lax`
+		writeCookie(themeCookie, next)
 	}, [])
 	useEffect(() => {
 		const stored = readStorage(storageKeys.theme)

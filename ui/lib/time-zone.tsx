@@ -1,4 +1,5 @@
 import { createContext, type ReactNode, useContext, useEffect, useState } from 'react'
+import { readCookie, writeCookie } from '@ui/lib/cookie'
 import { formatTimestamp } from '@ui/lib/format'
 
 /**
@@ -8,9 +9,8 @@ import { formatTimestamp } from '@ui/lib/format'
 export const timeZoneCookie = 'tz'
 
 export function timeZoneFromCookieHeader(cookie: string | null): string | undefined {
-	const match = cookie?.match(/(?:^|;\s*)tz=([^;]*)/)
-	if (!match?.[1]) return undefined
-	const zone = decodeURIComponent(match[1])
+	const zone = readCookie(cookie, timeZoneCookie)
+	if (!zone) return undefined
 	try {
 		new Intl.DateTimeFormat('en', { timeZone: zone })
 		return zone
@@ -29,7 +29,7 @@ export function TimeZoneProvider({ initialTimeZone, children }: { initialTimeZon
 	const [timeZone, setTimeZone] = useState(initialTimeZone)
 	useEffect(() => {
 		const local = Intl.DateTimeFormat().resolvedOptions().timeZone
-		document.cookie = `${timeZoneCookie}=${encodeURIComponent(local)}; path=/; max-age=31536000; samesite=lax`
+		writeCookie(timeZoneCookie, local)
 		if (local !== initialTimeZone) setTimeZone(local)
 	}, [initialTimeZone])
 	return <TimeZoneContext value={timeZone}>{children}</TimeZoneContext>

@@ -5,10 +5,8 @@ import { SideMenu } from '@ui/components/layout/side-menu'
 import { Sheet, SheetContent, SheetTitle } from '@ui/components/ui/sheet'
 import { useTranslation } from '@ui/i18n'
 import { useStatus } from '@ui/lib/status'
-import { readStorage, writeStorage } from '@ui/lib/storage'
+import { readStorage, storageKeys, writeStorage } from '@ui/lib/storage'
 import { cn } from '@ui/lib/utils'
-
-const collapsedKey = 'sidebar-collapsed'
 
 /**
  * Seed 002 §2: header, optional side menu, scrollable content (24 px padding unless `bare`), footer.
@@ -20,7 +18,7 @@ export function AppLayout({ role, children, bare = false }: { role?: number; chi
 	// The server renders the default; the viewer's own choice is applied once hydrated.
 	const [collapsed, setCollapsed] = useState(status.default_collapse_sidebar)
 	useEffect(() => {
-		const stored = readStorage(collapsedKey)
+		const stored = readStorage(storageKeys.sidebarCollapsed)
 		if (stored !== null) setCollapsed(stored === 'true')
 	}, [])
 	const [mobileOpen, setMobileOpen] = useState(false)
@@ -28,7 +26,7 @@ export function AppLayout({ role, children, bare = false }: { role?: number; chi
 
 	function toggle() {
 		setCollapsed((value) => {
-			writeStorage(collapsedKey, String(!value))
+			writeStorage(storageKeys.sidebarCollapsed, String(!value))
 			return !value
 		})
 	}

@@ -1,3 +1,4 @@
+import { type TelegramFields, telegramQuery } from '@ui/features/auth/telegram-widget'
 import type { Api } from '@ui/lib/api'
 import { readStorage, type StoredUser, storageKeys } from '@ui/lib/storage'
 
@@ -19,14 +20,12 @@ export function wechatLogin(api: Api, code: string) {
 	return api.request<StoredUser>(`/api/oauth/wechat?code=${encodeURIComponent(code)}`, { handleUnauthorized: false })
 }
 
-export function telegramLogin(api: Api, fields: Record<string, string | number | undefined>) {
-	const query = new URLSearchParams()
-	for (const [key, value] of Object.entries(fields)) if (value !== undefined) query.set(key, String(value))
-	return api.request<StoredUser>(`/api/oauth/telegram/login?${query}`, { handleUnauthorized: false })
+export function telegramLogin(api: Api, fields: TelegramFields) {
+	return api.request<StoredUser>(`/api/oauth/telegram/login?${telegramQuery(fields)}`, { handleUnauthorized: false })
 }
 
 /** Where the browser goes to authorise; the provider sends it back to /oauth/<provider>. */
-export function oauthAuthorizeUrl(provider: 'github' | 'linuxdo', clientId: string, state: string) {
+export function oauthAuthorizeUrl(provider: OAuthProvider, clientId: string, state: string) {
 	const id = encodeURIComponent(clientId)
 	const stateValue = encodeURIComponent(state)
 	if (provider === 'github') return `https://github.com/login/oauth/authorize?client_id=${id}&state=${stateValue}&scope=user:email`

@@ -1,50 +1,33 @@
-import { type FormEvent, useEffect, useState } from 'react'
+import { type FormEvent, useState } from 'react'
 import { Link, useNavigate, useSearchParams } from 'react-router'
 import { Button } from '@ui/components/ui/button'
-import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '@ui/components/ui/card'
 import { Input } from '@ui/components/ui/input'
 import { Label } from '@ui/components/ui/label'
 import { toast } from '@ui/components/ui/toaster'
 import { login } from '@ui/features/auth/api'
+import { AuthCard } from '@ui/features/auth/components/auth-card'
 import { PasswordChangeDialog } from '@ui/features/auth/components/password-change-dialog'
 import { ThirdPartyLogin } from '@ui/features/auth/components/third-party-login'
+import { useAffiliateCode } from '@ui/features/auth/use-affiliate-code'
+import { useSignIn } from '@ui/features/auth/use-sign-in'
 import { useTranslation } from '@ui/i18n'
-import { apiMessages, describeError } from '@ui/lib/api'
+import { apiMessages } from '@ui/lib/api'
 import { browserApi } from '@ui/lib/browser-api'
-import { useSession, type UserView } from '@ui/lib/session'
+import { callApi } from '@ui/lib/call-api'
 import { useStatus } from '@ui/lib/status'
-import { type StoredUser, storageKeys, storeUser, writeStorage } from '@ui/lib/storage'
 import { useHydrated } from '@ui/lib/use-hydrated'
-
-export const missingCredentialsMessage = '请输入用户名和密码'
 
 export function LoginPage() {
 	const { t } = useTranslation()
 	const status = useStatus()
 	const navigate = useNavigate()
+	const signIn = useSignIn()
 	const [searchParameters] = useSearchParams()
 	const hydrated = useHydrated()
-	const session = useSession()
 	const [submitting, setSubmitting] = useState(false)
 	const [passwordChangeRequired, setPasswordChangeRequired] = useState(false)
 	const expired = searchParameters.get('expired') === 'true'
-	const affiliateCode = searchParameters.get('aff')
-
-	useEffect(() => {
-		if (affiliateCode) writeStorage(storageKeys.affiliateCode, affiliateCode)
-	}, [affiliateCode])
-
-	/** The login answer is a subset of the account; the console layout loads the rest on the next page. */
-	function signIn(user: StoredUser) {
-		storeUser(user)
-		session.setUser(user as unknown as UserView)
-	}
-
-	function finishThirdPartyLogin(user: StoredUser) {
-		signIn(user)
-		toast.success(t('登录成功'))
-		navigate('/')
-	}
+	useAffiliateCode()
 
 	async function handleSubmit(event: FormEvent<HTMLFormElement>) {
 		event.preventDefault()
@@ -52,74 +35,60 @@ export function LoginPage() {
 		const username = String(form.get('username') ?? '').trim()
 		const password = String(form.get('password') ?? '')
 		if (!username || !password) {
-			toast.error(t(missingCredentialsMessage))
+			toast.error(t('请输入用户名和密码'))
 			return
 		}
 		setSubmitting(true)
-		try {
-			// The Turnstile widget is not built yet: with the check on, the server receives an empty token.
-			const envelope = await login(browserApi, { username, password }, status.turnstile_check ? '' : undefined)
-			if (!envelope.success) {
-				toast.error(envelope.message)
-				return
-			}
-			signIn(envelope.data)
-			if (envelope.data.password_change_required) {
-				setPasswordChangeRequired(true)
-				return
-			}
-			toast.success(t('登录成功'))
-			navigate('/token')
-		} catch (error) {
-			toast.error(describeError(error, t))
-		} finally {
-			setSubmitting(false)
+		// The Turnstile widget is not built yet: with the check on, the server receives an empty token.
+		const envelope = await callApi(t, login(browserApi, { username, password }, status.turnstile_check ? '' : undefined))
+		setSubmitting(false)
+		if (!envelope) return
+		signIn(envelope.data)
+		if (envelope.data.password_change_required) {
+			setPasswordChangeRequired(true)
+			return
 		}
+		toast.success(t('登录成功'))
+		navigate('/token')
 	}
 
+	const footer = (
+		<>
+			{t('还没有账户？')}
+			<Link to="/register" className="font-medium text-primary hover:underline">
+				{t('注册')}
+			</Link>
+		</>
+	)
+
 	return (
-		<main className="flex min-h-svh items-center justify-center bg-muted/40 p-4">
-			<Card className="w-full max-w-sm">
-				<CardHeader className="items-center text-center">
-					<img src={status.logo} alt="" className="mb-2 size-12 rounded-md" />
-					<CardTitle>{t('登录 {name}', { name: status.system_name })}</CardTitle>
-					<CardDescription>{t('使用用户名和密码登录')}</CardDescription>
-				</CardHeader>
-				<CardContent className="flex flex-col gap-6">
-					{expired && (
-						<p role="alert" className="rounded-md border border-destructive/40 bg-destructive/10 px-3 py-2 text-sm text-destructive">
-							{t(apiMessages.unauthorized)}
-						</p>
-					)}
-					{/* method=post keeps the password out of the address bar if someone submits before the script runs */}
-					<form method="post" noValidate onSubmit={handleSubmit} className="flex flex-col gap-4">
-						<div className="flex flex-col gap-2">
-							<Label htmlFor="login-username">{t('用户名')}</Label>
-							<Input id="login-username" name="username" autoComplete="username" placeholder={t('用户名或邮箱')} />
-						</div>
-						<div className="flex flex-col gap-2">
-							<div className="flex items-center justify-between">
-								<Label htmlFor="login-password">{t('密码')}</Label>
-								<Link to="/reset" className="text-xs text-muted-foreground hover:text-foreground hover:underline">
-									{t('忘记密码？')}
-								</Link>
-							</div>
-							<Input id="login-password" name="password" type="password" autoComplete="current-password" placeholder={t('请输入密码')} />
-						</div>
-						<Button type="submit" disabled={!hydrated || submitting}>
-							{submitting ? t('登录中…') : t('登录')}
-						</Button>
-					</form>
-					<ThirdPartyLogin status={status} onLoggedIn={finishThirdPartyLogin} />
-				</CardContent>
-				<CardFooter className="justify-center gap-1 text-sm text-muted-foreground">
-					{t('还没有账户？')}
-					<Link to="/register" className="font-medium text-primary hover:underline">
-						{t('注册')}
-					</Link>
-				</CardFooter>
-			</Card>
+		<AuthCard title={t('登录 {name}', { name: status.system_name })} description={t('使用用户名和密码登录')} footer={footer}>
+			{expired && (
+				<p role="alert" className="rounded-md border border-destructive/40 bg-destructive/10 px-3 py-2 text-sm text-destructive">
+					{t(apiMessages.unauthorized)}
+				</p>
+			)}
+			{/* method=post keeps the password out of the address bar if someone submits before the script runs */}
+			<form method="post" noValidate onSubmit={handleSubmit} className="flex flex-col gap-4">
+				<div className="flex flex-col gap-2">
+					<Label htmlFor="login-username">{t('用户名')}</Label>
+					<Input id="login-username" name="username" autoComplete="username" placeholder={t('用户名或邮箱')} />
+				</div>
+				<div className="flex flex-col gap-2">
+					<div className="flex items-center justify-between">
+						<Label htmlFor="login-password">{t('密码')}</Label>
+						<Link to="/reset" className="text-xs text-muted-foreground hover:text-foreground hover:underline">
+							{t('忘记密码？')}
+						</Link>
+					</div>
+					<Input id="login-password" name="password" type="password" autoComplete="current-password" placeholder={t('请输入密码')} />
+				</div>
+				<Button type="submit" disabled={!hydrated || submitting}>
+					{submitting ? t('登录中…') : t('登录')}
+				</Button>
+			</form>
+			<ThirdPartyLogin />
 			<PasswordChangeDialog open={passwordChangeRequired} />
-		</main>
+		</AuthCard>
 	)
 }

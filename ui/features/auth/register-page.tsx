@@ -1,5 +1,5 @@
-import { type FormEvent, useEffect, useState } from 'react'
-import { Link, useNavigate, useSearchParams } from 'react-router'
+import { type FormEvent, useState } from 'react'
+import { Link, useNavigate } from 'react-router'
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, USERNAME_MAX_LENGTH } from '@shared/user'
 import { Button } from '@ui/components/ui/button'
 import { Input } from '@ui/components/ui/input'
@@ -10,36 +10,24 @@ import { AuthCard } from '@ui/features/auth/components/auth-card'
 import { EmailCodeFields } from '@ui/features/auth/components/email-code-fields'
 import { ThirdPartyLogin } from '@ui/features/auth/components/third-party-login'
 import { findRegisterProblem } from '@ui/features/auth/register-validation'
-import { useSignIn } from '@ui/features/auth/use-sign-in'
+import { useAffiliateCode } from '@ui/features/auth/use-affiliate-code'
 import { useTranslation } from '@ui/i18n'
 import { browserApi } from '@ui/lib/browser-api'
 import { callApi } from '@ui/lib/call-api'
 import { useStatus } from '@ui/lib/status'
-import { readStorage, type StoredUser, storageKeys, writeStorage } from '@ui/lib/storage'
+import { readStorage, storageKeys } from '@ui/lib/storage'
 import { useHydrated } from '@ui/lib/use-hydrated'
 
 export function RegisterPage() {
 	const { t } = useTranslation()
 	const status = useStatus()
 	const navigate = useNavigate()
-	const signIn = useSignIn()
 	const hydrated = useHydrated()
-	const [searchParameters] = useSearchParams()
 	const [email, setEmail] = useState('')
 	const [submitting, setSubmitting] = useState(false)
-	const affiliateCode = searchParameters.get('aff')
+	const affiliateCode = useAffiliateCode()
 	// The Turnstile widget is not built yet: with the check on, the server receives an empty token.
 	const turnstileToken = status.turnstile_check ? '' : undefined
-
-	useEffect(() => {
-		if (affiliateCode) writeStorage(storageKeys.affiliateCode, affiliateCode)
-	}, [affiliateCode])
-
-	function finishThirdPartyLogin(user: StoredUser) {
-		signIn(user)
-		toast.success(t('登录成功'))
-		navigate('/')
-	}
 
 	async function handleSubmit(event: FormEvent<HTMLFormElement>) {
 		event.preventDefault()
@@ -130,7 +118,7 @@ export function RegisterPage() {
 			) : (
 				<p role="status" className="text-center text-sm text-muted-foreground">{t('管理员已关闭密码注册，请使用第三方账户注册')}</p>
 			)}
-			<ThirdPartyLogin status={status} onLoggedIn={finishThirdPartyLogin} />
+			<ThirdPartyLogin />
 		</AuthCard>
 	)
 }

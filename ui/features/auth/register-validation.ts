@@ -14,12 +14,19 @@ export const registerMessages = {
 export type RegisterFields = { username: string; password: string; password2: string; email: string; verificationCode: string }
 export type RegisterProblem = { message: string; values?: Record<string, number> }
 
+/** The length rules of a new password, shared by registration, the password dialog and the user drawers. */
+export function findPasswordProblem(password: string): RegisterProblem | undefined {
+	if (password.length < PASSWORD_MIN_LENGTH) return { message: registerMessages.passwordTooShort, values: { min: PASSWORD_MIN_LENGTH } }
+	if (password.length > PASSWORD_MAX_LENGTH) return { message: registerMessages.passwordTooLong, values: { max: PASSWORD_MAX_LENGTH } }
+	return undefined
+}
+
 /** The first rule the form breaks, or undefined when it may be sent. */
 export function findRegisterProblem(fields: RegisterFields, emailVerification: boolean): RegisterProblem | undefined {
 	if (!fields.username || !fields.password) return { message: registerMessages.required }
 	if (fields.username.length > USERNAME_MAX_LENGTH) return { message: registerMessages.usernameTooLong, values: { max: USERNAME_MAX_LENGTH } }
-	if (fields.password.length < PASSWORD_MIN_LENGTH) return { message: registerMessages.passwordTooShort, values: { min: PASSWORD_MIN_LENGTH } }
-	if (fields.password.length > PASSWORD_MAX_LENGTH) return { message: registerMessages.passwordTooLong, values: { max: PASSWORD_MAX_LENGTH } }
+	const passwordProblem = findPasswordProblem(fields.password)
+	if (passwordProblem) return passwordProblem
 	if (fields.password !== fields.password2) return { message: registerMessages.passwordsDiffer }
 	if (emailVerification && (!fields.email || !fields.verificationCode)) return { message: registerMessages.emailAndCodeRequired }
 	return undefined

@@ -41,9 +41,6 @@ export function variantForFirstToken(milliseconds: number): BadgeVariant {
 	return 'red'
 }
 
-const MILLISECONDS_PER_SECOND = 1000
-export const millisecondsAsSeconds = (milliseconds: number) => (milliseconds / MILLISECONDS_PER_SECOND).toFixed(1)
-
 /** A number from `other`, or undefined when absent or not a number. */
 export function otherNumber(other: Record<string, unknown>, key: string): number | undefined {
 	const value = other[key]

@@ -1,4 +1,5 @@
 /** The self-service calls of the personal tab (seed 000 §7); shapes as src/api/users and src/api/oauth answer them. */
+import { type TelegramFields, telegramQuery } from '@ui/features/auth/telegram-widget'
 import type { Api } from '@ui/lib/api'
 
 export function fetchUserModels(api: Api) {
@@ -42,10 +43,8 @@ export function bindWechat(api: Api, code: string) {
 	return api.get(`/api/oauth/wechat/bind?${new URLSearchParams({ code })}`)
 }
 
-export function bindTelegram(api: Api, fields: Record<string, string | number | undefined>) {
-	const query = new URLSearchParams()
-	for (const [key, value] of Object.entries(fields)) if (value !== undefined) query.set(key, String(value))
-	return api.get(`/api/oauth/telegram/bind?${query}`)
+export function bindTelegram(api: Api, fields: TelegramFields) {
+	return api.get(`/api/oauth/telegram/bind?${telegramQuery(fields)}`)
 }
 
 /** A state issued to a signed-in browser makes the provider's callback bind instead of sign in. */

@@ -4,7 +4,7 @@ import { useStatus } from '@ui/lib/status'
 
 type AuthCardProps = { title: string; description?: ReactNode; footer?: ReactNode; children: ReactNode }
 
-/** The centred card of the sign-in pages (register, reset, reset confirm, OAuth callback); texts come translated. */
+/** The centred card of the sign-in pages (login, register, reset, reset confirm, OAuth callback); texts come translated. */
 export function AuthCard({ title, description, footer, children }: AuthCardProps) {
 	const status = useStatus()
 	return (

@@ -1,53 +1,47 @@
 import { MessageCircleIcon, SendIcon, ShieldCheckIcon, UserRoundIcon } from 'lucide-react'
 import { useRef, useState } from 'react'
+import { useNavigate } from 'react-router'
 import { Button } from '@ui/components/ui/button'
 import { toast } from '@ui/components/ui/toaster'
-import { fetchOAuthState, oauthAuthorizeUrl, telegramLogin } from '@ui/features/auth/api'
+import { fetchOAuthState, type OAuthProvider, oauthAuthorizeUrl, telegramLogin } from '@ui/features/auth/api'
 import { WechatLoginDialog } from '@ui/features/auth/components/wechat-login-dialog'
+import { mountTelegramWidget } from '@ui/features/auth/telegram-widget'
+import { useSignIn } from '@ui/features/auth/use-sign-in'
 import { useTranslation } from '@ui/i18n'
-import { describeError } from '@ui/lib/api'
 import { browserApi } from '@ui/lib/browser-api'
-import type { Status } from '@ui/lib/status'
+import { callApi } from '@ui/lib/call-api'
+import { useStatus } from '@ui/lib/status'
 import type { StoredUser } from '@ui/lib/storage'
 
-type ThirdPartyLoginProps = { status: Status; onLoggedIn: (user: StoredUser) => void }
-
-/** Only the providers that /api/status switches on are offered; nothing third-party loads before a click. */
-export function ThirdPartyLogin({ status, onLoggedIn }: ThirdPartyLoginProps) {
+/**
+ * Only the providers that /api/status switches on are offered; nothing third-party loads before a click.
+ * A sign-in here goes to the home page.
+ */
+export function ThirdPartyLogin() {
 	const { t } = useTranslation()
+	const status = useStatus()
+	const navigate = useNavigate()
+	const signIn = useSignIn()
 	const [wechatOpen, setWechatOpen] = useState(false)
 	const telegramContainer = useRef<HTMLDivElement>(null)
 	if (!status.github_oauth && !status.linuxdo_oauth && !status.wechat_login && !status.telegram_oauth) return null
 
-	async function startOAuth(provider: 'github' | 'linuxdo', clientId: string) {
-		try {
-			const envelope = await fetchOAuthState(browserApi)
-			if (envelope.success) window.location.assign(oauthAuthorizeUrl(provider, clientId, envelope.data))
-			else toast.error(envelope.message)
-		} catch (error) {
-			toast.error(describeError(error, t))
-		}
+	function finishLogin(user: StoredUser) {
+		signIn(user)
+		toast.success(t('登录成功'))
+		navigate('/')
+	}
+
+	async function startOAuth(provider: OAuthProvider, clientId: string) {
+		const envelope = await callApi(t, fetchOAuthState(browserApi))
+		if (envelope) window.location.assign(oauthAuthorizeUrl(provider, clientId, envelope.data))
 	}
 
 	function loadTelegramWidget() {
-		const container = telegramContainer.current
-		if (!container || container.childElementCount > 0) return
-		window.onTelegramAuth = async (fields) => {
-			try {
-				const envelope = await telegramLogin(browserApi, fields)
-				if (envelope.success) onLoggedIn(envelope.data)
-				else toast.error(envelope.message)
-			} catch (error) {
-				toast.error(describeError(error, t))
-			}
-		}
-		const script = document.createElement('script')
-		script.async = true
-		script.src = 'https://telegram.org/js/telegram-widget.js?22'
-		script.dataset.telegramLogin = status.telegram_bot_name
-		script.dataset.size = 'large'
-		script.dataset.onauth = 'onTelegramAuth(user)'
-		container.append(script)
+		mountTelegramWidget(telegramContainer.current, status.telegram_bot_name, 'large', async (fields) => {
+			const envelope = await callApi(t, telegramLogin(browserApi, fields))
+			if (envelope) finishLogin(envelope.data)
+		})
 	}
 
 	return (
@@ -81,7 +75,7 @@ export function ThirdPartyLogin({ status, onLoggedIn }: ThirdPartyLoginProps) {
 			</div>
 			<div ref={telegramContainer} className="flex justify-center empty:hidden" />
 			{status.wechat_login && (
-				<WechatLoginDialog open={wechatOpen} onOpenChange={setWechatOpen} qrcode={status.wechat_qrcode} onLoggedIn={onLoggedIn} />
+				<WechatLoginDialog open={wechatOpen} onOpenChange={setWechatOpen} qrcode={status.wechat_qrcode} onLoggedIn={finishLogin} />
 			)}
 		</div>
 	)

@@ -2,11 +2,10 @@ import { type FormEvent, useState } from 'react'
 import { Button } from '@ui/components/ui/button'
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@ui/components/ui/dialog'
 import { Input } from '@ui/components/ui/input'
-import { toast } from '@ui/components/ui/toaster'
 import { wechatLogin } from '@ui/features/auth/api'
 import { useTranslation } from '@ui/i18n'
-import { describeError } from '@ui/lib/api'
 import { browserApi } from '@ui/lib/browser-api'
+import { callApi } from '@ui/lib/call-api'
 import type { StoredUser } from '@ui/lib/storage'
 
 type WechatLoginDialogProps = {
@@ -25,15 +24,9 @@ export function WechatLoginDialog({ open, onOpenChange, qrcode, onLoggedIn }: We
 		const code = String(new FormData(event.currentTarget).get('code') ?? '').trim()
 		if (!code) return
 		setSubmitting(true)
-		try {
-			const envelope = await wechatLogin(browserApi, code)
-			if (envelope.success) onLoggedIn(envelope.data)
-			else toast.error(envelope.message)
-		} catch (error) {
-			toast.error(describeError(error, t))
-		} finally {
-			setSubmitting(false)
-		}
+		const envelope = await callApi(t, wechatLogin(browserApi, code))
+		setSubmitting(false)
+		if (envelope) onLoggedIn(envelope.data)
 	}
 
 	return (

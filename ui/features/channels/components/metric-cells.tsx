@@ -2,9 +2,8 @@ import { RESPONSE_TIME_TIERS_MS } from '@shared/channel'
 import { Badge, type BadgeVariant } from '@ui/components/ui/badge'
 import { Tooltip } from '@ui/components/ui/tooltip'
 import { useTranslation } from '@ui/i18n'
+import { millisecondsAsSeconds } from '@ui/lib/format'
 import { useFormatTime } from '@ui/lib/time-zone'
-
-const MILLISECONDS_PER_SECOND = 1000
 
 function responseTimeVariant(milliseconds: number): BadgeVariant {
 	if (milliseconds <= RESPONSE_TIME_TIERS_MS.fast) return 'green'
@@ -21,7 +20,7 @@ export function ResponseTime({ milliseconds, testTime }: { milliseconds: number;
 	const variant = responseTimeVariant(milliseconds)
 	const badge = (
 		<Badge variant={variant} data-tier={variant} tabIndex={testTime ? 0 : undefined}>
-			{t('{seconds} 秒', { seconds: (milliseconds / MILLISECONDS_PER_SECOND).toFixed(2) })}
+			{t('{seconds} 秒', { seconds: millisecondsAsSeconds(milliseconds, 2) })}
 		</Badge>
 	)
 	if (!testTime) return badge

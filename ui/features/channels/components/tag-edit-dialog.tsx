@@ -7,6 +7,7 @@ import { Label } from '@ui/components/ui/label'
 import { Textarea } from '@ui/components/ui/textarea'
 import { toast } from '@ui/components/ui/toaster'
 import { editTag, type TagEdit } from '@ui/features/channels/api'
+import { isJsonObjectText } from '@ui/features/channels/editor/form'
 import { parsePriority, parseWeight } from '@ui/features/channels/numbers'
 import { useChannelAction } from '@ui/features/channels/use-channel-action'
 import { useTranslation } from '@ui/i18n'
@@ -16,15 +17,6 @@ export const tagEditMessages = {
 	modelMappingInvalid: '模型映射必须是合法的 JSON 格式',
 	noChanges: '没有变更',
 } as const
-
-function isJsonObject(text: string) {
-	try {
-		const parsed: unknown = JSON.parse(text)
-		return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
-	} catch {
-		return false
-	}
-}
 
 type Fields = { newTag: string; models: string; groups: string; modelMapping: string; priority: string; weight: string }
 
@@ -36,7 +28,7 @@ function buildEdit(tag: string, fields: Fields): { edit: TagEdit } | { error: st
 	if (fields.models.trim()) edit.models = fields.models.trim()
 	if (fields.groups.trim()) edit.groups = fields.groups.trim()
 	if (fields.modelMapping.trim()) {
-		if (!isJsonObject(fields.modelMapping)) return { error: tagEditMessages.modelMappingInvalid }
+		if (!isJsonObjectText(fields.modelMapping)) return { error: tagEditMessages.modelMappingInvalid }
 		edit.model_mapping = fields.modelMapping.trim()
 	}
 	if (fields.priority.trim()) {

@@ -7,8 +7,7 @@ import { testChannel } from '@ui/features/channels/api'
 import { useChannelAction } from '@ui/features/channels/use-channel-action'
 import { useTranslation } from '@ui/i18n'
 import { browserApi } from '@ui/lib/browser-api'
-
-const MILLISECONDS_PER_SECOND = 1000
+import { millisecondsAsSeconds } from '@ui/lib/format'
 
 /** Test with the default model, or pick one of the channel's models from the dropdown. */
 export function TestButton({ channel }: { channel: ChannelView }) {
@@ -22,7 +21,7 @@ export function TestButton({ channel }: { channel: ChannelView }) {
 		await run(testChannel(browserApi, channel.id, model), (data) => {
 			const result = channelTestResultSchema.safeParse(data)
 			if (!result.success) return t('渠道 {name} 测试成功', { name: channel.name })
-			return t('渠道 {name} 测试成功，耗时 {seconds} 秒', { name: channel.name, seconds: (result.data.time / MILLISECONDS_PER_SECOND).toFixed(2) })
+			return t('渠道 {name} 测试成功，耗时 {seconds} 秒', { name: channel.name, seconds: millisecondsAsSeconds(result.data.time, 2) })
 		})
 		setTesting(false)
 	}

@@ -1,7 +1,7 @@
 /** The channel editor's calls (seed 001 §7). Shapes: src/shared/channel.ts, src/api/channels/. */
 import type { ChannelModelEntry, ChannelView } from '@shared/channel'
 import type { Api } from '@ui/lib/api'
-import { readStorage, writeStorage } from '@ui/lib/storage'
+import { readStorage, storageKeys, writeStorage } from '@ui/lib/storage'
 
 /** What `POST` and `PUT /api/channel/` take; see createChannelSchema and updateChannelSchema. */
 export type ChannelPayload = {
@@ -63,11 +63,9 @@ export function fetchModelsOfNewChannel(api: Api, fields: { base_url: string; ty
 
 export type ModelsByType = Record<string, string[]>
 
-const modelsByTypeStorageKey = 'channel-models'
-
 export function readCachedModelsByType(): ModelsByType {
 	try {
-		const parsed: unknown = JSON.parse(readStorage(modelsByTypeStorageKey) ?? '{}')
+		const parsed: unknown = JSON.parse(readStorage(storageKeys.channelModels) ?? '{}')
 		return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? parsed as ModelsByType : {}
 	} catch {
 		return {}
@@ -78,6 +76,6 @@ export function readCachedModelsByType(): ModelsByType {
 export async function refreshModelsByType(api: Api): Promise<ModelsByType | undefined> {
 	const envelope = await api.get<ModelsByType>('/api/models').catch(() => undefined)
 	if (!envelope?.success) return undefined
-	writeStorage(modelsByTypeStorageKey, JSON.stringify(envelope.data))
+	writeStorage(storageKeys.channelModels, JSON.stringify(envelope.data))
 	return envelope.data
 }

@@ -83,7 +83,8 @@ export const formMessages = {
 	vertexRegionInvalid: '部署地区必须是地区名或合法的 JSON 对象',
 } as const
 
-function isJsonObjectText(text: string): boolean {
+/** Whether the text is a JSON object; blank text passes (the field is left unset). */
+export function isJsonObjectText(text: string): boolean {
 	if (!text.trim()) return true
 	try {
 		const parsed: unknown = JSON.parse(text)

@@ -1,9 +1,9 @@
 import type { Column } from '@ui/components/data-table/data-table'
 import { Badge } from '@ui/components/ui/badge'
 import { Tooltip } from '@ui/components/ui/tooltip'
-import { variantForFirstToken, isUsage, millisecondsAsSeconds, otherNumber, pricingSummary, type LogRow, typeTag, variantForUseTime } from '@ui/features/logs/log-display'
+import { variantForFirstToken, isUsage, otherNumber, pricingSummary, type LogRow, typeTag, variantForUseTime } from '@ui/features/logs/log-display'
 import { useTranslation } from '@ui/i18n'
-import { renderQuota } from '@ui/lib/format'
+import { millisecondsAsSeconds, renderQuota } from '@ui/lib/format'
 import { useStatus } from '@ui/lib/status'
 import { useFormatTime } from '@ui/lib/time-zone'
 
@@ -75,7 +75,7 @@ function Timing({ entry }: { entry: LogRow }) {
 			<Badge variant={variantForUseTime(entry.use_time)} data-testid="use-time">{t('{seconds} 秒', { seconds: entry.use_time })}</Badge>
 			{firstToken !== undefined && (
 				<Tooltip content={t('首字时间')}>
-					<Badge variant={variantForFirstToken(firstToken)} data-testid="first-token">{t('{seconds} 秒', { seconds: millisecondsAsSeconds(firstToken) })}</Badge>
+					<Badge variant={variantForFirstToken(firstToken)} data-testid="first-token">{t('{seconds} 秒', { seconds: millisecondsAsSeconds(firstToken, 1) })}</Badge>
 				</Tooltip>
 			)}
 			<Badge variant="grey">{t(entry.is_stream ? '流' : '非流')}</Badge>

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react'
-import { costFormula, effectiveGroupRatio, isUsage, millisecondsAsSeconds, otherNumber, otherText, usedChannels, type LogRow } from '@ui/features/logs/log-display'
+import { costFormula, effectiveGroupRatio, isUsage, otherNumber, otherText, usedChannels, type LogRow } from '@ui/features/logs/log-display'
 import { useTranslation } from '@ui/i18n'
+import { millisecondsAsSeconds } from '@ui/lib/format'
 import { useStatus } from '@ui/lib/status'
 
 /** `other` keys shown as they are, with their zh labels (seed 002 §3). */
@@ -35,7 +36,7 @@ export function LogDetails({ entry, admin }: { entry: LogRow; admin: boolean }) 
 		if (value !== undefined) rows.push({ label, value })
 	}
 	const firstToken = otherNumber(other, 'frt')
-	if (firstToken !== undefined) rows.push({ label: '首字时间', value: t('{seconds} 秒', { seconds: millisecondsAsSeconds(firstToken) }) })
+	if (firstToken !== undefined) rows.push({ label: '首字时间', value: t('{seconds} 秒', { seconds: millisecondsAsSeconds(firstToken, 1) }) })
 	if (entry.request_id) rows.push({ label: '请求 ID', value: <code className="break-all">{entry.request_id}</code> })
 	if (entry.content) rows.push({ label: '内容', value: entry.content })
 	const formula = isUsage(entry.type) && effectiveGroupRatio(other) !== undefined ? costFormula(entry, status.quota_per_unit) : undefined

@@ -3,15 +3,14 @@ import { type ReactNode, useState } from 'react'
 import type { UserView } from '@shared/user'
 import { Button } from '@ui/components/ui/button'
 import { Card, CardContent, CardHeader, CardTitle } from '@ui/components/ui/card'
-import { toast } from '@ui/components/ui/toaster'
-import { oauthAuthorizeUrl } from '@ui/features/auth/api'
+import { type OAuthProvider, oauthAuthorizeUrl } from '@ui/features/auth/api'
 import { fetchBindingState } from '@ui/features/settings/api'
 import { EmailBindDialog } from '@ui/features/settings/personal/email-bind-dialog'
 import { TelegramBind } from '@ui/features/settings/personal/telegram-bind'
 import { WechatBindDialog } from '@ui/features/settings/personal/wechat-bind-dialog'
 import { useTranslation } from '@ui/i18n'
-import { describeError } from '@ui/lib/api'
 import { browserApi } from '@ui/lib/browser-api'
+import { callApi } from '@ui/lib/call-api'
 import { useStatus } from '@ui/lib/status'
 
 type BindingRowProps = { testId: string; icon: ReactNode; label: string; value: string; action: ReactNode }
@@ -31,14 +30,9 @@ function BindingRow({ testId, icon, label, value, action }: BindingRowProps) {
 }
 
 /** GitHub and LinuxDO bind through their authorisation page; the callback route sees the state and binds. */
-async function startBinding(provider: 'github' | 'linuxdo', clientId: string, t: (key: string, values?: Record<string, string>) => string) {
-	try {
-		const envelope = await fetchBindingState(browserApi)
-		if (envelope.success) window.location.assign(oauthAuthorizeUrl(provider, clientId, envelope.data))
-		else toast.error(t(envelope.message))
-	} catch (error) {
-		toast.error(describeError(error, t))
-	}
+async function startBinding(provider: OAuthProvider, clientId: string, t: (key: string, values?: Record<string, string | number>) => string) {
+	const envelope = await callApi(t, fetchBindingState(browserApi))
+	if (envelope) window.location.assign(oauthAuthorizeUrl(provider, clientId, envelope.data))
 }
 
 /** One row per sign-in method; a method the server has not switched on cannot be bound. */

@@ -5,19 +5,12 @@ import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, D
 import { Input } from '@ui/components/ui/input'
 import { Label } from '@ui/components/ui/label'
 import { toast } from '@ui/components/ui/toaster'
+import { findPasswordProblem, registerMessages } from '@ui/features/auth/register-validation'
 import { changePassword } from '@ui/features/settings/api'
 import { useTranslation } from '@ui/i18n'
 import { browserApi } from '@ui/lib/browser-api'
 import { callApi } from '@ui/lib/call-api'
 import { readStoredUser, storeUser } from '@ui/lib/storage'
-
-/** The zh message for a password that breaks a rule, or null when it is acceptable. */
-function passwordProblem(password: string, repeated: string): string | null {
-	if (password.length < PASSWORD_MIN_LENGTH) return '密码长度不得小于 {min} 位'
-	if (password.length > PASSWORD_MAX_LENGTH) return '密码长度不得超过 {max} 位'
-	if (password !== repeated) return '两次输入的密码不一致'
-	return null
-}
 
 /**
  * A new password ends the account's other sessions; the server hands this tab a fresh session
@@ -38,9 +31,9 @@ export function PasswordDialog({ open, onOpenChange }: { open: boolean; onOpenCh
 
 	async function handleSubmit(event: FormEvent<HTMLFormElement>) {
 		event.preventDefault()
-		const problem = passwordProblem(password, repeated)
+		const problem = findPasswordProblem(password) ?? (password === repeated ? undefined : { message: registerMessages.passwordsDiffer })
 		if (problem) {
-			toast.error(t(problem, limits))
+			toast.error(t(problem.message, problem.values))
 			return
 		}
 		setSubmitting(true)

@@ -1,13 +1,12 @@
 import { useRef, useState } from 'react'
 import { useRevalidator } from 'react-router'
 import { Button } from '@ui/components/ui/button'
+import { mountTelegramWidget } from '@ui/features/auth/telegram-widget'
 import { bindTelegram } from '@ui/features/settings/api'
 import { useTranslation } from '@ui/i18n'
 import { browserApi } from '@ui/lib/browser-api'
 import { callApi } from '@ui/lib/call-api'
 import { useStatus } from '@ui/lib/status'
-
-const telegramWidgetScript = 'https://telegram.org/js/telegram-widget.js?22'
 
 /** Nothing loads from Telegram before the click; then its login widget replaces the button and binds on success. */
 export function TelegramBind({ bound }: { bound: boolean }) {
@@ -20,19 +19,10 @@ export function TelegramBind({ bound }: { bound: boolean }) {
 	if (!status.telegram_oauth) return <Button size="sm" variant="outline" disabled>{t('绑定')}</Button>
 
 	function showWidget() {
-		const target = container.current
-		if (!target || target.childElementCount > 0) return
-		window.onTelegramAuth = async (fields) => {
+		const mounted = mountTelegramWidget(container.current, status.telegram_bot_name, 'medium', async (fields) => {
 			if (await callApi(t, bindTelegram(browserApi, fields), '绑定成功')) await revalidator.revalidate()
-		}
-		const script = document.createElement('script')
-		script.async = true
-		script.src = telegramWidgetScript
-		script.dataset.telegramLogin = status.telegram_bot_name
-		script.dataset.size = 'medium'
-		script.dataset.onauth = 'onTelegramAuth(user)'
-		target.append(script)
-		setWidgetShown(true)
+		})
+		if (mounted) setWidgetShown(true)
 	}
 
 	return (
