@@ -18,7 +18,13 @@ const page = (id: string, path: string | undefined, title: string, load: () => P
 
 /** Behind the login; admin pages check the role in their loaders. */
 const consolePages: RouteObject[] = [
+	page('playground', 'playground', '操练场', () => import('@ui/features/playground/playground-route')),
+	page('chat', 'chat/:id?', '聊天', () => import('@ui/features/chat/chat-route')),
+	page('chat2link', 'chat2link', '聊天', () => import('@ui/features/chat/chat2link-route')),
 	page('token', 'token', '令牌', () => import('@ui/features/tokens/token-route')),
+	page('detail', 'detail', '数据看板', () => import('@ui/features/dashboard/dashboard-route')),
+	page('redemption', 'redemption', '兑换码', () => import('@ui/features/redemptions/redemption-route')),
+	page('topup', 'topup', '钱包', () => import('@ui/features/top-up/top-up-route')),
 	page('user', 'user', '用户管理', () => import('@ui/features/users/user-route')),
 	page('channel', 'channel', '渠道', () => import('@ui/features/channels/channel-route')),
 	page('channel-add', 'channel/add', '添加渠道', () => import('@ui/features/channels/channel-editor-route')),
@@ -29,6 +35,7 @@ const consolePages: RouteObject[] = [
 
 const publicPages: RouteObject[] = [
 	page('home', undefined, '首页', () => import('@ui/features/home/home-route')),
+	page('pricing', 'pricing', '定价', () => import('@ui/features/pricing/pricing-route')),
 	page('about', 'about', '关于', () => import('@ui/features/about/about-route')),
 ]
 

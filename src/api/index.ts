@@ -12,6 +12,10 @@ import { tokenRoutes } from './tokens'
 import { userRoutes } from './users'
 import { verificationRoutes } from './verification'
 import { oauthRoutes } from './oauth'
+import { redemptionRoutes } from './redemptions'
+import { topUpRoutes } from './top-ups'
+import { pricingRoutes } from './pricing'
+import { dataRoutes } from './data'
 import { MESSAGES } from '@shared/api'
 
 export function createApi(dependencies: Dependencies) {
@@ -40,4 +44,8 @@ export function createApi(dependencies: Dependencies) {
 		.use(tokenRoutes(dependencies))
 		.use(logRoutes(dependencies))
 		.use(optionRoutes(dependencies))
+		.use(redemptionRoutes(dependencies))
+		.use(topUpRoutes(dependencies))
+		.use(pricingRoutes(dependencies))
+		.use(dataRoutes(dependencies))
 }

@@ -36,6 +36,19 @@ export const ROUTE_POLICY: Record<`${Method} /api/${string}`, Access> = {
 	'GET /api/user/models': 'user',
 	'GET /api/user/self/groups': 'user',
 	'POST /api/user/aff_transfer': 'user',
+	// Wallet: redeem a code, price and start an online top-up, the caller's top-up records
+	'POST /api/user/topup': 'user',
+	'GET /api/user/topup/self': 'user',
+	'POST /api/user/amount': 'user',
+	'POST /api/user/pay': 'user',
+	// The payment service's callback: no session, the signature is the authentication
+	'GET /api/user/epay/notify': 'public',
+	'POST /api/user/epay/notify': 'public',
+	// Pricing is public (seed 002 §6)
+	'GET /api/pricing': 'public',
+	// Usage dashboard (quota_data)
+	'GET /api/data/self': 'user',
+	'GET /api/data/': 'admin',
 	'GET /api/oauth/wechat/bind': 'user',
 	'GET /api/oauth/email/bind': 'user',
 	'GET /api/oauth/telegram/bind': 'user',
@@ -62,6 +75,13 @@ export const ROUTE_POLICY: Record<`${Method} /api/${string}`, Access> = {
 	'GET /api/log/': 'admin',
 	'GET /api/log/stat': 'admin',
 	'DELETE /api/log/': 'admin',
+	// Redemption codes
+	'GET /api/redemption/': 'admin',
+	'GET /api/redemption/search': 'admin',
+	'GET /api/redemption/:id': 'admin',
+	'POST /api/redemption/': 'admin',
+	'PUT /api/redemption/': 'admin',
+	'DELETE /api/redemption/:id': 'admin',
 	// Channels
 	'GET /api/channel/': 'admin',
 	'GET /api/channel/search': 'admin',

@@ -58,14 +58,19 @@ export interface ConvertedInput {
 	respondError: ErrorResponder
 }
 
+/**
+ * `authenticated` is a caller already known without a token (the playground's session user); the
+ * call then skips token authentication.
+ */
 export async function relayOpenAI(
 	dependencies: Dependencies, relay: RelayServices, endpoint: RelayEndpoint, request: Request, clientAddress: string, converted?: ConvertedInput,
+	authenticated?: RelayCaller,
 ): Promise<Response> {
 	const requestId = newRequestId()
 	const startedAt = performance.now()
 	let held = false
 	try {
-		const caller = await relay.authenticate(converted ? converted.key : bearerKey(request.headers), clientAddress)
+		const caller = authenticated ?? await relay.authenticate(converted ? converted.key : bearerKey(request.headers), clientAddress)
 		const body = checkOpenAIRequest(endpoint, converted ? converted.body : await readJsonBody(request))
 		const model = body.model
 		if (caller.token.modelLimits && !caller.token.modelLimits.has(model)) throw relayErrors.modelNotAllowed(model)

@@ -1,4 +1,4 @@
-import { type LucideIcon, ClipboardListIcon, KeyRoundIcon, NetworkIcon, SettingsIcon, UsersIcon } from 'lucide-react'
+import { type LucideIcon, BarChart3Icon, ClipboardListIcon, FlaskConicalIcon, KeyRoundIcon, MessageSquareIcon, NetworkIcon, SettingsIcon, TicketIcon, UsersIcon, WalletIcon } from 'lucide-react'
 import { ROLE } from '@shared/user'
 import type { Status } from '@ui/lib/status'
 
@@ -14,12 +14,17 @@ export type MenuItem = {
 }
 
 /**
- * The side menu of seed 002 §2, in its order. Entries whose pages arrive with later work (playground,
- * chat, dashboard, redemption, wallet, drawing, async tasks) are added here with their pages.
+ * The side menu of seed 002 §2, in its order. Drawing and async tasks join with their pages.
+ * Chat shows only when the server configures a chat link.
  */
 export const sideMenu: MenuItem[] = [
+	{ to: '/playground', label: '操练场', icon: FlaskConicalIcon },
 	{ to: '/channel', label: '渠道', icon: NetworkIcon, role: ROLE.admin },
+	{ to: '/chat/0', label: '聊天', icon: MessageSquareIcon, visible: (status) => status.chats.length > 0 || Boolean(status.chat_link) },
 	{ to: '/token', label: '令牌', icon: KeyRoundIcon },
+	{ to: '/detail', label: '数据看板', icon: BarChart3Icon, visible: (status) => status.enable_data_export },
+	{ to: '/redemption', label: '兑换码', icon: TicketIcon, role: ROLE.admin },
+	{ to: '/topup', label: '钱包', icon: WalletIcon },
 	{ to: '/user', label: '用户管理', icon: UsersIcon, role: ROLE.admin },
 	{ to: '/log', label: '日志', icon: ClipboardListIcon },
 	{ to: '/setting', label: '设置', icon: SettingsIcon },
@@ -29,9 +34,10 @@ export function visibleMenu(status: Status, role: number) {
 	return sideMenu.filter((item) => role >= (item.role ?? ROLE.user) && (item.visible?.(status) ?? true))
 }
 
-/** The top bar's links (seed 002 §2); pricing joins when its page exists. */
+/** The top bar's links (seed 002 §2). */
 export const topLinks = [
 	{ to: '/', label: '首页' },
 	{ to: '/token', label: '控制台' },
+	{ to: '/pricing', label: '定价' },
 	{ to: '/about', label: '关于' },
 ]

@@ -1,0 +1,8 @@
+import { Elysia } from 'elysia'
+import type { Dependencies } from '@/dependencies'
+
+/** Placeholder: filled in by the issue-6 work. */
+export function topUpRoutes(dependencies: Dependencies) {
+	void dependencies
+	return new Elysia({ prefix: '/user' })
+}

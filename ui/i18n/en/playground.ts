@@ -1,0 +1,3 @@
+/** English texts of ui/features/playground, keyed by the zh source string. */
+export const playground: Record<string, string> = {
+}
