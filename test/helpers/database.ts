@@ -8,6 +8,7 @@ import { join } from 'node:path'
 import postgres from 'postgres'
 import { openStore, type Dialect, type Store } from '@/db'
 import { randomString } from '@/lib/crypto'
+import { watchLedger } from './ledger-audit'
 import { postgresUrl } from './services'
 
 export interface DatabaseTarget {
@@ -19,19 +20,19 @@ export interface DatabaseTarget {
 
 const sqliteTarget: DatabaseTarget = {
 	dialect: 'sqlite',
-	open: () => openStore({ databaseUrl: '', dataDir: ':memory:' }),
+	open: async () => watchLedger(await openStore({ databaseUrl: '', dataDir: ':memory:' })),
 	async openTwo() {
 		const dataDir = mkdtempSync(join(tmpdir(), 'ferry-nodes-'))
 		const first = await openStore({ databaseUrl: '', dataDir })
 		const second = await openStore({ databaseUrl: '', dataDir })
-		return [{
+		return [watchLedger({
 			...first,
 			async close() {
 				await second.close()
 				await first.close()
 				rmSync(dataDir, { recursive: true, force: true })
 			},
-		}, second]
+		}), second]
 	},
 }
 
@@ -47,26 +48,26 @@ function pgTarget(url: string): DatabaseTarget {
 		async open() {
 			const schema = newSchema()
 			const store = await openStore({ databaseUrl: url, dataDir: '', pgSchema: schema })
-			return {
+			return watchLedger({
 				...store,
 				async close() {
 					await store.close()
 					await dropSchema(schema)
 				},
-			}
+			})
 		},
 		async openTwo() {
 			const schema = newSchema()
 			const first = await openStore({ databaseUrl: url, dataDir: '', pgSchema: schema })
 			const second = await openStore({ databaseUrl: url, dataDir: '', pgSchema: schema })
-			return [{
+			return [watchLedger({
 				...first,
 				async close() {
 					await second.close()
 					await first.close()
 					await dropSchema(schema)
 				},
-			}, second]
+			}), second]
 		},
 	}
 }

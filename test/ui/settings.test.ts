@@ -7,6 +7,7 @@ import { eq } from 'drizzle-orm'
 import { type Caller, createTestApp, type TestApp } from '../helpers/app'
 import { databaseTargets } from '../helpers/database'
 import { renderPage } from './page'
+import { exemptFromLedgerAudit } from '../helpers/ledger-audit'
 
 const QUOTA_PER_UNIT = 500_000
 const MODEL_NAMES = Array.from({ length: 12 }, (_, index) => `model-${String(index + 1).padStart(2, '0')}`)
@@ -21,6 +22,7 @@ describe('the settings page rendered on the server', () => {
 		root = await app.loginRoot()
 		walker = await app.createUser('walker')
 		const { users } = app.store.tables
+		exemptFromLedgerAudit(app.store, 'balances written as display fixtures')
 		await app.store.db.update(users).set({
 			quota: 3 * QUOTA_PER_UNIT, usedQuota: QUOTA_PER_UNIT / 2, requestCount: 42, affQuota: 2 * QUOTA_PER_UNIT,
 			affHistoryQuota: 5 * QUOTA_PER_UNIT, affCount: 7, email: 'walker@example.com', displayName: 'Walker Sea',
