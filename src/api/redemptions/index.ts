@@ -1,8 +1,42 @@
 import { Elysia } from 'elysia'
+import { z } from 'zod'
+import { pageQuerySchema } from '@shared/api'
+import {
+	createRedemptionSchema, redeemSchema, redemptionSearchSchema, updateRedemptionQuerySchema, updateRedemptionSchema,
+} from '@shared/redemption'
 import type { Dependencies } from '@/dependencies'
+import { authentication, requireCaller } from '../plugins/auth'
+import { ok } from '../respond'
+import {
+	createRedemptions, deleteRedemption, getRedemption, listRedemptions, redeem, searchRedemptions, updateRedemption,
+} from './service'
 
-/** Placeholder: filled in by the issue-6 work. */
-export function redemptionRoutes(dependencies: Dependencies) {
-	void dependencies
+const idParams = z.object({ id: z.coerce.number().int().positive() })
+
+/** Redemption code administration (seed 002 §7, admins). */
+function redemptionAdminRoutes(dependencies: Dependencies) {
 	return new Elysia({ prefix: '/redemption' })
+		.use(authentication(dependencies))
+		.get('/', async ({ query }) => ok(await listRedemptions(dependencies, query)), { query: pageQuerySchema })
+		.get('/search', async ({ query }) => ok(await searchRedemptions(dependencies, query.keyword, query)), { query: redemptionSearchSchema })
+		.get('/:id', async ({ params }) => ok(await getRedemption(dependencies, params.id)), { params: idParams })
+		.post('/', async ({ body, caller }) => ok(await createRedemptions(dependencies, requireCaller(caller).user.id, body)), { body: createRedemptionSchema })
+		.put('/', async ({ body, query }) => ok(await updateRedemption(dependencies, body, query.status_only)), {
+			body: updateRedemptionSchema, query: updateRedemptionQuerySchema,
+		})
+		.delete('/:id', async ({ params }) => {
+			await deleteRedemption(dependencies, params.id)
+			return ok()
+		}, { params: idParams })
+}
+
+/** `POST /api/user/topup`: the signed-in user redeems a code; `data` is the quota added. */
+function redeemRoutes(dependencies: Dependencies) {
+	return new Elysia({ prefix: '/user' })
+		.use(authentication(dependencies))
+		.post('/topup', async ({ body, caller }) => ok(await redeem(dependencies, requireCaller(caller).user.id, body.key), 'redeemed'), { body: redeemSchema })
+}
+
+export function redemptionRoutes(dependencies: Dependencies) {
+	return new Elysia().use(redemptionAdminRoutes(dependencies)).use(redeemRoutes(dependencies))
 }

@@ -1,0 +1,100 @@
+/** Redemption codes: states, limits, messages and the shapes of the redemption calls of seed 002 §7. */
+import { z } from 'zod'
+import { pageQuerySchema } from './api'
+
+/** Seed 002 §4: a code is redeemable only while unused. */
+export const REDEMPTION_STATUS = { unused: 1, disabled: 2, used: 3 } as const
+export type RedemptionStatus = (typeof REDEMPTION_STATUS)[keyof typeof REDEMPTION_STATUS]
+
+/** A key is this many random letters and digits; it is the bearer value of the code. */
+export const REDEMPTION_KEY_LENGTH = 32
+export const REDEMPTION_NAME_MAX_LENGTH = 20
+export const REDEMPTION_CREATE_MAX_COUNT = 100
+/** Seed 002 §9 defaults. */
+export const REDEMPTION_DEFAULT_QUOTA = 100_000
+export const REDEMPTION_DEFAULT_COUNT = 1
+/** `expired_time` 0: the code never expires. */
+export const REDEMPTION_NEVER_EXPIRES = 0
+
+export const REDEMPTION_MESSAGES = {
+	nameLength: `the redemption code name must be 1 to ${REDEMPTION_NAME_MAX_LENGTH} characters`,
+	quotaInvalid: 'quota must be a positive integer',
+	countInvalid: 'creation count must be a positive integer',
+	countTooLarge: `at most ${REDEMPTION_CREATE_MAX_COUNT} redemption codes can be created at once`,
+	expiryFormat: 'expiry format error',
+	expiryPast: 'the expiry must be 0 (never) or a time in the future',
+	statusInvalid: 'a redemption code can only be enabled or disabled',
+	usedStatusLocked: 'a used redemption code cannot be enabled or disabled',
+	usedNotEditable: 'a used redemption code cannot be edited',
+	notFound: 'redemption code not found',
+	/** Seed 002 §8 client message. */
+	keyRequired: 'please enter redemption code',
+	/** Seed 002 §8 dictionary message: the one answer for a wrong, used, disabled, expired or deleted key. */
+	invalidCode: 'invalid, used or missing redemption code',
+} as const
+
+const name = z.string({ error: REDEMPTION_MESSAGES.nameLength }).trim().max(REDEMPTION_NAME_MAX_LENGTH, REDEMPTION_MESSAGES.nameLength)
+const quota = z.number({ error: REDEMPTION_MESSAGES.quotaInvalid })
+	.int(REDEMPTION_MESSAGES.quotaInvalid)
+	.min(1, REDEMPTION_MESSAGES.quotaInvalid)
+	.max(Number.MAX_SAFE_INTEGER, REDEMPTION_MESSAGES.quotaInvalid)
+/** Unix seconds, or 0 for never; whether it lies in the future is the server's business rule. */
+const expiredTime = z.number({ error: REDEMPTION_MESSAGES.expiryFormat })
+	.int(REDEMPTION_MESSAGES.expiryFormat)
+	.min(0, REDEMPTION_MESSAGES.expiryFormat)
+	.max(Number.MAX_SAFE_INTEGER, REDEMPTION_MESSAGES.expiryFormat)
+
+/** `POST /api/redemption/`: an empty name becomes the quota as the console formats it. */
+export const createRedemptionSchema = z.object({
+	name: name.optional().default(''),
+	quota: quota.optional().default(REDEMPTION_DEFAULT_QUOTA),
+	count: z.number({ error: REDEMPTION_MESSAGES.countInvalid })
+		.int(REDEMPTION_MESSAGES.countInvalid)
+		.min(1, REDEMPTION_MESSAGES.countInvalid)
+		.max(REDEMPTION_CREATE_MAX_COUNT, REDEMPTION_MESSAGES.countTooLarge)
+		.optional().default(REDEMPTION_DEFAULT_COUNT),
+	expired_time: expiredTime.optional().default(REDEMPTION_NEVER_EXPIRES),
+})
+export type CreateRedemptionInput = z.infer<typeof createRedemptionSchema>
+
+/**
+ * `PUT /api/redemption/`: a field left out keeps its value. `status` is read only with
+ * `?status_only=true`, and then nothing else is; the key, creator and use are never writable.
+ */
+export const updateRedemptionSchema = z.object({
+	id: z.number().int().positive(),
+	status: z.number({ error: REDEMPTION_MESSAGES.statusInvalid }).int(REDEMPTION_MESSAGES.statusInvalid).optional(),
+	name: name.min(1, REDEMPTION_MESSAGES.nameLength).optional(),
+	quota: quota.optional(),
+	expired_time: expiredTime.optional(),
+})
+export type UpdateRedemptionInput = z.infer<typeof updateRedemptionSchema>
+
+export const updateRedemptionQuerySchema = z.object({ status_only: z.stringbool().optional().default(false) })
+
+/** `keyword` is a whole id or part of the name. */
+export const redemptionSearchSchema = pageQuerySchema.extend({ keyword: z.string().optional().default('') })
+
+/** `POST /api/user/topup`: the signed-in user redeems a code; answers the quota added. */
+export const redeemSchema = z.object({
+	key: z.string({ error: REDEMPTION_MESSAGES.keyRequired }).trim()
+		.min(1, REDEMPTION_MESSAGES.keyRequired)
+		.max(256, REDEMPTION_MESSAGES.invalidCode),
+})
+
+export const redemptionViewSchema = z.object({
+	id: z.number(),
+	/** The admin who created it. */
+	user_id: z.number(),
+	/** Only ever sent to admins. */
+	key: z.string(),
+	status: z.number(),
+	name: z.string(),
+	quota: z.number(),
+	created_time: z.number(),
+	redeemed_time: z.number(),
+	/** 0 until redeemed. */
+	used_user_id: z.number(),
+	expired_time: z.number(),
+})
+export type RedemptionView = z.infer<typeof redemptionViewSchema>

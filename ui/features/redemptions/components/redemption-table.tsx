@@ -1,0 +1,94 @@
+import { CopyIcon, PencilIcon, PowerIcon, PowerOffIcon, Trash2Icon } from 'lucide-react'
+import { REDEMPTION_STATUS } from '@shared/redemption'
+import { type Column, DataTable, type PaginationProps } from '@ui/components/data-table/data-table'
+import { Badge } from '@ui/components/ui/badge'
+import { Button } from '@ui/components/ui/button'
+import { copyText } from '@ui/components/ui/copy'
+import { useTranslation } from '@ui/i18n'
+import { renderQuota } from '@ui/lib/format'
+import { useStatus } from '@ui/lib/status'
+import { useFormatTime } from '@ui/lib/time-zone'
+import { cn } from '@ui/lib/utils'
+import type { RedemptionView } from '@ui/features/redemptions/api'
+import { redemptionStatusTags, unknownStatusTag } from '@ui/features/redemptions/redemption-display'
+import { ActionLabel, compactOnMobile } from '@ui/features/tokens/components/action-label'
+
+export type RedemptionRowHandlers = {
+	onToggle: (code: RedemptionView) => void
+	onEdit: (code: RedemptionView) => void
+	onDelete: (code: RedemptionView) => void
+}
+
+type RedemptionTableProps = RedemptionRowHandlers & {
+	codes: RedemptionView[]
+	selected: Set<string | number>
+	onSelectedChange: (selected: Set<string | number>) => void
+	pagination: PaginationProps
+}
+
+function StatusBadge({ code }: { code: RedemptionView }) {
+	const { t } = useTranslation()
+	const tag = redemptionStatusTags[code.status] ?? unknownStatusTag
+	return <Badge variant={tag.variant} data-status={code.status}>{t(tag.label)}</Badge>
+}
+
+/**
+ * Copy, enable or disable, edit, delete (seed 002 §4): a used code can be neither enabled nor
+ * disabled, and only an unused one can be edited.
+ */
+function RowActions({ code, onToggle, onEdit, onDelete }: RedemptionRowHandlers & { code: RedemptionView }) {
+	const { t } = useTranslation()
+	const used = code.status === REDEMPTION_STATUS.used
+	const unused = code.status === REDEMPTION_STATUS.unused
+	return (
+		<div className="flex flex-wrap items-center gap-1 min-[601px]:flex-nowrap max-[600px]:w-36">
+			<Button variant="outline" size="sm" onClick={() => copyText(code.key, t)}>
+				<CopyIcon />
+				{t('复制')}
+			</Button>
+			{!used && (
+				<Button variant="outline" size="sm" className={compactOnMobile} onClick={() => onToggle(code)}>
+					{unused ? <PowerOffIcon /> : <PowerIcon />}
+					<ActionLabel text={t(unused ? '禁用' : '启用')} />
+				</Button>
+			)}
+			{unused && (
+				<Button variant="outline" size="sm" className={compactOnMobile} onClick={() => onEdit(code)}>
+					<PencilIcon />
+					<ActionLabel text={t('编辑')} />
+				</Button>
+			)}
+			<Button variant="outline" size="sm" className={cn(compactOnMobile, 'text-destructive hover:text-destructive')} onClick={() => onDelete(code)}>
+				<Trash2Icon />
+				<ActionLabel text={t('删除')} />
+			</Button>
+		</div>
+	)
+}
+
+export function RedemptionTable({ codes, selected, onSelectedChange, pagination, ...handlers }: RedemptionTableProps) {
+	const { t } = useTranslation()
+	const status = useStatus()
+	const formatTime = useFormatTime()
+	const columns: Column<RedemptionView>[] = [
+		{ key: 'id', header: 'ID', cell: (code) => code.id },
+		{ key: 'name', header: '名称', cell: (code) => <span className="font-medium whitespace-normal break-all">{code.name}</span> },
+		{ key: 'status', header: '状态', cell: (code) => <StatusBadge code={code} /> },
+		{ key: 'quota', header: '额度', hideOnMobile: true, cell: (code) => renderQuota(code.quota, status) },
+		{ key: 'created', header: '创建时间', hideOnMobile: true, cell: (code) => formatTime(code.created_time) },
+		{ key: 'redeemed', header: '兑换时间', hideOnMobile: true, cell: (code) => (code.redeemed_time ? formatTime(code.redeemed_time) : t('尚未兑换')) },
+		{ key: 'user', header: '兑换人ID', hideOnMobile: true, cell: (code) => (code.used_user_id ? code.used_user_id : t('无')) },
+		{ key: 'actions', header: '操作', cell: (code) => <RowActions code={code} {...handlers} /> },
+	]
+	return (
+		<DataTable
+			columns={columns}
+			rows={codes}
+			rowKey={(code) => code.id}
+			selected={selected}
+			onSelectedChange={onSelectedChange}
+			empty="暂无兑换码"
+			pagination={pagination}
+		/>
+	)
+}
