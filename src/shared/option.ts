@@ -214,7 +214,7 @@ export function isOptionKey(key: string): key is OptionKey {
 export const SECRET_OPTION_KEYS = (Object.keys(OPTION_DEFINITIONS) as OptionKey[]).filter((key) => OPTION_DEFINITIONS[key].secret)
 
 /** Saving any of these needs `ServerAddress` first (seed 000 §5). */
-export const PAYMENT_OPTION_KEYS: readonly OptionKey[] = ['EpayId', 'EpayKey', 'PayAddress']
+export const PAYMENT_OPTION_KEYS: readonly OptionKey[] = ['PayAddress', 'EpayId', 'EpayKey', 'Price', 'MinTopUp', 'TopupGroupRatio', 'PayMethods', 'CustomCallbackAddress']
 
 export const OPTION_MESSAGES = {
 	unknownKey: 'unknown option',

@@ -79,6 +79,33 @@ for (const target of databaseTargets()) {
 			expect((await put('EpayId', '1001')).body.success).toBe(true)
 		})
 
+		test.each([
+			['PayAddress', 'https://epay.example'],
+			['EpayKey', 'merchant-key'],
+			['Price', '7.5'],
+			['MinTopUp', '2'],
+			['TopupGroupRatio', '{"default":1,"vip":0.9}'],
+			['PayMethods', '[{"name":"Alipay","type":"alipay","color":"#1677ff"}]'],
+			['CustomCallbackAddress', 'https://callback.example'],
+		])('saves payment setting %s only once the server address is set', async (key, value) => {
+			expect((await put(key, value)).body).toEqual({ success: false, message: OPTION_MESSAGES.serverAddressFirst })
+			await put('ServerAddress', 'https://ferry.example')
+			expect((await put(key, value)).body.success).toBe(true)
+			if (key !== 'EpayKey') expect((await listed())[key]).toBe(key === 'TopupGroupRatio' || key === 'PayMethods' ? JSON.stringify(JSON.parse(value)) : value)
+		})
+
+		test('lets a payment setting be cleared without a server address', async () => {
+			expect((await put('PayAddress', '')).body.success).toBe(true)
+		})
+
+		test('strips trailing slashes from the pay, callback and WeChat server addresses', async () => {
+			await put('ServerAddress', 'https://ferry.example')
+			await put('PayAddress', 'https://epay.example/')
+			await put('CustomCallbackAddress', 'https://callback.example//')
+			await put('WeChatServerAddress', 'https://wechat.example/')
+			expect(await listed()).toMatchObject({ PayAddress: 'https://epay.example', CustomCallbackAddress: 'https://callback.example', WeChatServerAddress: 'https://wechat.example' })
+		})
+
 		test('resets model ratios to the defaults', async () => {
 			await put('ModelRatio', '{"gpt-4o":99}')
 			const reset = await ferry.call('POST', '/api/option/rest_model_ratio', { as: root })

@@ -8,6 +8,8 @@ const allowAll = { hit: () => true }
 const callers = ['anonymous', 'user', 'admin', 'root'] as const
 type CallerKind = (typeof callers)[number]
 const callerRole: Record<CallerKind, number> = { anonymous: 0, user: ROLE.user, admin: ROLE.admin, root: ROLE.root }
+/** Public callbacks whose answer is another service's protocol (epay reads plain `success`/`fail`), not the envelope. */
+const PLAIN_TEXT_ROUTES = new Set(['GET /api/user/epay/notify', 'POST /api/user/epay/notify'])
 
 /** What the policy says a caller of this kind must get: 401 without login, 403 below the role. */
 function expectedRefusal(access: Access, kind: CallerKind): 401 | 403 | undefined {
@@ -30,7 +32,21 @@ describe('the route policy', () => {
 
 for (const target of databaseTargets()) {
 	describe(`every /api route on ${target.dialect}`, () => {
+		for (const route of PLAIN_TEXT_ROUTES) {
+			test(`${route} (public) answers anyone in plain text, never 500`, async () => {
+				const ferry = await createTestApp(target, { rateLimiter: allowAll })
+				try {
+					const [method, path] = route.split(' ') as [string, string]
+					const response = await ferry.app.handle(new Request(`http://localhost${path}`, { method }))
+					expect(response.status).toBe(200)
+					expect(await response.text()).toBe('fail')
+				} finally {
+					await ferry.close()
+				}
+			})
+		}
 		for (const [route, access] of Object.entries(ROUTE_POLICY) as [string, Access][]) {
+			if (PLAIN_TEXT_ROUTES.has(route)) continue
 			test(`${route} (${access}) answers each caller as the policy says`, async () => {
 				const ferry = await createTestApp(target, { rateLimiter: allowAll })
 				try {

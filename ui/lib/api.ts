@@ -78,7 +78,8 @@ export function createApi(side: Api['side'], transport: Transport, onUnauthorize
 		if (response.status === 405) throw new ApiError(405, apiMessages.demoSite)
 		const payload: unknown = await response.json().catch(() => undefined)
 		if (isEnvelope(payload)) {
-			return { success: payload.success, message: payload.message ?? '', data: payload.data as T }
+			// Extra top-level fields (GET /api/pricing's group_ratio and usable_group) stay on the envelope.
+			return { ...payload, success: payload.success, message: payload.message ?? '', data: payload.data as T }
 		}
 		const detail = (payload as { message?: unknown } | undefined)?.message
 		const message = typeof detail === 'string' && detail ? detail : `${response.status} ${response.statusText}`.trim()

@@ -62,7 +62,6 @@ export async function createOptionStore(store: Store, logger: Logger): Promise<O
 			.map((key) => ({ key, value: texts[key] })),
 		async set(key, text) {
 			if (!isOptionKey(key)) throw refused(`${OPTION_MESSAGES.unknownKey}: ${key}`)
-			if (PAYMENT_OPTION_KEYS.includes(key) && text.trim() !== '' && !values.ServerAddress) throw refused(OPTION_MESSAGES.serverAddressFirst)
 			let value: unknown
 			try {
 				value = OPTION_DEFINITIONS[key].parse(text)
@@ -70,6 +69,9 @@ export async function createOptionStore(store: Store, logger: Logger): Promise<O
 				if (error instanceof OptionValueError) throw refused(`${key} ${error.message}`)
 				throw error
 			}
+			// Payment settings build the addresses the payment service calls and sends payers back to
+			// (seed 000 §5). A malformed value is named first; clearing one needs no address.
+			if (PAYMENT_OPTION_KEYS.includes(key) && text.trim() !== '' && !values.ServerAddress) throw refused(OPTION_MESSAGES.serverAddressFirst)
 			const normalized = (OPTION_DEFINITIONS[key] as { format(value: unknown): string }).format(value)
 			await save(key, normalized)
 			values[key] = value

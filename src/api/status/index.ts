@@ -3,6 +3,7 @@ import { FERRY_VERSION, type ServerStatus } from '@shared/status'
 import type { Dependencies } from '@/dependencies'
 import { authentication } from '../plugins/auth'
 import { ok } from '../respond'
+import { onlineTopUpEnabled } from '../top-ups/service'
 
 export function serverStatus({ options, startTime }: Dependencies): ServerStatus {
 	return {
@@ -20,12 +21,13 @@ export function serverStatus({ options, startTime }: Dependencies): ServerStatus
 		price: options.get('Price'),
 		min_topup: options.get('MinTopUp'),
 		top_up_link: options.get('TopUpLink'),
-		enable_online_topup: Boolean(options.get('EpayId') && options.get('EpayKey') && options.get('PayAddress')),
+		enable_online_topup: onlineTopUpEnabled(options),
 		pay_methods: options.get('PayMethods'),
 		enable_drawing: options.get('DrawingEnabled'),
 		enable_task: options.get('TaskEnabled'),
 		enable_data_export: options.get('DataExportEnabled'),
 		data_export_default_time: options.get('DataExportDefaultTime'),
+		data_export_interval: options.get('DataExportInterval'),
 		mj_notify_enabled: options.get('MjNotifyEnabled'),
 		chats: options.get('Chats'),
 		chat_link: options.get('ChatLink'),

@@ -1,0 +1,158 @@
+/**
+ * Online top-up (seed 002 §4, §5): pricing an amount, opening an epay order, and crediting it
+ * exactly once when the payment service's notify call arrives (design §4).
+ *
+ * Amounts are entered in the display unit: dollars when `DisplayInCurrencyEnabled`, else quota.
+ * An order records its amount in dollars ("units": `QuotaPerUnit` quota each) and the money asked
+ * for; the notify credits `units × QuotaPerUnit` quota.
+ */
+import { and, count, desc, eq, type SQL } from 'drizzle-orm'
+import { LOG_TYPE } from '@shared/log'
+import type { Page } from '@shared/api'
+import {
+	EPAY_NOTIFY_PATH, EPAY_SUBMIT_PATH, fillMessage, TOP_UP_MESSAGES, TOP_UP_RETURN_PATH, TOP_UP_STATUS,
+	type EpayForm, type TopUpAmountInput, type TopUpListQuery, type TopUpPayInput, type TopUpStatus, type TopUpView,
+} from '@shared/top-up'
+import { applyCredit } from '@/billing/ledger'
+import { run, type Tables } from '@/db'
+import type { Dependencies } from '@/dependencies'
+import type { OptionStore } from '@/api/options/service'
+import { nowSeconds } from '@/lib/clock'
+import { randomString } from '@/lib/crypto'
+import { refused } from '../errors'
+import { readPage } from '../paging'
+import type { UserRecord } from '../users/view'
+import { epayOrderForm, readEpayNotice } from './epay'
+
+/** Online top-up needs the merchant id, its key and the payment service's address (`enable_online_topup`). */
+export function onlineTopUpEnabled(options: Pick<OptionStore, 'get'>): boolean {
+	return Boolean(options.get('EpayId') && options.get('EpayKey') && options.get('PayAddress'))
+}
+
+/** Rounds money to cents, half away from zero (a float product such as 1.005 is nudged first). */
+export function roundMoney(value: number): number {
+	return Math.sign(value) * Math.round(Math.abs(value) * 100 + 1e-9) / 100
+}
+
+export interface TopUpQuote {
+	/** Dollars bought: the quota credited is `units × QuotaPerUnit`. */
+	units: number
+	quota: number
+	money: number
+}
+
+/**
+ * Checks an amount in the display unit and prices it for `group`:
+ * money = units × Price × TopupGroupRatio[group] (missing group → 1), rounded to cents.
+ */
+export function quoteTopUp(options: Pick<OptionStore, 'get'>, group: string, amount: number): TopUpQuote {
+	const quotaPerUnit = options.get('QuotaPerUnit')
+	const inCurrency = options.get('DisplayInCurrencyEnabled')
+	const minimum = inCurrency ? options.get('MinTopUp') : options.get('MinTopUp') * quotaPerUnit
+	if (!Number.isSafeInteger(amount)) throw refused(TOP_UP_MESSAGES.amountNotInteger)
+	if (amount < minimum) throw refused(fillMessage(TOP_UP_MESSAGES.amountTooSmall, { min: minimum }))
+	const units = inCurrency ? amount : amount / quotaPerUnit
+	// An order records whole units, so that what is paid for and what is credited cannot drift apart.
+	if (!Number.isInteger(units)) throw refused(fillMessage(TOP_UP_MESSAGES.amountNotWholeUnits, { unit: quotaPerUnit }))
+	const ratios = options.get('TopupGroupRatio')
+	const groupRatio = Object.hasOwn(ratios, group) ? ratios[group]! : 1
+	const money = roundMoney(units * options.get('Price') * groupRatio)
+	if (money < 0.01) throw refused(TOP_UP_MESSAGES.amountTooLow)
+	return { units, quota: Math.round(units * quotaPerUnit), money }
+}
+
+function assertOnlineTopUp(options: OptionStore) {
+	if (!onlineTopUpEnabled(options)) throw refused(TOP_UP_MESSAGES.onlineTopUpDisabled)
+}
+
+/** `POST /api/user/amount`: the payable money as text with two decimals. */
+export function payableAmount({ options }: Dependencies, user: Pick<UserRecord, 'group'>, input: TopUpAmountInput): string {
+	assertOnlineTopUp(options)
+	return quoteTopUp(options, user.group, input.amount).money.toFixed(2)
+}
+
+const newTradeNo = (userId: number) => `FT${userId}X${Date.now().toString(36)}${randomString(10)}`
+
+/** `POST /api/user/pay`: records a pending order and answers the signed form and where to send it. */
+export async function startPayment({ options, store }: Dependencies, user: Pick<UserRecord, 'id' | 'group'>, input: TopUpPayInput): Promise<{ form: EpayForm; url: string }> {
+	assertOnlineTopUp(options)
+	const quote = quoteTopUp(options, user.group, input.amount)
+	if (!options.get('PayMethods').some((method) => method.type === input.payment_method)) throw refused(TOP_UP_MESSAGES.paymentMethodNotAllowed)
+	const serverAddress = options.get('ServerAddress')
+	const callbackAddress = options.get('CustomCallbackAddress') || serverAddress
+	const tradeNo = newTradeNo(user.id)
+	const { topUps } = store.tables
+	await store.db.insert(topUps).values({
+		userId: user.id, amount: quote.units, money: quote.money, tradeNo, paymentMethod: input.payment_method, status: TOP_UP_STATUS.pending, createTime: nowSeconds(),
+	})
+	const form = epayOrderForm({
+		merchantId: options.get('EpayId'),
+		merchantKey: options.get('EpayKey'),
+		paymentMethod: input.payment_method,
+		tradeNo,
+		name: `TUC${quote.units}`,
+		money: quote.money.toFixed(2),
+		notifyUrl: `${callbackAddress}${EPAY_NOTIFY_PATH}`,
+		returnUrl: `${serverAddress}${TOP_UP_RETURN_PATH}`,
+	})
+	return { form, url: `${options.get('PayAddress')}${EPAY_SUBMIT_PATH}` }
+}
+
+type TopUpRecord = Tables['topUps']['$inferSelect']
+
+function toTopUpView(record: TopUpRecord): TopUpView {
+	return {
+		id: record.id, amount: record.amount, money: record.money, trade_no: record.tradeNo, payment_method: record.paymentMethod,
+		create_time: record.createTime, complete_time: record.completeTime, status: record.status as TopUpStatus,
+	}
+}
+
+/** `GET /api/user/topup/self`: the caller's orders, newest first. */
+export function listOwnTopUps({ store }: Dependencies, userId: number, query: TopUpListQuery): Promise<Page<TopUpView>> {
+	const { topUps } = store.tables
+	const conditions: SQL[] = [eq(topUps.userId, userId)]
+	if (query.trade_no) conditions.push(eq(topUps.tradeNo, query.trade_no))
+	const where = and(...conditions)
+	return readPage(query, (limit, offset) => store.db.select().from(topUps).where(where).orderBy(desc(topUps.id)).limit(limit).offset(offset),
+		store.db.select({ value: count() }).from(topUps).where(where), toTopUpView)
+}
+
+/** What the notify call answers: `success` stops the payment service's retries. */
+export type NotifyOutcome = 'credited' | 'already credited' | 'refused'
+
+/**
+ * Handles one notify call. A valid call for a pending order marks it paid and credits its quota in
+ * one transaction, guarded by the order's status, so replays (even concurrent ones) credit nothing.
+ */
+export async function handleEpayNotify({ options, store, logger }: Dependencies, parameters: Record<string, string>): Promise<NotifyOutcome> {
+	const check = readEpayNotice(parameters, options.get('EpayId'), options.get('EpayKey'))
+	if (!check.ok) {
+		logger.warn('refused an epay notify', { reason: check.reason, trade: (parameters.out_trade_no ?? '').slice(0, 64) })
+		return 'refused'
+	}
+	const { notice } = check
+	const { topUps } = store.tables
+	const [order] = await store.db.select().from(topUps).where(eq(topUps.tradeNo, notice.tradeNo)).limit(1)
+	const notifiedMoney = Number(notice.money)
+	if (!order || !Number.isFinite(notifiedMoney) || Math.round(notifiedMoney * 100) !== Math.round(order.money * 100)) {
+		logger.warn('refused an epay notify', { reason: order ? 'money differs from the order' : 'unknown trade', trade: notice.tradeNo.slice(0, 64) })
+		return 'refused'
+	}
+	if (order.status === TOP_UP_STATUS.success) return 'already credited'
+	if (order.status !== TOP_UP_STATUS.pending) return 'refused'
+	const quota = Math.round(order.amount * options.get('QuotaPerUnit'))
+	const method = order.paymentMethod
+	const credited = await store.transaction(function* (tx, tables) {
+		const changed = yield* run(tx.update(tables.topUps)
+			.set({ status: TOP_UP_STATUS.success, completeTime: nowSeconds() })
+			.where(and(eq(tables.topUps.tradeNo, order.tradeNo), eq(tables.topUps.status, TOP_UP_STATUS.pending))))
+		if (changed !== 1) return false
+		yield* applyCredit(tx, tables, {
+			userId: order.userId, amount: quota, type: LOG_TYPE.topUp,
+			content: `online top-up of ${order.amount} units (${quota} quota) via ${method}, trade ${order.tradeNo}`,
+		})
+		return true
+	})
+	if (credited) logger.info('credited an online top-up', { userId: order.userId, quota, trade: order.tradeNo })
+	return credited ? 'credited' : 'already credited'
+}

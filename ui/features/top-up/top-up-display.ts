@@ -1,0 +1,24 @@
+/** How the wallet shows amounts and order states. */
+import { TOP_UP_STATUS, type TopUpStatus } from '@shared/top-up'
+import type { BadgeVariant } from '@ui/components/ui/badge'
+import type { Status } from '@ui/lib/status'
+
+export const TOP_UP_STATUS_DISPLAY: Record<TopUpStatus, { label: string; variant: BadgeVariant }> = {
+	[TOP_UP_STATUS.success]: { label: '成功', variant: 'green' },
+	[TOP_UP_STATUS.pending]: { label: '待支付', variant: 'yellow' },
+	[TOP_UP_STATUS.failed]: { label: '失败', variant: 'red' },
+}
+
+/** The smallest amount accepted, in the display unit (MinTopUp is in dollars). */
+export function minimumTopUp(status: Pick<Status, 'min_topup' | 'display_in_currency' | 'quota_per_unit'>): number {
+	return status.display_in_currency ? status.min_topup : status.min_topup * status.quota_per_unit
+}
+
+/** The amount field's text as a whole number, at least 1 (seed 002 §5: amount input floor 1). */
+export function parseTopUpAmount(text: string): number {
+	const value = Math.floor(Number(text))
+	return Number.isFinite(value) && value >= 1 ? value : 1
+}
+
+/** Money in the payment service's currency, which Price converts dollars into. */
+export const formatMoney = (money: number | string) => `¥${Number(money).toFixed(2)}`
