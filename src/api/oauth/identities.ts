@@ -10,7 +10,7 @@ import { nowSeconds } from '@/lib/clock'
 import { randomString } from '@/lib/crypto'
 import { refused } from '../errors'
 import { signSession } from '../plugins/session'
-import { createAccount, isUniqueViolation, usernameTaken } from '../users/repository'
+import { createAccount, isUniqueViolation, signUpRewards, usernameTaken } from '../users/repository'
 import type { UserRecord } from '../users/view'
 import { OAUTH_MESSAGES } from './messages'
 
@@ -65,7 +65,7 @@ async function createIdentityUser(dependencies: Dependencies, provider: Identity
 		const username = candidateUsername(provider, identity.id, attempt)
 		if (await usernameTaken(store, username)) continue
 		try {
-			return await createAccount(store, { username, password, displayName, [provider.column]: identity.id }, affCode)
+			return await createAccount(store, { username, password, displayName, [provider.column]: identity.id }, affCode, signUpRewards(dependencies.options))
 		} catch (error) {
 			if (!isUniqueViolation(error)) throw error
 			// A simultaneous first sign-in with the same identity won the race: use its account.

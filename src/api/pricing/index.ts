@@ -1,8 +1,20 @@
 import { Elysia } from 'elysia'
+import type { PricingAnswer } from '@shared/pricing'
 import type { Dependencies } from '@/dependencies'
+import { signedInUser } from '../oauth/signed-in-user'
+import { authentication } from '../plugins/auth'
+import { ok } from '../respond'
+import { priceList } from './service'
 
-/** Placeholder: filled in by the issue-6 work. */
+/**
+ * `GET /api/pricing`: public, but a console session (with its New-Api-User header) makes the
+ * group ratios and usable groups the signed-in user's own.
+ */
 export function pricingRoutes(dependencies: Dependencies) {
-	void dependencies
-	return new Elysia({ prefix: '/pricing' })
+	return new Elysia()
+		.use(authentication(dependencies))
+		.get('/pricing', async ({ request }): Promise<PricingAnswer> => {
+			const { data, ...extra } = await priceList(dependencies, await signedInUser(dependencies, request.headers))
+			return { ...ok(data), data, ...extra }
+		})
 }

@@ -14,7 +14,7 @@ import { signSession } from '../plugins/session'
 import { emailOwner } from '../verification/email-rules'
 import { VERIFICATION_MESSAGES } from '../verification/messages'
 import { consumeCode, VERIFICATION_PURPOSE } from '../verification/service'
-import { createAccount, endSessions, isUniqueViolation, newAffCode, usernameTaken } from './repository'
+import { createAccount, endSessions, isUniqueViolation, newAffCode, signUpRewards, usernameTaken } from './repository'
 import type { UserRecord } from './view'
 
 /** Attempts allowed before any password is hashed (design §6). */
@@ -45,7 +45,7 @@ export async function register(dependencies: Dependencies, input: z.infer<typeof
 			password,
 			displayName: input.username,
 			email: options.get('EmailVerificationEnabled') ? input.email : '',
-		}, input.aff_code)
+		}, input.aff_code, signUpRewards(options))
 		return { id: created.id }
 	} catch (error) {
 		if (isUniqueViolation(error)) throw refused(USER_MESSAGES.usernameTaken)

@@ -1,5 +1,8 @@
 /** Reads and small writes of `users` shared by the account and administration services. */
 import { and, eq, isNull, sql } from 'drizzle-orm'
+import { LOG_TYPE } from '@shared/log'
+import type { OptionStore } from '@/api/options/service'
+import { applyCredit } from '@/billing/ledger'
 import { rows, type Store, type Tables } from '@/db'
 import { randomString } from '@/lib/crypto'
 import type { UserRecord } from './view'
@@ -34,21 +37,54 @@ export function isUniqueViolation(error: unknown): boolean {
 
 export type NewAccount = Omit<Tables['users']['$inferInsert'], 'affCode' | 'inviterId'>
 
+/** The quota a new account brings (seed 000 §3, Quota options); zero means none and no log line. */
+export interface SignUpRewards {
+	/** `QuotaForNewUser`: credited to every new account. */
+	newUser: number
+	/** `QuotaForInvitee`: credited to an account registered through a valid invitation code. */
+	invitee: number
+	/** `QuotaForInviter`: added to the inviter's pending invitation income, not to the balance. */
+	inviter: number
+}
+
+export const NO_SIGN_UP_REWARDS: SignUpRewards = Object.freeze({ newUser: 0, invitee: 0, inviter: 0 })
+
+export function signUpRewards(options: OptionStore): SignUpRewards {
+	return { newUser: options.get('QuotaForNewUser'), invitee: options.get('QuotaForInvitee'), inviter: options.get('QuotaForInviter') }
+}
+
 /**
  * Creates an account, crediting the invitation to the owner of `invitationCode` (an unknown or
- * stale code is ignored, so an old link never blocks a sign-up). The invitation count moves in the
- * same transaction as the insert.
+ * stale code is ignored, so an old link never blocks a sign-up). In the same transaction as the
+ * insert: the new account's rewards go through the ledger as system credits with their log lines,
+ * and the inviter's count and pending and total invitation income move (pending income becomes
+ * balance only through the transfer, which is the ledger credit).
  */
-export async function createAccount(store: Store, account: NewAccount, invitationCode = ''): Promise<UserRecord> {
+export async function createAccount(store: Store, account: NewAccount, invitationCode = '', rewards: SignUpRewards = NO_SIGN_UP_REWARDS): Promise<UserRecord> {
 	const { users } = store.tables
 	const [inviter] = invitationCode
 		? await store.db.select({ id: users.id }).from(users).where(and(eq(users.affCode, invitationCode), isNull(users.deletedAt))).limit(1)
 		: []
 	return store.transaction(function* (tx, tables) {
 		const [created] = yield* rows(tx.insert(tables.users).values({ ...account, affCode: newAffCode(), inviterId: inviter?.id ?? 0 }).returning())
-		if (inviter) {
-			yield* rows(tx.update(tables.users).set({ affCount: sql`${tables.users.affCount} + 1` }).where(eq(tables.users.id, inviter.id)).returning({ id: tables.users.id }))
+		let quota = created!.quota
+		if (rewards.newUser > 0) {
+			quota = yield* applyCredit(tx, tables, { userId: created!.id, amount: rewards.newUser, type: LOG_TYPE.system, content: `new-user bonus of ${rewards.newUser} quota` })
 		}
-		return created!
+		if (inviter) {
+			const { users } = tables
+			yield* rows(tx.update(users).set({
+				affCount: sql`${users.affCount} + 1`,
+				affQuota: sql`${users.affQuota} + ${rewards.inviter}`,
+				affHistoryQuota: sql`${users.affHistoryQuota} + ${rewards.inviter}`,
+			}).where(eq(users.id, inviter.id)).returning({ id: users.id }))
+			if (rewards.invitee > 0) {
+				quota = yield* applyCredit(tx, tables, {
+					userId: created!.id, amount: rewards.invitee, type: LOG_TYPE.system,
+					content: `invitation bonus of ${rewards.invitee} quota for registering through the invitation of user ${inviter.id}`,
+				})
+			}
+		}
+		return { ...created!, quota }
 	})
 }

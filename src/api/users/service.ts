@@ -11,7 +11,7 @@ import { applyCredit } from '@/billing/ledger'
 import { nowSeconds } from '@/lib/clock'
 import { refused } from '../errors'
 import { readPage } from '../paging'
-import { createAccount, findUser, isUniqueViolation, usernameTaken } from './repository'
+import { createAccount, findUser, isUniqueViolation, signUpRewards, usernameTaken } from './repository'
 import { toUserView, type UserRecord } from './view'
 
 /** Admins never act on a user of equal or higher role; the super admin acts on anyone. */
@@ -67,7 +67,7 @@ export async function createUser(dependencies: Dependencies, actor: UserRecord, 
 			password,
 			displayName: input.display_name || input.username,
 			role: input.role,
-		})
+		}, '', signUpRewards(dependencies.options))
 		return toUserView(created)
 	} catch (error) {
 		if (isUniqueViolation(error)) throw refused(USER_MESSAGES.usernameTaken)

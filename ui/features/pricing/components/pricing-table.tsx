@@ -1,0 +1,106 @@
+import { QUOTA_TYPE } from '@shared/pricing'
+import { Badge } from '@ui/components/ui/badge'
+import { copyText } from '@ui/components/ui/copy'
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@ui/components/ui/table'
+import { useTranslation } from '@ui/i18n'
+import { useStatus } from '@ui/lib/status'
+import { callPrice, type Currency, formatPrice, type TokenUnit, tokenPrices } from '@ui/features/pricing/pricing-display'
+import type { PricingEntry } from '@ui/features/pricing/api'
+
+type PricingTableProps = {
+	entries: PricingEntry[]
+	usableGroups: Record<string, string>
+	selectedGroup: string
+	groupRatio: number
+	unit: TokenUnit
+	showRatios: boolean
+	currency: Currency
+}
+
+/** One row per model: billing type, the visitor's groups serving it, and its USD price in the chosen group. */
+export function PricingTable({ entries, usableGroups, selectedGroup, groupRatio, unit, showRatios, currency }: PricingTableProps) {
+	const { t } = useTranslation()
+	const unitLabel = unit === 'million' ? t('/ 1M tokens') : t('/ 1K tokens')
+	return (
+		<div className="overflow-x-auto rounded-md border">
+			<Table>
+				<TableHeader>
+					<TableRow>
+						<TableHead>{t('模型名称')}</TableHead>
+						<TableHead>{t('计费类型')}</TableHead>
+						<TableHead>{t('可用分组')}</TableHead>
+						{showRatios && <TableHead>{t('倍率')}</TableHead>}
+						<TableHead>{t('模型价格')}</TableHead>
+					</TableRow>
+				</TableHeader>
+				<TableBody>
+					{entries.length === 0 ? (
+						<TableRow>
+							<TableCell colSpan={showRatios ? 5 : 4} className="py-8 text-center text-muted-foreground">{t('暂无数据')}</TableCell>
+						</TableRow>
+					) : entries.map((entry) => {
+						const groups = entry.enable_groups.filter((group) => group in usableGroups)
+						const servedHere = entry.enable_groups.includes(selectedGroup)
+						return (
+							<TableRow key={entry.model_name} data-model={entry.model_name}>
+								<TableCell>
+									<button type="button" title={t('点击复制模型名称')} className="font-mono text-sm hover:underline" onClick={() => copyText(entry.model_name, t)}>
+										{entry.model_name}
+									</button>
+								</TableCell>
+								<TableCell>
+									{entry.quota_type === QUOTA_TYPE.perCall
+										? <Badge variant="purple">{t('按次计费')}</Badge>
+										: <Badge variant="secondary">{t('按量计费')}</Badge>}
+								</TableCell>
+								<TableCell>
+									<div className="flex flex-wrap gap-1">
+										{groups.length === 0 && <span className="text-xs text-muted-foreground">{t('无可用分组')}</span>}
+										{groups.map((group) => (
+											<Badge key={group} variant={group === selectedGroup ? 'default' : 'outline'}>{group}</Badge>
+										))}
+									</div>
+								</TableCell>
+								{showRatios && (
+									<TableCell className="text-xs tabular-nums" data-testid="ratios">
+										{entry.quota_type === QUOTA_TYPE.perCall ? (
+											<span>{t('分组倍率')}: {groupRatio}</span>
+										) : (
+											<div className="flex flex-col gap-0.5">
+												<span>{t('模型倍率')}: {entry.model_ratio}</span>
+												<span>{t('补全倍率')}: {entry.completion_ratio}</span>
+												<span>{t('分组倍率')}: {groupRatio}</span>
+											</div>
+										)}
+									</TableCell>
+								)}
+								<TableCell className="tabular-nums">
+									<PriceCell entry={entry} groupRatio={groupRatio} unit={unit} unitLabel={unitLabel} currency={currency} />
+									{!servedHere && <span className="mt-1 block text-xs text-muted-foreground">{t('所选分组不可用')}</span>}
+								</TableCell>
+							</TableRow>
+						)
+					})}
+				</TableBody>
+			</Table>
+		</div>
+	)
+}
+
+type PriceCellProps = { entry: PricingEntry; groupRatio: number; unit: TokenUnit; unitLabel: string; currency: Currency }
+
+function PriceCell({ entry, groupRatio, unit, unitLabel, currency }: PriceCellProps) {
+	const { t } = useTranslation()
+	const status = useStatus()
+	const format = (amount: number) => formatPrice(amount, currency, status.usd_exchange_rate)
+	if (entry.quota_type === QUOTA_TYPE.perCall) {
+		return <span data-testid="call-price">{t('{price} / 次', { price: format(callPrice(entry, groupRatio)) })}</span>
+	}
+	const prices = tokenPrices(entry, groupRatio, unit)
+	return (
+		<div className="flex flex-col gap-0.5">
+			<span data-testid="prompt-price">{t('提示 {price}', { price: format(prices.prompt) })} <span className="text-xs text-muted-foreground">{unitLabel}</span></span>
+			<span data-testid="completion-price">{t('补全 {price}', { price: format(prices.completion) })} <span className="text-xs text-muted-foreground">{unitLabel}</span></span>
+		</div>
+	)
+}
