@@ -22,6 +22,17 @@ async function loadActiveUser({ store }: Dependencies, condition: ReturnType<typ
 	return user
 }
 
+/**
+ * The undeleted user of a valid console session cookie (any status: callers check it), or
+ * undefined. Shared with the playground relay, which accepts sessions only.
+ */
+export async function sessionUser(dependencies: Dependencies, headers: Headers): Promise<UserRow | undefined> {
+	const claims = verifySession(dependencies.secrets, readCookie(headers.get('cookie'), SESSION_COOKIE) ?? '')
+	if (!claims) return undefined
+	const user = await loadActiveUser(dependencies, eq(dependencies.store.tables.users.id, claims.sub))
+	return user && user.sessionVersion === claims.ver ? user : undefined
+}
+
 async function authenticate(dependencies: Dependencies, headers: Headers): Promise<Caller> {
 	const { users } = dependencies.store.tables
 	let caller: Caller | undefined
@@ -30,9 +41,8 @@ async function authenticate(dependencies: Dependencies, headers: Headers): Promi
 		const user = await loadActiveUser(dependencies, eq(users.accessTokenHash, dependencies.secrets.digest(authorization)))
 		if (user) caller = { user, via: 'access_token' }
 	} else {
-		const claims = verifySession(dependencies.secrets, readCookie(headers.get('cookie'), SESSION_COOKIE) ?? '')
-		const user = claims && await loadActiveUser(dependencies, eq(users.id, claims.sub))
-		if (user && claims && user.sessionVersion === claims.ver) caller = { user, via: 'session' }
+		const user = await sessionUser(dependencies, headers)
+		if (user) caller = { user, via: 'session' }
 	}
 	if (!caller || caller.user.status !== USER_STATUS.enabled) throw unauthorized()
 	if (headers.get('new-api-user') !== String(caller.user.id)) throw new ApiError(MESSAGES.userHeaderMissing, 401)

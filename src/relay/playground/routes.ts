@@ -1,10 +1,37 @@
+/**
+ * `POST /pg/chat/completions`: the console's playground. Authenticated by the session cookie and
+ * the `New-Api-User` header; the body is an OpenAI chat request plus an optional `group`, which is
+ * taken out before the call goes upstream. Errors answer in OpenAI's shape.
+ */
 import { Elysia } from 'elysia'
 import type { Dependencies } from '@/dependencies'
+import { openAIErrorResponse, relayFailure } from '../errors'
+import { isObject } from '../formats/json'
+import { readJsonBody } from '../formats/openai/requests'
+import { relayOpenAI } from '../pipeline/openai-call'
 import type { RelayServices } from '../pipeline/services'
+import { playgroundCaller, playgroundGroup, playgroundUser } from './caller'
 
-/** Placeholder: `POST /pg/chat/completions` arrives with the playground work. */
+async function playgroundChat(dependencies: Dependencies, relay: RelayServices, request: Request, clientAddress: string): Promise<Response> {
+	try {
+		const user = await playgroundUser(dependencies, request.headers)
+		const body = await readJsonBody(request)
+		let forwarded = body
+		let requestedGroup: unknown
+		if (isObject(body)) {
+			const { group, ...rest } = body
+			requestedGroup = group
+			forwarded = rest
+		}
+		const caller = playgroundCaller(user, playgroundGroup(dependencies, user, requestedGroup))
+		// The body is already read: it goes in as a converted call whose errors are OpenAI's.
+		return await relayOpenAI(dependencies, relay, 'chat', request, clientAddress, { key: undefined, body: forwarded, respondError: openAIErrorResponse }, caller)
+	} catch (error) {
+		return relayFailure(error, dependencies.logger, openAIErrorResponse)
+	}
+}
+
 export function playgroundRoutes(dependencies: Dependencies, relay: RelayServices) {
-	void dependencies
-	void relay
 	return new Elysia({ prefix: '/pg' })
+		.post('/chat/completions', ({ request, server }) => playgroundChat(dependencies, relay, request, dependencies.clientAddress(server, request)), { parse: 'none' })
 }

@@ -1,4 +1,8 @@
-/** Placeholder page: replaced by the issue-6 work. */
+/** `/chat2link` (seed 002 §2): the second chat link, `chat_link2`, opened like `/chat/{id}`. */
+import { useStatus } from '@ui/lib/status'
+import { ChatFrame } from '@ui/features/chat/chat-page'
+
 export function Component() {
-	return null
+	const status = useStatus()
+	return <ChatFrame template={status.chat_link2 || undefined} />
 }

@@ -1,0 +1,56 @@
+import { useEffect, useState } from 'react'
+import { useNavigate } from 'react-router'
+import { useTranslation } from '@ui/i18n'
+import { browserApi } from '@ui/lib/browser-api'
+import { useStatus } from '@ui/lib/status'
+import { chatFrameMessages, firstEnabledTokenKey, type FrameTarget, frameTarget, NO_TOKEN_REDIRECT_MS } from '@ui/features/chat/chat-frame'
+
+type FrameState = { kind: 'loading' } | FrameTarget | { kind: 'message'; text: string }
+
+/**
+ * Opens a chat link template with the user's first enabled token. The key is fetched in the browser:
+ * the server never renders it into the page.
+ */
+export function ChatFrame({ template }: { template: string | undefined }) {
+	const { t } = useTranslation()
+	const status = useStatus()
+	const navigate = useNavigate()
+	const [state, setState] = useState<FrameState>({ kind: 'loading' })
+
+	useEffect(() => {
+		let current = true
+		let redirect: ReturnType<typeof setTimeout> | undefined
+		async function open() {
+			if (template === undefined) return setState({ kind: 'message', text: chatFrameMessages.notConfigured })
+			const key = await firstEnabledTokenKey(browserApi).catch(() => undefined)
+			if (!current) return
+			if (!key) {
+				setState({ kind: 'message', text: chatFrameMessages.noEnabledToken })
+				redirect = setTimeout(() => navigate('/token'), NO_TOKEN_REDIRECT_MS)
+				return
+			}
+			const target = frameTarget(template, key, status.server_address || window.location.origin)
+			setState(target)
+			if (target.kind === 'open') window.location.href = target.url
+		}
+		void open()
+		return () => {
+			current = false
+			clearTimeout(redirect)
+		}
+	}, [template, status.server_address, navigate])
+
+	if (state.kind === 'embed') {
+		return <iframe title={t('聊天')} src={state.url} className="h-[calc(100dvh-10rem)] min-h-[420px] w-full rounded-lg border-0" allow="clipboard-read; clipboard-write" />
+	}
+	const text = state.kind === 'message' ? t(state.text)
+		: state.kind === 'misconfigured' ? t(chatFrameMessages.misconfigured)
+		: state.kind === 'open' ? t('已在应用中打开聊天')
+		: t('正在打开聊天…')
+	return (
+		<div className="flex min-h-[240px] flex-col items-center justify-center gap-3 text-sm text-muted-foreground">
+			<p role={state.kind === 'message' || state.kind === 'misconfigured' ? 'alert' : 'status'}>{text}</p>
+			{state.kind === 'open' && <a className="text-primary underline-offset-4 hover:underline" href={state.url}>{t('再次打开')}</a>}
+		</div>
+	)
+}

@@ -1,0 +1,40 @@
+/**
+ * A playground conversation (seed 002 §3, §4): each message has a role, content and a state. A reply
+ * is `loading` until its first text, `incomplete` while it streams, then `complete` or `error`.
+ */
+import type { ChatMessage } from '@ui/features/playground/stream'
+
+export const MESSAGE_STATE = { loading: 'loading', incomplete: 'incomplete', complete: 'complete', error: 'error' } as const
+export type MessageState = (typeof MESSAGE_STATE)[keyof typeof MESSAGE_STATE]
+
+export type PlaygroundMessage = { id: number; role: 'user' | 'assistant'; content: string; state: MessageState; error?: string }
+
+export type PlaygroundSettings = { group: string; model: string; temperature: number; maxTokens: number; systemPrompt: string }
+
+export const TEMPERATURE = { min: 0.1, max: 1, step: 0.1 } as const
+
+/** What the upstream is sent: the system prompt, then the finished turns, then the new question. */
+export function outgoingMessages(systemPrompt: string, history: PlaygroundMessage[]): ChatMessage[] {
+	const turns = history
+		.filter((message) => message.state === MESSAGE_STATE.complete && message.content !== '')
+		.map((message) => ({ role: message.role, content: message.content }))
+	return systemPrompt.trim() ? [{ role: 'system', content: systemPrompt.trim() }, ...turns] : turns
+}
+
+export function appendText(messages: PlaygroundMessage[], id: number, text: string): PlaygroundMessage[] {
+	return messages.map((message) => message.id === id ? { ...message, content: message.content + text, state: MESSAGE_STATE.incomplete } : message)
+}
+
+export function finish(messages: PlaygroundMessage[], id: number, outcome: { error?: string } = {}): PlaygroundMessage[] {
+	return messages.map((message) => {
+		if (message.id !== id) return message
+		if (outcome.error !== undefined) return { ...message, state: MESSAGE_STATE.error, error: outcome.error }
+		return { ...message, state: MESSAGE_STATE.complete }
+	})
+}
+
+/** The model the playground starts with: gpt-4o-mini when offered (seed 002 §9), else the first. */
+export const DEFAULT_MODEL = 'gpt-4o-mini'
+export function defaultModel(models: string[]) {
+	return models.includes(DEFAULT_MODEL) ? DEFAULT_MODEL : models[0] ?? ''
+}

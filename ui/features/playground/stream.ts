@@ -1,0 +1,89 @@
+/**
+ * The playground's call (seed 002 §7): `POST /pg/chat/completions` with the session cookie and the
+ * New-Api-User header, its Server-Sent Events read with fetch and a reader. The reply text is each
+ * event's `choices[0].delta.content`; the stream ends at `[DONE]`.
+ */
+import { readStoredUser } from '@ui/lib/storage'
+
+export const PLAYGROUND_PATH = '/pg/chat/completions'
+const DONE = '[DONE]'
+
+export type ChatMessage = { role: 'system' | 'user' | 'assistant'; content: string }
+
+export type PlaygroundRequest = {
+	messages: ChatMessage[]
+	model: string
+	group: string
+	temperature: number
+	/** 0: not sent, the model's own limit applies. */
+	maxTokens: number
+}
+
+/** A failed call, with the message to show: the server's when it gave one. */
+export class PlaygroundError extends Error {}
+
+export function requestBody(request: PlaygroundRequest) {
+	return {
+		messages: request.messages,
+		model: request.model,
+		...(request.group ? { group: request.group } : {}),
+		stream: true,
+		temperature: request.temperature,
+		...(request.maxTokens > 0 ? { max_tokens: request.maxTokens } : {}),
+	}
+}
+
+/** What one `data:` payload adds to the reply: text, the end, or an error the stream carried. */
+export function readEvent(data: string): { text: string } | { done: true } | { error: string } {
+	if (data === DONE) return { done: true }
+	let event: { choices?: { delta?: { content?: unknown } }[]; error?: { message?: unknown } }
+	try {
+		event = JSON.parse(data)
+	} catch {
+		return { text: '' }
+	}
+	if (event.error) return { error: typeof event.error.message === 'string' ? event.error.message : String(event.error) }
+	const content = event.choices?.[0]?.delta?.content
+	return { text: typeof content === 'string' ? content : '' }
+}
+
+async function failureMessage(response: Response) {
+	const payload = await response.json().catch(() => undefined) as { error?: { message?: unknown }; message?: unknown } | undefined
+	const message = payload?.error?.message ?? payload?.message
+	return typeof message === 'string' && message ? message : `${response.status} ${response.statusText}`.trim()
+}
+
+/**
+ * Streams one reply, calling `onText` with each piece as it arrives. Resolves when the stream ends;
+ * rejects with a PlaygroundError (or the AbortError when `signal` stops it).
+ */
+export async function streamChat(request: PlaygroundRequest, onText: (text: string) => void, signal: AbortSignal): Promise<void> {
+	const user = readStoredUser()
+	const response = await fetch(PLAYGROUND_PATH, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json', ...(user ? { 'New-Api-User': String(user.id) } : {}) },
+		body: JSON.stringify(requestBody(request)),
+		credentials: 'same-origin',
+		signal,
+	})
+	if (!response.ok || !response.body) throw new PlaygroundError(await failureMessage(response))
+	const reader = response.body.pipeThrough(new TextDecoderStream()).getReader()
+	let buffer = ''
+	for (;;) {
+		const { value, done } = await reader.read()
+		if (done) break
+		buffer += value
+		const lines = buffer.split('\n')
+		buffer = lines.pop() ?? ''
+		for (const line of lines) {
+			if (!line.startsWith('data:')) continue
+			const event = readEvent(line.slice(5).trim())
+			if ('done' in event) {
+				await reader.cancel().catch(() => {})
+				return
+			}
+			if ('error' in event) throw new PlaygroundError(event.error)
+			if (event.text) onText(event.text)
+		}
+	}
+}
