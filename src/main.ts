@@ -7,6 +7,7 @@ import { ConfigError, loadConfig, type Config } from './config'
 import { auditLedger } from './billing/audit'
 import { startReconciler } from './billing/reconciler'
 import { startChannelHealthCheck } from './api/channels/tools/schedule'
+import { startDataExport } from './api/data/schedule'
 import { openStore } from './db'
 import { createLogger } from './lib/logger'
 
@@ -17,6 +18,7 @@ async function serve(config: Config) {
 	const stopReconciler = startReconciler(store, relay.nodeInstance, logger)
 	// Relative to this file, so the compiled binary finds the worker among its entrypoints.
 	const healthCheck = startChannelHealthCheck(dependencies, { workerUrl: new URL('./workers/channel-health.ts', import.meta.url), holder: relay.nodeInstance })
+	const dataExport = startDataExport(dependencies, { workerUrl: new URL('./workers/data-export.ts', import.meta.url), holder: relay.nodeInstance })
 	const stopWatchingChanges = changes.start()
 	app.listen({ port: config.port, hostname: config.host, maxRequestBodySize: config.maxBodyBytes })
 	logger.info(`Ferry listening on http://${config.host}:${app.server?.port} (${store.dialect === 'sqlite' ? `SQLite in ${config.dataDir}` : 'Postgres'})`)
@@ -24,6 +26,7 @@ async function serve(config: Config) {
 		logger.info(`received ${signal}, shutting down`)
 		stopReconciler()
 		await healthCheck.stop()
+		await dataExport.stop()
 		stopWatchingChanges()
 		await app.stop()
 		await store.close()

@@ -20,6 +20,8 @@ export type ServerStatus = {
 	enable_task: boolean
 	enable_data_export: boolean
 	data_export_default_time: string
+	/** Minutes between two exports of the dashboard's usage buckets. */
+	data_export_interval: number
 	mj_notify_enabled: boolean
 	chats: Record<string, string>[]
 	chat_link: string

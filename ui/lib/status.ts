@@ -26,6 +26,7 @@ const defaults: ServerStatus = {
 	enable_task: false,
 	enable_data_export: false,
 	data_export_default_time: 'hour',
+	data_export_interval: 5,
 	mj_notify_enabled: false,
 	chats: [],
 	chat_link: '',

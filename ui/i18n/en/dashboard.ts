@@ -1,3 +1,21 @@
 /** English texts of ui/features/dashboard, keyed by the zh source string. */
 export const dashboard: Record<string, string> = {
+	'数据每 {minutes} 分钟同步一次': 'Data syncs every {minutes} minutes',
+	'筛选数据': 'Filter data',
+	'时间粒度': 'Granularity',
+	'小时': 'hour',
+	'天': 'day',
+	'周': 'week',
+	'全部用户': 'All users',
+	'起始时间不能晚于结束时间': 'The start time must not be after the end time',
+	'消耗额度': 'Quota used',
+	'Token 用量': 'Tokens used',
+	'调用次数': 'Calls',
+	'平均 RPM': 'Average RPM',
+	'平均 TPM': 'Average TPM',
+	'图表指标': 'Chart metric',
+	'{metric}：按模型': '{metric} by model',
+	'{metric}：按时间（每{granularity}）': '{metric} over time (per {granularity})',
+	'其他模型': 'Other models',
+	'查看数据表': 'Show the data table',
 }

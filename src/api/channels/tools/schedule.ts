@@ -6,7 +6,7 @@
  */
 import type { Dependencies } from '@/dependencies'
 import { runHealthRound, type HealthRoundSummary } from './health'
-import { releaseLease, takeLease } from './lease'
+import { releaseLease, takeLease } from '@/db/lease'
 
 export const HEALTH_LEASE = 'channel-health'
 /** How often the worker wakes the main thread to see whether a round is due. */

@@ -1,0 +1,162 @@
+/**
+ * The usage dashboard in Chromium (issue 6 "Done when"): real calls through the relay with the
+ * official OpenAI SDK reach `/detail` within one export interval, for the caller and for an admin
+ * looking at all users or one; in light and dark themes, in English, never a console error.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { eq } from 'drizzle-orm'
+import type { Page } from 'playwright-core'
+import { LOG_TYPE } from '@shared/log'
+import { ROLE } from '@shared/user'
+import type { ExportSummary } from '@/api/data/export'
+import { startDataExport, type DataExportSchedule } from '@/api/data/schedule'
+import type { Caller } from '../helpers/app'
+import { browserExecutable, type ConsoleHarness, expectNoErrors, startConsoleHarness } from '../helpers/browser'
+import { eventually } from '../helpers/eventually'
+
+const SUITE_TIMEOUT = 60_000
+const STEP_TIMEOUT = 10_000
+/** The test's export interval: the option's minutes shortened for the test. */
+const EXPORT_INTERVAL_MS = 1_000
+const CALLS = 3
+
+type Visitor = Caller & { username: string; role: number }
+
+describe.skipIf(!browserExecutable)('the usage dashboard in a browser', () => {
+	let harness: ConsoleHarness
+	let schedule: DataExportSchedule
+	const runs: ExportSummary[] = []
+	let sailor: Visitor
+	let admin: Visitor
+	/** What the consume logs say the sailor's calls cost. */
+	let spent = 0
+	let tokens = 0
+	/** The hours the sailor's calls fell in (one, unless the test straddles the hour). */
+	let hours = 0
+
+	async function createVisitor(username: string, role: number): Promise<Visitor> {
+		const password = 'password123'
+		const created = await harness.ferry.call('POST', '/api/user/', { as: harness.root, body: { username, password, display_name: username } })
+		if (!created.body.success) throw new Error(`creating ${username} failed: ${created.body.message}`)
+		if (role >= ROLE.admin) await harness.ferry.call('POST', '/api/user/manage', { as: harness.root, body: { id: created.body.data.id, action: 'promote' } })
+		return { ...(await harness.ferry.login(username, password)), username, role }
+	}
+
+	beforeAll(async () => {
+		harness = await startConsoleHarness()
+		schedule = startDataExport(harness.ferry.dependencies, {
+			workerUrl: new URL('../../src/workers/data-export.ts', import.meta.url), holder: 'e2e/1',
+			intervalMs: EXPORT_INTERVAL_MS, tickMs: 50, onRun: (summary) => runs.push(summary),
+		})
+		const upstream = harness.startUpstream({ promptTokens: 120, completionTokens: 30 })
+		await harness.createChannel({ name: 'harbour', base_url: upstream.url, models: 'gpt-4o-mini', group: 'default' })
+		sailor = await createVisitor('sailor', ROLE.user)
+		admin = await createVisitor('bosun', ROLE.admin)
+		await harness.ferry.call('PUT', '/api/user/', { as: harness.root, body: { id: sailor.userId, quota: 50_000_000 } })
+	}, SUITE_TIMEOUT)
+
+	afterAll(async () => {
+		await schedule?.stop()
+		await harness?.close()
+	})
+
+	/** The sailor's consume logs, once all `count` are written. */
+	async function consumeLogs(count: number) {
+		const { logs } = harness.ferry.store.tables
+		return eventually(async () => {
+			const rows = await harness.ferry.store.db.select().from(logs).where(eq(logs.userId, sailor.userId))
+			const consumed = rows.filter((row) => row.type === LOG_TYPE.consume)
+			return consumed.length >= count && consumed
+		}, STEP_TIMEOUT)
+	}
+
+	const totalOf = async (page: Page, metric: string) => Number(await page.getByTestId('usage-totals').locator(`[data-metric="${metric}"]`).getAttribute('data-value'))
+
+	test('calls made with the SDK show on /detail within one export interval, with their calls, tokens and cost by model', async () => {
+		const { key } = await harness.createToken({ name: 'sailor-laptop' }, sailor)
+		const client = harness.client(key)
+		for (let call = 0; call < CALLS; call++) {
+			const reply = await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: `Ahoy ${call}` }] })
+			expect(reply.choices[0]!.message.content).toContain('Hello')
+		}
+		const logs = await consumeLogs(CALLS)
+		spent = logs.reduce((sum, row) => sum + row.quota, 0)
+		tokens = logs.reduce((sum, row) => sum + row.promptTokens + row.completionTokens, 0)
+		expect(spent).toBeGreaterThan(0)
+		expect(tokens).toBe(CALLS * 150)
+		hours = new Set(logs.map((row) => row.createdAt - (row.createdAt % 3600))).size
+
+		// The next export, which comes within one interval, carries the calls.
+		const runsBefore = runs.length
+		await eventually(async () => runs.length > runsBefore, EXPORT_INTERVAL_MS + STEP_TIMEOUT)
+
+		const opened = await harness.open('/detail', { as: sailor })
+		const { page } = opened
+		await page.getByRole('heading', { name: '数据看板' }).waitFor({ timeout: STEP_TIMEOUT })
+		await page.getByText('数据每 5 分钟同步一次').waitFor()
+		expect(await totalOf(page, 'count')).toBe(CALLS)
+		expect(await totalOf(page, 'token_used')).toBe(tokens)
+		expect(await totalOf(page, 'quota')).toBe(spent)
+		// Quota shows as money, as the status says (500 000 quota a dollar).
+		expect(await page.getByTestId('usage-totals').locator('[data-metric="quota"] dd').textContent()).toMatch(/^\$\d+\.\d{2}$/)
+
+		const legend = page.getByTestId('share-chart').locator('[data-model="gpt-4o-mini"]')
+		expect(await legend.getAttribute('data-value')).toBe(String(spent))
+		await expect(legend.textContent()).resolves.toContain('100.0%')
+		expect(await page.getByTestId('stacked-bar-chart').locator('rect').count()).toBe(hours)
+		await page.getByRole('img', { name: '消耗额度：按时间（每小时）' }).waitFor()
+
+		// The metric switch redraws the charts for calls; the table gives the exact numbers.
+		await page.getByRole('button', { name: '调用次数', exact: true }).click()
+		await page.getByRole('img', { name: '调用次数：按模型' }).waitFor()
+		expect(await legend.getAttribute('data-value')).toBe(String(CALLS))
+		await page.getByText('查看数据表').click()
+		const rows = page.getByTestId('usage-table').locator('tbody tr')
+		expect(await rows.count()).toBe(hours)
+		const counts = await rows.evaluateAll((cells) => cells.map((cell) => Number(cell.getAttribute('data-count'))))
+		expect(counts.reduce((sum, count) => sum + count, 0)).toBe(CALLS)
+		expectNoErrors(opened)
+		await harness.screenshot(page, 'dashboard-user')
+		await opened.close()
+	}, SUITE_TIMEOUT)
+
+	test('an admin sees every user by default and one user through the username filter, with granularity day', async () => {
+		// Root makes a call too, so "all users" differs from the sailor alone.
+		const { key } = await harness.createToken({ name: 'root-server' })
+		await harness.client(key).chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hi' }] })
+		const runsBefore = runs.length
+		await eventually(async () => runs.length > runsBefore, EXPORT_INTERVAL_MS + STEP_TIMEOUT)
+		await eventually(async () => {
+			const answer = await harness.ferry.call('GET', '/api/data/', { as: admin })
+			return answer.body.data.reduce((sum: number, row: { count: number }) => sum + row.count, 0) === CALLS + 1
+		}, EXPORT_INTERVAL_MS + STEP_TIMEOUT)
+
+		const opened = await harness.open('/detail', { as: admin, theme: 'dark' })
+		const { page } = opened
+		await page.getByRole('heading', { name: '数据看板' }).waitFor({ timeout: STEP_TIMEOUT })
+		expect(await totalOf(page, 'count')).toBe(CALLS + 1)
+
+		await page.getByLabel('用户名称').fill('sailor')
+		await page.getByLabel('时间粒度').click()
+		await page.getByRole('option', { name: '天' }).click()
+		await page.getByRole('button', { name: '查询' }).click()
+		await page.waitForURL(/username=sailor/, { timeout: STEP_TIMEOUT })
+		await page.getByRole('img', { name: '消耗额度：按时间（每天）' }).waitFor({ timeout: STEP_TIMEOUT })
+		expect(await totalOf(page, 'count')).toBe(CALLS)
+		expect(await totalOf(page, 'quota')).toBe(spent)
+		expectNoErrors(opened)
+		await harness.screenshot(page, 'dashboard-admin-dark')
+		await opened.close()
+	}, SUITE_TIMEOUT)
+
+	test('reads in English', async () => {
+		const opened = await harness.open('/detail', { as: sailor, language: 'en' })
+		const { page } = opened
+		await page.getByRole('heading', { name: 'Dashboard' }).waitFor({ timeout: STEP_TIMEOUT })
+		await page.getByText('Data syncs every 5 minutes').waitFor()
+		await page.getByRole('img', { name: 'Quota used over time (per hour)' }).waitFor()
+		expect(await totalOf(page, 'count')).toBe(CALLS)
+		expectNoErrors(opened)
+		await opened.close()
+	}, SUITE_TIMEOUT)
+})
