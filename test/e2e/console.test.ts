@@ -42,6 +42,9 @@ describe.skipIf(!browserExecutable)('the console pages in a browser', () => {
 			{ name: 'channel-edit', path: `/channel/edit/${channelId}`, as: 'root', status: 200 },
 			{ name: 'log', path: '/log', as: 'root', status: 200 },
 			{ name: 'setting', path: '/setting', as: 'root', status: 200 },
+			{ name: 'setting-operation', path: '/setting?tab=operation', as: 'root', status: 200 },
+			{ name: 'setting-system', path: '/setting?tab=system', as: 'root', status: 200 },
+			{ name: 'setting-other', path: '/setting?tab=other', as: 'root', status: 200 },
 			{ name: 'console-not-found', path: '/no/such/page', as: 'root', status: 404 },
 		]
 	}, 60_000)

@@ -51,3 +51,21 @@ export function bindTelegram(api: Api, fields: TelegramFields) {
 export function fetchBindingState(api: Api) {
 	return api.get<string>('/api/oauth/state')
 }
+
+/** Option texts by key as `GET /api/option/` answers them (root only); secret keys are never in it. */
+export type OptionMap = Record<string, string>
+
+export async function fetchOptions(api: Api): Promise<OptionMap | null> {
+	const envelope = await api.get<{ key: string; value: string }[]>('/api/option/').catch(() => undefined)
+	if (!envelope?.success) return null
+	return Object.fromEntries(envelope.data.map(({ key, value }) => [key, value]))
+}
+
+/** One key at a time, both as strings (seed 000 §7); the server checks and normalises the value. */
+export function updateOption(api: Api, key: string, value: string) {
+	return api.put<undefined>('/api/option/', { key, value })
+}
+
+export function resetModelRatios(api: Api) {
+	return api.post<undefined>('/api/option/rest_model_ratio')
+}

@@ -1,0 +1,235 @@
+/**
+ * The super admin's settings tabs in Chromium against Ferry from source: options saved per section
+ * persist across a reload, JSON is checked on blur, payment needs the server address first, the
+ * visual ratio table adds and applies a model, the log cleanup reports its count, and turning
+ * password login off asks first.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { LOG_TYPE } from '@shared/log'
+import { ROLE } from '@shared/user'
+import type { Caller } from '../helpers/app'
+import { browserExecutable, type ConsoleHarness, expectNoErrors, type OpenedPage, startConsoleHarness } from '../helpers/browser'
+
+const DAY_SECONDS = 86_400
+const OLD_LOG_COUNT = 3
+
+describe.skipIf(!browserExecutable)('the super admin settings tabs in a browser', () => {
+	let harness: ConsoleHarness
+	let root: Caller & { username: string; role: number }
+
+	beforeAll(async () => {
+		harness = await startConsoleHarness()
+		root = { ...harness.root, username: 'root', role: ROLE.root }
+		// The first page request builds the console assets when ui/ changed.
+		await fetch(`${harness.origin}/login`)
+	}, 90_000)
+
+	afterAll(async () => {
+		await harness?.close()
+	})
+
+	const options = () => harness.ferry.dependencies.options
+	/** Waits for a toast, then dismisses every toast, so that the next wait can only see a new one. */
+	async function toast(opened: OpenedPage, text: string | RegExp) {
+		await opened.page.locator('section[aria-live]').getByText(text, { exact: true }).first().waitFor({ timeout: 10_000 })
+		await opened.page.evaluate(() => document.querySelectorAll<HTMLButtonElement>('section[aria-live] button').forEach((button) => button.click()))
+	}
+	const field = (opened: OpenedPage, key: string) => opened.page.locator(`#option-${key}`)
+	const section = (opened: OpenedPage, id: string) => opened.page.getByTestId(`section-${id}`)
+
+	async function withPage(path: string, run: (opened: OpenedPage) => Promise<void>) {
+		const opened = await harness.open(path, { as: root })
+		try {
+			await run(opened)
+			expectNoErrors(opened)
+		} finally {
+			await opened.close()
+		}
+	}
+
+	test('saves a changed general option and a JSON option, which persist across a reload', async () => {
+		await withPage('/setting?tab=operation', async (opened) => {
+			const { page } = opened
+			await field(opened, 'RetryTimes').fill('3')
+			await field(opened, 'TopUpLink').fill('https://shop.example/buy')
+			await section(opened, 'general').getByRole('button', { name: '保存通用设置' }).click()
+			await toast(opened, '保存成功')
+			await field(opened, 'GroupRatio').fill('{"default": 1, "vip": 1.5}')
+			await section(opened, 'group').getByRole('button', { name: '保存分组设置' }).click()
+			await toast(opened, '保存成功')
+			expect(options().get('RetryTimes')).toBe(3)
+			expect(options().get('TopUpLink')).toBe('https://shop.example/buy')
+			expect(options().get('GroupRatio')).toEqual({ default: 1, vip: 1.5 })
+			await section(opened, 'quota').getByRole('button', { name: '保存额度设置' }).click()
+			await toast(opened, '没有需要保存的修改')
+
+			await page.reload()
+			await page.waitForFunction(() => window.__hydrated === true)
+			expect(await field(opened, 'RetryTimes').inputValue()).toBe('3')
+			expect(await field(opened, 'TopUpLink').inputValue()).toBe('https://shop.example/buy')
+			expect(JSON.parse(await field(opened, 'GroupRatio').inputValue())).toEqual({ default: 1, vip: 1.5 })
+		})
+	}, 60_000)
+
+	test('says a JSON field is not valid when it loses focus, and saves nothing while it is not', async () => {
+		const before = options().get('UserUsableGroups')
+		await withPage('/setting?tab=operation', async (opened) => {
+			const usable = field(opened, 'UserUsableGroups')
+			await usable.fill('{"default": "default group",')
+			expect(await section(opened, 'group').getByRole('alert').count()).toBe(0)
+			await usable.blur()
+			expect(await section(opened, 'group').getByRole('alert').textContent()).toBe('不是合法的 JSON 字符串')
+			await section(opened, 'group').getByRole('button', { name: '保存分组设置' }).click()
+			await toast(opened, '请检查输入')
+			expect(opened.paths).not.toContain('/api/option/')
+			expect(options().get('UserUsableGroups')).toEqual(before)
+		})
+	}, 30_000)
+
+	test('refuses payment settings before the server address is saved, then saves them with slashes stripped', async () => {
+		await withPage('/setting?tab=system', async (opened) => {
+			const payment = section(opened, 'payment')
+			await field(opened, 'EpayId').fill('1001')
+			await field(opened, 'EpayKey').fill('epay-merchant-key')
+			await payment.getByRole('button', { name: '更新支付设置' }).click()
+			await toast(opened, '请先填写服务器地址')
+			expect(opened.paths).not.toContain('/api/option/')
+			expect(options().get('EpayId')).toBe('')
+
+			await field(opened, 'ServerAddress').fill('https://ferry.example//')
+			await section(opened, 'server').getByRole('button', { name: '更新服务器地址' }).click()
+			await toast(opened, '保存成功')
+			expect(options().get('ServerAddress')).toBe('https://ferry.example')
+			await opened.page.waitForFunction(() => (document.querySelector('#option-ServerAddress') as HTMLInputElement).value === 'https://ferry.example')
+
+			await field(opened, 'PayAddress').fill('https://pay.example/')
+			await payment.getByRole('button', { name: '更新支付设置' }).click()
+			await toast(opened, '保存成功')
+			expect(options().get('EpayId')).toBe('1001')
+			expect(options().get('EpayKey')).toBe('epay-merchant-key')
+			expect(options().get('PayAddress')).toBe('https://pay.example')
+			// A saved secret is not kept in the page: the field is empty again and keeps the stored key.
+			expect(await field(opened, 'EpayKey').inputValue()).toBe('')
+		})
+	}, 60_000)
+
+	test('checks the payment JSON options with their own messages, and shows the server\'s refusal', async () => {
+		// Payment settings need a server address (saved by the test above when the file runs whole).
+		if (!options().get('ServerAddress')) await options().set('ServerAddress', 'https://ferry.example')
+		await withPage('/setting?tab=system', async (opened) => {
+			const payment = section(opened, 'payment')
+			await field(opened, 'PayMethods').fill('[{"name": "Alipay"')
+			await field(opened, 'PayMethods').blur()
+			expect(await payment.getByRole('alert').textContent()).toBe('充值方式设置不是合法的 JSON 字符串')
+			await payment.getByRole('button', { name: '更新支付设置' }).click()
+			await toast(opened, '请检查输入')
+
+			// Valid JSON of the wrong shape passes the page's check; the server refuses it.
+			await field(opened, 'PayMethods').fill('[{"name": 7}]')
+			await payment.getByRole('button', { name: '更新支付设置' }).click()
+			await opened.page.locator('section[aria-live]').getByText(/^PayMethods is not a valid JSON string/).waitFor({ timeout: 10_000 })
+			await toast(opened, '保存失败，请重试')
+			expect(options().get('PayMethods')[0]?.type).toBe('alipay')
+		})
+	}, 30_000)
+
+	test('adds a model in the visual ratio table, refuses duplicates and non-numbers, and applies the change', async () => {
+		await withPage('/setting?tab=operation', async (opened) => {
+			const { page } = opened
+			const area = section(opened, 'model-ratio')
+			await area.getByRole('tab', { name: '可视化编辑' }).click()
+			const table = page.getByTestId('ratio-visual-table')
+			expect(await table.locator('tbody tr[data-model]').count()).toBe(10)
+
+			await table.getByRole('button', { name: '添加模型' }).click()
+			const dialog = page.getByRole('dialog')
+			await dialog.getByLabel('模型名称').fill('harbour-model')
+			await dialog.getByLabel('模型倍率').fill('3x')
+			await toast(opened, '请输入数字')
+			expect(await dialog.getByLabel('模型倍率').inputValue()).toBe('')
+			await dialog.getByLabel('固定价格（美元/次）').fill('0.5')
+			expect(await dialog.getByLabel('模型倍率').isDisabled()).toBe(true)
+			await dialog.getByLabel('固定价格（美元/次）').fill('')
+			await dialog.getByLabel('模型倍率').fill('3')
+			await dialog.getByLabel('补全倍率').fill('2')
+			await dialog.getByRole('button', { name: '添加', exact: true }).click()
+			await dialog.waitFor({ state: 'detached', timeout: 5_000 })
+
+			await table.getByRole('button', { name: '添加模型' }).click()
+			await dialog.getByLabel('模型名称').fill('harbour-model')
+			await dialog.getByRole('button', { name: '添加', exact: true }).click()
+			await toast(opened, '模型名称已存在')
+			await dialog.getByRole('button', { name: '取消' }).click()
+			await dialog.waitFor({ state: 'detached', timeout: 5_000 })
+
+			await table.getByLabel('搜索模型名称').fill('harbour')
+			const row = table.locator('tr[data-model="harbour-model"]')
+			expect(await table.locator('tbody tr[data-model]').count()).toBe(1)
+			await row.getByLabel('固定价格（美元/次）').fill('0.2')
+			expect(await row.getByLabel('模型倍率').isDisabled()).toBe(true)
+			await row.getByLabel('固定价格（美元/次）').fill('')
+			await table.getByRole('button', { name: '应用更改' }).click()
+			await toast(opened, '保存成功')
+			expect(options().get('ModelRatio')['harbour-model']).toBe(3)
+			expect(options().get('CompletionRatio')['harbour-model']).toBe(2)
+			expect(options().get('ModelPrice')).not.toHaveProperty('harbour-model')
+
+			await area.getByRole('tab', { name: 'JSON 视图' }).click()
+			expect(JSON.parse(await field(opened, 'ModelRatio').inputValue())['harbour-model']).toBe(3)
+		})
+	}, 60_000)
+
+	test('clears the logs older than a month by default and shows how many went', async () => {
+		const { logs } = harness.ferry.store.tables
+		const now = Math.floor(Date.now() / 1000)
+		const entry = (createdAt: number) => ({ userId: root.userId, username: 'root', type: LOG_TYPE.consume, createdAt, modelName: 'gpt-4o-mini', content: 'old call' })
+		await harness.ferry.store.db.insert(logs).values([...Array.from({ length: OLD_LOG_COUNT }, (_, index) => entry(now - (40 + index) * DAY_SECONDS)), entry(now)])
+		await withPage('/setting?tab=operation', async (opened) => {
+			await section(opened, 'log').getByRole('button', { name: '清除历史日志' }).click()
+			await opened.page.getByRole('alertdialog').getByRole('button', { name: '清除' }).click()
+			await toast(opened, `${OLD_LOG_COUNT} 条日志已清理！`)
+		})
+		const left = await harness.ferry.store.db.select().from(logs)
+		expect(left.filter((row) => row.content === 'old call').map((row) => row.createdAt)).toEqual([now])
+	}, 30_000)
+
+	test('asks before turning password login off, and turns it back on without asking', async () => {
+		await withPage('/setting?tab=system', async (opened) => {
+			const { page } = opened
+			const toggle = field(opened, 'PasswordLoginEnabled')
+			expect(await toggle.getAttribute('aria-checked')).toBe('true')
+			await toggle.click()
+			const confirm = page.getByRole('alertdialog')
+			expect(await confirm.textContent()).toContain('关闭后，所有没有绑定其他登录方式的用户（包括管理员）都将无法再登录。')
+			await confirm.getByRole('button', { name: '取消' }).click()
+			await confirm.waitFor({ state: 'detached', timeout: 5_000 })
+			expect(options().get('PasswordLoginEnabled')).toBe(true)
+			expect(await toggle.getAttribute('aria-checked')).toBe('true')
+
+			await toggle.click()
+			await confirm.getByRole('button', { name: '确定' }).click()
+			await toast(opened, '保存成功')
+			expect(options().get('PasswordLoginEnabled')).toBe(false)
+			await page.waitForFunction(() => document.querySelector('#option-PasswordLoginEnabled')?.getAttribute('aria-checked') === 'false')
+
+			await toggle.click()
+			await page.waitForFunction(() => document.querySelector('#option-PasswordLoginEnabled')?.getAttribute('aria-checked') === 'true')
+			expect(await page.getByRole('alertdialog').count()).toBe(0)
+			expect(options().get('PasswordLoginEnabled')).toBe(true)
+		})
+	}, 30_000)
+
+	test('hydrates the three tabs without errors in zh and en', async () => {
+		for (const language of ['zh', 'en'] as const) {
+			for (const tab of ['operation', 'system', 'other']) {
+				const opened = await harness.open(`/setting?tab=${tab}`, { as: root, language })
+				try {
+					await opened.page.getByTestId(`${tab}-tab`).waitFor()
+					expectNoErrors(opened)
+				} finally {
+					await opened.close()
+				}
+			}
+		}
+	}, 60_000)
+})

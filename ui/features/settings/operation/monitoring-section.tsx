@@ -1,0 +1,26 @@
+import { FieldGrid, OptionNumber, OptionSwitch, OptionTextarea, SectionCard, SwitchRow } from '@ui/features/settings/option-fields'
+import { numberRule, useOptionForm } from '@ui/features/settings/options-form'
+
+const KEYS = [
+	'ChannelDisableThreshold', 'QuotaRemindThreshold', 'ChannelTestIntervalMinutes',
+	'AutomaticDisableChannelEnabled', 'AutomaticEnableChannelEnabled', 'AutomaticDisableKeywords',
+] as const
+const RULES = { ChannelDisableThreshold: numberRule(0), QuotaRemindThreshold: numberRule(0), ChannelTestIntervalMinutes: numberRule(0) }
+
+export function MonitoringSection() {
+	const form = useOptionForm(KEYS, RULES)
+	return (
+		<SectionCard id="monitoring" title="监控设置" form={form} saveText="保存监控设置">
+			<FieldGrid>
+				<OptionNumber form={form} name="ChannelDisableThreshold" label="测试所有渠道的最长响应时间（秒）" hint="渠道测试超过此时间将自动禁用" />
+				<OptionNumber form={form} name="QuotaRemindThreshold" label="额度提醒阈值" hint="低于此额度时将发送邮件提醒用户" step={1} />
+				<OptionNumber form={form} name="ChannelTestIntervalMinutes" label="定时测试渠道间隔（分钟）" hint="0 表示不定时测试" step={1} />
+			</FieldGrid>
+			<SwitchRow>
+				<OptionSwitch form={form} name="AutomaticDisableChannelEnabled" label="失败时自动禁用渠道" />
+				<OptionSwitch form={form} name="AutomaticEnableChannelEnabled" label="成功时自动启用渠道" />
+			</SwitchRow>
+			<OptionTextarea form={form} name="AutomaticDisableKeywords" label="自动禁用关键词" hint="一行一个，不区分大小写；上游错误包含其中之一时禁用渠道" rows={6} />
+		</SectionCard>
+	)
+}

@@ -1,0 +1,19 @@
+import { FieldGrid, OptionNumber, SectionCard } from '@ui/features/settings/option-fields'
+import { numberRule, useOptionForm } from '@ui/features/settings/options-form'
+
+const KEYS = ['QuotaForNewUser', 'PreConsumedQuota', 'QuotaForInviter', 'QuotaForInvitee'] as const
+const RULES = Object.fromEntries(KEYS.map((key) => [key, numberRule(0)]))
+
+export function QuotaSection() {
+	const form = useOptionForm(KEYS, RULES)
+	return (
+		<SectionCard id="quota" title="额度设置" form={form} saveText="保存额度设置">
+			<FieldGrid columns={2}>
+				<OptionNumber form={form} name="QuotaForNewUser" label="新用户初始额度" step={1} />
+				<OptionNumber form={form} name="PreConsumedQuota" label="请求预扣费额度" hint="请求结束后多退少补" step={1} />
+				<OptionNumber form={form} name="QuotaForInviter" label="邀请新用户奖励额度" step={1} />
+				<OptionNumber form={form} name="QuotaForInvitee" label="新用户使用邀请码奖励额度" step={1} />
+			</FieldGrid>
+		</SectionCard>
+	)
+}

@@ -1,0 +1,198 @@
+/**
+ * One settings section's form over the option texts (seed 000 §5): fields hold strings, JSON fields
+ * are checked on blur, saving checks every field, then sends only the changed keys, one
+ * `PUT /api/option/` each, and says whether all, some or none were saved.
+ */
+import { useEffect, useState } from 'react'
+import { useLoaderData, useRevalidator } from 'react-router'
+import { toast } from '@ui/components/ui/toaster'
+import { type OptionMap, updateOption } from '@ui/features/settings/api'
+import type { SettingData } from '@ui/features/settings/setting-route'
+import { useTranslation } from '@ui/i18n'
+import { describeError } from '@ui/lib/api'
+import { browserApi } from '@ui/lib/browser-api'
+
+/** zh source strings of the seed's settings messages (seed 000 §5, §8). */
+export const optionMessages = {
+	checkInput: '请检查输入',
+	nothingChanged: '没有需要保存的修改',
+	saved: '保存成功',
+	someFailed: '部分保存失败，请重试',
+	allFailed: '保存失败，请重试',
+	invalidJson: '不是合法的 JSON 字符串',
+	enterNumber: '请输入数字',
+	notBelow: '不能小于 {min}',
+	serverAddressFirst: '请先填写服务器地址',
+} as const
+
+/**
+ * How a field is checked and sent: numbers have the seed's minimum; JSON must parse (with its own
+ * message where the seed gives one); addresses lose trailing slashes; secrets start empty (the
+ * server never sends them) and are sent only when typed.
+ */
+export type FieldRule =
+	| { kind: 'number'; min: number }
+	| { kind: 'json'; message?: string }
+	| { kind: 'address' }
+	| { kind: 'secret' }
+
+export const numberRule = (min: number): FieldRule => ({ kind: 'number', min })
+export const jsonRule = (message?: string): FieldRule => ({ kind: 'json', message })
+export const addressRule: FieldRule = { kind: 'address' }
+export const secretRule: FieldRule = { kind: 'secret' }
+
+export type FormRules = Readonly<Record<string, FieldRule>>
+
+/** A refusal (zh source string) that stops the save before anything is sent. */
+export type BeforeSave = (changed: string[], values: OptionMap) => string | undefined
+
+export const stripTrailingSlashes = (value: string) => value.trim().replace(/\/+$/, '')
+
+/** JSON is shown indented; the server keeps it compact. */
+function display(rule: FieldRule | undefined, stored: string | undefined) {
+	if (rule?.kind === 'secret') return ''
+	const text = stored ?? ''
+	if (rule?.kind !== 'json') return text
+	try {
+		return JSON.stringify(JSON.parse(text), null, 2)
+	} catch {
+		return text
+	}
+}
+
+function normalize(rule: FieldRule | undefined, value: string) {
+	if (rule?.kind === 'address') return stripTrailingSlashes(value)
+	if (rule?.kind === 'number') return value.trim()
+	return value
+}
+
+/** The field's problem as `[message, values]`, or undefined when it may be saved. */
+export function findProblem(rule: FieldRule | undefined, value: string): [string, Record<string, string | number>?] | undefined {
+	if (rule?.kind === 'number') {
+		const number = Number(value)
+		if (value.trim() === '' || !Number.isFinite(number)) return [optionMessages.enterNumber]
+		if (number < rule.min) return [optionMessages.notBelow, { min: rule.min }]
+	}
+	if (rule?.kind === 'json') {
+		try {
+			JSON.parse(value)
+		} catch {
+			return [rule.message ?? optionMessages.invalidJson]
+		}
+	}
+	return undefined
+}
+
+type FormState = { values: OptionMap; baseline: OptionMap; revision: number }
+
+function initialState(keys: readonly string[], rules: FormRules, options: OptionMap): FormState {
+	const values = Object.fromEntries(keys.map((key) => [key, display(rules[key], options[key])]))
+	return { values, baseline: { ...values }, revision: 0 }
+}
+
+export type OptionForm = ReturnType<typeof useOptionForm>
+
+/** `keys` and `rules` must be stable (module constants). */
+export function useOptionForm(keys: readonly string[], rules: FormRules = {}, beforeSave?: BeforeSave) {
+	const { t } = useTranslation()
+	const revalidator = useRevalidator()
+	const options = (useLoaderData() as SettingData).options ?? {}
+	const [state, setState] = useState(() => initialState(keys, rules, options))
+	const [errors, setErrors] = useState<Record<string, string>>({})
+	const [saving, setSaving] = useState(false)
+
+	// A value the server changed since (another section's save, the ratio reset) replaces an untouched field.
+	useEffect(() => {
+		setState((current) => {
+			const next = { values: { ...current.values }, baseline: { ...current.baseline }, revision: current.revision + 1 }
+			let changed = false
+			for (const key of keys) {
+				const stored = display(rules[key], options[key])
+				if (stored === current.baseline[key] || current.values[key] !== current.baseline[key]) continue
+				next.values[key] = stored
+				next.baseline[key] = stored
+				changed = true
+			}
+			return changed ? next : current
+		})
+	}, [options, keys, rules])
+
+	function describe(key: string, value: string) {
+		const problem = findProblem(rules[key], value)
+		return problem ? t(problem[0], problem[1]) : undefined
+	}
+
+	function setError(key: string, message: string | undefined) {
+		setErrors((current) => {
+			if (current[key] === message) return current
+			const { [key]: _dropped, ...rest } = current
+			return message === undefined ? rest : { ...rest, [key]: message }
+		})
+	}
+
+	function set(key: string, value: string) {
+		setState((current) => ({ ...current, values: { ...current.values, [key]: value } }))
+		if (errors[key] && !describe(key, value)) setError(key, undefined)
+	}
+
+	/** JSON fields say at once when they do not parse (seed 000 §5). */
+	function check(key: string) {
+		if (rules[key]?.kind === 'json') setError(key, describe(key, state.values[key] ?? ''))
+	}
+
+	/** Saves the changed keys; `overrides` replaces values first (the visual ratio table). Answers whether all were saved. */
+	async function save(overrides?: OptionMap): Promise<boolean> {
+		const values = { ...state.values, ...overrides }
+		if (overrides) setState((current) => ({ ...current, values: { ...current.values, ...overrides } }))
+		const problems = Object.fromEntries(keys.flatMap((key) => {
+			const message = describe(key, values[key] ?? '')
+			return message ? [[key, message]] : []
+		}))
+		setErrors(problems)
+		if (Object.keys(problems).length > 0) {
+			toast.error(t(optionMessages.checkInput))
+			return false
+		}
+		const changed = keys.filter((key) => (rules[key]?.kind === 'secret' ? values[key]!.trim() !== '' : values[key] !== state.baseline[key]))
+		if (changed.length === 0) {
+			toast.info(t(optionMessages.nothingChanged))
+			return false
+		}
+		const refusal = beforeSave?.(changed, values)
+		if (refusal) {
+			toast.error(t(refusal))
+			return false
+		}
+		setSaving(true)
+		const saved: OptionMap = {}
+		const refusals = new Set<string>()
+		for (const key of changed) {
+			const value = normalize(rules[key], values[key]!)
+			try {
+				const envelope = await updateOption(browserApi, key, value)
+				if (envelope.success) saved[key] = value
+				else refusals.add(envelope.message ? t(envelope.message) : t(optionMessages.allFailed))
+			} catch (error) {
+				refusals.add(describeError(error, t))
+			}
+		}
+		setSaving(false)
+		setState((current) => {
+			const next = { values: { ...current.values }, baseline: { ...current.baseline }, revision: current.revision }
+			for (const [key, value] of Object.entries(saved)) {
+				const shown = rules[key]?.kind === 'json' ? values[key]! : display(rules[key], value)
+				next.values[key] = shown
+				next.baseline[key] = shown
+			}
+			return next
+		})
+		for (const message of refusals) toast.error(message)
+		const savedCount = Object.keys(saved).length
+		if (savedCount === changed.length) toast.success(t(optionMessages.saved))
+		else toast.error(t(savedCount === 0 ? optionMessages.allFailed : optionMessages.someFailed))
+		if (savedCount > 0) revalidator.revalidate()
+		return savedCount === changed.length
+	}
+
+	return { keys, rules, values: state.values, revision: state.revision, errors, saving, set, check, save }
+}
