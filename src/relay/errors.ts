@@ -29,6 +29,12 @@ export const relayErrors = {
 	groupNotAllowed: (group: string) => new RelayError(403, `the group ${group} is not available to this user`, 'invalid_request_error', 'group_not_allowed'),
 	modelNotAllowed: (model: string) => new RelayError(403, `this API token may not use the model ${model}`, 'invalid_request_error', 'model_not_allowed'),
 	modelUnpriced: (model: string) => new RelayError(400, `the model ${model} has no price set; ask the administrator to set its ratio or price`, 'invalid_request_error', 'model_price_unset'),
+	/** The channel type (pinned, or of every channel serving the model) lacks the endpoint: asking again will not help. */
+	endpointUnsupported: (endpoint: string, stream: boolean, model?: string) => {
+		const what = stream ? `streaming ${endpoint}` : endpoint
+		const message = model ? `no channel serving the model ${model} supports ${what}` : `this channel type does not support ${what}`
+		return new RelayError(400, message, 'invalid_request_error', 'endpoint_not_supported')
+	},
 	noChannel: (group: string, model: string) => new RelayError(503, `no available channels for model ${model} in group ${group}`, 'server_error', 'model_not_found'),
 	insufficientUserQuota: () => new RelayError(403, 'insufficient user quota', 'insufficient_quota', 'insufficient_user_quota'),
 	insufficientTokenQuota: () => new RelayError(403, 'insufficient token quota', 'insufficient_quota', 'insufficient_token_quota'),

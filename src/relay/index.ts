@@ -61,6 +61,7 @@ export function createRelay(dependencies: Dependencies, relay: RelayServices) {
 		.post('/chat/completions', ({ request, server }) => relayOpenAI(dependencies, relay, 'chat', request, dependencies.clientAddress(server, request)), { parse: 'none' })
 		.post('/completions', ({ request, server }) => relayOpenAI(dependencies, relay, 'completions', request, dependencies.clientAddress(server, request)), { parse: 'none' })
 		.post('/embeddings', ({ request, server }) => relayOpenAI(dependencies, relay, 'embeddings', request, dependencies.clientAddress(server, request)), { parse: 'none' })
+		.post('/rerank', ({ request, server }) => relayOpenAI(dependencies, relay, 'rerank', request, dependencies.clientAddress(server, request)), { parse: 'none' })
 		.post('/messages', ({ request, server }) => relayClaudeMessages(dependencies, relay, request, dependencies.clientAddress(server, request)), { parse: 'none' })
 		.post('/messages/count_tokens', ({ request, server }) => countClaudeTokens(dependencies, relay, request, dependencies.clientAddress(server, request)), { parse: 'none' })
 		.get('/models', ({ request, server }) => answering(async () => ({ object: 'list', data: await modelList(request, dependencies.clientAddress(server, request)) })))

@@ -65,6 +65,10 @@ const channelType = z.preprocess(numericText, z.number({ error: CHANNEL_MESSAGES
 const status = z.preprocess(numericText, z.literal(Object.values(CHANNEL_STATUS), { error: CHANNEL_MESSAGES.statusInvalid }))
 const autoBan = z.union([z.boolean(), z.preprocess(numericText, z.union([z.literal(0), z.literal(1)]))]).transform((value) => Number(value) as 0 | 1)
 const text = (max: number) => z.string().trim().max(max)
+
+/** The longest channel name and tag the API takes. */
+export const CHANNEL_NAME_MAX_LENGTH = 128
+export const CHANNEL_TAG_MAX_LENGTH = 64
 const list = (message?: string) => z.union([z.string(), z.array(z.string())], message ? { error: message } : undefined).transform(splitList)
 const nonEmpty = (items: string[]) => items.length > 0
 
@@ -89,7 +93,7 @@ const statusCodeMapping = text(4096).refine(
 )
 const setting = text(65_536).refine((value) => parsesAsObject(value, () => true), CHANNEL_MESSAGES.settingInvalid)
 const baseUrl = text(2048).transform((value) => value.replace(/\/+$/, ''))
-const name = z.string({ error: CHANNEL_MESSAGES.nameAndKeyRequired }).trim().min(1, CHANNEL_MESSAGES.nameAndKeyRequired).max(128)
+const name = z.string({ error: CHANNEL_MESSAGES.nameAndKeyRequired }).trim().min(1, CHANNEL_MESSAGES.nameAndKeyRequired).max(CHANNEL_NAME_MAX_LENGTH)
 const id = z.preprocess(numericText, z.number().int().positive())
 
 /** Fields an admin may set on a channel; absent (or null) means default on create, unchanged on update. */
@@ -104,7 +108,7 @@ const editableFields = {
 	model_mapping: modelMapping,
 	status_code_mapping: statusCodeMapping,
 	setting,
-	tag: text(64),
+	tag: text(CHANNEL_TAG_MAX_LENGTH),
 	priority,
 	openai_organization: text(256),
 	max_input_tokens: z.preprocess(numericText, z.number().int().min(0)),
@@ -163,7 +167,7 @@ export const channelSearchQuerySchema = channelListQuerySchema.extend({
 })
 
 const idList = (message: string) => z.array(id, { error: message }).min(1, message).max(10_000)
-const tag = z.string({ error: CHANNEL_MESSAGES.tagRequired }).trim().min(1, CHANNEL_MESSAGES.tagRequired).max(64)
+const tag = z.string({ error: CHANNEL_MESSAGES.tagRequired }).trim().min(1, CHANNEL_MESSAGES.tagRequired).max(CHANNEL_TAG_MAX_LENGTH)
 
 export const deleteChannelsSchema = z.object({ ids: idList(CHANNEL_MESSAGES.selectChannelsToDelete) })
 export const tagChannelsSchema = z.object({ ids: idList(CHANNEL_MESSAGES.selectChannels), tag })
@@ -176,7 +180,7 @@ export const tagSchema = z.object({ tag })
  */
 export const editTagSchema = z.object({
 	tag,
-	new_tag: z.string().trim().max(64).nullish(),
+	new_tag: z.string().trim().max(CHANNEL_TAG_MAX_LENGTH).nullish(),
 	model_mapping: z.preprocess(blankAsAbsent, modelMapping.optional()),
 	groups: z.preprocess(blankAsAbsent, list().optional()),
 	models: z.preprocess(blankAsAbsent, list().optional()),

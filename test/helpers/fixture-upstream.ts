@@ -33,7 +33,7 @@ export interface FixtureUpstreamOptions {
 	/** The fixture answered until answerWith names another. */
 	answer?: string
 	/** Answers a request itself when it returns a response; such a request is not recorded in `requests`. */
-	intercept?: (request: RecordedRequest) => Response | Promise<Response> | undefined
+	intercept?: (request: RecordedRequest) => Response | undefined | Promise<Response | undefined>
 }
 
 export function fixturePath(provider: string, file: string) {
@@ -92,6 +92,20 @@ export async function readStream(stream: AsyncIterable<OpenAI.ChatCompletionChun
 	return read
 }
 
+/** The canonical rerank answer a client of Ferry gets. */
+export interface RerankAnswer {
+	model: string
+	results: { index: number; relevance_score: number; document?: { text: string } }[]
+	usage: { prompt_tokens: number; total_tokens: number }
+}
+
+/** The rerank request the provider tests send: one `{text}` document among plain ones. */
+export const RERANK_QUERY = 'What is Ferry?'
+export const RERANK_DOCUMENTS = ['Ferry is a self-hosted gateway for LLM APIs.', { text: 'Bananas are yellow.' }, 'A ferry carries passengers across a river.']
+
+/** Calls Ferry's `/v1/rerank` through the SDK's generic POST (it has no rerank method), so errors arrive as APIErrors. */
+export const rerankWith = (client: OpenAI, body: Record<string, unknown>) => client.post<RerankAnswer>('/rerank', { body })
+
 export interface ProviderTestSetup extends FixtureUpstreamOptions {
 	/** The fixture folder, test/fixtures/providers/<fixtures>/. */
 	fixtures: string
@@ -123,6 +137,12 @@ export interface ProviderTest {
 	expectStreamedChat(model: string, text: string, log: Record<string, unknown>): Promise<void>
 	/** A get_weather tool passes upstream and chat-tools.json's call comes back with `id`, logged as `log`. */
 	expectToolCall(model: string, id: string, log: Record<string, unknown>): Promise<void>
+	/**
+	 * A rerank of RERANK_DOCUMENTS (top 2, documents returned) answered from `fixture` (rerank.json by
+	 * default): the upstream request is checked against `expected`, the client gets `results` and
+	 * `usage`, and the call is logged as `log`.
+	 */
+	expectRerank(model: string, expected: { path: string; authorization: string; body: unknown; results: unknown; usage: Record<string, number>; log: Record<string, unknown>; fixture?: string }): Promise<RerankAnswer>
 	/** Two texts embedded through embeddings.json are sent as `expected` says and logged as `expected.log`. */
 	expectEmbeddings(model: string, expected: { path: string; authorization: string; body: unknown; embeddings: number[][]; log: Record<string, unknown> }): Promise<void>
 }
@@ -193,6 +213,19 @@ export function setUpProviderTest(setup: ProviderTestSetup): ProviderTest {
 			expect(answer.choices[0]!.finish_reason).toBe('tool_calls')
 			expect(answer.choices[0]!.message.tool_calls).toEqual([{ id, type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }])
 			expect(await suite.lastLog()).toMatchObject(log)
+		},
+		async expectRerank(model, expected) {
+			suite.upstream.answerWith(expected.fixture ?? 'rerank.json')
+			const answer = await rerankWith(suite.client, { model, query: RERANK_QUERY, documents: RERANK_DOCUMENTS, top_n: 2, return_documents: true })
+			const sent = suite.upstream.requests.at(-1)!
+			expect(sent.method).toBe('POST')
+			expect(sent.path).toBe(expected.path)
+			expect(sent.headers.authorization).toBe(expected.authorization)
+			expect(sent.body).toEqual(expected.body)
+			expect(answer.results).toEqual(expected.results as never)
+			expect(answer.usage).toEqual(expected.usage as never)
+			expect(await suite.lastLog()).toMatchObject(expected.log)
+			return answer
 		},
 		async expectEmbeddings(model, expected) {
 			suite.upstream.answerWith('embeddings.json')

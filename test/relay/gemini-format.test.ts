@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { GoogleGenAI } from '@google/genai'
-import { geminiAnswerFromOpenAI } from '@/relay/formats/gemini/client-answer'
+import type { BodyReader } from '@/lib/outbound'
+import { geminiAnswerFromOpenAI, geminiStreamFromOpenAI } from '@/relay/formats/gemini/client-answer'
 import { openAIChatFromGemini } from '@/relay/formats/gemini/client-request'
 import { openAIAnswerFromGemini } from '@/relay/providers/gemini/chat-answer'
 import { geminiRequestFromOpenAI } from '@/relay/providers/gemini/chat-request'
@@ -111,6 +112,29 @@ describe('the Gemini client format through the official @google/genai SDK', () =
 		expect(limited.status).toBe(429)
 		expect(JSON.parse(limited.message).error).toMatchObject({ code: 429, status: 'RESOURCE_EXHAUSTED' })
 	})
+
+	const streamText = async (framing: '?alt=sse&' | '?', fault: string) => {
+		const answer = await fetch(`${harness.baseUrl}/v1beta/models/gpt-4o-mini:streamGenerateContent${framing}key=${key}`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ contents: [{ role: 'user', parts: [{ text: `Say hello [fake-fault:${fault}]` }] }] }),
+		})
+		expect(answer.status).toBe(200)
+		return answer.text()
+	}
+
+	for (const [fault, message] of [['malformed-sse=1', 'the upstream sent a malformed stream event'], ['reset-mid-stream=1', 'the upstream connection was lost']] as const) {
+		test(`an upstream stream failure (${fault}) ends an alt=sse stream with an error event, as the last event`, async () => {
+			const events = (await streamText('?alt=sse&', fault)).split(/\r?\n\r?\n/).filter(Boolean).map((event) => JSON.parse(event.replace(/^data: /, '')))
+			expect(events.at(-1)).toEqual({ error: { code: 502, message, status: 'UNAVAILABLE' } })
+			expect(events.slice(0, -1).every((event) => Array.isArray(event.candidates))).toBe(true)
+		})
+	}
+
+	test('an upstream stream failure ends the JSON-array framing with the error as its last element, still valid JSON', async () => {
+		const elements = JSON.parse(await streamText('?', 'malformed-sse=1'))
+		expect(elements.at(-1)).toEqual({ error: { code: 502, message: 'the upstream sent a malformed stream event', status: 'UNAVAILABLE' } })
+	})
 })
 
 describe('converting tool calls and images between the OpenAI and Gemini formats', () => {
@@ -161,4 +185,32 @@ describe('converting tool calls and images between the OpenAI and Gemini formats
 		expect(back.choices[0].finish_reason).toBe('tool_calls')
 		expect(back.usage).toEqual(openAIAnswer.usage)
 	})
+})
+
+describe('the Gemini client stream converter', () => {
+	const encoder = new TextEncoder()
+	const FIRST_CHUNK = 'data: {"id":"c1","choices":[{"index":0,"delta":{"content":"Hel"}}]}\n\n'
+	/** Answers `pieces` one read at a time, then rejects with `failure` (or ends). */
+	const readerOf = (pieces: string[], failure?: Error): BodyReader => ({
+		async read() {
+			const piece = pieces.shift()
+			if (piece !== undefined) return { done: false, value: encoder.encode(piece) }
+			if (failure) throw failure
+			return { done: true }
+		},
+		async cancel() {},
+	})
+
+	const cases: [string, BodyReader, string][] = [
+		['a malformed event', readerOf([FIRST_CHUNK, 'data: {not json\n\n']), 'the upstream sent a malformed stream event'],
+		['a broken connection', readerOf([FIRST_CHUNK], new Error('socket reset')), 'the upstream connection was lost'],
+	]
+	for (const [what, reader, message] of cases) {
+		test(`${what} ends the stream with a Gemini error as its last element instead of breaking it`, async () => {
+			const text = await new Response(geminiStreamFromOpenAI(reader, 'gpt-4o-mini', 'json-array')).text()
+			const elements = JSON.parse(text)
+			expect(elements[0].candidates[0].content.parts).toEqual([{ text: 'Hel' }])
+			expect(elements.at(-1)).toEqual({ error: { code: 502, message, status: 'UNAVAILABLE' } })
+		})
+	}
 })

@@ -47,8 +47,8 @@ describe('the routing table', () => {
 	test('chooses by weight inside one priority', async () => {
 		const table = new RoutingTable(async () => [channel(1, 0, 1), channel(2, 0, 3)])
 		await table.ready()
-		expect(table.pick('default', 'm', new Set(), () => 0.2)!.id).toBe(1)
-		expect(table.pick('default', 'm', new Set(), () => 0.3)!.id).toBe(2)
+		expect(table.pick('default', 'm', new Set(), { random: () => 0.2 })!.id).toBe(1)
+		expect(table.pick('default', 'm', new Set(), { random: () => 0.3 })!.id).toBe(2)
 	})
 
 	test('serves a channel only in its groups and for its models, and forgets a removed channel at once', async () => {
@@ -58,5 +58,15 @@ describe('the routing table', () => {
 		expect(table.hasModel('default', 'a')).toBe(false)
 		table.remove(1)
 		expect(table.pick('vip', 'a', new Set())).toBeUndefined()
+	})
+
+	test('picks and counts only the channels the caller accepts, whatever their priority', async () => {
+		const table = new RoutingTable(async () => [channel(1, 10, 1, { type: 14 }), channel(2, 0, 1, { type: 38 })])
+		await table.ready()
+		const rerankers = (candidate: RoutableChannel) => candidate.type === 38
+		expect(table.hasModel('default', 'm', rerankers)).toBe(true)
+		expect(table.hasModel('default', 'm', () => false)).toBe(false)
+		for (let draw = 0; draw < 5; draw++) expect(table.pick('default', 'm', new Set(), { accepts: rerankers })!.id).toBe(2)
+		expect(table.pick('default', 'm', new Set([2]), { accepts: rerankers })).toBeUndefined()
 	})
 })

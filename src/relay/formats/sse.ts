@@ -9,19 +9,41 @@ export interface SseEvent {
 	event: string | undefined
 	/** The `data:` lines joined with newlines. */
 	data: string
+	/**
+	 * Every other field by name: `id:`, and non-standard ones such as Zhipu's `meta:`. A field sent
+	 * twice in one event keeps its last value; one leading space is dropped, as SSE prescribes.
+	 */
+	fields: Record<string, string>
+}
+
+export interface SseReadOptions {
+	/**
+	 * Keep the `data:` values exactly as sent. SSE drops one space after the colon, but some
+	 * upstreams (Zhipu v3) send raw text there, where that space is part of the text.
+	 */
+	rawData?: boolean
 }
 
 const EVENT_SEPARATOR = /\r?\n\r?\n/
 
-function parseEvent(text: string): SseEvent | undefined {
+/** One event block; undefined when it has neither data nor a name (a comment, or text that is not SSE). */
+function parseEvent(text: string, rawData: boolean): SseEvent | undefined {
 	let event: string | undefined
 	const data: string[] = []
+	const fields: Record<string, string> = {}
 	for (const line of text.split(/\r?\n/)) {
-		if (line.startsWith('data:')) data.push(line.slice(line[5] === ' ' ? 6 : 5))
-		else if (line.startsWith('event:')) event = line.slice(line[6] === ' ' ? 7 : 6).trim()
+		const colon = line.indexOf(':')
+		// `: comment` lines and lines without a value carry nothing a converter reads.
+		if (colon <= 0) continue
+		const name = line.slice(0, colon)
+		const value = line.slice(colon + 1)
+		const trimmed = value[0] === ' ' ? value.slice(1) : value
+		if (name === 'data') data.push(rawData ? value : trimmed)
+		else if (name === 'event') event = trimmed.trim()
+		else fields[name] = trimmed
 	}
 	if (data.length === 0 && event === undefined) return undefined
-	return { event, data: data.join('\n') }
+	return { event, data: data.join('\n'), fields }
 }
 
 export interface SseEventReader {
@@ -30,7 +52,7 @@ export interface SseEventReader {
 	cancel(reason?: unknown): Promise<void>
 }
 
-export function readSseEvents(reader: BodyReader): SseEventReader {
+export function readSseEvents(reader: BodyReader, { rawData = false }: SseReadOptions = {}): SseEventReader {
 	const decoder = new TextDecoder()
 	let pending = ''
 	const ready: SseEvent[] = []
@@ -44,7 +66,7 @@ export function readSseEvents(reader: BodyReader): SseEventReader {
 				const { done, value } = await reader.read()
 				if (done) {
 					ended = true
-					const last = parseEvent(pending + decoder.decode())
+					const last = parseEvent(pending + decoder.decode(), rawData)
 					pending = ''
 					if (last) ready.push(last)
 					continue
@@ -53,7 +75,7 @@ export function readSseEvents(reader: BodyReader): SseEventReader {
 				const parts = pending.split(EVENT_SEPARATOR)
 				pending = parts.pop() ?? ''
 				for (const part of parts) {
-					const event = parseEvent(part)
+					const event = parseEvent(part, rawData)
 					if (event) ready.push(event)
 				}
 			}

@@ -6,13 +6,14 @@
 import type { Dependencies } from '@/dependencies'
 import { type BodyReader, type OpenedResponse, readAllText } from '@/lib/outbound'
 import { RelayError, relayErrors } from '../errors'
-import { adaptorFor } from '../providers/registry'
+import { adaptorFor, servesEndpoint } from '../providers/registry'
 import { THINKING_BLOCKS_FIELD } from '../formats/claude/thinking'
 import { textReader } from '../formats/sse'
 import { type AdaptorContext, AdaptorFetchError, type Converter, type RelayEndpoint } from '../providers/types'
 import { upstreamWebSocket } from './upstream-websocket'
 import { disableReason } from './channel-health'
 import { ModelMappingCycleError, upstreamModel } from './model-mapping'
+import { scrubSecrets, upstreamMessageOf } from './upstream-message'
 import type { RelayServices } from './services'
 import type { RoutableChannel } from './routing-table'
 
@@ -49,26 +50,10 @@ function mappedStatus(channel: RoutableChannel, status: number) {
 	return Number.isInteger(mapped) && mapped >= 100 && mapped <= 599 ? mapped : status
 }
 
-/** Keys and key-like strings never reach the client, even when an upstream echoes them. */
-function scrub(message: string, channel: RoutableChannel) {
-	let text = message.slice(0, 500)
-	if (channel.key) text = text.replaceAll(channel.key, '***')
-	return text.replace(/\b(sk|key|AIza)[-_A-Za-z0-9]{8,}/g, '***')
-}
-
 /** The error the client sees, and the upstream's own (scrubbed) message for the channel's record. */
 async function upstreamError(channel: RoutableChannel, response: OpenedResponse, status: number) {
-	let message = `upstream error ${response.status}`
-	try {
-		const text = (await response.text()).slice(0, ERROR_BODY_LIMIT)
-		const parsed = JSON.parse(text) as { error?: { message?: unknown } | string; message?: unknown; errors?: { message?: unknown }[]; detail?: unknown }
-		// OpenAI `{error:{message}}` or `{error}`, plain `{message}`, Cloudflare `{errors:[{message}]}`, FastAPI `{detail}`.
-		const found = (typeof parsed.error === 'string' ? parsed.error : parsed.error?.message) ?? parsed.message ?? parsed.errors?.[0]?.message ?? parsed.detail
-		if (typeof found === 'string' && found) message = found
-	} catch {
-		// Not JSON: keep the generic message rather than an HTML error page.
-	}
-	const upstreamMessage = scrub(message, channel)
+	const text = await response.text().then((body) => body.slice(0, ERROR_BODY_LIMIT), () => '')
+	const upstreamMessage = scrubSecrets(upstreamMessageOf(text) ?? `upstream error ${response.status}`, channel.key)
 	// The upstream refusing the gateway's own credentials is not the client's key being wrong.
 	const error = status === 401 || status === 403
 		? credentialsRejected()
@@ -97,7 +82,7 @@ export async function openUpstream(
 	const passThrough = adaptor?.openai?.endpoints.includes(call.endpoint) ? adaptor.openai : undefined
 	const converter = passThrough ? undefined : adaptor?.converted?.[call.endpoint]
 	const selfOpened = adaptor?.selfOpened?.[call.endpoint]
-	if (!adaptor || (!passThrough && !converter && !selfOpened) || (call.stream && converter && !converter.streamToOpenAI)) throw new ChannelUnfitError('endpoint not served')
+	if (!adaptor || !servesEndpoint(channel.type, call.endpoint, call.stream)) throw new ChannelUnfitError('endpoint not served')
 	let model: string
 	try {
 		model = upstreamModel(channel.modelMapping, call.model)
@@ -191,7 +176,9 @@ export async function sendWithRetries(dependencies: Dependencies, relay: RelaySe
 	const retries = plan.pinnedChannelId ? 0 : dependencies.options.get('RetryTimes')
 	let lastError: RelayError | undefined
 	for (let attempt = 0; attempt <= retries; attempt++) {
-		const channel = plan.pinnedChannelId ? relay.routing.channel(plan.pinnedChannelId) : relay.routing.pick(plan.group, plan.model, new Set(tried))
+		const channel = plan.pinnedChannelId
+			? relay.routing.channel(plan.pinnedChannelId)
+			: relay.routing.pick(plan.group, plan.model, new Set(tried), { accepts: (candidate) => servesEndpoint(candidate.type, plan.endpoint, plan.stream) })
 		if (!channel) {
 			if (plan.pinnedChannelId) throw relayErrors.channelDisabled()
 			break
@@ -211,6 +198,8 @@ export async function sendWithRetries(dependencies: Dependencies, relay: RelaySe
 				lastError = credentialsRejected()
 				continue
 			}
+			// A request the channel's wire format cannot express (token arrays to a text-only API) is the client's to change.
+			if (error instanceof RelayError && error.status < 500) throw error
 			if (plan.signal.aborted) throw error
 			dependencies.logger.warn('upstream request failed', { channelId: channel.id, reason: String((error as Error).name ?? error) })
 			lastError = relayErrors.upstreamUnavailable()

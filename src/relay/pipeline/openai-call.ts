@@ -9,9 +9,12 @@ import { holdFor, quotaForUsage, resolvePricing, type Pricing, type Usage } from
 import { newRequestId } from '@/lib/crypto'
 import { bodyOrEmpty } from '@/lib/outbound'
 import { type ErrorResponder, RelayError, openAIErrorResponse, relayErrors, relayFailure } from '../errors'
-import { checkOpenAIRequest, readJsonBody } from '../formats/openai/requests'
+import { isObject } from '../formats/json'
+import { checkOpenAIRequest, isStreamable, readJsonBody } from '../formats/openai/requests'
 import { tapOpenAIStream, type StreamEnd } from '../formats/openai/stream-tap'
 import { answerText, usageFrom } from '../formats/openai/usage'
+import { rerankInput, rerankUsageFrom, withRerankUsage } from '../formats/rerank'
+import { servesEndpoint } from '../providers/registry'
 import type { RelayEndpoint } from '../providers/types'
 import { sendWithRetries, type UpstreamAnswer } from './attempts'
 import { resolveGroup } from './groups'
@@ -38,11 +41,13 @@ interface Call {
 
 function promptOf(endpoint: RelayEndpoint, body: Record<string, unknown>): PromptRequest {
 	if (endpoint === 'chat') return { endpoint, messages: body.messages as never[], tools: body.tools }
+	if (endpoint === 'rerank') return { endpoint, input: rerankInput(body) }
 	return { endpoint, input: endpoint === 'completions' ? body.prompt : body.input }
 }
 
+/** Embeddings and rerank generate no text: the hold covers the prompt alone. */
 function completionAllowance(dependencies: Dependencies, endpoint: RelayEndpoint, body: Record<string, unknown>) {
-	if (endpoint === 'embeddings') return 0
+	if (endpoint === 'embeddings' || endpoint === 'rerank') return 0
 	const limit = body.max_completion_tokens ?? body.max_tokens
 	return typeof limit === 'number' && limit > 0 ? limit : dependencies.options.get('PreConsumedQuota')
 }
@@ -74,13 +79,14 @@ export async function relayOpenAI(
 		const body = checkOpenAIRequest(endpoint, converted ? converted.body : await readJsonBody(request))
 		const model = body.model
 		if (caller.token.modelLimits && !caller.token.modelLimits.has(model)) throw relayErrors.modelNotAllowed(model)
+		const stream = isStreamable(endpoint) && body.stream === true
 		await relay.routing.ready()
-		const group = resolveGroup(dependencies.options, caller, model, (candidate, name) => relay.routing.hasModel(candidate, name))
-		if (caller.pinnedChannelId === undefined && !relay.routing.hasModel(group, model)) throw relayErrors.noChannel(group, model)
+		const serves = (channel: { type: number }) => servesEndpoint(channel.type, endpoint, stream)
+		const group = resolveGroup(dependencies.options, caller, model, (candidate, name) => relay.routing.hasModel(candidate, name, serves))
+		checkChannels(relay, caller.pinnedChannelId, group, model, serves, { endpoint, stream })
 		const pricing = resolvePricing(dependencies.options, model, caller.user.group, group)
 			?? (dependencies.options.get('SelfUseModeEnabled') ? FREE : undefined)
 		if (!pricing) throw relayErrors.modelUnpriced(model)
-		const stream = endpoint !== 'embeddings' && body.stream === true
 		const call: Call = {
 			requestId, endpoint, caller, model, group, pricing, stream, startedAt, clientAddress,
 			prompt: promptOf(endpoint, body),
@@ -111,6 +117,23 @@ export async function relayOpenAI(
 	}
 }
 
+/**
+ * Before anything is held: some channel can take the call. A pinned channel, or every channel of
+ * the model, whose type lacks the endpoint makes a clear client error rather than a failed attempt.
+ */
+function checkChannels(
+	relay: RelayServices, pinnedChannelId: number | undefined, group: string, model: string,
+	serves: (channel: { type: number }) => boolean, call: { endpoint: RelayEndpoint; stream: boolean },
+) {
+	if (pinnedChannelId !== undefined) {
+		const pinned = relay.routing.channel(pinnedChannelId)
+		if (pinned && !serves(pinned)) throw relayErrors.endpointUnsupported(call.endpoint, call.stream)
+		return
+	}
+	if (relay.routing.hasModel(group, model, serves)) return
+	throw relay.routing.hasModel(group, model) ? relayErrors.endpointUnsupported(call.endpoint, call.stream, model) : relayErrors.noChannel(group, model)
+}
+
 async function completeAnswer(dependencies: Dependencies, relay: RelayServices, call: Call, answer: UpstreamAnswer): Promise<Response> {
 	let text: string
 	try {
@@ -120,16 +143,21 @@ async function completeAnswer(dependencies: Dependencies, relay: RelayServices, 
 		// A converter that found the upstream's answer to be an error says so in a RelayError.
 		throw error instanceof RelayError ? error : relayErrors.upstreamUnavailable()
 	}
-	let parsed: { usage?: unknown; choices?: unknown } = {}
+	let parsed: unknown
 	try {
 		parsed = JSON.parse(text)
 	} catch {
+		parsed = undefined
+	}
+	if (!isObject(parsed)) {
 		await voidHold(relay.ledger, call.requestId, 'upstream_malformed')
 		throw new RelayError(502, 'the upstream sent a malformed answer', 'upstream_error', 'upstream_malformed')
 	}
-	const upstreamUsage = usageFrom(parsed.usage)
-	const usage = upstreamUsage ?? { promptTokens: await countPrompt(call.prompt), completionTokens: await countText(answerText(parsed)) }
+	const rerank = call.endpoint === 'rerank'
+	const upstreamUsage = rerank ? rerankUsageFrom(parsed.usage) : usageFrom(parsed.usage)
+	const usage = upstreamUsage ?? { promptTokens: await countPrompt(call.prompt), completionTokens: rerank ? 0 : await countText(answerText(parsed)) }
 	await settleCall(dependencies, relay, call, answer, usage, { localCount: !upstreamUsage, firstTokenMs: undefined })
+	if (rerank) text = withRerankUsage(text, parsed, usage)
 	return new Response(text, {
 		status: 200,
 		headers: { 'content-type': 'application/json', 'x-ferry-request-id': call.requestId },

@@ -1,11 +1,17 @@
 /**
  * The in-memory routing table (design §5.4): group → model → enabled channels, rebuilt from the
  * database when channels change. Choosing a channel: the highest priority among channels not yet
- * tried, then weighted random inside that priority.
+ * tried, then weighted random inside that priority. Callers pass which channels can take the call
+ * (their type has the endpoint); the others are never picked.
  */
 import type { RoutableChannel } from '@/api/channels/repository'
 
 export type { RoutableChannel }
+
+/** Which channels may take a call; by default every channel. */
+export type ChannelFilter = (channel: RoutableChannel) => boolean
+
+const everyChannel: ChannelFilter = () => true
 
 export class RoutingTable {
 	private byGroupModel = new Map<string, Map<string, RoutableChannel[]>>()
@@ -57,8 +63,8 @@ export class RoutingTable {
 		return this.byId.get(id)
 	}
 
-	hasModel(group: string, model: string): boolean {
-		return (this.byGroupModel.get(group)?.get(model)?.length ?? 0) > 0
+	hasModel(group: string, model: string, accepts: ChannelFilter = everyChannel): boolean {
+		return this.byGroupModel.get(group)?.get(model)?.some(accepts) ?? false
 	}
 
 	models(group: string): string[] {
@@ -73,8 +79,11 @@ export class RoutingTable {
 		this.byId.delete(channelId)
 	}
 
-	pick(group: string, model: string, tried: ReadonlySet<number>, random: () => number = Math.random): RoutableChannel | undefined {
-		const untried = (this.byGroupModel.get(group)?.get(model) ?? []).filter((channel) => !tried.has(channel.id))
+	pick(
+		group: string, model: string, tried: ReadonlySet<number>,
+		{ accepts = everyChannel, random = Math.random }: { accepts?: ChannelFilter; random?: () => number } = {},
+	): RoutableChannel | undefined {
+		const untried = (this.byGroupModel.get(group)?.get(model) ?? []).filter((channel) => !tried.has(channel.id) && accepts(channel))
 		if (untried.length === 0) return undefined
 		const top = untried[0]!.priority
 		const level = untried.filter((channel) => channel.priority === top)

@@ -60,7 +60,7 @@ function input(value: unknown, count: Counter): number {
 
 export type PromptRequest =
 	| { endpoint: 'chat'; messages: readonly ChatMessage[]; tools?: unknown }
-	| { endpoint: 'completions' | 'embeddings'; input: unknown }
+	| { endpoint: 'completions' | 'embeddings' | 'rerank'; input: unknown }
 
 function prompt(request: PromptRequest, count: Counter) {
 	return request.endpoint === 'chat' ? chatPrompt(request.messages, request.tools, count) : input(request.input, count)

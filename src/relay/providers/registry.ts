@@ -1,5 +1,5 @@
 /** Channel type → adaptor: one line per provider. */
-import type { ProviderAdaptor } from './types'
+import type { ProviderAdaptor, RelayEndpoint } from './types'
 import { anthropic } from './anthropic'
 import { aws } from './aws'
 import { azure } from './azure'
@@ -30,6 +30,7 @@ import { palm } from './palm'
 import { vertex } from './vertex'
 import { dify } from './dify'
 import { cohere } from './cohere'
+import { aiProxyLibrary } from './ai-proxy-library'
 // (provider imports: keep one import line per provider, grouped like the list below)
 
 const ADAPTORS: readonly ProviderAdaptor[] = [
@@ -53,6 +54,7 @@ const ADAPTORS: readonly ProviderAdaptor[] = [
 	jina,
 	dify,
 	cohere,
+	aiProxyLibrary,
 	// Anthropic Claude
 	anthropic,
 	aws,
@@ -73,4 +75,16 @@ const byType = new Map(ADAPTORS.map((adaptor) => [adaptor.type, adaptor]))
 
 export function adaptorFor(type: number): ProviderAdaptor | undefined {
 	return byType.get(type)
+}
+
+/**
+ * Whether a channel type can take a call: the endpoint passes through, converts (streaming only
+ * when the converter can stream), or is opened by the adaptor itself. Routing picks only such channels.
+ */
+export function servesEndpoint(type: number, endpoint: RelayEndpoint, stream = false): boolean {
+	const adaptor = byType.get(type)
+	if (!adaptor) return false
+	if (adaptor.openai?.endpoints.includes(endpoint) || adaptor.selfOpened?.[endpoint]) return true
+	const converter = adaptor.converted?.[endpoint]
+	return Boolean(converter && (!stream || converter.streamToOpenAI))
 }

@@ -7,8 +7,12 @@ import type { WebSocketOpen } from '@/lib/outbound/websocket'
  * members; a missing one means "this upstream cannot do that" and the pipeline says so.
  */
 
-/** The endpoints an OpenAI-format client calls. */
-export const RELAY_ENDPOINTS = ['chat', 'completions', 'embeddings'] as const
+/**
+ * The endpoints an OpenAI-format client calls. Rerank has no OpenAI form: its canonical shape is
+ * Jina's (`{model, query, documents, top_n?, return_documents?}` → `{results, usage}`), which
+ * Cohere's and SiliconCloud's APIs follow closely.
+ */
+export const RELAY_ENDPOINTS = ['chat', 'completions', 'embeddings', 'rerank'] as const
 export type RelayEndpoint = (typeof RELAY_ENDPOINTS)[number]
 
 /** What an adaptor is told about the channel it serves: plain data, key already decrypted. */

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import OpenAI from 'openai'
+import { forgetAccessTokens } from '@/relay/providers/baidu/access-token'
 import { failureOf, fixturePath, readStream, type RecordedRequest, setUpProviderTest } from '../../helpers/fixture-upstream'
 
 const API_KEY = 'ferryBaiduApiKey'
@@ -10,13 +11,16 @@ const WORKSHOP = '/rpc/2.0/ai_custom/v1/wenxinworkshop'
 describe('the Baidu Wenxin provider (type 15)', () => {
 	const tokenRequests: RecordedRequest[] = []
 	let refuseTokens = false
+	/** Milliseconds the token service waits before answering, so concurrent calls overlap the exchange. */
+	let tokenDelayMs = 0
 	const suite = setUpProviderTest({
 		fixtures: 'baidu',
 		modelRatio: { 'ERNIE-4.0-8K': 1, 'ERNIE-Speed-8K': 1, 'Embedding-V1': 1 },
 		channels: [{ type: 15, key: `${API_KEY}|${SECRET_KEY}`, models: 'ERNIE-4.0-8K,ERNIE-Speed-8K,Embedding-V1' }],
-		intercept(request) {
+		async intercept(request) {
 			if (request.path !== '/oauth/2.0/token') return undefined
 			tokenRequests.push(request)
+			await Bun.sleep(tokenDelayMs)
 			if (refuseTokens) return new Response(JSON.stringify({ error: 'invalid_client', error_description: 'unknown client id' }), { status: 401, headers: { 'content-type': 'application/json' } })
 			return new Response(Bun.file(fixturePath('baidu', 'token-answer.json')), { headers: { 'content-type': 'application/json' } })
 		},
@@ -45,6 +49,18 @@ describe('the Baidu Wenxin provider (type 15)', () => {
 		await suite.client.chat.completions.create({ model: 'ERNIE-Speed-8K', messages: [{ role: 'user', content: 'Hi' }] })
 		expect(tokenRequests.length).toBe(before)
 		expect(suite.upstream.requests.at(-1)!.path).toBe(`${WORKSHOP}/chat/ernie_speed`)
+	})
+
+	test('concurrent first calls share one token exchange', async () => {
+		forgetAccessTokens()
+		suite.upstream.answerWith('chat-answer.json')
+		const before = tokenRequests.length
+		tokenDelayMs = 100
+		const replies = await Promise.all(Array.from({ length: 5 }, () => suite.client.chat.completions.create({ model: 'ERNIE-Speed-8K', messages: [{ role: 'user', content: 'Hi' }] })))
+		tokenDelayMs = 0
+		expect(replies.map((reply) => reply.choices[0]!.message.content)).toEqual(Array(5).fill('Hello from ERNIE'))
+		expect(tokenRequests.length).toBe(before + 1)
+		expect(suite.upstream.requests.map((request) => request.query.get('access_token'))).toEqual(Array(5).fill(ACCESS_TOKEN))
 	})
 
 	test('the call is billed with the tokens Baidu reported', async () => {
@@ -107,6 +123,14 @@ describe('the Baidu Wenxin provider (type 15)', () => {
 		const failure = await suite.failsUnbilled(() => suite.client.chat.completions.create({ model: 'ERNIE-4.0-8K', messages: [{ role: 'user', content: 'Say hello' }] }), 'error-answer.json')
 		expect(failure).toBeInstanceOf(OpenAI.APIError)
 		expect(failure!.status).toBe(502)
+	})
+
+	test('an error message that echoes the key pair reaches the client with each part of the key blanked', async () => {
+		suite.upstream.answerWith('error-echoing-credentials.json')
+		const failure = await failureOf(suite.client.chat.completions.create({ model: 'ERNIE-4.0-8K', messages: [{ role: 'user', content: 'Say hello' }] }))
+		expect(failure!.message).toContain('Baidu error 336003: invalid argument: client_secret *** does not match client_id ***')
+		expect(failure!.message).not.toContain(SECRET_KEY)
+		expect(failure!.message).not.toContain(API_KEY)
 	})
 
 	test('an error answered to a stream request ends the stream with an error, unbilled', async () => {

@@ -149,6 +149,14 @@ describe('the Gemini provider (type 24)', () => {
 		expect(answer.data.map((item) => item.embedding)).toEqual([[0.0123, -0.0456, 0.0789, 0.1011], [-0.5, 0.25, 0.125, 0.0625]])
 	})
 
+	test('refuses token-array embedding input as a client error, without calling Gemini', async () => {
+		const before = upstream.requests.length
+		const failure = await client.embeddings.create({ model: 'text-embedding-004', input: [[1, 2, 3]] }).catch((error) => error)
+		expect(failure.status).toBe(400)
+		expect(failure.error.message).toBe('input: Gemini embeds text only, not token arrays')
+		expect(upstream.requests.length).toBe(before)
+	})
+
 	test('passes an upstream error\'s status and message to the client in OpenAI\'s error shape', async () => {
 		upstream.fail('error-rate-limited.json', 429, 1)
 		const failure = await client.chat.completions.create({ model: 'gemini-2.0-flash', messages: [{ role: 'user', content: 'Hi' }] }).catch((error) => error)

@@ -22,7 +22,8 @@ describe('the MokaAI M3E provider', () => {
 
 	test('refuses chat, which M3E does not serve', async () => {
 		const error = await failureOf(suite.client.chat.completions.create({ model: EMBEDDING_MODEL, messages: [{ role: 'user', content: 'Hello' }] }))
-		expect(error?.status).toBe(503)
+		expect(error?.status).toBe(400)
+		expect(error?.message).toContain(`no channel serving the model ${EMBEDDING_MODEL} supports chat`)
 	})
 
 	test('hands an upstream error to the client with its status and message', () => suite.expectUpstreamError(() => suite.client.embeddings.create({ model: EMBEDDING_MODEL, input: 'text' }), 'error-invalid-request.json', 422, 'input must not be empty'))

@@ -69,7 +69,8 @@ describe('the PaLM 2 provider (type 11)', () => {
 
 	test('refuses to stream, which PaLM\'s chat API cannot', async () => {
 		const failure = await client.chat.completions.create({ model: 'chat-bison-001', messages: [{ role: 'user', content: 'Hi' }], stream: true }).catch((error) => error)
-		expect(failure.status).toBe(503)
+		expect(failure.status).toBe(400)
+		expect(failure.error).toMatchObject({ code: 'endpoint_not_supported', message: 'no channel serving the model chat-bison-001 supports streaming chat' })
 	})
 
 	test('passes upstream errors on, and a 401 as "the upstream rejected the channel credentials"', async () => {

@@ -1,15 +1,16 @@
 import { describe, expect, test } from 'bun:test'
 import { CHANNEL_TYPE } from '@shared/channel-type'
-import { setUpProviderTest } from '../../helpers/fixture-upstream'
+import { RERANK_QUERY, setUpProviderTest } from '../../helpers/fixture-upstream'
 
 const MODEL = 'deepseek-ai/DeepSeek-R1'
 const EMBEDDING_MODEL = 'BAAI/bge-m3'
+const RERANK_MODEL = 'BAAI/bge-reranker-v2-m3'
 
 describe('the SiliconCloud provider', () => {
 	const suite = setUpProviderTest({
 		fixtures: 'siliconflow',
-		modelRatio: { 'deepseek-ai/DeepSeek-R1': 1, 'BAAI/bge-m3': 1 },
-		channels: [{ type: CHANNEL_TYPE.siliconflow, key: 'sk-siliconflow-key', models: 'deepseek-ai/DeepSeek-R1,BAAI/bge-m3' }],
+		modelRatio: { 'deepseek-ai/DeepSeek-R1': 1, 'BAAI/bge-m3': 1, 'BAAI/bge-reranker-v2-m3': 1 },
+		channels: [{ type: CHANNEL_TYPE.siliconflow, key: 'sk-siliconflow-key', models: 'deepseek-ai/DeepSeek-R1,BAAI/bge-m3,BAAI/bge-reranker-v2-m3' }],
 	})
 
 	test('sends chat to /v1/chat/completions and bills the usage the upstream reported', async () => {
@@ -38,4 +39,30 @@ describe('the SiliconCloud provider', () => {
 	test('hands an upstream error to the client with its status and message', () => suite.expectUpstreamError(() => suite.client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'Hello' }] }), 'error-model-not-found.json', 400, 'Model does not exist. Please check it carefully.'))
 
 	test('reports rejected channel credentials as a gateway error', () => suite.expectRejectedCredentials(() => suite.client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'Hello' }] }), 'error-invalid-token.json'))
+
+	const rerankBody = { model: RERANK_MODEL, query: RERANK_QUERY, documents: ['Ferry is a self-hosted gateway for LLM APIs.', 'Bananas are yellow.', 'A ferry carries passengers across a river.'], top_n: 2, return_documents: true }
+
+	test('sends a rerank to /v1/rerank with plain-text documents and bills the input tokens it reports', () => suite.expectRerank(RERANK_MODEL, {
+		path: '/v1/rerank',
+		authorization: 'Bearer sk-siliconflow-key',
+		body: rerankBody,
+		results: [
+			{ index: 0, relevance_score: 0.9953722, document: { text: 'Ferry is a self-hosted gateway for LLM APIs.' } },
+			{ index: 2, relevance_score: 0.0412993, document: { text: 'A ferry carries passengers across a river.' } },
+		],
+		usage: { prompt_tokens: 41, total_tokens: 41 },
+		log: { model_name: RERANK_MODEL, prompt_tokens: 41, completion_tokens: 0, quota: 41 },
+	}))
+
+	test('reads rerank tokens from the meta object of the newer answer shape', () => suite.expectRerank(RERANK_MODEL, {
+		fixture: 'rerank-meta.json',
+		path: '/v1/rerank',
+		authorization: 'Bearer sk-siliconflow-key',
+		body: rerankBody,
+		results: [{ index: 0, relevance_score: 0.9953722 }, { index: 2, relevance_score: 0.0412993 }],
+		usage: { prompt_tokens: 44, total_tokens: 44 },
+		log: { model_name: RERANK_MODEL, prompt_tokens: 44, quota: 44 },
+	}))
+
+	test('hands a rerank error to the client with its status and message', () => suite.expectUpstreamError(() => suite.client.post('/rerank', { body: rerankBody }), 'error-model-not-found.json', 400, 'Model does not exist. Please check it carefully.'))
 })

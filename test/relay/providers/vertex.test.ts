@@ -114,6 +114,28 @@ describe('Vertex AI requests without a proxy base URL', () => {
 		expect(exchanges).toEqual(['https://oauth2.example.test/token', 'https://oauth2.example.test/token'])
 	})
 
+	test('share one token exchange between concurrent first calls, and forget an exchange that failed', async () => {
+		clearAccessTokens()
+		const parsed = parseServiceAccount(account)
+		let exchanges = 0
+		let release!: () => void
+		const answered = new Promise<void>((resolve) => { release = resolve })
+		const slow = {
+			now: () => 1_700_000_000_000,
+			async fetchJson() {
+				exchanges++
+				if (exchanges === 1) throw new Error('token endpoint unreachable')
+				await answered
+				return { access_token: `token-${exchanges}`, expires_in: 3600 }
+			},
+		}
+		await expect(accessToken(parsed, slow)).rejects.toThrow('token endpoint unreachable')
+		const pending = Array.from({ length: 5 }, () => accessToken(parsed, slow))
+		release()
+		expect(await Promise.all(pending)).toEqual(Array(5).fill('token-2'))
+		expect(exchanges).toBe(2)
+	})
+
 	test('refuse a key that is not a service-account JSON key', () => {
 		expect(() => parseServiceAccount('AIzaNotJson')).toThrow('service-account JSON key')
 		expect(() => parseServiceAccount('{"project_id":"p"}')).toThrow('client_email')

@@ -8,6 +8,7 @@ import { CHANNEL_MESSAGES } from '@shared/channel'
 import type { Dependencies } from '@/dependencies'
 import { openerWith } from '@/lib/outbound'
 import type { RelayServices } from '@/relay/pipeline/services'
+import { scrubSecrets, upstreamMessageOf } from '@/relay/pipeline/upstream-message'
 import { adaptorFor } from '@/relay/providers/registry'
 import { readableChannels, toRoutableChannel, type RoutableChannel } from '../repository'
 import type { ChannelRecord } from '../view'
@@ -66,24 +67,8 @@ export async function upstreamSend(dependencies: Dependencies, url: string, init
 export const upstreamGet = (dependencies: Dependencies, url: string, headers: Record<string, string>) =>
 	upstreamSend(dependencies, url, { method: 'GET', headers })
 
-/** Keys and key-like strings never reach an answer, even when an upstream echoes them. */
-function scrubSecrets(message: string, key: string): string {
-	let text = message.slice(0, 500)
-	for (const part of key.split(/[|\n]/).filter((piece) => piece.length >= 4)) text = text.replaceAll(part, '***')
-	return text.replace(/\b(sk|key|AIza)[-_A-Za-z0-9]{8,}/g, '***')
+/** What an admin is told of an upstream's error answer: its status and own message, every key of the channel scrubbed out. */
+export function upstreamFailure(status: number, text: string, key: string) {
+	const found = upstreamMessageOf(text)
+	return scrubSecrets(found ? `upstream answered ${status}: ${found}` : `upstream answered ${status}`, key)
 }
-
-/** The upstream's own error message: `{error:{message}}`, `{error:"…"}`, `{message}` or FastAPI's `{detail}`. */
-function upstreamErrorMessage(status: number, text: string): string {
-	try {
-		const parsed = JSON.parse(text) as { error?: { message?: unknown } | string; message?: unknown; detail?: unknown }
-		const found = typeof parsed.error === 'string' ? parsed.error : parsed.error?.message ?? parsed.message ?? parsed.detail
-		if (typeof found === 'string' && found) return `upstream answered ${status}: ${found}`
-	} catch {
-		// Not JSON: an HTML error page says nothing useful.
-	}
-	return `upstream answered ${status}`
-}
-
-/** What an admin is told of an upstream's error answer: its status and own message, the channel's key scrubbed out. */
-export const upstreamFailure = (status: number, text: string, key: string) => scrubSecrets(upstreamErrorMessage(status, text), key)

@@ -76,6 +76,9 @@ export function geminiAnswerFromOpenAI(answer: OpenAIAnswer, model: string): Gem
 
 export type GeminiStreamFraming = 'sse' | 'json-array'
 
+/** A stream that failed upstream ends with an error typed as this status is (UNAVAILABLE). */
+const UPSTREAM_ERROR_STATUS = 502
+
 const encoder = new TextEncoder()
 
 /**
@@ -114,51 +117,65 @@ export function geminiStreamFromOpenAI(reader: BodyReader, model: string, framin
 		controller.close()
 	}
 
+	/** One pull: enqueues the next event with content, or closes the stream at its end. */
+	const step = async (controller: ReadableStreamDefaultController<Uint8Array>) => {
+		for (;;) {
+			if (closed) return
+			const event = await events.next()
+			if (!event || event.data === '[DONE]') {
+				void events.cancel().catch(() => {})
+				return close(controller, finalEvent())
+			}
+			if (!event.data.trim()) continue
+			const chunk = JSON.parse(event.data) as OpenAIAnswer
+			if (chunk.error) {
+				void events.cancel().catch(() => {})
+				return close(controller, geminiErrorBody(UPSTREAM_ERROR_STATUS, chunk.error.message ?? 'the upstream stream failed'))
+			}
+			responseId ??= chunk.id
+			if (chunk.usage) usage = geminiUsageFromOpenAI(chunk.usage)
+			const candidates: GeminiCandidate[] = []
+			for (const [position, choice] of (chunk.choices ?? []).entries()) {
+				const index = choice.index ?? position
+				const delta = choice.delta ?? {}
+				for (const call of delta.tool_calls ?? []) {
+					const gathered = calls.get(index) ?? new Map()
+					calls.set(index, gathered)
+					const callIndex = call.index ?? gathered.size
+					const known = gathered.get(callIndex) ?? { arguments: '' }
+					gathered.set(callIndex, {
+						...known,
+						id: call.id ?? known.id,
+						function: { name: call.function?.name ?? known.function?.name },
+						extra_content: call.extra_content ?? known.extra_content,
+						arguments: known.arguments + (call.function?.arguments ?? ''),
+					})
+				}
+				if (choice.finish_reason) finishes.set(index, choice.finish_reason)
+				const parts = partsOf({ content: delta.content, reasoning_content: delta.reasoning_content })
+				if (parts.length > 0) candidates.push({ content: { role: 'model', parts }, index })
+			}
+			if (candidates.length > 0) {
+				controller.enqueue(frame(response(candidates)))
+				return
+			}
+		}
+	}
+
 	return new ReadableStream<Uint8Array>({
 		async pull(controller) {
-			for (;;) {
+			try {
+				await step(controller)
+			} catch (error) {
+				// Like an error chunk: the stream ends with an error in Gemini's shape, never with a broken body.
 				if (closed) return
-				const event = await events.next()
-				if (!event || event.data === '[DONE]') {
-					void events.cancel().catch(() => {})
-					return close(controller, finalEvent())
-				}
-				if (!event.data.trim()) continue
-				const chunk = JSON.parse(event.data) as OpenAIAnswer
-				if (chunk.error) {
-					void events.cancel().catch(() => {})
-					return close(controller, geminiErrorBody(502, chunk.error.message ?? 'the upstream stream failed'))
-				}
-				responseId ??= chunk.id
-				if (chunk.usage) usage = geminiUsageFromOpenAI(chunk.usage)
-				const candidates: GeminiCandidate[] = []
-				for (const [position, choice] of (chunk.choices ?? []).entries()) {
-					const index = choice.index ?? position
-					const delta = choice.delta ?? {}
-					for (const call of delta.tool_calls ?? []) {
-						const gathered = calls.get(index) ?? new Map()
-						calls.set(index, gathered)
-						const callIndex = call.index ?? gathered.size
-						const known = gathered.get(callIndex) ?? { arguments: '' }
-						gathered.set(callIndex, {
-							...known,
-							id: call.id ?? known.id,
-							function: { name: call.function?.name ?? known.function?.name },
-							extra_content: call.extra_content ?? known.extra_content,
-							arguments: known.arguments + (call.function?.arguments ?? ''),
-						})
-					}
-					if (choice.finish_reason) finishes.set(index, choice.finish_reason)
-					const parts = partsOf({ content: delta.content, reasoning_content: delta.reasoning_content })
-					if (parts.length > 0) candidates.push({ content: { role: 'model', parts }, index })
-				}
-				if (candidates.length > 0) {
-					controller.enqueue(frame(response(candidates)))
-					return
-				}
+				void events.cancel().catch(() => {})
+				const message = error instanceof SyntaxError ? 'the upstream sent a malformed stream event' : 'the upstream connection was lost'
+				close(controller, geminiErrorBody(UPSTREAM_ERROR_STATUS, message))
 			}
 		},
 		async cancel(reason) {
+			closed = true
 			await events.cancel(reason)
 		},
 	})

@@ -41,6 +41,24 @@ function isPrompt(value: unknown) {
 	return typeof value === 'string' || (Array.isArray(value) && value.every((item) => typeof item === 'string' || typeof item === 'number' || (Array.isArray(item) && item.every((token) => typeof token === 'number'))))
 }
 
+/** Endpoints answered whole: `stream` and its options mean nothing there. */
+const WHOLE_ANSWER_ENDPOINTS: ReadonlySet<RelayEndpoint> = new Set(['embeddings', 'rerank'])
+
+export const isStreamable = (endpoint: RelayEndpoint) => !WHOLE_ANSWER_ENDPOINTS.has(endpoint)
+
+/** Rerank documents are texts or `{text}` objects (Jina's and Cohere's shared form). */
+function checkRerank(body: Record<string, unknown>) {
+	if (typeof body.query !== 'string' || body.query === '') fail('query: query is required')
+	const documents = body.documents
+	if (!Array.isArray(documents) || documents.length === 0) fail('documents: expected a non-empty list of texts or {text} objects')
+	documents.forEach((document, index) => {
+		if (typeof document !== 'string' && !(isObject(document) && typeof document.text === 'string')) fail(`documents.${index}: expected a text or a {text} object`)
+	})
+	const topN = body.top_n
+	if (topN !== undefined && topN !== null && !(Number.isInteger(topN) && (topN as number) > 0)) fail('top_n: expected a positive whole number')
+	optionalBoolean(body, 'return_documents')
+}
+
 /** Checks a request body for an endpoint; throws a bad-request RelayError with a message naming the field. */
 export function checkOpenAIRequest(endpoint: RelayEndpoint, body: unknown): OpenAIRequest {
 	if (!isObject(body)) fail('the request body must be a JSON object')
@@ -61,7 +79,8 @@ export function checkOpenAIRequest(endpoint: RelayEndpoint, body: unknown): Open
 	}
 	if (endpoint === 'completions' && !isPrompt(body.prompt)) fail('prompt: expected text or a list of texts or tokens')
 	if (endpoint === 'embeddings' && !isPrompt(body.input)) fail('input: expected text or a list of texts or tokens')
-	if (endpoint !== 'embeddings') {
+	if (endpoint === 'rerank') checkRerank(body)
+	if (isStreamable(endpoint)) {
 		optionalBoolean(body, 'stream')
 		optionalTokenLimit(body, 'max_tokens')
 		const options = body.stream_options

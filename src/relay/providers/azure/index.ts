@@ -2,7 +2,7 @@ import { CHANNEL_TYPE, DEFAULT_AZURE_API_VERSION } from '@shared/channel-type'
 import type { RelayEndpoint } from '../types'
 import { openAICompatible } from '../openai-compatible'
 
-const AZURE_PATHS: Record<RelayEndpoint, string> = {
+const AZURE_PATHS: Partial<Record<RelayEndpoint, string>> = {
 	chat: 'chat/completions',
 	completions: 'completions',
 	embeddings: 'embeddings',
@@ -17,6 +17,7 @@ export const azure = openAICompatible({
 	type: CHANNEL_TYPE.azure,
 	name: 'Azure OpenAI',
 	defaultBaseUrl: '',
+	endpoints: ['chat', 'completions', 'embeddings'],
 	url: (channel, endpoint, model) => {
 		const version = encodeURIComponent(channel.other || DEFAULT_AZURE_API_VERSION)
 		return `${channel.baseUrl}/openai/deployments/${encodeURIComponent(azureDeployment(model))}/${AZURE_PATHS[endpoint]}?api-version=${version}`

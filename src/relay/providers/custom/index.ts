@@ -6,5 +6,6 @@ export const custom = openAICompatible({
 	type: CHANNEL_TYPE.custom,
 	name: 'Custom',
 	defaultBaseUrl: '',
+	endpoints: ['chat', 'completions', 'embeddings', 'rerank'],
 	url: (channel, _endpoint, model) => channel.baseUrl.replaceAll('{model}', encodeURIComponent(model)),
 })

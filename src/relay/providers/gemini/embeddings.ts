@@ -1,15 +1,14 @@
 /** OpenAI embeddings through Gemini's `batchEmbedContents`: one request for one input or many. */
 import type { GeminiContent } from '@/relay/formats/gemini/types'
+import { relayErrors } from '../../errors'
 
 type Body = Record<string, unknown>
-
-export class UnsupportedEmbeddingInputError extends Error {}
 
 function textsOf(input: unknown): string[] {
 	const inputs = Array.isArray(input) ? input : [input]
 	return inputs.map((item) => {
-		// Gemini embeds text only; OpenAI's token arrays have no Gemini equivalent.
-		if (typeof item !== 'string') throw new UnsupportedEmbeddingInputError('Gemini embeds text only, not token arrays')
+		// OpenAI's token arrays have no Gemini equivalent: the client's to change.
+		if (typeof item !== 'string') throw relayErrors.badRequest('input: Gemini embeds text only, not token arrays')
 		return item
 	})
 }

@@ -1,9 +1,10 @@
 import { CHANNEL_TYPE } from '@shared/channel-type'
 import { openAICompatible } from '../openai-compatible'
 
+/** Embeddings in OpenAI's format and rerank in Jina's own, which is the gateway's canonical rerank form. */
 export const jina = openAICompatible({
 	type: CHANNEL_TYPE.jina,
 	name: 'Jina',
 	defaultBaseUrl: 'https://api.jina.ai',
-	endpoints: ['embeddings'],
+	endpoints: ['embeddings', 'rerank'],
 })

@@ -8,13 +8,17 @@ export const OPENAI_PATHS: Record<RelayEndpoint, string> = {
 	chat: '/v1/chat/completions',
 	completions: '/v1/completions',
 	embeddings: '/v1/embeddings',
+	rerank: '/v1/rerank',
 }
+
+/** What an OpenAI-format upstream serves unless it says otherwise: rerank is not OpenAI's own API. */
+const DEFAULT_ENDPOINTS: readonly RelayEndpoint[] = ['chat', 'completions', 'embeddings']
 
 export interface OpenAICompatibleOptions {
 	type: number
 	name: string
 	defaultBaseUrl: string
-	/** The endpoints served; by default those `paths` names. */
+	/** The endpoints served; by default those `paths` names, or chat, completions and embeddings. */
 	endpoints?: readonly RelayEndpoint[]
 	/** Each endpoint's path under the base URL; OpenAI's `/v1` paths by default. */
 	paths?: Partial<Record<RelayEndpoint, string>>
@@ -27,6 +31,7 @@ export const bearer = (channel: UpstreamChannel) => ({ authorization: `Bearer ${
 
 export function openAICompatible(options: OpenAICompatibleOptions): ProviderAdaptor {
 	const paths = options.paths ?? OPENAI_PATHS
+	const endpoints = options.endpoints ?? (options.paths ? (Object.keys(options.paths) as RelayEndpoint[]) : DEFAULT_ENDPOINTS)
 	const url = options.url ?? ((channel, endpoint) => `${channel.baseUrl || options.defaultBaseUrl}${paths[endpoint]}`)
 	const headers = options.headers ?? bearer
 	return {
@@ -34,7 +39,7 @@ export function openAICompatible(options: OpenAICompatibleOptions): ProviderAdap
 		name: options.name,
 		defaultBaseUrl: options.defaultBaseUrl,
 		openai: {
-			endpoints: options.endpoints ?? (Object.keys(paths) as RelayEndpoint[]),
+			endpoints,
 			buildRequest(channel, endpoint, body) {
 				return {
 					url: url(channel, endpoint, String(body.model)),

@@ -4,6 +4,7 @@
  * about an hour. Tokens are cached per service account until shortly before they expire.
  */
 import { createSign } from 'node:crypto'
+import { TokenCache, type IssuedToken } from '../shared/token-cache'
 import type { AdaptorContext } from '../types'
 import type { ServiceAccount } from './service-account'
 
@@ -26,16 +27,11 @@ export function signedAssertion(account: ServiceAccount, nowMs: number): string 
 	return `${unsigned}.${base64Url(signature)}`
 }
 
-interface CachedToken {
-	token: Promise<string>
-	expiresAt: number
-}
-
-const cache = new Map<string, CachedToken>()
+const cache = new TokenCache()
 
 export class TokenExchangeError extends Error {}
 
-async function exchange(account: ServiceAccount, context: AdaptorContext, entry: CachedToken): Promise<string> {
+async function exchange(account: ServiceAccount, context: AdaptorContext): Promise<IssuedToken> {
 	const answer = await context.fetchJson(account.tokenUri, {
 		method: 'POST',
 		headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -43,24 +39,12 @@ async function exchange(account: ServiceAccount, context: AdaptorContext, entry:
 	}) as { access_token?: unknown; expires_in?: unknown }
 	if (typeof answer.access_token !== 'string' || !answer.access_token) throw new TokenExchangeError('the token endpoint answered no access_token')
 	const lifetimeSeconds = typeof answer.expires_in === 'number' ? answer.expires_in : ASSERTION_LIFETIME_SECONDS
-	entry.expiresAt = context.now() + lifetimeSeconds * MILLISECONDS_PER_SECOND - REFRESH_MARGIN_MS
-	return answer.access_token
+	return { token: answer.access_token, renewAt: context.now() + lifetimeSeconds * MILLISECONDS_PER_SECOND - REFRESH_MARGIN_MS }
 }
 
 /** One exchange at a time per account: concurrent calls share the pending token. */
-export async function accessToken(account: ServiceAccount, context: AdaptorContext): Promise<string> {
-	const cacheKey = `${account.tokenUri}\n${account.clientEmail}\n${account.privateKeyId}`
-	const cached = cache.get(cacheKey)
-	if (cached && cached.expiresAt > context.now()) return cached.token
-	const entry: CachedToken = { token: Promise.resolve(''), expiresAt: Number.POSITIVE_INFINITY }
-	entry.token = exchange(account, context, entry)
-	cache.set(cacheKey, entry)
-	try {
-		return await entry.token
-	} catch (error) {
-		if (cache.get(cacheKey) === entry) cache.delete(cacheKey)
-		throw error
-	}
+export function accessToken(account: ServiceAccount, context: AdaptorContext): Promise<string> {
+	return cache.get(`${account.tokenUri}\n${account.clientEmail}\n${account.privateKeyId}`, context.now(), () => exchange(account, context))
 }
 
 /** For tests: forget every cached token. */
