@@ -3,6 +3,7 @@
  * and the display rules the pricing page applies to it.
  */
 import { z } from 'zod'
+import { GROUP_RATIO_TIERS } from './token'
 
 /** How a model is billed: by tokens through its ratios, or a fixed price per call. */
 export const QUOTA_TYPE = { byTokens: 0, perCall: 1 } as const
@@ -54,8 +55,8 @@ export type RatioTier = 'red' | 'orange' | 'blue' | 'green'
 
 /** Group-ratio tag colour (seed 000 §9, seed 002 §9): above 5 red, above 3 orange, above 1 blue, else green. */
 export function groupRatioTier(ratio: number): RatioTier {
-	if (ratio > 5) return 'red'
-	if (ratio > 3) return 'orange'
-	if (ratio > 1) return 'blue'
+	if (ratio > GROUP_RATIO_TIERS.red) return 'red'
+	if (ratio > GROUP_RATIO_TIERS.orange) return 'orange'
+	if (ratio > GROUP_RATIO_TIERS.blue) return 'blue'
 	return 'green'
 }

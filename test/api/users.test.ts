@@ -203,6 +203,14 @@ for (const target of databaseTargets()) {
 				expect(answer.body.data.default).toEqual({ desc: 'default group', ratio: 1 })
 			})
 
+			test('lists a group\'s ratio as billing applies it to the user, special group-to-group ratios first', async () => {
+				const alice = await ferry.createUser('alice')
+				await ferry.dependencies.options.set('GroupRatio', JSON.stringify({ default: 1, vip: 2 }))
+				await ferry.dependencies.options.set('GroupGroupRatio', JSON.stringify({ default: { vip: 1.5 } }))
+				const answer = await ferry.call('GET', '/api/user/self/groups', { as: alice })
+				expect(answer.body.data.vip).toEqual({ desc: 'vip group', ratio: 1.5 })
+			})
+
 			test('lists the models enabled for the user\'s group', async () => {
 				const alice = await ferry.createUser('alice')
 				const { abilities } = ferry.store.tables

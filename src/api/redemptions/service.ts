@@ -9,7 +9,7 @@ import {
 	REDEMPTION_KEY_LENGTH, REDEMPTION_MESSAGES, REDEMPTION_NEVER_EXPIRES, REDEMPTION_STATUS,
 	type CreateRedemptionInput, type RedemptionView, type UpdateRedemptionInput,
 } from '@shared/redemption'
-import { renderQuota } from '@ui/lib/format'
+import { renderQuota } from '@shared/quota-display'
 import { rows, type Store, type Tables } from '@/db'
 import type { Dependencies } from '@/dependencies'
 import { applyCredit } from '@/billing/ledger'

@@ -16,6 +16,7 @@ import { VERIFICATION_MESSAGES } from '../verification/messages'
 import { consumeCode, VERIFICATION_PURPOSE } from '../verification/service'
 import { createAccount, endSessions, isUniqueViolation, newAffCode, signUpRewards, usernameTaken } from './repository'
 import type { UserRecord } from './view'
+import { groupRatio } from '@/billing/price'
 
 /** Attempts allowed before any password is hashed (design §6). */
 export const LOGIN_LIMITS = {
@@ -151,13 +152,12 @@ export async function userModels(dependencies: Dependencies, user: UserRecord): 
 	return found.map((row) => row.model).sort()
 }
 
-/** Groups the user may pick for a token, with their description and price ratio. */
+/** Groups the user may pick for a token, with their description and the ratio billing applies to this user there. */
 export function usableGroups(dependencies: Dependencies, user: UserRecord): Record<string, { desc: string; ratio: number }> {
 	const descriptions = dependencies.options.get('UserUsableGroups')
-	const ratios = dependencies.options.get('GroupRatio')
 	const groups: Record<string, { desc: string; ratio: number }> = {}
 	for (const [group, desc] of Object.entries({ ...descriptions, [user.group]: descriptions[user.group] ?? user.group })) {
-		groups[group] = { desc, ratio: ratios[group] ?? 1 }
+		groups[group] = { desc, ratio: groupRatio(dependencies.options, user.group, group) }
 	}
 	return groups
 }

@@ -1,5 +1,5 @@
 /** How tokens read in the table: status tags, masked keys and group ratio colours. */
-import { GROUP_RATIO_TIERS, TOKEN_STATUS, TOKEN_KEY_PREFIX } from '@shared/token'
+import { TOKEN_STATUS, TOKEN_KEY_PREFIX } from '@shared/token'
 import type { BadgeVariant } from '@ui/components/ui/badge'
 
 /** zh source strings and tag colours of the four token states (seed 002 §4). */
@@ -22,9 +22,3 @@ export function maskKey(key: string): string {
 	return `${TOKEN_KEY_PREFIX}${secret.slice(0, visibleKeyEnds)}${hiddenKeyMark}${secret.slice(-visibleKeyEnds)}`
 }
 
-export function groupRatioVariant(ratio: number): BadgeVariant {
-	if (ratio > GROUP_RATIO_TIERS.red) return 'red'
-	if (ratio > GROUP_RATIO_TIERS.orange) return 'orange'
-	if (ratio > GROUP_RATIO_TIERS.blue) return 'blue'
-	return 'green'
-}

@@ -1,7 +1,7 @@
 /** The channel editor page (seed 001 §2): create mode without a channel, edit mode with one. */
 import { type FormEvent, useEffect, useState } from 'react'
 import { Link, useNavigate } from 'react-router'
-import type { ChannelView } from '@shared/channel'
+import { CHANNEL_NAME_MAX_LENGTH, CHANNEL_TAG_MAX_LENGTH, type ChannelView } from '@shared/channel'
 import { CHANNEL_TYPE_NAMES, isChannelType, type ChannelType } from '@shared/channel-type'
 import { Button } from '@ui/components/ui/button'
 import { Card, CardContent, CardFooter } from '@ui/components/ui/card'
@@ -21,7 +21,7 @@ import { KeyField } from './key-field'
 import { ModelsField } from './models-field'
 import { MultiSelect } from './multi-select'
 import {
-	CHANNEL_TYPE_ORDER, FIXED_TYPE_MODELS, MODEL_MAPPING_TEMPLATE, NAME_MAX_LENGTH, SETTING_TEMPLATE, STATUS_CODE_MAPPING_TEMPLATE, TAG_MAX_LENGTH,
+	CHANNEL_TYPE_ORDER, FIXED_TYPE_MODELS, MODEL_MAPPING_TEMPLATE, SETTING_TEMPLATE, STATUS_CODE_MAPPING_TEMPLATE,
 } from './presets'
 import { BaseUrlField, TypeFields } from './type-fields'
 
@@ -116,7 +116,7 @@ export function ChannelEditor({ channel, groups, configuredModels }: ChannelEdit
 						</Select>
 					</Field>
 					<Field id="channel-name" label={t('名称')} required>
-						<Input id="channel-name" value={form.name} maxLength={NAME_MAX_LENGTH} placeholder={t('请为渠道命名')} onChange={(event) => update({ name: event.target.value })} />
+						<Input id="channel-name" value={form.name} maxLength={CHANNEL_NAME_MAX_LENGTH} placeholder={t('请为渠道命名')} onChange={(event) => update({ name: event.target.value })} />
 					</Field>
 					<BaseUrlField form={form} update={update} />
 					<KeyField form={form} creating={creating} update={update} />
@@ -135,7 +135,7 @@ export function ChannelEditor({ channel, groups, configuredModels }: ChannelEdit
 					<JsonField id="channel-model-mapping" label={t('模型重定向')} hint={t('可选，把请求里的模型名换成上游的模型名，键为请求的模型名，值为要替换成的模型名')} value={form.modelMapping} template={MODEL_MAPPING_TEMPLATE} onChange={(modelMapping) => update({ modelMapping })} />
 					<div className="grid gap-5 sm:grid-cols-3">
 						<Field id="channel-tag" label={t('标签')}>
-							<Input id="channel-tag" value={form.tag} maxLength={TAG_MAX_LENGTH} placeholder={t('可选，用于聚合管理渠道')} onChange={(event) => update({ tag: event.target.value })} />
+							<Input id="channel-tag" value={form.tag} maxLength={CHANNEL_TAG_MAX_LENGTH} placeholder={t('可选，用于聚合管理渠道')} onChange={(event) => update({ tag: event.target.value })} />
 						</Field>
 						<Field id="channel-priority" label={t('优先级')}>
 							<Input id="channel-priority" type="number" inputMode="numeric" step={1} value={form.priority} onChange={(event) => update({ priority: event.target.value })} />

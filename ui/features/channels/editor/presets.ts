@@ -12,10 +12,6 @@ export const CHANNEL_TYPE_ORDER: readonly ChannelType[] = [
 	CHANNEL_TYPE.custom, CHANNEL_TYPE.fastgpt, CHANNEL_TYPE.aiProxyLibrary, CHANNEL_TYPE.mokaai,
 ]
 
-/** The server's length limits (createChannelSchema). */
-export const NAME_MAX_LENGTH = 128
-export const TAG_MAX_LENGTH = 64
-
 export const DEFAULT_NEW_CHANNEL_TYPE: ChannelType = CHANNEL_TYPE.openai
 
 /** How the key of these types is composed; the others take one API key. */

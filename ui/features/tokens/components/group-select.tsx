@@ -4,7 +4,7 @@ import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@
 import { useTranslation } from '@ui/i18n'
 import { useStatus } from '@ui/lib/status'
 import type { UsableGroups } from '@ui/features/tokens/api'
-import { groupRatioVariant } from '@ui/features/tokens/token-display'
+import { groupRatioTier } from '@shared/pricing'
 
 /** Select values cannot be empty: the owner's own group (`''`) gets a value no group name can take. */
 const ownGroupValue = 'own-group'
@@ -37,7 +37,7 @@ export function GroupSelect({ id, groups, value, onChange }: GroupSelectProps) {
 								<span>{name}</span>
 								{name === AUTO_GROUP && !group && <span className="text-xs text-muted-foreground">{t('自动选择可用分组')}</span>}
 								{group && group.desc !== name && <span className="text-xs text-muted-foreground">{group.desc}</span>}
-								{group && <Badge variant={groupRatioVariant(group.ratio)}>{t('{ratio} 倍率', { ratio: group.ratio })}</Badge>}
+								{group && <Badge variant={groupRatioTier(group.ratio)}>{t('{ratio} 倍率', { ratio: group.ratio })}</Badge>}
 							</span>
 						</SelectItem>
 					)
