@@ -34,6 +34,7 @@ describe.skipIf(!browserExecutable)('the console pages in a browser', () => {
 			{ name: 'register', path: '/register?aff=ABCD', as: 'anonymous', status: 200 },
 			{ name: 'reset', path: '/reset', as: 'anonymous', status: 200 },
 			{ name: 'reset-confirm', path: '/user/reset?email=sea%40example.com&token=abc', as: 'anonymous', status: 200 },
+			{ name: 'pricing', path: '/pricing', as: 'anonymous', status: 200 },
 			{ name: 'not-found', path: '/no/such/page', as: 'anonymous', status: 404 },
 			{ name: 'token', path: '/token', as: 'root', status: 200 },
 			{ name: 'user', path: '/user', as: 'root', status: 200 },
@@ -41,6 +42,10 @@ describe.skipIf(!browserExecutable)('the console pages in a browser', () => {
 			{ name: 'channel-add', path: '/channel/add', as: 'root', status: 200 },
 			{ name: 'channel-edit', path: `/channel/edit/${channelId}`, as: 'root', status: 200 },
 			{ name: 'log', path: '/log', as: 'root', status: 200 },
+			{ name: 'playground', path: '/playground', as: 'root', status: 200 },
+			{ name: 'detail', path: '/detail', as: 'root', status: 200 },
+			{ name: 'redemption', path: '/redemption', as: 'root', status: 200 },
+			{ name: 'topup', path: '/topup', as: 'root', status: 200 },
 			{ name: 'setting', path: '/setting', as: 'root', status: 200 },
 			{ name: 'setting-operation', path: '/setting?tab=operation', as: 'root', status: 200 },
 			{ name: 'setting-system', path: '/setting?tab=system', as: 'root', status: 200 },
@@ -102,11 +107,13 @@ describe.skipIf(!browserExecutable)('the console pages in a browser', () => {
 			await menu.getByRole('link', { name: '令牌' }).waitFor()
 			expect(await menu.getByRole('link', { name: '渠道' }).count()).toBe(0)
 			expect(await menu.getByRole('link', { name: '用户管理' }).count()).toBe(0)
+			expect(await menu.getByRole('link', { name: '兑换码' }).count()).toBe(0)
+			expect(await menu.getByRole('link', { name: '钱包' }).count()).toBe(1)
 			expect(await menu.getByRole('link', { name: '日志' }).count()).toBe(1)
 		} finally {
 			await opened.close()
 		}
-		for (const path of ['/user', '/channel', '/channel/add', `/channel/edit/${channelId}`]) {
+		for (const path of ['/user', '/channel', '/channel/add', `/channel/edit/${channelId}`, '/redemption']) {
 			const page = await harness.open(path, { as: user })
 			try {
 				await page.page.getByTestId('not-allowed').waitFor()
