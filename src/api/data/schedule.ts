@@ -1,20 +1,17 @@
 /**
  * Runs the dashboard export (export.ts) every `DataExportInterval` minutes while
- * `DataExportEnabled`, on one node: a Bun worker ticks, and on each tick that finds a run due this
- * node takes the `data-export` lease (design §9) and runs it. The holder renews the lease with
- * every run, for two intervals, so another node takes over only after the holder stopped. The
- * first run is due at the first tick, so a restarted node catches up at once.
+ * `DataExportEnabled`, on one node only, under the `data-export` lease
+ * (src/db/leased-schedule.ts). The first run is due at the first tick, so a restarted node
+ * catches up at once.
  */
 import type { Dependencies } from '@/dependencies'
-import { releaseLease, takeLease } from '@/db/lease'
+import { startLeasedSchedule, type LeasedSchedule } from '@/db/leased-schedule'
 import { exportQuotaData, type ExportSummary } from './export'
 
 export const DATA_EXPORT_LEASE = 'data-export'
 /** How often the worker wakes the main thread to see whether a run is due. */
 export const DATA_EXPORT_TICK_MS = 15_000
 const MILLISECONDS_PER_MINUTE = 60_000
-const MILLISECONDS_PER_SECOND = 1000
-const LEASE_INTERVALS = 2
 
 export interface DataExportScheduleInput {
 	/** `src/workers/data-export.ts`, resolved by the caller (main.ts) so the compiled binary finds it. */
@@ -28,49 +25,23 @@ export interface DataExportScheduleInput {
 	onRun?: (summary: ExportSummary) => void
 }
 
-export interface DataExportSchedule {
-	stop(): Promise<void>
-}
+export type DataExportSchedule = LeasedSchedule
 
 export function startDataExport(dependencies: Dependencies, input: DataExportScheduleInput): DataExportSchedule {
 	const { store, options, logger } = dependencies
-	const intervalMs = () => input.intervalMs ?? options.get('DataExportInterval') * MILLISECONDS_PER_MINUTE
-	const worker = new Worker(input.workerUrl)
-	let lastRun = Number.NEGATIVE_INFINITY
-	let running: Promise<void> | undefined
-	let stopped = false
-
-	async function maybeRun() {
-		const interval = intervalMs()
-		if (!options.get('DataExportEnabled') || interval <= 0 || performance.now() - lastRun < interval) return
-		const leaseSeconds = Math.ceil((interval * LEASE_INTERVALS) / MILLISECONDS_PER_SECOND)
-		if (!await takeLease(store, DATA_EXPORT_LEASE, input.holder, leaseSeconds)) return
-		lastRun = performance.now()
-		const summary = await exportQuotaData(store)
-		logger.debug('data export', { ...summary })
-		input.onRun?.(summary)
-	}
-
-	worker.onmessage = () => {
-		if (running || stopped) return
-		running = maybeRun()
-			.catch((error) => logger.error('the data export failed', { error: String(error) }))
-			.finally(() => {
-				running = undefined
-			})
-	}
-	worker.onerror = (event) => logger.error('the data export worker failed', { error: String(event.message) })
-	worker.postMessage({ tickMs: input.tickMs ?? DATA_EXPORT_TICK_MS })
-	// Bun's workers can be unref'd (the DOM typings do not know it): the clock alone keeps no process alive.
-	const bunWorker: Worker & { unref?: () => void } = worker
-	bunWorker.unref?.()
-
-	return {
-		async stop() {
-			stopped = true
-			worker.terminate()
-			await running
-			await releaseLease(store, DATA_EXPORT_LEASE, input.holder).catch(() => {})
+	return startLeasedSchedule(store, logger, {
+		lease: DATA_EXPORT_LEASE,
+		workerUrl: input.workerUrl,
+		holder: input.holder,
+		// Off while the dashboard is off.
+		intervalMs: () => (options.get('DataExportEnabled') ? input.intervalMs ?? options.get('DataExportInterval') * MILLISECONDS_PER_MINUTE : 0),
+		tickMs: input.tickMs ?? DATA_EXPORT_TICK_MS,
+		runAtStart: true,
+		description: 'data export',
+		async run() {
+			const summary = await exportQuotaData(store)
+			logger.debug('data export', { ...summary })
+			input.onRun?.(summary)
 		},
-	}
+	})
 }

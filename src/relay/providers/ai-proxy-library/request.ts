@@ -1,14 +1,7 @@
 /** An OpenAI-format chat → an AI Proxy Library question. */
-type Message = { role?: unknown; content?: unknown }
+import { messageText } from '../shared/message-text'
 
-function textOf(content: unknown): string {
-	if (typeof content === 'string') return content
-	if (!Array.isArray(content)) return ''
-	return content
-		.filter((part): part is { type: 'text'; text: string } => part?.type === 'text' && typeof part.text === 'string')
-		.map((part) => part.text)
-		.join('\n')
-}
+type Message = { role?: unknown; content?: unknown }
 
 /**
  * The library answers one question against its documents and keeps no conversation: the question
@@ -17,7 +10,7 @@ function textOf(content: unknown): string {
 export function libraryQuery(messages: unknown): string {
 	const list = Array.isArray(messages) ? (messages as Message[]) : []
 	const lastUser = [...list].reverse().find((message) => message.role === 'user')
-	return textOf(lastUser?.content)
+	return messageText(lastUser?.content)
 }
 
 export function libraryBody(body: Record<string, unknown>, libraryId: string) {

@@ -1,14 +1,7 @@
 /** An OpenAI-format chat → a Dify `chat-messages` request. */
-type Message = { role?: unknown; content?: unknown }
+import { messageText } from '../shared/message-text'
 
-function textOf(content: unknown): string {
-	if (typeof content === 'string') return content
-	if (!Array.isArray(content)) return ''
-	return content
-		.filter((part): part is { type: 'text'; text: string } => part?.type === 'text' && typeof part.text === 'string')
-		.map((part) => part.text)
-		.join('\n')
-}
+type Message = { role?: unknown; content?: unknown }
 
 /**
  * Dify keeps conversations itself and takes one `query`. A single message is sent as it is; a longer
@@ -17,8 +10,8 @@ function textOf(content: unknown): string {
  */
 export function difyQuery(messages: unknown): string {
 	const list = Array.isArray(messages) ? (messages as Message[]) : []
-	if (list.length === 1) return textOf(list[0]!.content)
-	return list.map((message) => `${String(message.role)}: ${textOf(message.content)}`).join('\n')
+	if (list.length === 1) return messageText(list[0]!.content)
+	return list.map((message) => `${String(message.role)}: ${messageText(message.content)}`).join('\n')
 }
 
 /** Dify requires a user identifier; calls without one share this. */

@@ -1,18 +1,12 @@
 /** OpenAI chat body → the one request frame Spark expects (`header`, `parameter.chat`, `payload`). */
 
-type OpenAIPart = { type?: string; text?: string }
+import { messageText } from '../shared/message-text'
+
 type OpenAIMessage = { role?: string; content?: unknown }
 type OpenAITool = { type?: string; function?: { name?: string; description?: string; parameters?: unknown } }
 
 /** `header.uid` is at most 32 characters; longer OpenAI `user` values are left out. */
 const UID_LIMIT = 32
-
-/** Spark reads text only: parts other than text are dropped. */
-function textOf(content: unknown): string {
-	if (typeof content === 'string') return content
-	if (!Array.isArray(content)) return ''
-	return (content as OpenAIPart[]).filter((part) => part.type === 'text').map((part) => part.text ?? '').join('\n')
-}
 
 /**
  * Spark knows `system`, `user` and `assistant`. A tool result has no documented role: it goes
@@ -38,7 +32,7 @@ export function sparkFrame(body: Record<string, unknown>, appId: string, domain:
 			},
 		},
 		payload: {
-			message: { text: ((body.messages ?? []) as OpenAIMessage[]).map((message) => ({ role: role(message.role), content: textOf(message.content) })) },
+			message: { text: ((body.messages ?? []) as OpenAIMessage[]).map((message) => ({ role: role(message.role), content: messageText(message.content) /* Spark reads text only */ })) },
 			...(tools.length ? {
 				functions: {
 					text: tools.map((tool) => ({ name: tool.function?.name ?? '', description: tool.function?.description ?? '', parameters: tool.function?.parameters ?? {} })),
