@@ -1,15 +1,14 @@
-import { RotateCcwIcon, SearchIcon } from 'lucide-react'
-import { type FormEvent, type ReactNode, useState } from 'react'
+import { type FormEvent, useState } from 'react'
 import { DATA_EXPORT_GRANULARITIES, type DataGranularity } from '@shared/quota-data'
-import { Button } from '@ui/components/ui/button'
 import { Input } from '@ui/components/ui/input'
-import { Label } from '@ui/components/ui/label'
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@ui/components/ui/select'
 import { toast } from '@ui/components/ui/toaster'
 import type { DashboardFilters } from '@ui/features/dashboard/dashboard-query'
 import { useTranslation } from '@ui/i18n'
 import { parseDateTime } from '@ui/lib/format'
 import { useFormatTime } from '@ui/lib/time-zone'
+import { Field } from '@ui/components/ui/field'
+import { FilterActions } from '@ui/components/filter-actions'
 
 export type DashboardFilterChanges = Record<keyof DashboardFilters, string | number | null>
 
@@ -78,26 +77,7 @@ function FilterFields({ filters, admin, onApply, onReset, start, end }: Dashboar
 					<Input id="dashboard-username" name="username" defaultValue={filters.username} placeholder={t('全部用户')} />
 				</Field>
 			)}
-			<div className="flex items-end gap-2 sm:col-span-2 lg:col-span-4">
-				<Button type="submit">
-					<SearchIcon />
-					{t('查询')}
-				</Button>
-				<Button type="button" variant="outline" onClick={onReset}>
-					<RotateCcwIcon />
-					{t('重置')}
-				</Button>
-			</div>
+			<FilterActions onReset={onReset} />
 		</form>
-	)
-}
-
-function Field({ id, label, children }: { id: string; label: string; children: ReactNode }) {
-	const { t } = useTranslation()
-	return (
-		<div className="flex flex-col gap-1.5">
-			<Label htmlFor={id}>{t(label)}</Label>
-			{children}
-		</div>
 	)
 }

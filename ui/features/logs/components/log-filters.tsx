@@ -1,8 +1,5 @@
-import { SearchIcon, RotateCcwIcon } from 'lucide-react'
-import type { FormEvent, ReactNode } from 'react'
-import { Button } from '@ui/components/ui/button'
+import type { FormEvent } from 'react'
 import { Input } from '@ui/components/ui/input'
-import { Label } from '@ui/components/ui/label'
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@ui/components/ui/select'
 import { toast } from '@ui/components/ui/toaster'
 import { logTypeOptions } from '@ui/features/logs/log-display'
@@ -10,6 +7,8 @@ import { type LogFilters, toInputValue } from '@ui/features/logs/log-query'
 import { useTranslation } from '@ui/i18n'
 import { parseDateTime } from '@ui/lib/format'
 import { useFormatTime } from '@ui/lib/time-zone'
+import { Field } from '@ui/components/ui/field'
+import { FilterActions } from '@ui/components/filter-actions'
 
 export type FilterChanges = Record<string, string | number | null>
 
@@ -102,26 +101,7 @@ function FilterFields({ filters, start, end, admin, onApply, onReset }: LogFilte
 					</Field>
 				</>
 			)}
-			<div className="flex items-end gap-2 sm:col-span-2 lg:col-span-4">
-				<Button type="submit">
-					<SearchIcon />
-					{t('查询')}
-				</Button>
-				<Button type="button" variant="outline" onClick={onReset}>
-					<RotateCcwIcon />
-					{t('重置')}
-				</Button>
-			</div>
+			<FilterActions onReset={onReset} />
 		</form>
-	)
-}
-
-function Field({ id, label, children }: { id: string; label: string; children: ReactNode }) {
-	const { t } = useTranslation()
-	return (
-		<div className="flex flex-col gap-1.5">
-			<Label htmlFor={id}>{t(label)}</Label>
-			{children}
-		</div>
 	)
 }

@@ -12,7 +12,7 @@ import { renderQuota } from '@ui/lib/format'
 import { useStatus } from '@ui/lib/status'
 import { createRedemptions, type RedemptionView, updateRedemption } from '@ui/features/redemptions/api'
 import { newRedemptionValues, readRedemptionFields, redemptionValues, type RedemptionFormValues } from '@ui/features/redemptions/redemption-form'
-import { Field } from '@ui/features/tokens/components/drawer-fields'
+import { Field } from '@ui/components/ui/field'
 import { quotaToDisplay } from '@ui/features/tokens/token-form'
 
 /** What the drawer edits: new codes, or an existing one read fresh from the server. */

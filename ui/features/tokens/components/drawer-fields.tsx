@@ -1,6 +1,6 @@
-import type { ReactNode } from 'react'
 import { TOKEN_COUNT_PRESETS, TOKEN_EXPIRY_PRESETS, TOKEN_QUOTA_PRESETS } from '@shared/token'
 import { Button } from '@ui/components/ui/button'
+import { Field } from '@ui/components/ui/field'
 import { Input } from '@ui/components/ui/input'
 import { Label } from '@ui/components/ui/label'
 import { Switch } from '@ui/components/ui/switch'
@@ -10,17 +10,6 @@ import { useStatus } from '@ui/lib/status'
 import { useFormatTime } from '@ui/lib/time-zone'
 import { neverExpires, quotaToDisplay } from '@ui/features/tokens/token-form'
 
-/** A labelled control with an optional hint under it. */
-export function Field({ id, label, hint, children }: { id?: string; label: string; hint?: ReactNode; children: ReactNode }) {
-	const { t } = useTranslation()
-	return (
-		<div className="flex flex-col gap-2">
-			<Label htmlFor={id}>{t(label)}</Label>
-			{children}
-			{hint && <p className="text-xs text-muted-foreground">{hint}</p>}
-		</div>
-	)
-}
 
 function PresetButton({ label, onClick, disabled }: { label: string; onClick: () => void; disabled?: boolean }) {
 	return (
