@@ -53,9 +53,10 @@ async function seed(session: { cookie: string; userId: number }) {
 	for (let index = 0; index < 5; index++) await call('POST', '/api/user/', { username: `crew${index}`, password: 'password123', display_name: `Crew ${index}` })
 	for (let index = 0; index < 5; index++) await call('POST', '/api/channel/', { type: 1, name: `channel-${index}`, key: `sk-${index}`, base_url: 'https://api.example.com', models: 'gpt-4o-mini,gpt-4o', group: 'default' })
 	await call('POST', '/api/token/', { name: 'deck', remain_quota: 500_000, count: 10 })
+	await call('POST', '/api/redemption/', { name: 'gift', quota: 500_000, count: 10 })
 }
 
-const pages = ['/', '/about', '/login', '/register', '/token', '/user', '/channel', '/channel/add', '/channel/edit/1', '/log', '/setting']
+const pages = ['/', '/about', '/pricing', '/login', '/register', '/playground', '/token', '/detail', '/redemption', '/topup', '/user', '/channel', '/channel/add', '/channel/edit/1', '/log', '/setting', '/setting?tab=operation', '/setting?tab=system']
 
 async function measureRenders(cookie: string) {
 	const rows: { page: string; p50: number; p95: number; max: number }[] = []
