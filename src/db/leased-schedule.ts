@@ -28,6 +28,19 @@ export interface LeasedScheduleInput {
 	description: string
 }
 
+/** What a caller gives to start one of the scheduled jobs (health check, dashboard export). */
+export interface ScheduledJobInput<Summary> {
+	/** The job's clock worker in src/workers/, resolved by the caller (main.ts) so the compiled binary finds it. */
+	workerUrl: URL
+	/** This process (`<node>/<boot id>`), the lease holder. */
+	holder: string
+	/** Tests: a run every this many milliseconds instead of the option's minutes. */
+	intervalMs?: number
+	tickMs?: number
+	/** Tests: told after every run this node made. */
+	onRun?: (summary: Summary) => void
+}
+
 export interface LeasedSchedule {
 	stop(): Promise<void>
 }

@@ -22,7 +22,7 @@ for (const target of databaseTargets()) {
 		const schedules: HealthSchedule[] = []
 		const start = (holder: string, rounds: HealthRoundSummary[] = []) => {
 			const schedule = startChannelHealthCheck(harness.ferry.dependencies, {
-				workerUrl: WORKER_URL, holder, intervalMs: INTERVAL_MS, tickMs: TICK_MS, onRound: (summary) => rounds.push(summary),
+				workerUrl: WORKER_URL, holder, intervalMs: INTERVAL_MS, tickMs: TICK_MS, onRun: (summary) => rounds.push(summary),
 			})
 			schedules.push(schedule)
 			return rounds

@@ -5,7 +5,7 @@
  * catches up at once.
  */
 import type { Dependencies } from '@/dependencies'
-import { startLeasedSchedule, type LeasedSchedule } from '@/db/leased-schedule'
+import { startLeasedSchedule, type LeasedSchedule, type ScheduledJobInput } from '@/db/leased-schedule'
 import { exportQuotaData, type ExportSummary } from './export'
 
 export const DATA_EXPORT_LEASE = 'data-export'
@@ -13,17 +13,7 @@ export const DATA_EXPORT_LEASE = 'data-export'
 export const DATA_EXPORT_TICK_MS = 15_000
 const MILLISECONDS_PER_MINUTE = 60_000
 
-export interface DataExportScheduleInput {
-	/** `src/workers/data-export.ts`, resolved by the caller (main.ts) so the compiled binary finds it. */
-	workerUrl: URL
-	/** This process (`<node>/<boot id>`), the lease holder. */
-	holder: string
-	/** Tests: a run every this many milliseconds instead of the option's minutes. */
-	intervalMs?: number
-	tickMs?: number
-	/** Tests: told after every run this node made. */
-	onRun?: (summary: ExportSummary) => void
-}
+export type DataExportScheduleInput = ScheduledJobInput<ExportSummary>
 
 export type DataExportSchedule = LeasedSchedule
 

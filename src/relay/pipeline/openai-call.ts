@@ -53,29 +53,26 @@ function completionAllowance(dependencies: Dependencies, endpoint: RelayEndpoint
 }
 
 /**
- * A call that arrived in another client format (Claude, Gemini), already converted to OpenAI's: its
- * key as the client sent it, the OpenAI-format body, and how the format answers errors. A successful
- * answer is OpenAI-format; the client format converts it back.
+ * A call whose body was already read: one that arrived in another client format (Claude, Gemini),
+ * converted to OpenAI's, or the playground's. `key` is the key as the client sent it; `caller`, when
+ * given, is a caller known without a token (the playground's session user) and skips token
+ * authentication. A successful answer is OpenAI-format; a client format converts it back.
  */
 export interface ConvertedInput {
 	key: string | undefined
+	caller?: RelayCaller
 	body: unknown
 	respondError: ErrorResponder
 }
 
-/**
- * `authenticated` is a caller already known without a token (the playground's session user); the
- * call then skips token authentication.
- */
 export async function relayOpenAI(
 	dependencies: Dependencies, relay: RelayServices, endpoint: RelayEndpoint, request: Request, clientAddress: string, converted?: ConvertedInput,
-	authenticated?: RelayCaller,
 ): Promise<Response> {
 	const requestId = newRequestId()
 	const startedAt = performance.now()
 	let held = false
 	try {
-		const caller = authenticated ?? await relay.authenticate(converted ? converted.key : bearerKey(request.headers), clientAddress)
+		const caller = converted?.caller ?? await relay.authenticate(converted ? converted.key : bearerKey(request.headers), clientAddress)
 		const body = checkOpenAIRequest(endpoint, converted ? converted.body : await readJsonBody(request))
 		const model = body.model
 		if (caller.token.modelLimits && !caller.token.modelLimits.has(model)) throw relayErrors.modelNotAllowed(model)

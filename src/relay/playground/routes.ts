@@ -24,8 +24,7 @@ async function playgroundChat(dependencies: Dependencies, relay: RelayServices, 
 			forwarded = rest
 		}
 		const caller = playgroundCaller(user, playgroundGroup(dependencies, user, requestedGroup))
-		// The body is already read: it goes in as a converted call whose errors are OpenAI's.
-		return await relayOpenAI(dependencies, relay, 'chat', request, clientAddress, { key: undefined, body: forwarded, respondError: openAIErrorResponse }, caller)
+		return await relayOpenAI(dependencies, relay, 'chat', request, clientAddress, { key: undefined, caller, body: forwarded, respondError: openAIErrorResponse })
 	} catch (error) {
 		return relayFailure(error, dependencies.logger, openAIErrorResponse)
 	}

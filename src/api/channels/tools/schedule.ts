@@ -3,7 +3,7 @@
  * only, under the `channel-health` lease (src/db/leased-schedule.ts).
  */
 import type { Dependencies } from '@/dependencies'
-import { startLeasedSchedule, type LeasedSchedule } from '@/db/leased-schedule'
+import { startLeasedSchedule, type LeasedSchedule, type ScheduledJobInput } from '@/db/leased-schedule'
 import { runHealthRound, type HealthRoundSummary } from './health'
 
 export const HEALTH_LEASE = 'channel-health'
@@ -11,17 +11,7 @@ export const HEALTH_LEASE = 'channel-health'
 export const HEALTH_TICK_MS = 15_000
 const MILLISECONDS_PER_MINUTE = 60_000
 
-export interface HealthScheduleInput {
-	/** `src/workers/channel-health.ts`, resolved by the caller (main.ts) so the compiled binary finds it. */
-	workerUrl: URL
-	/** This process (`<node>/<boot id>`), the lease holder. */
-	holder: string
-	/** Tests: a round every this many milliseconds instead of the option's minutes. */
-	intervalMs?: number
-	tickMs?: number
-	/** Tests: told after every round this node ran. */
-	onRound?: (summary: HealthRoundSummary) => void
-}
+export type HealthScheduleInput = ScheduledJobInput<HealthRoundSummary>
 
 export type HealthSchedule = LeasedSchedule
 
@@ -38,7 +28,7 @@ export function startChannelHealthCheck(dependencies: Dependencies, input: Healt
 		async run() {
 			const summary = await runHealthRound(dependencies)
 			if (summary.disabled.length || summary.enabled.length) logger.info('channel health check', { ...summary })
-			input.onRound?.(summary)
+			input.onRun?.(summary)
 		},
 	})
 }

@@ -3,7 +3,7 @@ import { REDEMPTION_CREATE_MAX_COUNT } from '@shared/redemption'
 import { TOKEN_QUOTA_PRESETS } from '@shared/token'
 import { Button } from '@ui/components/ui/button'
 import { Input } from '@ui/components/ui/input'
-import { Sheet, SheetBody, SheetContent, SheetDescription, SheetFooter, SheetHeader, SheetTitle } from '@ui/components/ui/sheet'
+import { Sheet, SheetBody, SheetContent, SheetDescription, SheetHeader, SheetTitle } from '@ui/components/ui/sheet'
 import { toast } from '@ui/components/ui/toaster'
 import { useTranslation } from '@ui/i18n'
 import { browserApi } from '@ui/lib/browser-api'
@@ -14,6 +14,7 @@ import { createRedemptions, type RedemptionView, updateRedemption } from '@ui/fe
 import { newRedemptionValues, readRedemptionFields, redemptionValues, type RedemptionFormValues } from '@ui/features/redemptions/redemption-form'
 import { Field } from '@ui/components/ui/field'
 import { quotaToDisplay } from '@ui/features/tokens/token-form'
+import { SheetFormActions } from '@ui/components/ui/sheet-form-actions'
 
 /** What the drawer edits: new codes, or an existing one read fresh from the server. */
 export type DrawerTarget = { kind: 'create' } | { kind: 'edit'; code: RedemptionView }
@@ -98,14 +99,7 @@ function RedemptionForm({ target, onClose, onSaved }: Omit<RedemptionDrawerProps
 					</Field>
 				)}
 			</SheetBody>
-			<SheetFooter>
-				<Button type="button" variant="outline" onClick={onClose}>
-					{t('取消')}
-				</Button>
-				<Button type="submit" disabled={submitting}>
-					{t('提交')}
-				</Button>
-			</SheetFooter>
+			<SheetFormActions onCancel={onClose} submitting={submitting} />
 		</form>
 	)
 }

@@ -1,8 +1,7 @@
 import { type FormEvent, useState } from 'react'
-import { Button } from '@ui/components/ui/button'
 import { Input } from '@ui/components/ui/input'
 import { Label } from '@ui/components/ui/label'
-import { Sheet, SheetBody, SheetContent, SheetDescription, SheetFooter, SheetHeader, SheetTitle } from '@ui/components/ui/sheet'
+import { Sheet, SheetBody, SheetContent, SheetDescription, SheetHeader, SheetTitle } from '@ui/components/ui/sheet'
 import { Switch } from '@ui/components/ui/switch'
 import { Textarea } from '@ui/components/ui/textarea'
 import { toast } from '@ui/components/ui/toaster'
@@ -17,6 +16,7 @@ import { CountField, ExpiryField, QuotaField } from '@ui/features/tokens/compone
 import { GroupSelect } from '@ui/features/tokens/components/group-select'
 import { ModelPicker } from '@ui/features/tokens/components/model-picker'
 import { changedFields, type FormProblem, newTokenValues, readCount, readTokenFields, type TokenFormValues, tokenValues } from '@ui/features/tokens/token-form'
+import { SheetFormActions } from '@ui/components/ui/sheet-form-actions'
 
 /** What the drawer edits: a new token, or an existing one read fresh from the server. */
 export type DrawerTarget = { kind: 'create' } | { kind: 'edit'; token: TokenView }
@@ -110,14 +110,7 @@ function TokenForm({ target, models, groups, onClose, onSaved }: Omit<TokenDrawe
 					<GroupSelect id="token-group" groups={groups} value={values.group} onChange={(group) => set('group', group)} />
 				</Field>
 			</SheetBody>
-			<SheetFooter>
-				<Button type="button" variant="outline" onClick={onClose}>
-					{t('取消')}
-				</Button>
-				<Button type="submit" disabled={submitting}>
-					{t('提交')}
-				</Button>
-			</SheetFooter>
+			<SheetFormActions onCancel={onClose} submitting={submitting} />
 		</form>
 	)
 }

@@ -1,15 +1,15 @@
 import { type FormEvent, useState } from 'react'
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, USERNAME_MAX_LENGTH } from '@shared/user'
-import { Button } from '@ui/components/ui/button'
 import { Input } from '@ui/components/ui/input'
 import { Label } from '@ui/components/ui/label'
-import { Sheet, SheetBody, SheetContent, SheetDescription, SheetFooter, SheetHeader, SheetTitle } from '@ui/components/ui/sheet'
+import { Sheet, SheetBody, SheetContent, SheetDescription, SheetHeader, SheetTitle } from '@ui/components/ui/sheet'
 import { toast } from '@ui/components/ui/toaster'
 import { createUser } from '@ui/features/users/api'
 import { checkCredentials } from '@ui/features/users/user-validation'
 import { useTranslation } from '@ui/i18n'
 import { browserApi } from '@ui/lib/browser-api'
 import { callApi } from '@ui/lib/call-api'
+import { SheetFormActions } from '@ui/components/ui/sheet-form-actions'
 
 type AddUserDrawerProps = { open: boolean; onOpenChange: (open: boolean) => void; onCreated: () => void }
 
@@ -66,10 +66,7 @@ function AddUserForm({ onCancel, onCreated }: { onCancel: () => void; onCreated:
 					<Input id="add-user-password" type="password" autoComplete="new-password" maxLength={PASSWORD_MAX_LENGTH} placeholder={t('请输入密码，{min} 到 {max} 位', { min: PASSWORD_MIN_LENGTH, max: PASSWORD_MAX_LENGTH })} value={password} onChange={(event) => setPassword(event.target.value)} />
 				</div>
 			</SheetBody>
-			<SheetFooter>
-				<Button type="button" variant="outline" onClick={onCancel}>{t('取消')}</Button>
-				<Button type="submit" disabled={submitting}>{t('提交')}</Button>
-			</SheetFooter>
+			<SheetFormActions onCancel={onCancel} submitting={submitting} />
 		</form>
 	)
 }

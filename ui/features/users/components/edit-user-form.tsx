@@ -4,7 +4,7 @@ import { Button } from '@ui/components/ui/button'
 import { Input } from '@ui/components/ui/input'
 import { Label } from '@ui/components/ui/label'
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@ui/components/ui/select'
-import { SheetBody, SheetFooter } from '@ui/components/ui/sheet'
+import { SheetBody } from '@ui/components/ui/sheet'
 import { toast } from '@ui/components/ui/toaster'
 import { updateUser } from '@ui/features/users/api'
 import { AddQuotaDialog, negativeQuotaMessage } from '@ui/features/users/components/add-quota-dialog'
@@ -14,6 +14,7 @@ import { browserApi } from '@ui/lib/browser-api'
 import { callApi } from '@ui/lib/call-api'
 import { renderQuota } from '@ui/lib/format'
 import { useStatus } from '@ui/lib/status'
+import { SheetFormActions } from '@ui/components/ui/sheet-form-actions'
 
 type EditUserFormProps = { user: UserView; groups: string[]; onCancel: () => void; onSaved: () => void }
 
@@ -104,10 +105,7 @@ export function EditUserForm({ user, groups, onCancel, onSaved }: EditUserFormPr
 						</div>
 					))}
 				</SheetBody>
-				<SheetFooter>
-					<Button type="button" variant="outline" onClick={onCancel}>{t('取消')}</Button>
-					<Button type="submit" disabled={submitting}>{t('提交')}</Button>
-				</SheetFooter>
+				<SheetFormActions onCancel={onCancel} submitting={submitting} />
 			</form>
 			{/* Outside the form: React events bubble through portals, and the dialog has a form of its own. */}
 			<AddQuotaDialog
