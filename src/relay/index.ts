@@ -18,6 +18,7 @@ import { relayOpenAI } from './pipeline/openai-call'
 import { createResponseTimeRecorder } from './pipeline/response-times'
 import { RoutingTable } from './pipeline/routing-table'
 import type { RelayServices } from './pipeline/services'
+import { createSensitiveWords } from './pipeline/sensitive-words'
 import { bearerKey, createTokenAuthenticator } from './pipeline/token-auth'
 
 export function createRelayServices(dependencies: Dependencies, outbound: RelayServices['outbound']): RelayServices {
@@ -36,6 +37,7 @@ export function createRelayServices(dependencies: Dependencies, outbound: RelayS
 		},
 		recordResponseTime: createResponseTimeRecorder(store),
 		nodeInstance: nodeInstance(dependencies.config.nodeName, randomString(8)),
+		sensitiveWords: createSensitiveWords(dependencies.options),
 	}
 }
 

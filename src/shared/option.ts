@@ -158,6 +158,9 @@ export const OPTION_DEFINITIONS = {
 	// Sensitive words
 	CheckSensitiveEnabled: boolean(false),
 	CheckSensitiveOnPromptEnabled: boolean(false),
+	/** Answers too (new-api's older CheckSensitiveOnCompletionEnabled); StopOnSensitiveEnabled: stop there, else mask the word. */
+	CheckSensitiveOnCompletionEnabled: boolean(false),
+	StopOnSensitiveEnabled: boolean(true),
 	SensitiveWords: text(''),
 	// Logs and dashboard
 	LogConsumeEnabled: boolean(true),

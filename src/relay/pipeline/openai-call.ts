@@ -16,9 +16,11 @@ import { answerText, usageFrom } from '../formats/openai/usage'
 import { rerankInput, rerankUsageFrom, withRerankUsage } from '../formats/rerank'
 import { servesEndpoint } from '../providers/registry'
 import type { RelayEndpoint } from '../providers/types'
+import { checkWholeAnswer, streamAnswerFilter } from './answer-filter'
 import { sendWithRetries, type UpstreamAnswer } from './attempts'
 import { resolveGroup } from './groups'
 import type { RelayServices } from './services'
+import { findWords, promptTexts, SENSITIVE_MASK, sensitiveErrors, wordList } from './sensitive-words'
 import { bearerKey, type RelayCaller } from './token-auth'
 import { countPrompt, countText, estimatePrompt, type PromptRequest } from './tokenizer'
 
@@ -74,6 +76,14 @@ export async function relayOpenAI(
 	try {
 		const caller = converted?.caller ?? await relay.authenticate(converted ? converted.key : bearerKey(request.headers), clientAddress)
 		const body = checkOpenAIRequest(endpoint, converted ? converted.body : await readJsonBody(request))
+		const promptWords = relay.sensitiveWords.forPrompts()
+		if (promptWords) {
+			const found = await findWords(promptWords, promptTexts(endpoint, body))
+			if (found.length > 0) {
+				dependencies.logger.warn('a prompt with sensitive words was refused', { requestId, userId: caller.user.id, words: wordList(found) })
+				throw sensitiveErrors.prompt(found)
+			}
+		}
 		const model = body.model
 		if (caller.token.modelLimits && !caller.token.modelLimits.has(model)) throw relayErrors.modelNotAllowed(model)
 		const stream = isStreamable(endpoint) && body.stream === true
@@ -153,7 +163,13 @@ async function completeAnswer(dependencies: Dependencies, relay: RelayServices, 
 	const rerank = call.endpoint === 'rerank'
 	const upstreamUsage = rerank ? rerankUsageFrom(parsed.usage) : usageFrom(parsed.usage)
 	const usage = upstreamUsage ?? { promptTokens: await countPrompt(call.prompt), completionTokens: rerank ? 0 : await countText(answerText(parsed)) }
-	await settleCall(dependencies, relay, call, answer, usage, { localCount: !upstreamUsage, firstTokenMs: undefined })
+	// Checked after counting: the call is billed for what the upstream generated, masked or refused.
+	const policy = generatesText(call.endpoint) ? relay.sensitiveWords.forAnswers() : undefined
+	const words = policy ? checkWholeAnswer(policy, parsed) : []
+	const sensitive = words.length > 0 ? { words, action: policy!.stop ? 'refused' as const : 'masked' as const } : undefined
+	await settleCall(dependencies, relay, call, answer, usage, { localCount: !upstreamUsage, firstTokenMs: undefined, sensitive })
+	if (sensitive?.action === 'refused') throw sensitiveErrors.answer(words)
+	if (sensitive) text = JSON.stringify(parsed)
 	if (rerank) text = withRerankUsage(text, parsed, usage)
 	return new Response(text, {
 		status: 200,
@@ -161,21 +177,29 @@ async function completeAnswer(dependencies: Dependencies, relay: RelayServices, 
 	})
 }
 
+/** Only chat and completions generate text that could carry a sensitive word. */
+const generatesText = (endpoint: RelayEndpoint) => endpoint === 'chat' || endpoint === 'completions'
+
 function streamAnswer(dependencies: Dependencies, relay: RelayServices, call: Call, answer: UpstreamAnswer): Response {
 	let firstTokenMs: number | undefined
+	const policy = generatesText(call.endpoint) ? relay.sensitiveWords.forAnswers() : undefined
 	const body = tapOpenAIStream(bodyOrEmpty(answer.response), {
 		includeUsage: call.includeUsage,
+		answerFilter: policy && streamAnswerFilter(policy),
 		onFirstContent: () => {
 			firstTokenMs = Math.round(performance.now() - call.startedAt)
 		},
-		onEnd: async ({ end, usage, text, delivered }) => {
+		onEnd: async ({ end, usage, text, delivered, sensitiveWords }) => {
 			try {
-				if (!delivered && end !== 'completed') {
+				// A stream cut at a sensitive word is billed for what the upstream sent up to there.
+				if (!delivered && end !== 'completed' && end !== 'sensitive_words') {
 					await voidHold(relay.ledger, call.requestId, end)
 					return
 				}
 				const billed = end === 'completed' && usage ? usage : { promptTokens: await countPrompt(call.prompt), completionTokens: await countText(text) }
-				await settleCall(dependencies, relay, call, answer, billed, { localCount: billed !== usage, firstTokenMs, end })
+				const sensitive = sensitiveWords.length > 0 ? { words: sensitiveWords, action: end === 'sensitive_words' ? 'cut' as const : 'masked' as const } : undefined
+				await settleCall(dependencies, relay, call, answer, billed, { localCount: billed !== usage, firstTokenMs, end, sensitive })
+				return billed
 			} catch (error) {
 				dependencies.logger.error('closing a streamed call failed', { requestId: call.requestId, error: String(error) })
 			}
@@ -187,9 +211,21 @@ function streamAnswer(dependencies: Dependencies, relay: RelayServices, call: Ca
 	})
 }
 
+/** What happened to an answer that carried sensitive words: refused whole, cut in its stream, or masked. */
+interface SensitiveAnswer {
+	words: string[]
+	action: 'refused' | 'cut' | 'masked'
+}
+
+const SENSITIVE_ACTIONS: Record<SensitiveAnswer['action'], string> = {
+	refused: 'the answer was refused',
+	cut: 'the stream was cut before the word',
+	masked: `each word was replaced by ${SENSITIVE_MASK}`,
+}
+
 async function settleCall(
 	dependencies: Dependencies, relay: RelayServices, call: Call, answer: UpstreamAnswer, usage: Usage,
-	details: { localCount: boolean; firstTokenMs: number | undefined; end?: StreamEnd },
+	details: { localCount: boolean; firstTokenMs: number | undefined; end?: StreamEnd; sensitive?: SensitiveAnswer },
 ) {
 	const { pricing } = call
 	const actual = quotaForUsage(pricing, usage, dependencies.options.get('QuotaPerUnit'))
@@ -204,6 +240,7 @@ async function settleCall(
 		...(details.localCount ? { local_count_tokens: true } : {}),
 		...(details.end && details.end !== 'completed' ? { stream_end: details.end } : {}),
 		...(usage.cachedTokens ? { cache_tokens: usage.cachedTokens } : {}),
+		...(details.sensitive ? { sensitive_words: details.sensitive.words, sensitive_action: details.sensitive.action } : {}),
 	})
 	await settle(relay.ledger, {
 		requestId: call.requestId,
@@ -220,7 +257,7 @@ async function settleCall(
 			isStream: call.stream,
 			channelName: answer.channel.name,
 			ip: '',
-			content: '',
+			content: details.sensitive ? `sensitive words in the answer (${SENSITIVE_ACTIONS[details.sensitive.action]}): ${wordList(details.sensitive.words)}` : '',
 			other,
 		} : undefined,
 	})

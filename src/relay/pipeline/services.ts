@@ -2,6 +2,7 @@
 import type { Executor } from '@/billing/batcher'
 import type { OpenedResponse } from '@/lib/outbound'
 import type { RoutingTable } from './routing-table'
+import type { SensitiveWords } from './sensitive-words'
 import type { TokenAuthenticator } from './token-auth'
 
 export interface RelayServices {
@@ -17,4 +18,6 @@ export interface RelayServices {
 	recordResponseTime(channelId: number, milliseconds: number): void
 	/** Identifies this process in `quota_holds.node`. */
 	nodeInstance: string
+	/** The sensitive-word automaton and the options that say when it checks prompts and answers. */
+	sensitiveWords: SensitiveWords
 }
