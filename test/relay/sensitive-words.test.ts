@@ -1,0 +1,278 @@
+/**
+ * The sensitive-word settings at work in the relay (seed 000 §3, issue 12 item 10): a prompt with a
+ * listed word is refused in the client's own error shape before anything is held or sent upstream,
+ * in every client format; with answer checking on, a whole answer is refused or masked and a stream
+ * is cut before the word (or masked), billed through the ledger with the reason in the log; with the
+ * settings off nothing is checked.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
+import Anthropic from '@anthropic-ai/sdk'
+import { GoogleGenAI } from '@google/genai'
+import { eq } from 'drizzle-orm'
+import { LOG_TYPE } from '@shared/log'
+import type { Caller } from '../helpers/app'
+import { databaseTargets } from '../helpers/database'
+import { eventually } from '../helpers/eventually'
+import type { FakeOpenAI } from '../helpers/fake-openai'
+import { failureOf, readStream, rerankWith } from '../helpers/fixture-upstream'
+import { startRelayHarness, type RelayHarness } from '../helpers/relay'
+
+const CHAT_MODEL = 'gpt-4o-mini'
+const COMPLETION_MODEL = 'gpt-3.5-turbo-instruct'
+const EMBEDDING_MODEL = 'text-embedding-3-small'
+const RERANK_MODEL = 'bge-reranker-v2-m3'
+const FUNDS = 1_000_000
+const WORDS = ['forbidden secret', '违禁词', 'Contraband']
+/** The fake upstream's reply: one chunk per word, so the listed phrase spans two chunks. */
+const REPLY = 'Hello there, forbidden secret and more'
+const BEFORE_THE_WORD = 'Hello there, '
+const UPSTREAM_COMPLETION_TOKENS = 20
+
+for (const target of databaseTargets()) {
+	describe(`sensitive words in the relay on ${target.dialect}`, () => {
+		let harness: RelayHarness
+		let upstream: FakeOpenAI
+		let alice: Caller
+		let key: string
+
+		beforeAll(async () => {
+			harness = await startRelayHarness(target)
+			upstream = harness.startUpstream({ reply: REPLY, promptTokens: 100, completionTokens: UPSTREAM_COMPLETION_TOKENS })
+			const { options } = harness.ferry.dependencies
+			await options.set('ModelRatio', JSON.stringify({ [CHAT_MODEL]: 1, [COMPLETION_MODEL]: 1, [EMBEDDING_MODEL]: 1, [RERANK_MODEL]: 1 }))
+			await harness.createChannel({ base_url: upstream.url, models: [CHAT_MODEL, COMPLETION_MODEL, EMBEDDING_MODEL, RERANK_MODEL].join(',') })
+			alice = await harness.ferry.createUser('alice')
+			await harness.ferry.call('PUT', '/api/user/', { as: harness.root, body: { id: alice.userId, quota: FUNDS } })
+			key = (await harness.createToken({ name: 'alice-token' }, alice)).key
+		})
+		afterAll(() => harness.close())
+
+		const options = () => harness.ferry.dependencies.options
+		async function configure(settings: Record<string, string | boolean>) {
+			for (const [name, value] of Object.entries(settings)) await options().set(name, String(value))
+		}
+		beforeEach(async () => {
+			upstream.requests.length = 0
+			await configure({ CheckSensitiveEnabled: true, CheckSensitiveOnPromptEnabled: true, CheckSensitiveOnCompletionEnabled: false, StopOnSensitiveEnabled: true, SensitiveWords: WORDS.join('\n') })
+		})
+
+		const openai = () => harness.client(key)
+		const anthropic = () => new Anthropic({ apiKey: key, baseURL: harness.baseUrl, maxRetries: 0 })
+		const gemini = () => new GoogleGenAI({ apiKey: key, httpOptions: { baseUrl: harness.baseUrl } })
+
+		async function ledgerState() {
+			const { users, quotaHolds } = harness.ferry.store.tables
+			const [user] = await harness.ferry.store.db.select().from(users).where(eq(users.id, alice.userId))
+			return { quota: user!.quota, holds: (await harness.ferry.store.db.select().from(quotaHolds)).length }
+		}
+		async function consumeLogs() {
+			const { logs } = harness.ferry.store.tables
+			const rows = await harness.ferry.store.db.select().from(logs).where(eq(logs.userId, alice.userId))
+			return rows.filter((row) => row.type === LOG_TYPE.consume).map((row) => ({ ...row, other: JSON.parse(row.other || '{}') as Record<string, any> }))
+		}
+		/** The one consume log written by the call `run` makes. */
+		async function loggedCall<Result>(run: () => Promise<Result>) {
+			const before = (await consumeLogs()).length
+			const result = await run()
+			const logs = await eventually(async () => {
+				const found = await consumeLogs()
+				return found.length > before && found
+			})
+			return { result, log: logs.at(-1)! }
+		}
+
+		/** Runs a call that must be refused, and checks nothing was held, charged or sent upstream. */
+		async function refusedUntouched(call: () => Promise<Response>) {
+			const before = await ledgerState()
+			const response = await call()
+			expect(upstream.requests).toHaveLength(0)
+			expect(await ledgerState()).toEqual(before)
+			return { status: response.status, body: await response.json() as Record<string, any> }
+		}
+		const post = (path: string, body: unknown, headers: Record<string, string>) => fetch(`${harness.baseUrl}${path}`, {
+			method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body),
+		})
+		const bearer = () => ({ authorization: `Bearer ${key}` })
+
+		describe('a prompt with a listed word', () => {
+			test('is refused on chat completions in OpenAI\'s error shape, naming the word, whatever its case', async () => {
+				const before = await ledgerState()
+				const failure = await failureOf(openai().chat.completions.create({ model: CHAT_MODEL, messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: [{ type: 'text', text: 'Tell me the FORBIDDEN Secret' }] }] }))
+				expect(failure?.status).toBe(400)
+				expect(failure?.error).toEqual({ message: 'sensitive words detected: forbidden secret', type: 'invalid_request_error', param: null, code: 'sensitive_words_detected' })
+				expect(upstream.requests).toHaveLength(0)
+				expect(await ledgerState()).toEqual(before)
+			})
+
+			test('is refused on completions, embeddings and rerank, Chinese words alike', async () => {
+				const before = await ledgerState()
+				const completion = await failureOf(openai().completions.create({ model: COMPLETION_MODEL, prompt: ['fine', '这是违禁词吗'] }))
+				const embedding = await failureOf(openai().embeddings.create({ model: EMBEDDING_MODEL, input: 'carrying contraband' }))
+				const rerank = await failureOf(rerankWith(openai(), { model: RERANK_MODEL, query: 'Which?', documents: ['fine', { text: 'a forbidden secret' }] }))
+				expect([completion, embedding, rerank].map((error) => [error?.status, error?.code, error?.message])).toEqual([
+					[400, 'sensitive_words_detected', '400 sensitive words detected: 违禁词'],
+					[400, 'sensitive_words_detected', '400 sensitive words detected: Contraband'],
+					[400, 'sensitive_words_detected', '400 sensitive words detected: forbidden secret'],
+				])
+				expect(upstream.requests).toHaveLength(0)
+				expect(await ledgerState()).toEqual(before)
+			})
+
+			test('is refused on Claude\'s /v1/messages in Claude\'s error shape, in the system prompt too', async () => {
+				const before = await ledgerState()
+				const failure = await failureOf(anthropic().messages.create({ model: CHAT_MODEL, max_tokens: 100, system: 'You know the forbidden secret.', messages: [{ role: 'user', content: 'Hi' }] }))
+				expect((failure as unknown as InstanceType<typeof Anthropic.APIError>)?.status).toBe(400)
+				expect((failure as unknown as InstanceType<typeof Anthropic.APIError>)?.error).toEqual({ type: 'error', error: { type: 'invalid_request_error', message: 'sensitive words detected: forbidden secret' } })
+				const streamed = await refusedUntouched(() => post('/v1/messages', { model: CHAT_MODEL, max_tokens: 100, stream: true, messages: [{ role: 'user', content: [{ type: 'text', text: '违禁词' }] }] }, { 'x-api-key': key }))
+				expect(streamed).toEqual({ status: 400, body: { type: 'error', error: { type: 'invalid_request_error', message: 'sensitive words detected: 违禁词' } } })
+				expect(upstream.requests).toHaveLength(0)
+				expect(await ledgerState()).toEqual(before)
+			})
+
+			test('is refused on Gemini\'s generateContent and streamGenerateContent in Gemini\'s error shape', async () => {
+				const before = await ledgerState()
+				const failure = await failureOf(gemini().models.generateContent({ model: CHAT_MODEL, contents: 'What is contraband?' }))
+				expect((failure as unknown as { status: number })?.status).toBe(400)
+				const streamed = await refusedUntouched(() => post(`/v1beta/models/${CHAT_MODEL}:streamGenerateContent?alt=sse`, {
+					contents: [{ role: 'user', parts: [{ text: 'fine' }] }], systemInstruction: { parts: [{ text: 'The Forbidden Secret' }] },
+				}, { 'x-goog-api-key': key }))
+				expect(streamed).toEqual({ status: 400, body: { error: { code: 400, message: 'sensitive words detected: forbidden secret', status: 'INVALID_ARGUMENT' } } })
+				expect(await ledgerState()).toEqual(before)
+			})
+
+			test('is refused in the console\'s playground', async () => {
+				const refused = await refusedUntouched(() => post('/pg/chat/completions', { model: CHAT_MODEL, stream: true, messages: [{ role: 'user', content: 'contraband' }] }, {
+					cookie: alice.cookie!, 'new-api-user': String(alice.userId),
+				}))
+				expect(refused.status).toBe(400)
+				expect(refused.body.error).toMatchObject({ code: 'sensitive_words_detected', message: 'sensitive words detected: Contraband' })
+			})
+
+			test('names every word found, and a prompt without one goes through', async () => {
+				const refused = await refusedUntouched(() => post('/v1/chat/completions', { model: CHAT_MODEL, messages: [{ role: 'user', content: 'contraband and a forbidden secret, 违禁词' }] }, bearer()))
+				expect(refused.body.error.message).toBe('sensitive words detected: Contraband, forbidden secret, 违禁词')
+				const answer = await openai().chat.completions.create({ model: CHAT_MODEL, messages: [{ role: 'user', content: 'a forbidden thing, a secret' }] })
+				expect(answer.choices[0]!.message.content).toBe(REPLY)
+				expect(upstream.requests).toHaveLength(1)
+			})
+
+			test('follows the word list as soon as it is changed', async () => {
+				await configure({ SensitiveWords: 'kraken' })
+				const passed = await openai().chat.completions.create({ model: CHAT_MODEL, messages: [{ role: 'user', content: 'contraband' }] })
+				expect(passed.choices[0]!.message.content).toBe(REPLY)
+				const refused = await failureOf(openai().chat.completions.create({ model: CHAT_MODEL, messages: [{ role: 'user', content: 'the KRAKEN' }] }))
+				expect(refused?.code).toBe('sensitive_words_detected')
+				expect(upstream.requests).toHaveLength(1)
+			})
+		})
+
+		describe('with the settings off', () => {
+			test('nothing is checked while the filter is off, whatever the other switches say, and all of it once it is on', async () => {
+				await configure({ CheckSensitiveEnabled: false, CheckSensitiveOnCompletionEnabled: true })
+				const whole = await openai().chat.completions.create({ model: CHAT_MODEL, messages: [{ role: 'user', content: 'the forbidden secret' }] })
+				expect(whole.choices[0]!.message.content).toBe(REPLY)
+				const streamed = await readStream(await openai().chat.completions.create({ model: CHAT_MODEL, stream: true, messages: [{ role: 'user', content: 'contraband' }] }))
+				expect(streamed.text).toBe(REPLY)
+				expect(upstream.requests.map((request) => request.body.messages[0].content)).toEqual(['the forbidden secret', 'contraband'])
+
+				await configure({ CheckSensitiveEnabled: true })
+				expect((await failureOf(openai().chat.completions.create({ model: CHAT_MODEL, messages: [{ role: 'user', content: 'contraband' }] })))?.code).toBe('sensitive_words_detected')
+				const checked = await readStream(await openai().chat.completions.create({ model: CHAT_MODEL, stream: true, messages: [{ role: 'user', content: 'Say hello' }] }))
+				expect(checked.text).toBe(BEFORE_THE_WORD)
+			})
+
+			test('prompts are not checked while prompt checking is off, nor answers while answer checking is', async () => {
+				await configure({ CheckSensitiveOnPromptEnabled: false })
+				const answer = await openai().chat.completions.create({ model: CHAT_MODEL, messages: [{ role: 'user', content: 'the forbidden secret' }] })
+				expect(answer.choices[0]!.message.content).toBe(REPLY)
+				expect(upstream.requests).toHaveLength(1)
+
+				await configure({ CheckSensitiveOnPromptEnabled: true })
+				expect((await failureOf(openai().chat.completions.create({ model: CHAT_MODEL, messages: [{ role: 'user', content: 'the forbidden secret' }] })))?.code).toBe('sensitive_words_detected')
+				expect(upstream.requests).toHaveLength(1)
+			})
+		})
+
+		describe('with answer checking on', () => {
+			beforeEach(() => configure({ CheckSensitiveOnCompletionEnabled: true }))
+
+			test('refuses a whole answer with a listed word, billed for what the upstream produced and logged with the reason', async () => {
+				const before = await ledgerState()
+				const { result: failure, log } = await loggedCall(() => failureOf(openai().chat.completions.create({ model: CHAT_MODEL, messages: [{ role: 'user', content: 'Say hello' }] })))
+				expect(failure?.status).toBe(400)
+				expect(failure?.error).toMatchObject({ code: 'sensitive_words_detected', message: 'sensitive words detected in the answer: forbidden secret' })
+				expect(upstream.requests).toHaveLength(1)
+				expect(log).toMatchObject({ promptTokens: 100, completionTokens: UPSTREAM_COMPLETION_TOKENS, content: 'sensitive words in the answer (the answer was refused): forbidden secret' })
+				expect(log.other).toMatchObject({ sensitive_words: ['forbidden secret'], sensitive_action: 'refused' })
+				expect(log.quota).toBeGreaterThan(0)
+				expect(await ledgerState()).toEqual({ quota: before.quota - log.quota, holds: before.holds + 1 })
+			})
+
+			test('refuses a whole answer to a Gemini client in Gemini\'s error shape', async () => {
+				const response = await post(`/v1beta/models/${CHAT_MODEL}:generateContent`, { contents: [{ role: 'user', parts: [{ text: 'Say hello' }] }] }, { 'x-goog-api-key': key })
+				expect(response.status).toBe(400)
+				expect(await response.json()).toEqual({ error: { code: 400, message: 'sensitive words detected in the answer: forbidden secret', status: 'INVALID_ARGUMENT' } })
+			})
+
+			test('masks the words of a whole answer when it is not to stop, billed as usual', async () => {
+				await configure({ StopOnSensitiveEnabled: false })
+				const { result: answer, log } = await loggedCall(() => openai().chat.completions.create({ model: CHAT_MODEL, messages: [{ role: 'user', content: 'Say hello' }] }))
+				expect(answer.choices[0]!.message.content).toBe('Hello there, **###** and more')
+				expect(answer.usage).toMatchObject({ prompt_tokens: 100, completion_tokens: UPSTREAM_COMPLETION_TOKENS })
+				expect(log.other).toMatchObject({ sensitive_words: ['forbidden secret'], sensitive_action: 'masked' })
+				const completion = await openai().completions.create({ model: COMPLETION_MODEL, prompt: 'Say hello' })
+				expect(completion.choices[0]!.text).toBe('Hello there, **###** and more')
+			})
+
+			test('cuts a stream before a word that spans two chunks, ends it properly with the usage billed, and logs why', async () => {
+				const before = await ledgerState()
+				const { result: streamed, log } = await loggedCall(async () => readStream(await openai().chat.completions.create({
+					model: CHAT_MODEL, stream: true, stream_options: { include_usage: true }, messages: [{ role: 'user', content: 'Say hello' }],
+				})))
+				expect(streamed.text).toBe(BEFORE_THE_WORD)
+				expect(streamed.finishReasons.at(-1)).toBe('content_filter')
+				expect(upstream.requests).toHaveLength(1)
+				// Billed by counting what the upstream sent up to the word (its own usage comes only at the end).
+				expect(streamed.usage).toEqual({ prompt_tokens: log.promptTokens, completion_tokens: log.completionTokens, total_tokens: log.promptTokens + log.completionTokens })
+				expect(log.completionTokens).toBeGreaterThan(0)
+				expect(log.completionTokens).toBeLessThan(UPSTREAM_COMPLETION_TOKENS)
+				expect(log).toMatchObject({ isStream: true, content: 'sensitive words in the answer (the stream was cut before the word): forbidden secret' })
+				expect(log.other).toMatchObject({ stream_end: 'sensitive_words', sensitive_words: ['forbidden secret'], sensitive_action: 'cut', local_count_tokens: true })
+				expect(await ledgerState()).toEqual({ quota: before.quota - log.quota, holds: before.holds + 1 })
+			})
+
+			test('cuts a Claude client\'s stream the same way, ending with the refusal stop reason and the usage', async () => {
+				const { result: message, log } = await loggedCall(() => anthropic().messages.stream({ model: CHAT_MODEL, max_tokens: 100, messages: [{ role: 'user', content: 'Say hello' }] }).finalMessage())
+				expect(message.content.map((block) => block.type === 'text' ? block.text : block.type)).toEqual([BEFORE_THE_WORD])
+				expect(message.stop_reason).toBe('refusal')
+				expect(message.usage).toMatchObject({ input_tokens: log.promptTokens, output_tokens: log.completionTokens })
+				expect(log.other).toMatchObject({ stream_end: 'sensitive_words', sensitive_action: 'cut' })
+			})
+
+			test('masks the words of a stream when it is not to stop, whole even across chunks, billed with the upstream\'s usage', async () => {
+				await configure({ StopOnSensitiveEnabled: false })
+				const { result: streamed, log } = await loggedCall(async () => readStream(await openai().chat.completions.create({
+					model: CHAT_MODEL, stream: true, stream_options: { include_usage: true }, messages: [{ role: 'user', content: 'Say hello' }],
+				})))
+				expect(streamed.text).toBe('Hello there, **###** and more')
+				expect(streamed.finishReasons.at(-1)).toBe('stop')
+				expect(streamed.usage).toMatchObject({ prompt_tokens: 100, completion_tokens: UPSTREAM_COMPLETION_TOKENS })
+				expect(log).toMatchObject({ promptTokens: 100, completionTokens: UPSTREAM_COMPLETION_TOKENS })
+				expect(log.other).toMatchObject({ sensitive_words: ['forbidden secret'], sensitive_action: 'masked' })
+				expect(log.other.stream_end).toBeUndefined()
+			})
+
+			test('leaves an answer without a listed word as the upstream sent it, and follows the word list as it changes', async () => {
+				await configure({ SensitiveWords: 'kraken' })
+				const streamed = await readStream(await openai().chat.completions.create({ model: CHAT_MODEL, stream: true, messages: [{ role: 'user', content: 'Say hello' }] }))
+				expect(streamed.text).toBe(REPLY)
+				const whole = await openai().chat.completions.create({ model: CHAT_MODEL, messages: [{ role: 'user', content: 'Say hello' }] })
+				expect(whole.choices[0]!.message.content).toBe(REPLY)
+
+				await configure({ SensitiveWords: 'kraken\nMORE' })
+				const cut = await readStream(await openai().chat.completions.create({ model: CHAT_MODEL, stream: true, messages: [{ role: 'user', content: 'Say hello' }] }))
+				expect(cut.text).toBe('Hello there, forbidden secret and ')
+			})
+		})
+	})
+}
