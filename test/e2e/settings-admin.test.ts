@@ -71,6 +71,31 @@ describe.skipIf(!browserExecutable)('the super admin settings tabs in a browser'
 		})
 	}, 60_000)
 
+	test('saves the sensitive-word switches and list under the option keys the relay reads', async () => {
+		await withPage('/setting?tab=operation', async (opened) => {
+			const { page } = opened
+			for (const key of ['CheckSensitiveEnabled', 'CheckSensitiveOnPromptEnabled', 'CheckSensitiveOnCompletionEnabled']) {
+				expect(await field(opened, key).getAttribute('aria-checked')).toBe('false')
+				await field(opened, key).click()
+			}
+			expect(await field(opened, 'StopOnSensitiveEnabled').getAttribute('aria-checked')).toBe('true')
+			await field(opened, 'StopOnSensitiveEnabled').click()
+			await field(opened, 'SensitiveWords').fill('forbidden secret\n违禁词')
+			await section(opened, 'sensitive').getByRole('button', { name: '保存屏蔽词过滤设置' }).click()
+			await toast(opened, '保存成功')
+			expect(options().get('CheckSensitiveEnabled')).toBe(true)
+			expect(options().get('CheckSensitiveOnPromptEnabled')).toBe(true)
+			expect(options().get('CheckSensitiveOnCompletionEnabled')).toBe(true)
+			expect(options().get('StopOnSensitiveEnabled')).toBe(false)
+			expect(options().get('SensitiveWords')).toBe('forbidden secret\n违禁词')
+
+			await page.reload()
+			await page.waitForFunction(() => window.__hydrated === true)
+			expect(await field(opened, 'CheckSensitiveOnCompletionEnabled').getAttribute('aria-checked')).toBe('true')
+			expect(await field(opened, 'SensitiveWords').inputValue()).toBe('forbidden secret\n违禁词')
+		})
+	}, 60_000)
+
 	test('says a JSON field is not valid when it loses focus, and saves nothing while it is not', async () => {
 		const before = options().get('UserUsableGroups')
 		await withPage('/setting?tab=operation', async (opened) => {
