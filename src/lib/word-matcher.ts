@@ -57,54 +57,51 @@ export interface WordMatcher {
 export function compileWordMatcher(list: Iterable<string>): WordMatcher {
 	const fold = folds()
 	const words: string[] = []
-	const seen = new Set<string>()
-	// The trie while it is built: one map of edges per node.
-	const edges: Map<number, number>[] = [new Map()]
+	// The trie while it is built: an edge is `parent * UNITS + unit` → child; node 0 is the root.
+	const trie = new Map<number, number>()
+	const edgeKeys: number[] = []
 	const wordEndingAt: number[] = [NONE]
 	const depths: number[] = [0]
 	for (const entry of list) {
 		const word = entry.trim()
 		if (word === '') continue
-		let folded = ''
-		for (let index = 0; index < word.length; index++) folded += String.fromCharCode(fold[word.charCodeAt(index)]!)
-		if (seen.has(folded)) continue
-		seen.add(folded)
 		let node = ROOT
-		for (let index = 0; index < folded.length; index++) {
-			const unit = folded.charCodeAt(index)
-			let next = edges[node]!.get(unit)
+		for (let index = 0; index < word.length; index++) {
+			const key = node * UNITS + fold[word.charCodeAt(index)]!
+			let next = trie.get(key)
 			if (next === undefined) {
-				next = edges.length
-				edges.push(new Map())
-				wordEndingAt.push(NONE)
+				next = depths.length
 				depths.push(depths[node]! + 1)
-				edges[node]!.set(unit, next)
+				wordEndingAt.push(NONE)
+				trie.set(key, next)
+				edgeKeys.push(key)
 			}
 			node = next
 		}
+		// The same word in another case ends where the first did.
+		if (wordEndingAt[node] !== NONE) continue
 		wordEndingAt[node] = words.length
 		words.push(word)
 	}
 
-	const size = edges.length
-	// Edges in compact form: the root's by unit in a table, every other node's sorted by unit in one array.
+	// Edges in compact form: the root's by unit in a table, every node's sorted by unit in one array
+	// (sorting the keys sorts by parent, then unit).
+	const size = depths.length
+	const sortedKeys = Float64Array.from(edgeKeys).sort()
 	const rootNext = new Int32Array(UNITS)
 	const edgeStart = new Int32Array(size + 1)
-	let edgeCount = 0
-	for (let node = 1; node < size; node++) edgeCount += edges[node]!.size
-	const edgeUnits = new Uint16Array(edgeCount)
-	const edgeTargets = new Int32Array(edgeCount)
-	for (const [unit, target] of edges[ROOT]!) rootNext[unit] = target
-	let position = 0
-	for (let node = 1; node < size; node++) {
-		edgeStart[node] = position
-		for (const [unit, target] of [...edges[node]!].sort((left, right) => left[0] - right[0])) {
-			edgeUnits[position] = unit
-			edgeTargets[position] = target
-			position++
-		}
-	}
-	edgeStart[size] = position
+	const edgeUnits = new Uint16Array(sortedKeys.length)
+	const edgeTargets = new Int32Array(sortedKeys.length)
+	sortedKeys.forEach((key, position) => {
+		const parent = Math.floor(key / UNITS)
+		const unit = key - parent * UNITS
+		const target = trie.get(key)!
+		edgeUnits[position] = unit
+		edgeTargets[position] = target
+		edgeStart[parent + 1]!++
+		if (parent === ROOT) rootNext[unit] = target
+	})
+	for (let node = 0; node < size; node++) edgeStart[node + 1]! += edgeStart[node]!
 
 	const child = (node: number, unit: number): number => {
 		if (node === ROOT) return rootNext[unit]!
@@ -132,12 +129,14 @@ export function compileWordMatcher(list: Iterable<string>): WordMatcher {
 	const queue = new Int32Array(size)
 	let head = 0
 	let tail = 0
-	for (const target of edges[ROOT]!.values()) queue[tail++] = target
+	for (let position = edgeStart[ROOT]!; position < edgeStart[ROOT + 1]!; position++) queue[tail++] = edgeTargets[position]!
 	while (head < tail) {
 		const node = queue[head++]!
 		// The failure link is shallower, so it was settled earlier in this breadth-first order.
-		open[node] = edges[node]!.size > 0 ? depth[node]! : open[failure[node]!]!
-		for (const [unit, target] of edges[node]!) {
+		open[node] = edgeStart[node + 1]! > edgeStart[node]! ? depth[node]! : open[failure[node]!]!
+		for (let position = edgeStart[node]!; position < edgeStart[node + 1]!; position++) {
+			const unit = edgeUnits[position]!
+			const target = edgeTargets[position]!
 			let fallback = failure[node]!
 			while (fallback !== ROOT && child(fallback, unit) === ROOT) fallback = failure[fallback]!
 			const suffix = child(fallback, unit)

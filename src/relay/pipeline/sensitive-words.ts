@@ -19,7 +19,7 @@ import type { RelayEndpoint } from '../providers/types'
 export const SENSITIVE_MASK = '**###**'
 
 /** A long prompt is scanned in slices of this many UTF-16 units, letting other requests run in between. */
-const SCAN_SLICE_UNITS = 1 << 18
+const SCAN_SLICE_UNITS = 1 << 16
 /** An error names at most this many of the words it found. */
 const WORDS_NAMED = 10
 
