@@ -7,7 +7,7 @@
  */
 import type { Logger } from '../logger'
 import { guardReader, readAllText, readerStream, type BodyReader } from './body-guard'
-import { createReachableMemory, probeTcp, type ConnectionProbe } from './connect-probe'
+import { createReachableMemory, probeConnection, type ConnectionProbe } from './connect-probe'
 import { OutboundBlockedError, OutboundError, OutboundNetworkError, OutboundTimeoutError, OutboundTooLargeError } from './errors'
 import { formatUrlHost, parseIp, type IpBytes } from './ip-address'
 import { limitsFor, type Limits, type OutboundRequestInit } from './limits'
@@ -182,7 +182,7 @@ function addressedUrl(target: Target, address: IpBytes) {
 export function createOutboundClient(options: OutboundClientOptions): OutboundClient {
 	const addressPolicy = createAddressPolicy(options.privateUpstreams)
 	const lookup = options.lookup ?? lookupWithBun
-	const probe = options.probe ?? probeTcp
+	const probe = options.probe ?? probeConnection
 	const reachable = createReachableMemory()
 
 	async function resolve(target: Target, limits: Limits, caller: AbortSignal | undefined): Promise<IpBytes[]> {
@@ -223,7 +223,9 @@ export function createOutboundClient(options: OutboundClientOptions): OutboundCl
 				controller.abort(new OutboundTimeoutError('connect', target.description, limits.connect))
 			}, limits.connect)
 			const settled = () => clearTimeout(connectTimer)
-			probe(socketHost, target.port, probing.signal).then(settled, settled)
+			// For https the handshake is part of connecting: a server that never answers the ClientHello is a connect timeout.
+			const probeTls = tls ? { serverName: target.literal ? undefined : target.hostName } : undefined
+			probe(socketHost, target.port, probing.signal, probeTls).then(settled, settled)
 		}
 		try {
 			const response = await fetch(url, {

@@ -17,6 +17,13 @@ import { refused } from '../../errors'
 /** Milliseconds: tools give up sooner than relayed calls, whose first byte may take minutes. */
 export const TOOL_TIMEOUTS = { connect: 10_000, firstByte: 60_000, idle: 30_000 } as const
 
+/**
+ * The tools' waits, the connect limit (TCP and TLS handshake) no longer than the configured
+ * `UPSTREAM_CONNECT_TIMEOUT_SECONDS`: an upstream the relay would give up on is given up on here too.
+ */
+const toolTimeouts = (dependencies: Dependencies) =>
+	({ ...TOOL_TIMEOUTS, connect: Math.min(TOOL_TIMEOUTS.connect, dependencies.config.upstreamTimeouts.connectMs) })
+
 export type ToolChannel = RoutableChannel & { status: number; otherInfo: string }
 
 const KEY_UNREADABLE = 'the channel key cannot be decrypted with this CRYPTO_SECRET; enter the key again'
@@ -47,7 +54,7 @@ export async function loadToolChannels(dependencies: Dependencies, statuses: num
 
 /** The outbound opener `openUpstream` takes, as the relay builds it but with the tools' waits. */
 export const toolOutbound = (dependencies: Dependencies): Pick<RelayServices, 'outbound'> =>
-	({ outbound: openerWith(dependencies.fetch, { policy: 'upstream', timeouts: TOOL_TIMEOUTS }) })
+	({ outbound: openerWith(dependencies.fetch, { policy: 'upstream', timeouts: toolTimeouts(dependencies) }) })
 
 /** The channel's base URL, or its adaptor's default; empty when neither names one. */
 export const baseUrlOf = (type: number, baseUrl: string) => baseUrl || adaptorFor(type)?.defaultBaseUrl || ''
@@ -60,7 +67,7 @@ export const firstKey = (key: string) => key.split('\n')[0]!.trim()
 
 /** A request to an upstream through the outbound client; answers status, headers and body text. */
 export async function upstreamSend(dependencies: Dependencies, url: string, init: { method: 'GET' | 'POST'; headers: Record<string, string>; body?: string }) {
-	const response = await dependencies.fetch(url, { ...init, policy: 'upstream', timeouts: TOOL_TIMEOUTS })
+	const response = await dependencies.fetch(url, { ...init, policy: 'upstream', timeouts: toolTimeouts(dependencies) })
 	return { status: response.status, headers: response.headers, text: await response.text() }
 }
 
