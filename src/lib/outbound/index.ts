@@ -16,3 +16,4 @@ export {
 export { isValidHostEntry, parseHostList } from './host-list'
 export { classifyAddress, parseIp, type AddressClass } from './ip-address'
 export type { OutboundPolicy, PrivateUpstreamSettings } from './target'
+export { createHostCheck, type CheckedHost, type HostCheck } from './host-check'
