@@ -53,7 +53,7 @@ function mappedStatus(channel: RoutableChannel, status: number) {
 /** The error the client sees, and the upstream's own (scrubbed) message for the channel's record. */
 async function upstreamError(channel: RoutableChannel, response: OpenedResponse, status: number) {
 	const text = await response.text().then((body) => body.slice(0, ERROR_BODY_LIMIT), () => '')
-	const upstreamMessage = scrubSecrets(upstreamMessageOf(text) ?? `upstream error ${response.status}`, channel.key)
+	const upstreamMessage = scrubSecrets(upstreamMessageOf(text) ?? `upstream error ${response.status}`, channel)
 	// The upstream refusing the gateway's own credentials is not the client's key being wrong.
 	const error = status === 401 || status === 403
 		? credentialsRejected()

@@ -8,7 +8,7 @@ import { CHANNEL_MESSAGES } from '@shared/channel'
 import type { Dependencies } from '@/dependencies'
 import { openerWith } from '@/lib/outbound'
 import type { RelayServices } from '@/relay/pipeline/services'
-import { scrubSecrets, upstreamMessageOf } from '@/relay/pipeline/upstream-message'
+import { scrubSecrets, upstreamMessageOf, type UpstreamIdentity } from '@/relay/pipeline/upstream-message'
 import { adaptorFor } from '@/relay/providers/registry'
 import { readableChannels, toRoutableChannel, type RoutableChannel } from '../repository'
 import type { ChannelRecord } from '../view'
@@ -74,8 +74,8 @@ export async function upstreamSend(dependencies: Dependencies, url: string, init
 export const upstreamGet = (dependencies: Dependencies, url: string, headers: Record<string, string>) =>
 	upstreamSend(dependencies, url, { method: 'GET', headers })
 
-/** What an admin is told of an upstream's error answer: its status and own message, every key of the channel scrubbed out. */
-export function upstreamFailure(status: number, text: string, key: string) {
+/** What an admin is told of an upstream's error answer: its status and own message, the channel's keys and whereabouts scrubbed out. */
+export function upstreamFailure(status: number, text: string, channel: UpstreamIdentity) {
 	const found = upstreamMessageOf(text)
-	return scrubSecrets(found ? `upstream answered ${status}: ${found}` : `upstream answered ${status}`, key)
+	return scrubSecrets(found ? `upstream answered ${status}: ${found}` : `upstream answered ${status}`, channel)
 }
