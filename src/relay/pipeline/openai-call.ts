@@ -18,6 +18,7 @@ import { servesEndpoint } from '../providers/registry'
 import type { RelayEndpoint } from '../providers/types'
 import { sendWithRetries, type UpstreamAnswer } from './attempts'
 import { resolveGroup } from './groups'
+import { readAhead } from './read-ahead'
 import type { RelayServices } from './services'
 import { bearerKey, type RelayCaller } from './token-auth'
 import { countPrompt, countText, estimatePrompt, type PromptRequest } from './tokenizer'
@@ -163,7 +164,8 @@ async function completeAnswer(dependencies: Dependencies, relay: RelayServices, 
 
 function streamAnswer(dependencies: Dependencies, relay: RelayServices, call: Call, answer: UpstreamAnswer): Response {
 	let firstTokenMs: number | undefined
-	const body = tapOpenAIStream(bodyOrEmpty(answer.response), {
+	const upstream = readAhead(bodyOrEmpty(answer.response), dependencies.options.get('StreamCacheQueueLength'))
+	const body = tapOpenAIStream(upstream, {
 		includeUsage: call.includeUsage,
 		onFirstContent: () => {
 			firstTokenMs = Math.round(performance.now() - call.startedAt)
