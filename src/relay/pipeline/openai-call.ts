@@ -22,6 +22,7 @@ import { readAhead } from './read-ahead'
 import type { RelayServices } from './services'
 import { bearerKey, type RelayCaller } from './token-auth'
 import { countPrompt, countText, estimatePrompt, type PromptRequest } from './tokenizer'
+import { scrubbedStreamErrors } from './upstream-message'
 
 /** Self-use mode lets unpriced models through at no cost. */
 const FREE: Pricing = { kind: 'per_token', modelRatio: 0, completionRatio: 1, cacheRatio: 1, createCacheRatio: 1, groupRatio: 1 }
@@ -164,7 +165,7 @@ async function completeAnswer(dependencies: Dependencies, relay: RelayServices, 
 
 function streamAnswer(dependencies: Dependencies, relay: RelayServices, call: Call, answer: UpstreamAnswer): Response {
 	let firstTokenMs: number | undefined
-	const upstream = readAhead(bodyOrEmpty(answer.response), dependencies.options.get('StreamCacheQueueLength'))
+	const upstream = readAhead(scrubbedStreamErrors(bodyOrEmpty(answer.response), answer.channel), dependencies.options.get('StreamCacheQueueLength'))
 	const body = tapOpenAIStream(upstream, {
 		includeUsage: call.includeUsage,
 		onFirstContent: () => {

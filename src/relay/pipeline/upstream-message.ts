@@ -4,6 +4,8 @@
  * with where the upstream is (its URLs, its host name, IP addresses) taken out too — clients should
  * learn why a call failed, not which upstream a gateway uses (users ask for this: user-demands §1.26).
  */
+import type { BodyReader } from '@/lib/outbound'
+import { RelayError } from '../errors'
 
 /** Long enough to explain, short enough for a log line or a toast. */
 const MESSAGE_LIMIT = 500
@@ -72,4 +74,22 @@ export function scrubSecrets(message: string, channel: UpstreamIdentity): string
 	if (host) text = text.replace(host, HIDDEN)
 	text = text.replace(IPV4_LIKE, HIDDEN).replace(KEY_LIKE, HIDDEN)
 	return text.slice(0, MESSAGE_LIMIT)
+}
+
+/**
+ * The reader, with an error the upstream reported in the middle of a stream (a converter's
+ * RelayError, whose message reaches the client in the stream's error event) scrubbed as above.
+ */
+export function scrubbedStreamErrors(reader: BodyReader, channel: UpstreamIdentity): BodyReader {
+	return {
+		async read() {
+			try {
+				return await reader.read()
+			} catch (error) {
+				if (!(error instanceof RelayError)) throw error
+				throw new RelayError(error.status, scrubSecrets(error.message, channel), error.type, error.code)
+			}
+		},
+		cancel: (reason) => reader.cancel(reason),
+	}
 }
