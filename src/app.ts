@@ -17,8 +17,8 @@ import { createClientAddress } from './lib/client-address'
 import { nowSeconds } from './lib/clock'
 import { createSecretBox } from './lib/crypto'
 import { createLogger, type Logger } from './lib/logger'
-import { createSmtpMailer, type Mailer } from './lib/mailer'
-import { createOutboundClient, openerWith, parseHostList } from './lib/outbound'
+import { createSmtpMailer, MAILER_TIMEOUT_MILLISECONDS, type Mailer } from './lib/mailer'
+import { createHostCheck, createOutboundClient, openerWith, parseHostList } from './lib/outbound'
 import { createMemoryRateLimiter, type RateLimiter } from './lib/rate-limiter'
 
 export interface AppInput {
@@ -53,6 +53,11 @@ export async function createApp(input: AppInput) {
 	changes.subscribe('options', (origin) => {
 		if (origin === 'remote') options.reload().catch((error) => logger.error('reloading options failed', { error: String(error) }))
 	})
+	// Channel base URLs, the SMTP server and the proxy worker: admin-set addresses under one consent (design §8).
+	const privateUpstreams = {
+		privateUpstreamsEnabled: () => options.get('PrivateUpstreamsEnabled'),
+		privateUpstreamHosts: memoizedHostList(() => options.get('PrivateUpstreamHosts')),
+	}
 	const dependencies: Dependencies = {
 		config: input.config,
 		store: input.store,
@@ -62,14 +67,8 @@ export async function createApp(input: AppInput) {
 		rateLimiter: input.rateLimiter ?? createMemoryRateLimiter(),
 		changes,
 		passwords: input.passwords ?? argon2Passwords,
-		mailer: input.mailer ?? createSmtpMailer(options, logger),
-		fetch: input.fetch ?? createOutboundClient({
-			privateUpstreams: {
-				privateUpstreamsEnabled: () => options.get('PrivateUpstreamsEnabled'),
-				privateUpstreamHosts: memoizedHostList(() => options.get('PrivateUpstreamHosts')),
-			},
-			logger,
-		}),
+		mailer: input.mailer ?? createSmtpMailer(options, logger, createHostCheck({ privateUpstreams, timeout: MAILER_TIMEOUT_MILLISECONDS })),
+		fetch: input.fetch ?? createOutboundClient({ privateUpstreams, logger }),
 		clientAddress: createClientAddress(input.config.trustedProxies),
 		startTime: nowSeconds(),
 	}

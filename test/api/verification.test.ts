@@ -33,6 +33,8 @@ for (const target of databaseTargets()) {
 			smtp = await startFakeSmtp()
 			app = await createTestApp(target, { fetch: createFakeProviders().fetch })
 			const { options } = app.dependencies
+			// The fake relay listens on loopback: mail follows the private-upstream consent.
+			await options.set('PrivateUpstreamsEnabled', 'true')
 			await options.set('SMTPServer', smtp.host)
 			await options.set('SMTPPort', String(smtp.port))
 			await options.set('SMTPAccount', SMTP_ACCOUNT)

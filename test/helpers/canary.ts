@@ -122,3 +122,35 @@ export async function openStalledListener(): Promise<StalledListener | undefined
 		},
 	}
 }
+
+export interface SilentListener {
+	port: number
+	/** TCP connections accepted so far. */
+	connections: number
+	stop(): void
+}
+
+/**
+ * A listener on 127.0.0.1 that accepts every connection and never sends a byte: reached over
+ * https, the TLS handshake never finishes (the ClientHello goes unanswered).
+ */
+export function openSilentListener(): SilentListener {
+	const silent = {
+		port: 0,
+		connections: 0,
+		stop: () => listener.stop(true),
+	}
+	const listener = Bun.listen({
+		hostname: '127.0.0.1',
+		port: 0,
+		socket: {
+			open() {
+				silent.connections++
+			},
+			data() {},
+			error() {},
+		},
+	})
+	silent.port = listener.port
+	return silent
+}

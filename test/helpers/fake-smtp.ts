@@ -78,6 +78,8 @@ function parseMessage(session: Session): ReceivedMail {
 
 export async function startFakeSmtp() {
 	const messages: ReceivedMail[] = []
+	/** TCP connections accepted, whether or not a message followed. */
+	const stats = { connections: 0 }
 
 	function handleLine(socket: Socket<Session>, line: string) {
 		const session = socket.data
@@ -161,6 +163,7 @@ export async function startFakeSmtp() {
 		port: 0,
 		socket: {
 			open(socket) {
+				stats.connections++
 				socket.data = { buffer: '', mode: 'command', from: '', to: [], dataLines: [], pendingUser: '' }
 				socket.write('220 fake-smtp ESMTP ready\r\n')
 			},
@@ -181,6 +184,9 @@ export async function startFakeSmtp() {
 		host: '127.0.0.1',
 		port: listener.port,
 		messages,
+		get connections() {
+			return stats.connections
+		},
 		stop: () => listener.stop(true),
 	}
 }

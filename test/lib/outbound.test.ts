@@ -8,7 +8,7 @@ import {
 } from '@/lib/outbound'
 import { createAddressPolicy, parseTarget } from '@/lib/outbound/target'
 import { silentLogger, type Logger } from '@/lib/logger'
-import { openCanary, openStalledListener, type Canary } from '../helpers/canary'
+import { openCanary, openSilentListener, openStalledListener, type Canary } from '../helpers/canary'
 
 // Settings the client reads on every request, as it reads the options store in the app.
 const settings = { enabled: false, hosts: [] as string[] }
@@ -31,6 +31,7 @@ const client = createOutboundClient({ privateUpstreams, lookup, logger, ca: cert
 const canary = openCanary('127.0.0.1')
 const canary6 = openIpv6Canary()
 const stalled = await openStalledListener()
+const silent = openSilentListener()
 const MEBIBYTE = 1024 * 1024
 const encoder = new TextEncoder()
 
@@ -78,6 +79,7 @@ afterAll(() => {
 	canary.stop()
 	canary6?.stop()
 	stalled?.close()
+	silent.stop()
 	upstream.stop(true)
 })
 
@@ -571,5 +573,18 @@ describe('limits', () => {
 		expect(error).toBeInstanceOf(OutboundTimeoutError)
 		expect((error as OutboundTimeoutError).phase).toBe('connect')
 		expect(Date.now() - started).toBeLessThan(3_000)
+	})
+
+	test('an https server that accepts the connection and never answers the TLS handshake is a connect timeout', async () => {
+		names.set('silent.test', ['127.0.0.1'])
+		for (const url of [`https://127.0.0.1:${silent.port}/`, `https://silent.test:${silent.port}/?key=sk-secret`]) {
+			const started = Date.now()
+			const error = await failure(client(url, { policy: 'upstream', timeouts: { connect: 300, firstByte: 10_000 } }))
+			expect(error).toBeInstanceOf(OutboundTimeoutError)
+			expect((error as OutboundTimeoutError).phase).toBe('connect')
+			expect((error as Error).message).not.toContain('sk-secret')
+			expect(Date.now() - started).toBeLessThan(3_000)
+		}
+		expect(silent.connections).toBeGreaterThan(0)
 	})
 })

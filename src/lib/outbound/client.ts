@@ -7,13 +7,16 @@
  */
 import type { Logger } from '../logger'
 import { guardReader, readAllText, readerStream, type BodyReader } from './body-guard'
-import { createReachableMemory, probeTcp, type ConnectionProbe } from './connect-probe'
+import { createReachableMemory, probeConnection, type ConnectionProbe } from './connect-probe'
 import { OutboundBlockedError, OutboundError, OutboundNetworkError, OutboundTimeoutError, OutboundTooLargeError } from './errors'
-import { formatUrlHost, parseIp, type IpBytes } from './ip-address'
+import { formatUrlHost, type IpBytes } from './ip-address'
 import { limitsFor, type Limits, type OutboundRequestInit } from './limits'
 import { redirectLocation, requestAfterRedirect, type OutgoingRequest } from './redirect'
 import { readRequest, requestUrl } from './request-input'
+import { lookupWithBun, resolveTarget, type HostLookup } from './resolve'
 import { createAddressPolicy, parseTarget, type OutboundPolicy, type PrivateUpstreamSettings, type Target } from './target'
+
+export type { HostLookup } from './resolve'
 
 export type OutboundFetch = (input: string | URL | Request, init?: OutboundRequestInit) => Promise<Response>
 
@@ -67,9 +70,6 @@ export function openerWith(fetch: OutboundFetch, init: OutboundRequestInit): (ur
 /** The body of an opened answer, or a body that ends at once when it has none. */
 export const bodyOrEmpty = (opened: OpenedResponse): BodyReader => opened.body ?? EMPTY_BODY
 
-/** Every address the name resolves to. */
-export type HostLookup = (hostName: string) => Promise<string[]>
-
 export interface OutboundClientOptions {
 	privateUpstreams: PrivateUpstreamSettings
 	/** Name resolution; Bun's resolver by default. Tests map names to loopback addresses here. */
@@ -84,8 +84,6 @@ export interface OutboundClientOptions {
 const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304])
 const CONNECT_FAILURE_CODES = new Set(['ECONNREFUSED', 'ConnectionRefused', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL'])
 
-const lookupWithBun: HostLookup = async (hostName) => (await Bun.dns.lookup(hostName, { family: 0 })).map((entry) => entry.address)
-
 /** Errors of fetch or the body carry the IP URL and query string in `path`: only a code survives. */
 function toSafeError(error: unknown, target: string, own: AbortSignal, caller: AbortSignal | undefined): unknown {
 	if (error instanceof OutboundError) return error
@@ -98,23 +96,6 @@ function toSafeError(error: unknown, target: string, own: AbortSignal, caller: A
 function isConnectFailure(error: unknown): boolean {
 	return (error instanceof OutboundTimeoutError && error.phase === 'connect')
 		|| (error instanceof OutboundNetworkError && CONNECT_FAILURE_CODES.has(error.code))
-}
-
-/** Settles with the promise, or rejects at the deadline or when the caller aborts. */
-async function within<Value>(promise: Promise<Value>, milliseconds: number, onTimeout: () => unknown, caller: AbortSignal | undefined): Promise<Value> {
-	let timer: ReturnType<typeof setTimeout> | undefined
-	let onAbort: (() => void) | undefined
-	const stop = new Promise<never>((_, reject) => {
-		timer = setTimeout(() => reject(onTimeout()), milliseconds)
-		onAbort = () => reject(caller!.reason)
-		caller?.addEventListener('abort', onAbort, { once: true })
-	})
-	try {
-		return await Promise.race([promise, stop])
-	} finally {
-		clearTimeout(timer)
-		if (onAbort) caller?.removeEventListener('abort', onAbort)
-	}
 }
 
 interface Sent {
@@ -182,24 +163,8 @@ function addressedUrl(target: Target, address: IpBytes) {
 export function createOutboundClient(options: OutboundClientOptions): OutboundClient {
 	const addressPolicy = createAddressPolicy(options.privateUpstreams)
 	const lookup = options.lookup ?? lookupWithBun
-	const probe = options.probe ?? probeTcp
+	const probe = options.probe ?? probeConnection
 	const reachable = createReachableMemory()
-
-	async function resolve(target: Target, limits: Limits, caller: AbortSignal | undefined): Promise<IpBytes[]> {
-		if (target.literal) return [target.literal]
-		let answers: string[]
-		try {
-			answers = await within(lookup(target.hostName), limits.connect, () => new OutboundTimeoutError('connect', target.description, limits.connect), caller)
-		} catch (error) {
-			if (error instanceof OutboundError || caller?.aborted) throw error
-			throw new OutboundNetworkError(target.description, 'ENOTFOUND')
-		}
-		const addresses = answers.map((answer) => parseIp(answer))
-		if (addresses.length === 0 || addresses.some((address) => address === undefined)) {
-			throw new OutboundNetworkError(target.description, 'ENOTFOUND')
-		}
-		return addresses as IpBytes[]
-	}
 
 	async function attempt(target: Target, address: IpBytes, request: OutgoingRequest, limits: Limits, init: OutboundRequestInit, caller: AbortSignal | undefined): Promise<Sent> {
 		const controller = new AbortController()
@@ -223,7 +188,9 @@ export function createOutboundClient(options: OutboundClientOptions): OutboundCl
 				controller.abort(new OutboundTimeoutError('connect', target.description, limits.connect))
 			}, limits.connect)
 			const settled = () => clearTimeout(connectTimer)
-			probe(socketHost, target.port, probing.signal).then(settled, settled)
+			// For https the handshake is part of connecting: a server that never answers the ClientHello is a connect timeout.
+			const probeTls = tls ? { serverName: target.literal ? undefined : target.hostName } : undefined
+			probe(socketHost, target.port, probing.signal, probeTls).then(settled, settled)
 		}
 		try {
 			const response = await fetch(url, {
@@ -249,7 +216,7 @@ export function createOutboundClient(options: OutboundClientOptions): OutboundCl
 	}
 
 	async function send(target: Target, request: OutgoingRequest, policy: OutboundPolicy, limits: Limits, init: OutboundRequestInit, caller: AbortSignal | undefined): Promise<Sent> {
-		const addresses = await resolve(target, limits, caller)
+		const addresses = await resolveTarget(target, lookup, limits.connect, caller)
 		addressPolicy.check(target, addresses, policy)
 		for (let index = 0; ; index++) {
 			try {

@@ -1,16 +1,31 @@
 /**
  * Bun's fetch has no connect timeout and does not say when its connection is up, so the client
- * opens a bare TCP connection to the same checked address alongside the request: if that one is
- * not up within the connect limit, the request is given up as a connect timeout. Addresses that
- * answered recently are not probed again (their connections are usually pooled).
+ * opens its own connection to the same checked address alongside the request: if that one is not
+ * up within the connect limit, the request is given up as a connect timeout. For https the probe
+ * also completes a TLS handshake (same address, same SNI name), so a server that accepts the TCP
+ * connection and never answers the ClientHello is a connect timeout too, not a wait for the first
+ * byte (minutes for relayed calls). The probe does not verify the certificate: the request itself
+ * does, and reports its own error. Addresses that answered recently are not probed again (their
+ * connections are usually pooled).
  */
-import { connect } from 'node:net'
+import { connect, type Socket } from 'node:net'
+import { connect as connectTls } from 'node:tls'
 
-/** Resolves once a TCP connection to the address is up; rejects when it fails or the signal aborts. */
-export type ConnectionProbe = (address: string, port: number, signal: AbortSignal) => Promise<void>
+/** For https: the TLS handshake is part of connecting; `serverName` is the SNI name (none for an IP literal). */
+export interface ProbeTls {
+	serverName?: string
+}
 
-export const probeTcp: ConnectionProbe = (address, port, signal) => new Promise<void>((resolve, reject) => {
-	const socket = connect({ host: address, port })
+/**
+ * Resolves once a connection to the address is up (TCP, and the TLS handshake when `tls` is
+ * given); rejects when it fails or the signal aborts.
+ */
+export type ConnectionProbe = (address: string, port: number, signal: AbortSignal, tls?: ProbeTls) => Promise<void>
+
+export const probeConnection: ConnectionProbe = (address, port, signal, tls) => new Promise<void>((resolve, reject) => {
+	const socket: Socket = tls
+		? connectTls({ host: address, port, servername: tls.serverName, rejectUnauthorized: false, ALPNProtocols: ['http/1.1'] })
+		: connect({ host: address, port })
 	const onAbort = () => finish(signal.reason)
 	let settled = false
 	function finish(error?: unknown) {
@@ -22,13 +37,12 @@ export const probeTcp: ConnectionProbe = (address, port, signal) => new Promise<
 		else reject(error)
 	}
 	signal.addEventListener('abort', onAbort, { once: true })
-	socket.once('connect', () => finish())
+	socket.once(tls ? 'secureConnect' : 'connect', () => finish())
 	socket.on('error', (error) => finish(error))
 })
 
 const REMEMBER_MILLISECONDS = 60_000
 const REMEMBER_AT_MOST = 1_000
-
 /** Addresses that answered a request within the last minute. */
 export function createReachableMemory(now: () => number = Date.now) {
 	const answeredAt = new Map<string, number>()

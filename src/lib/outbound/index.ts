@@ -16,3 +16,5 @@ export {
 export { isValidHostEntry, parseHostList } from './host-list'
 export { classifyAddress, parseIp, type AddressClass } from './ip-address'
 export type { OutboundPolicy, PrivateUpstreamSettings } from './target'
+export { createHostCheck, type CheckedHost, type HostCheck } from './host-check'
+export { createUserContentFetch, type UserContentFetch, type UserContentInit, type WorkerSettings } from './user-content'

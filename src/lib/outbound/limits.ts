@@ -2,8 +2,9 @@
 import type { OutboundPolicy } from './target'
 
 /**
- * Milliseconds. `connect` bounds the name lookup and, again, each TCP connection; `firstByte` the
- * wait for the response head (TLS handshake included); `idle` each gap between body chunks.
+ * Milliseconds. `connect` bounds the name lookup and, again, each new connection (TCP, and for
+ * https the TLS handshake); `firstByte` the wait for the response head; `idle` each gap between
+ * body chunks.
  */
 export interface OutboundTimeouts {
 	connect?: number

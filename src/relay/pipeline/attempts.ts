@@ -14,6 +14,7 @@ import { upstreamWebSocket } from './upstream-websocket'
 import { disableReason } from './channel-health'
 import { ModelMappingCycleError, upstreamModel } from './model-mapping'
 import { scrubSecrets, upstreamMessageOf } from './upstream-message'
+import { mediaFetcher } from './user-media'
 import type { RelayServices } from './services'
 import type { RoutableChannel } from './routing-table'
 
@@ -53,7 +54,7 @@ function mappedStatus(channel: RoutableChannel, status: number) {
 /** The error the client sees, and the upstream's own (scrubbed) message for the channel's record. */
 async function upstreamError(channel: RoutableChannel, response: OpenedResponse, status: number) {
 	const text = await response.text().then((body) => body.slice(0, ERROR_BODY_LIMIT), () => '')
-	const upstreamMessage = scrubSecrets(upstreamMessageOf(text) ?? `upstream error ${response.status}`, channel.key)
+	const upstreamMessage = scrubSecrets(upstreamMessageOf(text) ?? `upstream error ${response.status}`, channel)
 	// The upstream refusing the gateway's own credentials is not the client's key being wrong.
 	const error = status === 401 || status === 403
 		? credentialsRejected()
@@ -101,7 +102,7 @@ export async function openUpstream(
 	}
 	const upstream = passThrough
 		? passThrough.buildRequest(upstreamChannel, call.endpoint, withoutCanonicalFields(body))
-		: await converter!.buildRequest(upstreamChannel, body, adaptorContext(relay, call.signal))
+		: await converter!.buildRequest(upstreamChannel, body, adaptorContext(dependencies, relay, call.signal))
 	const response = await relay.outbound(upstream.url, { method: upstream.method ?? 'POST', headers: upstream.headers, body: upstream.body, signal: call.signal })
 	if (!converter || !response.ok) return { response, upstreamModel: model }
 	if (!call.stream && converter.errorOf) {
@@ -126,9 +127,10 @@ function answeredWith(response: OpenedResponse, status: number, text: string): O
 	return { ...response, status, ok: status >= 200 && status < 300, body: textReader(text), text: async () => text }
 }
 
-function adaptorContext(relay: Pick<RelayServices, 'outbound'>, signal: AbortSignal): AdaptorContext {
+function adaptorContext(dependencies: Dependencies, relay: Pick<RelayServices, 'outbound'>, signal: AbortSignal): AdaptorContext {
 	return {
 		now: () => Date.now(),
+		fetchMedia: mediaFetcher(dependencies, signal),
 		async fetchJson(url, init) {
 			const response = await relay.outbound(url, { ...init, signal })
 			const text = await response.text()

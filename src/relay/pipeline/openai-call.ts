@@ -19,10 +19,12 @@ import type { RelayEndpoint } from '../providers/types'
 import { checkWholeAnswer, streamAnswerFilter } from './answer-filter'
 import { sendWithRetries, type UpstreamAnswer } from './attempts'
 import { resolveGroup } from './groups'
+import { readAhead } from './read-ahead'
 import type { RelayServices } from './services'
 import { findWords, promptTexts, SENSITIVE_MASK, sensitiveErrors, wordList } from './sensitive-words'
 import { bearerKey, type RelayCaller } from './token-auth'
 import { countPrompt, countText, estimatePrompt, type PromptRequest } from './tokenizer'
+import { scrubbedStreamErrors } from './upstream-message'
 
 /** Self-use mode lets unpriced models through at no cost. */
 const FREE: Pricing = { kind: 'per_token', modelRatio: 0, completionRatio: 1, cacheRatio: 1, createCacheRatio: 1, groupRatio: 1 }
@@ -183,7 +185,8 @@ const generatesText = (endpoint: RelayEndpoint) => endpoint === 'chat' || endpoi
 function streamAnswer(dependencies: Dependencies, relay: RelayServices, call: Call, answer: UpstreamAnswer): Response {
 	let firstTokenMs: number | undefined
 	const policy = generatesText(call.endpoint) ? relay.sensitiveWords.forAnswers() : undefined
-	const body = tapOpenAIStream(bodyOrEmpty(answer.response), {
+	const upstream = readAhead(scrubbedStreamErrors(bodyOrEmpty(answer.response), answer.channel), dependencies.options.get('StreamCacheQueueLength'))
+	const body = tapOpenAIStream(upstream, {
 		includeUsage: call.includeUsage,
 		answerFilter: policy && streamAnswerFilter(policy),
 		onFirstContent: () => {

@@ -46,6 +46,18 @@ export interface AdaptorContext {
 	fetchJson(url: string, init: { method: 'GET' | 'POST'; headers?: Record<string, string>; body?: string }): Promise<unknown>
 	/** Unix milliseconds; signing uses it, tests may fix it. */
 	now(): number
+	/**
+	 * Downloads media the client referenced by URL (an image), for upstreams that take only inline
+	 * bytes: through the proxy worker when one is configured, else under the `user-content` policy.
+	 * Throws a RelayError (400) when it cannot. Absent where nothing may be downloaded (unit tests).
+	 */
+	fetchMedia?(url: string): Promise<FetchedMedia>
+}
+
+/** Downloaded media: its type as the server declared it, and its bytes in base64. */
+export interface FetchedMedia {
+	mediaType: string
+	data: string
 }
 
 /**

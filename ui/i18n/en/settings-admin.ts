@@ -215,8 +215,8 @@ export const settingsAdmin: Record<string, string> = {
 	'回调地址填写：服务器地址 + /oauth/linuxdo': 'Callback URL: the server address + /oauth/linuxdo',
 	'保存 LinuxDO OAuth 设置': 'Save LinuxDO OAuth settings',
 	'私有网络上游': 'Private-network upstreams',
-	'允许渠道地址指向内网（例如本机的 Ollama）；云元数据地址始终被拒绝':
-		'Lets channel addresses point into private networks (a local Ollama, say); cloud metadata addresses are always refused',
+	'允许渠道地址、SMTP 服务器和代理 Worker 指向内网（例如本机的 Ollama）；云元数据地址始终被拒绝':
+		'Lets channel addresses, the SMTP server and the proxy worker point into private networks (a local Ollama, say); cloud metadata addresses are always refused',
 	'保存私有网络上游设置': 'Save private upstream settings',
 	'允许私有网络上游': 'Allow private-network upstreams',
 	'允许的主机': 'Allowed hosts',

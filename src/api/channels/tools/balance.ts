@@ -33,7 +33,7 @@ const bearer = (channel: ToolChannel) => ({ authorization: `Bearer ${channel.key
 
 async function getJson(dependencies: Dependencies, channel: ToolChannel, url: string): Promise<Json> {
 	const answer = await upstreamGet(dependencies, url, bearer(channel))
-	if (answer.status < 200 || answer.status > 299) throw new BalanceError(upstreamFailure(answer.status, answer.text, channel.key))
+	if (answer.status < 200 || answer.status > 299) throw new BalanceError(upstreamFailure(answer.status, answer.text, channel))
 	try {
 		const parsed: unknown = JSON.parse(answer.text)
 		if (typeof parsed === 'object' && parsed !== null) return parsed as Json

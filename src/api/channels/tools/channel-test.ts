@@ -98,7 +98,7 @@ export async function runChannelTest(dependencies: Dependencies, channel: ToolCh
 		})
 		const text = await opened.response.text()
 		if (!opened.response.ok) {
-			outcome = { success: false, message: upstreamFailure(opened.response.status, text.slice(0, 64 * 1024), channel.key), time: elapsed() }
+			outcome = { success: false, message: upstreamFailure(opened.response.status, text.slice(0, 64 * 1024), channel), time: elapsed() }
 		} else {
 			let answer: unknown
 			try {

@@ -82,7 +82,7 @@ export async function listUpstreamModels(dependencies: Dependencies, target: Lis
 	} catch (error) {
 		throw refused(error instanceof OutboundError ? error.message : 'the model list request to the upstream failed')
 	}
-	if (answer.status < 200 || answer.status > 299) throw refused(upstreamFailure(answer.status, answer.text, target.key))
+	if (answer.status < 200 || answer.status > 299) throw refused(upstreamFailure(answer.status, answer.text, target))
 	let names: unknown[]
 	try {
 		names = call.names(JSON.parse(answer.text))

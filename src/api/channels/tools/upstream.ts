@@ -8,7 +8,7 @@ import { CHANNEL_MESSAGES } from '@shared/channel'
 import type { Dependencies } from '@/dependencies'
 import { openerWith } from '@/lib/outbound'
 import type { RelayServices } from '@/relay/pipeline/services'
-import { scrubSecrets, upstreamMessageOf } from '@/relay/pipeline/upstream-message'
+import { scrubSecrets, upstreamMessageOf, type UpstreamIdentity } from '@/relay/pipeline/upstream-message'
 import { adaptorFor } from '@/relay/providers/registry'
 import { readableChannels, toRoutableChannel, type RoutableChannel } from '../repository'
 import type { ChannelRecord } from '../view'
@@ -16,6 +16,13 @@ import { refused } from '../../errors'
 
 /** Milliseconds: tools give up sooner than relayed calls, whose first byte may take minutes. */
 export const TOOL_TIMEOUTS = { connect: 10_000, firstByte: 60_000, idle: 30_000 } as const
+
+/**
+ * The tools' waits, the connect limit (TCP and TLS handshake) no longer than the configured
+ * `UPSTREAM_CONNECT_TIMEOUT_SECONDS`: an upstream the relay would give up on is given up on here too.
+ */
+const toolTimeouts = (dependencies: Dependencies) =>
+	({ ...TOOL_TIMEOUTS, connect: Math.min(TOOL_TIMEOUTS.connect, dependencies.config.upstreamTimeouts.connectMs) })
 
 export type ToolChannel = RoutableChannel & { status: number; otherInfo: string }
 
@@ -47,7 +54,7 @@ export async function loadToolChannels(dependencies: Dependencies, statuses: num
 
 /** The outbound opener `openUpstream` takes, as the relay builds it but with the tools' waits. */
 export const toolOutbound = (dependencies: Dependencies): Pick<RelayServices, 'outbound'> =>
-	({ outbound: openerWith(dependencies.fetch, { policy: 'upstream', timeouts: TOOL_TIMEOUTS }) })
+	({ outbound: openerWith(dependencies.fetch, { policy: 'upstream', timeouts: toolTimeouts(dependencies) }) })
 
 /** The channel's base URL, or its adaptor's default; empty when neither names one. */
 export const baseUrlOf = (type: number, baseUrl: string) => baseUrl || adaptorFor(type)?.defaultBaseUrl || ''
@@ -60,15 +67,15 @@ export const firstKey = (key: string) => key.split('\n')[0]!.trim()
 
 /** A request to an upstream through the outbound client; answers status, headers and body text. */
 export async function upstreamSend(dependencies: Dependencies, url: string, init: { method: 'GET' | 'POST'; headers: Record<string, string>; body?: string }) {
-	const response = await dependencies.fetch(url, { ...init, policy: 'upstream', timeouts: TOOL_TIMEOUTS })
+	const response = await dependencies.fetch(url, { ...init, policy: 'upstream', timeouts: toolTimeouts(dependencies) })
 	return { status: response.status, headers: response.headers, text: await response.text() }
 }
 
 export const upstreamGet = (dependencies: Dependencies, url: string, headers: Record<string, string>) =>
 	upstreamSend(dependencies, url, { method: 'GET', headers })
 
-/** What an admin is told of an upstream's error answer: its status and own message, every key of the channel scrubbed out. */
-export function upstreamFailure(status: number, text: string, key: string) {
+/** What an admin is told of an upstream's error answer: its status and own message, the channel's keys and whereabouts scrubbed out. */
+export function upstreamFailure(status: number, text: string, channel: UpstreamIdentity) {
 	const found = upstreamMessageOf(text)
-	return scrubSecrets(found ? `upstream answered ${status}: ${found}` : `upstream answered ${status}`, key)
+	return scrubSecrets(found ? `upstream answered ${status}: ${found}` : `upstream answered ${status}`, channel)
 }

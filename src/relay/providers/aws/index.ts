@@ -5,10 +5,11 @@
  * stream is an AWS event stream of Claude events.
  */
 import { CHANNEL_TYPE } from '@shared/channel-type'
-import type { ProviderAdaptor, UpstreamChannel } from '../types'
+import type { AdaptorContext, ProviderAdaptor, UpstreamChannel } from '../types'
 import { openAIAnswerFromClaude } from '../anthropic/answer'
 import { parseAwsKey } from './credentials'
 import { bedrockModelId } from './model-id'
+import { withInlineMedia } from './media'
 import { bedrockClaudeBody } from './request'
 import { sha256Hex, signRequest, uriEncode } from './signer'
 import { openAIStreamFromBedrock } from './stream'
@@ -19,14 +20,14 @@ const EVENT_STREAM_TYPE = 'application/vnd.amazon.eventstream'
 
 export const bedrockHost = (region: string) => `https://bedrock-runtime.${region}.amazonaws.com`
 
-function signedRequest(channel: UpstreamChannel, body: Record<string, unknown>, now: number) {
+async function signedRequest(channel: UpstreamChannel, body: Record<string, unknown>, context: AdaptorContext) {
 	const { credentials, region } = parseAwsKey(channel.key)
 	const stream = body.stream === true
 	const action = stream ? 'invoke-with-response-stream' : 'invoke'
 	// A base URL on the channel (a proxy, a VPC endpoint) replaces the regional host.
 	const base = (channel.baseUrl || bedrockHost(region)).replace(/\/+$/, '')
 	const url = new URL(`${base}/model/${uriEncode(bedrockModelId(String(body.model)))}/${action}`)
-	const payload = JSON.stringify(bedrockClaudeBody(body))
+	const payload = JSON.stringify(await withInlineMedia(bedrockClaudeBody(body), context))
 	const signed = signRequest({
 		method: 'POST',
 		url,
@@ -35,7 +36,7 @@ function signedRequest(channel: UpstreamChannel, body: Record<string, unknown>, 
 		region,
 		service: SERVICE,
 		credentials,
-		now,
+		now: context.now(),
 	})
 	return {
 		url: url.href,
@@ -51,7 +52,7 @@ export const aws: ProviderAdaptor = {
 	defaultBaseUrl: '',
 	converted: {
 		chat: {
-			buildRequest: (channel, body, context) => signedRequest(channel, body, context.now()),
+			buildRequest: signedRequest,
 			toOpenAI: openAIAnswerFromClaude,
 			streamToOpenAI: openAIStreamFromBedrock,
 		},
