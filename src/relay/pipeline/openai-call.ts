@@ -7,15 +7,15 @@ import type { Dependencies } from '@/dependencies'
 import { InsufficientQuotaError, reserve, settle, voidHold } from '@/billing/holds'
 import { holdFor, quotaForUsage, resolvePricing, type Pricing, type Usage } from '@/billing/price'
 import { newRequestId } from '@/lib/crypto'
-import { bodyOrEmpty } from '@/lib/outbound'
+import { type BodyReader, bodyOrEmpty } from '@/lib/outbound'
 import { type ErrorResponder, RelayError, openAIErrorResponse, relayErrors, relayFailure } from '../errors'
 import { isObject } from '../formats/json'
 import { checkOpenAIRequest, isStreamable, readJsonBody } from '../formats/openai/requests'
-import { tapOpenAIStream, type StreamEnd } from '../formats/openai/stream-tap'
+import { tapOpenAIStream, type StreamEnd, type StreamTap } from '../formats/openai/stream-tap'
 import { answerText, usageFrom } from '../formats/openai/usage'
 import { rerankInput, rerankUsageFrom, withRerankUsage } from '../formats/rerank'
 import { servesEndpoint } from '../providers/registry'
-import type { RelayEndpoint } from '../providers/types'
+import type { RelayEndpoint, SameFormatCall } from '../providers/types'
 import { sendWithRetries, type UpstreamAnswer } from './attempts'
 import { resolveGroup } from './groups'
 import type { RelayServices } from './services'
@@ -63,7 +63,26 @@ export interface ConvertedInput {
 	caller?: RelayCaller
 	body: unknown
 	respondError: ErrorResponder
+	/** The client's own request, passed through to a channel that speaks its format (design §5). */
+	sameFormat?: SameFormatInput
 }
+
+export interface SameFormatInput {
+	call: SameFormatCall
+	/** How to read an answer in that format: usage, generated text, and the stream (passed on unchanged). */
+	answers: AnswerReader
+}
+
+export interface AnswerReader {
+	usageOf(answer: Record<string, unknown>): Usage | undefined
+	textOf(answer: Record<string, unknown>): string
+	tapStream(reader: BodyReader, tap: StreamTap): ReadableStream<Uint8Array>
+}
+
+/** Answers already in the client's format: the client format sends them on as they are. */
+const sameFormatAnswers = new WeakSet<Response>()
+
+export const isSameFormatAnswer = (response: Response) => sameFormatAnswers.has(response)
 
 export async function relayOpenAI(
 	dependencies: Dependencies, relay: RelayServices, endpoint: RelayEndpoint, request: Request, clientAddress: string, converted?: ConvertedInput,
@@ -100,10 +119,13 @@ export async function relayOpenAI(
 		}
 		held = true
 		const answer = await sendWithRetries(dependencies, relay, {
-			endpoint, group, model, body, stream, pinnedChannelId: caller.pinnedChannelId, signal: request.signal,
+			endpoint, group, model, body, stream, pinnedChannelId: caller.pinnedChannelId, signal: request.signal, sameFormat: converted?.sameFormat?.call,
 		})
 		held = false
-		return stream ? streamAnswer(dependencies, relay, call, answer) : await completeAnswer(dependencies, relay, call, answer)
+		const answers = answer.sameFormat ? converted?.sameFormat?.answers : undefined
+		const response = stream ? streamAnswer(dependencies, relay, call, answer, answers) : await completeAnswer(dependencies, relay, call, answer, answers)
+		if (answers) sameFormatAnswers.add(response)
+		return response
 	} catch (error) {
 		if (held) await voidHold(relay.ledger, requestId, 'upstream_failed').catch((voidError) => dependencies.logger.error('voiding a hold failed', { requestId, error: String(voidError) }))
 		const respondError = converted?.respondError ?? openAIErrorResponse
@@ -131,7 +153,8 @@ function checkChannels(
 	throw relay.routing.hasModel(group, model) ? relayErrors.endpointUnsupported(call.endpoint, call.stream, model) : relayErrors.noChannel(group, model)
 }
 
-async function completeAnswer(dependencies: Dependencies, relay: RelayServices, call: Call, answer: UpstreamAnswer): Promise<Response> {
+/** `sameFormat` reads an answer in the client's own format; without it the answer is OpenAI's. */
+async function completeAnswer(dependencies: Dependencies, relay: RelayServices, call: Call, answer: UpstreamAnswer, sameFormat?: AnswerReader): Promise<Response> {
 	let text: string
 	try {
 		text = await answer.response.text()
@@ -151,8 +174,9 @@ async function completeAnswer(dependencies: Dependencies, relay: RelayServices, 
 		throw new RelayError(502, 'the upstream sent a malformed answer', 'upstream_error', 'upstream_malformed')
 	}
 	const rerank = call.endpoint === 'rerank'
-	const upstreamUsage = rerank ? rerankUsageFrom(parsed.usage) : usageFrom(parsed.usage)
-	const usage = upstreamUsage ?? { promptTokens: await countPrompt(call.prompt), completionTokens: rerank ? 0 : await countText(answerText(parsed)) }
+	const upstreamUsage = sameFormat ? sameFormat.usageOf(parsed) : rerank ? rerankUsageFrom(parsed.usage) : usageFrom(parsed.usage)
+	const generated = sameFormat ? sameFormat.textOf(parsed) : answerText(parsed)
+	const usage = upstreamUsage ?? { promptTokens: await countPrompt(call.prompt), completionTokens: rerank ? 0 : await countText(generated) }
 	await settleCall(dependencies, relay, call, answer, usage, { localCount: !upstreamUsage, firstTokenMs: undefined })
 	if (rerank) text = withRerankUsage(text, parsed, usage)
 	return new Response(text, {
@@ -161,9 +185,10 @@ async function completeAnswer(dependencies: Dependencies, relay: RelayServices, 
 	})
 }
 
-function streamAnswer(dependencies: Dependencies, relay: RelayServices, call: Call, answer: UpstreamAnswer): Response {
+function streamAnswer(dependencies: Dependencies, relay: RelayServices, call: Call, answer: UpstreamAnswer, sameFormat?: AnswerReader): Response {
 	let firstTokenMs: number | undefined
-	const body = tapOpenAIStream(bodyOrEmpty(answer.response), {
+	const tapStream = sameFormat?.tapStream ?? tapOpenAIStream
+	const body = tapStream(bodyOrEmpty(answer.response), {
 		includeUsage: call.includeUsage,
 		onFirstContent: () => {
 			firstTokenMs = Math.round(performance.now() - call.startedAt)
