@@ -72,6 +72,45 @@ describe('converting between Claude\'s and OpenAI\'s request formats', () => {
 		expect(back).toMatchObject({ max_tokens: 1024, stop_sequences: ['END'], temperature: 0.5 })
 	})
 
+	test('blocks, tools and settings only Claude\'s API knows convert or drop instead of failing the request', () => {
+		const body = openAIBodyFromClaude({
+			model: CLAUDE_MODEL,
+			max_tokens: 1024,
+			messages: [
+				{ role: 'user', content: [
+					{ type: 'document', source: { type: 'text', media_type: 'text/plain', data: 'Ferry ships tomorrow.' } },
+					{ type: 'search_result', source: 'https://example.com', title: 'Ferry', content: [{ type: 'text', text: 'Ferry is a gateway.' }] },
+					{ type: 'image', source: { type: 'file', file_id: 'file_011' } },
+					{ type: 'container_upload', file_id: 'file_012' },
+					{ type: 'text', text: 'Summarise.' },
+				] },
+				{ role: 'system', content: [{ type: 'text', text: 'Answer in French.' }, { type: 'tool_addition', tool: { name: 'Later' } }], clear_at: 'next_user_message' },
+				{ role: 'assistant', content: [
+					{ type: 'server_tool_use', id: 'srvtoolu_1', name: 'web_search', input: { query: 'ferry' } },
+					{ type: 'web_search_tool_result', tool_use_id: 'srvtoolu_1', content: [] },
+					{ type: 'text', text: 'Résumé.' },
+				] },
+				{ role: 'user', content: 'Merci' },
+			],
+			tools: [{ type: 'web_search_20250305', name: 'web_search', max_uses: 3 }],
+			tool_choice: { type: 'auto' },
+			thinking: { type: 'adaptive', display: 'omitted' },
+			context_management: { edits: [{ type: 'clear_thinking_20251015', keep: 'all' }] },
+			output_config: { effort: 'low', format: { type: 'json_schema', schema: { type: 'object', properties: { summary: { type: 'string' } } } } },
+		}) as Record<string, any>
+		expect(body.messages).toEqual([
+			{ role: 'user', content: 'Ferry ships tomorrow.Ferry is a gateway.Summarise.' },
+			{ role: 'system', content: 'Answer in French.' },
+			{ role: 'assistant', content: 'Résumé.' },
+			{ role: 'user', content: 'Merci' },
+		])
+		expect(body.tools).toBeUndefined()
+		expect(body.tool_choice).toBeUndefined()
+		expect(body.response_format).toEqual({ type: 'json_schema', json_schema: { name: 'output', schema: { type: 'object', properties: { summary: { type: 'string' } } } } })
+		expect(body).not.toHaveProperty('context_management')
+		expect(body).not.toHaveProperty('output_config')
+	})
+
 	test('an OpenAI tool conversation survives the round trip through Claude\'s form', () => {
 		const openAI = {
 			model: OPENAI_MODEL,
@@ -198,6 +237,22 @@ for (const target of databaseTargets()) {
 			])
 			expect(message.stop_reason).toBe('tool_use')
 			expect(message.usage).toMatchObject({ input_tokens: 472, output_tokens: 89 })
+		})
+
+		test('an error event a Claude upstream sends mid-stream reaches the Claude client as it was sent', async () => {
+			claudeUpstream.answerNext('error-stream.sse')
+			const failure = await client.messages.stream({ model: CLAUDE_MODEL, max_tokens: 100, messages: [{ role: 'user', content: 'Hi' }] }).finalMessage().catch((error) => error)
+			expect(failure).toBeInstanceOf(Anthropic.APIError)
+			expect(failure.error).toEqual({ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } })
+			expect((await lastLog()).other).toMatchObject({ stream_end: 'upstream_failed' })
+		})
+
+		test('a Claude upstream stream cut before message_stop ends the Claude client\'s stream with an error event', async () => {
+			claudeUpstream.answerNext('stream-cut.sse')
+			const failure = await client.messages.stream({ model: CLAUDE_MODEL, max_tokens: 100, messages: [{ role: 'user', content: 'Hi' }] }).finalMessage().catch((error) => error)
+			expect(failure).toBeInstanceOf(Anthropic.APIError)
+			expect(failure.error).toEqual({ type: 'error', error: { type: 'api_error', message: 'the upstream stream ended before message_stop' } })
+			expect((await lastLog()).other).toMatchObject({ stream_end: 'upstream_failed' })
 		})
 
 		test('cache reads and writes of a Claude upstream reach a Claude client as they were', async () => {

@@ -2,11 +2,13 @@
  * The plumbing the client formats other than OpenAI's (Claude, Gemini) share: the request, converted to
  * OpenAI's form, goes through the billed OpenAI pipeline with the client's key; the pipeline answers
  * errors in the format's shape, and an answer is converted back whole or, streamed, as it arrives.
+ * A channel that speaks the client's format gets the client's own request instead, and its answer
+ * reaches the client unconverted.
  */
 import type { Dependencies } from '@/dependencies'
 import type { BodyReader } from '@/lib/outbound'
 import type { ErrorResponder } from '../errors'
-import { relayOpenAI } from '../pipeline/openai-call'
+import { isSameFormatAnswer, relayOpenAI, type SameFormatInput } from '../pipeline/openai-call'
 import type { RelayServices } from '../pipeline/services'
 import type { RelayEndpoint } from '../providers/types'
 
@@ -23,13 +25,16 @@ export interface ConvertedCall {
 	endpoint: RelayEndpoint
 	key: string | undefined
 	body: Record<string, unknown>
+	sameFormat?: SameFormatInput
 }
 
 export async function relayInFormat(
 	dependencies: Dependencies, relay: RelayServices, request: Request, clientAddress: string, call: ConvertedCall, format: ClientFormat,
 ): Promise<Response> {
-	const answer = await relayOpenAI(dependencies, relay, call.endpoint, request, clientAddress, { key: call.key, body: call.body, respondError: format.respondError })
-	if (!answer.ok) return answer
+	const answer = await relayOpenAI(dependencies, relay, call.endpoint, request, clientAddress, {
+		key: call.key, body: call.body, respondError: format.respondError, sameFormat: call.sameFormat,
+	})
+	if (!answer.ok || isSameFormatAnswer(answer)) return answer
 	const headers = { 'x-ferry-request-id': answer.headers.get('x-ferry-request-id') ?? '' }
 	if (call.body.stream === true && answer.body) {
 		return new Response(format.stream(answer.body.getReader()), {

@@ -9,7 +9,7 @@ import { RelayError, relayErrors } from '../errors'
 import { adaptorFor, servesEndpoint } from '../providers/registry'
 import { THINKING_BLOCKS_FIELD } from '../formats/claude/thinking'
 import { textReader } from '../formats/sse'
-import { type AdaptorContext, AdaptorFetchError, type Converter, type RelayEndpoint } from '../providers/types'
+import { type AdaptorContext, AdaptorFetchError, type Converter, type RelayEndpoint, type SameFormatCall } from '../providers/types'
 import { upstreamWebSocket } from './upstream-websocket'
 import { disableReason } from './channel-health'
 import { ModelMappingCycleError, upstreamModel } from './model-mapping'
@@ -27,6 +27,8 @@ export interface UpstreamAnswer {
 	response: OpenedResponse
 	upstreamModel: string
 	tried: number[]
+	/** The upstream spoke the client's own format: the answer is in that format, not OpenAI's. */
+	sameFormat: boolean
 }
 
 export interface AttemptPlan {
@@ -37,6 +39,8 @@ export interface AttemptPlan {
 	stream: boolean
 	pinnedChannelId: number | undefined
 	signal: AbortSignal
+	/** The client's own request, for channels that speak its format. */
+	sameFormat?: SameFormatCall
 }
 
 /** A token or signing service refusing the channel's key with one of these means the key is wrong. */
@@ -68,6 +72,8 @@ export class ChannelUnfitError extends Error {}
 export interface OpenedUpstream {
 	response: OpenedResponse
 	upstreamModel: string
+	/** See UpstreamAnswer.sameFormat. */
+	sameFormat?: boolean
 }
 
 /**
@@ -77,7 +83,7 @@ export interface OpenedUpstream {
  */
 export async function openUpstream(
 	dependencies: Dependencies, relay: Pick<RelayServices, 'outbound'>, channel: RoutableChannel,
-	call: { endpoint: RelayEndpoint; model: string; body: Record<string, unknown>; stream: boolean; signal: AbortSignal },
+	call: { endpoint: RelayEndpoint; model: string; body: Record<string, unknown>; stream: boolean; signal: AbortSignal; sameFormat?: SameFormatCall },
 ): Promise<OpenedUpstream> {
 	const adaptor = adaptorFor(channel.type)
 	const passThrough = adaptor?.openai?.endpoints.includes(call.endpoint) ? adaptor.openai : undefined
@@ -96,12 +102,19 @@ export async function openUpstream(
 		? { ...call.body, model, stream_options: { ...(call.body.stream_options as object | undefined), include_usage: true } }
 		: { ...call.body, model }
 	const upstreamChannel = channel.baseUrl ? channel : { ...channel, baseUrl: adaptor.defaultBaseUrl }
+	const sameFormat = call.sameFormat && call.endpoint === 'chat' ? adaptor.sameFormat?.[call.sameFormat.format] : undefined
+	if (sameFormat) {
+		const { bodyFor, ...wire } = call.sameFormat!
+		const upstream = sameFormat.buildRequest(upstreamChannel, { ...wire, body: bodyFor(model) })
+		const response = await relay.outbound(upstream.url, { method: upstream.method ?? 'POST', headers: upstream.headers, body: upstream.body, signal: call.signal })
+		return { response, upstreamModel: model, sameFormat: true }
+	}
 	if (selfOpened) {
 		const opened = await selfOpened.open(upstreamChannel, body, { model: call.model, stream: call.stream, signal: call.signal, now: () => Date.now(), openWebSocket: upstreamWebSocket(dependencies) })
 		return { response: opened, upstreamModel: model }
 	}
 	const upstream = passThrough
-		? passThrough.buildRequest(upstreamChannel, call.endpoint, withoutCanonicalFields(body))
+		? passThrough.buildRequest(upstreamChannel, call.endpoint, withoutCanonicalFields(body, call.sameFormat?.format))
 		: await converter!.buildRequest(upstreamChannel, body, adaptorContext(dependencies, relay, call.signal))
 	const response = await relay.outbound(upstream.url, { method: upstream.method ?? 'POST', headers: upstream.headers, body: upstream.body, signal: call.signal })
 	if (!converter || !response.ok) return { response, upstreamModel: model }
@@ -115,8 +128,14 @@ export async function openUpstream(
 	return { response: convertedAnswer(response, converter, call.model, call.stream), upstreamModel: model }
 }
 
-/** Thinking blocks ride on assistant messages of the canonical form only: OpenAI-format upstreams must not see them. */
-function withoutCanonicalFields(body: Record<string, unknown>) {
+/**
+ * Thinking blocks ride on assistant messages of the canonical form only: OpenAI-format upstreams must
+ * not see them. Nor a Claude client's thinking settings: OpenAI's form has none every model accepts
+ * (formats/claude/NOTES.md), while an OpenAI client's own `thinking` is its to send.
+ */
+function withoutCanonicalFields(input: Record<string, unknown>, clientFormat: SameFormatCall['format'] | undefined) {
+	const { thinking: _, ...withoutThinking } = input
+	const body = clientFormat === 'claude' ? withoutThinking : input
 	const messages = body.messages
 	if (!Array.isArray(messages) || !messages.some((message) => message?.[THINKING_BLOCKS_FIELD] !== undefined)) return body
 	return { ...body, messages: messages.map(({ [THINKING_BLOCKS_FIELD]: _, ...message }) => message) }
@@ -208,7 +227,7 @@ export async function sendWithRetries(dependencies: Dependencies, relay: RelaySe
 			continue
 		}
 		const { response } = opened
-		if (response.ok) return { channel, response, upstreamModel: opened.upstreamModel, tried }
+		if (response.ok) return { channel, response, upstreamModel: opened.upstreamModel, tried, sameFormat: opened.sameFormat === true }
 		const status = mappedStatus(channel, response.status)
 		const { error, upstreamMessage } = await upstreamError(channel, response, status)
 		const reason = disableReason(dependencies.options, channel.autoBan, status, upstreamMessage)

@@ -7,15 +7,15 @@ import type { Dependencies } from '@/dependencies'
 import { InsufficientQuotaError, reserve, settle, voidHold } from '@/billing/holds'
 import { holdFor, quotaForUsage, resolvePricing, type Pricing, type Usage } from '@/billing/price'
 import { newRequestId } from '@/lib/crypto'
-import { bodyOrEmpty } from '@/lib/outbound'
+import { type BodyReader, bodyOrEmpty } from '@/lib/outbound'
 import { type ErrorResponder, RelayError, openAIErrorResponse, relayErrors, relayFailure } from '../errors'
 import { isObject } from '../formats/json'
 import { checkOpenAIRequest, isStreamable, readJsonBody } from '../formats/openai/requests'
-import { tapOpenAIStream, type StreamEnd } from '../formats/openai/stream-tap'
+import { tapOpenAIStream, type StreamEnd, type StreamTap } from '../formats/openai/stream-tap'
 import { answerText, usageFrom } from '../formats/openai/usage'
 import { rerankInput, rerankUsageFrom, withRerankUsage } from '../formats/rerank'
 import { servesEndpoint } from '../providers/registry'
-import type { RelayEndpoint } from '../providers/types'
+import type { RelayEndpoint, SameFormatCall } from '../providers/types'
 import { checkWholeAnswer, streamAnswerFilter } from './answer-filter'
 import { sendWithRetries, type UpstreamAnswer } from './attempts'
 import { resolveGroup } from './groups'
@@ -67,7 +67,26 @@ export interface ConvertedInput {
 	caller?: RelayCaller
 	body: unknown
 	respondError: ErrorResponder
+	/** The client's own request, passed through to a channel that speaks its format (design §5). */
+	sameFormat?: SameFormatInput
 }
+
+export interface SameFormatInput {
+	call: SameFormatCall
+	/** How to read an answer in that format: usage, generated text, and the stream (passed on unchanged). */
+	answers: AnswerReader
+}
+
+export interface AnswerReader {
+	usageOf(answer: Record<string, unknown>): Usage | undefined
+	textOf(answer: Record<string, unknown>): string
+	tapStream(reader: BodyReader, tap: StreamTap): ReadableStream<Uint8Array>
+}
+
+/** Answers already in the client's format: the client format sends them on as they are. */
+const sameFormatAnswers = new WeakSet<Response>()
+
+export const isSameFormatAnswer = (response: Response) => sameFormatAnswers.has(response)
 
 export async function relayOpenAI(
 	dependencies: Dependencies, relay: RelayServices, endpoint: RelayEndpoint, request: Request, clientAddress: string, converted?: ConvertedInput,
@@ -111,11 +130,17 @@ export async function relayOpenAI(
 			throw error
 		}
 		held = true
+		// Answers are checked for sensitive words in OpenAI's form, so with that check on a client's own
+		// format is converted rather than passed through.
+		const passThrough = generatesText(endpoint) && relay.sensitiveWords.forAnswers() ? undefined : converted?.sameFormat?.call
 		const answer = await sendWithRetries(dependencies, relay, {
-			endpoint, group, model, body, stream, pinnedChannelId: caller.pinnedChannelId, signal: request.signal,
+			endpoint, group, model, body, stream, pinnedChannelId: caller.pinnedChannelId, signal: request.signal, sameFormat: passThrough,
 		})
 		held = false
-		return stream ? streamAnswer(dependencies, relay, call, answer) : await completeAnswer(dependencies, relay, call, answer)
+		const answers = answer.sameFormat ? converted?.sameFormat?.answers : undefined
+		const response = stream ? streamAnswer(dependencies, relay, call, answer, answers) : await completeAnswer(dependencies, relay, call, answer, answers)
+		if (answers) sameFormatAnswers.add(response)
+		return response
 	} catch (error) {
 		if (held) await voidHold(relay.ledger, requestId, 'upstream_failed').catch((voidError) => dependencies.logger.error('voiding a hold failed', { requestId, error: String(voidError) }))
 		const respondError = converted?.respondError ?? openAIErrorResponse
@@ -143,7 +168,8 @@ function checkChannels(
 	throw relay.routing.hasModel(group, model) ? relayErrors.endpointUnsupported(call.endpoint, call.stream, model) : relayErrors.noChannel(group, model)
 }
 
-async function completeAnswer(dependencies: Dependencies, relay: RelayServices, call: Call, answer: UpstreamAnswer): Promise<Response> {
+/** `sameFormat` reads an answer in the client's own format; without it the answer is OpenAI's. */
+async function completeAnswer(dependencies: Dependencies, relay: RelayServices, call: Call, answer: UpstreamAnswer, sameFormat?: AnswerReader): Promise<Response> {
 	let text: string
 	try {
 		text = await answer.response.text()
@@ -163,10 +189,11 @@ async function completeAnswer(dependencies: Dependencies, relay: RelayServices, 
 		throw new RelayError(502, 'the upstream sent a malformed answer', 'upstream_error', 'upstream_malformed')
 	}
 	const rerank = call.endpoint === 'rerank'
-	const upstreamUsage = rerank ? rerankUsageFrom(parsed.usage) : usageFrom(parsed.usage)
-	const usage = upstreamUsage ?? { promptTokens: await countPrompt(call.prompt), completionTokens: rerank ? 0 : await countText(answerText(parsed)) }
+	const upstreamUsage = sameFormat ? sameFormat.usageOf(parsed) : rerank ? rerankUsageFrom(parsed.usage) : usageFrom(parsed.usage)
+	const generated = sameFormat ? sameFormat.textOf(parsed) : answerText(parsed)
+	const usage = upstreamUsage ?? { promptTokens: await countPrompt(call.prompt), completionTokens: rerank ? 0 : await countText(generated) }
 	// Checked after counting: the call is billed for what the upstream generated, masked or refused.
-	const policy = generatesText(call.endpoint) ? relay.sensitiveWords.forAnswers() : undefined
+		const policy = !sameFormat && generatesText(call.endpoint) ? relay.sensitiveWords.forAnswers() : undefined
 	const words = policy ? checkWholeAnswer(policy, parsed) : []
 	const sensitive = words.length > 0 ? { words, action: policy!.stop ? 'refused' as const : 'masked' as const } : undefined
 	await settleCall(dependencies, relay, call, answer, usage, { localCount: !upstreamUsage, firstTokenMs: undefined, sensitive })
@@ -182,11 +209,12 @@ async function completeAnswer(dependencies: Dependencies, relay: RelayServices, 
 /** Only chat and completions generate text that could carry a sensitive word. */
 const generatesText = (endpoint: RelayEndpoint) => endpoint === 'chat' || endpoint === 'completions'
 
-function streamAnswer(dependencies: Dependencies, relay: RelayServices, call: Call, answer: UpstreamAnswer): Response {
+function streamAnswer(dependencies: Dependencies, relay: RelayServices, call: Call, answer: UpstreamAnswer, sameFormat?: AnswerReader): Response {
 	let firstTokenMs: number | undefined
-	const policy = generatesText(call.endpoint) ? relay.sensitiveWords.forAnswers() : undefined
+	const policy = !sameFormat && generatesText(call.endpoint) ? relay.sensitiveWords.forAnswers() : undefined
 	const upstream = readAhead(scrubbedStreamErrors(bodyOrEmpty(answer.response), answer.channel), dependencies.options.get('StreamCacheQueueLength'))
-	const body = tapOpenAIStream(upstream, {
+	const tapStream = sameFormat?.tapStream ?? tapOpenAIStream
+	const body = tapStream(upstream, {
 		includeUsage: call.includeUsage,
 		answerFilter: policy && streamAnswerFilter(policy),
 		onFirstContent: () => {

@@ -40,6 +40,25 @@ export interface OpenAIPassThrough {
 	buildRequest(channel: UpstreamChannel, endpoint: RelayEndpoint, body: Record<string, unknown>): UpstreamRequest
 }
 
+/**
+ * A client format's own request, for upstreams that speak that format (design §5: same-format traffic
+ * passes through with only model mapping applied). Only the Claude format has one so far.
+ */
+export interface SameFormatCall {
+	format: 'claude'
+	/** The client's body for an upstream model name: the bytes as sent when the name is unchanged. */
+	bodyFor(model: string): string
+	/** The client's headers that belong to the wire format (Claude's `anthropic-beta`, `anthropic-version`). */
+	headers: Record<string, string>
+	/** The client's query string that belongs to the wire format (Claude SDKs' `?beta=true`), or ''. */
+	search: string
+}
+
+/** An upstream serving a client format's own requests (its answers reach the client unconverted). */
+export interface SameFormatPassThrough {
+	buildRequest(channel: UpstreamChannel, call: Omit<SameFormatCall, 'bodyFor'> & { body: string }): UpstreamRequest
+}
+
 /** What an adaptor may use besides its arguments: the gateway's outbound client, for token exchanges. */
 export interface AdaptorContext {
 	/** POSTs or GETs through the guarded outbound client and answers the parsed JSON (throws AdaptorFetchError on non-2xx). */
@@ -128,4 +147,6 @@ export interface ProviderAdaptor {
 	converted?: Partial<Record<RelayEndpoint, Converter>>
 	/** Endpoints the adaptor opens itself (not one HTTP request). */
 	selfOpened?: Partial<Record<RelayEndpoint, SelfOpenedEndpoint>>
+	/** Chat calls of client formats the upstream speaks itself: they pass through instead of converting. */
+	sameFormat?: Partial<Record<SameFormatCall['format'], SameFormatPassThrough>>
 }

@@ -1,8 +1,10 @@
 /**
  * The Claude client format (design §5): `POST /v1/messages` converts the request to OpenAI's
- * form, relays it through the billed OpenAI pipeline and converts the answer back;
- * `POST /v1/messages/count_tokens` counts the prompt locally. Keys come as `x-api-key` or as a
- * bearer token; errors answer in Claude's shape.
+ * form, relays it through the billed OpenAI pipeline and converts the answer back — or, on a
+ * channel that speaks Claude's API, passes the client's own request and the upstream's answer
+ * through (same-format.ts); `POST /v1/messages/count_tokens` counts the prompt locally. Keys come
+ * as `x-api-key` or as a bearer token; errors answer in Claude's shape. Query strings such as the
+ * SDKs' `?beta=true` are accepted.
  */
 import type { Dependencies } from '@/dependencies'
 import { relayErrors, relayFailure } from '../../errors'
@@ -10,25 +12,35 @@ import type { RelayServices } from '../../pipeline/services'
 import { bearerKey } from '../../pipeline/token-auth'
 import { countPrompt } from '../../pipeline/tokenizer'
 import { relayInFormat } from '../client-format'
-import { readJsonBody } from '../openai/requests'
+import { isObject } from '../json'
 import { claudeMessageFromOpenAI } from './answer'
 import { claudeErrorResponse } from './errors'
 import { openAIBodyFromClaude } from './request'
+import { claudeSameFormat } from './same-format'
 import { claudeStreamFromOpenAI } from './stream'
 
 export function claudeKey(headers: Headers): string | undefined {
 	return headers.get('x-api-key')?.trim() || bearerKey(headers)
 }
 
+/** The client's request as sent (text) and parsed, and its OpenAI form (`body`). */
 async function readClaudeRequest(request: Request) {
-	const body = openAIBodyFromClaude(await readJsonBody(request))
-	return { model: typeof body.model === 'string' ? body.model : '', body }
+	const text = await request.text()
+	let parsed: unknown
+	try {
+		parsed = JSON.parse(text)
+	} catch {
+		throw relayErrors.badRequest('the request body is not valid JSON')
+	}
+	const body = openAIBodyFromClaude(parsed)
+	return { model: typeof body.model === 'string' ? body.model : '', text, claude: parsed as Record<string, unknown>, body }
 }
 
 export async function relayClaudeMessages(dependencies: Dependencies, relay: RelayServices, request: Request, clientAddress: string): Promise<Response> {
 	try {
-		const { model, body } = await readClaudeRequest(request)
-		return await relayInFormat(dependencies, relay, request, clientAddress, { endpoint: 'chat', key: claudeKey(request.headers), body }, {
+		const { model, text, claude, body } = await readClaudeRequest(request)
+		const sameFormat = claudeSameFormat(request, text, claude)
+		return await relayInFormat(dependencies, relay, request, clientAddress, { endpoint: 'chat', key: claudeKey(request.headers), body, sameFormat }, {
 			respondError: claudeErrorResponse,
 			answer: (openAI) => claudeMessageFromOpenAI(openAI, model),
 			stream: (reader) => claudeStreamFromOpenAI(reader, model),

@@ -1,8 +1,14 @@
 /**
- * A Claude Messages request → the OpenAI chat body the pipeline relays. `system` becomes the first
- * message; `tool_result` blocks become `tool` messages placed before the rest of their user turn
- * (OpenAI wants them right after the assistant's calls); `tool_use` blocks become `tool_calls`;
- * thinking blocks ride along unchanged (NOTES.md). Ids, arguments and images are kept.
+ * A Claude Messages request → the OpenAI chat body the pipeline relays (routing, hold, billing, and
+ * the converted upstreams read it; an Anthropic channel gets the client's own request instead, see
+ * same-format.ts). Only what Ferry needs is checked here — a JSON object with a list of messages;
+ * the pipeline checks the model and the token limits. Whatever OpenAI's form cannot carry is dropped,
+ * never refused, so the Anthropic API's newer fields and blocks cannot fail a call (NOTES.md).
+ *
+ * `system`, and `system`-role entries of `messages`, become system messages in place; `tool_result`
+ * blocks become `tool` messages placed before the rest of their user turn (OpenAI wants them right
+ * after the assistant's calls); `tool_use` blocks become `tool_calls`; thinking blocks ride along
+ * unchanged (NOTES.md). Ids, arguments and images are kept.
  */
 import { relayErrors } from '../../errors'
 import { isObject } from '../json'
@@ -15,24 +21,41 @@ function withCacheControl(part: Json, block: Json): Json {
 	return isObject(block.cache_control) ? { ...part, cache_control: block.cache_control } : part
 }
 
-function blockToPart(block: Json, where: string): Json {
-	if (block.type === 'text' && typeof block.text === 'string') return withCacheControl({ type: 'text', text: block.text }, block)
+const textPart = (text: string, block: Json) => withCacheControl({ type: 'text', text }, block)
+
+/** Text carried in a block's own `content` list (search results, documents of blocks). */
+function innerText(content: unknown): string {
+	if (typeof content === 'string') return content
+	if (!Array.isArray(content)) return ''
+	return content.map((inner) => (isObject(inner) && inner.type === 'text' && typeof inner.text === 'string' ? inner.text : '')).filter(Boolean).join('\n')
+}
+
+/** One Claude content block as an OpenAI content part, or undefined when OpenAI's form has nothing for it. */
+function blockToPart(block: Json): Json | undefined {
+	if (block.type === 'text') return typeof block.text === 'string' ? textPart(block.text, block) : undefined
 	if (block.type === 'image' || block.type === 'document') {
+		const source = isObject(block.source) ? block.source : {}
+		// Plain-text and block-list documents are text to a model that reads OpenAI's form.
+		if (block.type === 'document' && source.type === 'text' && typeof source.data === 'string') return textPart(source.data, block)
+		if (block.type === 'document' && source.type === 'content') return textPart(innerText(source.content), block)
 		const url = urlFromSource(block.source)
-		if (!url) throw relayErrors.badRequest(`${where}: this ${block.type} source cannot be relayed; send it as base64 or a URL`)
+		// Files API ids cannot be fetched by another upstream.
+		if (!url) return undefined
 		const part = block.type === 'image' ? { type: 'image_url', image_url: { url } } : { type: 'file', file: { file_data: url } }
 		return withCacheControl(part, block)
 	}
-	throw relayErrors.badRequest(`${where}: content blocks of type ${String(block.type)} are not supported here`)
+	if (block.type === 'search_result') return textPart(innerText(block.content), block)
+	// Server tool calls and results, container uploads and block types added later: Claude's alone.
+	return undefined
 }
 
-function blocksOf(content: unknown, where: string): Json[] {
+function blocksOf(content: unknown): Json[] {
 	if (typeof content === 'string') return [{ type: 'text', text: content }]
-	if (!Array.isArray(content)) throw relayErrors.badRequest(`${where}: expected text or a list of content blocks`)
-	return content.map((block, index) => {
-		if (!isObject(block)) throw relayErrors.badRequest(`${where}.${index}: expected a content block`)
-		return block
-	})
+	return Array.isArray(content) ? content.filter(isObject) : []
+}
+
+function partsOf(content: unknown): Json[] {
+	return blocksOf(content).map(blockToPart).filter((part): part is Json => part !== undefined)
 }
 
 /** Text stays a string when it is plain text, as most OpenAI upstreams expect. */
@@ -41,58 +64,73 @@ function openAIContent(parts: Json[]): string | Json[] {
 	return plain ? parts.map((part) => part.text as string).join('') : parts
 }
 
-function toolResultMessage(block: Json, where: string): Json {
-	const content = block.content === undefined ? '' : typeof block.content === 'string'
-		? block.content
-		: openAIContent(blocksOf(block.content, `${where}.content`).map((inner, index) => blockToPart(inner, `${where}.content.${index}`)))
+function toolResultMessage(block: Json): Json {
+	const content = typeof block.content === 'string' ? block.content : openAIContent(partsOf(block.content))
 	const message: Json = { role: 'tool', tool_call_id: block.tool_use_id, content }
 	if (block.is_error === true) message.is_error = true
 	return withCacheControl(message, block)
 }
 
-function userMessages(content: unknown, where: string): Json[] {
+function userMessages(content: unknown): Json[] {
 	const results: Json[] = []
 	const parts: Json[] = []
-	blocksOf(content, where).forEach((block, index) => {
-		if (block.type === 'tool_result') results.push(toolResultMessage(block, `${where}.${index}`))
-		else parts.push(blockToPart(block, `${where}.${index}`))
-	})
+	for (const block of blocksOf(content)) {
+		if (block.type === 'tool_result') results.push(toolResultMessage(block))
+		else {
+			const part = blockToPart(block)
+			if (part) parts.push(part)
+		}
+	}
 	return parts.length > 0 ? [...results, { role: 'user', content: openAIContent(parts) }] : results
 }
 
-function assistantMessage(content: unknown, where: string): Json {
+function assistantMessages(content: unknown): Json[] {
 	const parts: Json[] = []
 	const toolCalls: Json[] = []
 	const thinking: Json[] = []
-	blocksOf(content, where).forEach((block, index) => {
+	for (const block of blocksOf(content)) {
 		if (block.type === 'tool_use') {
 			toolCalls.push({ id: block.id, type: 'function', function: { name: block.name, arguments: JSON.stringify(block.input ?? {}) } })
 		} else if (isThinkingBlock(block)) thinking.push(block)
-		else parts.push(blockToPart(block, `${where}.${index}`))
-	})
+		else {
+			const part = blockToPart(block)
+			if (part) parts.push(part)
+		}
+	}
+	if (parts.length === 0 && toolCalls.length === 0 && thinking.length === 0) return []
 	const message: Json = { role: 'assistant', content: parts.length > 0 ? openAIContent(parts) : null }
 	if (toolCalls.length > 0) message.tool_calls = toolCalls
 	if (thinking.length > 0) message[THINKING_BLOCKS_FIELD] = thinking
-	return message
+	return [message]
 }
 
-function systemMessage(system: unknown): Json | undefined {
-	if (system === undefined || system === null) return undefined
-	const parts = blocksOf(system, 'system').map((block, index) => blockToPart(block, `system.${index}`))
-	return parts.length > 0 ? { role: 'system', content: openAIContent(parts) } : undefined
+function systemMessages(content: unknown): Json[] {
+	const parts = partsOf(content)
+	return parts.length > 0 ? [{ role: 'system', content: openAIContent(parts) }] : []
 }
 
+const MESSAGES_BY_ROLE: Record<string, (content: unknown) => Json[]> = { user: userMessages, assistant: assistantMessages, system: systemMessages }
+
+/** Client tools only: server tools (web search, code execution…) run at Anthropic and mean nothing elsewhere. */
 function tools(value: unknown): Json[] | undefined {
-	if (value === undefined || value === null) return undefined
-	if (!Array.isArray(value)) throw relayErrors.badRequest('tools: expected a list')
-	return value.map((tool, index) => {
-		if (!isObject(tool) || typeof tool.name !== 'string' || !isObject(tool.input_schema)) {
-			throw relayErrors.badRequest(`tools.${index}: only client tools (name and input_schema) can be relayed`)
-		}
+	if (!Array.isArray(value)) return undefined
+	const definitions = value.filter((tool): tool is Json => isObject(tool) && typeof tool.name === 'string' && isObject(tool.input_schema)).map((tool) => {
 		const definition: Json = { name: tool.name, parameters: tool.input_schema }
 		if (typeof tool.description === 'string') definition.description = tool.description
 		return withCacheControl({ type: 'function', function: definition }, tool)
 	})
+	return definitions.length > 0 ? definitions : undefined
+}
+
+/** OpenAI requires a name for a JSON schema; Claude's structured outputs have none. */
+const STRUCTURED_OUTPUT_NAME = 'output'
+
+/** Structured outputs: Claude's JSON schema format (`output_config.format`, earlier `output_format`) → `response_format`. */
+function responseFormat(request: Json): Json | undefined {
+	const config = isObject(request.output_config) ? request.output_config : {}
+	const format = isObject(config.format) ? config.format : isObject(request.output_format) ? request.output_format : undefined
+	if (format?.type !== 'json_schema' || !isObject(format.schema)) return undefined
+	return { type: 'json_schema', json_schema: { name: STRUCTURED_OUTPUT_NAME, schema: format.schema } }
 }
 
 function toolChoice(choice: unknown): { choice?: unknown; parallel?: boolean } {
@@ -107,17 +145,15 @@ function toolChoice(choice: unknown): { choice?: unknown; parallel?: boolean } {
 export function openAIBodyFromClaude(request: unknown): Json {
 	if (!isObject(request)) throw relayErrors.badRequest('the request body must be a JSON object')
 	if (!Array.isArray(request.messages)) throw relayErrors.badRequest('messages: Field required')
-	const messages: Json[] = []
-	const system = systemMessage(request.system)
-	if (system) messages.push(system)
-	request.messages.forEach((message, index) => {
-		if (!isObject(message)) throw relayErrors.badRequest(`messages.${index}: expected a message`)
-		if (message.role === 'user') messages.push(...userMessages(message.content, `messages.${index}.content`))
-		else if (message.role === 'assistant') messages.push(assistantMessage(message.content, `messages.${index}.content`))
-		else throw relayErrors.badRequest(`messages.${index}.role: expected user or assistant`)
-	})
+	const messages: Json[] = [...systemMessages(request.system)]
+	for (const message of request.messages) {
+		if (!isObject(message)) continue
+		const convert = typeof message.role === 'string' ? MESSAGES_BY_ROLE[message.role] : undefined
+		if (convert) messages.push(...convert(message.content))
+	}
 	const body: Json = { model: request.model, messages }
-	const { choice, parallel } = toolChoice(request.tool_choice)
+	const definitions = tools(request.tools)
+	const { choice, parallel } = definitions ? toolChoice(request.tool_choice) : {}
 	const metadata = isObject(request.metadata) ? request.metadata : {}
 	const optional: Json = {
 		max_tokens: request.max_tokens,
@@ -125,10 +161,12 @@ export function openAIBodyFromClaude(request: unknown): Json {
 		top_p: request.top_p,
 		top_k: request.top_k,
 		stop: Array.isArray(request.stop_sequences) && request.stop_sequences.length > 0 ? request.stop_sequences : undefined,
-		tools: tools(request.tools),
+		tools: definitions,
 		tool_choice: choice,
 		parallel_tool_calls: parallel,
-		thinking: request.thinking,
+		response_format: responseFormat(request),
+		// For the Claude-speaking converters (AWS); OpenAI-format upstreams never get it (NOTES.md).
+		thinking: isObject(request.thinking) ? request.thinking : undefined,
 		user: typeof metadata.user_id === 'string' ? metadata.user_id : undefined,
 	}
 	for (const [field, value] of Object.entries(optional)) if (value !== undefined && value !== null) body[field] = value

@@ -2,8 +2,11 @@
  * Claude's usage ⇄ OpenAI's. Claude counts `input_tokens` without the cache; OpenAI's
  * `prompt_tokens` includes cached tokens (`prompt_tokens_details.cached_tokens`). Cache writes ride
  * along as `prompt_tokens_details.cache_creation_tokens` (an extension), also inside `prompt_tokens`,
- * so each prompt token is counted exactly once.
+ * so each prompt token is counted exactly once. Also what the pipeline bills for an answer that
+ * stays in Claude's format (same-format.ts), read the same way.
  */
+import type { Usage } from '@/billing/price'
+import { isObject } from '../json'
 
 export interface ClaudeUsage {
 	input_tokens?: number | null
@@ -50,4 +53,25 @@ export function claudeUsageFromOpenAI(usage: OpenAIUsageInput | null | undefined
 		cache_read_input_tokens: cacheRead,
 		cache_creation_input_tokens: cacheCreation,
 	}
+}
+
+/** The usage of a Claude answer as the pipeline bills it; undefined when the answer reports none. */
+export function usageFromClaude(usage: unknown): Usage | undefined {
+	if (!isObject(usage) || (typeof usage.input_tokens !== 'number' && typeof usage.output_tokens !== 'number')) return undefined
+	const counted = openAIUsageFromClaude(usage as ClaudeUsage)
+	return {
+		promptTokens: counted.prompt_tokens,
+		completionTokens: counted.completion_tokens,
+		cachedTokens: counted.prompt_tokens_details.cached_tokens,
+		cacheCreationTokens: counted.prompt_tokens_details.cache_creation_tokens,
+	}
+}
+
+/** The text a block generated, for counting when the upstream reports no usage. */
+export function blockText(block: unknown): string {
+	if (!isObject(block)) return ''
+	if (typeof block.text === 'string') return block.text
+	if (typeof block.thinking === 'string') return block.thinking
+	if (block.type === 'tool_use') return `${String(block.name ?? '')}${JSON.stringify(block.input ?? {})}`
+	return ''
 }

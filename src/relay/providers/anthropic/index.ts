@@ -1,12 +1,18 @@
-/** Anthropic Claude (type 14): the Messages API, converted from and to OpenAI's chat format. */
+/**
+ * Anthropic Claude (type 14): the Messages API. OpenAI-format calls convert from and to OpenAI's
+ * chat format; Claude-format calls pass through with the client's own body and beta headers.
+ */
 import { CHANNEL_TYPE } from '@shared/channel-type'
-import type { ProviderAdaptor } from '../types'
+import type { ProviderAdaptor, UpstreamChannel } from '../types'
 import { openAIAnswerFromClaude } from './answer'
 import { claudeRequestBody } from './request'
 import { openAIStreamFromClaude } from './stream'
 
 export const ANTHROPIC_VERSION = '2023-06-01'
 const API_VERSION_PATTERN = /^\d{4}-\d{2}-\d{2}$/
+
+/** A channel's `other` may name another API version (a date). */
+const channelVersion = (channel: UpstreamChannel) => (API_VERSION_PATTERN.test(channel.other.trim()) ? channel.other.trim() : ANTHROPIC_VERSION)
 
 export const anthropic: ProviderAdaptor = {
 	type: CHANNEL_TYPE.anthropic,
@@ -17,17 +23,24 @@ export const anthropic: ProviderAdaptor = {
 			buildRequest(channel, body) {
 				return {
 					url: `${channel.baseUrl}/v1/messages`,
-					headers: {
-						'content-type': 'application/json',
-						'x-api-key': channel.key,
-						// A channel's `other` may name another API version (a date).
-						'anthropic-version': API_VERSION_PATTERN.test(channel.other.trim()) ? channel.other.trim() : ANTHROPIC_VERSION,
-					},
+					headers: { 'content-type': 'application/json', 'x-api-key': channel.key, 'anthropic-version': channelVersion(channel) },
 					body: JSON.stringify(claudeRequestBody(body)),
 				}
 			},
 			toOpenAI: openAIAnswerFromClaude,
 			streamToOpenAI: openAIStreamFromClaude,
+		},
+	},
+	sameFormat: {
+		claude: {
+			buildRequest(channel, call) {
+				// The client wrote the body for its own API version and betas, so those travel with it.
+				return {
+					url: `${channel.baseUrl}/v1/messages${call.search}`,
+					headers: { 'anthropic-version': channelVersion(channel), ...call.headers, 'content-type': 'application/json', 'x-api-key': channel.key },
+					body: call.body,
+				}
+			},
 		},
 	},
 }
