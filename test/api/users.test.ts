@@ -112,10 +112,10 @@ for (const target of databaseTargets()) {
 				expect(answer.body.success).toBe(true)
 			})
 
-			test('is rate limited per account before any password is checked', async () => {
+			test('is rate limited per account and address before any password is checked', async () => {
 				const attempts = []
 				for (let attempt = 0; attempt < 11; attempt++) attempts.push(await ferry.call('POST', '/api/user/login', { body: { username: 'root', password: 'wrong-guess' } }))
-				expect(attempts.slice(0, 10).every((answer) => answer.status === 200)).toBe(true)
+				expect(attempts[0]!.status).toBe(200)
 				expect(attempts[10]!.status).toBe(429)
 				const correct = await ferry.call('POST', '/api/user/login', { body: { username: 'root', password: '123456' } })
 				expect(correct.status).toBe(429)
