@@ -105,14 +105,14 @@ export function oauthRoutes(dependencies: Dependencies) {
 		.get('/telegram/login', async ({ request, server, set }) => {
 			assertProviderEnabled(dependencies, PROVIDERS.telegram)
 			await enforceLimit(request, server)
-			const { answer, cookie } = await signIn(PROVIDERS.telegram, telegramIdentity(dependencies, new URL(request.url).searchParams), '', request)
+			const { answer, cookie } = await signIn(PROVIDERS.telegram, await telegramIdentity(dependencies, new URL(request.url).searchParams), '', request)
 			set.headers['set-cookie'] = cookie
 			return answer
 		})
 		.get('/telegram/bind', async ({ request, server, caller }) => {
 			assertProviderEnabled(dependencies, PROVIDERS.telegram)
 			await enforceLimit(request, server)
-			const identity = telegramIdentity(dependencies, new URL(request.url).searchParams)
+			const identity = await telegramIdentity(dependencies, new URL(request.url).searchParams)
 			await bindIdentity(dependencies, PROVIDERS.telegram, requireCaller(caller).user, identity.id)
 			return ok(undefined, OAUTH_MESSAGES.bound)
 		})

@@ -9,7 +9,7 @@ import type { Dependencies } from '@/dependencies'
 import { applyCredit } from '@/billing/ledger'
 import { nowSeconds } from '@/lib/clock'
 import { randomString } from '@/lib/crypto'
-import { ApiError, refused } from '../errors'
+import { ApiError, badRequest, refused } from '../errors'
 import { signSession } from '../plugins/session'
 import { emailOwner } from '../verification/email-rules'
 import { VERIFICATION_MESSAGES } from '../verification/messages'
@@ -102,9 +102,10 @@ export async function updateSelf(dependencies: Dependencies, user: UserRecord, i
 	}
 }
 
-export async function deleteSelf(dependencies: Dependencies, user: UserRecord, confirmation: string | undefined) {
+/** `confirmation` is the account name as the user typed it; anything else deletes nothing. */
+export async function deleteSelf(dependencies: Dependencies, user: UserRecord, confirmation: string) {
 	if (user.role >= ROLE.root) throw refused(USER_MESSAGES.rootProtected)
-	if (confirmation !== undefined && confirmation !== user.username) throw refused(USER_MESSAGES.deleteConfirm)
+	if (confirmation !== user.username) throw badRequest(USER_MESSAGES.deleteConfirm)
 	const { users } = dependencies.store.tables
 	await dependencies.store.db.update(users)
 		.set({ deletedAt: nowSeconds(), sessionVersion: sql`${users.sessionVersion} + 1`, accessTokenHash: null, accessTokenCipher: null })
