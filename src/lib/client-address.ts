@@ -48,3 +48,20 @@ export function createClientAddress(trustedProxies: readonly string[]): ClientAd
 		return client
 	}
 }
+
+/**
+ * The unit that per-address limits count: an IPv4 address as it is, an IPv6 address by its /64
+ * network, since one subscriber is usually handed a whole /64 and could otherwise take a fresh
+ * address for every attempt. Anything that is not an address ('local') is returned unchanged.
+ */
+export function addressGroup(address: string): string {
+	if (isIP(address) !== 6) return address
+	const [head = '', tail] = address.split('%')[0]!.split('::')
+	const hextets = (text: string) => (text ? text.split(':') : [])
+	const width = (parts: string[]) => parts.reduce((sum, part) => sum + (part.includes('.') ? 2 : 1), 0)
+	const left = hextets(head)
+	const right = tail === undefined ? [] : hextets(tail)
+	// An embedded IPv4 part can only be last, so the first four hextets never contain one.
+	const full = [...left, ...Array<string>(8 - width(left) - width(right)).fill('0'), ...right]
+	return `${full.slice(0, 4).map((part) => Number.parseInt(part, 16).toString(16)).join(':')}::/64`
+}

@@ -1,17 +1,31 @@
 /**
- * Fixed-window counters kept in memory. `hit` counts an attempt and says whether it is still
- * within the limit. (Shared limits across nodes through Redis arrive with scale-out.)
+ * Fixed-window counters. `hit` counts an attempt and says whether it is still within the limit.
+ *
+ * The answer may be a promise: the in-memory limiter answers at once, a limiter shared by several
+ * nodes (Redis: `INCR` plus `EXPIRE … NX` on the bucket) cannot. Callers therefore always `await`
+ * it, and callers build every policy (login, mail, OAuth) from `hit` alone, so a shared limiter only
+ * has to provide this one atomic operation.
  */
 export interface RateLimiter {
-	hit(bucket: string, limit: number, windowSeconds: number): boolean
+	hit(bucket: string, limit: number, windowSeconds: number): boolean | Promise<boolean>
 }
+
+/** Past this many buckets, expired ones are swept, at most once per sweep interval. */
+const SWEEP_THRESHOLD = 100_000
+const SWEEP_INTERVAL_MS = 10_000
 
 export function createMemoryRateLimiter(now: () => number = () => Date.now()): RateLimiter {
 	const windows = new Map<string, { count: number; resetAt: number }>()
+	let nextSweepAt = 0
 	return {
 		hit(bucket, limit, windowSeconds) {
 			const time = now()
-			if (windows.size > 100_000) for (const [key, entry] of windows) if (entry.resetAt <= time) windows.delete(key)
+			// A sweep walks every bucket: doing it on every hit once the map is large would let many
+			// live buckets make each request pay for all of them.
+			if (windows.size > SWEEP_THRESHOLD && time >= nextSweepAt) {
+				nextSweepAt = time + SWEEP_INTERVAL_MS
+				for (const [key, entry] of windows) if (entry.resetAt <= time) windows.delete(key)
+			}
 			const entry = windows.get(bucket)
 			if (!entry || entry.resetAt <= time) {
 				windows.set(bucket, { count: 1, resetAt: time + windowSeconds * 1000 })

@@ -86,7 +86,11 @@ export const updateSelfSchema = z.object({
 	password2: z.string().optional(),
 }).refine((body) => !body.password || body.password2 === undefined || body.password2 === body.password, { message: USER_MESSAGES.passwordsDiffer })
 
-export const deleteSelfSchema = z.object({ username: z.string().optional() }).optional()
+/** Deleting one's own account needs the account name typed again (seed 000 §5), checked by the server too. */
+export const deleteSelfSchema = z.object(
+	{ username: z.string({ error: USER_MESSAGES.deleteConfirm }).max(64, USER_MESSAGES.deleteConfirm) },
+	{ error: USER_MESSAGES.deleteConfirm },
+)
 
 export const MANAGE_ACTIONS = ['promote', 'demote', 'disable', 'enable', 'delete'] as const
 export type ManageAction = (typeof MANAGE_ACTIONS)[number]

@@ -1,5 +1,7 @@
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
+import { eq } from 'drizzle-orm'
 import { OAUTH_MESSAGES } from '@/api/oauth/messages'
+import { TELEGRAM_CLOCK_SKEW_SECONDS, TELEGRAM_MAX_AGE_SECONDS } from '@/api/oauth/telegram'
 import { USER_MESSAGES } from '@shared/user'
 import { nowSeconds } from '@/lib/clock'
 import { type Answer, type Caller, createTestApp, type TestApp } from '../helpers/app'
@@ -257,10 +259,59 @@ for (const target of databaseTargets()) {
 				expect(cookieFrom(otherBot, 'ferry_session')).toBeUndefined()
 			})
 
-			test('refuses data signed more than a day ago', async () => {
-				const stale = signTelegramLogin(BOT_TOKEN, widgetData({ auth_date: String(nowSeconds() - 2 * 24 * 3600) }))
-				const answer = await app.call('GET', `/api/oauth/telegram/login?${query(stale)}`)
-				expect(answer.body).toMatchObject({ success: false, message: OAUTH_MESSAGES.telegramExpired })
+			test('refuses data signed more than a few minutes ago, or dated in the future beyond a small skew', async () => {
+				for (const authDate of [nowSeconds() - 2 * 24 * 3600, nowSeconds() - 3600, nowSeconds() - TELEGRAM_MAX_AGE_SECONDS - 30, nowSeconds() + 3600]) {
+					const signed = signTelegramLogin(BOT_TOKEN, widgetData({ auth_date: String(authDate) }))
+					const answer = await app.call('GET', `/api/oauth/telegram/login?${query(signed)}`)
+					expect(answer.body).toMatchObject({ success: false, message: OAUTH_MESSAGES.telegramExpired })
+					expect(cookieFrom(answer, 'ferry_session')).toBeUndefined()
+				}
+				const slightlyAhead = signTelegramLogin(BOT_TOKEN, widgetData({ auth_date: String(nowSeconds() + 10) }))
+				expect((await app.call('GET', `/api/oauth/telegram/login?${query(slightlyAhead)}`)).body.success).toBe(true)
+			})
+
+			test('accepts each signed login once: a replay is refused, for sign-in and for binding', async () => {
+				const signed = signTelegramLogin(BOT_TOKEN, widgetData())
+				const first = await app.call('GET', `/api/oauth/telegram/login?${query(signed)}`)
+				expect(first.body.success).toBe(true)
+				const replayed = await app.call('GET', `/api/oauth/telegram/login?${query(signed)}`)
+				expect(replayed.body).toMatchObject({ success: false, message: OAUTH_MESSAGES.telegramUsed })
+				expect(cookieFrom(replayed, 'ferry_session')).toBeUndefined()
+				const vic = await app.createUser('vic')
+				const bindReplay = await app.call('GET', `/api/oauth/telegram/bind?${query(signed)}`, { as: vic })
+				expect(bindReplay.body).toMatchObject({ success: false, message: OAUTH_MESSAGES.telegramUsed })
+				// A fresh login by the same Telegram account is signed anew and works.
+				const fresh = signTelegramLogin(BOT_TOKEN, widgetData({ auth_date: String(nowSeconds() - 5) }))
+				expect((await app.call('GET', `/api/oauth/telegram/login?${query(fresh)}`)).body.success).toBe(true)
+			})
+
+			test('two nodes on one database accept a signed login at most once, even at the same moment', async () => {
+				const [first, second] = await target.openTwo()
+				try {
+					const nodes = [await createTestApp({ open: async () => first }), await createTestApp({ open: async () => second })]
+					for (const node of nodes) {
+						await node.dependencies.options.set('TelegramOAuthEnabled', 'true')
+						await node.dependencies.options.set('TelegramBotToken', BOT_TOKEN)
+					}
+					const signed = query(signTelegramLogin(BOT_TOKEN, widgetData()))
+					const answers = await Promise.all(Array.from({ length: 6 }, (_, index) => nodes[index % 2]!.call('GET', `/api/oauth/telegram/login?${signed}`)))
+					expect(answers.filter((answer) => answer.body.success).length).toBeLessThanOrEqual(1)
+					const later = await nodes[1]!.call('GET', `/api/oauth/telegram/login?${signed}`)
+					expect(later.body).toMatchObject({ success: false, message: OAUTH_MESSAGES.telegramUsed })
+				} finally {
+					await first.close()
+				}
+			})
+
+			test('remembers used logins only while they could still be accepted', async () => {
+				const { verifications } = app.store.tables
+				const longAgo = nowSeconds() - 3600
+				await app.store.db.insert(verifications).values({ purpose: 'telegram_login', target: 'old', codeHash: 'old', expiresAt: longAgo })
+				await app.call('GET', `/api/oauth/telegram/login?${query(signTelegramLogin(BOT_TOKEN, widgetData()))}`)
+				const kept = await app.store.db.select().from(verifications).where(eq(verifications.purpose, 'telegram_login'))
+				expect(kept).toHaveLength(1)
+				expect(kept[0]!.expiresAt).toBeGreaterThan(nowSeconds())
+				expect(kept[0]!.expiresAt).toBeLessThanOrEqual(nowSeconds() + TELEGRAM_MAX_AGE_SECONDS + TELEGRAM_CLOCK_SKEW_SECONDS)
 			})
 
 			test('refuses missing data without a server error', async () => {

@@ -48,6 +48,8 @@ export type PageOptions = {
 	width?: number
 	/** Wait for hydration (default true). */
 	waitForHydration?: boolean
+	/** Runs on the new context before the first navigation: routes that stand in for outside hosts. */
+	prepare?: (context: BrowserContext) => Promise<void>
 }
 
 export type ConsoleHarness = RelayHarness & {
@@ -87,6 +89,7 @@ export async function startConsoleHarness(): Promise<ConsoleHarness> {
 			sessionStorage.setItem('ferry-test-seeded', '1')
 			for (const [key, value] of Object.entries(values)) localStorage.setItem(key, value)
 		}, stored)
+		await options.prepare?.(context)
 		const page = await context.newPage()
 		const consoleErrors: string[] = []
 		const pageErrors: string[] = []

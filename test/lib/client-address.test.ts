@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { createClientAddress, type RequestPeer } from '@/lib/client-address'
+import { addressGroup, createClientAddress, type RequestPeer } from '@/lib/client-address'
 
 const from = (address: string): RequestPeer => ({ requestIP: () => ({ address }) })
 const forwarded = (value?: string) => new Request('http://ferry.test/v1/models', { headers: value ? { 'x-forwarded-for': value } : {} })
@@ -37,5 +37,16 @@ describe('the client address', () => {
 
 	test('a request with no peer (in-process calls) is "local"', () => {
 		expect(createClientAddress(['127.0.0.1'])(null, forwarded('198.51.100.1'))).toBe('local')
+	})
+
+	test('per-address limits count an IPv4 address alone and an IPv6 address by its /64 network', () => {
+		expect(addressGroup('198.51.100.7')).toBe('198.51.100.7')
+		expect(addressGroup('2001:db8:1:2::1')).toBe('2001:db8:1:2::/64')
+		expect(addressGroup('2001:0db8:0001:0002:ffff:1:2:3')).toBe('2001:db8:1:2::/64')
+		expect(addressGroup('2001:db8::1')).toBe('2001:db8:0:0::/64')
+		expect(addressGroup('::1')).toBe('0:0:0:0::/64')
+		expect(addressGroup('fe80::1%eth0')).toBe('fe80:0:0:0::/64')
+		expect(addressGroup('64:ff9b::198.51.100.7')).toBe('64:ff9b:0:0::/64')
+		expect(addressGroup('local')).toBe('local')
 	})
 })

@@ -45,9 +45,9 @@ const emailBindQuery = z.object({
  * the seed fixes them so; the auth plugin's `New-Api-User` check keeps cross-site navigations out.
  */
 export function oauthRoutes(dependencies: Dependencies) {
-	function enforceLimit(request: Request, server: RequestPeer) {
+	async function enforceLimit(request: Request, server: RequestPeer) {
 		const { limit, windowSeconds } = OAUTH_LIMITS.perAddress
-		if (!dependencies.rateLimiter.hit(`oauth:address:${dependencies.clientAddress(server, request)}`, limit, windowSeconds)) {
+		if (!await dependencies.rateLimiter.hit(`oauth:address:${dependencies.clientAddress(server, request)}`, limit, windowSeconds)) {
 			throw new ApiError(MESSAGES.tooManyRequests, 429)
 		}
 	}
@@ -63,7 +63,7 @@ export function oauthRoutes(dependencies: Dependencies) {
 		{ query, request, server, set }: Context<z.infer<typeof callbackQuery>>,
 	) {
 		assertProviderEnabled(dependencies, provider)
-		enforceLimit(request, server)
+		await enforceLimit(request, server)
 		const state = await consumeState(dependencies, request.headers, query.state)
 		if (state.userId) {
 			const user = await signedInUser(dependencies, request.headers)
@@ -80,7 +80,7 @@ export function oauthRoutes(dependencies: Dependencies) {
 	return new Elysia({ prefix: '/oauth' })
 		.use(authentication(dependencies))
 		.get('/state', async ({ query, request, server, set }) => {
-			enforceLimit(request, server)
+			await enforceLimit(request, server)
 			const user = await signedInUser(dependencies, request.headers)
 			const { state, cookie } = await issueState(dependencies, query.aff ?? '', user?.id ?? 0, isSecureRequest(request))
 			set.headers['set-cookie'] = cookie
@@ -90,29 +90,29 @@ export function oauthRoutes(dependencies: Dependencies) {
 		.get('/linuxdo', (context) => completeAuthorization(PROVIDERS.linuxdo, linuxdoIdentity, context), { query: callbackQuery })
 		.get('/wechat', async ({ query, request, server, set }) => {
 			assertProviderEnabled(dependencies, PROVIDERS.wechat)
-			enforceLimit(request, server)
+			await enforceLimit(request, server)
 			const { answer, cookie } = await signIn(PROVIDERS.wechat, await weChatIdentity(dependencies, query.code), '', request)
 			set.headers['set-cookie'] = cookie
 			return answer
 		}, { query: codeQuery })
 		.get('/wechat/bind', async ({ query, request, server, caller }) => {
 			assertProviderEnabled(dependencies, PROVIDERS.wechat)
-			enforceLimit(request, server)
+			await enforceLimit(request, server)
 			const identity = await weChatIdentity(dependencies, query.code)
 			await bindIdentity(dependencies, PROVIDERS.wechat, requireCaller(caller).user, identity.id)
 			return ok(undefined, OAUTH_MESSAGES.bound)
 		}, { query: codeQuery })
 		.get('/telegram/login', async ({ request, server, set }) => {
 			assertProviderEnabled(dependencies, PROVIDERS.telegram)
-			enforceLimit(request, server)
-			const { answer, cookie } = await signIn(PROVIDERS.telegram, telegramIdentity(dependencies, new URL(request.url).searchParams), '', request)
+			await enforceLimit(request, server)
+			const { answer, cookie } = await signIn(PROVIDERS.telegram, await telegramIdentity(dependencies, new URL(request.url).searchParams), '', request)
 			set.headers['set-cookie'] = cookie
 			return answer
 		})
 		.get('/telegram/bind', async ({ request, server, caller }) => {
 			assertProviderEnabled(dependencies, PROVIDERS.telegram)
-			enforceLimit(request, server)
-			const identity = telegramIdentity(dependencies, new URL(request.url).searchParams)
+			await enforceLimit(request, server)
+			const identity = await telegramIdentity(dependencies, new URL(request.url).searchParams)
 			await bindIdentity(dependencies, PROVIDERS.telegram, requireCaller(caller).user, identity.id)
 			return ok(undefined, OAUTH_MESSAGES.bound)
 		})

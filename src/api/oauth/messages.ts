@@ -13,6 +13,7 @@ export const OAUTH_MESSAGES = {
 	linuxdoInactive: 'this LinuxDO account is not active',
 	telegramInvalid: 'the Telegram login data is invalid',
 	telegramExpired: 'the Telegram login data has expired, please log in again',
+	telegramUsed: 'the Telegram login data has already been used, please log in again',
 	weChatRefused: 'WeChat login failed',
 	bound: 'bind',
 } as const

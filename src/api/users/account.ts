@@ -9,20 +9,15 @@ import type { Dependencies } from '@/dependencies'
 import { applyCredit } from '@/billing/ledger'
 import { nowSeconds } from '@/lib/clock'
 import { randomString } from '@/lib/crypto'
-import { ApiError, refused } from '../errors'
+import { ApiError, badRequest, refused } from '../errors'
 import { signSession } from '../plugins/session'
 import { emailOwner } from '../verification/email-rules'
 import { VERIFICATION_MESSAGES } from '../verification/messages'
 import { consumeCode, VERIFICATION_PURPOSE } from '../verification/service'
+import { enforceAccountLimits, enforceAddressLimit } from './login-limits'
 import { createAccount, endSessions, isUniqueViolation, newAffCode, signUpRewards, usernameTaken } from './repository'
 import type { UserRecord } from './view'
 import { groupRatio } from '@/billing/price'
-
-/** Attempts allowed before any password is hashed (design §6). */
-export const LOGIN_LIMITS = {
-	perUsername: { limit: 10, windowSeconds: 600 },
-	perAddress: { limit: 50, windowSeconds: 600 },
-} as const
 
 const REGISTER_CODE_ATTEMPTS = { limit: 5, windowSeconds: 180 } as const
 
@@ -35,7 +30,7 @@ export async function register(dependencies: Dependencies, input: z.infer<typeof
 		if (!input.email || !input.verification_code) throw refused(USER_MESSAGES.emailVerificationRequired)
 		// A six-digit code lives three minutes: a few guesses per address, not a million.
 		const { limit, windowSeconds } = REGISTER_CODE_ATTEMPTS
-		if (!dependencies.rateLimiter.hit(`register:email:${input.email.toLowerCase()}`, limit, windowSeconds)) throw new ApiError(MESSAGES.tooManyRequests, 429)
+		if (!await dependencies.rateLimiter.hit(`register:email:${input.email.toLowerCase()}`, limit, windowSeconds)) throw new ApiError(MESSAGES.tooManyRequests, 429)
 		if (await emailOwner(store, input.email)) throw refused(VERIFICATION_MESSAGES.emailInUse)
 		if (!await consumeCode(dependencies, VERIFICATION_PURPOSE.register, input.email, input.verification_code)) throw refused(USER_MESSAGES.verificationCodeWrong)
 	}
@@ -57,14 +52,12 @@ export async function register(dependencies: Dependencies, input: z.infer<typeof
 export async function login(dependencies: Dependencies, input: z.infer<typeof loginSchema>, clientAddress: string) {
 	const { options, store, passwords, rateLimiter } = dependencies
 	if (!options.get('PasswordLoginEnabled')) throw refused(USER_MESSAGES.passwordLoginDisabled)
-	const name = input.username.toLowerCase()
-	const withinLimits = rateLimiter.hit(`login:user:${name}`, LOGIN_LIMITS.perUsername.limit, LOGIN_LIMITS.perUsername.windowSeconds)
-		&& rateLimiter.hit(`login:address:${clientAddress}`, LOGIN_LIMITS.perAddress.limit, LOGIN_LIMITS.perAddress.windowSeconds)
-	if (!withinLimits) throw new ApiError(MESSAGES.tooManyRequests, 429)
+	await enforceAddressLimit(rateLimiter, clientAddress)
 	const { users } = store.tables
 	const [user] = await store.db.select().from(users)
 		.where(and(isNull(users.deletedAt), input.username.includes('@') ? eq(users.email, input.username) : eq(users.username, input.username)))
 		.limit(1)
+	await enforceAccountLimits(rateLimiter, user ? `id:${user.id}` : `name:${input.username.toLowerCase()}`, clientAddress)
 	// Hash even for an unknown user so the answer time does not reveal which usernames exist.
 	const valid = await passwords.verify(input.password, user?.password ?? await unknownUserHash())
 	if (!user || !valid || user.status !== USER_STATUS.enabled) throw refused(USER_MESSAGES.wrongCredentials)
@@ -109,9 +102,10 @@ export async function updateSelf(dependencies: Dependencies, user: UserRecord, i
 	}
 }
 
-export async function deleteSelf(dependencies: Dependencies, user: UserRecord, confirmation: string | undefined) {
+/** `confirmation` is the account name as the user typed it; anything else deletes nothing. */
+export async function deleteSelf(dependencies: Dependencies, user: UserRecord, confirmation: string) {
 	if (user.role >= ROLE.root) throw refused(USER_MESSAGES.rootProtected)
-	if (confirmation !== undefined && confirmation !== user.username) throw refused(USER_MESSAGES.deleteConfirm)
+	if (confirmation !== user.username) throw badRequest(USER_MESSAGES.deleteConfirm)
 	const { users } = dependencies.store.tables
 	await dependencies.store.db.update(users)
 		.set({ deletedAt: nowSeconds(), sessionVersion: sql`${users.sessionVersion} + 1`, accessTokenHash: null, accessTokenCipher: null })

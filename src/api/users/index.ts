@@ -45,7 +45,7 @@ export function userRoutes(dependencies: Dependencies) {
 			return ok(toUserView(user))
 		}, { body: updateSelfSchema })
 		.delete('/self', async ({ body, caller, set }) => {
-			await deleteSelf(dependencies, requireCaller(caller).user, body?.username)
+			await deleteSelf(dependencies, requireCaller(caller).user, body.username)
 			set.headers['set-cookie'] = clearedSessionCookie()
 			return ok()
 		}, { body: deleteSelfSchema })

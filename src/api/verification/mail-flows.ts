@@ -28,13 +28,13 @@ export const MAIL_LIMITS = {
 } as const
 export const RESET_CONFIRM_LIMITS = { perAddress: { limit: 20, windowSeconds: 600 } } as const
 
-function enforceLimit(dependencies: Dependencies, bucket: string, { limit, windowSeconds }: { limit: number; windowSeconds: number }) {
-	if (!dependencies.rateLimiter.hit(bucket, limit, windowSeconds)) throw new ApiError(MESSAGES.tooManyRequests, 429)
+async function enforceLimit(dependencies: Dependencies, bucket: string, { limit, windowSeconds }: { limit: number; windowSeconds: number }) {
+	if (!await dependencies.rateLimiter.hit(bucket, limit, windowSeconds)) throw new ApiError(MESSAGES.tooManyRequests, 429)
 }
 
-function enforceMailLimits(dependencies: Dependencies, kind: string, email: string, clientAddress: string) {
-	enforceLimit(dependencies, `${kind}:address:${clientAddress}`, MAIL_LIMITS.perAddress)
-	enforceLimit(dependencies, `${kind}:email:${email.toLowerCase()}`, MAIL_LIMITS.perEmail)
+async function enforceMailLimits(dependencies: Dependencies, kind: string, email: string, clientAddress: string) {
+	await enforceLimit(dependencies, `${kind}:address:${clientAddress}`, MAIL_LIMITS.perAddress)
+	await enforceLimit(dependencies, `${kind}:email:${email.toLowerCase()}`, MAIL_LIMITS.perEmail)
 }
 
 async function deliver(dependencies: Dependencies, message: MailMessage) {
@@ -60,7 +60,7 @@ const bindTarget = (userId: number, email: string) => `${userId}:${email}`
  */
 export async function sendEmailCode(dependencies: Dependencies, email: string, bindingUser: UserRecord | undefined, clientAddress: string) {
 	assertEmailAllowed(dependencies.options, email)
-	enforceMailLimits(dependencies, 'verification', email, clientAddress)
+	await enforceMailLimits(dependencies, 'verification', email, clientAddress)
 	if (await emailOwner(dependencies.store, email, bindingUser?.id)) throw refused(VERIFICATION_MESSAGES.emailInUse)
 	const code = randomDigits(6)
 	if (bindingUser) {
@@ -83,7 +83,7 @@ export async function sendEmailCode(dependencies: Dependencies, email: string, b
  * Both calls are rate limited per address and per email.
  */
 export async function sendResetLink(dependencies: Dependencies, email: string, clientAddress: string) {
-	enforceMailLimits(dependencies, 'reset', email, clientAddress)
+	await enforceMailLimits(dependencies, 'reset', email, clientAddress)
 	const serverAddress = dependencies.options.get('ServerAddress')
 	if (!serverAddress) throw refused(VERIFICATION_MESSAGES.serverAddressMissing)
 	const owner = await emailOwner(dependencies.store, email)
@@ -104,7 +104,7 @@ export async function sendResetLink(dependencies: Dependencies, email: string, c
 
 /** Uses the reset token; the account gets a random password, returned once, and every session ends. */
 export async function resetPassword(dependencies: Dependencies, email: string, token: string, clientAddress: string): Promise<string> {
-	enforceLimit(dependencies, `reset-confirm:address:${clientAddress}`, RESET_CONFIRM_LIMITS.perAddress)
+	await enforceLimit(dependencies, `reset-confirm:address:${clientAddress}`, RESET_CONFIRM_LIMITS.perAddress)
 	if (!await consumeCode(dependencies, VERIFICATION_PURPOSE.resetPassword, email, token)) throw refused(VERIFICATION_MESSAGES.resetLinkInvalid)
 	const owner = await emailOwner(dependencies.store, email)
 	if (!owner) throw refused(VERIFICATION_MESSAGES.resetLinkInvalid)
@@ -121,7 +121,7 @@ export const BIND_EMAIL_LIMITS = { perUser: { limit: 10, windowSeconds: 600 } } 
 
 /** Sets the user's email once they prove it with a bind code. */
 export async function bindEmail(dependencies: Dependencies, user: UserRecord, email: string, code: string) {
-	enforceLimit(dependencies, `bind-email:user:${user.id}`, BIND_EMAIL_LIMITS.perUser)
+	await enforceLimit(dependencies, `bind-email:user:${user.id}`, BIND_EMAIL_LIMITS.perUser)
 	if (await emailOwner(dependencies.store, email, user.id)) throw refused(VERIFICATION_MESSAGES.emailInUse)
 	if (!await consumeCode(dependencies, VERIFICATION_PURPOSE.bindEmail, bindTarget(user.id, email), code)) {
 		throw refused(USER_MESSAGES.verificationCodeWrong)

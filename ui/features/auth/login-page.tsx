@@ -8,6 +8,7 @@ import { login } from '@ui/features/auth/api'
 import { AuthCard } from '@ui/features/auth/components/auth-card'
 import { PasswordChangeDialog } from '@ui/features/auth/components/password-change-dialog'
 import { ThirdPartyLogin } from '@ui/features/auth/components/third-party-login'
+import { useTurnstile } from '@ui/features/auth/turnstile'
 import { useAffiliateCode } from '@ui/features/auth/use-affiliate-code'
 import { useSignIn } from '@ui/features/auth/use-sign-in'
 import { useTranslation } from '@ui/i18n'
@@ -27,6 +28,7 @@ export function LoginPage() {
 	const [submitting, setSubmitting] = useState(false)
 	const [passwordChangeRequired, setPasswordChangeRequired] = useState(false)
 	const expired = searchParameters.get('expired') === 'true'
+	const turnstile = useTurnstile()
 	useAffiliateCode()
 
 	async function handleSubmit(event: FormEvent<HTMLFormElement>) {
@@ -38,9 +40,10 @@ export function LoginPage() {
 			toast.error(t('请输入用户名和密码'))
 			return
 		}
+		const turnstileToken = turnstile.take()
+		if (turnstileToken === null) return
 		setSubmitting(true)
-		// The Turnstile widget is not built yet: with the check on, the server receives an empty token.
-		const envelope = await callApi(t, login(browserApi, { username, password }, status.turnstile_check ? '' : undefined))
+		const envelope = await callApi(t, login(browserApi, { username, password }, turnstileToken))
 		setSubmitting(false)
 		if (!envelope) return
 		signIn(envelope.data)
@@ -83,6 +86,7 @@ export function LoginPage() {
 					</div>
 					<Input id="login-password" name="password" type="password" autoComplete="current-password" placeholder={t('请输入密码')} />
 				</div>
+				{turnstile.widget}
 				<Button type="submit" disabled={!hydrated || submitting}>
 					{submitting ? t('登录中…') : t('登录')}
 				</Button>

@@ -10,6 +10,7 @@ import { AuthCard } from '@ui/features/auth/components/auth-card'
 import { EmailCodeFields } from '@ui/features/auth/components/email-code-fields'
 import { ThirdPartyLogin } from '@ui/features/auth/components/third-party-login'
 import { findRegisterProblem } from '@ui/features/auth/register-validation'
+import { useTurnstile } from '@ui/features/auth/turnstile'
 import { useAffiliateCode } from '@ui/features/auth/use-affiliate-code'
 import { useTranslation } from '@ui/i18n'
 import { browserApi } from '@ui/lib/browser-api'
@@ -26,8 +27,7 @@ export function RegisterPage() {
 	const [email, setEmail] = useState('')
 	const [submitting, setSubmitting] = useState(false)
 	const affiliateCode = useAffiliateCode()
-	// The Turnstile widget is not built yet: with the check on, the server receives an empty token.
-	const turnstileToken = status.turnstile_check ? '' : undefined
+	const turnstile = useTurnstile()
 
 	async function handleSubmit(event: FormEvent<HTMLFormElement>) {
 		event.preventDefault()
@@ -44,6 +44,8 @@ export function RegisterPage() {
 			toast.error(t(problem.message, problem.values))
 			return
 		}
+		const turnstileToken = turnstile.take()
+		if (turnstileToken === null) return
 		setSubmitting(true)
 		const envelope = await callApi(t, register(browserApi, {
 			username: fields.username,
@@ -110,7 +112,8 @@ export function RegisterPage() {
 							placeholder={t('再次输入密码')}
 						/>
 					</div>
-					{status.email_verification && <EmailCodeFields email={email} onEmailChange={setEmail} turnstileToken={turnstileToken} />}
+					{status.email_verification && <EmailCodeFields email={email} onEmailChange={setEmail} turnstile={turnstile} />}
+					{turnstile.widget}
 					<Button type="submit" disabled={!hydrated || submitting}>
 						{submitting ? t('注册中…') : t('注册')}
 					</Button>

@@ -7,20 +7,20 @@ import { toast } from '@ui/components/ui/toaster'
 import { sendResetMail } from '@ui/features/auth/api'
 import { AuthCard } from '@ui/features/auth/components/auth-card'
 import { registerMessages } from '@ui/features/auth/register-validation'
+import { useTurnstile } from '@ui/features/auth/turnstile'
 import { useCountdown } from '@ui/features/auth/use-countdown'
 import { useTranslation } from '@ui/i18n'
 import { browserApi } from '@ui/lib/browser-api'
 import { callApi } from '@ui/lib/call-api'
-import { useStatus } from '@ui/lib/status'
 import { useHydrated } from '@ui/lib/use-hydrated'
 
 /** /reset: asks for a reset mail; the button rests with a countdown after one is sent. */
 export function Component() {
 	const { t } = useTranslation()
-	const status = useStatus()
 	const hydrated = useHydrated()
 	const countdown = useCountdown()
 	const [sending, setSending] = useState(false)
+	const turnstile = useTurnstile()
 
 	async function handleSubmit(event: FormEvent<HTMLFormElement>) {
 		event.preventDefault()
@@ -30,9 +30,10 @@ export function Component() {
 			toast.error(t(registerMessages.emailRequired))
 			return
 		}
+		const turnstileToken = turnstile.take()
+		if (turnstileToken === null) return
 		setSending(true)
-		// The Turnstile widget is not built yet: with the check on, the server receives an empty token.
-		const envelope = await callApi(t, sendResetMail(browserApi, email, status.turnstile_check ? '' : undefined), '重置邮件发送成功，请检查邮箱')
+		const envelope = await callApi(t, sendResetMail(browserApi, email, turnstileToken), '重置邮件发送成功，请检查邮箱')
 		setSending(false)
 		if (envelope) countdown.start()
 	}
@@ -52,6 +53,7 @@ export function Component() {
 					<Label htmlFor="reset-email">{t('邮箱')}</Label>
 					<Input id="reset-email" name="email" type="email" autoComplete="email" placeholder={t('输入邮箱地址')} />
 				</div>
+				{turnstile.widget}
 				<Button type="submit" disabled={!hydrated || sending || countdown.running}>
 					{countdown.running ? t('重试 ({seconds})', { seconds: countdown.remaining }) : t('发送重置邮件')}
 				</Button>

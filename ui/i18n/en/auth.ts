@@ -25,6 +25,8 @@ export const auth: Record<string, string> = {
 	'两次输入的密码不一致': 'The two passwords differ',
 	'请输入邮箱地址': 'Please enter an email address',
 	'请输入邮箱地址和验证码': 'Please enter the email address and verification code',
+	// the Turnstile check (seed 000 §5)
+	'请几秒后重试，Turnstile 检查正在进行': 'Retry in a few seconds, the Turnstile check is running',
 	// password reset (seed 000 §4)
 	'重置密码': 'Reset password',
 	'输入账户绑定的邮箱，我们会发送一封重置密码的邮件': 'Enter the email bound to your account and we will send you a password reset mail',

@@ -5,16 +5,18 @@ import { Label } from '@ui/components/ui/label'
 import { toast } from '@ui/components/ui/toaster'
 import { sendRegistrationCode } from '@ui/features/auth/api'
 import { registerMessages } from '@ui/features/auth/register-validation'
+import type { Turnstile } from '@ui/features/auth/turnstile'
 import { useCountdown } from '@ui/features/auth/use-countdown'
 import { useTranslation } from '@ui/i18n'
 import { browserApi } from '@ui/lib/browser-api'
 import { callApi } from '@ui/lib/call-api'
 import { useHydrated } from '@ui/lib/use-hydrated'
 
-type EmailCodeFieldsProps = { email: string; onEmailChange: (email: string) => void; turnstileToken?: string }
+/** `turnstile` is the form's widget: sending a code takes a token from it as registering does. */
+type EmailCodeFieldsProps = { email: string; onEmailChange: (email: string) => void; turnstile: Turnstile }
 
 /** Email and its verification code for registration; the send button rests with a countdown after a mail. */
-export function EmailCodeFields({ email, onEmailChange, turnstileToken }: EmailCodeFieldsProps) {
+export function EmailCodeFields({ email, onEmailChange, turnstile }: EmailCodeFieldsProps) {
 	const { t } = useTranslation()
 	const hydrated = useHydrated()
 	const countdown = useCountdown()
@@ -26,6 +28,8 @@ export function EmailCodeFields({ email, onEmailChange, turnstileToken }: EmailC
 			toast.error(t(registerMessages.emailRequired))
 			return
 		}
+		const turnstileToken = turnstile.take()
+		if (turnstileToken === null) return
 		setSending(true)
 		const envelope = await callApi(t, sendRegistrationCode(browserApi, address, turnstileToken), '验证码已发送，请检查邮箱')
 		setSending(false)

@@ -5,18 +5,18 @@ import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, D
 import { Input } from '@ui/components/ui/input'
 import { Label } from '@ui/components/ui/label'
 import { toast } from '@ui/components/ui/toaster'
+import { useTurnstile } from '@ui/features/auth/turnstile'
 import { useCountdown } from '@ui/features/auth/use-countdown'
 import { bindEmail, sendBindingCode } from '@ui/features/settings/api'
 import { useTranslation } from '@ui/i18n'
 import { browserApi } from '@ui/lib/browser-api'
 import { callApi } from '@ui/lib/call-api'
-import { useStatus } from '@ui/lib/status'
 
 type EmailBindDialogProps = { open: boolean; onOpenChange: (open: boolean) => void; currentEmail: string }
 
 export function EmailBindDialog({ open, onOpenChange, currentEmail }: EmailBindDialogProps) {
 	const { t } = useTranslation()
-	const status = useStatus()
+	const turnstile = useTurnstile()
 	const revalidator = useRevalidator()
 	const [email, setEmail] = useState(currentEmail)
 	const [code, setCode] = useState('')
@@ -29,9 +29,10 @@ export function EmailBindDialog({ open, onOpenChange, currentEmail }: EmailBindD
 			toast.error(t('请输入邮箱'))
 			return
 		}
+		const turnstileToken = turnstile.take()
+		if (turnstileToken === null) return
 		setSending(true)
-		// The Turnstile widget is not built yet: with the check on, the server receives an empty token.
-		const envelope = await callApi(t, sendBindingCode(browserApi, email.trim(), status.turnstile_check ? '' : undefined), '验证码发送成功，请检查邮箱')
+		const envelope = await callApi(t, sendBindingCode(browserApi, email.trim(), turnstileToken), '验证码发送成功，请检查邮箱')
 		setSending(false)
 		if (envelope) startCountdown()
 	}
@@ -72,6 +73,7 @@ export function EmailBindDialog({ open, onOpenChange, currentEmail }: EmailBindD
 						<Label htmlFor="bind-email-code">{t('验证码')}</Label>
 						<Input id="bind-email-code" autoComplete="one-time-code" placeholder={t('请输入验证码')} value={code} onChange={(event) => setCode(event.target.value)} />
 					</div>
+					{turnstile.widget}
 					<DialogFooter>
 						<Button type="button" variant="outline" onClick={() => onOpenChange(false)}>
 							{t('取消')}
