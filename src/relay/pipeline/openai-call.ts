@@ -16,8 +16,9 @@ import { answerText, usageFrom } from '../formats/openai/usage'
 import { rerankInput, rerankUsageFrom, withRerankUsage } from '../formats/rerank'
 import { servesEndpoint } from '../providers/registry'
 import type { RelayEndpoint } from '../providers/types'
-import { sendWithRetries, type UpstreamAnswer } from './attempts'
+import { channelCanTake, sendWithRetries, type UpstreamAnswer } from './attempts'
 import { resolveGroup } from './groups'
+import type { RoutableChannel } from './routing-table'
 import type { RelayServices } from './services'
 import { bearerKey, type RelayCaller } from './token-auth'
 import { countPrompt, countText, estimatePrompt, type PromptRequest } from './tokenizer'
@@ -78,9 +79,9 @@ export async function relayOpenAI(
 		if (caller.token.modelLimits && !caller.token.modelLimits.has(model)) throw relayErrors.modelNotAllowed(model)
 		const stream = isStreamable(endpoint) && body.stream === true
 		await relay.routing.ready()
-		const serves = (channel: { type: number }) => servesEndpoint(channel.type, endpoint, stream)
-		const group = resolveGroup(dependencies.options, caller, model, (candidate, name) => relay.routing.hasModel(candidate, name, serves))
-		checkChannels(relay, caller.pinnedChannelId, group, model, serves, { endpoint, stream })
+		const takes = (channel: RoutableChannel) => channelCanTake(channel, { endpoint, stream, model })
+		const group = resolveGroup(dependencies.options, caller, model, (candidate, name) => relay.routing.hasModel(candidate, name, takes))
+		checkChannels(relay, caller.pinnedChannelId, group, model, takes, { endpoint, stream })
 		const pricing = resolvePricing(dependencies.options, model, caller.user.group, group)
 			?? (dependencies.options.get('SelfUseModeEnabled') ? FREE : undefined)
 		if (!pricing) throw relayErrors.modelUnpriced(model)
@@ -115,20 +116,24 @@ export async function relayOpenAI(
 }
 
 /**
- * Before anything is held: some channel can take the call. A pinned channel, or every channel of
- * the model, whose type lacks the endpoint makes a clear client error rather than a failed attempt.
+ * Before anything is held: some channel can take the call (`takes`). A pinned channel, or every
+ * channel of the model, whose type lacks the endpoint makes a clear client error rather than a
+ * failed attempt; channels whose model mapping loops leave the model without a channel.
  */
 function checkChannels(
 	relay: RelayServices, pinnedChannelId: number | undefined, group: string, model: string,
-	serves: (channel: { type: number }) => boolean, call: { endpoint: RelayEndpoint; stream: boolean },
+	takes: (channel: RoutableChannel) => boolean, call: { endpoint: RelayEndpoint; stream: boolean },
 ) {
+	const serves = (channel: RoutableChannel) => servesEndpoint(channel.type, call.endpoint, call.stream)
 	if (pinnedChannelId !== undefined) {
 		const pinned = relay.routing.channel(pinnedChannelId)
 		if (pinned && !serves(pinned)) throw relayErrors.endpointUnsupported(call.endpoint, call.stream)
+		if (pinned && !takes(pinned)) throw relayErrors.noChannel(group, model)
 		return
 	}
-	if (relay.routing.hasModel(group, model, serves)) return
-	throw relay.routing.hasModel(group, model) ? relayErrors.endpointUnsupported(call.endpoint, call.stream, model) : relayErrors.noChannel(group, model)
+	if (relay.routing.hasModel(group, model, takes)) return
+	const endpointLacking = relay.routing.hasModel(group, model) && !relay.routing.hasModel(group, model, serves)
+	throw endpointLacking ? relayErrors.endpointUnsupported(call.endpoint, call.stream, model) : relayErrors.noChannel(group, model)
 }
 
 async function completeAnswer(dependencies: Dependencies, relay: RelayServices, call: Call, answer: UpstreamAnswer): Promise<Response> {
