@@ -28,7 +28,7 @@ export const CHANNEL_MESSAGES = {
 	typeUnknown: 'please choose a known channel type',
 	modelMappingInvalid: 'model mapping must be valid JSON',
 	modelMappingCycle: (cycle: string) => `model mapping has a cycle (${cycle}): a model must not map back to itself through other names`,
-	keyNeededForNewDestination: 'changing the type, base URL or the "other" setting (region, account, API version) decides where the channel key is sent: enter the key again to change them (the super admin may change them without it)',
+	keyNeededForNewDestination: 'the type, base URL and "other" setting (region, account, API version) decide where the channel key is sent: enter the key again to change them (only the super admin may change them without it)',
 	statusCodeMappingInvalid: 'status code mapping must be a JSON object from status code to status code',
 	settingInvalid: 'extra setting must be a JSON object',
 	priorityInteger: 'priority must be an integer',
