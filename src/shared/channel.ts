@@ -13,7 +13,8 @@
  */
 import { z } from 'zod'
 import { pageQuerySchema } from './api'
-import { CHANNEL_STATUS, isChannelType } from './channel-type'
+import { CHANNEL_STATUS, DEFAULT_CHANNEL_OTHER, isChannelType, type ChannelType } from './channel-type'
+import { describeCycle, findModelMappingCycle } from './model-mapping'
 
 export const PRIORITY_MIN = -999
 export const WEIGHT_MIN = 0
@@ -26,6 +27,8 @@ export const CHANNEL_MESSAGES = {
 	modelsRequired: 'please select at least one model',
 	typeUnknown: 'please choose a known channel type',
 	modelMappingInvalid: 'model mapping must be valid JSON',
+	modelMappingCycle: (cycle: string) => `model mapping has a cycle (${cycle}): a model must not map back to itself through other names`,
+	keyNeededForNewDestination: 'the type, base URL and "other" setting (region, account, API version) decide where the channel key is sent: enter the key again to change them (only the super admin may change them without it)',
 	statusCodeMappingInvalid: 'status code mapping must be a JSON object from status code to status code',
 	settingInvalid: 'extra setting must be a JSON object',
 	priorityInteger: 'priority must be an integer',
@@ -83,9 +86,25 @@ function parsesAsObject(text: string, valuesAreValid: (value: unknown, key: stri
 	}
 }
 
+/** The loop in a mapping's JSON text; undefined for no loop, and for text that is not a JSON object (refused on its own). */
+export function mappingCycle(text: string): string[] | undefined {
+	if (!text.trim()) return undefined
+	try {
+		const parsed: unknown = JSON.parse(text)
+		return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? findModelMappingCycle(parsed as Record<string, unknown>) : undefined
+	} catch {
+		return undefined
+	}
+}
+
 const STATUS_CODE = /^[1-5]\d\d$/
-/** A JSON object from model name to model name. */
-const modelMapping = text(65_536).refine((value) => parsesAsObject(value, (target) => typeof target === 'string'), CHANNEL_MESSAGES.modelMappingInvalid)
+/** A JSON object from model name to model name, without a cycle (a self-mapping is allowed: it is no mapping). */
+const modelMapping = text(65_536)
+	.refine((value) => parsesAsObject(value, (target) => typeof target === 'string'), CHANNEL_MESSAGES.modelMappingInvalid)
+	.superRefine((value, context) => {
+		const cycle = mappingCycle(value)
+		if (cycle) context.addIssue({ code: 'custom', message: CHANNEL_MESSAGES.modelMappingCycle(describeCycle(cycle)) })
+	})
 /** A JSON object from an upstream status code to the code the client sees, e.g. `{"429": "503"}`. */
 const statusCodeMapping = text(4096).refine(
 	(value) => parsesAsObject(value, (target, code) => STATUS_CODE.test(code) && STATUS_CODE.test(String(target))),
@@ -116,6 +135,27 @@ const editableFields = {
 	auto_ban: autoBan,
 	status,
 }
+
+/**
+ * What decides where a channel's stored key is sent: the type (each has its own default host and
+ * wire format), the base URL, and `other`, from which some types build the URL (Vertex AI's region
+ * names the host; Cloudflare's account, Gemini's and iFlytek's versions and Azure's API version are
+ * in the URL). Keys are never read back, so an admin who could change any of these without the key
+ * could send it to a host of its own choosing: on an edit or a copy, changing them takes the key
+ * again, unless the super admin does it.
+ */
+export interface KeyDestination {
+	type: number
+	base_url: string
+	other: string
+}
+
+function destinationText({ type, base_url, other }: KeyDestination): string {
+	const normalOther = other.trim() || (DEFAULT_CHANNEL_OTHER[type as ChannelType] ?? '')
+	return JSON.stringify([type, base_url.trim().replace(/\/+$/, ''), normalOther])
+}
+
+export const keyDestinationChanged = (before: KeyDestination, after: KeyDestination) => destinationText(before) !== destinationText(after)
 
 const optionalFields = Object.fromEntries(Object.entries(editableFields).map(([field, schema]) => [field, schema.nullish()])) as {
 	[Field in keyof typeof editableFields]: z.ZodOptional<z.ZodNullable<(typeof editableFields)[Field]>>

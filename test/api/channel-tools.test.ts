@@ -5,7 +5,10 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { eq } from 'drizzle-orm'
 import { LOG_TYPE } from '@shared/log'
-import { upstreamDetectionSchema } from '@shared/channel'
+import { CHANNEL_MESSAGES, upstreamDetectionSchema } from '@shared/channel'
+import { CHANNEL_TYPE } from '@shared/channel-type'
+import { ROLE } from '@shared/user'
+import { openCanary } from '../helpers/canary'
 import { databaseTargets } from '../helpers/database'
 import { eventually } from '../helpers/eventually'
 import { startRelayHarness, type RelayHarness } from '../helpers/relay'
@@ -270,6 +273,52 @@ for (const target of databaseTargets()) {
 				expect(second[0].last_seen).toBeGreaterThanOrEqual(first.last_seen)
 				const stored = JSON.parse((await channelRow(id)).otherInfo)
 				expect(stored.upstream_detection.groups).toEqual(second)
+			})
+		})
+
+		describe('a stored key an admin may use but not read', () => {
+			test('reaches no host an admin chooses by editing or copying its channel, through any tool; an admin who enters a key, or the super admin, may move it', async () => {
+				const admin = await harness.ferry.createUser('key-admin', ROLE.admin)
+				const asAdmin = (method: string, path: string, body?: unknown) => harness.ferry.call(method, path, { as: admin, body })
+				const upstream = harness.startUpstream({ apiKey: UPSTREAM_KEY, models: ['gpt-4o-mini'] })
+				const id = await harness.createChannel({ name: 'guarded', key: UPSTREAM_KEY, base_url: upstream.url, models: 'gpt-4o-mini' })
+				const catcher = openCanary()
+				try {
+					const attempts = [
+						asAdmin('PUT', '/api/channel/', { id, base_url: catcher.origin }),
+						asAdmin('PUT', '/api/channel/', { id, type: CHANNEL_TYPE.custom, base_url: `${catcher.origin}/v1/chat/completions` }),
+						asAdmin('PUT', '/api/channel/', { id, type: CHANNEL_TYPE.anthropic, base_url: catcher.origin, key: '' }),
+						asAdmin('POST', '/api/channel/', { type: CHANNEL_TYPE.openai, name: 'guarded-copy', models: 'gpt-4o-mini', copy_from: id, base_url: catcher.origin }),
+						asAdmin('POST', '/api/channel/', { type: CHANNEL_TYPE.openai, name: 'guarded-batch', models: 'gpt-4o-mini', mode: 'batch', copy_from: id, base_url: catcher.origin }),
+					]
+					for (const answer of await Promise.all(attempts)) {
+						expect({ status: answer.status, body: answer.body }).toEqual({ status: 403, body: { success: false, message: CHANNEL_MESSAGES.keyNeededForNewDestination } })
+					}
+					// A channel not saved yet that names the stored one gets no key from it.
+					const unsaved = await asAdmin('POST', '/api/channel/fetch_models', { id, copy_from: id, channel_id: id, base_url: catcher.origin, type: CHANNEL_TYPE.openai })
+					expect(unsaved.body).toEqual({ success: false, message: 'please fill in the key' })
+					for (const tool of ['test', 'fetch_models', 'update_balance', 'test_upstream']) await asAdmin('GET', `/api/channel/${tool}/${id}`)
+					const { channels } = harness.ferry.store.tables
+					const pointed = await harness.ferry.store.db.select({ id: channels.id, baseUrl: channels.baseUrl }).from(channels)
+					expect(pointed.filter((channel) => channel.baseUrl.includes(String(catcher.port)))).toEqual([])
+					expect(catcher.connections).toBe(0)
+					expect(upstream.requests.length).toBeGreaterThan(0)
+					expect(upstream.requests.every((request) => request.headers.authorization === `Bearer ${UPSTREAM_KEY}`)).toBe(true)
+				} finally {
+					catcher.stop()
+				}
+
+				const ownHost = serve({ '*': () => Response.json({ object: 'list', data: [{ id: 'moved-model' }] }) })
+				const entered = await asAdmin('PUT', '/api/channel/', { id, base_url: ownHost.url, key: 'sk-entered-by-the-admin' })
+				expect(entered.body.success).toBe(true)
+				expect((await asAdmin('GET', `/api/channel/fetch_models/${id}`)).body.data).toEqual(['moved-model'])
+				expect(ownHost.requests.map((request) => request.headers.authorization)).toEqual(['Bearer sk-entered-by-the-admin'])
+
+				const rootMoved = await harness.createChannel({ name: 'root-moved', key: UPSTREAM_KEY, base_url: upstream.url, models: 'gpt-4o-mini' })
+				const moved = await harness.ferry.call('PUT', '/api/channel/', { as: harness.root, body: { id: rootMoved, base_url: ownHost.url } })
+				expect(moved.body.success).toBe(true)
+				expect((await get(`/api/channel/fetch_models/${rootMoved}`)).body.data).toEqual(['moved-model'])
+				expect(ownHost.requests.at(-1)!.headers.authorization).toBe(`Bearer ${UPSTREAM_KEY}`)
 			})
 		})
 

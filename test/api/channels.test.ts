@@ -116,6 +116,8 @@ for (const target of databaseTargets()) {
 				[{ model_mapping: '{"gpt-4o": ' }, CHANNEL_MESSAGES.modelMappingInvalid],
 				[{ model_mapping: '["gpt-4o"]' }, CHANNEL_MESSAGES.modelMappingInvalid],
 				[{ model_mapping: '{"gpt-4o": 4}' }, CHANNEL_MESSAGES.modelMappingInvalid],
+				[{ model_mapping: '{"gpt-4o": "gpt-4o-2024", "gpt-4o-2024": "gpt-4o"}' }, CHANNEL_MESSAGES.modelMappingCycle('gpt-4o → gpt-4o-2024 → gpt-4o')],
+				[{ model_mapping: '{"a": "b", "b": "c", "c": "b"}' }, CHANNEL_MESSAGES.modelMappingCycle('b → c → b')],
 				[{ status_code_mapping: '{"abc": "500"}' }, CHANNEL_MESSAGES.statusCodeMappingInvalid],
 				[{ status_code_mapping: 'nope' }, CHANNEL_MESSAGES.statusCodeMappingInvalid],
 				[{ setting: '[true]' }, CHANNEL_MESSAGES.settingInvalid],
@@ -137,6 +139,65 @@ for (const target of databaseTargets()) {
 			test('accepts valid mappings and settings as they were written', async () => {
 				const answer = await create({ model_mapping: '{"gpt-4o": "gpt-4o-2024-08-06"}', status_code_mapping: '{"429": 503}', setting: '{"force_format": true}' })
 				expect(answer.body.data[0]).toMatchObject({ model_mapping: '{"gpt-4o": "gpt-4o-2024-08-06"}', status_code_mapping: '{"429": 503}', setting: '{"force_format": true}' })
+			})
+		})
+
+		describe('where a stored key is sent', () => {
+			const refusal = { success: false, message: CHANNEL_MESSAGES.keyNeededForNewDestination }
+			const destination = async (id: number) => {
+				const row = await storedRow(id)
+				return { type: row.type, baseUrl: row.baseUrl, other: row.other, key: ferry.dependencies.secrets.decrypt(row.key) }
+			}
+
+			test.each([
+				['base URL', { base_url: 'https://catcher.example' }],
+				['type', { type: CHANNEL_TYPE.custom }],
+				['other (the Vertex AI region names the host)', { other: 'catcher.example/x?' }],
+				['type and base URL with an empty key', { type: CHANNEL_TYPE.anthropic, base_url: 'https://catcher.example', key: '' }],
+			])('refuses an admin who changes the %s of a saved channel without entering the key', async (_what, change) => {
+				const id = await createOne({ type: CHANNEL_TYPE.vertex, key: '{"type":"service_account"}', base_url: 'https://proxy.example', other: 'us-east5' })
+				const before = await destination(id)
+				const answer = await call('PUT', '/api/channel/', { id, name: 'renamed', ...change })
+				expect(answer.status).toBe(403)
+				expect(answer.body).toEqual(refusal)
+				expect(await destination(id)).toEqual(before)
+				expect((await storedRow(id)).name).toBe('main')
+			})
+
+			test('lets an admin move a stored key only by entering it again, while other edits and the super admin need no key', async () => {
+				const id = await createOne({ type: CHANNEL_TYPE.azure, base_url: 'https://east.example', other: '' })
+				const kept = await call('PUT', '/api/channel/', {
+					id, type: CHANNEL_TYPE.azure, base_url: 'https://east.example/', other: '', name: 'renamed', models: 'gpt-4o,o1', priority: 3, key: '',
+				})
+				expect(kept.body).toMatchObject({ success: true, data: { name: 'renamed', base_url: 'https://east.example', other: DEFAULT_AZURE_API_VERSION } })
+				expect((await call('PUT', '/api/channel/', { id, base_url: 'https://west.example', other: '2024-10-21' })).body).toEqual(refusal)
+				const moved = await call('PUT', '/api/channel/', { id, base_url: 'https://west.example', other: '2024-10-21', key: 'sk-entered-again' })
+				expect(moved.body.success).toBe(true)
+				expect(await destination(id)).toEqual({ type: CHANNEL_TYPE.azure, baseUrl: 'https://west.example', other: '2024-10-21', key: 'sk-entered-again' })
+
+				const root = await ferry.loginRoot()
+				const byRoot = await ferry.call('PUT', '/api/channel/', { as: root, body: { id, type: CHANNEL_TYPE.custom, base_url: 'https://relay.example/v1/chat/completions' } })
+				expect(byRoot.body.success).toBe(true)
+				expect(await destination(id)).toEqual({ type: CHANNEL_TYPE.custom, baseUrl: 'https://relay.example/v1/chat/completions', other: '2024-10-21', key: 'sk-entered-again' })
+			})
+
+			test('makes a copy by an admin go where its source goes, unless the copy brings its own key', async () => {
+				const source = await createOne({ key: 'sk-source', base_url: 'https://origin.example', type: CHANNEL_TYPE.openai })
+				const sameFields = { name: 'main-copy', key: '', copy_from: source, base_url: 'https://origin.example', other: '' }
+				for (const change of [{ base_url: 'https://catcher.example' }, { base_url: '' }, { type: CHANNEL_TYPE.custom }, { other: 'x' }]) {
+					const refused = await create({ ...sameFields, ...change })
+					expect({ change, status: refused.status, body: refused.body }).toEqual({ change, status: 403, body: refusal })
+				}
+				expect((await call('GET', '/api/channel/')).body.data.total).toBe(1)
+				expect(notifications).toBe(1)
+
+				const copy = await create(sameFields)
+				expect(await destination(copy.body.data[0].id)).toEqual({ type: CHANNEL_TYPE.openai, baseUrl: 'https://origin.example', other: '', key: 'sk-source' })
+				const ownKey = await create({ ...sameFields, base_url: 'https://mine.example', key: 'sk-mine' })
+				expect(await destination(ownKey.body.data[0].id)).toMatchObject({ baseUrl: 'https://mine.example', key: 'sk-mine' })
+				const root = await ferry.loginRoot()
+				const byRoot = await ferry.call('POST', '/api/channel/', { as: root, body: { type: CHANNEL_TYPE.openai, models: 'gpt-4o', ...sameFields, base_url: 'https://relay.example' } })
+				expect(await destination(byRoot.body.data[0].id)).toMatchObject({ baseUrl: 'https://relay.example', key: 'sk-source' })
 			})
 		})
 
@@ -264,7 +325,7 @@ for (const target of databaseTargets()) {
 			test('applies a full update and rewrites the abilities from it', async () => {
 				const id = await createOne({ models: 'a', group: 'default' })
 				const answer = await call('PUT', '/api/channel/', {
-					id, type: CHANNEL_TYPE.azure, name: 'main', key: '', models: 'b,c', group: 'vip, default', other: '', base_url: 'https://x.example/',
+					id, type: CHANNEL_TYPE.azure, name: 'main', key: 'sk-azure', models: 'b,c', group: 'vip, default', other: '', base_url: 'https://x.example/',
 					priority: 4, weight: 7, tag: 't', model_mapping: '', status: 1, auto_ban: 0,
 				})
 				expect(answer.body.data).toMatchObject({ type: 3, other: DEFAULT_AZURE_API_VERSION, base_url: 'https://x.example', models: 'b,c', group: 'vip,default', auto_ban: 0 })
@@ -332,6 +393,17 @@ for (const target of databaseTargets()) {
 			])('refuses a batch tag of %j', async (body, message) => {
 				const answer = await call('POST', '/api/channel/batch/tag', body)
 				expect(answer.body).toEqual({ success: false, message })
+			})
+
+			test('refuses a model mapping with a cycle on an update and a tag edit, but takes a self-mapping, which is no mapping', async () => {
+				const cyclic = '{"m1": "m2", "m2": "m1"}'
+				const message = CHANNEL_MESSAGES.modelMappingCycle('m1 → m2 → m1')
+				expect((await call('PUT', '/api/channel/', { id: first, model_mapping: cyclic })).body).toEqual({ success: false, message })
+				expect((await call('PUT', '/api/channel/tag', { tag: 'pool', model_mapping: cyclic })).body).toEqual({ success: false, message })
+				for (const id of [first, second]) expect((await storedRow(id)).modelMapping).toBe('')
+				const selfMapped = '{"m1": "m1", "m2": "m3", "m3": "m3", "m4": ""}'
+				expect((await call('PUT', '/api/channel/tag', { tag: 'pool', model_mapping: selfMapped })).body).toEqual({ success: true, message: '', data: 2 })
+				expect((await storedRow(first)).modelMapping).toBe(selfMapped)
 			})
 
 			test('overwrites the edited fields on every channel of the tag, leaving empty ones unchanged', async () => {

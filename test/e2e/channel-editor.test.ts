@@ -208,6 +208,54 @@ describe.skipIf(!browserExecutable)('the channel editor in a browser', () => {
 		await opened.close()
 	}, 30_000)
 
+	test('an admin who changes where the key is sent must enter the key again, which then fetches models there, and a looping model mapping is refused before saving', async () => {
+		const admin = await harness.ferry.createUser('editor-admin', ROLE.admin)
+		const listed: (string | null)[] = []
+		const elsewhere = Bun.serve({
+			hostname: '127.0.0.1',
+			port: 0,
+			fetch(request) {
+				listed.push(request.headers.get('authorization'))
+				return Response.json({ object: 'list', data: [{ id: 'elsewhere-model', object: 'model' }] })
+			},
+		})
+		const elsewhereUrl = `http://127.0.0.1:${elsewhere.port}`
+		const id = await harness.createChannel({ type: 1, name: 'e2e-guarded', key: 'sk-origin-secret', base_url: 'https://origin.example', models: 'gpt-4o' })
+		const opened = await harness.open(`/channel/edit/${id}`, { as: { ...admin, username: 'editor-admin', role: ROLE.admin } })
+		const { page, paths } = opened
+		try {
+			await page.getByRole('heading', { name: '编辑渠道' }).waitFor()
+			await page.getByLabel('模型重定向', { exact: true }).fill('{"gpt-4o": "gpt-4o-latest", "gpt-4o-latest": "gpt-4o"}')
+			await page.getByRole('button', { name: '保存', exact: true }).click()
+			await toast(page, 'error', '模型重定向存在循环（gpt-4o → gpt-4o-latest → gpt-4o），模型不能经由其他名称映射回自身').waitFor()
+			await page.getByLabel('模型重定向', { exact: true }).fill('{"gpt-4o": "gpt-4o"}')
+
+			const keyMessage = '类型、代理地址或地区等设置决定密钥发往何处，修改它们需要重新填写密钥'
+			expect(await page.getByText(keyMessage).count()).toBe(0)
+			await page.getByLabel('代理地址', { exact: true }).fill(elsewhereUrl)
+			await page.getByText(keyMessage).first().waitFor()
+			expect(await page.getByLabel('密钥', { exact: true }).getAttribute('placeholder')).toBe('请重新填写密钥')
+			await page.getByRole('button', { name: '保存', exact: true }).click()
+			await toast(page, 'error', keyMessage).waitFor()
+			expect(paths.filter((path) => path === '/api/channel/')).toEqual([])
+			expectNoErrors(opened)
+
+			await page.getByLabel('密钥', { exact: true }).fill('sk-entered-again')
+			await page.getByRole('button', { name: '获取模型列表' }).click()
+			await toast(page, 'success', '已获取 1 个模型').waitFor()
+			expect(listed).toEqual(['Bearer sk-entered-again'])
+			await page.getByRole('button', { name: '保存', exact: true }).click()
+			await toast(page, 'success', '渠道已更新').waitFor()
+			await page.waitForURL(`${harness.origin}/channel`)
+			const answer = await harness.ferry.call('GET', `/api/channel/${id}`, { as: harness.root })
+			expect(answer.body.data).toMatchObject({ base_url: elsewhereUrl, models: 'gpt-4o,elsewhere-model', model_mapping: '{"gpt-4o": "gpt-4o"}' })
+			expect(await storedKey(id)).toBe('sk-entered-again')
+		} finally {
+			elsewhere.stop(true)
+			await opened.close()
+		}
+	}, 30_000)
+
 	test('the form fits a 390 px screen', async () => {
 		const opened = await harness.open('/channel/add', { as: asRoot(), width: 390 })
 		const { page } = opened

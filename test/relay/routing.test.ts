@@ -24,6 +24,34 @@ describe('routing a call', () => {
 		expect((await chat(harness.client((await harness.createToken()).key))).choices[0]!.message.content).toBe('Hello from good')
 	})
 
+	test('a top-priority channel that maps the model to itself serves it as if it had no mapping', async () => {
+		harness = await startRelayHarness(databaseTargets()[0]!)
+		const selfMapped = harness.startUpstream({ name: 'self-mapped' })
+		await harness.createChannel({ name: 'self-mapped', base_url: selfMapped.url, models: 'gpt-4o-mini', priority: 10, model_mapping: '{"gpt-4o-mini": "gpt-4o-mini"}' })
+		await harness.createChannel({ name: 'lower', base_url: harness.startUpstream({ name: 'lower' }).url, models: 'gpt-4o-mini' })
+		expect((await chat(harness.client((await harness.createToken()).key))).choices[0]!.message.content).toBe('Hello from self-mapped')
+		expect(selfMapped.requests.at(-1)!.body.model).toBe('gpt-4o-mini')
+	})
+
+	test('a channel whose model mapping loops is skipped without using up a retry, and the call is billed once on the channel that served it', async () => {
+		harness = await startRelayHarness(databaseTargets()[0]!)
+		await harness.ferry.dependencies.options.set('RetryTimes', '1')
+		const looping = harness.startUpstream({ name: 'looping' })
+		const loopingId = await harness.createChannel({ name: 'looping', base_url: looping.url, models: 'gpt-4o-mini', priority: 20 })
+		const failingId = await harness.createChannel({ name: 'failing', base_url: harness.startUpstream({ fault: 'status=500' }).url, models: 'gpt-4o-mini', priority: 10 })
+		const goodId = await harness.createChannel({ name: 'good', base_url: harness.startUpstream({ name: 'good' }).url, models: 'gpt-4o-mini' })
+		// Saved before cycles were refused (the API refuses them now): written to the database directly.
+		const { channels } = harness.ferry.store.tables
+		await harness.ferry.store.db.update(channels).set({ modelMapping: '{"gpt-4o-mini": "gpt-4o", "gpt-4o": "gpt-4o-mini"}' }).where(eq(channels.id, loopingId))
+		harness.ferry.dependencies.changes.notify('channels')
+
+		expect((await chat(harness.client((await harness.createToken()).key))).choices[0]!.message.content).toBe('Hello from good')
+		expect(looping.requests).toEqual([])
+		const log = await lastConsumeLog()
+		expect(log.channelId).toBe(goodId)
+		expect(JSON.parse(log.other).admin_info.use_channel).toEqual([failingId, goodId])
+	})
+
 	test('an auto token uses the first of AutoGroups that serves the model, and bills in that group', async () => {
 		harness = await startRelayHarness(databaseTargets()[0]!)
 		await harness.ferry.dependencies.options.set('AutoGroups', '["vip","default"]')

@@ -6,7 +6,7 @@ import {
 } from '@shared/channel'
 import { CHANNEL_STATUS } from '@shared/channel-type'
 import type { Dependencies } from '@/dependencies'
-import { authentication } from '../plugins/auth'
+import { authentication, requireCaller } from '../plugins/auth'
 import { ok } from '../respond'
 import { listChannels, searchChannels } from './listing'
 import { modelsByChannelType } from './models'
@@ -36,8 +36,8 @@ function channelManagementRoutes(dependencies: Dependencies) {
 		.get('/search', async ({ query }) => ok(await searchChannels(dependencies, query)), { query: channelSearchQuerySchema })
 		.get('/models', async () => ok(await configuredModels(dependencies)))
 		.get('/:id', async ({ params }) => ok(await getChannel(dependencies, params.id)), { params: idParams })
-		.post('/', async ({ body }) => ok(await createChannels(dependencies, body)), { body: createChannelSchema })
-		.put('/', async ({ body }) => ok(await updateChannel(dependencies, body)), { body: updateChannelSchema })
+		.post('/', async ({ body, caller }) => ok(await createChannels(dependencies, body, requireCaller(caller).user.role)), { body: createChannelSchema })
+		.put('/', async ({ body, caller }) => ok(await updateChannel(dependencies, body, requireCaller(caller).user.role)), { body: updateChannelSchema })
 		.delete('/disabled', async () => ok(await deleteDisabledChannels(dependencies)))
 		.delete('/:id', async ({ params }) => {
 			await deleteChannel(dependencies, params.id)

@@ -4,12 +4,16 @@
  */
 import { eq, inArray, type SQL } from 'drizzle-orm'
 import type { z } from 'zod'
-import { CHANNEL_MESSAGES, CREATE_MODE, splitList, type ChannelModelEntry, type ChannelView, type createChannelSchema, type updateChannelSchema } from '@shared/channel'
+import {
+	CHANNEL_MESSAGES, CREATE_MODE, keyDestinationChanged, splitList, type ChannelModelEntry, type ChannelView, type createChannelSchema,
+	type KeyDestination, type updateChannelSchema,
+} from '@shared/channel'
 import { CHANNEL_STATUS } from '@shared/channel-type'
+import { ROLE } from '@shared/user'
 import { rows, type Tables } from '@/db'
 import type { Dependencies } from '@/dependencies'
 import { nowSeconds } from '@/lib/clock'
-import { badRequest, refused } from '../errors'
+import { badRequest, forbidden, refused } from '../errors'
 import { deleteAbilities, rebuildAbilities, rebuildAllAbilities } from './abilities'
 import { batchKeys, batchName, changedColumns, newChannelColumns } from './fields'
 import { columnsWithoutKey, toChannelView } from './view'
@@ -21,10 +25,22 @@ export async function getChannel({ store }: Dependencies, id: number): Promise<C
 	return toChannelView(channel)
 }
 
-/** Answers the created channels in creation order. */
-export async function createChannels(dependencies: Dependencies, input: z.infer<typeof createChannelSchema>): Promise<ChannelView[]> {
+/**
+ * Who may send a stored key somewhere new without entering it (KeyDestination in @shared/channel):
+ * the super admin only. Root owns the deployment and its keys — it entered them, and it alone
+ * grants roles and outbound consent — so asking it to re-enter a key to move a channel onto a
+ * proxy would guard it against itself; an admin is trusted to use keys, not to take them.
+ */
+const mayRedirectStoredKey = (callerRole: number) => callerRole >= ROLE.root
+
+function checkKeyDestination(before: KeyDestination, after: KeyDestination, callerRole: number) {
+	if (!mayRedirectStoredKey(callerRole) && keyDestinationChanged(before, after)) throw forbidden(CHANNEL_MESSAGES.keyNeededForNewDestination)
+}
+
+/** Answers the created channels in creation order. `callerRole` decides whether a copy may go to a new destination without its key. */
+export async function createChannels(dependencies: Dependencies, input: z.infer<typeof createChannelSchema>, callerRole: number): Promise<ChannelView[]> {
 	const { store } = dependencies
-	const keys = await storedKeys(dependencies, input)
+	const keys = await storedKeys(dependencies, input, callerRole)
 	if (keys.length === 0) throw badRequest(CHANNEL_MESSAGES.nameAndKeyRequired)
 	const shared = newChannelColumns(input, nowSeconds())
 	const values = keys.map((key, index) => ({ ...shared, name: batchName(input.name, index), key }))
@@ -37,18 +53,28 @@ export async function createChannels(dependencies: Dependencies, input: z.infer<
 	return created.sort((left, right) => left.id - right.id).map(toChannelView)
 }
 
-/** The encrypted keys to create channels with: the given ones, or the key of `copy_from`. */
-async function storedKeys({ store, secrets }: Dependencies, input: z.infer<typeof createChannelSchema>): Promise<string[]> {
+/**
+ * The encrypted keys to create channels with: the given ones, or the key of `copy_from` — whose
+ * copy goes where the source's key goes, unless the caller may redirect stored keys.
+ */
+async function storedKeys({ store, secrets }: Dependencies, input: z.infer<typeof createChannelSchema>, callerRole: number): Promise<string[]> {
 	if (input.key) return (input.mode === CREATE_MODE.batch ? batchKeys(input.key) : [input.key]).map((key) => secrets.encrypt(key))
 	if (!input.copy_from) return []
 	const { channels } = store.tables
-	const [source] = await store.db.select({ key: channels.key }).from(channels).where(eq(channels.id, input.copy_from))
+	const [source] = await store.db.select({ key: channels.key, type: channels.type, baseUrl: channels.baseUrl, other: channels.other })
+		.from(channels).where(eq(channels.id, input.copy_from))
 	if (!source) throw refused(CHANNEL_MESSAGES.notFound)
+	checkKeyDestination(
+		{ type: source.type, base_url: source.baseUrl, other: source.other },
+		{ type: input.type, base_url: input.base_url ?? '', other: input.other ?? '' },
+		callerRole,
+	)
 	// AES-GCM with a random nonce and no associated data: the copy may share the ciphertext.
 	return [source.key]
 }
 
-export async function updateChannel(dependencies: Dependencies, input: z.infer<typeof updateChannelSchema>): Promise<ChannelView> {
+/** An empty key keeps the stored one, which then may go only where it went before (see createChannels on `callerRole`). */
+export async function updateChannel(dependencies: Dependencies, input: z.infer<typeof updateChannelSchema>, callerRole: number): Promise<ChannelView> {
 	const { store, secrets } = dependencies
 	const now = nowSeconds()
 	const updated = await store.transaction(function* (tx, tables) {
@@ -56,6 +82,10 @@ export async function updateChannel(dependencies: Dependencies, input: z.infer<t
 		const [current] = yield* rows(tx.select().from(channels).where(eq(channels.id, input.id)))
 		if (!current) throw refused(CHANNEL_MESSAGES.notFound)
 		const columns = changedColumns(current, input, now)
+		if (!input.key) {
+			const before = { type: current.type, base_url: current.baseUrl, other: current.other }
+			checkKeyDestination(before, { type: columns.type ?? before.type, base_url: columns.baseUrl ?? before.base_url, other: columns.other ?? before.other }, callerRole)
+		}
 		if (input.key) columns.key = secrets.encrypt(input.key)
 		const [channel] = Object.keys(columns).length
 			? yield* rows(tx.update(channels).set(columns).where(eq(channels.id, current.id)).returning(columnsWithoutKey(tables)))

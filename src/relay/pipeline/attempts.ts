@@ -12,7 +12,7 @@ import { textReader } from '../formats/sse'
 import { type AdaptorContext, AdaptorFetchError, type Converter, type RelayEndpoint, type SameFormatCall } from '../providers/types'
 import { upstreamWebSocket } from './upstream-websocket'
 import { disableReason } from './channel-health'
-import { ModelMappingCycleError, upstreamModel } from './model-mapping'
+import { mappingServes, ModelMappingCycleError, upstreamModel } from './model-mapping'
 import { scrubSecrets, upstreamMessageOf } from './upstream-message'
 import { mediaFetcher } from './user-media'
 import type { RelayServices } from './services'
@@ -68,6 +68,14 @@ async function upstreamError(channel: RoutableChannel, response: OpenedResponse,
 
 /** Why one channel could not take the call: its adaptor lacks the endpoint, or its mapping loops. */
 export class ChannelUnfitError extends Error {}
+
+/**
+ * Whether a channel's configuration can take the call: its type serves the endpoint and its
+ * `model_mapping` gives the model an upstream name. Routing picks only such channels.
+ */
+export function channelCanTake(channel: RoutableChannel, call: { endpoint: RelayEndpoint; stream: boolean; model: string }): boolean {
+	return servesEndpoint(channel.type, call.endpoint, call.stream) && mappingServes(channel.modelMapping, call.model)
+}
 
 export interface OpenedUpstream {
 	response: OpenedResponse
@@ -192,14 +200,19 @@ function lazyReader(text: () => Promise<string>): BodyReader {
 	}
 }
 
+/**
+ * A channel that cannot take the call (channelCanTake) is skipped without counting as an attempt,
+ * so a misconfigured channel never uses up the retries other channels would get. Every pass adds
+ * a channel to `tried`, so the loop ends.
+ */
 export async function sendWithRetries(dependencies: Dependencies, relay: RelayServices, plan: AttemptPlan): Promise<UpstreamAnswer> {
 	const tried: number[] = []
 	const retries = plan.pinnedChannelId ? 0 : dependencies.options.get('RetryTimes')
 	let lastError: RelayError | undefined
-	for (let attempt = 0; attempt <= retries; attempt++) {
+	for (let attempts = 0; attempts <= retries;) {
 		const channel = plan.pinnedChannelId
 			? relay.routing.channel(plan.pinnedChannelId)
-			: relay.routing.pick(plan.group, plan.model, new Set(tried), { accepts: (candidate) => servesEndpoint(candidate.type, plan.endpoint, plan.stream) })
+			: relay.routing.pick(plan.group, plan.model, new Set(tried), { accepts: (candidate) => channelCanTake(candidate, plan) })
 		if (!channel) {
 			if (plan.pinnedChannelId) throw relayErrors.channelDisabled()
 			break
@@ -210,9 +223,11 @@ export async function sendWithRetries(dependencies: Dependencies, relay: RelaySe
 			opened = await openUpstream(dependencies, relay, channel, plan)
 		} catch (error) {
 			if (error instanceof ChannelUnfitError) {
-				lastError = relayErrors.noChannel(plan.group, plan.model)
+				lastError ??= relayErrors.noChannel(plan.group, plan.model)
+				if (plan.pinnedChannelId) break
 				continue
 			}
+			attempts++
 			if (error instanceof AdaptorFetchError && CREDENTIAL_STATUSES.has(error.status)) {
 				const reason = disableReason(dependencies.options, channel.autoBan, UNAUTHORIZED, error.message)
 				if (reason) await relay.disableChannel(channel.id, reason)
@@ -226,6 +241,7 @@ export async function sendWithRetries(dependencies: Dependencies, relay: RelaySe
 			lastError = relayErrors.upstreamUnavailable()
 			continue
 		}
+		attempts++
 		const { response } = opened
 		if (response.ok) return { channel, response, upstreamModel: opened.upstreamModel, tried, sameFormat: opened.sameFormat === true }
 		const status = mappedStatus(channel, response.status)

@@ -1,16 +1,17 @@
 /**
- * A channel's `model_mapping` renames the model sent upstream; chains are followed
- * (a → b → c) and a cycle is a configuration error of that channel.
+ * A channel's `model_mapping` as the relay applies it (rules in src/shared/model-mapping.ts):
+ * chains are followed, a self-mapping is no mapping, and a cycle means the channel cannot serve
+ * that model.
  */
+import { describeCycle, followModelMapping } from '@shared/model-mapping'
+
 export class ModelMappingCycleError extends Error {}
 
 export function upstreamModel(mapping: Record<string, string>, model: string): string {
-	const seen = new Set([model])
-	let current = model
-	while (Object.hasOwn(mapping, current) && mapping[current]) {
-		current = mapping[current]!
-		if (seen.has(current)) throw new ModelMappingCycleError(`model mapping of ${model} loops through ${[...seen].join(' → ')}`)
-		seen.add(current)
-	}
-	return current
+	const outcome = followModelMapping(mapping, model)
+	if (outcome.cycle) throw new ModelMappingCycleError(`model mapping of ${model} loops through ${describeCycle(outcome.cycle)}`)
+	return outcome.model
 }
+
+/** Whether the mapping gives `model` an upstream name (no cycle). */
+export const mappingServes = (mapping: Record<string, string>, model: string) => followModelMapping(mapping, model).cycle === undefined

@@ -17,9 +17,10 @@ import { rerankInput, rerankUsageFrom, withRerankUsage } from '../formats/rerank
 import { servesEndpoint } from '../providers/registry'
 import type { RelayEndpoint, SameFormatCall } from '../providers/types'
 import { checkWholeAnswer, streamAnswerFilter } from './answer-filter'
-import { sendWithRetries, type UpstreamAnswer } from './attempts'
+import { channelCanTake, sendWithRetries, type UpstreamAnswer } from './attempts'
 import { resolveGroup } from './groups'
 import { readAhead } from './read-ahead'
+import type { RoutableChannel } from './routing-table'
 import type { RelayServices } from './services'
 import { findWords, promptTexts, SENSITIVE_MASK, sensitiveErrors, wordList } from './sensitive-words'
 import { bearerKey, type RelayCaller } from './token-auth'
@@ -109,9 +110,9 @@ export async function relayOpenAI(
 		if (caller.token.modelLimits && !caller.token.modelLimits.has(model)) throw relayErrors.modelNotAllowed(model)
 		const stream = isStreamable(endpoint) && body.stream === true
 		await relay.routing.ready()
-		const serves = (channel: { type: number }) => servesEndpoint(channel.type, endpoint, stream)
-		const group = resolveGroup(dependencies.options, caller, model, (candidate, name) => relay.routing.hasModel(candidate, name, serves))
-		checkChannels(relay, caller.pinnedChannelId, group, model, serves, { endpoint, stream })
+		const takes = (channel: RoutableChannel) => channelCanTake(channel, { endpoint, stream, model })
+		const group = resolveGroup(dependencies.options, caller, model, (candidate, name) => relay.routing.hasModel(candidate, name, takes))
+		checkChannels(relay, caller.pinnedChannelId, group, model, takes, { endpoint, stream })
 		const pricing = resolvePricing(dependencies.options, model, caller.user.group, group)
 			?? (dependencies.options.get('SelfUseModeEnabled') ? FREE : undefined)
 		if (!pricing) throw relayErrors.modelUnpriced(model)
@@ -152,20 +153,24 @@ export async function relayOpenAI(
 }
 
 /**
- * Before anything is held: some channel can take the call. A pinned channel, or every channel of
- * the model, whose type lacks the endpoint makes a clear client error rather than a failed attempt.
+ * Before anything is held: some channel can take the call (`takes`). A pinned channel, or every
+ * channel of the model, whose type lacks the endpoint makes a clear client error rather than a
+ * failed attempt; channels whose model mapping loops leave the model without a channel.
  */
 function checkChannels(
 	relay: RelayServices, pinnedChannelId: number | undefined, group: string, model: string,
-	serves: (channel: { type: number }) => boolean, call: { endpoint: RelayEndpoint; stream: boolean },
+	takes: (channel: RoutableChannel) => boolean, call: { endpoint: RelayEndpoint; stream: boolean },
 ) {
+	const serves = (channel: RoutableChannel) => servesEndpoint(channel.type, call.endpoint, call.stream)
 	if (pinnedChannelId !== undefined) {
 		const pinned = relay.routing.channel(pinnedChannelId)
 		if (pinned && !serves(pinned)) throw relayErrors.endpointUnsupported(call.endpoint, call.stream)
+		if (pinned && !takes(pinned)) throw relayErrors.noChannel(group, model)
 		return
 	}
-	if (relay.routing.hasModel(group, model, serves)) return
-	throw relay.routing.hasModel(group, model) ? relayErrors.endpointUnsupported(call.endpoint, call.stream, model) : relayErrors.noChannel(group, model)
+	if (relay.routing.hasModel(group, model, takes)) return
+	const endpointLacking = relay.routing.hasModel(group, model) && !relay.routing.hasModel(group, model, serves)
+	throw endpointLacking ? relayErrors.endpointUnsupported(call.endpoint, call.stream, model) : relayErrors.noChannel(group, model)
 }
 
 /** `sameFormat` reads an answer in the client's own format; without it the answer is OpenAI's. */

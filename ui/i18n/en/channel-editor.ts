@@ -96,6 +96,10 @@ export const channelEditor: Record<string, string> = {
 	'请至少选择一个模型': 'Please select at least one model',
 	'请至少选择一个分组': 'Please select at least one group',
 	'模型重定向必须是合法的 JSON 格式': 'Model mapping must be valid JSON',
+	'模型重定向存在循环（{cycle}），模型不能经由其他名称映射回自身': 'The model mapping has a cycle ({cycle}): a model must not map back to itself through other names',
+	'类型、代理地址或地区等设置决定密钥发往何处，修改它们需要重新填写密钥':
+		'The type, base URL and settings such as the region decide where the key is sent: enter the key again to change them',
+	'请重新填写密钥': 'Enter the key again',
 	'额外设置必须是合法的 JSON 对象': 'Extra settings must be a valid JSON object',
 	'状态码复写必须是合法的 JSON 对象': 'Status code mapping must be a valid JSON object',
 	'优先级必须是不小于 {minimum} 的整数': 'Priority must be an integer not less than {minimum}',

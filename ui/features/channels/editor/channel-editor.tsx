@@ -13,10 +13,11 @@ import { toast } from '@ui/components/ui/toaster'
 import { useTranslation } from '@ui/i18n'
 import { browserApi } from '@ui/lib/browser-api'
 import { callApi } from '@ui/lib/call-api'
+import { isRoot, useCurrentUser } from '@ui/lib/session'
 import { useHydrated } from '@ui/lib/use-hydrated'
 import { createChannel, readCachedModelsByType, refreshModelsByType, updateChannel, type ModelsByType } from './api'
 import { Field, JsonField } from './field'
-import { createPayload, findProblem, formFromChannel, formMessages, newChannelForm, updatePayload, type ChannelForm } from './form'
+import { createPayload, findProblem, formFromChannel, formMessages, keyNeeded, newChannelForm, updatePayload, type ChannelForm } from './form'
 import { KeyField } from './key-field'
 import { ModelsField } from './models-field'
 import { MultiSelect } from './multi-select'
@@ -48,8 +49,10 @@ export function ChannelEditor({ channel, groups, configuredModels }: ChannelEdit
 	const { t } = useTranslation()
 	const navigate = useNavigate()
 	const hydrated = useHydrated()
+	const superAdmin = isRoot(useCurrentUser())
 	const creating = channel === null
 	const [form, setForm] = useState<ChannelForm>(() => (channel ? formFromChannel(channel) : newChannelForm))
+	const needsKey = keyNeeded(form, channel, superAdmin)
 	const [modelsByType, setModelsByType] = useState<ModelsByType>({})
 	const [saving, setSaving] = useState(false)
 	const [modelsMissing, setModelsMissing] = useState(false)
@@ -75,7 +78,7 @@ export function ChannelEditor({ channel, groups, configuredModels }: ChannelEdit
 
 	async function save(event: FormEvent<HTMLFormElement>) {
 		event.preventDefault()
-		const problem = findProblem(form, creating)
+		const problem = findProblem(form, creating, needsKey)
 		if (problem) {
 			setModelsMissing(problem.message === formMessages.modelsRequired)
 			toast.error(t(problem.message, problem.values))
@@ -119,7 +122,7 @@ export function ChannelEditor({ channel, groups, configuredModels }: ChannelEdit
 						<Input id="channel-name" value={form.name} maxLength={CHANNEL_NAME_MAX_LENGTH} placeholder={t('请为渠道命名')} onChange={(event) => update({ name: event.target.value })} />
 					</Field>
 					<BaseUrlField form={form} update={update} />
-					<KeyField form={form} creating={creating} update={update} />
+					<KeyField form={form} creating={creating} needsKey={needsKey} update={update} />
 					<TypeFields form={form} update={update} />
 					<Field label={t('分组')} required hint={t('可以使用该渠道的用户分组')}>
 						<MultiSelect label={t('分组')} values={form.groups} options={groups} placeholder={t('请选择可以使用该渠道的分组')} onChange={(selected) => update({ groups: selected })} />

@@ -1,6 +1,7 @@
 /** The editor's form values, how a channel fills them, what they save as, and the checks before saving. */
-import { CREATE_MODE, DEFAULT_CHANNEL_GROUP, PRIORITY_MIN, splitList, WEIGHT_MIN, type ChannelView } from '@shared/channel'
+import { CREATE_MODE, DEFAULT_CHANNEL_GROUP, keyDestinationChanged, mappingCycle, PRIORITY_MIN, splitList, WEIGHT_MIN, type ChannelView } from '@shared/channel'
 import { CHANNEL_TYPE, DEFAULT_CHANNEL_OTHER, type ChannelType } from '@shared/channel-type'
+import { describeCycle } from '@shared/model-mapping'
 import type { ChannelPayload } from './api'
 import { DEFAULT_NEW_CHANNEL_TYPE } from './presets'
 
@@ -75,6 +76,8 @@ export const formMessages = {
 	modelsRequired: '请至少选择一个模型',
 	groupsRequired: '请至少选择一个分组',
 	modelMappingInvalid: '模型重定向必须是合法的 JSON 格式',
+	modelMappingCycle: '模型重定向存在循环（{cycle}），模型不能经由其他名称映射回自身',
+	keyNeededForNewDestination: '类型、代理地址或地区等设置决定密钥发往何处，修改它们需要重新填写密钥',
 	settingInvalid: '额外设置必须是合法的 JSON 对象',
 	statusCodeMappingInvalid: '状态码复写必须是合法的 JSON 对象',
 	priorityInteger: '优先级必须是不小于 {minimum} 的整数',
@@ -98,13 +101,29 @@ const isIntegerText = (text: string) => /^-?\d+$/.test(text.trim())
 
 export type FormProblem = { message: string; values?: Record<string, string | number> }
 
-/** The first problem that keeps the form from saving, or undefined. */
-export function findProblem(form: ChannelForm, creating: boolean): FormProblem | undefined {
+/**
+ * Edit mode: whether the form sends the stored key somewhere new (type, base URL or `other`
+ * changed), which only the super admin may do without entering the key (KeyDestination in
+ * @shared/channel; the server checks again).
+ */
+export function keyNeeded(form: ChannelForm, channel: ChannelView | null, mayRedirectStoredKey: boolean): boolean {
+	if (!channel || mayRedirectStoredKey) return false
+	return keyDestinationChanged(
+		{ type: channel.type, base_url: channel.base_url, other: channel.other },
+		{ type: form.type, base_url: form.baseUrl, other: form.other },
+	)
+}
+
+/** The first problem that keeps the form from saving, or undefined. `needsKey`: see keyNeeded. */
+export function findProblem(form: ChannelForm, creating: boolean, needsKey = false): FormProblem | undefined {
 	if (creating && (!form.name.trim() || !form.key.trim())) return { message: formMessages.nameAndKeyRequired }
 	if (!form.name.trim()) return { message: formMessages.nameRequired }
+	if (needsKey && !form.key.trim()) return { message: formMessages.keyNeededForNewDestination }
 	if (form.groups.length === 0) return { message: formMessages.groupsRequired }
 	if (form.models.length === 0) return { message: formMessages.modelsRequired }
 	if (!isJsonObjectText(form.modelMapping)) return { message: formMessages.modelMappingInvalid }
+	const cycle = mappingCycle(form.modelMapping)
+	if (cycle) return { message: formMessages.modelMappingCycle, values: { cycle: describeCycle(cycle) } }
 	if (!isJsonObjectText(form.setting)) return { message: formMessages.settingInvalid }
 	if (!isJsonObjectText(form.statusCodeMapping)) return { message: formMessages.statusCodeMappingInvalid }
 	if (form.type === CHANNEL_TYPE.vertex) {

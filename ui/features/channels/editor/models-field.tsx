@@ -21,7 +21,7 @@ export const modelMessages = {
 
 type ModelsFieldProps = {
 	form: ChannelForm
-	/** Set when editing a saved channel: the server fetches with the stored key. */
+	/** Set when editing a saved channel: with the key left empty, the server fetches with the stored key and base URL. */
 	channelId?: number
 	/** This type's models (the related ones) and every known model (union of all sources). */
 	relatedModels: string[]
@@ -43,7 +43,8 @@ export function ModelsField({ form, channelId, relatedModels, allModels, invalid
 			return
 		}
 		setFetching(true)
-		const call = channelId === undefined
+		// A typed key is fetched with the form's type and base URL (how a changed destination is tried); none, with the stored ones.
+		const call = channelId === undefined || form.key.trim()
 			? fetchModelsOfNewChannel(browserApi, { base_url: form.baseUrl.trim().replace(/\/+$/, ''), type: form.type, key: form.key.trim() })
 			: fetchModelsOfChannel(browserApi, channelId)
 		const envelope = await callApi(t, call)
