@@ -205,7 +205,7 @@ async function settleCall(
 		...(details.end && details.end !== 'completed' ? { stream_end: details.end } : {}),
 		...(usage.cachedTokens ? { cache_tokens: usage.cachedTokens } : {}),
 	})
-	await settle(relay.ledger, {
+	const outcome = await settle(relay.ledger, {
 		requestId: call.requestId,
 		actual,
 		channelId: answer.channel.id,
@@ -225,4 +225,5 @@ async function settleCall(
 		} : undefined,
 	})
 	relay.recordResponseTime(answer.channel.id, Math.round(useTimeMs))
+	if (outcome.settled) relay.quotaReminder.afterSettle(call.caller.user.id, outcome.balance)
 }

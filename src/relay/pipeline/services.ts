@@ -1,5 +1,6 @@
 /** What the relay needs beyond the app's dependencies: the routing table and the way upstream. */
 import type { Executor } from '@/billing/batcher'
+import type { QuotaReminder } from '@/billing/quota-reminder'
 import type { OpenedResponse } from '@/lib/outbound'
 import type { RoutingTable } from './routing-table'
 import type { TokenAuthenticator } from './token-auth'
@@ -17,4 +18,6 @@ export interface RelayServices {
 	recordResponseTime(channelId: number, milliseconds: number): void
 	/** Identifies this process in `quota_holds.node`. */
 	nodeInstance: string
+	/** Told every settled call's balance; mails a user who fell below QuotaRemindThreshold, off the call's path. */
+	quotaReminder: QuotaReminder
 }
