@@ -2,9 +2,10 @@
  * The low-quota reminder (option `QuotaRemindThreshold`, seed 002 §9): a user whose balance is
  * below the threshold after a call gets an email, at most once every 2 hours, from one node.
  *
- * The relay tells it each settled call's balance. Nothing happens on the call's path: a balance at
- * or above the threshold, a user this node recently looked at, or mail not configured ends it
- * there; otherwise the work runs on a later turn of the event loop. One guarded update of
+ * The relay asks the settle for the balance only when the reminder could act (threshold set, mail
+ * configured, the user not looked at recently on this node), and tells it the balance afterwards.
+ * Nothing happens on the call's path: a balance at or above the threshold ends it there; otherwise
+ * the work runs on a later turn of the event loop. One guarded update of
  * `users.quota_reminded_at` decides who sends, so of any number of nodes (and concurrent calls)
  * exactly one claims each 2-hour window; the claim also requires an email address and a balance
  * still below the threshold. Failures are logged, never thrown: a failed send is not retried
@@ -30,6 +31,11 @@ const CLAIM = `UPDATE users SET quota_reminded_at = $1
 type Claimed = { username: string; email: string; quota: number }
 
 export interface QuotaReminder {
+	/**
+	 * Before settling a call: whether the reminder could act for this user now (threshold set, mail
+	 * configured, the user not looked at recently), i.e. whether the settle should read the balance.
+	 */
+	wantsBalance(userId: number): boolean
 	/** After a settled call: `balance` is the user's quota once it was settled. Returns at once. */
 	afterSettle(userId: number, balance: number): void
 	/** Tests: resolves once the reminders started so far have finished. */
@@ -74,12 +80,15 @@ export function createQuotaReminder({ store, options, mailer, logger }: Pick<Dep
 		}
 	}
 
+	const wantsBalance = (userId: number, now = nowSeconds()) =>
+		options.get('QuotaRemindThreshold') > 0 && options.get('SMTPServer').trim() !== '' && (quietUntil.get(userId) ?? 0) <= now
+
 	return {
+		wantsBalance,
 		afterSettle(userId, balance) {
 			const threshold = options.get('QuotaRemindThreshold')
-			if (threshold <= 0 || balance >= threshold || !options.get('SMTPServer')) return
 			const now = nowSeconds()
-			if ((quietUntil.get(userId) ?? 0) > now) return
+			if (balance >= threshold || !wantsBalance(userId, now)) return
 			forgetPast(now)
 			// Quiet at once, so this node's concurrent calls do not each try; a lost claim shortens it.
 			quietUntil.set(userId, now + QUOTA_REMINDER_INTERVAL_SECONDS)

@@ -71,7 +71,7 @@ for (const target of databaseTargets()) {
 
 		test('settling below the hold returns the rest and counts the call everywhere once', async () => {
 			const requestId = await hold(1_000)
-			expect(await settle(store, settlement(requestId, 400))).toEqual({ settled: true, charged: 400, shortfall: 0, balance: 9_600 })
+			expect(await settle(store, settlement(requestId, 400))).toEqual({ settled: true, charged: 400, shortfall: 0 })
 			expect(await balances()).toEqual({ quota: 9_600, used: 400, requests: 1, remain: 5_600, tokenUsed: 400, channelUsed: 400 })
 			const { logs } = store.tables
 			const [log] = await store.db.select().from(logs).where(eq(logs.type, LOG_TYPE.consume))
@@ -80,9 +80,20 @@ for (const target of databaseTargets()) {
 			expect(await auditLedger(store)).toEqual([])
 		})
 
+		test('settling answers the balance it leaves when asked (the low-quota reminder), and only then', async () => {
+			const asked = await hold(1_000)
+			expect(await settle(store, { ...settlement(asked, 400), readBalance: true })).toEqual({ settled: true, charged: 400, shortfall: 0, balance: 9_600 })
+			const unasked = await hold(1_000)
+			const outcome = await settle(store, settlement(unasked, 400))
+			expect(outcome).toEqual({ settled: true, charged: 400, shortfall: 0 })
+			expect('balance' in outcome && outcome.balance !== undefined).toBe(false)
+			expect((await balances()).quota).toBe(9_200)
+			expect(await auditLedger(store)).toEqual([])
+		})
+
 		test('settling above the hold takes the difference when the balance has it', async () => {
 			const requestId = await hold(1_000)
-			expect(await settle(store, settlement(requestId, 2_500))).toEqual({ settled: true, charged: 2_500, shortfall: 0, balance: 7_500 })
+			expect(await settle(store, settlement(requestId, 2_500))).toEqual({ settled: true, charged: 2_500, shortfall: 0 })
 			expect(await balances()).toMatchObject({ quota: 7_500, remain: 3_500, used: 2_500 })
 			expect(await auditLedger(store)).toEqual([])
 		})
@@ -90,7 +101,7 @@ for (const target of databaseTargets()) {
 		test('settling above what the balance holds charges what it has, never below zero, and logs the shortfall', async () => {
 			const requestId = await hold(1_000, { limited: false })
 			const other = await hold(8_000, { limited: false })
-			expect(await settle(store, settlement(requestId, 5_000))).toEqual({ settled: true, charged: 2_000, shortfall: 3_000, balance: 0 })
+			expect(await settle(store, settlement(requestId, 5_000))).toEqual({ settled: true, charged: 2_000, shortfall: 3_000 })
 			expect((await balances()).quota).toBe(0)
 			const { logs } = store.tables
 			const [log] = await store.db.select().from(logs).where(eq(logs.requestId, requestId))

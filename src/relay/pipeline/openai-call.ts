@@ -205,8 +205,10 @@ async function settleCall(
 		...(details.end && details.end !== 'completed' ? { stream_end: details.end } : {}),
 		...(usage.cachedTokens ? { cache_tokens: usage.cachedTokens } : {}),
 	})
+	const userId = call.caller.user.id
 	const outcome = await settle(relay.ledger, {
 		requestId: call.requestId,
+		readBalance: relay.quotaReminder.wantsBalance(userId),
 		actual,
 		channelId: answer.channel.id,
 		log: dependencies.options.get('LogConsumeEnabled') ? {
@@ -225,5 +227,5 @@ async function settleCall(
 		} : undefined,
 	})
 	relay.recordResponseTime(answer.channel.id, Math.round(useTimeMs))
-	if (outcome.settled) relay.quotaReminder.afterSettle(call.caller.user.id, outcome.balance)
+	if (outcome.settled && outcome.balance !== undefined) relay.quotaReminder.afterSettle(userId, outcome.balance)
 }
