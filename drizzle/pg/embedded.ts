@@ -5,6 +5,7 @@ import migration1 from './0001_identity_unique.sql' with { type: 'text' }
 import migration2 from './0002_hold_token_limited.sql' with { type: 'text' }
 import migration3 from './0003_hot_path_indexes.sql' with { type: 'text' }
 import migration4 from './0004_change_versions.sql' with { type: 'text' }
+import migration5 from './0005_quota_reminded_at.sql' with { type: 'text' }
 
 export default {
 	journal,
@@ -14,5 +15,6 @@ export default {
 		'0002_hold_token_limited': migration2,
 		'0003_hot_path_indexes': migration3,
 		'0004_change_versions': migration4,
+		'0005_quota_reminded_at': migration5,
 	} as Record<string, string>,
 }

@@ -11,7 +11,8 @@
  */
 import type { Store, Work } from '@/db'
 
-export type Executor = Pick<Store, 'transaction'>
+/** `dialect` lets a unit of work pick the cheaper statement where the dialects differ. */
+export type Executor = Pick<Store, 'transaction' | 'dialect'>
 
 type Entry = { work: Work<unknown>; resolve(value: unknown): void; reject(error: unknown): void }
 
@@ -52,6 +53,7 @@ export function createBatchingExecutor(store: Store, maxBatch = 256): Executor {
 	}
 
 	return {
+		dialect: store.dialect,
 		transaction<Result>(work: Work<Result>): Promise<Result> {
 			return new Promise<Result>((resolve, reject) => {
 				queue.push({ work: work as Work<unknown>, resolve: resolve as (value: unknown) => void, reject })

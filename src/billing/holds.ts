@@ -49,6 +49,11 @@ const READ_TOKEN_REMAIN = 'SELECT remain_quota FROM tokens WHERE id = $1'
 const RECORD_CHARGE = 'UPDATE quota_holds SET charged = $1 WHERE request_id = $2'
 /** Returns what the hold held beyond the charge, and counts the call: one statement per row. */
 const COUNT_USER = 'UPDATE users SET quota = quota + $3, used_quota = used_quota + $1, request_count = request_count + 1 WHERE id = $2'
+/**
+ * The same, answering the balance, for a settle asked for it: on Postgres RETURNING costs nothing
+ * while another statement costs a round trip; on SQLite RETURNING costs ~3 µs, a read after it ~0.7.
+ */
+const COUNT_USER_RETURNING = `${COUNT_USER} RETURNING quota`
 const COUNT_TOKEN = 'UPDATE tokens SET remain_quota = remain_quota + $4, used_quota = used_quota + $1, accessed_time = $2 WHERE id = $3'
 const COUNT_CHANNEL = 'UPDATE channels SET used_quota = used_quota + $1 WHERE id = $2'
 const INSERT_CONSUME_LOG = `INSERT INTO logs (user_id, type, quota, token_id, channel_id, request_id, username, token_name, model_name, "group",
@@ -98,9 +103,12 @@ export interface Settlement {
 		content: string
 		other: Record<string, unknown>
 	} | undefined
+	/** Also answer the user's balance once settled (the low-quota reminder): a statement more on SQLite. */
+	readBalance?: boolean
 }
 
-export type SettleOutcome = { settled: false } | { settled: true; charged: number; shortfall: number }
+/** `balance`: the user's quota once the call is settled, when `readBalance` asked for it. */
+export type SettleOutcome = { settled: false } | { settled: true; charged: number; shortfall: number; balance?: number }
 
 /**
  * Moves a pending hold to settled, returns or takes the difference to the actual cost, counts the
@@ -108,7 +116,8 @@ export type SettleOutcome = { settled: false } | { settled: true; charged: numbe
  * balance cannot cover a cost above the hold, it is charged what it has and the log says so.
  */
 export async function settle(ledger: Executor, settlement: Settlement): Promise<SettleOutcome> {
-	const { requestId, actual, channelId, log } = settlement
+	const { requestId, actual, channelId, log, readBalance = false } = settlement
+	const returning = readBalance && ledger.dialect === 'pg'
 	const now = nowSeconds()
 	return ledger.transaction(function* () {
 		const [hold] = yield* query<ClosedHold>(SETTLE_HOLD, [requestId, now, Math.max(0, actual)])
@@ -137,7 +146,14 @@ export async function settle(ledger: Executor, settlement: Settlement): Promise<
 			yield* execute(RECORD_CHARGE, [charged, requestId])
 		}
 		const refund = held - Math.min(charged, held)
-		yield* execute(COUNT_USER, [charged, userId, refund])
+		let balance: number | undefined
+		if (returning) {
+			const [user] = yield* query<{ quota: number }>(COUNT_USER_RETURNING, [charged, userId, refund])
+			balance = Number(user?.quota ?? 0)
+		} else {
+			yield* execute(COUNT_USER, [charged, userId, refund])
+			if (readBalance) balance = Number((yield* query<{ quota: number }>(READ_USER_QUOTA, [userId]))[0]?.quota ?? 0)
+		}
 		if (tokenId) yield* execute(COUNT_TOKEN, [charged, now, tokenId, tokenLimited ? refund : 0])
 		if (channelId) yield* execute(COUNT_CHANNEL, [charged, channelId])
 		const shortfall = Math.max(0, actual - charged)
@@ -148,7 +164,7 @@ export async function settle(ledger: Executor, settlement: Settlement): Promise<
 				log.promptTokens, log.completionTokens, log.useTime, log.isStream, log.channelName, log.ip, log.content, JSON.stringify(other),
 			])
 		}
-		return { settled: true, charged, shortfall } as const
+		return { settled: true, charged, shortfall, balance } as const
 	})
 }
 

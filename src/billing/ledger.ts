@@ -3,10 +3,15 @@
  * transaction that moves the balance with a guarded update and writes the log row that explains
  * it, so `quota + pending holds + settled charges − credits = initial` holds for every user.
  * Requests go through holds (holds.ts: reserve, then settle or void).
+ *
+ * Credits keep "balance + pending holds" at or below MAX_QUOTA (@shared/quota-limit). Holds only
+ * move quota between the two or spend it, so the balance stays within MAX_QUOTA whatever is in
+ * flight, and concurrent credits cannot pass it together: the guard is in the update itself.
  */
-import { and, eq, gte, sql } from 'drizzle-orm'
+import { and, eq, sql, type SQL } from 'drizzle-orm'
 import { LOG_TYPE, type LogType } from '@shared/log'
-import { rows, type Database, type Tables } from '@/db'
+import { MAX_QUOTA, QUOTA_LIMIT_MESSAGES } from '@shared/quota-limit'
+import { execute, query, rows, type Database, type Store, type Tables } from '@/db'
 import { InsufficientQuotaError } from './holds'
 
 export interface Credit {
@@ -17,18 +22,73 @@ export interface Credit {
 	content: string
 }
 
+/** A credit would lift the balance (with what its pending holds took) past MAX_QUOTA; nothing changed. */
+export class BalanceLimitError extends Error {
+	constructor() {
+		super(QUOTA_LIMIT_MESSAGES.balanceLimit)
+	}
+}
+
+/**
+ * What the user's pending holds took from the balance. Pending holds are the calls in flight:
+ * few, and found through the partial index on pending holds without reading settled ones.
+ */
+const pendingOfUser = (userParameter: string) =>
+	`COALESCE((SELECT SUM(amount) FROM quota_holds WHERE user_id = ${userParameter} AND state = 'pending'), 0)`
+
+/**
+ * Takes the user's row lock before the guarded credit. On Postgres each statement reads what was
+ * committed when it started; with the lock held, no reserve, settle or void of this user can be
+ * half-way, so the credit's count of pending holds is exact. (SQLite runs one writer at a time.)
+ */
+const LOCK_USER = 'UPDATE users SET quota = quota WHERE id = $1'
+const CREDIT_USER = `UPDATE users SET quota = quota + $1 WHERE id = $2 AND quota + ${pendingOfUser('$2')} <= $3 RETURNING username, quota`
+const DEBIT_USER = 'UPDATE users SET quota = quota + $1 WHERE id = $2 AND quota >= $3 RETURNING username, quota'
+const READ_ROOM = `SELECT quota + ${pendingOfUser('$1')} AS taken FROM users WHERE id = $1`
+
 /**
  * A unit of work (see db/transaction.ts) that applies a credit and logs it; compose it into a
- * larger unit with `yield*` when the credit must be atomic with other changes.
+ * larger unit with `yield*` when the credit must be atomic with other changes. Throws
+ * `BalanceLimitError` for a credit that does not fit under MAX_QUOTA and `InsufficientQuotaError`
+ * for a debit the balance cannot cover, before anything is written.
  */
 export function* applyCredit(tx: Database, tables: Tables, { userId, amount, type, content }: Credit) {
 	if (!Number.isSafeInteger(amount)) throw new Error('a credit must be a whole number of quota')
-	const { users, logs } = tables
-	const [user] = yield* rows(tx.update(users)
-		.set({ quota: sql`${users.quota} + ${amount}` })
-		.where(and(eq(users.id, userId), gte(users.quota, -amount)))
-		.returning({ username: users.username, quota: users.quota }))
-	if (!user) throw new InsufficientQuotaError('user')
+	if (amount > MAX_QUOTA) throw new BalanceLimitError()
+	let user: { username: string; quota: number } | undefined
+	if (amount > 0) {
+		if ((yield* execute(LOCK_USER, [userId])) === 0) throw new Error('the user to credit does not exist')
+		;[user] = yield* query<{ username: string; quota: number }>(CREDIT_USER, [amount, userId, MAX_QUOTA - amount])
+		if (!user) throw new BalanceLimitError()
+	} else {
+		;[user] = yield* query<{ username: string; quota: number }>(DEBIT_USER, [amount, userId, -amount])
+		if (!user) throw new InsufficientQuotaError('user')
+	}
+	const { logs } = tables
 	yield* rows(tx.insert(logs).values({ userId, username: user.username, type, content, quota: amount }).returning({ id: logs.id }))
-	return user.quota
+	return Number(user.quota)
+}
+
+/**
+ * How much quota a credit to the user could add now (0 for an unknown user): what lets the wallet
+ * refuse a payment whose quota could not be credited. A credit still checks for itself.
+ */
+export async function creditRoom(store: Pick<Store, 'read'>, userId: number): Promise<number> {
+	const [row] = await store.read<{ taken: number | string }>(READ_ROOM, [userId])
+	return row ? Math.max(0, MAX_QUOTA - Number(row.taken)) : 0
+}
+
+/**
+ * The condition under which a token's remaining quota may be set to `remain`: with what the
+ * token's pending holds took (they come back to it when voided or settled below the hold), it
+ * stays within MAX_QUOTA. Put it in the update's WHERE. A token's quota is a limit, not money: an
+ * edit racing a reserve on Postgres may miss that one in-flight hold, which still keeps the value
+ * far from 2^53 (a hold is at most the owner's balance).
+ */
+export function tokenRemainFits(tables: Tables, tokenId: number, remain: number): SQL {
+	const { quotaHolds } = tables
+	const pending = sql`coalesce((select sum(${quotaHolds.amount}) from ${quotaHolds} where ${and(
+		eq(quotaHolds.tokenId, tokenId), eq(quotaHolds.tokenLimited, true), eq(quotaHolds.state, 'pending'),
+	)}), 0)`
+	return sql`${pending} <= ${MAX_QUOTA - remain}`
 }

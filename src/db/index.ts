@@ -71,7 +71,10 @@ function openSqliteStore(dataDir: string): Store {
 	return store
 }
 
-/** Quota and times fit in 2^53: Postgres int8 comes back as a number, as SQLite's integers do. */
+/**
+ * Postgres int8 comes back as a number, as SQLite's integers do: exact below 2^53. Times and ids
+ * are far below it, and balances stay within MAX_QUOTA (@shared/quota-limit, 10^15).
+ */
 const BIGINT_AS_NUMBER = { to: 20, from: [20], serialize: (value: number) => String(value), parse: (value: string) => Number(value) }
 
 /** The Postgres driver loads only when a Postgres URL is configured. */

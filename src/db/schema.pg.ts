@@ -37,6 +37,8 @@ export const users = pgTable('users', {
 	passwordChangeRequired: boolean('password_change_required').notNull().default(false),
 	createdTime: bigint('created_time', { mode: 'number' }).notNull().default(now),
 	lastLoginTime: bigint('last_login_time', { mode: 'number' }).notNull().default(0),
+	/** When the last low-quota reminder went out (QuotaRemindThreshold); one per 2 hours, on one node. */
+	quotaRemindedAt: bigint('quota_reminded_at', { mode: 'number' }).notNull().default(0),
 	deletedAt: bigint('deleted_at', { mode: 'number' }),
 }, (table) => [
 	uniqueIndex('users_username_unique').on(table.username),

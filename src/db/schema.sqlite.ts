@@ -37,6 +37,8 @@ export const users = sqliteTable('users', {
 	passwordChangeRequired: integer('password_change_required', { mode: 'boolean' }).notNull().default(false),
 	createdTime: integer('created_time').notNull().default(now),
 	lastLoginTime: integer('last_login_time').notNull().default(0),
+	/** When the last low-quota reminder went out (QuotaRemindThreshold); one per 2 hours, on one node. */
+	quotaRemindedAt: integer('quota_reminded_at').notNull().default(0),
 	deletedAt: integer('deleted_at'),
 }, (table) => [
 	uniqueIndex('users_username_unique').on(table.username),

@@ -7,6 +7,7 @@ import { Elysia } from 'elysia'
 import type { Dependencies } from '@/dependencies'
 import { loadRoutableChannels, markChannelAutoDisabled } from '@/api/channels/repository'
 import { createBatchingExecutor } from '@/billing/batcher'
+import { createQuotaReminder } from '@/billing/quota-reminder'
 import { nodeInstance } from '@/billing/reconciler'
 import { randomString } from '@/lib/crypto'
 import { openAIErrorResponse, relayErrors, relayFailure } from './errors'
@@ -38,6 +39,7 @@ export function createRelayServices(dependencies: Dependencies, outbound: RelayS
 		recordResponseTime: createResponseTimeRecorder(store),
 		nodeInstance: nodeInstance(dependencies.config.nodeName, randomString(8)),
 		sensitiveWords: createSensitiveWords(dependencies.options),
+		quotaReminder: createQuotaReminder(dependencies),
 	}
 }
 

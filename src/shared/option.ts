@@ -5,6 +5,7 @@
  */
 import { z } from 'zod'
 import { DEFAULT_COMPLETION_RATIO, DEFAULT_MODEL_PRICE, DEFAULT_MODEL_RATIO } from './default-prices'
+import { MAX_QUOTA } from './quota-limit'
 
 export class OptionValueError extends Error {}
 
@@ -24,17 +25,20 @@ const boolean = (defaultValue: boolean) => define(defaultValue, (text) => {
 	throw new OptionValueError('must be true or false')
 }, String)
 
-function numeric(defaultValue: number, { min, integer }: { min?: number; integer?: boolean }) {
+function numeric(defaultValue: number, { min, max, integer }: { min?: number; max?: number; integer?: boolean }) {
 	return define(defaultValue, (text) => {
 		const value = Number(text)
 		if (text.trim() === '' || !Number.isFinite(value)) throw new OptionValueError('please enter a number')
 		if (integer && !Number.isInteger(value)) throw new OptionValueError('must be a whole number')
 		if (min !== undefined && value < min) throw new OptionValueError(`must not be less than ${min}`)
+		if (max !== undefined && value > max) throw new OptionValueError(`must not be more than ${max}`)
 		return value
 	}, String)
 }
 const integer = (defaultValue: number, min = 0) => numeric(defaultValue, { min, integer: true })
 const decimal = (defaultValue: number, min = 0) => numeric(defaultValue, { min })
+/** An amount of quota: a whole number from 0 to MAX_QUOTA. */
+const quota = (defaultValue: number) => numeric(defaultValue, { min: 0, max: MAX_QUOTA, integer: true })
 
 const text = (defaultValue = '', { secret = false, stripTrailingSlash = false } = {}) =>
 	define(defaultValue, (value) => stripTrailingSlash ? value.trim().replace(/\/+$/, '') : value, String, secret)
@@ -169,7 +173,7 @@ export const OPTION_DEFINITIONS = {
 	DataExportDefaultTime: choice(DATA_EXPORT_GRANULARITIES, 'hour'),
 	// Monitoring
 	ChannelDisableThreshold: decimal(5, 0),
-	QuotaRemindThreshold: integer(1000),
+	QuotaRemindThreshold: quota(1000),
 	AutomaticDisableChannelEnabled: boolean(false),
 	AutomaticEnableChannelEnabled: boolean(false),
 	AutomaticDisableKeywords: text(DEFAULT_AUTOMATIC_DISABLE_KEYWORDS),
@@ -178,10 +182,10 @@ export const OPTION_DEFINITIONS = {
 	PrivateUpstreamsEnabled: boolean(false),
 	PrivateUpstreamHosts: text(''),
 	// Quota
-	QuotaForNewUser: integer(0),
+	QuotaForNewUser: quota(0),
 	PreConsumedQuota: integer(500),
-	QuotaForInviter: integer(0),
-	QuotaForInvitee: integer(0),
+	QuotaForInviter: quota(0),
+	QuotaForInvitee: quota(0),
 	// Chat
 	Chats: json(chats, [
 		{ 'Cherry Studio': 'cherrystudio://providers/api-keys?v=1&data={cherryConfig}' },

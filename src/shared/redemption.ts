@@ -1,6 +1,7 @@
 /** Redemption codes: states, limits, messages and the shapes of the redemption calls of seed 002 §7. */
 import { z } from 'zod'
 import { pageQuerySchema } from './api'
+import { MAX_QUOTA, QUOTA_LIMIT_MESSAGES } from './quota-limit'
 
 /** Seed 002 §4: a code is redeemable only while unused. */
 export const REDEMPTION_STATUS = { unused: 1, disabled: 2, used: 3 } as const
@@ -37,7 +38,7 @@ const name = z.string({ error: REDEMPTION_MESSAGES.nameLength }).trim().max(REDE
 const quota = z.number({ error: REDEMPTION_MESSAGES.quotaInvalid })
 	.int(REDEMPTION_MESSAGES.quotaInvalid)
 	.min(1, REDEMPTION_MESSAGES.quotaInvalid)
-	.max(Number.MAX_SAFE_INTEGER, REDEMPTION_MESSAGES.quotaInvalid)
+	.max(MAX_QUOTA, QUOTA_LIMIT_MESSAGES.amountLimit)
 /** Unix seconds, or 0 for never; whether it lies in the future is the server's business rule. */
 const expiredTime = z.number({ error: REDEMPTION_MESSAGES.expiryFormat })
 	.int(REDEMPTION_MESSAGES.expiryFormat)

@@ -1,6 +1,7 @@
 /** API tokens: states, limits, messages and the shapes of the token calls of seed 002 §7. */
 import { z } from 'zod'
 import { pageQuerySchema } from './api'
+import { MAX_QUOTA, QUOTA_LIMIT_MESSAGES } from './quota-limit'
 
 export const TOKEN_STATUS = { enabled: 1, disabled: 2, expired: 3, exhausted: 4 } as const
 export type TokenStatus = (typeof TOKEN_STATUS)[keyof typeof TOKEN_STATUS]
@@ -62,7 +63,7 @@ const name = z.string({ error: TOKEN_MESSAGES.nameRequired }).trim()
 const remainQuota = z.number({ error: TOKEN_MESSAGES.quotaNotInteger })
 	.int(TOKEN_MESSAGES.quotaNotInteger)
 	.min(0, TOKEN_MESSAGES.quotaNegative)
-	.max(Number.MAX_SAFE_INTEGER, TOKEN_MESSAGES.quotaNotInteger)
+	.max(MAX_QUOTA, QUOTA_LIMIT_MESSAGES.amountLimit)
 /** Unix seconds, or -1 for never; whether it lies in the future is the server's business rule. */
 const expiredTime = z.number({ error: TOKEN_MESSAGES.expiryFormat })
 	.int(TOKEN_MESSAGES.expiryFormat)

@@ -21,6 +21,8 @@ export const TOP_UP_MESSAGES = {
 	/** In quota display, an amount must buy whole units of QuotaPerUnit quota (`{unit}`). */
 	amountNotWholeUnits: 'top-up amount must be a multiple of {unit}',
 	amountTooLow: 'the payable amount is too low',
+	/** The quota an order would credit does not fit under the balance maximum (`{max}` quota). */
+	beyondBalanceLimit: 'this top-up cannot be credited: the balance cannot exceed {max} quota',
 	onlineTopUpDisabled: 'admin has not enabled online top-up',
 	paymentMethodNotAllowed: 'payment method not allowed',
 	paymentMethodRequired: 'please choose a payment method',

@@ -1,5 +1,6 @@
 /** Accounts: roles, states, and the shapes of the account calls of seed 000 §7. */
 import { z } from 'zod'
+import { MAX_QUOTA, QUOTA_LIMIT_MESSAGES } from './quota-limit'
 
 export const ROLE = { user: 1, admin: 10, root: 100 } as const
 export type Role = (typeof ROLE)[keyof typeof ROLE]
@@ -75,7 +76,7 @@ export const updateUserSchema = z.object({
 	display_name: z.string().trim().max(20).optional(),
 	password: z.union([z.literal(''), password]).optional(),
 	group: z.string().trim().min(1).max(64).optional(),
-	quota: z.number().int().min(0, USER_MESSAGES.quotaNegative).optional(),
+	quota: z.number().int().min(0, USER_MESSAGES.quotaNegative).max(MAX_QUOTA, QUOTA_LIMIT_MESSAGES.amountLimit).optional(),
 	email: z.string().trim().max(50).optional(),
 })
 

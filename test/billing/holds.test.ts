@@ -80,6 +80,17 @@ for (const target of databaseTargets()) {
 			expect(await auditLedger(store)).toEqual([])
 		})
 
+		test('settling answers the balance it leaves when asked (the low-quota reminder), and only then', async () => {
+			const asked = await hold(1_000)
+			expect(await settle(store, { ...settlement(asked, 400), readBalance: true })).toEqual({ settled: true, charged: 400, shortfall: 0, balance: 9_600 })
+			const unasked = await hold(1_000)
+			const outcome = await settle(store, settlement(unasked, 400))
+			expect(outcome).toEqual({ settled: true, charged: 400, shortfall: 0 })
+			expect('balance' in outcome && outcome.balance !== undefined).toBe(false)
+			expect((await balances()).quota).toBe(9_200)
+			expect(await auditLedger(store)).toEqual([])
+		})
+
 		test('settling above the hold takes the difference when the balance has it', async () => {
 			const requestId = await hold(1_000)
 			expect(await settle(store, settlement(requestId, 2_500))).toEqual({ settled: true, charged: 2_500, shortfall: 0 })

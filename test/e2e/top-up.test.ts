@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { Page } from 'playwright-core'
+import { MAX_QUOTA } from '@shared/quota-limit'
 import { ROLE } from '@shared/user'
 import { auditLedger } from '@/billing/audit'
 import type { Caller } from '../helpers/app'
@@ -110,6 +111,25 @@ describe.skipIf(!browserExecutable)('the wallet in a browser', () => {
 		await toast(page, '兑换成功！已增加额度：$2.00')
 		await balance(page).filter({ hasText: '$2.00' }).waitFor({ timeout: STEP_TIMEOUT })
 		expect(await page.getByLabel('你的兑换码').inputValue()).toBe('')
+		expectNoErrors(opened)
+		await opened.close()
+	}, SUITE_TIMEOUT)
+
+	test('refuses on the page an amount the balance cannot take under the maximum, before any order exists', async () => {
+		const wealthy = await createVisitor('wealthy')
+		// Two dollars (the minimum) would pass the maximum by one quota.
+		const edited = await harness.ferry.call('PUT', '/api/user/', { as: harness.root, body: { id: wealthy.userId, quota: MAX_QUOTA - 2 * 500_000 + 1 } })
+		if (!edited.body.success) throw new Error(`setting the quota failed: ${edited.body.message}`)
+		const ordersBefore = epay.orders.length
+		const opened = await harness.open('/topup', { as: wealthy })
+		const { page } = opened
+		await page.getByLabel('充值数量（美元）').fill('2')
+		await page.getByTestId('pay-alipay').click()
+		await toast(page, '充值后余额将超过上限 $2000000000.00，无法到账')
+		expect(await page.getByRole('alertdialog').count()).toBe(0)
+		const { topUps } = harness.ferry.store.tables
+		expect((await harness.ferry.store.db.select().from(topUps)).filter((row) => row.userId === wealthy.userId)).toHaveLength(0)
+		expect(epay.orders.length).toBe(ordersBefore)
 		expectNoErrors(opened)
 		await opened.close()
 	}, SUITE_TIMEOUT)

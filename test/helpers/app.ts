@@ -35,7 +35,7 @@ export type Answer<Data = any> = { status: number; body: { success: boolean; mes
 
 export async function createTestApp(target: Pick<DatabaseTarget, 'open'>, overrides: Partial<Omit<AppInput, 'store'>> = {}) {
 	const store = await target.open()
-	const { app, dependencies } = await createApp({ config: testConfig, store, logger: silentLogger, passwords: quickPasswords, ...overrides })
+	const { app, dependencies, relay } = await createApp({ config: testConfig, store, logger: silentLogger, passwords: quickPasswords, ...overrides })
 
 	async function call<Data = any>(method: string, path: string, { body, as, headers = {} }: { body?: unknown; as?: Caller; headers?: Record<string, string> } = {}): Promise<Answer<Data>> {
 		const requestHeaders: Record<string, string> = { ...headers }
@@ -78,7 +78,7 @@ export async function createTestApp(target: Pick<DatabaseTarget, 'open'>, overri
 		return login(username, password)
 	}
 
-	return { app, dependencies, store, call, login, loginRoot, createUser, close: () => store.close() }
+	return { app, dependencies, relay, store, call, login, loginRoot, createUser, close: () => store.close() }
 }
 
 export type TestApp = Awaited<ReturnType<typeof createTestApp>>

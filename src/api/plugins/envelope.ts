@@ -5,6 +5,7 @@
  */
 import { Elysia } from 'elysia'
 import { MESSAGES } from '@shared/api'
+import { BalanceLimitError } from '@/billing/ledger'
 import type { Logger } from '@/lib/logger'
 import { ApiError } from '../errors'
 
@@ -26,6 +27,8 @@ function validationMessage(issues: Issue[]) {
 export function envelopeErrors(logger: Logger) {
 	return new Elysia({ name: 'envelope-errors' }).onError({ as: 'global' }, ({ code, error, request }) => {
 		if (error instanceof ApiError) return reply(error.status, error.message)
+		// A credit that would pass the balance maximum is a business refusal, wherever it came from.
+		if (error instanceof BalanceLimitError) return reply(200, error.message)
 		switch (code) {
 			case 'VALIDATION':
 				return reply(400, validationMessage(error.all as Issue[]))

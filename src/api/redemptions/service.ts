@@ -12,7 +12,7 @@ import {
 import { renderQuota } from '@shared/quota-display'
 import { rows, type Store, type Tables } from '@/db'
 import type { Dependencies } from '@/dependencies'
-import { applyCredit } from '@/billing/ledger'
+import { applyCredit, BalanceLimitError } from '@/billing/ledger'
 import { nowSeconds } from '@/lib/clock'
 import { randomString } from '@/lib/crypto'
 import { badRequest, notFound, refused } from '../errors'
@@ -182,6 +182,8 @@ export async function redeem(dependencies: Dependencies, userId: number, key: st
 		})
 		return code.quota
 	}).catch((error: unknown) => {
+		// The code stays unused: a balance at its maximum cannot take it (the caller is told so).
+		if (error instanceof BalanceLimitError) throw error
 		throw withoutKeys('redeeming a code', error)
 	})
 	if (quota === undefined) throw refused(REDEMPTION_MESSAGES.invalidCode)

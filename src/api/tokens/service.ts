@@ -7,6 +7,8 @@ import type { Page, PageQuery } from '@shared/api'
 import {
 	TOKEN_MESSAGES, TOKEN_NAME_SUFFIX_LENGTH, TOKEN_STATUS, type CreateTokenInput, type TokenView, type UpdateTokenInput,
 } from '@shared/token'
+import { QUOTA_LIMIT_MESSAGES } from '@shared/quota-limit'
+import { tokenRemainFits } from '@/billing/ledger'
 import { rows, type Store } from '@/db'
 import type { Dependencies } from '@/dependencies'
 import { nowSeconds } from '@/lib/clock'
@@ -121,8 +123,13 @@ export async function updateToken(dependencies: Dependencies, user: UserRecord, 
 		if (status !== current.status) changes.status = status
 	}
 	if (Object.keys(changes).length === 0) return toTokenView(secrets, current, now)
-	const [updated] = await store.db.update(tokens).set(changes).where(and(ownedBy(store, user.id), eq(tokens.id, current.id))).returning()
-	if (!updated) throw notFound(TOKEN_MESSAGES.notFound)
+	const fits = changes.remainQuota === undefined ? undefined : tokenRemainFits(store.tables, current.id, changes.remainQuota)
+	const [updated] = await store.db.update(tokens).set(changes).where(and(ownedBy(store, user.id), eq(tokens.id, current.id), fits)).returning()
+	if (!updated) {
+		// Deleted meanwhile (not found), or the new quota and the token's calls in flight pass the maximum.
+		if (fits) await requireToken(store, user.id, current.id)
+		throw fits ? refused(QUOTA_LIMIT_MESSAGES.balanceLimit) : notFound(TOKEN_MESSAGES.notFound)
+	}
 	dependencies.changes.notify('tokens')
 	return toTokenView(secrets, updated, now)
 }

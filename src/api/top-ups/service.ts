@@ -13,8 +13,9 @@ import {
 	EPAY_NOTIFY_PATH, EPAY_SUBMIT_PATH, fillMessage, TOP_UP_MESSAGES, TOP_UP_RETURN_PATH, TOP_UP_STATUS,
 	type EpayForm, type TopUpAmountInput, type TopUpListQuery, type TopUpPayInput, type TopUpStatus, type TopUpView,
 } from '@shared/top-up'
-import { applyCredit } from '@/billing/ledger'
-import { run, type Tables } from '@/db'
+import { MAX_QUOTA } from '@shared/quota-limit'
+import { applyCredit, BalanceLimitError, creditRoom } from '@/billing/ledger'
+import { run, type Tables, type Work } from '@/db'
 import type { Dependencies } from '@/dependencies'
 import type { OptionStore } from '@/api/options/service'
 import { nowSeconds } from '@/lib/clock'
@@ -58,7 +59,9 @@ export function quoteTopUp(options: Pick<OptionStore, 'get'>, group: string, amo
 	const groupRatio = Object.hasOwn(ratios, group) ? ratios[group]! : 1
 	const money = roundMoney(units * options.get('Price') * groupRatio)
 	if (money < 0.01) throw refused(TOP_UP_MESSAGES.amountTooLow)
-	return { units, quota: Math.round(units * quotaPerUnit), money }
+	const quota = Math.round(units * quotaPerUnit)
+	if (!(quota <= MAX_QUOTA)) throw refused(fillMessage(TOP_UP_MESSAGES.beyondBalanceLimit, { max: MAX_QUOTA }))
+	return { units, quota, money }
 }
 
 function assertOnlineTopUp(options: OptionStore) {
@@ -73,10 +76,14 @@ export function payableAmount({ options }: Dependencies, user: Pick<UserRecord, 
 
 const newTradeNo = (userId: number) => `FT${userId}X${Date.now().toString(36)}${randomString(10)}`
 
-/** `POST /api/user/pay`: records a pending order and answers the signed form and where to send it. */
+/**
+ * `POST /api/user/pay`: records a pending order and answers the signed form and where to send it.
+ * An order whose quota the balance could not take now is refused before anyone pays for it.
+ */
 export async function startPayment({ options, store }: Dependencies, user: Pick<UserRecord, 'id' | 'group'>, input: TopUpPayInput): Promise<{ form: EpayForm; url: string }> {
 	assertOnlineTopUp(options)
 	const quote = quoteTopUp(options, user.group, input.amount)
+	if (quote.quota > await creditRoom(store, user.id)) throw refused(fillMessage(TOP_UP_MESSAGES.beyondBalanceLimit, { max: MAX_QUOTA }))
 	if (!options.get('PayMethods').some((method) => method.type === input.payment_method)) throw refused(TOP_UP_MESSAGES.paymentMethodNotAllowed)
 	const serverAddress = options.get('ServerAddress')
 	const callbackAddress = options.get('CustomCallbackAddress') || serverAddress
@@ -123,6 +130,8 @@ export type NotifyOutcome = 'credited' | 'already credited' | 'refused'
 /**
  * Handles one notify call. A valid call for a pending order marks it paid and credits its quota in
  * one transaction, guarded by the order's status, so replays (even concurrent ones) credit nothing.
+ * An order the balance cannot take (it grew past the room checked at payment) stays pending and
+ * the payment service is told to call again: it is credited once the balance has room.
  */
 export async function handleEpayNotify({ options, store, logger }: Dependencies, parameters: Record<string, string>): Promise<NotifyOutcome> {
 	const check = readEpayNotice(parameters, options.get('EpayId'), options.get('EpayKey'))
@@ -142,7 +151,7 @@ export async function handleEpayNotify({ options, store, logger }: Dependencies,
 	if (order.status !== TOP_UP_STATUS.pending) return 'refused'
 	const quota = Math.round(order.amount * options.get('QuotaPerUnit'))
 	const method = order.paymentMethod
-	const credited = await store.transaction(function* (tx, tables) {
+	const credit: Work<boolean> = function* (tx, tables) {
 		const changed = yield* run(tx.update(tables.topUps)
 			.set({ status: TOP_UP_STATUS.success, completeTime: nowSeconds() })
 			.where(and(eq(tables.topUps.tradeNo, order.tradeNo), eq(tables.topUps.status, TOP_UP_STATUS.pending))))
@@ -152,7 +161,15 @@ export async function handleEpayNotify({ options, store, logger }: Dependencies,
 			content: `online top-up of ${order.amount} units (${quota} quota) via ${method}, trade ${order.tradeNo}`,
 		})
 		return true
-	})
+	}
+	let credited: boolean
+	try {
+		credited = await store.transaction(credit)
+	} catch (error) {
+		if (!(error instanceof BalanceLimitError)) throw error
+		logger.error('a paid online top-up waits: the balance cannot take its quota yet', { userId: order.userId, quota, trade: order.tradeNo })
+		return 'refused'
+	}
 	if (credited) logger.info('credited an online top-up', { userId: order.userId, quota, trade: order.tradeNo })
 	return credited ? 'credited' : 'already credited'
 }

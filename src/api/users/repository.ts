@@ -1,6 +1,7 @@
 /** Reads and small writes of `users` shared by the account and administration services. */
-import { and, eq, isNull, sql } from 'drizzle-orm'
+import { and, eq, isNull, sql, type SQLWrapper } from 'drizzle-orm'
 import { LOG_TYPE } from '@shared/log'
+import { MAX_QUOTA } from '@shared/quota-limit'
 import type { OptionStore } from '@/api/options/service'
 import { applyCredit } from '@/billing/ledger'
 import { rows, type Store, type Tables } from '@/db'
@@ -34,6 +35,10 @@ export function isUniqueViolation(error: unknown): boolean {
 	const text = `${(error as { code?: string }).code ?? ''} ${(error as Error).message ?? ''}`
 	return /unique|23505/i.test(text)
 }
+
+/** `column + amount`, saturating at MAX_QUOTA: invitation income piles up without a bound otherwise. */
+const addCapped = (column: SQLWrapper, amount: number) =>
+	sql`CASE WHEN ${column} > ${MAX_QUOTA - amount} THEN ${MAX_QUOTA} ELSE ${column} + ${amount} END`
 
 export type NewAccount = Omit<Tables['users']['$inferInsert'], 'affCode' | 'inviterId'>
 
@@ -75,8 +80,8 @@ export async function createAccount(store: Store, account: NewAccount, invitatio
 			const { users } = tables
 			yield* rows(tx.update(users).set({
 				affCount: sql`${users.affCount} + 1`,
-				affQuota: sql`${users.affQuota} + ${rewards.inviter}`,
-				affHistoryQuota: sql`${users.affHistoryQuota} + ${rewards.inviter}`,
+				affQuota: addCapped(users.affQuota, rewards.inviter),
+				affHistoryQuota: addCapped(users.affHistoryQuota, rewards.inviter),
 			}).where(eq(users.id, inviter.id)).returning({ id: users.id }))
 			if (rewards.invitee > 0) {
 				quota = yield* applyCredit(tx, tables, {

@@ -278,8 +278,10 @@ async function settleCall(
 		...(usage.cachedTokens ? { cache_tokens: usage.cachedTokens } : {}),
 		...(details.sensitive ? { sensitive_words: details.sensitive.words, sensitive_action: details.sensitive.action } : {}),
 	})
-	await settle(relay.ledger, {
+	const userId = call.caller.user.id
+	const outcome = await settle(relay.ledger, {
 		requestId: call.requestId,
+		readBalance: relay.quotaReminder.wantsBalance(userId),
 		actual,
 		channelId: answer.channel.id,
 		log: dependencies.options.get('LogConsumeEnabled') ? {
@@ -298,4 +300,5 @@ async function settleCall(
 		} : undefined,
 	})
 	relay.recordResponseTime(answer.channel.id, Math.round(useTimeMs))
+	if (outcome.settled && outcome.balance !== undefined) relay.quotaReminder.afterSettle(userId, outcome.balance)
 }

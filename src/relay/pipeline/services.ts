@@ -1,5 +1,6 @@
 /** What the relay needs beyond the app's dependencies: the routing table and the way upstream. */
 import type { Executor } from '@/billing/batcher'
+import type { QuotaReminder } from '@/billing/quota-reminder'
 import type { OpenedResponse } from '@/lib/outbound'
 import type { RoutingTable } from './routing-table'
 import type { SensitiveWords } from './sensitive-words'
@@ -20,4 +21,6 @@ export interface RelayServices {
 	nodeInstance: string
 	/** The sensitive-word automaton and the options that say when it checks prompts and answers. */
 	sensitiveWords: SensitiveWords
+	/** Told every settled call's balance; mails a user who fell below QuotaRemindThreshold, off the call's path. */
+	quotaReminder: QuotaReminder
 }

@@ -1,4 +1,5 @@
 /** The drawer's values as typed, and their check before they are sent (seed 002 §5, §9). */
+import { MAX_QUOTA } from '@shared/quota-limit'
 import {
 	REDEMPTION_CREATE_MAX_COUNT, REDEMPTION_DEFAULT_COUNT, REDEMPTION_DEFAULT_QUOTA, REDEMPTION_NAME_MAX_LENGTH, type RedemptionView,
 } from '@shared/redemption'
@@ -21,6 +22,7 @@ export const formMessages = {
 	nameTooLong: '名称不能超过 {max} 个字符',
 	nameRequired: '请输入名称',
 	quotaInvalid: '请输入大于 0 的有效额度',
+	quotaTooLarge: '额度不能超过 {max}',
 	countInvalid: '数量必须是 1 到 {max} 之间的整数',
 } as const
 
@@ -44,6 +46,7 @@ export function readRedemptionFields(values: RedemptionFormValues, status: Quota
 	if (!Number.isSafeInteger(quota) || quota < 1 || (!status.display_in_currency && !Number.isInteger(amount))) {
 		return { problem: { message: formMessages.quotaInvalid } }
 	}
+	if (quota > MAX_QUOTA) return { problem: { message: formMessages.quotaTooLarge, values: { max: renderQuota(MAX_QUOTA, status) } } }
 	const typed = values.name.trim()
 	if (!typed && !creating) return { problem: { message: formMessages.nameRequired } }
 	const name = typed || renderQuota(quota, status)

@@ -1,8 +1,9 @@
 /** The editor drawer's values, their checks (seed 002 §5) and the request they become. */
+import { MAX_QUOTA } from '@shared/quota-limit'
 import type { CreateTokenInput } from '@shared/token'
 import { TOKEN_CREATE_MAX_COUNT, TOKEN_DEFAULT_REMAIN_QUOTA, TOKEN_NAME_MAX_LENGTH, TOKEN_NEVER_EXPIRES } from '@shared/token'
 import { AUTO_GROUP } from '@shared/user'
-import { parseDateTime, quotaFromDisplay } from '@ui/lib/format'
+import { parseDateTime, quotaFromDisplay, renderQuota } from '@ui/lib/format'
 import type { Status } from '@ui/lib/status'
 import type { TokenView } from '@ui/features/tokens/api'
 
@@ -34,6 +35,7 @@ export const formMessages = {
 	quotaNotNumber: '额度必须是数字',
 	quotaNotInteger: '额度必须是整数',
 	quotaNegative: '额度不能为负数',
+	quotaTooLarge: '额度不能超过 {max}',
 	countInvalid: '创建数量必须是正整数',
 	countTooLarge: '一次最多创建 {max} 个令牌',
 } as const
@@ -90,6 +92,7 @@ export function readTokenFields(values: TokenFormValues, status: QuotaDisplay): 
 	if (values.quota.trim() === '' || !Number.isFinite(amount)) return { problem: { message: formMessages.quotaNotNumber } }
 	if (amount < 0) return { problem: { message: formMessages.quotaNegative } }
 	if (!status.display_in_currency && !Number.isInteger(amount)) return { problem: { message: formMessages.quotaNotInteger } }
+	if (quotaFromDisplay(amount, status) > MAX_QUOTA) return { problem: { message: formMessages.quotaTooLarge, values: { max: renderQuota(MAX_QUOTA, status) } } }
 	return {
 		value: {
 			name,

@@ -1,4 +1,5 @@
 /** How the wallet shows amounts and order states. */
+import { MAX_QUOTA } from '@shared/quota-limit'
 import { TOP_UP_STATUS, type TopUpStatus } from '@shared/top-up'
 import type { BadgeVariant } from '@ui/components/ui/badge'
 import type { Status } from '@ui/lib/status'
@@ -22,3 +23,14 @@ export function parseTopUpAmount(text: string): number {
 
 /** Money in the payment service's currency, which Price converts dollars into. */
 export const formatMoney = (money: number | string) => `¥${Number(money).toFixed(2)}`
+
+/** The quota an amount in the display unit credits. */
+export function creditedQuota(amount: number, status: Pick<Status, 'display_in_currency' | 'quota_per_unit'>): number {
+	return status.display_in_currency ? Math.round(amount * status.quota_per_unit) : amount
+}
+
+/**
+ * Whether crediting `quota` would lift `balance` past the maximum (@shared/quota-limit). The server
+ * has the last word (it also counts calls in flight); this spares the payer a refused order.
+ */
+export const exceedsBalanceLimit = (balance: number, quota: number) => quota > MAX_QUOTA - balance

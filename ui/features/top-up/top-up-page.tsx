@@ -18,7 +18,7 @@ export function TopUpPage() {
 			<BalanceCard user={user} />
 			<div className="grid gap-4 lg:grid-cols-2">
 				<RedeemCard />
-				<OnlineTopUpCard />
+				<OnlineTopUpCard balance={user.quota} />
 			</div>
 			<TopUpRecords records={records} />
 		</div>

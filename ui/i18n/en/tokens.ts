@@ -60,6 +60,7 @@ export const tokens: Record<string, string> = {
 	'额度必须是数字': 'The quota must be a number',
 	'额度必须是整数': 'The quota must be an integer',
 	'额度不能为负数': 'The quota cannot be negative',
+	'额度不能超过 {max}': 'The quota cannot exceed {max}',
 	'无限额度的令牌不受剩余额度限制': 'A token with unlimited quota is not limited by its remaining quota',
 	'新建数量': 'Number to create',
 	'多建的令牌命名为“名称-6 位随机字符”': 'Extra tokens are named "name-6 random characters"',

@@ -23,6 +23,7 @@ export const topUp: Record<string, string> = {
 	'充值数量（美元）': 'Amount (USD)',
 	'充值数量（额度）': 'Amount (quota)',
 	'充值数量不能小于 {min}': 'The top-up amount cannot be less than {min}',
+	'充值后余额将超过上限 {max}，无法到账': 'This top-up cannot be credited: the balance cannot exceed {max}',
 	'到账额度：{quota}': 'Quota credited: {quota}',
 	'实付金额：{money}': 'Amount payable: {money}',
 	'支付方式配置错误，请联系管理员': 'The payment methods are misconfigured, please contact the admin',

@@ -7,7 +7,8 @@ import { Label } from '@ui/components/ui/label'
 import { toast } from '@ui/components/ui/toaster'
 import { fetchPayableAmount, startPayment } from '@ui/features/top-up/api'
 import { submitPaymentForm } from '@ui/features/top-up/submit-payment-form'
-import { formatMoney, minimumTopUp, parseTopUpAmount } from '@ui/features/top-up/top-up-display'
+import { MAX_QUOTA } from '@shared/quota-limit'
+import { creditedQuota, exceedsBalanceLimit, formatMoney, minimumTopUp, parseTopUpAmount } from '@ui/features/top-up/top-up-display'
 import { useTranslation } from '@ui/i18n'
 import { browserApi } from '@ui/lib/browser-api'
 import { callApi } from '@ui/lib/call-api'
@@ -22,8 +23,9 @@ const PRICE_DEBOUNCE_MS = 300
 /**
  * Online top-up (seed 002 §4): the amount, its payable money priced live by the server, one button
  * per payment method; a click asks the payable amount, confirms, then sends the browser to pay.
+ * `balance` is the caller's quota: an amount the balance could not take is refused here.
  */
-export function OnlineTopUpCard() {
+export function OnlineTopUpCard({ balance }: { balance: number }) {
 	const { t } = useTranslation()
 	const status = useStatus()
 	const enabled = status.enable_online_topup
@@ -57,6 +59,10 @@ export function OnlineTopUpCard() {
 		}
 		if (amount < minimum) {
 			toast.error(t('充值数量不能小于 {min}', { min: minimum }))
+			return
+		}
+		if (exceedsBalanceLimit(balance, creditedQuota(amount, status))) {
+			toast.error(t('充值后余额将超过上限 {max}，无法到账', { max: renderQuota(MAX_QUOTA, status) }))
 			return
 		}
 		setBusy(true)
@@ -107,7 +113,7 @@ export function OnlineTopUpCard() {
 					onBlur={() => setAmountText(String(amount))}
 				/>
 				<p className="text-sm text-muted-foreground" data-testid="top-up-quota-hint">
-					{t('到账额度：{quota}', { quota: renderQuota(status.display_in_currency ? amount * status.quota_per_unit : amount, { ...status, display_in_currency: false }) })}
+					{t('到账额度：{quota}', { quota: renderQuota(creditedQuota(amount, status), { ...status, display_in_currency: false }) })}
 				</p>
 				<p className="text-sm" data-testid="payable-amount">
 					{t('实付金额：{money}', { money: payable ? formatMoney(payable) : '-' })}

@@ -1,0 +1,1 @@
+ALTER TABLE "users" ADD COLUMN "quota_reminded_at" bigint DEFAULT 0 NOT NULL;

@@ -1,0 +1,1 @@
+ALTER TABLE `users` ADD `quota_reminded_at` integer DEFAULT 0 NOT NULL;
