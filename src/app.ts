@@ -7,10 +7,10 @@ import type { Config } from './config'
 import type { Store } from './db'
 import { argon2Passwords, type Dependencies, type PasswordHasher } from './dependencies'
 import { createApi } from './api'
-import { createOptionStore } from './api/options/service'
+import { createOptionStore } from '@/db/stores/options'
 import { ensureRootUser } from './api/users/account'
 import { createConsole } from './console'
-import { readCookie, SESSION_COOKIE, verifySession } from './api/plugins/session'
+import { createSessions } from '@/auth/session'
 import { createSharedChangeFeed } from './db/shared-change-feed'
 import { createRelay, createRelayServices } from './relay'
 import { createClientAddress } from './lib/client-address'
@@ -63,6 +63,7 @@ export async function createApp(input: AppInput) {
 		store: input.store,
 		options,
 		secrets: createSecretBox(input.config.cryptoSecret, input.config.sessionSecret),
+		sessions: createSessions(input.config.sessionSecret),
 		logger,
 		rateLimiter: input.rateLimiter ?? createMemoryRateLimiter(),
 		changes,
@@ -83,7 +84,7 @@ export async function createApp(input: AppInput) {
 		.use(createApi(dependencies))
 		.use(createConsole({
 			handleApi: (request: Request): Promise<Response> => app.handle(request),
-			sessionUserId: (cookieHeader) => verifySession(dependencies.secrets, readCookie(cookieHeader, SESSION_COOKIE) ?? '')?.sub,
+			sessionUserId: async (headers) => (await dependencies.sessions.fromHeaders(headers))?.sub,
 		}))
 	return { app, dependencies, relay, changes }
 }

@@ -5,7 +5,8 @@
 import type { Config } from './config'
 import type { Store } from './db'
 import type { SharedChangeFeed } from './db/shared-change-feed'
-import type { OptionStore } from './api/options/service'
+import type { Sessions } from './auth/session'
+import type { OptionStore } from './db/stores/options'
 import type { ClientAddress } from './lib/client-address'
 import type { SecretBox } from './lib/crypto'
 import type { Logger } from './lib/logger'
@@ -24,6 +25,8 @@ export interface Dependencies {
 	store: Store
 	options: OptionStore
 	secrets: SecretBox
+	/** Signs and reads console sessions (`@elysiajs/jwt`). */
+	sessions: Sessions
 	logger: Logger
 	rateLimiter: RateLimiter
 	passwords: PasswordHasher

@@ -5,7 +5,7 @@
  *    + completion × CompletionRatio) × ModelRatio × group ratio.
  * Rounded half away from zero; a priced call with tokens never costs 0; zero usage costs 0.
  */
-import type { OptionStore } from '@/api/options/service'
+import type { OptionStore } from '@/db/stores/options'
 
 export type Pricing =
 	| { kind: 'per_call'; modelPrice: number; groupRatio: number }

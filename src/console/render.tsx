@@ -13,12 +13,12 @@ import { type Api, apiContext, createApi, expiredLoginPath } from '@ui/lib/api'
 import { themeFromCookieHeader } from '@ui/lib/theme'
 import { serverTimeZone, timeZoneFromCookieHeader } from '@ui/lib/time-zone'
 import { Document, type DocumentProps } from '@ui/root'
-import { readCookie, SESSION_COOKIE } from '@/api/plugins/session'
+import { hasSessionCookie } from '@/auth/session'
 import type { AssetManifest } from '@/console/assets'
 
 export type HandleApi = (request: Request) => Promise<Response>
-/** The user id of a valid session cookie in the header, if any. */
-export type SessionUserId = (cookieHeader: string | null) => number | undefined
+/** The user id of a valid session cookie among the headers, if any. */
+export type SessionUserId = (headers: Headers) => Promise<number | undefined>
 
 /**
  * GETs with side effects: a page render never makes them, even if a loader asked (a cross-site link
@@ -33,8 +33,8 @@ const sideEffectGets = new Set(['/api/user/token', '/api/user/logout'])
 export function createServerApi(request: Request, handleApi: HandleApi, sessionUserId: SessionUserId): Api {
 	const origin = new URL(request.url).origin
 	const cookie = request.headers.get('cookie')
-	let userId: number | undefined | null = null
-	const sessionUser = () => (userId === null ? (userId = sessionUserId(cookie)) : userId)
+	let userId: Promise<number | undefined> | undefined
+	const sessionUser = () => (userId ??= sessionUserId(request.headers))
 	return createApi(
 		'server',
 		async (path, init) => {
@@ -43,14 +43,14 @@ export function createServerApi(request: Request, handleApi: HandleApi, sessionU
 			}
 			const headers = new Headers(init.headers)
 			if (cookie) headers.set('cookie', cookie)
-			const id = sessionUser()
+			const id = await sessionUser()
 			if (id !== undefined) headers.set('new-api-user', String(id))
 			return handleApi(new Request(origin + path, { method: init.method, headers, body: init.body }))
 		},
 		() => {
 			throw redirect(expiredLoginPath)
 		},
-		() => sessionUser() !== undefined || readCookie(cookie, SESSION_COOKIE) !== undefined,
+		() => hasSessionCookie(request.headers),
 	)
 }
 

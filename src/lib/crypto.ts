@@ -17,10 +17,13 @@ export interface SecretBox {
 	verify(message: string, signature: string): boolean
 }
 
+/** The HMAC key of everything signed with the session secret: console sessions and OAuth states. */
+export const sessionSigningKey = (sessionSecret: string): Buffer => createHash('sha256').update(`ferry:session:${sessionSecret}`).digest()
+
 export function createSecretBox(cryptoSecret: string, sessionSecret: string): SecretBox {
 	const encryptionKey = createHash('sha256').update(`ferry:encryption:${cryptoSecret}`).digest()
 	const lookupKey = createHash('sha256').update(`ferry:lookup:${cryptoSecret}`).digest()
-	const signingKey = createHash('sha256').update(`ferry:session:${sessionSecret}`).digest()
+	const signingKey = sessionSigningKey(sessionSecret)
 	const sign = (message: string) => createHmac('sha256', signingKey).update(message).digest('base64url')
 	return {
 		encrypt(plaintext) {

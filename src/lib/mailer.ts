@@ -9,7 +9,7 @@
  * resolved and checked here, and nodemailer connects to the checked address with the name kept for
  * TLS, so it never resolves the name again.
  */
-import type { OptionStore } from '@/api/options/service'
+import type { OptionKey, OptionValue } from '@shared/option'
 import type { Logger } from './logger'
 import { OutboundError, type HostCheck } from './outbound'
 
@@ -32,7 +32,10 @@ export const MAILER_TIMEOUT_MILLISECONDS = 15_000
 /** System codes (nodemailer's `originalCode`) of a connection that was never opened: the next checked address may work. */
 const CONNECT_FAILURES = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL'])
 
-export function createSmtpMailer(options: OptionStore, logger: Logger, checkHost: HostCheck): Mailer {
+/** The SMTP settings, read at every send so that a change applies at once (the option store). */
+type MailSettings = { get<Key extends 'SMTPServer' | 'SMTPAccount' | 'SMTPFrom' | 'SMTPPort' | 'SMTPToken' | 'SMTPSSLEnabled' | 'SystemName'>(key: Key & OptionKey): OptionValue<Key> }
+
+export function createSmtpMailer(options: MailSettings, logger: Logger, checkHost: HostCheck): Mailer {
 	return {
 		async send({ to, subject, html }) {
 			const host = options.get('SMTPServer').trim()

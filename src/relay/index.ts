@@ -5,7 +5,7 @@
  */
 import { Elysia } from 'elysia'
 import type { Dependencies } from '@/dependencies'
-import { loadRoutableChannels, markChannelAutoDisabled } from '@/api/channels/repository'
+import { loadRoutableChannels, markChannelAutoDisabled } from '@/db/stores/channels'
 import { createBatchingExecutor } from '@/billing/batcher'
 import { createQuotaReminder } from '@/billing/quota-reminder'
 import { nodeInstance } from '@/billing/reconciler'

@@ -3,7 +3,7 @@ import { asc, eq } from 'drizzle-orm'
 import { CHANNEL_MESSAGES, TAG_STATUS } from '@shared/channel'
 import { CHANNEL_STATUS, CHANNEL_TYPE, DEFAULT_AZURE_API_VERSION, DEFAULT_XUNFEI_VERSION } from '@shared/channel-type'
 import { ROLE } from '@shared/user'
-import { loadRoutableChannels, markChannelAutoDisabled } from '@/api/channels/repository'
+import { loadRoutableChannels, markChannelAutoDisabled } from '@/db/stores/channels'
 import { createTestApp, type Caller, type TestApp } from '../helpers/app'
 import { databaseTargets } from '../helpers/database'
 

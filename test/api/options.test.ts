@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
 import { DEFAULT_MODEL_RATIO } from '@shared/default-prices'
 import { OPTION_DEFINITIONS, OPTION_MESSAGES, SECRET_OPTION_KEYS } from '@shared/option'
-import { createOptionStore } from '@/api/options/service'
+import { createOptionStore } from '@/db/stores/options'
 import { silentLogger } from '@/lib/logger'
 import { createTestApp, type Caller, type TestApp } from '../helpers/app'
 import { databaseTargets } from '../helpers/database'

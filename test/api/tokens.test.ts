@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
 import { eq } from 'drizzle-orm'
 import { TOKEN_MESSAGES, TOKEN_STATUS } from '@shared/token'
-import { tokenKeyDigest } from '@/api/tokens/keys'
+import { tokenKeyDigest } from '@/auth/token-keys'
 import { nowSeconds } from '@/lib/clock'
 import { createTestApp, type Caller, type TestApp } from '../helpers/app'
 import { databaseTargets } from '../helpers/database'

@@ -16,7 +16,7 @@ function createFerry(status: Record<string, unknown> = { system_name: 'Harbour G
 		if (new URL(request.url).pathname === '/api/status') return Response.json({ success: true, message: '', data: fake.status })
 		return Response.json({ success: false, message: 'not found', data: null }, { status: 404 })
 	}
-	const app = new Elysia().use(createConsole({ handleApi, sessionUserId: () => undefined }))
+	const app = new Elysia().use(createConsole({ handleApi, sessionUserId: async () => undefined }))
 	const get = async (path: string, headers: Record<string, string> = {}) => {
 		const response = await app.handle(new Request(`http://localhost${path}`, { headers }))
 		return { response, text: await response.text() }
@@ -150,7 +150,7 @@ describe('the console pipeline', () => {
 	test('yields to API routes registered on the same app, before or after the console', async () => {
 		const handleApi = async () => Response.json({ success: true, message: '', data: {} })
 		const api = new Elysia({ prefix: '/api' }).get('/status', () => ({ success: true, message: 'from api', data: {} }))
-		for (const app of [new Elysia().use(api).use(createConsole({ handleApi, sessionUserId: () => undefined })), new Elysia().use(createConsole({ handleApi, sessionUserId: () => undefined })).use(api)]) {
+		for (const app of [new Elysia().use(api).use(createConsole({ handleApi, sessionUserId: async () => undefined })), new Elysia().use(createConsole({ handleApi, sessionUserId: async () => undefined })).use(api)]) {
 			const response = await app.handle(new Request('http://localhost/api/status'))
 			expect(await response.json()).toMatchObject({ message: 'from api' })
 		}

@@ -3,7 +3,7 @@ import type { z } from 'zod'
 import { CHANNEL_MESSAGES, DEFAULT_CHANNEL_GROUP, type createChannelSchema, type updateChannelSchema } from '@shared/channel'
 import { CHANNEL_STATUS, DEFAULT_CHANNEL_OTHER, type ChannelType } from '@shared/channel-type'
 import type { Tables } from '@/db'
-import type { ChannelRecord } from './view'
+import { withStatusInfo, type ChannelRecord } from '@/db/stores/channels'
 
 type CreateInput = z.infer<typeof createChannelSchema>
 type UpdateInput = z.infer<typeof updateChannelSchema>
@@ -31,26 +31,6 @@ export const joinGroups = (groups: readonly string[]) => groups.length ? groups.
 
 export function otherOrDefault(type: number, other: string): string {
 	return other || (DEFAULT_CHANNEL_OTHER[type as ChannelType] ?? '')
-}
-
-/** A JSON object, or `{}` for empty text, bad JSON or any other JSON value. */
-export function parseJsonObject(text: string): Record<string, unknown> {
-	try {
-		const parsed: unknown = JSON.parse(text)
-		return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? parsed as Record<string, unknown> : {}
-	} catch {
-		return {}
-	}
-}
-
-/**
- * `other_info` for a channel entering `status`: enabling clears the reason and time, disabling
- * records them. Other keys in `other_info` are kept.
- */
-export function withStatusInfo(otherInfo: string, status: number, reason: string, time: number): string {
-	const { status_reason: _reason, status_time: _time, ...rest } = parseJsonObject(otherInfo)
-	const info = status === CHANNEL_STATUS.enabled ? rest : { ...rest, status_reason: reason, status_time: time }
-	return Object.keys(info).length ? JSON.stringify(info) : ''
 }
 
 function plainColumns(input: Partial<Record<keyof typeof PLAIN_FIELDS, unknown>>): Partial<ChannelColumns> {

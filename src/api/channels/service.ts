@@ -14,7 +14,7 @@ import { rows, type Tables } from '@/db'
 import type { Dependencies } from '@/dependencies'
 import { nowSeconds } from '@/lib/clock'
 import { badRequest, forbidden, refused } from '../errors'
-import { deleteAbilities, rebuildAbilities, rebuildAllAbilities } from './abilities'
+import { deleteAbilities, rebuildAbilities, rebuildAllAbilities } from '@/db/stores/abilities'
 import { batchKeys, batchName, changedColumns, newChannelColumns } from './fields'
 import { columnsWithoutKey, toChannelView } from './view'
 

@@ -7,8 +7,9 @@ import { rows, run } from '@/db'
 import type { Dependencies } from '@/dependencies'
 import { nowSeconds } from '@/lib/clock'
 import { refused } from '../errors'
-import { rebuildAbilities } from './abilities'
-import { joinGroups, withStatusInfo, type ChannelColumns } from './fields'
+import { rebuildAbilities } from '@/db/stores/abilities'
+import { withStatusInfo } from '@/db/stores/channels'
+import { joinGroups, type ChannelColumns } from './fields'
 
 /** Answers how many of the selected channels exist and now carry the tag. */
 export async function tagChannels(dependencies: Dependencies, { ids, tag }: z.infer<typeof tagChannelsSchema>): Promise<number> {

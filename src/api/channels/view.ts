@@ -1,8 +1,8 @@
 import { getTableColumns } from 'drizzle-orm'
 import type { ChannelView } from '@shared/channel'
 import type { Tables } from '@/db'
+import type { ChannelRecord } from '@/db/stores/channels'
 
-export type ChannelRecord = Tables['channels']['$inferSelect']
 export type ChannelWithoutKey = Omit<ChannelRecord, 'key'>
 
 /** Every column but the key: reads that answer the API never load the ciphertext at all. */

@@ -9,9 +9,8 @@ import type { Dependencies } from '@/dependencies'
 import { nowSeconds } from '@/lib/clock'
 import { randomString } from '@/lib/crypto'
 import { refused } from '../errors'
-import { signSession } from '../plugins/session'
 import { createAccount, isUniqueViolation, signUpRewards, usernameTaken } from '../users/repository'
-import type { UserRecord } from '../users/view'
+import type { UserRecord } from '@/db/stores/users'
 import { OAUTH_MESSAGES } from './messages'
 
 type IdentityColumn = 'githubId' | 'linuxDoId' | 'wechatId' | 'telegramId'
@@ -98,5 +97,5 @@ export async function bindIdentity(dependencies: Dependencies, provider: Identit
 export async function startSession(dependencies: Dependencies, user: UserRecord): Promise<string> {
 	const { users } = dependencies.store.tables
 	await dependencies.store.db.update(users).set({ lastLoginTime: nowSeconds() }).where(eq(users.id, user.id))
-	return signSession(dependencies.secrets, user.id, user.sessionVersion)
+	return dependencies.sessions.sign(user.id, user.sessionVersion)
 }

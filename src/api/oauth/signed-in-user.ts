@@ -1,8 +1,7 @@
 import { USER_STATUS } from '@shared/user'
 import type { Dependencies } from '@/dependencies'
-import { readCookie, SESSION_COOKIE, verifySession } from '../plugins/session'
-import { findUser } from '../users/repository'
-import type { UserRecord } from '../users/view'
+import { sessionUser } from '@/auth/session-user'
+import type { UserRecord } from '@/db/stores/users'
 
 /**
  * The signed-in user behind a request to a public route, or undefined: a valid console session of
@@ -10,9 +9,7 @@ import type { UserRecord } from '../users/view'
  * rules, except that a missing session is not an error here).
  */
 export async function signedInUser(dependencies: Dependencies, headers: Headers): Promise<UserRecord | undefined> {
-	const claims = verifySession(dependencies.secrets, readCookie(headers.get('cookie'), SESSION_COOKIE) ?? '')
-	if (!claims || headers.get('new-api-user') !== String(claims.sub)) return undefined
-	const user = await findUser(dependencies.store, claims.sub)
-	if (!user || user.sessionVersion !== claims.ver || user.status !== USER_STATUS.enabled) return undefined
+	const user = await sessionUser(dependencies, headers)
+	if (!user || headers.get('new-api-user') !== String(user.id) || user.status !== USER_STATUS.enabled) return undefined
 	return user
 }

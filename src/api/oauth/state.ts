@@ -11,7 +11,7 @@ import type { Dependencies } from '@/dependencies'
 import { nowSeconds } from '@/lib/clock'
 import { randomString } from '@/lib/crypto'
 import { refused } from '../errors'
-import { readCookie } from '../plugins/session'
+import { readCookie } from '@/auth/session'
 import { OAUTH_MESSAGES } from './messages'
 
 export const STATE_COOKIE = 'ferry_oauth_state'

@@ -1,6 +1,8 @@
 import { Elysia } from 'elysia'
 import { updateOptionSchema } from '@shared/option'
 import type { Dependencies } from '@/dependencies'
+import { OptionRefusedError } from '@/db/stores/options'
+import { refused } from '../errors'
 import { authentication } from '../plugins/auth'
 import { ok } from '../respond'
 
@@ -9,7 +11,11 @@ export function optionRoutes(dependencies: Dependencies) {
 		.use(authentication(dependencies))
 		.get('/', () => ok(dependencies.options.listPublic()))
 		.put('/', async ({ body }) => {
-			await dependencies.options.set(body.key, body.value)
+			try {
+				await dependencies.options.set(body.key, body.value)
+			} catch (error) {
+				throw error instanceof OptionRefusedError ? refused(error.message) : error
+			}
 			dependencies.changes.notify('options')
 			return ok()
 		}, { body: updateOptionSchema })

@@ -11,26 +11,15 @@ import { USER_STATUS } from '@shared/user'
 import type { Dependencies } from '@/dependencies'
 import { ApiError, forbidden, notFound, unauthorized } from '../errors'
 import { ACCESS_ROLE, accessFor } from '../route-policy'
-import { readCookie, SESSION_COOKIE, verifySession } from './session'
+import { sessionUser } from '@/auth/session-user'
+import type { UserRecord } from '@/db/stores/users'
 
-export type UserRow = Awaited<ReturnType<typeof loadActiveUser>>
-export type Caller = { user: NonNullable<UserRow>; via: 'session' | 'access_token' }
+export type Caller = { user: UserRecord; via: 'session' | 'access_token' }
 
 async function loadActiveUser({ store }: Dependencies, condition: ReturnType<typeof eq>) {
 	const { users } = store.tables
 	const [user] = await store.db.select().from(users).where(and(condition, isNull(users.deletedAt))).limit(1)
 	return user
-}
-
-/**
- * The undeleted user of a valid console session cookie (any status: callers check it), or
- * undefined. Shared with the playground relay, which accepts sessions only.
- */
-export async function sessionUser(dependencies: Dependencies, headers: Headers): Promise<UserRow | undefined> {
-	const claims = verifySession(dependencies.secrets, readCookie(headers.get('cookie'), SESSION_COOKIE) ?? '')
-	if (!claims) return undefined
-	const user = await loadActiveUser(dependencies, eq(dependencies.store.tables.users.id, claims.sub))
-	return user && user.sessionVersion === claims.ver ? user : undefined
 }
 
 async function authenticate(dependencies: Dependencies, headers: Headers): Promise<Caller> {

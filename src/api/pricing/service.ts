@@ -8,7 +8,7 @@ import { type PricingAnswer, type PricingEntry, QUOTA_TYPE } from '@shared/prici
 import type { Dependencies } from '@/dependencies'
 import { groupRatio, resolvePricing } from '@/billing/price'
 import { usableGroups } from '../users/account'
-import type { UserRecord } from '../users/view'
+import type { UserRecord } from '@/db/stores/users'
 
 type PriceList = Omit<PricingAnswer, 'success' | 'message'>
 

@@ -17,9 +17,9 @@ import { badRequest, notFound, refused } from '../errors'
 import { readPage } from '../paging'
 import { AUTO_GROUP } from '@shared/user'
 import { usableGroups } from '../users/account'
-import type { UserRecord } from '../users/view'
-import { newTokenKey, sealTokenKey, tokenKeyDigest } from './keys'
-import { effectiveStatus, hasExpired, isExhausted } from './status'
+import type { UserRecord } from '@/db/stores/users'
+import { newTokenKey, sealTokenKey, tokenKeyDigest } from '@/auth/token-keys'
+import { effectiveStatus, hasExpired, isExhausted } from '@/auth/token-status'
 import { toTokenView, type TokenRecord } from './view'
 
 function ownedBy(store: Store, userId: number): SQL {

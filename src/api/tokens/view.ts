@@ -1,8 +1,8 @@
 import type { TokenView } from '@shared/token'
 import type { Tables } from '@/db'
 import type { SecretBox } from '@/lib/crypto'
-import { displayTokenKey } from './keys'
-import { effectiveStatus } from './status'
+import { displayTokenKey } from '@/auth/token-keys'
+import { effectiveStatus } from '@/auth/token-status'
 
 export type TokenRecord = Tables['tokens']['$inferSelect']
 

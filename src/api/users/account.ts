@@ -10,13 +10,12 @@ import { applyCredit } from '@/billing/ledger'
 import { nowSeconds } from '@/lib/clock'
 import { randomString } from '@/lib/crypto'
 import { ApiError, badRequest, refused } from '../errors'
-import { signSession } from '../plugins/session'
 import { emailOwner } from '../verification/email-rules'
 import { VERIFICATION_MESSAGES } from '../verification/messages'
 import { consumeCode, VERIFICATION_PURPOSE } from '../verification/service'
 import { enforceAccountLimits, enforceAddressLimit } from './login-limits'
 import { createAccount, endSessions, isUniqueViolation, newAffCode, signUpRewards, usernameTaken } from './repository'
-import type { UserRecord } from './view'
+import type { UserRecord } from '@/db/stores/users'
 import { groupRatio } from '@/billing/price'
 
 const REGISTER_CODE_ATTEMPTS = { limit: 5, windowSeconds: 180 } as const
@@ -62,7 +61,7 @@ export async function login(dependencies: Dependencies, input: z.infer<typeof lo
 	const valid = await passwords.verify(input.password, user?.password ?? await unknownUserHash())
 	if (!user || !valid || user.status !== USER_STATUS.enabled) throw refused(USER_MESSAGES.wrongCredentials)
 	await store.db.update(users).set({ lastLoginTime: nowSeconds() }).where(eq(users.id, user.id))
-	return { user, sessionToken: signSession(dependencies.secrets, user.id, user.sessionVersion) }
+	return { user, sessionToken: await dependencies.sessions.sign(user.id, user.sessionVersion) }
 }
 
 /** A hash nobody's password matches, made on first need (argon2 takes 19 MiB while hashing). */
@@ -95,7 +94,7 @@ export async function updateSelf(dependencies: Dependencies, user: UserRecord, i
 		const [updated] = await store.db.update(users).set(changes).where(eq(users.id, user.id)).returning()
 		if (!input.password) return { user: updated!, sessionToken: undefined }
 		const version = await endSessions(store, user.id)
-		return { user: { ...updated!, sessionVersion: version! }, sessionToken: signSession(dependencies.secrets, user.id, version!) }
+		return { user: { ...updated!, sessionVersion: version! }, sessionToken: await dependencies.sessions.sign(user.id, version!) }
 	} catch (error) {
 		if (isUniqueViolation(error)) throw refused(USER_MESSAGES.usernameTaken)
 		throw error

@@ -7,7 +7,7 @@ import {
 } from '@shared/user'
 import type { Dependencies } from '@/dependencies'
 import { authentication, requireCaller } from '../plugins/auth'
-import { clearedSessionCookie, sessionCookie } from '../plugins/session'
+import { clearedSessionCookie, sessionCookie } from '@/auth/session'
 import { isSecureRequest, ok } from '../respond'
 import {
 	deleteSelf, generateAccessToken, login, logout, register, transferAffiliateQuota, updateSelf, usableGroups, userModels,

@@ -2,18 +2,11 @@
 import { and, eq, isNull, sql, type SQLWrapper } from 'drizzle-orm'
 import { LOG_TYPE } from '@shared/log'
 import { MAX_QUOTA } from '@shared/quota-limit'
-import type { OptionStore } from '@/api/options/service'
+import type { OptionStore } from '@/db/stores/options'
 import { applyCredit } from '@/billing/ledger'
 import { rows, type Store, type Tables } from '@/db'
 import { randomString } from '@/lib/crypto'
-import type { UserRecord } from './view'
-
-export async function findUser(store: Store, id: number, { includeDeleted = false } = {}): Promise<UserRecord | undefined> {
-	const { users } = store.tables
-	const condition = includeDeleted ? eq(users.id, id) : and(eq(users.id, id), isNull(users.deletedAt))
-	const [user] = await store.db.select().from(users).where(condition).limit(1)
-	return user
-}
+import type { UserRecord } from '@/db/stores/users'
 
 export async function usernameTaken(store: Store, username: string, exceptId = 0): Promise<boolean> {
 	const { users } = store.tables

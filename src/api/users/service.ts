@@ -11,8 +11,9 @@ import { applyCredit } from '@/billing/ledger'
 import { nowSeconds } from '@/lib/clock'
 import { refused } from '../errors'
 import { readPage } from '../paging'
-import { createAccount, findUser, isUniqueViolation, signUpRewards, usernameTaken } from './repository'
-import { toUserView, type UserRecord } from './view'
+import { findUser, type UserRecord } from '@/db/stores/users'
+import { createAccount, isUniqueViolation, signUpRewards, usernameTaken } from './repository'
+import { toUserView } from './view'
 
 /** Admins never act on a user of equal or higher role; the super admin acts on anyone. */
 function assertMayActOn(actor: UserRecord, target: UserRecord) {

@@ -1,7 +1,5 @@
 import type { SessionUser, UserView } from '@shared/user'
-import type { Tables } from '@/db'
-
-export type UserRecord = Tables['users']['$inferSelect']
+import type { UserRecord } from '@/db/stores/users'
 
 export function toUserView(user: UserRecord): UserView {
 	return {

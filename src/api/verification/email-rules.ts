@@ -3,7 +3,7 @@ import { and, asc, isNull, ne, sql } from 'drizzle-orm'
 import { z } from 'zod'
 import type { Store } from '@/db'
 import { refused } from '../errors'
-import type { OptionStore } from '../options/service'
+import type { OptionStore } from '@/db/stores/options'
 import { VERIFICATION_MESSAGES } from './messages'
 
 export const EMAIL_MAX_LENGTH = 64

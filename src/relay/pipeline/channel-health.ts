@@ -4,7 +4,7 @@
  * Statuses that mean the client's request was at fault never disable a channel, even when the
  * message matches, since a client could make an upstream echo a keyword back.
  */
-import type { OptionStore } from '@/api/options/service'
+import type { OptionStore } from '@/db/stores/options'
 
 const CLIENT_FAULT_STATUSES = new Set([400, 404, 408, 413, 415, 422])
 

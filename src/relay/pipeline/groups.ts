@@ -4,7 +4,7 @@
  * serves the model.
  */
 import { AUTO_GROUP } from '@shared/user'
-import type { OptionStore } from '@/api/options/service'
+import type { OptionStore } from '@/db/stores/options'
 import { relayErrors } from '../errors'
 import type { RelayCaller } from './token-auth'
 

@@ -4,7 +4,7 @@
  * tried, then weighted random inside that priority. Callers pass which channels can take the call
  * (their type has the endpoint); the others are never picked.
  */
-import type { RoutableChannel } from '@/api/channels/repository'
+import type { RoutableChannel } from '@/db/stores/channels'
 
 export type { RoutableChannel }
 

@@ -9,7 +9,7 @@
  *   whole answer is refused and a stream ends before the word; without it the word is replaced by
  *   `**###**`. Either way the call is billed for what the upstream produced (./answer-filter.ts).
  */
-import type { OptionStore } from '@/api/options/service'
+import type { OptionStore } from '@/db/stores/options'
 import { compileWordMatcher, type WordMatcher } from '@/lib/word-matcher'
 import { RelayError } from '../errors'
 import { isObject } from '../formats/json'

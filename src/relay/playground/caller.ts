@@ -5,7 +5,7 @@
  */
 import { USER_STATUS } from '@shared/user'
 import type { Dependencies } from '@/dependencies'
-import { sessionUser } from '@/api/plugins/auth'
+import { sessionUser } from '@/auth/session-user'
 import { usableGroups } from '@/api/users/account'
 import { RelayError, relayErrors } from '../errors'
 import type { RelayCaller } from '../pipeline/token-auth'

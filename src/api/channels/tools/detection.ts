@@ -11,7 +11,7 @@ import { rows } from '@/db'
 import type { Dependencies } from '@/dependencies'
 import { nowSeconds } from '@/lib/clock'
 import { refused } from '../../errors'
-import { parseJsonObject } from '../fields'
+import { parseJsonObject } from '@/db/stores/channels'
 import { baseUrlOf, firstKey, loadToolChannel, upstreamSend, withoutV1, type ToolChannel } from './upstream'
 
 export const UNKNOWN_PROBE_MODEL = 'ferry-upstream-probe-no-such-model'

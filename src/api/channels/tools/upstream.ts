@@ -10,8 +10,8 @@ import { openerWith } from '@/lib/outbound'
 import type { RelayServices } from '@/relay/pipeline/services'
 import { scrubSecrets, upstreamMessageOf, type UpstreamIdentity } from '@/relay/pipeline/upstream-message'
 import { adaptorFor } from '@/relay/providers/registry'
-import { readableChannels, toRoutableChannel, type RoutableChannel } from '../repository'
-import type { ChannelRecord } from '../view'
+import { readableChannels, toRoutableChannel, type RoutableChannel } from '@/db/stores/channels'
+import type { ChannelRecord } from '@/db/stores/channels'
 import { refused } from '../../errors'
 
 /** Milliseconds: tools give up sooner than relayed calls, whose first byte may take minutes. */

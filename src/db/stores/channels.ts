@@ -1,14 +1,37 @@
-/** What the relay reads and writes of channels: its routing table's source, and auto-disabling. */
+/**
+ * Channels as the relay and the management API both need them: the stored record, the routing
+ * table's source, auto-disabling, and the `other_info` upkeep of a status change.
+ */
 import { and, eq } from 'drizzle-orm'
 import { splitList } from '@shared/channel'
 import { CHANNEL_STATUS } from '@shared/channel-type'
-import { rows, type Store } from '@/db'
+import { rows, type Store, type Tables } from '@/db'
 import type { ChangeFeed } from '@/lib/change-feed'
 import type { SecretBox } from '@/lib/crypto'
 import { nowSeconds } from '@/lib/clock'
 import { rebuildAbilities } from './abilities'
-import { parseJsonObject, withStatusInfo } from './fields'
-import type { ChannelRecord } from './view'
+
+export type ChannelRecord = Tables['channels']['$inferSelect']
+
+/** A JSON object, or `{}` for empty text, bad JSON or any other JSON value. */
+export function parseJsonObject(text: string): Record<string, unknown> {
+	try {
+		const parsed: unknown = JSON.parse(text)
+		return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? parsed as Record<string, unknown> : {}
+	} catch {
+		return {}
+	}
+}
+
+/**
+ * `other_info` for a channel entering `status`: enabling clears the reason and time, disabling
+ * records them. Other keys in `other_info` are kept.
+ */
+export function withStatusInfo(otherInfo: string, status: number, reason: string, time: number): string {
+	const { status_reason: _reason, status_time: _time, ...rest } = parseJsonObject(otherInfo)
+	const info = status === CHANNEL_STATUS.enabled ? rest : { ...rest, status_reason: reason, status_time: time }
+	return Object.keys(info).length ? JSON.stringify(info) : ''
+}
 
 export interface RoutableChannel {
 	id: number

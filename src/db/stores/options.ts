@@ -9,13 +9,17 @@ import {
 import { DEFAULT_MODEL_RATIO } from '@shared/default-prices'
 import type { Store } from '@/db'
 import type { Logger } from '@/lib/logger'
-import { refused } from '../errors'
+
+/** A value the option rules refuse, with the seed's message: the API answers it as a refusal. */
+export class OptionRefusedError extends Error {}
+
+const refused = (message: string) => new OptionRefusedError(message)
 
 export interface OptionStore {
 	get<Key extends OptionKey>(key: Key): OptionValue<Key>
 	/** Every option as its stored text, secrets left out: the `GET /api/option/` answer. */
 	listPublic(): { key: string; value: string }[]
-	/** Checks and saves one option; throws an ApiError with the seed's message when refused. */
+	/** Checks and saves one option; throws an OptionRefusedError with the seed's message when refused. */
 	set(key: string, text: string): Promise<void>
 	resetModelRatio(): Promise<void>
 	/** Re-reads the table (another node changed it). */

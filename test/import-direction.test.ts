@@ -1,0 +1,114 @@
+/**
+ * Imports point down only (design §2): `src/shared` ← `src/lib`, config ← `src/db` ← `src/auth`,
+ * `src/billing` ← the relay and the management API ← the console and `app.ts`. The relay never
+ * imports `src/api`, and the API never imports the relay's pipeline: what both need lives below
+ * them (stores in `src/db/stores`, sessions and token keys in `src/auth`, token counting in
+ * `src/billing`, opening an upstream in `src/relay/upstream`). The console's pages import only
+ * `src/shared` from the server's code.
+ */
+import { describe, expect, test } from 'bun:test'
+import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { dirname, join, relative, resolve } from 'node:path'
+
+const root = resolve(import.meta.dir, '..')
+
+/** The layers, lowest first; a file may import its own layer or a lower one. */
+const LAYERS: { name: string; test(path: string): boolean }[] = [
+	{ name: 'shared', test: (path) => path.startsWith('src/shared/') },
+	{ name: 'lib', test: (path) => path.startsWith('src/lib/') || path === 'src/config.ts' },
+	{ name: 'db', test: (path) => path.startsWith('src/db/') },
+	{ name: 'domain', test: (path) => path.startsWith('src/auth/') || path.startsWith('src/billing/') || path === 'src/dependencies.ts' },
+	{ name: 'services', test: (path) => path.startsWith('src/relay/') || path.startsWith('src/api/') || path.startsWith('src/workers/') },
+	{ name: 'console', test: (path) => path.startsWith('src/console/') || path.startsWith('ui/') },
+	{ name: 'app', test: (path) => path === 'src/app.ts' || path === 'src/main.ts' || path.startsWith('src/cli/') },
+]
+
+/** Parts of the relay the management API may use: pure providers and formats, and opening an upstream. */
+const RELAY_PARTS_FOR_THE_API = ['src/relay/providers/', 'src/relay/formats/', 'src/relay/upstream/', 'src/relay/errors.ts']
+
+function layerOf(path: string) {
+	const index = LAYERS.findIndex((layer) => layer.test(path))
+	return index < 0 ? undefined : { index, name: LAYERS[index]!.name }
+}
+
+function sourceFiles(folder: string): string[] {
+	const found: string[] = []
+	for (const entry of readdirSync(join(root, folder))) {
+		const path = join(folder, entry)
+		if (statSync(join(root, path)).isDirectory()) found.push(...sourceFiles(path))
+		else if (/\.tsx?$/.test(entry)) found.push(path)
+	}
+	return found
+}
+
+/** Every module a file names in `import … from`, `export … from`, `import '…'` and `import('…')`. */
+function specifiersOf(text: string): string[] {
+	const found: string[] = []
+	const pattern = /(?:^|[\s;])(?:import|export)\s[^'"`;]*?from\s*['"]([^'"]+)['"]|(?:^|[\s;])import\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/gm
+	for (const match of text.matchAll(pattern)) found.push((match[1] ?? match[2] ?? match[3])!)
+	return found
+}
+
+/** The repository path a specifier names, or undefined for a package. */
+function resolveSpecifier(from: string, specifier: string): string | undefined {
+	let path: string
+	if (specifier.startsWith('@/')) path = join('src', specifier.slice(2))
+	else if (specifier.startsWith('@shared/')) path = join('src/shared', specifier.slice('@shared/'.length))
+	else if (specifier.startsWith('@ui/')) path = join('ui', specifier.slice('@ui/'.length))
+	else if (specifier.startsWith('.')) path = relative(root, resolve(root, dirname(from), specifier))
+	else return undefined
+	for (const candidate of [path, `${path}.ts`, `${path}.tsx`, join(path, 'index.ts'), join(path, 'index.tsx')]) {
+		try {
+			if (statSync(join(root, candidate)).isFile()) return candidate
+		} catch {}
+	}
+	return path
+}
+
+interface Arrow { from: string; to: string }
+
+function arrows(): Arrow[] {
+	const found: Arrow[] = []
+	for (const from of [...sourceFiles('src'), ...sourceFiles('ui')]) {
+		for (const specifier of specifiersOf(readFileSync(join(root, from), 'utf8'))) {
+			const to = resolveSpecifier(from, specifier)
+			if (to) found.push({ from, to })
+		}
+	}
+	return found
+}
+
+/** Why an import breaks the rule, or undefined when it is allowed. */
+function violation({ from, to }: Arrow): string | undefined {
+	const source = layerOf(from)
+	const target = layerOf(to)
+	if (!source || !target) return undefined
+	if (target.index > source.index) return `${source.name} imports ${target.name}`
+	if (from.startsWith('src/relay/') && to.startsWith('src/api/')) return 'the relay imports the management API'
+	if (from.startsWith('src/api/') && to.startsWith('src/relay/') && !RELAY_PARTS_FOR_THE_API.some((part) => to.startsWith(part))) {
+		return 'the management API imports the relay beyond its providers, formats and upstream'
+	}
+	if (from.startsWith('src/workers/') && (to.startsWith('src/api/') || to.startsWith('src/relay/'))) return 'a worker imports a service layer'
+	if (from.startsWith('ui/') && to.startsWith('src/') && !to.startsWith('src/shared/')) return 'the console imports server code other than src/shared'
+	return undefined
+}
+
+describe('import direction', () => {
+	const all = arrows()
+
+	test('finds the imports it checks (the walk itself works)', () => {
+		expect(all.length).toBeGreaterThan(500)
+		expect(all).toContainEqual({ from: 'src/app.ts', to: 'src/api/index.ts' })
+		expect(violation({ from: 'src/relay/index.ts', to: 'src/api/channels/service.ts' })).toBe('the relay imports the management API')
+		expect(violation({ from: 'src/api/channels/tools/models.ts', to: 'src/relay/pipeline/attempts.ts' })).toBeDefined()
+		expect(violation({ from: 'src/db/lease.ts', to: 'src/billing/ledger.ts' })).toBe('db imports domain')
+	})
+
+	test('every arrow points down: no layer imports a higher one, the relay and the API never import each other\'s core', () => {
+		const wrong = all.flatMap((arrow) => {
+			const why = violation(arrow)
+			return why ? [`${arrow.from} → ${arrow.to}: ${why}`] : []
+		})
+		expect(wrong).toEqual([])
+	})
+})
