@@ -13,13 +13,10 @@
  */
 import { z } from 'zod'
 import { pageQuerySchema } from './api'
+import { CHANNEL_NAME_MAX_LENGTH, CHANNEL_TAG_MAX_LENGTH, CREATE_MODE, PRIORITY_MIN, splitList, TAG_STATUS, WEIGHT_MIN } from './channel-constants'
 import { CHANNEL_STATUS, isChannelType } from './channel-type'
 
-export const PRIORITY_MIN = -999
-export const WEIGHT_MIN = 0
-export const DEFAULT_CHANNEL_GROUP = 'default'
-/** Response-time colour tiers in milliseconds (seed 001 §4): up to each bound green, lime, yellow; above red; 0 untested. */
-export const RESPONSE_TIME_TIERS_MS = { fast: 1000, fair: 3000, slow: 5000 } as const
+export * from './channel-constants'
 
 export const CHANNEL_MESSAGES = {
 	nameAndKeyRequired: 'please fill channel name and key',
@@ -41,16 +38,6 @@ export const CHANNEL_MESSAGES = {
 	disabledByAdministrator: 'disabled by an administrator',
 } as const
 
-export const CREATE_MODE = { single: 'single', batch: 'batch' } as const
-
-/** Trimmed, non-empty, first occurrence kept: the one normal form of `models` and `group`. */
-export function splitList(value: string | readonly string[]): string[] {
-	const items = (typeof value === 'string' ? value.split(',') : value.flatMap((item) => item.split(',')))
-		.map((item) => item.trim())
-		.filter(Boolean)
-	return [...new Set(items)]
-}
-
 /** Numbers may come as numeric text from form fields. */
 const numericText = (value: unknown) => typeof value === 'string' && value.trim() !== '' ? Number(value) : value
 /** For fields where an empty value means "leave unchanged". */
@@ -66,9 +53,6 @@ const status = z.preprocess(numericText, z.literal(Object.values(CHANNEL_STATUS)
 const autoBan = z.union([z.boolean(), z.preprocess(numericText, z.union([z.literal(0), z.literal(1)]))]).transform((value) => Number(value) as 0 | 1)
 const text = (max: number) => z.string().trim().max(max)
 
-/** The longest channel name and tag the API takes. */
-export const CHANNEL_NAME_MAX_LENGTH = 128
-export const CHANNEL_TAG_MAX_LENGTH = 64
 const list = (message?: string) => z.union([z.string(), z.array(z.string())], message ? { error: message } : undefined).transform(splitList)
 const nonEmpty = (items: string[]) => items.length > 0
 
@@ -190,6 +174,7 @@ export const editTagSchema = z.object({
 
 /** `other_info`: why and when (unix seconds) a channel was last disabled; cleared on enabling. */
 export const channelOtherInfoSchema = z.looseObject({ status_reason: z.string().optional(), status_time: z.number().optional() })
+export type ChannelOtherInfo = z.infer<typeof channelOtherInfoSchema>
 
 /** A channel as the API shows it: `key` is always empty, keys are never read back. */
 export const channelViewSchema = z.object({
@@ -223,9 +208,6 @@ export const channelViewSchema = z.object({
 	other_info: z.string(),
 })
 export type ChannelView = z.infer<typeof channelViewSchema>
-
-/** Tag rows: 1 when every channel of the tag is enabled, 2 when none is, 0 when some are. */
-export const TAG_STATUS = { mixed: 0, enabled: 1, disabled: 2 } as const
 
 /**
  * In tag mode every tag is one row standing for its channels (those matching the list or search),
@@ -270,9 +252,6 @@ export const channelTestResultSchema = z.object({
 	time: z.number(),
 })
 export type ChannelTestResult = z.infer<typeof channelTestResultSchema>
-
-/** Kinds of relay layer upstream detection tells apart. */
-export const UPSTREAM_CLIENT_TYPE = { openai: 'openai', azure: 'azure', python: 'python', go: 'go', unknown: 'unknown' } as const
 
 /** One upstream group: which client kinds answered, how often each, and when (unix seconds). */
 export const upstreamGroupSchema = z.object({

@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useState } from 'react'
 import { useLoaderData } from 'react-router'
-import { splitList, type ChannelListItem } from '@shared/channel'
+import { splitList } from '@shared/channel-constants'
+import type { ChannelListItem } from '@shared/channel'
 import { DataTable } from '@ui/components/data-table/data-table'
 import { useTableUrlState } from '@ui/components/data-table/url-state'
 import type { ChannelListData } from '@ui/features/channels/channel-route'

@@ -1,6 +1,6 @@
 import { useState } from 'react'
 import { useLoaderData, useRevalidator } from 'react-router'
-import { REDEMPTION_STATUS } from '@shared/redemption'
+import { REDEMPTION_STATUS } from '@shared/redemption-constants'
 import { useTableUrlState } from '@ui/components/data-table/url-state'
 import { ConfirmDialog } from '@ui/components/ui/confirm-dialog'
 import { copyText } from '@ui/components/ui/copy'

@@ -1,6 +1,6 @@
 import { useState } from 'react'
 import { useLoaderData, useRevalidator } from 'react-router'
-import { TOKEN_STATUS } from '@shared/token'
+import { TOKEN_STATUS } from '@shared/token-constants'
 import { useTableUrlState } from '@ui/components/data-table/url-state'
 import { ConfirmDialog } from '@ui/components/ui/confirm-dialog'
 import { copyText } from '@ui/components/ui/copy'

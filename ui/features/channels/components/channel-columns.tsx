@@ -1,4 +1,5 @@
-import { splitList, type ChannelListItem, type ChannelView } from '@shared/channel'
+import { splitList } from '@shared/channel-constants'
+import type { ChannelListItem, ChannelView } from '@shared/channel'
 import { CHANNEL_TYPE_NAMES, type ChannelType } from '@shared/channel-type'
 import type { Column } from '@ui/components/data-table/data-table'
 import { Badge } from '@ui/components/ui/badge'

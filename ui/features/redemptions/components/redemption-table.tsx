@@ -1,5 +1,5 @@
 import { CopyIcon, PencilIcon, PowerIcon, PowerOffIcon, Trash2Icon } from 'lucide-react'
-import { REDEMPTION_STATUS } from '@shared/redemption'
+import { REDEMPTION_STATUS } from '@shared/redemption-constants'
 import { type Column, DataTable, type PaginationProps } from '@ui/components/data-table/data-table'
 import { Badge } from '@ui/components/ui/badge'
 import { Button } from '@ui/components/ui/button'

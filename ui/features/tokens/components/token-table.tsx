@@ -1,4 +1,4 @@
-import { TOKEN_NEVER_EXPIRES } from '@shared/token'
+import { TOKEN_NEVER_EXPIRES } from '@shared/token-constants'
 import { type Column, DataTable, type PaginationProps } from '@ui/components/data-table/data-table'
 import { Badge } from '@ui/components/ui/badge'
 import { useTranslation } from '@ui/i18n'
