@@ -38,10 +38,11 @@ export const CHANNEL_MESSAGES = {
 	disabledByAdministrator: 'disabled by an administrator',
 } as const
 
-/** Numbers may come as numeric text from form fields. */
-const numericText = (value: unknown) => typeof value === 'string' && value.trim() !== '' ? Number(value) : value
-/** For fields where an empty value means "leave unchanged". */
-const blankAsAbsent = (value: unknown) => value === '' || value === null ? undefined : value
+/** Numbers may come as numeric text from form fields (the parameter's type is the schemas' input type). */
+const numericText = (value: number | string) => typeof value === 'string' && value.trim() !== '' ? Number(value) : value
+/** `schema`, optional, where an empty value also means "leave unchanged"; its input type is the schema's own, or empty. */
+const blankAsAbsent = <Schema extends z.ZodType>(schema: Schema) =>
+	z.preprocess((value: z.input<Schema> | '' | null | undefined) => value === '' || value === null ? undefined : value, schema.optional())
 
 const integer = (message: string) => z.number({ error: message }).int(message)
 const priority = z.preprocess(numericText, integer(CHANNEL_MESSAGES.priorityInteger).min(PRIORITY_MIN, CHANNEL_MESSAGES.priorityMinimum))
@@ -165,11 +166,11 @@ export const tagSchema = z.object({ tag })
 export const editTagSchema = z.object({
 	tag,
 	new_tag: z.string().trim().max(CHANNEL_TAG_MAX_LENGTH).nullish(),
-	model_mapping: z.preprocess(blankAsAbsent, modelMapping.optional()),
-	groups: z.preprocess(blankAsAbsent, list().optional()),
-	models: z.preprocess(blankAsAbsent, list().optional()),
-	priority: z.preprocess(blankAsAbsent, priority.optional()),
-	weight: z.preprocess(blankAsAbsent, weight.optional()),
+	model_mapping: blankAsAbsent(modelMapping),
+	groups: blankAsAbsent(list()),
+	models: blankAsAbsent(list()),
+	priority: blankAsAbsent(priority),
+	weight: blankAsAbsent(weight),
 })
 
 /** `other_info`: why and when (unix seconds) a channel was last disabled; cleared on enabling. */

@@ -118,6 +118,9 @@ export type UserView = {
 	deleted_at: number | null
 }
 
+/** `GET /api/user/self/groups`: the groups the user may pick for a token → description and the ratio billing applies there. */
+export type UsableGroups = Record<string, { desc: string; ratio: number }>
+
 /** The login answer that the console keeps locally (design §6). */
 export type SessionUser = Pick<UserView, 'id' | 'username' | 'display_name' | 'role' | 'status' | 'group'> & {
 	password_change_required: boolean
