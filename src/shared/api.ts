@@ -11,7 +11,6 @@ export * from './api-constants'
 
 export type Envelope<Data = unknown> = { success: boolean; message: string; data?: Data }
 
-
 /** `p` counts from 1; `p=0` or no `p` is the first page. `size` is accepted for `page_size`. */
 export const pageQuerySchema = z.object({
 	p: z.coerce.number().int().min(0).optional(),
