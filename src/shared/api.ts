@@ -5,12 +5,11 @@
  * login 401, a role too low 403, an unknown resource 404, a rate limit 429 — all in the envelope.
  */
 import { z } from 'zod'
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './api-constants'
+
+export * from './api-constants'
 
 export type Envelope<Data = unknown> = { success: boolean; message: string; data?: Data }
-
-export const DEFAULT_PAGE_SIZE = 10
-export const MAX_PAGE_SIZE = 100
-export const PAGE_SIZE_OPTIONS = [10, 20, 50, 100] as const
 
 /** `p` counts from 1; `p=0` or no `p` is the first page. `size` is accepted for `page_size`. */
 export const pageQuerySchema = z.object({

@@ -13,14 +13,11 @@
  */
 import { z } from 'zod'
 import { pageQuerySchema } from './api'
-import { CHANNEL_STATUS, DEFAULT_CHANNEL_OTHER, isChannelType, type ChannelType } from './channel-type'
-import { describeCycle, findModelMappingCycle } from './model-mapping'
+import { CHANNEL_NAME_MAX_LENGTH, CHANNEL_TAG_MAX_LENGTH, CREATE_MODE, PRIORITY_MIN, splitList, TAG_STATUS, WEIGHT_MIN } from './channel-constants'
+import { CHANNEL_STATUS, isChannelType } from './channel-type'
+import { describeCycle, mappingCycle } from './model-mapping'
 
-export const PRIORITY_MIN = -999
-export const WEIGHT_MIN = 0
-export const DEFAULT_CHANNEL_GROUP = 'default'
-/** Response-time colour tiers in milliseconds (seed 001 §4): up to each bound green, lime, yellow; above red; 0 untested. */
-export const RESPONSE_TIME_TIERS_MS = { fast: 1000, fair: 3000, slow: 5000 } as const
+export * from './channel-constants'
 
 export const CHANNEL_MESSAGES = {
 	nameAndKeyRequired: 'please fill channel name and key',
@@ -44,20 +41,11 @@ export const CHANNEL_MESSAGES = {
 	disabledByAdministrator: 'disabled by an administrator',
 } as const
 
-export const CREATE_MODE = { single: 'single', batch: 'batch' } as const
-
-/** Trimmed, non-empty, first occurrence kept: the one normal form of `models` and `group`. */
-export function splitList(value: string | readonly string[]): string[] {
-	const items = (typeof value === 'string' ? value.split(',') : value.flatMap((item) => item.split(',')))
-		.map((item) => item.trim())
-		.filter(Boolean)
-	return [...new Set(items)]
-}
-
-/** Numbers may come as numeric text from form fields. */
-const numericText = (value: unknown) => typeof value === 'string' && value.trim() !== '' ? Number(value) : value
-/** For fields where an empty value means "leave unchanged". */
-const blankAsAbsent = (value: unknown) => value === '' || value === null ? undefined : value
+/** Numbers may come as numeric text from form fields (the parameter's type is the schemas' input type). */
+const numericText = (value: number | string) => typeof value === 'string' && value.trim() !== '' ? Number(value) : value
+/** `schema`, optional, where an empty value also means "leave unchanged"; its input type is the schema's own, or empty. */
+const blankAsAbsent = <Schema extends z.ZodType>(schema: Schema) =>
+	z.preprocess((value: z.input<Schema> | '' | null | undefined) => value === '' || value === null ? undefined : value, schema.optional())
 
 const integer = (message: string) => z.number({ error: message }).int(message)
 const priority = z.preprocess(numericText, integer(CHANNEL_MESSAGES.priorityInteger).min(PRIORITY_MIN, CHANNEL_MESSAGES.priorityMinimum))
@@ -69,9 +57,6 @@ const status = z.preprocess(numericText, z.literal(Object.values(CHANNEL_STATUS)
 const autoBan = z.union([z.boolean(), z.preprocess(numericText, z.union([z.literal(0), z.literal(1)]))]).transform((value) => Number(value) as 0 | 1)
 const text = (max: number) => z.string().trim().max(max)
 
-/** The longest channel name and tag the API takes. */
-export const CHANNEL_NAME_MAX_LENGTH = 128
-export const CHANNEL_TAG_MAX_LENGTH = 64
 const list = (message?: string) => z.union([z.string(), z.array(z.string())], message ? { error: message } : undefined).transform(splitList)
 const nonEmpty = (items: string[]) => items.length > 0
 
@@ -83,17 +68,6 @@ function parsesAsObject(text: string, valuesAreValid: (value: unknown, key: stri
 		return Object.entries(parsed).every(([key, value]) => valuesAreValid(value, key))
 	} catch {
 		return false
-	}
-}
-
-/** The loop in a mapping's JSON text; undefined for no loop, and for text that is not a JSON object (refused on its own). */
-export function mappingCycle(text: string): string[] | undefined {
-	if (!text.trim()) return undefined
-	try {
-		const parsed: unknown = JSON.parse(text)
-		return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? findModelMappingCycle(parsed as Record<string, unknown>) : undefined
-	} catch {
-		return undefined
 	}
 }
 
@@ -135,27 +109,6 @@ const editableFields = {
 	auto_ban: autoBan,
 	status,
 }
-
-/**
- * What decides where a channel's stored key is sent: the type (each has its own default host and
- * wire format), the base URL, and `other`, from which some types build the URL (Vertex AI's region
- * names the host; Cloudflare's account, Gemini's and iFlytek's versions and Azure's API version are
- * in the URL). Keys are never read back, so an admin who could change any of these without the key
- * could send it to a host of its own choosing: on an edit or a copy, changing them takes the key
- * again, unless the super admin does it.
- */
-export interface KeyDestination {
-	type: number
-	base_url: string
-	other: string
-}
-
-function destinationText({ type, base_url, other }: KeyDestination): string {
-	const normalOther = other.trim() || (DEFAULT_CHANNEL_OTHER[type as ChannelType] ?? '')
-	return JSON.stringify([type, base_url.trim().replace(/\/+$/, ''), normalOther])
-}
-
-export const keyDestinationChanged = (before: KeyDestination, after: KeyDestination) => destinationText(before) !== destinationText(after)
 
 const optionalFields = Object.fromEntries(Object.entries(editableFields).map(([field, schema]) => [field, schema.nullish()])) as {
 	[Field in keyof typeof editableFields]: z.ZodOptional<z.ZodNullable<(typeof editableFields)[Field]>>
@@ -221,15 +174,16 @@ export const tagSchema = z.object({ tag })
 export const editTagSchema = z.object({
 	tag,
 	new_tag: z.string().trim().max(CHANNEL_TAG_MAX_LENGTH).nullish(),
-	model_mapping: z.preprocess(blankAsAbsent, modelMapping.optional()),
-	groups: z.preprocess(blankAsAbsent, list().optional()),
-	models: z.preprocess(blankAsAbsent, list().optional()),
-	priority: z.preprocess(blankAsAbsent, priority.optional()),
-	weight: z.preprocess(blankAsAbsent, weight.optional()),
+	model_mapping: blankAsAbsent(modelMapping),
+	groups: blankAsAbsent(list()),
+	models: blankAsAbsent(list()),
+	priority: blankAsAbsent(priority),
+	weight: blankAsAbsent(weight),
 })
 
 /** `other_info`: why and when (unix seconds) a channel was last disabled; cleared on enabling. */
 export const channelOtherInfoSchema = z.looseObject({ status_reason: z.string().optional(), status_time: z.number().optional() })
+export type ChannelOtherInfo = z.infer<typeof channelOtherInfoSchema>
 
 /** A channel as the API shows it: `key` is always empty, keys are never read back. */
 export const channelViewSchema = z.object({
@@ -263,9 +217,6 @@ export const channelViewSchema = z.object({
 	other_info: z.string(),
 })
 export type ChannelView = z.infer<typeof channelViewSchema>
-
-/** Tag rows: 1 when every channel of the tag is enabled, 2 when none is, 0 when some are. */
-export const TAG_STATUS = { mixed: 0, enabled: 1, disabled: 2 } as const
 
 /**
  * In tag mode every tag is one row standing for its channels (those matching the list or search),
@@ -310,9 +261,6 @@ export const channelTestResultSchema = z.object({
 	time: z.number(),
 })
 export type ChannelTestResult = z.infer<typeof channelTestResultSchema>
-
-/** Kinds of relay layer upstream detection tells apart. */
-export const UPSTREAM_CLIENT_TYPE = { openai: 'openai', azure: 'azure', python: 'python', go: 'go', unknown: 'unknown' } as const
 
 /** One upstream group: which client kinds answered, how often each, and when (unix seconds). */
 export const upstreamGroupSchema = z.object({

@@ -46,3 +46,14 @@ export function findModelMappingCycle(mapping: Readonly<Record<string, unknown>>
 
 /** How a loop is shown in messages: `a → b → a`. */
 export const describeCycle = (cycle: readonly string[]) => cycle.join(' → ')
+
+/** The loop in a mapping's JSON text; undefined for no loop, and for text that is not a JSON object (refused on its own). */
+export function mappingCycle(text: string): string[] | undefined {
+	if (!text.trim()) return undefined
+	try {
+		const parsed: unknown = JSON.parse(text)
+		return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? findModelMappingCycle(parsed as Record<string, unknown>) : undefined
+	} catch {
+		return undefined
+	}
+}

@@ -6,6 +6,7 @@
 import { z } from 'zod'
 import { DEFAULT_COMPLETION_RATIO, DEFAULT_MODEL_PRICE, DEFAULT_MODEL_RATIO } from './default-prices'
 import { MAX_QUOTA } from './quota-limit'
+import { DATA_EXPORT_GRANULARITIES } from './quota-data-constants'
 
 export class OptionValueError extends Error {}
 
@@ -69,7 +70,7 @@ const groupGroupRatio = z.record(z.string(), numberMap)
 const payMethods = z.array(z.object({ name: z.string(), type: z.string(), color: z.string().optional(), min_topup: z.number().optional() }))
 const chats = z.array(stringMap)
 
-export const DATA_EXPORT_GRANULARITIES = ['hour', 'day', 'week'] as const
+export { DATA_EXPORT_GRANULARITIES }
 
 export const DEFAULT_AUTOMATIC_DISABLE_KEYWORDS = [
 	'your credit balance is too low',

@@ -2,20 +2,9 @@
 import { z } from 'zod'
 import { pageQuerySchema } from './api'
 import { MAX_QUOTA, QUOTA_LIMIT_MESSAGES } from './quota-limit'
+import { REDEMPTION_CREATE_MAX_COUNT, REDEMPTION_DEFAULT_COUNT, REDEMPTION_DEFAULT_QUOTA, REDEMPTION_NAME_MAX_LENGTH, REDEMPTION_NEVER_EXPIRES } from './redemption-constants'
 
-/** Seed 002 §4: a code is redeemable only while unused. */
-export const REDEMPTION_STATUS = { unused: 1, disabled: 2, used: 3 } as const
-export type RedemptionStatus = (typeof REDEMPTION_STATUS)[keyof typeof REDEMPTION_STATUS]
-
-/** A key is this many random letters and digits; it is the bearer value of the code. */
-export const REDEMPTION_KEY_LENGTH = 32
-export const REDEMPTION_NAME_MAX_LENGTH = 20
-export const REDEMPTION_CREATE_MAX_COUNT = 100
-/** Seed 002 §9 defaults. */
-export const REDEMPTION_DEFAULT_QUOTA = 100_000
-export const REDEMPTION_DEFAULT_COUNT = 1
-/** `expired_time` 0: the code never expires. */
-export const REDEMPTION_NEVER_EXPIRES = 0
+export * from './redemption-constants'
 
 export const REDEMPTION_MESSAGES = {
 	nameLength: `the redemption code name must be 1 to ${REDEMPTION_NAME_MAX_LENGTH} characters`,

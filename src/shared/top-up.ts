@@ -1,9 +1,9 @@
 /** The wallet's online top-up (seed 002 §2, §4, §5, §7): states, messages and the shapes of its calls. */
 import { z } from 'zod'
 import { pageQuerySchema } from './api'
+import type { TopUpStatus } from './top-up-constants'
 
-export const TOP_UP_STATUS = { pending: 'pending', success: 'success', failed: 'failed' } as const
-export type TopUpStatus = (typeof TOP_UP_STATUS)[keyof typeof TOP_UP_STATUS]
+export * from './top-up-constants'
 
 /** Where the payment service sends the payer back, and where it calls Ferry once paid. */
 export const TOP_UP_RETURN_PATH = '/topup'

@@ -1,17 +1,10 @@
 /** Accounts: roles, states, and the shapes of the account calls of seed 000 §7. */
 import { z } from 'zod'
 import { MAX_QUOTA, QUOTA_LIMIT_MESSAGES } from './quota-limit'
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, ROLE, USERNAME_MAX_LENGTH } from './user-constants'
 
-export const ROLE = { user: 1, admin: 10, root: 100 } as const
-export type Role = (typeof ROLE)[keyof typeof ROLE]
-export const USER_STATUS = { enabled: 1, disabled: 2, blocked: 3 } as const
+export * from './user-constants'
 
-/** A token in this group is routed to the first of `AutoGroups` that serves the requested model. */
-export const AUTO_GROUP = 'auto'
-
-export const USERNAME_MAX_LENGTH = 12
-export const PASSWORD_MIN_LENGTH = 8
-export const PASSWORD_MAX_LENGTH = 20
 export const DEFAULT_ROOT_USERNAME = 'root'
 export const DEFAULT_ROOT_PASSWORD = '123456'
 
@@ -129,6 +122,9 @@ export type UserView = {
 	last_login_time: number
 	deleted_at: number | null
 }
+
+/** `GET /api/user/self/groups`: the groups the user may pick for a token → description and the ratio billing applies there. */
+export type UsableGroups = Record<string, { desc: string; ratio: number }>
 
 /** The login answer that the console keeps locally (design §6). */
 export type SessionUser = Pick<UserView, 'id' | 'username' | 'display_name' | 'role' | 'status' | 'group'> & {

@@ -260,6 +260,23 @@ describe.skipIf(!browserExecutable)('the token page in a browser', () => {
 		await opened.close()
 	}, SUITE_TIMEOUT)
 
+	test('under 600 px the table leaves out its narrow-screen columns, and takes them back when the window widens', async () => {
+		const user = sailor
+		await harness.createToken({ name: 'folding' }, user)
+		const opened = await harness.open('/token', { as: user, width: 390 })
+		const { page } = opened
+		const foldedColumns = ['status', 'used', 'remaining', 'created', 'expiry', 'group']
+		const countColumns = () => page.evaluate((ids) => ids.map((id) => document.querySelectorAll(`[data-column="${id}"]`).length), foldedColumns)
+		await page.waitForFunction(() => document.querySelectorAll('[data-column="status"]').length === 0, undefined, { timeout: STEP_TIMEOUT })
+		expect(await countColumns()).toEqual(foldedColumns.map(() => 0))
+		expect(await row(page, 'folding').locator('[data-column="name"]').count()).toBe(1)
+		await page.setViewportSize({ width: 1280, height: 900 })
+		await row(page, 'folding').locator('[data-column="status"]').waitFor({ timeout: STEP_TIMEOUT })
+		expect((await countColumns()).every((count) => count >= 2)).toBe(true)
+		expectNoErrors(opened)
+		await opened.close()
+	}, SUITE_TIMEOUT)
+
 	test('fits a 390 px screen with every row\'s 复制 button in reach', async () => {
 		const user = sailor
 		await harness.createToken({ name: 'pocket' }, user)

@@ -25,6 +25,17 @@ describe('sanitising admin-written HTML', () => {
 		expect(isSafeUrl('mailto:a@b.c')).toBe(true)
 	})
 
+	test('removes addresses a browser resolves off-site through backslashes, tabs or newlines: /\\evil.com and its kin', () => {
+		const offSite = ['/\\evil.com', '\\\\evil.com', '/\\/evil.com', '\\/evil.com', '/\t/evil.com', '/\n/evil.com', ' /\\evil.com', '/&#92;evil.com', '&#92;&#92;evil.com']
+		for (const href of offSite) {
+			expect(isSafeUrl(href)).toBe(false)
+			expect(sanitizeHtml(`<a href="${href}">x</a>`)).toBe('<a>x</a>')
+			expect(sanitizeHtml(`<img src="${href}">`)).toBe('<img>')
+		}
+		for (const href of ['jav\nascript:alert(1)', 'java\rscript:alert(1)', 'javascript\t:alert(1)', '\u0000javascript:alert(1)']) expect(isSafeUrl(href)).toBe(false)
+		for (const href of ['/about', '/docs/a\\b', 'guide/start', './x', '../x', '#top', '?page=2', 'https://example.com/\\x']) expect(isSafeUrl(href)).toBe(true)
+	})
+
 	test('escapes unknown tags and stray angle brackets as text', () => {
 		expect(sanitizeHtml('<svg onload=x>1 < 2 & 3</svg>')).toBe('1 &lt; 2 &amp; 3')
 		expect(sanitizeHtml('<p>"quoted"</p>')).toBe('<p>&quot;quoted&quot;</p>')

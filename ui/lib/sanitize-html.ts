@@ -29,11 +29,17 @@ function decodeEntities(text: string) {
 		.replace(/&(amp|lt|gt|quot|apos|colon|tab|newline);/gi, (_, name: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", colon: ':', tab: '\t', newline: '\n' })[name.toLowerCase()] ?? '')
 }
 
+/**
+ * http(s), mailto, or an address on this site (/x, x, ./x, #x, ?x). Checked as a browser reads it:
+ * entities decoded, control characters and spaces dropped (a tab or newline may split `java\tscript:`),
+ * and a backslash read as a slash, as browsers do in web addresses, so `/\evil.com`, `\\evil.com` and
+ * `/\/evil.com` are the protocol-relative `//evil.com` they resolve to, which leaves the site.
+ */
 export function isSafeUrl(value: string) {
-	const url = decodeEntities(value).replace(/[\u0000-\u0020\u007f-\u009f]/g, '')
+	const url = decodeEntities(value).replace(/[\u0000-\u0020\u007f-\u009f]/g, '').replace(/\\/g, '/')
+	if (url === '') return false
 	if (/^(https?:|mailto:)/i.test(url)) return true
-	// Site-relative (/x, ./x, #x, ?x) but not protocol-relative (//host).
-	return /^(\/(?!\/)|\.{1,2}\/|#|\?)/.test(url) || (!/^[a-z][a-z0-9+.-]*:/i.test(url) && !url.startsWith('//') && url !== '')
+	return !/^[a-z][a-z0-9+.-]*:/i.test(url) && !url.startsWith('//')
 }
 
 function sanitizeAttributes(tag: string, source: string) {

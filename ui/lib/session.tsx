@@ -5,7 +5,8 @@
  */
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react'
 import { data, redirect, useRouteLoaderData } from 'react-router'
-import { ROLE, type UserView } from '@shared/user'
+import { ROLE } from '@shared/user-constants'
+import type { UserView } from '@shared/user'
 import { type Api, expiredLoginPath } from '@ui/lib/api'
 import { storeUser } from '@ui/lib/storage'
 

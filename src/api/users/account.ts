@@ -3,7 +3,7 @@ import { and, eq, gte, isNull, sql } from 'drizzle-orm'
 import { z } from 'zod'
 import { MESSAGES } from '@shared/api'
 import { LOG_TYPE } from '@shared/log'
-import { DEFAULT_ROOT_PASSWORD, DEFAULT_ROOT_USERNAME, ROLE, USER_MESSAGES, USER_STATUS, type loginSchema, type registerSchema, type updateSelfSchema } from '@shared/user'
+import { DEFAULT_ROOT_PASSWORD, DEFAULT_ROOT_USERNAME, ROLE, USER_MESSAGES, USER_STATUS, type loginSchema, type registerSchema, type updateSelfSchema, type UsableGroups } from '@shared/user'
 import { rows } from '@/db'
 import type { Dependencies } from '@/dependencies'
 import { applyCredit } from '@/billing/ledger'
@@ -146,9 +146,9 @@ export async function userModels(dependencies: Dependencies, user: UserRecord): 
 }
 
 /** Groups the user may pick for a token, with their description and the ratio billing applies to this user there. */
-export function usableGroups(dependencies: Dependencies, user: UserRecord): Record<string, { desc: string; ratio: number }> {
+export function usableGroups(dependencies: Dependencies, user: UserRecord): UsableGroups {
 	const descriptions = dependencies.options.get('UserUsableGroups')
-	const groups: Record<string, { desc: string; ratio: number }> = {}
+	const groups: UsableGroups = {}
 	for (const [group, desc] of Object.entries({ ...descriptions, [user.group]: descriptions[user.group] ?? user.group })) {
 		groups[group] = { desc, ratio: groupRatio(dependencies.options, user.group, group) }
 	}

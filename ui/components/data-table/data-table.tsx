@@ -1,5 +1,34 @@
+/**
+ * The console's tables on TanStack Table v9 (`useTable` with only the features they use, so the first
+ * load pays for nothing else). The server pages the rows: the table gets one page and the total
+ * (`manualPagination`), and its page changes go back to the page's URL state (`url-state.ts`). Row
+ * selection is the library's `RowSelectionState`, owned by the page; the expanded state (detail panels,
+ * the channel list's tag rows) is the table's own; columns marked `hideOnMobile` leave the column
+ * visibility state under 600 px.
+ */
+import {
+	type Cell,
+	type CellData,
+	columnVisibilityFeature,
+	type ColumnDef,
+	type ColumnVisibilityState,
+	functionalUpdate,
+	type Header,
+	type PaginationState,
+	type Row as TableRowModel,
+	type RowData,
+	rowExpandingFeature,
+	rowPaginationFeature,
+	rowSelectionFeature,
+	type RowSelectionState,
+	type TableFeatures,
+	tableFeatures,
+	type Updater,
+	useTable,
+} from '@tanstack/react-table'
 import { ChevronDownIcon, ChevronLeftIcon, ChevronRightIcon, ChevronUpIcon } from 'lucide-react'
-import { Fragment, type ReactNode, useState } from 'react'
+import { Fragment, type ReactNode, useMemo } from 'react'
+import { useNarrowScreen } from '@ui/components/data-table/use-narrow-screen'
 import { PAGE_SIZE_OPTIONS } from '@ui/components/data-table/url-state'
 import { Button } from '@ui/components/ui/button'
 import { Checkbox } from '@ui/components/ui/checkbox'
@@ -8,119 +37,25 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@
 import { useTranslation } from '@ui/i18n'
 import { cn } from '@ui/lib/utils'
 
-export type Column<Row> = {
-	/** Stable key; also the column's test id (`data-column`). */
-	key: string
-	/** A zh source string, translated by the table. */
-	header: string
-	cell: (row: Row) => ReactNode
-	className?: string
-	/** Hidden below 600 px, where the table would not fit. */
-	hideOnMobile?: boolean
-}
-
-type DataTableProps<Row> = {
-	columns: Column<Row>[]
-	rows: Row[]
-	rowKey: (row: Row) => string | number
-	/** Selection by row key; omit for a table without checkboxes. */
-	selected?: Set<string | number>
-	onSelectedChange?: (selected: Set<string | number>) => void
-	/** A detail panel under a row, toggled by a chevron in the first column. */
-	renderExpanded?: (row: Row) => ReactNode
-	/** Rows drawn differently (e.g. tag rows of the channel list). */
-	rowClassName?: (row: Row) => string | undefined
-	empty?: string
-	pagination?: PaginationProps
-}
-
-export function DataTable<Row>({ columns, rows, rowKey, selected, onSelectedChange, renderExpanded, rowClassName, empty, pagination }: DataTableProps<Row>) {
-	const { t } = useTranslation()
-	const [expanded, setExpanded] = useState<Set<string | number>>(() => new Set())
-	const keys = rows.map(rowKey)
-	const allSelected = selected !== undefined && keys.length > 0 && keys.every((key) => selected.has(key))
-	const someSelected = selected !== undefined && keys.some((key) => selected.has(key))
-	const columnCount = columns.length + (selected ? 1 : 0) + (renderExpanded ? 1 : 0)
-
-	function toggle(set: Set<string | number>, key: string | number) {
-		const next = new Set(set)
-		if (next.has(key)) next.delete(key)
-		else next.add(key)
-		return next
+declare module '@tanstack/table-core' {
+	// Merges with the library's declaration, whose type parameters it must repeat.
+	interface ColumnMeta<in out TFeatures extends TableFeatures, in out TData extends RowData, TValue extends CellData = CellData> {
+		/** Classes of the column's header and cells. */
+		className?: string
+		/** Hidden below 600 px, where the table would not fit. */
+		hideOnMobile?: boolean
 	}
-
-	return (
-		<div className="flex flex-col gap-3">
-			<div className="rounded-md border">
-				<Table>
-					<TableHeader>
-						<TableRow>
-							{renderExpanded && <TableHead className="w-8" />}
-							{selected && (
-								<TableHead className="w-8">
-									<Checkbox
-										aria-label={t('全选')}
-										checked={allSelected ? true : someSelected ? 'indeterminate' : false}
-										onCheckedChange={(checked) => onSelectedChange?.(checked === true ? new Set([...selected, ...keys]) : new Set([...selected].filter((key) => !keys.includes(key))))}
-									/>
-								</TableHead>
-							)}
-							{columns.map((column) => (
-								<TableHead key={column.key} data-column={column.key} className={cn(column.hideOnMobile && 'max-[600px]:hidden', column.className)}>
-									{t(column.header)}
-								</TableHead>
-							))}
-						</TableRow>
-					</TableHeader>
-					<TableBody>
-						{rows.length === 0 && (
-							<TableRow>
-								<TableCell colSpan={columnCount} className="h-24 text-center text-muted-foreground">
-									{t(empty ?? '暂无数据')}
-								</TableCell>
-							</TableRow>
-						)}
-						{rows.map((row) => {
-							const key = rowKey(row)
-							const isExpanded = expanded.has(key)
-							return (
-								<Fragment key={key}>
-									<TableRow data-state={selected?.has(key) ? 'selected' : undefined} data-row-key={key} className={rowClassName?.(row)}>
-										{renderExpanded && (
-											<TableCell>
-												<Button variant="ghost" size="icon" className="size-7" aria-label={t(isExpanded ? '收起' : '展开')} aria-expanded={isExpanded} onClick={() => setExpanded(toggle(expanded, key))}>
-													{isExpanded ? <ChevronUpIcon /> : <ChevronDownIcon />}
-												</Button>
-											</TableCell>
-										)}
-										{selected && (
-											<TableCell>
-												<Checkbox aria-label={t('选择')} checked={selected.has(key)} onCheckedChange={() => onSelectedChange?.(toggle(selected, key))} />
-											</TableCell>
-										)}
-										{columns.map((column) => (
-											<TableCell key={column.key} data-column={column.key} className={cn(column.hideOnMobile && 'max-[600px]:hidden', column.className)}>
-												{column.cell(row)}
-											</TableCell>
-										))}
-									</TableRow>
-									{renderExpanded && isExpanded && (
-										<TableRow className="hover:bg-transparent">
-											<TableCell colSpan={columnCount} className="whitespace-normal bg-muted/30">
-												{renderExpanded(row)}
-											</TableCell>
-										</TableRow>
-									)}
-								</Fragment>
-							)
-						})}
-					</TableBody>
-				</Table>
-			</div>
-			{pagination && <Pagination {...pagination} />}
-		</div>
-	)
 }
+
+export const dataTableFeatures = tableFeatures({ rowSelectionFeature, rowExpandingFeature, columnVisibilityFeature, rowPaginationFeature })
+type Features = typeof dataTableFeatures
+
+/**
+ * A column: `id` is also its test id (`data-column`); a string `header` is a zh source string the
+ * table translates; `cell` renders from `row.original`.
+ */
+export type DataColumn<Row extends RowData> = ColumnDef<Features, Row>
+export type { RowSelectionState }
 
 export type PaginationProps = {
 	page: number
@@ -130,10 +65,199 @@ export type PaginationProps = {
 	onPageSizeChange: (pageSize: number) => void
 }
 
-/** Page buttons and the page-size choice (10/20/50/100, remembered per table by useTableUrlState). */
-export function Pagination({ page, pageSize, total, onPageChange, onPageSizeChange }: PaginationProps) {
+type DataTableProps<Row extends RowData> = {
+	columns: DataColumn<Row>[]
+	rows: Row[]
+	/** The row's id in the selection and expanded states (and `data-row-key`). */
+	rowKey: (row: Row) => string | number
+	/** Selected row ids; omit for a table without checkboxes. */
+	rowSelection?: RowSelectionState
+	onRowSelectionChange?: (selection: RowSelectionState) => void
+	/** A detail panel under a row, toggled by a chevron in the first column. */
+	renderExpanded?: (row: Row) => ReactNode
+	/** Rows drawn differently (e.g. tag rows of the channel list). */
+	rowClassName?: (row: Row) => string | undefined
+	empty?: string
+	pagination?: PaginationProps
+}
+
+/** The selection without one row: a deleted row leaves the page's selection state with it. */
+export function deselect(selection: RowSelectionState, id: string | number): RowSelectionState {
+	return Object.fromEntries(Object.entries(selection).filter(([selectedId]) => selectedId !== String(id)))
+}
+
+const EXPAND_COLUMN = 'expand'
+const SELECT_COLUMN = 'select'
+const NO_SELECTION: RowSelectionState = {}
+
+type Translate = ReturnType<typeof useTranslation>['t']
+
+function expandColumn<Row extends RowData>(t: Translate): DataColumn<Row> {
+	return {
+		id: EXPAND_COLUMN,
+		header: '',
+		meta: { className: 'w-8' },
+		cell: ({ row }) => {
+			const expanded = row.getIsExpanded()
+			return (
+				<Button variant="ghost" size="icon" className="size-7" aria-label={t(expanded ? '收起' : '展开')} aria-expanded={expanded} onClick={() => row.toggleExpanded()}>
+					{expanded ? <ChevronUpIcon /> : <ChevronDownIcon />}
+				</Button>
+			)
+		},
+	}
+}
+
+function selectColumn<Row extends RowData>(t: Translate): DataColumn<Row> {
+	return {
+		id: SELECT_COLUMN,
+		meta: { className: 'w-8' },
+		header: ({ table }) => (
+			<Checkbox
+				aria-label={t('全选')}
+				checked={table.getIsAllPageRowsSelected() ? true : table.getIsSomePageRowsSelected() ? 'indeterminate' : false}
+				onCheckedChange={(checked) => table.toggleAllPageRowsSelected(checked === true)}
+			/>
+		),
+		cell: ({ row }) => <Checkbox aria-label={t('选择')} checked={row.getIsSelected()} onCheckedChange={(checked) => row.toggleSelected(checked === true)} />,
+	}
+}
+
+/**
+ * Headers and cells are render functions called in the table's own render, not mounted as components
+ * (`FlexRender`): pages rebuild their columns on every render, and mounting would remount every cell,
+ * losing its state (an open menu, an inline editor), each time.
+ */
+function renderHeader<Row extends RowData>(header: Header<Features, Row, CellData>, t: Translate) {
+	const render = header.column.columnDef.header
+	if (typeof render === 'function') return render(header.getContext())
+	return render ? t(render) : null
+}
+
+function renderCell<Row extends RowData>(cell: Cell<Features, Row, CellData>) {
+	const render = cell.column.columnDef.cell
+	return typeof render === 'function' ? render(cell.getContext()) : render
+}
+
+export function DataTable<Row extends RowData>({ columns, rows, rowKey, rowSelection, onRowSelectionChange, renderExpanded, rowClassName, empty, pagination }: DataTableProps<Row>) {
 	const { t } = useTranslation()
-	const pages = Math.max(1, Math.ceil(total / pageSize))
+	const narrow = useNarrowScreen()
+	const selectable = rowSelection !== undefined
+	const expandable = renderExpanded !== undefined
+	const allColumns = useMemo(
+		() => [...(expandable ? [expandColumn<Row>(t)] : []), ...(selectable ? [selectColumn<Row>(t)] : []), ...columns],
+		[columns, expandable, selectable, t],
+	)
+	const columnVisibility = useMemo<ColumnVisibilityState>(
+		() => Object.fromEntries(narrow ? columns.filter((column) => column.meta?.hideOnMobile).map((column) => [column.id, false]) : []),
+		[columns, narrow],
+	)
+	const paging: PaginationState = { pageIndex: (pagination?.page ?? 1) - 1, pageSize: pagination?.pageSize ?? Math.max(1, rows.length) }
+
+	const table = useTable({
+		features: dataTableFeatures,
+		columns: allColumns,
+		data: rows,
+		getRowId: (row) => String(rowKey(row)),
+		state: { rowSelection: rowSelection ?? NO_SELECTION, columnVisibility, pagination: paging },
+		onRowSelectionChange: (updater: Updater<RowSelectionState>) => onRowSelectionChange?.(functionalUpdate(updater, rowSelection ?? NO_SELECTION)),
+		enableRowSelection: selectable,
+		getRowCanExpand: () => expandable,
+		// A revalidation after an action brings new row objects; open panels stay open.
+		autoResetExpanded: false,
+		manualPagination: true,
+		rowCount: pagination?.total ?? rows.length,
+		onPaginationChange: (updater: Updater<PaginationState>) => {
+			const next = functionalUpdate(updater, paging)
+			if (next.pageSize !== paging.pageSize) pagination?.onPageSizeChange(next.pageSize)
+			else if (next.pageIndex !== paging.pageIndex) pagination?.onPageChange(next.pageIndex + 1)
+		},
+	})
+	const visibleColumnCount = table.getVisibleLeafColumns().length
+	// The server cannot know the width: the class hides the narrow screen's columns from the first
+	// paint, before the visibility state (which needs the browser) takes them out.
+	const columnClasses = (meta: DataColumn<Row>['meta']) => cn(meta?.hideOnMobile && 'max-[600px]:hidden', meta?.className)
+
+	return (
+		<div className="flex flex-col gap-3">
+			<div className="rounded-md border">
+				<Table>
+					<TableHeader>
+						{table.getHeaderGroups().map((group) => (
+							<TableRow key={group.id}>
+								{group.headers.map((header) => (
+									<TableHead key={header.id} data-column={header.column.id} className={columnClasses(header.column.columnDef.meta)}>
+										{renderHeader(header, t)}
+									</TableHead>
+								))}
+							</TableRow>
+						))}
+					</TableHeader>
+					<TableBody>
+						{rows.length === 0 && (
+							<TableRow>
+								<TableCell colSpan={visibleColumnCount} className="h-24 text-center text-muted-foreground">
+									{t(empty ?? '暂无数据')}
+								</TableCell>
+							</TableRow>
+						)}
+						{table.getRowModel().rows.map((row) => (
+							<Fragment key={row.id}>
+								<TableRow data-state={row.getIsSelected() ? 'selected' : undefined} data-row-key={row.id} className={rowClassName?.(row.original)}>
+									{row.getVisibleCells().map((cell) => (
+										<TableCell key={cell.id} data-column={cell.column.id} className={columnClasses(cell.column.columnDef.meta)}>
+											{renderCell(cell)}
+										</TableCell>
+									))}
+								</TableRow>
+								{renderExpanded && row.getIsExpanded() && <ExpandedPanel row={row} columnCount={visibleColumnCount} render={renderExpanded} />}
+							</Fragment>
+						))}
+					</TableBody>
+				</Table>
+			</div>
+			{pagination && (
+				<Pagination
+					page={paging.pageIndex + 1}
+					pageCount={Math.max(1, table.getPageCount())}
+					pageSize={paging.pageSize}
+					total={table.getRowCount()}
+					canPrevious={table.getCanPreviousPage()}
+					canNext={table.getCanNextPage()}
+					onPrevious={() => table.previousPage()}
+					onNext={() => table.nextPage()}
+					onPageSizeChange={(size) => table.setPageSize(size)}
+				/>
+			)}
+		</div>
+	)
+}
+
+function ExpandedPanel<Row extends RowData>({ row, columnCount, render }: { row: TableRowModel<Features, Row>; columnCount: number; render: (row: Row) => ReactNode }) {
+	return (
+		<TableRow className="hover:bg-transparent">
+			<TableCell colSpan={columnCount} className="whitespace-normal bg-muted/30">
+				{render(row.original)}
+			</TableCell>
+		</TableRow>
+	)
+}
+
+type PaginationControlsProps = {
+	page: number
+	pageCount: number
+	pageSize: number
+	total: number
+	canPrevious: boolean
+	canNext: boolean
+	onPrevious: () => void
+	onNext: () => void
+	onPageSizeChange: (pageSize: number) => void
+}
+
+/** Page buttons and the page-size choice (10/20/50/100, remembered per table by useTableUrlState). */
+function Pagination({ page, pageCount, pageSize, total, canPrevious, canNext, onPrevious, onNext, onPageSizeChange }: PaginationControlsProps) {
+	const { t } = useTranslation()
 	return (
 		<nav aria-label={t('分页')} className="flex flex-wrap items-center justify-between gap-2 text-sm text-muted-foreground">
 			<span>{t('共 {total} 条', { total })}</span>
@@ -150,13 +274,13 @@ export function Pagination({ page, pageSize, total, onPageChange, onPageSizeChan
 						))}
 					</SelectContent>
 				</Select>
-				<Button variant="outline" size="icon" className="size-8" aria-label={t('上一页')} disabled={page <= 1} onClick={() => onPageChange(page - 1)}>
+				<Button variant="outline" size="icon" className="size-8" aria-label={t('上一页')} disabled={!canPrevious} onClick={onPrevious}>
 					<ChevronLeftIcon />
 				</Button>
 				<span className="tabular-nums">
-					{page} / {pages}
+					{page} / {pageCount}
 				</span>
-				<Button variant="outline" size="icon" className="size-8" aria-label={t('下一页')} disabled={page >= pages} onClick={() => onPageChange(page + 1)}>
+				<Button variant="outline" size="icon" className="size-8" aria-label={t('下一页')} disabled={!canNext} onClick={onNext}>
 					<ChevronRightIcon />
 				</Button>
 			</div>

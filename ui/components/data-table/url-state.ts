@@ -5,7 +5,7 @@
  */
 import { useCallback, useEffect } from 'react'
 import { useSearchParams } from 'react-router'
-import { DEFAULT_PAGE_SIZE, PAGE_SIZE_OPTIONS } from '@shared/api'
+import { DEFAULT_PAGE_SIZE, PAGE_SIZE_OPTIONS } from '@shared/api-constants'
 import { readStorage, storageKeys, writeStorage } from '@ui/lib/storage'
 
 export { PAGE_SIZE_OPTIONS }

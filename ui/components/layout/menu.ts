@@ -1,5 +1,5 @@
 import { type LucideIcon, BarChart3Icon, ClipboardListIcon, FlaskConicalIcon, KeyRoundIcon, MessageSquareIcon, NetworkIcon, SettingsIcon, TicketIcon, UsersIcon, WalletIcon } from 'lucide-react'
-import { ROLE } from '@shared/user'
+import { ROLE } from '@shared/user-constants'
 import type { Status } from '@ui/lib/status'
 
 export type MenuItem = {

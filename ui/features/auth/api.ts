@@ -1,8 +1,10 @@
+import type { z } from 'zod'
+import type { loginSchema } from '@shared/user'
 import { type TelegramFields, telegramQuery } from '@ui/features/auth/telegram-widget'
 import type { Api } from '@ui/lib/api'
 import { readStorage, type StoredUser, storageKeys } from '@ui/lib/storage'
 
-export type LoginPayload = { username: string; password: string }
+export type LoginPayload = z.input<typeof loginSchema>
 
 /** `turnstileToken` is sent (possibly empty) only when the server has the Turnstile check on. */
 export function login(api: Api, payload: LoginPayload, turnstileToken?: string) {

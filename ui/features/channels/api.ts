@@ -1,6 +1,7 @@
 /** The `/api/channel` calls of the channel list (seed 001 §7). The editor has its own (editor/api.ts). */
+import type { z } from 'zod'
 import type { Page } from '@shared/api'
-import type { ChannelListItem, ChannelView } from '@shared/channel'
+import type { ChannelListItem, ChannelView, editTagSchema, updateChannelSchema } from '@shared/channel'
 import type { Api } from '@ui/lib/api'
 
 /** The list's URL filters, as the loader reads them and the API takes them. */
@@ -26,9 +27,7 @@ export function listChannels(api: Api, paging: { page: number; pageSize: number 
 
 export const listGroups = (api: Api) => api.get<string[]>('/api/group/')
 
-type ChannelUpdate = { id: number; status?: number; priority?: number; weight?: number }
-
-export const updateChannel = (api: Api, update: ChannelUpdate) => api.put<ChannelView>('/api/channel/', update)
+export const updateChannel = (api: Api, update: z.input<typeof updateChannelSchema>) => api.put<ChannelView>('/api/channel/', update)
 export const deleteChannel = (api: Api, id: number) => api.delete(`/api/channel/${id}/`)
 export const deleteChannels = (api: Api, ids: number[]) => api.post<number>('/api/channel/batch', { ids })
 export const deleteDisabledChannels = (api: Api) => api.delete<number>('/api/channel/disabled')
@@ -41,15 +40,7 @@ export function copyChannel(api: Api, channel: ChannelView) {
 	return api.post<ChannelView[]>('/api/channel/', { ...fields, copy_from: id })
 }
 
-export type TagEdit = {
-	tag: string
-	new_tag?: string | null
-	model_mapping?: string
-	groups?: string
-	models?: string
-	priority?: number
-	weight?: number
-}
+export type TagEdit = z.input<typeof editTagSchema>
 
 export const editTag = (api: Api, edit: TagEdit) => api.put<number>('/api/channel/tag', edit)
 export const enableTag = (api: Api, tag: string) => api.post<number>('/api/channel/tag/enabled', { tag })

@@ -1,7 +1,8 @@
 import { useEffect, useMemo, useState } from 'react'
 import { useLoaderData } from 'react-router'
-import { splitList, type ChannelListItem } from '@shared/channel'
-import { DataTable } from '@ui/components/data-table/data-table'
+import { splitList } from '@shared/channel-constants'
+import type { ChannelListItem } from '@shared/channel'
+import { DataTable, type RowSelectionState } from '@ui/components/data-table/data-table'
 import { useTableUrlState } from '@ui/components/data-table/url-state'
 import type { ChannelListData } from '@ui/features/channels/channel-route'
 import { channelColumns } from '@ui/features/channels/components/channel-columns'
@@ -20,7 +21,7 @@ export function ChannelListPage() {
 	const table = useTableUrlState('channels')
 	const filters = filtersFromSearch(table.searchParameters)
 	const [batchMode, setBatchMode] = useState(false)
-	const [selected, setSelected] = useState<Set<string | number>>(() => new Set())
+	const [selected, setSelected] = useState<RowSelectionState>({})
 	const { searchParameters, update } = table
 
 	// The id-sort choice is remembered locally and restored when the URL does not name it.
@@ -39,7 +40,7 @@ export function ChannelListPage() {
 
 	function setBatch(on: boolean) {
 		setBatchMode(on)
-		if (!on) setSelected(new Set())
+		if (!on) setSelected({})
 	}
 
 	return (
@@ -53,18 +54,18 @@ export function ChannelListPage() {
 				onIdSortChange={setIdSort}
 				onBatchModeChange={setBatch}
 				onTagModeChange={(tagMode) => {
-					setSelected(new Set())
+					setSelected({})
 					table.setFilters({ [filterParameters.tagMode]: flag(tagMode) })
 				}}
 			/>
-			<PageActions batchMode={batchMode} selectedIds={selectedIds} onSelectionDone={() => setSelected(new Set())} />
+			<PageActions batchMode={batchMode} selectedIds={selectedIds} onSelectionDone={() => setSelected({})} />
 			{error && <p role="alert" className="text-sm text-destructive">{t(error)}</p>}
 			<DataTable<ChannelListItem>
 				columns={columns}
 				rows={channels.items}
 				rowKey={rowKey}
-				selected={batchMode ? selected : undefined}
-				onSelectedChange={setSelected}
+				rowSelection={batchMode ? selected : undefined}
+				onRowSelectionChange={setSelected}
 				rowClassName={(row) => isTagRow(row) ? 'bg-muted/40' : undefined}
 				renderExpanded={filters.tagMode ? (row) => <ExpandedRow row={row} columns={columns} /> : undefined}
 				pagination={{ page: table.page, pageSize: table.pageSize, total: channels.total, onPageChange: table.setPage, onPageSizeChange: table.setPageSize }}

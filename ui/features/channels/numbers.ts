@@ -1,5 +1,5 @@
 /** Priority and weight as typed into the list (seed 001 §5); messages are zh source strings. */
-import { PRIORITY_MIN, WEIGHT_MIN } from '@shared/channel'
+import { PRIORITY_MIN, WEIGHT_MIN } from '@shared/channel-constants'
 
 export const numberMessages = {
 	priorityInteger: '优先级必须是整数',

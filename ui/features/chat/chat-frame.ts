@@ -3,7 +3,7 @@
  * key is the user's first enabled token's. A web link is embedded; any other scheme is an app's deep
  * link, opened by navigating to it.
  */
-import { TOKEN_STATUS } from '@shared/token'
+import { TOKEN_STATUS } from '@shared/token-constants'
 import type { Api } from '@ui/lib/api'
 import type { Status } from '@ui/lib/status'
 import type { TokenView } from '@ui/features/tokens/api'

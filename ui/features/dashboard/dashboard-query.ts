@@ -3,7 +3,8 @@
  * `granularity` and, for admins, `username`. Missing values take the defaults: the status's
  * granularity and the range that goes with it (a day of hours, a week of days, a month of weeks).
  */
-import { DATA_EXPORT_GRANULARITIES, DEFAULT_RANGE_LOOKAHEAD_SECONDS, DEFAULT_RANGE_SECONDS, type DataGranularity } from '@shared/quota-data'
+import { DATA_EXPORT_GRANULARITIES, DEFAULT_RANGE_LOOKAHEAD_SECONDS, DEFAULT_RANGE_SECONDS } from '@shared/quota-data-constants'
+import type { DataGranularity } from '@shared/quota-data'
 
 export type DashboardFilters = {
 	start_timestamp: number

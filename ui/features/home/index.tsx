@@ -1,6 +1,7 @@
 import { Link, type LoaderFunctionArgs, useLoaderData } from 'react-router'
 import { Button } from '@ui/components/ui/button'
 import { Card, CardContent, CardHeader, CardTitle } from '@ui/components/ui/card'
+import { type AdminContentView, viewAdminContent } from '@ui/features/home/admin-content-view'
 import { contentPaths, fetchContent } from '@ui/features/home/api'
 import { AdminContent } from '@ui/features/home/components/admin-content'
 import { useTranslation } from '@ui/i18n'
@@ -8,17 +9,17 @@ import { apiContext } from '@ui/lib/api'
 import { useCurrentUser } from '@ui/lib/session'
 import { useStatus } from '@ui/lib/status'
 
-export type HomeData = { content: string; notice: string }
+export type HomeData = { content: AdminContentView | null; notice: AdminContentView | null }
 
 /** The notice is only read for the default landing, which is the only place that shows it. */
 export async function homeLoader({ context }: LoaderFunctionArgs): Promise<HomeData> {
 	const api = context.get(apiContext)
 	const content = await fetchContent(api, contentPaths.homePage)
-	if (content.trim()) return { content, notice: '' }
-	return { content: '', notice: await fetchContent(api, contentPaths.notice) }
+	if (content.trim()) return { content: await viewAdminContent(content), notice: null }
+	return { content: null, notice: await viewAdminContent(await fetchContent(api, contentPaths.notice)) }
 }
 
-function DefaultLanding({ notice }: { notice: string }) {
+function DefaultLanding({ notice }: { notice: AdminContentView | null }) {
 	const { t } = useTranslation()
 	const status = useStatus()
 	const user = useCurrentUser()
@@ -49,13 +50,13 @@ function DefaultLanding({ notice }: { notice: string }) {
 					)}
 				</div>
 			</section>
-			{notice.trim() && (
+			{notice && (
 				<Card>
 					<CardHeader>
 						<CardTitle className="text-lg">{t('公告')}</CardTitle>
 					</CardHeader>
 					<CardContent>
-						<AdminContent content={notice} title={t('公告')} />
+						<AdminContent view={notice} title={t('公告')} />
 					</CardContent>
 				</Card>
 			)}
@@ -67,6 +68,6 @@ function DefaultLanding({ notice }: { notice: string }) {
 export function HomePage() {
 	const { t } = useTranslation()
 	const { content, notice } = useLoaderData() as HomeData
-	if (!content.trim()) return <DefaultLanding notice={notice} />
-	return <AdminContent content={content} title={t('首页')} />
+	if (!content) return <DefaultLanding notice={notice} />
+	return <AdminContent view={content} title={t('首页')} />
 }

@@ -1,5 +1,6 @@
 /** How a log entry reads: type tags, timing colours and the billing formula (seed 002 §4, §9). */
-import { FIRST_TOKEN_TIERS_MS, LOG_TYPE, USE_TIME_TIERS_SECONDS, type AdminLogEntry, type LogEntry } from '@shared/log'
+import { FIRST_TOKEN_TIERS_MS, LOG_TYPE, USE_TIME_TIERS_SECONDS } from '@shared/log-constants'
+import type { AdminLogEntry, LogEntry } from '@shared/log'
 import type { BadgeVariant } from '@ui/components/ui/badge'
 
 /** An entry as either endpoint answers it: the channel fields come only from the admin list. */

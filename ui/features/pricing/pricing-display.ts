@@ -1,5 +1,6 @@
 /** Price texts of the pricing page (seed 000 §9, seed 002 §9): USD, per million or per thousand tokens. */
-import { completionPricePerMillion, type PricingEntry, pricePerCall, promptPricePerMillion } from '@shared/pricing'
+import { completionPricePerMillion, pricePerCall, promptPricePerMillion } from '@shared/pricing-constants'
+import type { PricingEntry } from '@shared/pricing'
 
 export type TokenUnit = 'million' | 'thousand'
 

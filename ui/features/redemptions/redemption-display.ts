@@ -1,5 +1,5 @@
 /** How redemption codes read in the table and leave the page: state tags and the key file. */
-import { REDEMPTION_STATUS } from '@shared/redemption'
+import { REDEMPTION_STATUS } from '@shared/redemption-constants'
 import type { BadgeVariant } from '@ui/components/ui/badge'
 
 /** zh source strings and tag colours of the three states (seed 002 §4). */

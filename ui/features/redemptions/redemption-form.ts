@@ -1,8 +1,7 @@
 /** The drawer's values as typed, and their check before they are sent (seed 002 §5, §9). */
 import { MAX_QUOTA } from '@shared/quota-limit'
-import {
-	REDEMPTION_CREATE_MAX_COUNT, REDEMPTION_DEFAULT_COUNT, REDEMPTION_DEFAULT_QUOTA, REDEMPTION_NAME_MAX_LENGTH, type RedemptionView,
-} from '@shared/redemption'
+import { REDEMPTION_CREATE_MAX_COUNT, REDEMPTION_DEFAULT_COUNT, REDEMPTION_DEFAULT_QUOTA, REDEMPTION_NAME_MAX_LENGTH } from '@shared/redemption-constants'
+import type { RedemptionView } from '@shared/redemption'
 import { quotaFromDisplay, renderQuota } from '@ui/lib/format'
 import type { Status } from '@ui/lib/status'
 import { quotaToDisplay } from '@ui/features/tokens/token-form'

@@ -1,6 +1,7 @@
 import { useState } from 'react'
 import { useLoaderData, useRevalidator } from 'react-router'
-import { REDEMPTION_STATUS } from '@shared/redemption'
+import { REDEMPTION_STATUS } from '@shared/redemption-constants'
+import { deselect, type RowSelectionState } from '@ui/components/data-table/data-table'
 import { useTableUrlState } from '@ui/components/data-table/url-state'
 import { ConfirmDialog } from '@ui/components/ui/confirm-dialog'
 import { copyText } from '@ui/components/ui/copy'
@@ -22,7 +23,7 @@ export function RedemptionPage() {
 	const data = useLoaderData() as RedemptionPageData
 	const table = useTableUrlState('redemptions')
 	const revalidator = useRevalidator()
-	const [selected, setSelected] = useState<Set<string | number>>(() => new Set())
+	const [selected, setSelected] = useState<RowSelectionState>({})
 	const [drawer, setDrawer] = useState<DrawerTarget | null>(null)
 	const [created, setCreated] = useState<CreatedCodes | null>(null)
 	// The code stays set while the dialog closes, so its name does not vanish mid-animation.
@@ -30,7 +31,7 @@ export function RedemptionPage() {
 	const [confirmingDelete, setConfirmingDelete] = useState(false)
 
 	function copySelected() {
-		const chosen = data.codes.items.filter((code) => selected.has(code.id))
+		const chosen = data.codes.items.filter((code) => selected[code.id])
 		if (chosen.length === 0) {
 			toast.error(t('请至少选择一个兑换码'))
 			return
@@ -55,7 +56,7 @@ export function RedemptionPage() {
 		const code = deleting
 		setConfirmingDelete(false)
 		if (!(await callApi(t, deleteRedemption(browserApi, code.id), '兑换码已删除'))) return
-		setSelected((previous) => new Set([...previous].filter((id) => id !== code.id)))
+		setSelected((previous) => deselect(previous, code.id))
 		revalidator.revalidate()
 	}
 

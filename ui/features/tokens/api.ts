@@ -1,13 +1,11 @@
 /** The token calls of seed 002 §7, as the token page makes them. */
 import type { Page } from '@shared/api'
 import type { CreateTokenInput, TokenStatus, TokenView, UpdateTokenInput } from '@shared/token'
+import type { UsableGroups } from '@shared/user'
 import { apiQuery, type Paging } from '@ui/components/data-table/url-state'
 import type { Api } from '@ui/lib/api'
 
-export type { TokenView }
-
-/** `GET /api/user/self/groups`: group name → its description and price ratio. */
-export type UsableGroups = Record<string, { desc: string; ratio: number }>
+export type { TokenView, UsableGroups }
 
 export type TokenFilters = { keyword: string; token: string }
 

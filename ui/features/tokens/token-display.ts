@@ -1,5 +1,5 @@
 /** How tokens read in the table: status tags, masked keys and group ratio colours. */
-import { TOKEN_STATUS, TOKEN_KEY_PREFIX } from '@shared/token'
+import { TOKEN_STATUS, TOKEN_KEY_PREFIX } from '@shared/token-constants'
 import type { BadgeVariant } from '@ui/components/ui/badge'
 
 /** zh source strings and tag colours of the four token states (seed 002 §4). */

@@ -1,8 +1,8 @@
 /** The editor drawer's values, their checks (seed 002 §5) and the request they become. */
 import { MAX_QUOTA } from '@shared/quota-limit'
 import type { CreateTokenInput } from '@shared/token'
-import { TOKEN_CREATE_MAX_COUNT, TOKEN_DEFAULT_REMAIN_QUOTA, TOKEN_NAME_MAX_LENGTH, TOKEN_NEVER_EXPIRES } from '@shared/token'
-import { AUTO_GROUP } from '@shared/user'
+import { TOKEN_CREATE_MAX_COUNT, TOKEN_DEFAULT_REMAIN_QUOTA, TOKEN_NAME_MAX_LENGTH, TOKEN_NEVER_EXPIRES } from '@shared/token-constants'
+import { AUTO_GROUP } from '@shared/user-constants'
 import { parseDateTime, quotaFromDisplay, renderQuota } from '@ui/lib/format'
 import type { Status } from '@ui/lib/status'
 import type { TokenView } from '@ui/features/tokens/api'

@@ -1,6 +1,7 @@
 import { useState } from 'react'
 import { useLoaderData, useRevalidator } from 'react-router'
-import { TOKEN_STATUS } from '@shared/token'
+import { TOKEN_STATUS } from '@shared/token-constants'
+import { deselect, type RowSelectionState } from '@ui/components/data-table/data-table'
 import { useTableUrlState } from '@ui/components/data-table/url-state'
 import { ConfirmDialog } from '@ui/components/ui/confirm-dialog'
 import { copyText } from '@ui/components/ui/copy'
@@ -23,14 +24,14 @@ export function TokenPage() {
 	const table = useTableUrlState('tokens')
 	const revalidator = useRevalidator()
 	const filters = readTokenFilters(table.searchParameters)
-	const [selected, setSelected] = useState<Set<string | number>>(() => new Set())
+	const [selected, setSelected] = useState<RowSelectionState>({})
 	const [drawer, setDrawer] = useState<DrawerTarget | null>(null)
 	// The token stays set while the dialog closes, so its name does not vanish mid-animation.
 	const [deleting, setDeleting] = useState<TokenView | null>(null)
 	const [confirmingDelete, setConfirmingDelete] = useState(false)
 
 	function copySelected() {
-		const chosen = data.tokens.items.filter((token) => selected.has(token.id))
+		const chosen = data.tokens.items.filter((token) => selected[token.id])
 		if (chosen.length === 0) {
 			toast.error(t(copySelectedMessage))
 			return
@@ -55,7 +56,7 @@ export function TokenPage() {
 		const token = deleting
 		setConfirmingDelete(false)
 		if (!(await callApi(t, deleteToken(browserApi, token.id), '令牌已删除'))) return
-		setSelected((previous) => new Set([...previous].filter((id) => id !== token.id)))
+		setSelected((previous) => deselect(previous, token.id))
 		revalidator.revalidate()
 	}
 

@@ -1,6 +1,7 @@
 /** How the wallet shows amounts and order states. */
 import { MAX_QUOTA } from '@shared/quota-limit'
-import { TOP_UP_STATUS, type TopUpStatus } from '@shared/top-up'
+import { TOP_UP_STATUS } from '@shared/top-up-constants'
+import type { TopUpStatus } from '@shared/top-up'
 import type { BadgeVariant } from '@ui/components/ui/badge'
 import type { Status } from '@ui/lib/status'
 

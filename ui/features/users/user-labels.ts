@@ -1,5 +1,6 @@
 /** Role and status tags of the user table (seed 000 §3–4). */
-import { ROLE, USER_STATUS, type UserView } from '@shared/user'
+import { ROLE, USER_STATUS } from '@shared/user-constants'
+import type { UserView } from '@shared/user'
 import type { BadgeVariant } from '@ui/components/ui/badge'
 
 type Tag = { label: string; variant: BadgeVariant }

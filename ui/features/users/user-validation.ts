@@ -1,5 +1,5 @@
 /** The checks of the add and edit drawers (seed 000 §5, seed 002 §5), made before calling the server. */
-import { USERNAME_MAX_LENGTH } from '@shared/user'
+import { USERNAME_MAX_LENGTH } from '@shared/user-constants'
 import { findPasswordProblem, type RegisterProblem, registerMessages } from '@ui/features/auth/register-validation'
 
 /** An empty password is allowed when editing: it leaves the password unchanged. */

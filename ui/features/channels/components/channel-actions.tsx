@@ -1,7 +1,7 @@
 import { CopyIcon, EllipsisIcon, RadarIcon, Trash2Icon } from 'lucide-react'
 import { useState } from 'react'
 import { Link } from 'react-router'
-import { type ChannelView, upstreamDetectionSchema, type UpstreamGroup } from '@shared/channel'
+import type { ChannelView, UpstreamGroup } from '@shared/channel'
 import { CHANNEL_STATUS } from '@shared/channel-type'
 import { Button } from '@ui/components/ui/button'
 import { ConfirmDialog } from '@ui/components/ui/confirm-dialog'
@@ -27,6 +27,8 @@ export function ChannelActions({ channel }: { channel: ChannelView }) {
 	async function detect() {
 		const envelope = await callApi(t, detectUpstream(browserApi, channel.id))
 		if (!envelope) return
+		// The answer's schema (and zod) load with the first detection, not with the page.
+		const { upstreamDetectionSchema } = await import('@shared/channel')
 		const detection = upstreamDetectionSchema.safeParse(envelope.data)
 		setUpstreamGroups(detection.success ? detection.data.groups : [])
 	}

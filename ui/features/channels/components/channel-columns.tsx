@@ -1,6 +1,7 @@
-import { splitList, type ChannelListItem, type ChannelView } from '@shared/channel'
+import { splitList } from '@shared/channel-constants'
+import type { ChannelListItem, ChannelView } from '@shared/channel'
 import { CHANNEL_TYPE_NAMES, type ChannelType } from '@shared/channel-type'
-import type { Column } from '@ui/components/data-table/data-table'
+import type { DataColumn } from '@ui/components/data-table/data-table'
 import { Badge } from '@ui/components/ui/badge'
 import { BalanceCell } from '@ui/features/channels/components/balance-cell'
 import { ChannelActions } from '@ui/features/channels/components/channel-actions'
@@ -23,13 +24,13 @@ function Groups({ groups }: { groups: string }) {
 }
 
 /** The list's columns; tag rows (tag mode) show their tag, totals and shared values instead. */
-export function channelColumns(t: Translate, status: Status): Column<ChannelListItem>[] {
+export function channelColumns(t: Translate, status: Status): DataColumn<ChannelListItem>[] {
 	return [
-		{ key: 'id', header: 'ID', cell: (row) => isTagRow(row) ? <Badge variant="purple">{t('标签')}</Badge> : row.id },
+		{ id: 'id', header: 'ID', cell: ({ row: { original: row } }) => isTagRow(row) ? <Badge variant="purple">{t('标签')}</Badge> : row.id },
 		{
-			key: 'name',
+			id: 'name',
 			header: '名称',
-			cell: (row) => isTagRow(row)
+			cell: ({ row: { original: row } }) => isTagRow(row)
 				? (
 					<span className="flex items-center gap-2 font-medium">
 						{row.tag}
@@ -43,20 +44,20 @@ export function channelColumns(t: Translate, status: Status): Column<ChannelList
 					</span>
 				),
 		},
-		{ key: 'group', header: '分组', hideOnMobile: true, cell: (row) => <Groups groups={row.group} /> },
-		{ key: 'type', header: '类型', hideOnMobile: true, cell: (row) => isTagRow(row) ? '-' : channelTypeName(row, t) },
-		{ key: 'status', header: '状态', cell: (row) => isTagRow(row) ? <TagStatus row={row} /> : <ChannelStatus channel={row} /> },
+		{ id: 'group', header: '分组', meta: { hideOnMobile: true }, cell: ({ row: { original: row } }) => <Groups groups={row.group} /> },
+		{ id: 'type', header: '类型', meta: { hideOnMobile: true }, cell: ({ row: { original: row } }) => isTagRow(row) ? '-' : channelTypeName(row, t) },
+		{ id: 'status', header: '状态', cell: ({ row: { original: row } }) => isTagRow(row) ? <TagStatus row={row} /> : <ChannelStatus channel={row} /> },
 		{
-			key: 'response_time',
+			id: 'response_time',
 			header: '响应时间',
-			hideOnMobile: true,
-			cell: (row) => <ResponseTime milliseconds={row.response_time} testTime={isTagRow(row) ? undefined : row.test_time} />,
+			meta: { hideOnMobile: true },
+			cell: ({ row: { original: row } }) => <ResponseTime milliseconds={row.response_time} testTime={isTagRow(row) ? undefined : row.test_time} />,
 		},
-		{ key: 'used_quota', header: '已用额度', hideOnMobile: true, cell: (row) => renderQuota(row.used_quota, status) },
-		{ key: 'balance', header: '余额', hideOnMobile: true, cell: (row) => isTagRow(row) ? formatBalance(row.balance) : <BalanceCell channel={row} /> },
-		{ key: 'priority', header: '优先级', cell: (row) => <PriorityCell row={row} /> },
-		{ key: 'weight', header: '权重', cell: (row) => <WeightCell row={row} /> },
-		{ key: 'actions', header: '操作', cell: (row) => isTagRow(row) ? <TagActions row={row} /> : <ChannelActions channel={row} /> },
+		{ id: 'used_quota', header: '已用额度', meta: { hideOnMobile: true }, cell: ({ row: { original: row } }) => renderQuota(row.used_quota, status) },
+		{ id: 'balance', header: '余额', meta: { hideOnMobile: true }, cell: ({ row: { original: row } }) => isTagRow(row) ? formatBalance(row.balance) : <BalanceCell channel={row} /> },
+		{ id: 'priority', header: '优先级', cell: ({ row: { original: row } }) => <PriorityCell row={row} /> },
+		{ id: 'weight', header: '权重', cell: ({ row: { original: row } }) => <WeightCell row={row} /> },
+		{ id: 'actions', header: '操作', cell: ({ row: { original: row } }) => isTagRow(row) ? <TagActions row={row} /> : <ChannelActions channel={row} /> },
 	]
 }
 

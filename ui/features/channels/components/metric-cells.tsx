@@ -1,4 +1,4 @@
-import { RESPONSE_TIME_TIERS_MS } from '@shared/channel'
+import { RESPONSE_TIME_TIERS_MS } from '@shared/channel-constants'
 import { Badge, type BadgeVariant } from '@ui/components/ui/badge'
 import { Tooltip } from '@ui/components/ui/tooltip'
 import { useTranslation } from '@ui/i18n'

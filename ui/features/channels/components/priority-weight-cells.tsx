@@ -1,4 +1,5 @@
-import { type ChannelListItem, PRIORITY_MIN, WEIGHT_MIN } from '@shared/channel'
+import { PRIORITY_MIN, WEIGHT_MIN } from '@shared/channel-constants'
+import type { ChannelListItem } from '@shared/channel'
 import { toast } from '@ui/components/ui/toaster'
 import { editTag, updateChannel } from '@ui/features/channels/api'
 import { InlineNumber } from '@ui/features/channels/components/inline-number'

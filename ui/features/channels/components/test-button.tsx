@@ -1,6 +1,7 @@
 import { ChevronDownIcon } from 'lucide-react'
 import { useState } from 'react'
-import { channelTestResultSchema, splitList, type ChannelView } from '@shared/channel'
+import { splitList } from '@shared/channel-constants'
+import type { ChannelView } from '@shared/channel'
 import { Button } from '@ui/components/ui/button'
 import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuLabel, DropdownMenuTrigger } from '@ui/components/ui/dropdown-menu'
 import { testChannel } from '@ui/features/channels/api'
@@ -18,12 +19,17 @@ export function TestButton({ channel }: { channel: ChannelView }) {
 
 	async function test(model?: string) {
 		setTesting(true)
-		await run(testChannel(browserApi, channel.id, model), (data) => {
-			const result = channelTestResultSchema.safeParse(data)
-			if (!result.success) return t('渠道 {name} 测试成功', { name: channel.name })
-			return t('渠道 {name} 测试成功，耗时 {seconds} 秒', { name: channel.name, seconds: millisecondsAsSeconds(result.data.time, 2) })
-		})
-		setTesting(false)
+		try {
+			// The answer's schema (and zod) load with the first test, not with the page.
+			const { channelTestResultSchema } = await import('@shared/channel')
+			await run(testChannel(browserApi, channel.id, model), (data) => {
+				const result = channelTestResultSchema.safeParse(data)
+				if (!result.success) return t('渠道 {name} 测试成功', { name: channel.name })
+				return t('渠道 {name} 测试成功，耗时 {seconds} 秒', { name: channel.name, seconds: millisecondsAsSeconds(result.data.time, 2) })
+			})
+		} finally {
+			setTesting(false)
+		}
 	}
 
 	return (

@@ -1,4 +1,5 @@
-import { UPSTREAM_CLIENT_TYPE, type UpstreamGroup } from '@shared/channel'
+import { UPSTREAM_CLIENT_TYPE } from '@shared/channel-constants'
+import type { UpstreamGroup } from '@shared/channel'
 import { Badge } from '@ui/components/ui/badge'
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@ui/components/ui/dialog'
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@ui/components/ui/table'

@@ -1,7 +1,8 @@
 /** The channel editor page (seed 001 §2): create mode without a channel, edit mode with one. */
 import { type FormEvent, useEffect, useState } from 'react'
 import { Link, useNavigate } from 'react-router'
-import { CHANNEL_NAME_MAX_LENGTH, CHANNEL_TAG_MAX_LENGTH, type ChannelView } from '@shared/channel'
+import { CHANNEL_NAME_MAX_LENGTH, CHANNEL_TAG_MAX_LENGTH } from '@shared/channel-constants'
+import type { ChannelView } from '@shared/channel'
 import { CHANNEL_TYPE_NAMES, isChannelType, type ChannelType } from '@shared/channel-type'
 import { Button } from '@ui/components/ui/button'
 import { Card, CardContent, CardFooter } from '@ui/components/ui/card'

@@ -1,7 +1,8 @@
 /** The editor's form values, how a channel fills them, what they save as, and the checks before saving. */
-import { CREATE_MODE, DEFAULT_CHANNEL_GROUP, keyDestinationChanged, mappingCycle, PRIORITY_MIN, splitList, WEIGHT_MIN, type ChannelView } from '@shared/channel'
+import { CREATE_MODE, DEFAULT_CHANNEL_GROUP, keyDestinationChanged, PRIORITY_MIN, splitList, WEIGHT_MIN } from '@shared/channel-constants'
+import type { ChannelView } from '@shared/channel'
 import { CHANNEL_TYPE, DEFAULT_CHANNEL_OTHER, type ChannelType } from '@shared/channel-type'
-import { describeCycle } from '@shared/model-mapping'
+import { describeCycle, mappingCycle } from '@shared/model-mapping'
 import type { ChannelPayload } from './api'
 import { DEFAULT_NEW_CHANNEL_TYPE } from './presets'
 

@@ -1,6 +1,6 @@
 import { data } from 'react-router'
 import type { ChannelView } from '@shared/channel'
-import { DEFAULT_CHANNEL_GROUP } from '@shared/channel'
+import { DEFAULT_CHANNEL_GROUP } from '@shared/channel-constants'
 import type { Api } from '@ui/lib/api'
 import { getChannel, getConfiguredModels, getGroups } from './api'
 

@@ -1,5 +1,6 @@
 import { type FormEvent, useState } from 'react'
-import { DATA_EXPORT_GRANULARITIES, type DataGranularity } from '@shared/quota-data'
+import { DATA_EXPORT_GRANULARITIES } from '@shared/quota-data-constants'
+import type { DataGranularity } from '@shared/quota-data'
 import { Input } from '@ui/components/ui/input'
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@ui/components/ui/select'
 import { toast } from '@ui/components/ui/toaster'

@@ -1,5 +1,4 @@
-import { useMemo } from 'react'
-import { isFrameAddress, renderMarkdown } from '@ui/features/home/markdown'
+import type { AdminContentView } from '@ui/features/home/admin-content-view'
 import { cn } from '@ui/lib/utils'
 
 /** Typography for rendered admin content (the kit has no prose styles). */
@@ -14,17 +13,15 @@ const proseClasses = cn(
 	'[&_img]:max-w-full [&_hr]:my-2 [&_table]:border-collapse [&_td]:border [&_td]:px-2 [&_th]:border [&_th]:px-2',
 )
 
-type AdminContentProps = { content: string; title: string; className?: string }
+type AdminContentProps = { view: AdminContentView; title: string; className?: string }
 
 /**
- * Home page, about and notice text written by the super admin: an https address is shown in a frame,
- * anything else rendered as Markdown (or HTML) and sanitised. `title` names the frame for assistive tech.
+ * Home page, about and notice text written by the super admin, as its loader prepared it: an https
+ * address in a frame, else sanitised HTML. `title` names the frame for assistive tech.
  */
-export function AdminContent({ content, title, className }: AdminContentProps) {
-	const framed = isFrameAddress(content)
-	const html = useMemo(() => (framed ? '' : renderMarkdown(content)), [framed, content])
-	if (framed) {
-		return <iframe src={content.trim()} title={title} className={cn('h-[calc(100svh-8rem)] w-full rounded-md border-0', className)} />
+export function AdminContent({ view, title, className }: AdminContentProps) {
+	if ('frame' in view) {
+		return <iframe src={view.frame} title={title} className={cn('h-[calc(100svh-8rem)] w-full rounded-md border-0', className)} />
 	}
-	return <div data-slot="admin-content" className={cn(proseClasses, className)} dangerouslySetInnerHTML={{ __html: html }} />
+	return <div data-slot="admin-content" className={cn(proseClasses, className)} dangerouslySetInnerHTML={{ __html: view.html }} />
 }

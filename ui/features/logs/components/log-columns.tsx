@@ -1,4 +1,4 @@
-import type { Column } from '@ui/components/data-table/data-table'
+import type { DataColumn } from '@ui/components/data-table/data-table'
 import { Badge } from '@ui/components/ui/badge'
 import { Tooltip } from '@ui/components/ui/tooltip'
 import { variantForFirstToken, isUsage, otherNumber, pricingSummary, type LogRow, typeTag, variantForUseTime } from '@ui/features/logs/log-display'
@@ -8,54 +8,53 @@ import { useStatus } from '@ui/lib/status'
 import { useFormatTime } from '@ui/lib/time-zone'
 
 /** The log table's columns; the channel and user columns exist for admins only (seed 002 §6). */
-export function useLogColumns(admin: boolean): Column<LogRow>[] {
+export function useLogColumns(admin: boolean): DataColumn<LogRow>[] {
 	const { t } = useTranslation()
 	const status = useStatus()
 	const formatTime = useFormatTime()
 
-	const adminColumns: Column<LogRow>[] = [
+	const adminColumns: DataColumn<LogRow>[] = [
 		{
-			key: 'channel',
+			id: 'channel',
 			header: '渠道',
-			hideOnMobile: true,
-			cell: (entry) => entry.channel ? (
+			meta: { hideOnMobile: true },
+			cell: ({ row: { original: entry } }) => entry.channel ? (
 				<Tooltip content={entry.channel_name || '-'}>
 					<Badge variant="outline" className="tabular-nums">{entry.channel}{entry.channel_name ? ` · ${entry.channel_name}` : ''}</Badge>
 				</Tooltip>
 			) : null,
 		},
-		{ key: 'username', header: '用户', hideOnMobile: true, cell: (entry) => entry.username },
+		{ id: 'username', header: '用户', meta: { hideOnMobile: true }, cell: ({ row: { original: entry } }) => entry.username },
 	]
 
 	return [
-		{ key: 'created_at', header: '时间', cell: (entry) => <span className="tabular-nums">{formatTime(entry.created_at)}</span> },
+		{ id: 'created_at', header: '时间', cell: ({ row: { original: entry } }) => <span className="tabular-nums">{formatTime(entry.created_at)}</span> },
 		...(admin ? adminColumns : []),
-		{ key: 'token_name', header: '令牌', cell: (entry) => entry.token_name ? <Badge variant="grey">{entry.token_name}</Badge> : null },
-		{ key: 'group', header: '分组', hideOnMobile: true, cell: (entry) => entry.group ? <Badge variant="outline">{entry.group}</Badge> : null },
+		{ id: 'token_name', header: '令牌', cell: ({ row: { original: entry } }) => entry.token_name ? <Badge variant="grey">{entry.token_name}</Badge> : null },
+		{ id: 'group', header: '分组', meta: { hideOnMobile: true }, cell: ({ row: { original: entry } }) => entry.group ? <Badge variant="outline">{entry.group}</Badge> : null },
 		{
-			key: 'type',
+			id: 'type',
 			header: '类型',
-			cell: (entry) => {
+			cell: ({ row: { original: entry } }) => {
 				const tag = typeTag(entry.type)
 				return <Badge variant={tag.variant}>{t(tag.label)}</Badge>
 			},
 		},
-		{ key: 'model_name', header: '模型', cell: (entry) => entry.model_name ? <Badge variant="blue">{entry.model_name}</Badge> : null },
-		{ key: 'use_time', header: '用时/首字', cell: (entry) => isUsage(entry.type) ? <Timing entry={entry} /> : null },
-		{ key: 'prompt_tokens', header: '提示', hideOnMobile: true, className: 'text-right tabular-nums', cell: (entry) => isUsage(entry.type) ? entry.prompt_tokens : null },
-		{ key: 'completion_tokens', header: '补全', hideOnMobile: true, className: 'text-right tabular-nums', cell: (entry) => isUsage(entry.type) ? entry.completion_tokens : null },
-		{ key: 'quota', header: '花费', className: 'text-right tabular-nums', cell: (entry) => (
+		{ id: 'model_name', header: '模型', cell: ({ row: { original: entry } }) => entry.model_name ? <Badge variant="blue">{entry.model_name}</Badge> : null },
+		{ id: 'use_time', header: '用时/首字', cell: ({ row: { original: entry } }) => isUsage(entry.type) ? <Timing entry={entry} /> : null },
+		{ id: 'prompt_tokens', header: '提示', meta: { hideOnMobile: true, className: 'text-right tabular-nums' }, cell: ({ row: { original: entry } }) => isUsage(entry.type) ? entry.prompt_tokens : null },
+		{ id: 'completion_tokens', header: '补全', meta: { hideOnMobile: true, className: 'text-right tabular-nums' }, cell: ({ row: { original: entry } }) => isUsage(entry.type) ? entry.completion_tokens : null },
+		{ id: 'quota', header: '花费', meta: { className: 'text-right tabular-nums' }, cell: ({ row: { original: entry } }) => (
 			// data-quota carries the exact charge: the text is rounded for display.
 			<span data-testid="log-cost" data-quota={entry.quota}>
 				{isUsage(entry.type) ? renderQuota(entry.quota, status, CALL_COST_DIGITS) : renderQuota(entry.quota, status)}
 			</span>
 		) },
 		{
-			key: 'content',
+			id: 'content',
 			header: '详情',
-			hideOnMobile: true,
-			className: 'max-w-80 truncate',
-			cell: (entry) => {
+			meta: { hideOnMobile: true, className: 'max-w-80 truncate' },
+			cell: ({ row: { original: entry } }) => {
 				const summary = entry.content ? undefined : pricingSummary(entry)
 				const text = entry.content || (summary ? t(summary.template, summary.values) : '')
 				return <span title={text}>{text}</span>

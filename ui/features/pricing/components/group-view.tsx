@@ -1,4 +1,4 @@
-import { groupRatioTier } from '@shared/pricing'
+import { groupRatioTier } from '@shared/pricing-constants'
 import { Badge } from '@ui/components/ui/badge'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@ui/components/ui/card'
 import { useTranslation } from '@ui/i18n'

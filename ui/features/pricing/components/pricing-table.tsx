@@ -1,4 +1,4 @@
-import { QUOTA_TYPE } from '@shared/pricing'
+import { QUOTA_TYPE } from '@shared/pricing-constants'
 import { Badge } from '@ui/components/ui/badge'
 import { copyText } from '@ui/components/ui/copy'
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@ui/components/ui/table'

@@ -1,6 +1,6 @@
 import { type FormEvent, useState } from 'react'
-import { REDEMPTION_CREATE_MAX_COUNT } from '@shared/redemption'
-import { TOKEN_QUOTA_PRESETS } from '@shared/token'
+import { REDEMPTION_CREATE_MAX_COUNT } from '@shared/redemption-constants'
+import { TOKEN_QUOTA_PRESETS } from '@shared/token-constants'
 import { Button } from '@ui/components/ui/button'
 import { Input } from '@ui/components/ui/input'
 import { Sheet, SheetBody, SheetContent, SheetDescription, SheetHeader, SheetTitle } from '@ui/components/ui/sheet'

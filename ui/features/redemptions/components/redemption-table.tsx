@@ -1,6 +1,6 @@
 import { CopyIcon, PencilIcon, PowerIcon, PowerOffIcon, Trash2Icon } from 'lucide-react'
-import { REDEMPTION_STATUS } from '@shared/redemption'
-import { type Column, DataTable, type PaginationProps } from '@ui/components/data-table/data-table'
+import { REDEMPTION_STATUS } from '@shared/redemption-constants'
+import { type DataColumn, DataTable, type PaginationProps, type RowSelectionState } from '@ui/components/data-table/data-table'
 import { Badge } from '@ui/components/ui/badge'
 import { Button } from '@ui/components/ui/button'
 import { copyText } from '@ui/components/ui/copy'
@@ -21,8 +21,8 @@ export type RedemptionRowHandlers = {
 
 type RedemptionTableProps = RedemptionRowHandlers & {
 	codes: RedemptionView[]
-	selected: Set<string | number>
-	onSelectedChange: (selected: Set<string | number>) => void
+	selected: RowSelectionState
+	onSelectedChange: (selected: RowSelectionState) => void
 	pagination: PaginationProps
 }
 
@@ -70,23 +70,23 @@ export function RedemptionTable({ codes, selected, onSelectedChange, pagination,
 	const { t } = useTranslation()
 	const status = useStatus()
 	const formatTime = useFormatTime()
-	const columns: Column<RedemptionView>[] = [
-		{ key: 'id', header: 'ID', cell: (code) => code.id },
-		{ key: 'name', header: '名称', cell: (code) => <span className="font-medium whitespace-normal break-all">{code.name}</span> },
-		{ key: 'status', header: '状态', cell: (code) => <StatusBadge code={code} /> },
-		{ key: 'quota', header: '额度', hideOnMobile: true, cell: (code) => renderQuota(code.quota, status) },
-		{ key: 'created', header: '创建时间', hideOnMobile: true, cell: (code) => formatTime(code.created_time) },
-		{ key: 'redeemed', header: '兑换时间', hideOnMobile: true, cell: (code) => (code.redeemed_time ? formatTime(code.redeemed_time) : t('尚未兑换')) },
-		{ key: 'user', header: '兑换人ID', hideOnMobile: true, cell: (code) => (code.used_user_id ? code.used_user_id : t('无')) },
-		{ key: 'actions', header: '操作', cell: (code) => <RowActions code={code} {...handlers} /> },
+	const columns: DataColumn<RedemptionView>[] = [
+		{ id: 'id', header: 'ID', cell: ({ row: { original: code } }) => code.id },
+		{ id: 'name', header: '名称', cell: ({ row: { original: code } }) => <span className="font-medium whitespace-normal break-all">{code.name}</span> },
+		{ id: 'status', header: '状态', cell: ({ row: { original: code } }) => <StatusBadge code={code} /> },
+		{ id: 'quota', header: '额度', meta: { hideOnMobile: true }, cell: ({ row: { original: code } }) => renderQuota(code.quota, status) },
+		{ id: 'created', header: '创建时间', meta: { hideOnMobile: true }, cell: ({ row: { original: code } }) => formatTime(code.created_time) },
+		{ id: 'redeemed', header: '兑换时间', meta: { hideOnMobile: true }, cell: ({ row: { original: code } }) => (code.redeemed_time ? formatTime(code.redeemed_time) : t('尚未兑换')) },
+		{ id: 'user', header: '兑换人ID', meta: { hideOnMobile: true }, cell: ({ row: { original: code } }) => (code.used_user_id ? code.used_user_id : t('无')) },
+		{ id: 'actions', header: '操作', cell: ({ row: { original: code } }) => <RowActions code={code} {...handlers} /> },
 	]
 	return (
 		<DataTable
 			columns={columns}
 			rows={codes}
 			rowKey={(code) => code.id}
-			selected={selected}
-			onSelectedChange={onSelectedChange}
+			rowSelection={selected}
+			onRowSelectionChange={onSelectedChange}
 			empty="暂无兑换码"
 			pagination={pagination}
 		/>

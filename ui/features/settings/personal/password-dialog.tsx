@@ -1,5 +1,5 @@
 import { type FormEvent, useState } from 'react'
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '@shared/user'
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '@shared/user-constants'
 import { Button } from '@ui/components/ui/button'
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@ui/components/ui/dialog'
 import { Input } from '@ui/components/ui/input'

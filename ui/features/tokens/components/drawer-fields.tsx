@@ -1,4 +1,4 @@
-import { TOKEN_COUNT_PRESETS, TOKEN_EXPIRY_PRESETS, TOKEN_QUOTA_PRESETS } from '@shared/token'
+import { TOKEN_COUNT_PRESETS, TOKEN_EXPIRY_PRESETS, TOKEN_QUOTA_PRESETS } from '@shared/token-constants'
 import { Button } from '@ui/components/ui/button'
 import { Field } from '@ui/components/ui/field'
 import { Input } from '@ui/components/ui/input'

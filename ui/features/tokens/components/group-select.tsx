@@ -1,10 +1,10 @@
-import { AUTO_GROUP } from '@shared/user'
+import { AUTO_GROUP } from '@shared/user-constants'
 import { Badge } from '@ui/components/ui/badge'
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@ui/components/ui/select'
 import { useTranslation } from '@ui/i18n'
 import { useStatus } from '@ui/lib/status'
 import type { UsableGroups } from '@ui/features/tokens/api'
-import { groupRatioTier } from '@shared/pricing'
+import { groupRatioTier } from '@shared/pricing-constants'
 
 /** Select values cannot be empty: the owner's own group (`''`) gets a value no group name can take. */
 const ownGroupValue = 'own-group'

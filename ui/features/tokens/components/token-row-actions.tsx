@@ -1,5 +1,5 @@
 import { CopyIcon, PencilIcon, PowerIcon, PowerOffIcon, Trash2Icon } from 'lucide-react'
-import { TOKEN_STATUS } from '@shared/token'
+import { TOKEN_STATUS } from '@shared/token-constants'
 import { Button } from '@ui/components/ui/button'
 import { copyText } from '@ui/components/ui/copy'
 import { useTranslation } from '@ui/i18n'

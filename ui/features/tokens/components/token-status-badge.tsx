@@ -1,4 +1,4 @@
-import { TOKEN_STATUS } from '@shared/token'
+import { TOKEN_STATUS } from '@shared/token-constants'
 import { Badge } from '@ui/components/ui/badge'
 import { Tooltip } from '@ui/components/ui/tooltip'
 import { useTranslation } from '@ui/i18n'

@@ -1,5 +1,5 @@
-import { TOKEN_NEVER_EXPIRES } from '@shared/token'
-import { type Column, DataTable, type PaginationProps } from '@ui/components/data-table/data-table'
+import { TOKEN_NEVER_EXPIRES } from '@shared/token-constants'
+import { type DataColumn, DataTable, type PaginationProps, type RowSelectionState } from '@ui/components/data-table/data-table'
 import { Badge } from '@ui/components/ui/badge'
 import { useTranslation } from '@ui/i18n'
 import { renderQuota } from '@ui/lib/format'
@@ -17,8 +17,8 @@ function Time({ text }: { text: string }) {
 
 type TokenTableProps = TokenRowHandlers & {
 	tokens: TokenView[]
-	selected: Set<string | number>
-	onSelectedChange: (selected: Set<string | number>) => void
+	selected: RowSelectionState
+	onSelectedChange: (selected: RowSelectionState) => void
 	pagination: PaginationProps
 }
 
@@ -27,11 +27,11 @@ export function TokenTable({ tokens, selected, onSelectedChange, pagination, ...
 	const status = useStatus()
 	const formatTime = useFormatTime()
 	const remaining = (token: TokenView) => (token.unlimited_quota ? <Badge variant="blue">{t('无限额度')}</Badge> : renderQuota(token.remain_quota, status))
-	const columns: Column<TokenView>[] = [
+	const columns: DataColumn<TokenView>[] = [
 		{
-			key: 'name',
+			id: 'name',
 			header: '名称',
-			cell: (token) => (
+			cell: ({ row: { original: token } }) => (
 				<div className="flex min-w-40 flex-col gap-1 max-[600px]:min-w-0">
 					<span className="font-medium whitespace-normal break-all">{token.name}</span>
 					<TokenKey tokenKey={token.key} />
@@ -43,31 +43,31 @@ export function TokenTable({ tokens, selected, onSelectedChange, pagination, ...
 				</div>
 			),
 		},
-		{ key: 'status', header: '状态', hideOnMobile: true, cell: (token) => <TokenStatusBadge token={token} /> },
-		{ key: 'used', header: '已用额度', hideOnMobile: true, cell: (token) => renderQuota(token.used_quota, status) },
-		{ key: 'remaining', header: '剩余额度', hideOnMobile: true, cell: remaining },
-		{ key: 'created', header: '创建时间', hideOnMobile: true, cell: (token) => <Time text={formatTime(token.created_time)} /> },
+		{ id: 'status', header: '状态', meta: { hideOnMobile: true }, cell: ({ row: { original: token } }) => <TokenStatusBadge token={token} /> },
+		{ id: 'used', header: '已用额度', meta: { hideOnMobile: true }, cell: ({ row: { original: token } }) => renderQuota(token.used_quota, status) },
+		{ id: 'remaining', header: '剩余额度', meta: { hideOnMobile: true }, cell: ({ row: { original: token } }) => remaining(token) },
+		{ id: 'created', header: '创建时间', meta: { hideOnMobile: true }, cell: ({ row: { original: token } }) => <Time text={formatTime(token.created_time)} /> },
 		{
-			key: 'expiry',
+			id: 'expiry',
 			header: '过期时间',
-			hideOnMobile: true,
-			cell: (token) => (token.expired_time === TOKEN_NEVER_EXPIRES ? t('永不过期') : <Time text={formatTime(token.expired_time)} />),
+			meta: { hideOnMobile: true },
+			cell: ({ row: { original: token } }) => (token.expired_time === TOKEN_NEVER_EXPIRES ? t('永不过期') : <Time text={formatTime(token.expired_time)} />),
 		},
 		{
-			key: 'group',
+			id: 'group',
 			header: '分组',
-			hideOnMobile: true,
-			cell: (token) => (token.group ? <Badge variant="outline">{token.group}</Badge> : <span className="text-muted-foreground">{t('用户分组')}</span>),
+			meta: { hideOnMobile: true },
+			cell: ({ row: { original: token } }) => (token.group ? <Badge variant="outline">{token.group}</Badge> : <span className="text-muted-foreground">{t('用户分组')}</span>),
 		},
-		{ key: 'actions', header: '操作', cell: (token) => <TokenRowActions token={token} {...handlers} /> },
+		{ id: 'actions', header: '操作', cell: ({ row: { original: token } }) => <TokenRowActions token={token} {...handlers} /> },
 	]
 	return (
 		<DataTable
 			columns={columns}
 			rows={tokens}
 			rowKey={(token) => token.id}
-			selected={selected}
-			onSelectedChange={onSelectedChange}
+			rowSelection={selected}
+			onRowSelectionChange={onSelectedChange}
 			empty="暂无令牌"
 			pagination={pagination}
 		/>

@@ -1,5 +1,5 @@
 import { useRevalidator } from 'react-router'
-import { TOP_UP_STATUS } from '@shared/top-up'
+import { TOP_UP_STATUS } from '@shared/top-up-constants'
 import { Button } from '@ui/components/ui/button'
 import { TopUpStatusBadge } from '@ui/features/top-up/components/top-up-records'
 import type { TopUpPageData } from '@ui/features/top-up/top-up-route'

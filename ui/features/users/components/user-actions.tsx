@@ -1,5 +1,5 @@
 import type { ManageAction, UserView } from '@shared/user'
-import { USER_STATUS } from '@shared/user'
+import { USER_STATUS } from '@shared/user-constants'
 import { Button } from '@ui/components/ui/button'
 import { isDeactivated } from '@ui/features/users/user-labels'
 import { useTranslation } from '@ui/i18n'

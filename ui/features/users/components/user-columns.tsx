@@ -1,5 +1,5 @@
 import type { UserView } from '@shared/user'
-import type { Column } from '@ui/components/data-table/data-table'
+import type { DataColumn } from '@ui/components/data-table/data-table'
 import { Badge } from '@ui/components/ui/badge'
 import { type ManageRequest, UserActions } from '@ui/features/users/components/user-actions'
 import { roleTag, statusTag } from '@ui/features/users/user-labels'
@@ -9,27 +9,27 @@ import { useStatus } from '@ui/lib/status'
 
 type ColumnHandlers = { onManage: (request: ManageRequest) => void; onEdit: (user: UserView) => void }
 
-export function useUserColumns({ onManage, onEdit }: ColumnHandlers): Column<UserView>[] {
+export function useUserColumns({ onManage, onEdit }: ColumnHandlers): DataColumn<UserView>[] {
 	const { t } = useTranslation()
 	const status = useStatus()
 	return [
-		{ key: 'id', header: 'ID', cell: (user) => user.id },
+		{ id: 'id', header: 'ID', cell: ({ row: { original: user } }) => user.id },
 		{
-			key: 'username',
+			id: 'username',
 			header: '用户名',
-			cell: (user) => (
+			cell: ({ row: { original: user } }) => (
 				<div className="flex flex-col">
 					<span className="font-medium">{user.username}</span>
 					{user.display_name && user.display_name !== user.username && <span className="text-xs text-muted-foreground">{user.display_name}</span>}
 				</div>
 			),
 		},
-		{ key: 'group', header: '分组', cell: (user) => <Badge variant="outline">{user.group}</Badge> },
+		{ id: 'group', header: '分组', cell: ({ row: { original: user } }) => <Badge variant="outline">{user.group}</Badge> },
 		{
-			key: 'stats',
+			id: 'stats',
 			header: '统计信息',
-			hideOnMobile: true,
-			cell: (user) => (
+			meta: { hideOnMobile: true },
+			cell: ({ row: { original: user } }) => (
 				<div className="flex flex-wrap gap-1">
 					<Badge variant="green">{t('剩余额度 {quota}', { quota: renderQuota(user.quota, status) })}</Badge>
 					<Badge variant="grey">{t('已用额度 {quota}', { quota: renderQuota(user.used_quota, status) })}</Badge>
@@ -38,10 +38,10 @@ export function useUserColumns({ onManage, onEdit }: ColumnHandlers): Column<Use
 			),
 		},
 		{
-			key: 'invitation',
+			id: 'invitation',
 			header: '邀请信息',
-			hideOnMobile: true,
-			cell: (user) => (
+			meta: { hideOnMobile: true },
+			cell: ({ row: { original: user } }) => (
 				<div className="flex flex-wrap gap-1">
 					<Badge variant="grey">{t('邀请人数 {count}', { count: user.aff_count })}</Badge>
 					<Badge variant="grey">{t('邀请总收益 {quota}', { quota: renderQuota(user.aff_history_quota, status) })}</Badge>
@@ -50,21 +50,21 @@ export function useUserColumns({ onManage, onEdit }: ColumnHandlers): Column<Use
 			),
 		},
 		{
-			key: 'role',
+			id: 'role',
 			header: '角色',
-			cell: (user) => {
+			cell: ({ row: { original: user } }) => {
 				const tag = roleTag(user.role)
 				return <Badge variant={tag.variant}>{t(tag.label)}</Badge>
 			},
 		},
 		{
-			key: 'status',
+			id: 'status',
 			header: '状态',
-			cell: (user) => {
+			cell: ({ row: { original: user } }) => {
 				const tag = statusTag(user)
 				return <Badge variant={tag.variant}>{t(tag.label)}</Badge>
 			},
 		},
-		{ key: 'actions', header: '操作', cell: (user) => <UserActions user={user} onManage={onManage} onEdit={onEdit} /> },
+		{ id: 'actions', header: '操作', cell: ({ row: { original: user } }) => <UserActions user={user} onManage={onManage} onEdit={onEdit} /> },
 	]
 }

@@ -1,0 +1,49 @@
+/** Channel limits, tiers, tag states, the list's normal form and the key's destination: zod-free, for the channel pages (`channel.ts` re-exports them). */
+import { DEFAULT_CHANNEL_OTHER, type ChannelType } from './channel-type'
+
+export const PRIORITY_MIN = -999
+export const WEIGHT_MIN = 0
+export const DEFAULT_CHANNEL_GROUP = 'default'
+/** Response-time colour tiers in milliseconds (seed 001 §4): up to each bound green, lime, yellow; above red; 0 untested. */
+export const RESPONSE_TIME_TIERS_MS = { fast: 1000, fair: 3000, slow: 5000 } as const
+
+export const CREATE_MODE = { single: 'single', batch: 'batch' } as const
+
+/** Trimmed, non-empty, first occurrence kept: the one normal form of `models` and `group`. */
+export function splitList(value: string | readonly string[]): string[] {
+	const items = (typeof value === 'string' ? value.split(',') : value.flatMap((item) => item.split(',')))
+		.map((item) => item.trim())
+		.filter(Boolean)
+	return [...new Set(items)]
+}
+
+/** The longest channel name and tag the API takes. */
+export const CHANNEL_NAME_MAX_LENGTH = 128
+export const CHANNEL_TAG_MAX_LENGTH = 64
+
+/** Tag rows: 1 when every channel of the tag is enabled, 2 when none is, 0 when some are. */
+export const TAG_STATUS = { mixed: 0, enabled: 1, disabled: 2 } as const
+
+/** Kinds of relay layer upstream detection tells apart. */
+export const UPSTREAM_CLIENT_TYPE = { openai: 'openai', azure: 'azure', python: 'python', go: 'go', unknown: 'unknown' } as const
+
+/**
+ * What decides where a channel's stored key is sent: the type (each has its own default host and
+ * wire format), the base URL, and `other`, from which some types build the URL (Vertex AI's region
+ * names the host; Cloudflare's account, Gemini's and iFlytek's versions and Azure's API version are
+ * in the URL). Keys are never read back, so an admin who could change any of these without the key
+ * could send it to a host of its own choosing: on an edit or a copy, changing them takes the key
+ * again, unless the super admin does it.
+ */
+export interface KeyDestination {
+	type: number
+	base_url: string
+	other: string
+}
+
+function destinationText({ type, base_url, other }: KeyDestination): string {
+	const normalOther = other.trim() || (DEFAULT_CHANNEL_OTHER[type as ChannelType] ?? '')
+	return JSON.stringify([type, base_url.trim().replace(/\/+$/, ''), normalOther])
+}
+
+export const keyDestinationChanged = (before: KeyDestination, after: KeyDestination) => destinationText(before) !== destinationText(after)
