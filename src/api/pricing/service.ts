@@ -7,7 +7,7 @@ import { eq } from 'drizzle-orm'
 import { type PricingAnswer, type PricingEntry, QUOTA_TYPE } from '@shared/pricing'
 import type { Dependencies } from '@/dependencies'
 import { groupRatio, resolvePricing } from '@/billing/price'
-import { usableGroups } from '../users/account'
+import { usableGroups } from '@/billing/groups'
 import type { UserRecord } from '@/db/stores/users'
 
 type PriceList = Omit<PricingAnswer, 'success' | 'message'>
@@ -47,7 +47,7 @@ export async function priceList(dependencies: Dependencies, user: UserRecord | u
 		.filter((entry) => entry !== undefined)
 	const usable: Record<string, string> = {}
 	if (user) {
-		for (const [group, { desc }] of Object.entries(usableGroups(dependencies, user))) usable[group] = desc
+		for (const [group, { desc }] of Object.entries(usableGroups(dependencies.options, user))) usable[group] = desc
 	} else {
 		Object.assign(usable, options.get('UserUsableGroups'))
 	}

@@ -16,7 +16,7 @@ import { randomString } from '@/lib/crypto'
 import { badRequest, notFound, refused } from '../errors'
 import { readPage } from '../paging'
 import { AUTO_GROUP } from '@shared/user'
-import { usableGroups } from '../users/account'
+import { usableGroups } from '@/billing/groups'
 import type { UserRecord } from '@/db/stores/users'
 import { newTokenKey, sealTokenKey, tokenKeyDigest } from '@/auth/token-keys'
 import { effectiveStatus, hasExpired, isExhausted } from '@/auth/token-status'
@@ -64,7 +64,7 @@ export async function getToken(dependencies: Dependencies, userId: number, id: n
 /** Empty means the owner's group; anything else must be one the owner may use. */
 function assertUsableGroup(dependencies: Dependencies, user: UserRecord, group: string) {
 	// `auto` routes each call to the first of AutoGroups that serves its model (the relay decides).
-	if (group && group !== AUTO_GROUP && !Object.hasOwn(usableGroups(dependencies, user), group)) throw refused(TOKEN_MESSAGES.groupUnusable)
+	if (group && group !== AUTO_GROUP && !Object.hasOwn(usableGroups(dependencies.options, user), group)) throw refused(TOKEN_MESSAGES.groupUnusable)
 }
 
 /**

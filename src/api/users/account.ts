@@ -3,7 +3,7 @@ import { and, eq, gte, isNull, sql } from 'drizzle-orm'
 import { z } from 'zod'
 import { MESSAGES } from '@shared/api'
 import { LOG_TYPE } from '@shared/log'
-import { DEFAULT_ROOT_PASSWORD, DEFAULT_ROOT_USERNAME, ROLE, USER_MESSAGES, USER_STATUS, type loginSchema, type registerSchema, type updateSelfSchema, type UsableGroups } from '@shared/user'
+import { DEFAULT_ROOT_PASSWORD, DEFAULT_ROOT_USERNAME, ROLE, USER_MESSAGES, USER_STATUS, type loginSchema, type registerSchema, type updateSelfSchema } from '@shared/user'
 import { rows } from '@/db'
 import type { Dependencies } from '@/dependencies'
 import { applyCredit } from '@/billing/ledger'
@@ -16,7 +16,6 @@ import { consumeCode, VERIFICATION_PURPOSE } from '../verification/service'
 import { enforceAccountLimits, enforceAddressLimit } from './login-limits'
 import { createAccount, endSessions, isUniqueViolation, newAffCode, signUpRewards, usernameTaken } from './repository'
 import type { UserRecord } from '@/db/stores/users'
-import { groupRatio } from '@/billing/price'
 
 const REGISTER_CODE_ATTEMPTS = { limit: 5, windowSeconds: 180 } as const
 
@@ -143,16 +142,6 @@ export async function userModels(dependencies: Dependencies, user: UserRecord): 
 	const found = await dependencies.store.db.selectDistinct({ model: abilities.model }).from(abilities)
 		.where(and(eq(abilities.group, user.group), eq(abilities.enabled, true)))
 	return found.map((row) => row.model).sort()
-}
-
-/** Groups the user may pick for a token, with their description and the ratio billing applies to this user there. */
-export function usableGroups(dependencies: Dependencies, user: UserRecord): UsableGroups {
-	const descriptions = dependencies.options.get('UserUsableGroups')
-	const groups: UsableGroups = {}
-	for (const [group, desc] of Object.entries({ ...descriptions, [user.group]: descriptions[user.group] ?? user.group })) {
-		groups[group] = { desc, ratio: groupRatio(dependencies.options, user.group, group) }
-	}
-	return groups
 }
 
 /** First start on an empty database: the super admin root / 123456, asked to change it at login. */

@@ -8,9 +8,10 @@ import {
 import type { Dependencies } from '@/dependencies'
 import { authentication, requireCaller } from '../plugins/auth'
 import { clearedSessionCookie, sessionCookie } from '@/auth/session'
+import { usableGroups } from '@/billing/groups'
 import { isSecureRequest, ok } from '../respond'
 import {
-	deleteSelf, generateAccessToken, login, logout, register, transferAffiliateQuota, updateSelf, usableGroups, userModels,
+	deleteSelf, generateAccessToken, login, logout, register, transferAffiliateQuota, updateSelf, userModels,
 } from './account'
 import { createUser, deleteUser, getUser, listUsers, manageUser, searchUsers, updateUser } from './service'
 import { toSessionUser, toUserView } from './view'
@@ -52,7 +53,7 @@ export function userRoutes(dependencies: Dependencies) {
 		.get('/token', async ({ caller }) => ok(await generateAccessToken(dependencies, requireCaller(caller).user.id)))
 		.get('/aff', ({ caller }) => ok(requireCaller(caller).user.affCode))
 		.get('/models', async ({ caller }) => ok(await userModels(dependencies, requireCaller(caller).user)))
-		.get('/self/groups', ({ caller }) => ok(usableGroups(dependencies, requireCaller(caller).user)))
+		.get('/self/groups', ({ caller }) => ok(usableGroups(dependencies.options, requireCaller(caller).user)))
 		.post('/aff_transfer', async ({ body, caller }) => {
 			await transferAffiliateQuota(dependencies, requireCaller(caller).user.id, body.quota)
 			return ok(undefined, 'transferred')

@@ -6,7 +6,7 @@
 import { USER_STATUS } from '@shared/user'
 import type { Dependencies } from '@/dependencies'
 import { sessionUser } from '@/auth/session-user'
-import { usableGroups } from '@/api/users/account'
+import { usableGroups } from '@/billing/groups'
 import { RelayError, relayErrors } from '../errors'
 import type { RelayCaller } from '../pipeline/token-auth'
 
@@ -36,7 +36,7 @@ type PlaygroundUser = Awaited<ReturnType<typeof playgroundUser>>
 export function playgroundGroup(dependencies: Dependencies, user: PlaygroundUser, requested: unknown): string {
 	if (requested === undefined || requested === null || requested === '') return user.group
 	if (typeof requested !== 'string') throw playgroundErrors.groupInvalid()
-	if (!Object.hasOwn(usableGroups(dependencies, user), requested)) throw relayErrors.groupNotAllowed(requested)
+	if (!Object.hasOwn(usableGroups(dependencies.options, user), requested)) throw relayErrors.groupNotAllowed(requested)
 	return requested
 }
 
