@@ -1,7 +1,7 @@
 /** The rules of a channel's `model_mapping` (src/shared/model-mapping.ts) as the relay applies them. */
 import { describe, expect, test } from 'bun:test'
 import { findModelMappingCycle, followModelMapping } from '@shared/model-mapping'
-import { mappingServes, ModelMappingCycleError, upstreamModel } from '@/relay/pipeline/model-mapping'
+import { mappingServes, ModelMappingCycleError, upstreamModel } from '@/relay/upstream/model-mapping'
 
 describe('a model mapping', () => {
 	test('follows a chain to its end, and leaves an unmapped model as it is', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { scrubSecrets, upstreamMessageOf } from '@/relay/pipeline/upstream-message'
+import { scrubSecrets, upstreamMessageOf } from '@/relay/upstream/messages'
 
 describe('what is told of an upstream error', () => {
 	test('reads the message of every error shape the relay and the channel tools meet', () => {

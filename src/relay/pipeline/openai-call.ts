@@ -17,7 +17,8 @@ import { rerankInput, rerankUsageFrom, withRerankUsage } from '../formats/rerank
 import { servesEndpoint } from '../providers/registry'
 import type { RelayEndpoint, SameFormatCall } from '../providers/types'
 import { checkWholeAnswer, streamAnswerFilter } from './answer-filter'
-import { channelCanTake, sendWithRetries, type UpstreamAnswer } from './attempts'
+import { channelCanTake } from '../upstream/open'
+import { sendWithRetries, type UpstreamAnswer } from './attempts'
 import { resolveGroup } from './groups'
 import { readAhead } from './read-ahead'
 import type { RoutableChannel } from './routing-table'
@@ -25,7 +26,7 @@ import type { RelayServices } from './services'
 import { findWords, promptTexts, SENSITIVE_MASK, sensitiveErrors, wordList } from './sensitive-words'
 import { bearerKey, type RelayCaller } from './token-auth'
 import { countPrompt, countText, estimatePrompt, type PromptRequest } from './tokenizer'
-import { scrubbedStreamErrors } from './upstream-message'
+import { scrubbedStreamErrors } from '../upstream/messages'
 
 /** Self-use mode lets unpriced models through at no cost. */
 const FREE: Pricing = { kind: 'per_token', modelRatio: 0, completionRatio: 1, cacheRatio: 1, createCacheRatio: 1, groupRatio: 1 }

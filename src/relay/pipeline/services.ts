@@ -1,7 +1,7 @@
 /** What the relay needs beyond the app's dependencies: the routing table and the way upstream. */
 import type { Executor } from '@/billing/batcher'
 import type { QuotaReminder } from '@/billing/quota-reminder'
-import type { OpenedResponse } from '@/lib/outbound'
+import type { UpstreamFetch } from '../upstream/open'
 import type { RoutingTable } from './routing-table'
 import type { SensitiveWords } from './sensitive-words'
 import type { TokenAuthenticator } from './token-auth'
@@ -12,7 +12,7 @@ export interface RelayServices {
 	/** Runs ledger work; the batching executor groups concurrent calls' writes (design §4). */
 	ledger: Executor
 	/** The outbound client every upstream call goes through (design §8), answering bodies as guarded readers. */
-	outbound: (url: string, init: RequestInit) => Promise<OpenedResponse>
+	outbound: UpstreamFetch
 	/** Takes a channel out after an upstream error (status 3, with its reason). */
 	disableChannel(channelId: number, reason: string): Promise<void>
 	/** Remembers how long a channel took (written to `channels.response_time` now and then). */

@@ -7,8 +7,8 @@ import { eq, inArray } from 'drizzle-orm'
 import { CHANNEL_MESSAGES } from '@shared/channel'
 import type { Dependencies } from '@/dependencies'
 import { openerWith } from '@/lib/outbound'
-import type { RelayServices } from '@/relay/pipeline/services'
-import { scrubSecrets, upstreamMessageOf, type UpstreamIdentity } from '@/relay/pipeline/upstream-message'
+import type { UpstreamFetch } from '@/relay/upstream/open'
+import { scrubSecrets, upstreamMessageOf, type UpstreamIdentity } from '@/relay/upstream/messages'
 import { adaptorFor } from '@/relay/providers/registry'
 import { readableChannels, toRoutableChannel, type RoutableChannel } from '@/db/stores/channels'
 import type { ChannelRecord } from '@/db/stores/channels'
@@ -53,7 +53,7 @@ export async function loadToolChannels(dependencies: Dependencies, statuses: num
 }
 
 /** The outbound opener `openUpstream` takes, as the relay builds it but with the tools' waits. */
-export const toolOutbound = (dependencies: Dependencies): Pick<RelayServices, 'outbound'> =>
+export const toolOutbound = (dependencies: Dependencies): { outbound: UpstreamFetch } =>
 	({ outbound: openerWith(dependencies.fetch, { policy: 'upstream', timeouts: toolTimeouts(dependencies) }) })
 
 /** The channel's base URL, or its adaptor's default; empty when neither names one. */
