@@ -46,6 +46,45 @@ function parseEvent(text: string, rawData: boolean): SseEvent | undefined {
 	return { event, data: data.join('\n'), fields }
 }
 
+/** The `data:` lines of one event block joined with newlines, as SSE prescribes ('' when it has none). */
+export function dataOf(block: string): string {
+	return parseEvent(block, false)?.data ?? ''
+}
+
+export interface SseBlockReader {
+	/**
+	 * The event blocks that one upstream read completed, each as sent (without the blank line that
+	 * ended it); at the end of the body `done` is true and the blocks include what was left.
+	 * Errors of the body pass through.
+	 */
+	read(): Promise<{ blocks: string[]; done: boolean }>
+	cancel(reason?: unknown): Promise<void>
+}
+
+/**
+ * The one place a body is cut into events. Taps that pass a stream on as it came (same format, or
+ * OpenAI's) read blocks; converters read parsed events (readSseEvents).
+ */
+export function readSseBlocks(reader: BodyReader): SseBlockReader {
+	const decoder = new TextDecoder()
+	let pending = ''
+	return {
+		async read() {
+			const { done, value } = await reader.read()
+			if (done) {
+				const rest = pending + decoder.decode()
+				pending = ''
+				return { blocks: rest.trim() ? [rest] : [], done: true }
+			}
+			pending += decoder.decode(value, { stream: true })
+			const blocks = pending.split(EVENT_SEPARATOR)
+			pending = blocks.pop() ?? ''
+			return { blocks, done: false }
+		},
+		cancel: (reason) => reader.cancel(reason),
+	}
+}
+
 export interface SseEventReader {
 	/** The next event, or undefined at the end of the stream. Errors of the body pass through. */
 	next(): Promise<SseEvent | undefined>
@@ -53,8 +92,7 @@ export interface SseEventReader {
 }
 
 export function readSseEvents(reader: BodyReader, { rawData = false }: SseReadOptions = {}): SseEventReader {
-	const decoder = new TextDecoder()
-	let pending = ''
+	const blocks = readSseBlocks(reader)
 	const ready: SseEvent[] = []
 	let ended = false
 	return {
@@ -63,24 +101,15 @@ export function readSseEvents(reader: BodyReader, { rawData = false }: SseReadOp
 				const queued = ready.shift()
 				if (queued) return queued
 				if (ended) return undefined
-				const { done, value } = await reader.read()
-				if (done) {
-					ended = true
-					const last = parseEvent(pending + decoder.decode(), rawData)
-					pending = ''
-					if (last) ready.push(last)
-					continue
-				}
-				pending += decoder.decode(value, { stream: true })
-				const parts = pending.split(EVENT_SEPARATOR)
-				pending = parts.pop() ?? ''
-				for (const part of parts) {
-					const event = parseEvent(part, rawData)
+				const read = await blocks.read()
+				ended = read.done
+				for (const block of read.blocks) {
+					const event = parseEvent(block, rawData)
 					if (event) ready.push(event)
 				}
 			}
 		},
-		cancel: (reason) => reader.cancel(reason),
+		cancel: (reason) => blocks.cancel(reason),
 	}
 }
 

@@ -8,27 +8,20 @@
  */
 import type { BodyReader } from '@/lib/outbound'
 import type { StreamEnd, StreamTap } from '../openai/stream-tap'
+import { dataOf, readSseBlocks } from '../sse'
 import { claudeErrorBody } from './errors'
 import { usageFromClaude } from './usage'
 
 type Json = Record<string, any>
 
 const encoder = new TextEncoder()
-const EVENT_SEPARATOR = /\r?\n\r?\n/
 /** A stream that failed upstream ends with an error event typed as this status is (api_error). */
 const UPSTREAM_ERROR_STATUS = 502
 
 const errorEvent = (message: string) => encoder.encode(`event: error\ndata: ${JSON.stringify(claudeErrorBody(UPSTREAM_ERROR_STATUS, message))}\n\n`)
 
-function dataOf(event: string) {
-	let data = ''
-	for (const line of event.split(/\r?\n/)) if (line.startsWith('data:')) data += line.slice(line[5] === ' ' ? 6 : 5)
-	return data
-}
-
-export function tapClaudeStream(reader: BodyReader, tap: StreamTap): ReadableStream<Uint8Array> {
-	const decoder = new TextDecoder()
-	let pending = ''
+export function tapClaudeStream(body: BodyReader, tap: StreamTap): ReadableStream<Uint8Array> {
+	const reader = readSseBlocks(body)
 	const usage: Json = {}
 	const texts: string[] = []
 	let delivered = false
@@ -88,9 +81,7 @@ export function tapClaudeStream(reader: BodyReader, tap: StreamTap): ReadableStr
 		async pull(controller) {
 			try {
 				for (;;) {
-					const { done, value } = await reader.read()
-					const events = done ? [pending + decoder.decode()] : (pending + decoder.decode(value, { stream: true })).split(EVENT_SEPARATOR)
-					pending = done ? '' : events.pop() ?? ''
+					const { blocks: events, done } = await reader.read()
 					let output = ''
 					const batch: string[] = []
 					for (const event of events) {

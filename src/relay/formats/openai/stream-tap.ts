@@ -12,6 +12,7 @@ import type { Usage } from '@/billing/price'
 import type { BodyReader } from '@/lib/outbound'
 import { RelayError } from '../../errors'
 import type { StreamAnswerFilter } from '../../pipeline/answer-filter'
+import { dataOf, readSseBlocks } from '../sse'
 import { choiceText, usageFrom } from './usage'
 
 export type StreamEnd = 'completed' | 'client_closed' | 'upstream_failed' | 'malformed' | 'sensitive_words'
@@ -41,7 +42,6 @@ export interface StreamResult {
 }
 
 const encoder = new TextEncoder()
-const EVENT_SEPARATOR = /\r?\n\r?\n/
 const DONE_EVENT = 'data: [DONE]\n\n'
 const dataEvent = (value: unknown) => `data: ${JSON.stringify(value)}\n\n`
 
@@ -49,9 +49,8 @@ function errorEvent(message: string, code: string) {
 	return encoder.encode(`data: ${JSON.stringify({ error: { message, type: 'upstream_error', param: null, code } })}\n\n`)
 }
 
-export function tapOpenAIStream(reader: BodyReader, tap: StreamTap): ReadableStream<Uint8Array> {
-	const decoder = new TextDecoder()
-	let pending = ''
+export function tapOpenAIStream(body: BodyReader, tap: StreamTap): ReadableStream<Uint8Array> {
+	const reader = readSseBlocks(body)
 	let usage: Usage | undefined
 	const texts: string[] = []
 	let delivered = false
@@ -87,8 +86,7 @@ export function tapOpenAIStream(reader: BodyReader, tap: StreamTap): ReadableStr
 	 * Generated text goes to `batch` and counts only once the batch reached the client.
 	 */
 	const inspect = (event: string, batch: string[]): string | undefined => {
-		let data = ''
-		for (const line of event.split(/\r?\n/)) if (line.startsWith('data:')) data += line.slice(line[5] === ' ' ? 6 : 5)
+		const data = dataOf(event)
 		if (!data) return event
 		if (data === '[DONE]') {
 			sawDone = true
@@ -124,27 +122,10 @@ export function tapOpenAIStream(reader: BodyReader, tap: StreamTap): ReadableStr
 		async pull(controller) {
 			try {
 				for (;;) {
-					const { done, value } = await reader.read()
-					if (done) {
-						const batch: string[] = []
-						const last = pending.trim() ? inspect(pending, batch) : undefined
-						let output = last === undefined ? '' : `${last}\n\n`
-						texts.push(...batch)
-						if (stoppedAtWord) return await stopAtWord(controller, output)
-						// An upstream that ended without a finish reason or [DONE]: the text still held goes last.
-						const held = filter?.finish()
-						if (held) output += dataEvent(held)
-						if (output) controller.enqueue(encoder.encode(output))
-						await finish('completed')
-						controller.close()
-						return
-					}
-					pending += decoder.decode(value, { stream: true })
-					const events = pending.split(EVENT_SEPARATOR)
-					pending = events.pop() ?? ''
+					const { blocks, done } = await reader.read()
 					let output = ''
 					const batch: string[] = []
-					for (const event of events) {
+					for (const event of blocks) {
 						if (!event.trim()) continue
 						const kept = inspect(event, batch)
 						if (kept !== undefined) output += `${kept}\n\n`
@@ -153,6 +134,16 @@ export function tapOpenAIStream(reader: BodyReader, tap: StreamTap): ReadableStr
 					if (stoppedAtWord) {
 						texts.push(...batch)
 						return await stopAtWord(controller, output)
+					}
+					if (done) {
+						texts.push(...batch)
+						// An upstream that ended without a finish reason or [DONE]: the text still held goes last.
+						const held = filter?.finish()
+						if (held) output += dataEvent(held)
+						if (output) controller.enqueue(encoder.encode(output))
+						await finish('completed')
+						controller.close()
+						return
 					}
 					if (sawDone) {
 						// Clients stop reading at [DONE]: the bill is settled before they see it.
