@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { desc, eq } from 'drizzle-orm'
 import OpenAI from 'openai'
+import { LOG_TYPE } from '@shared/log'
 import { testConfig } from '../helpers/app'
 import { databaseTargets } from '../helpers/database'
 import { startRelayHarness, type RelayHarness } from '../helpers/relay'
@@ -29,6 +31,13 @@ for (const target of databaseTargets()) {
 			const error = await chatFrom('198.51.100.7, 203.0.113.5').catch((caught: unknown) => caught)
 			expect(error).toBeInstanceOf(OpenAI.PermissionDeniedError)
 			expect((error as InstanceType<typeof OpenAI.PermissionDeniedError>).code).toBe('ip_not_allowed')
+		})
+
+		test('writes the client\'s address, not the proxy\'s, in the call\'s consume log', async () => {
+			await chatFrom('198.51.100.42')
+			const { logs } = harness.ferry.store.tables
+			const [log] = await harness.ferry.store.db.select().from(logs).where(eq(logs.type, LOG_TYPE.consume)).orderBy(desc(logs.id)).limit(1)
+			expect(log).toMatchObject({ modelName: 'gpt-4o-mini', ip: '198.51.100.42' })
 		})
 	})
 }

@@ -295,7 +295,7 @@ async function settleCall(
 			useTime: Math.round(useTimeMs / 1000),
 			isStream: call.stream,
 			channelName: answer.channel.name,
-			ip: '',
+			ip: call.clientAddress,
 			content: details.sensitive ? `sensitive words in the answer (${SENSITIVE_ACTIONS[details.sensitive.action]}): ${wordList(details.sensitive.words)}` : '',
 			other,
 		} : undefined,
