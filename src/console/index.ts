@@ -3,7 +3,7 @@ import { loadAssets } from '@/console/assets'
 import type { HandleApi, SessionUserId } from '@/console/render'
 import { consoleFiles } from '@/console/static-files'
 
-export type ConsoleDependencies = {
+type ConsoleDependencies = {
 	/** Answers an /api request in-process; server-side loaders call it with the visitor's cookie. */
 	handleApi: HandleApi
 	/** The user of a valid session cookie: server-side loaders act as that user. */
