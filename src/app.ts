@@ -81,7 +81,7 @@ export async function createApp(input: AppInput) {
 	const app = new Elysia()
 		.use(createRelay(dependencies, relay))
 		.use(createApi(dependencies))
-		.use(createConsole({
+		.use(await createConsole({
 			handleApi: (request: Request): Promise<Response> => app.handle(request),
 			sessionUserId: (cookieHeader) => verifySession(dependencies.secrets, readCookie(cookieHeader, SESSION_COOKIE) ?? '')?.sub,
 		}))
