@@ -6,6 +6,8 @@
  * object handling cost about a seventh of the relay's CPU in `bun run bench`.
  */
 import { z } from 'zod'
+import { MESSAGES } from '@shared/api'
+import { JsonBodyError, parseJsonBody } from '@/lib/json-body'
 import { relayErrors } from '../../errors'
 import type { RelayEndpoint } from '../../providers/types'
 import { isObject } from '../json'
@@ -18,12 +20,15 @@ function fail(message: string): never {
 	throw relayErrors.badRequest(message)
 }
 
-/** A client's request body, in any client format, as JSON; anything else is a bad request. */
+/**
+ * A client's request body, in any client format, as JSON with its nesting bounded
+ * (`MAX_JSON_DEPTH`); anything else is a bad request.
+ */
 export async function readJsonBody(request: Request): Promise<unknown> {
 	try {
-		return await request.json()
-	} catch {
-		throw relayErrors.badRequest('the request body is not valid JSON')
+		return parseJsonBody(await request.text())
+	} catch (error) {
+		throw relayErrors.badRequest(error instanceof JsonBodyError ? error.message : MESSAGES.invalidJson)
 	}
 }
 
