@@ -13,13 +13,15 @@ import { userRoutes } from './users'
 import { verificationRoutes } from './verification'
 import { oauthRoutes } from './oauth'
 import { redemptionRoutes } from './redemptions'
-import { topUpRoutes } from './top-ups'
+import { epayNotifyRoutes, topUpRoutes } from './top-ups'
 import { pricingRoutes } from './pricing'
 import { dataRoutes } from './data'
 
 export function createApi(dependencies: Dependencies) {
 	return new Elysia({ prefix: '/api' })
 		.use(envelopeErrors(dependencies.logger))
+		// Mounted before the JSON parser, which would otherwise read its body first: it wants the raw text.
+		.use(epayNotifyRoutes(dependencies))
 		// A JSON body sent without a content type is still read as JSON; bad or too deep JSON is a 400.
 		.onParse(parseApiJson)
 		.onAfterHandle(({ set }) => {
