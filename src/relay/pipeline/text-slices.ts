@@ -4,16 +4,24 @@
  * o200k's byte-pair encoding takes time quadratic in the length of one pre-tokenised piece (a run
  * of letters, of punctuation, of spaces…): `"A"` × 200 000 is one piece and took a minute. Counting
  * slice by slice bounds the work per call, and cutting only where the pre-tokeniser's pattern
- * (gpt-tokenizer's `O200K_TOKEN_SPLIT_PATTERN`) must end a piece keeps every count identical to
+ * (gpt-tokenizer's `O200K_TOKEN_SPLIT_PATTERN`) must begin a piece keeps every count identical to
  * counting the whole text. A text with no such place for `LONGEST_PIECE` characters is no ordinary
  * text: it is cut there anyway, and its count may differ by a token at each such cut.
  *
- * A piece always ends before:
- * - a letter or digit that follows a line break (no piece continues a line break with either);
- * - a digit that follows a letter, or a letter that follows a digit;
+ * A piece always begins at (each case checked against the pattern by test/relay/tokenizer.test.ts):
+ * - whitespace, a line break or punctuation that follows a letter or digit (not an apostrophe,
+ *   which may begin a contraction, nor a combining mark, which belongs to the word);
+ * - a letter or digit that follows a line break;
+ * - a digit that follows anything but a digit, or a letter that follows a digit;
  * - whitespace other than a line break that comes before a letter (the space begins the word's piece);
- * - punctuation between a letter or digit and a letter (`a.b`, `x/y`, `文，字`), other than the
- *   apostrophe of contractions and combining marks, which belong to the word.
+ * - punctuation before a letter, after a letter, a digit, a line break (unless it is a slash, which
+ *   punctuation before the line break takes along) or whitespace other than a plain space
+ *   (`a.b`, `x/y`, `文，字`, `\t(x`); not the apostrophe of contractions, nor combining marks,
+ *   which belong to the word;
+ * - a letter after two punctuation marks (the first not a slash) or after a plain space and one
+ *   (`--flag`, ` "word`): those form a piece of their own.
+ * Each slice must also make the same pieces alone as in the whole text: it never ends in two
+ * spaces before something else (see `beginsPiece`).
  */
 
 /** Pieces longer than this are cut: the encoding of a piece this long takes well under a millisecond. */
@@ -28,6 +36,10 @@ const SPACE = 4
 const LINE_BREAK = 8
 /** Neither letter, number, whitespace, combining mark, apostrophe nor half of a surrogate pair. */
 const SYMBOL = 16
+/** U+0020, the only whitespace that punctuation takes into its piece. */
+const PLAIN_SPACE = 32
+/** `/`, which punctuation takes into its piece after line breaks. */
+const SLASH = 64
 const CLASSIFIED = 128
 
 const APOSTROPHE = 0x27
@@ -49,6 +61,8 @@ function classify(code: number): number {
 	if (code === 0x0a || code === 0x0d) return CLASSIFIED | LINE_BREAK
 	if (LETTER_PATTERN.test(character)) return CLASSIFIED | LETTER
 	if (NUMBER_PATTERN.test(character)) return CLASSIFIED | NUMBER
+	if (code === 0x20) return CLASSIFIED | SPACE | PLAIN_SPACE
+	if (code === 0x2f) return CLASSIFIED | SYMBOL | SLASH
 	if (SPACE_PATTERN.test(character)) return CLASSIFIED | SPACE
 	if (code === APOSTROPHE || MARK_PATTERN.test(character)) return CLASSIFIED
 	return CLASSIFIED | SYMBOL
@@ -64,10 +78,22 @@ function classAt(text: string, index: number): number {
 export function beginsPiece(text: string, index: number): boolean {
 	const before = classAt(text, index - 1)
 	const at = classAt(text, index)
-	if (before & LINE_BREAK) return (at & (LETTER | NUMBER)) !== 0
-	if ((before & LETTER && at & NUMBER) || (before & NUMBER && at & LETTER)) return true
+	// Spaces that end a slice would make one piece, where in the whole text the last one before
+	// something else is a piece of its own: never cut right after two of them.
+	if (before & SPACE && index >= 2 && classAt(text, index - 2) & SPACE && !(at & SPACE)) return false
+	if (at & NUMBER) return !(before & NUMBER)
+	if (at & LETTER) {
+		if (before & (NUMBER | LINE_BREAK)) return true
+		if (!(before & SYMBOL) || index < 2) return false
+		// Two marks make a piece of their own, unless the first is a slash, which the piece before may have taken.
+		const beforeThat = classAt(text, index - 2)
+		return (beforeThat & (SYMBOL | PLAIN_SPACE)) !== 0 && !(beforeThat & SLASH)
+	}
+	if (before & (LETTER | NUMBER) && at & (SPACE | SYMBOL | LINE_BREAK)) return true
 	if (!(at & (SPACE | SYMBOL)) || index + 1 >= text.length || !(classAt(text, index + 1) & LETTER)) return false
-	return (at & SPACE) !== 0 || (before & (LETTER | NUMBER)) !== 0
+	if (at & SPACE) return true
+	if (before & LINE_BREAK) return !(at & SLASH)
+	return (before & (LETTER | NUMBER)) !== 0 || (before & (SPACE | PLAIN_SPACE)) === SPACE
 }
 
 /** A forced cut at `index`, moved past the second half of a surrogate pair. */

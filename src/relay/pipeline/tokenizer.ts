@@ -6,11 +6,11 @@
  *
  * The real count runs on a worker thread (src/workers/tokenizer.ts), in slices of whole
  * pre-tokenised pieces (`text-slices.ts`), so it is linear in the text and never holds other
- * requests. Measured on the shared 2-core test machine: loading o200k takes about 0.5 s of CPU, all
- * of it a stall when it ran on the main thread; `"A"` × 40 000, a single piece, took 1.2 s of CPU
- * in one call (× 200 000: a minute) and takes 35 ms in slices; ordinary prose counts identically,
- * at about the speed of one call. Should the worker fail, the main thread counts the same way
- * itself, letting other requests run every `YIELD_AFTER_MS`.
+ * requests. Measured in CPU time on the shared 2-core test machine: loading o200k takes about
+ * 0.5 s, all of it a stall when it ran on the main thread; `"A"` × 40 000, a single piece, took
+ * 1.1 s in one call (× 200 000: a minute) and takes about 10 ms in slices; 2.6 MB of mixed prose
+ * and code counts identically in about 1.4 × the time of one call. Should the worker fail, the
+ * main thread counts the same way itself, letting other requests run every `YIELD_AFTER_MS`.
  */
 import type { Logger } from '@/lib/logger'
 import type { TokenizerReply, TokenizerRequest } from '@/workers/tokenizer'
