@@ -37,9 +37,18 @@ function optionalBoolean(body: Record<string, unknown>, field: string) {
 	if (value !== undefined && value !== null && typeof value !== 'boolean') fail(`${field}: expected a boolean`)
 }
 
+/**
+ * The largest token limit a request may set. No model comes near it, and the hold for it stays an
+ * exact integer whatever the ratios (`max_tokens: 1e308` passed `Number.isInteger` and made a hold
+ * the ledger could not write: a 500).
+ */
+export const MAX_TOKEN_LIMIT = 2 ** 31 - 1
+
 function optionalTokenLimit(body: Record<string, unknown>, field: string) {
 	const value = body[field]
-	if (value !== undefined && value !== null && !(Number.isInteger(value) && (value as number) >= 0)) fail(`${field}: expected a whole number of tokens`)
+	if (value !== undefined && value !== null && !(Number.isInteger(value) && (value as number) >= 0 && (value as number) <= MAX_TOKEN_LIMIT)) {
+		fail(`${field}: expected a whole number of tokens up to ${MAX_TOKEN_LIMIT}`)
+	}
 }
 
 function isPrompt(value: unknown) {
