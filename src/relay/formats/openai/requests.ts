@@ -24,13 +24,17 @@ function fail(message: string): never {
  * A client's request body, in any client format, as JSON with its nesting bounded
  * (`MAX_JSON_DEPTH`); anything else is a bad request.
  */
-export async function readJsonBody(request: Request): Promise<unknown> {
+/** The body as sent and as a value, refused with a 400 when it is malformed or nested too deeply. */
+export async function readJsonRequest(request: Request): Promise<{ text: string; value: unknown }> {
+	const text = await request.text()
 	try {
-		return parseJsonBody(await request.text())
+		return { text, value: parseJsonBody(text) }
 	} catch (error) {
 		throw relayErrors.badRequest(error instanceof JsonBodyError ? error.message : MESSAGES.invalidJson)
 	}
 }
+
+export const readJsonBody = async (request: Request): Promise<unknown> => (await readJsonRequest(request)).value
 
 function optionalBoolean(body: Record<string, unknown>, field: string) {
 	const value = body[field]
