@@ -46,6 +46,15 @@ for (const target of databaseTargets()) {
 			expect(median(latencies)).toBeLessThan(STATUS_BOUND_MS)
 		})
 
+		test('an admin\'s channel with a million model names is a 400 without holding others for 300 ms', async () => {
+			const root = harness.root
+			const headers = { cookie: root.cookie!, 'new-api-user': String(root.userId) }
+			const models = `[${new Array(1_000_000).fill(1).join(',')}]`
+			const { attacks, latencies } = await probeWhile(harness.baseUrl, () => post('/api/channel/', `{"type":1,"name":"many","key":"sk-x","models":${models}}`, headers))
+			for (const attack of attacks) expect(attack).toMatchObject({ status: 400, body: { success: false } })
+			expect(median(latencies)).toBeLessThan(STATUS_BOUND_MS)
+		})
+
 		test('count_tokens of "A" × 200 000 with a token of a user without quota is answered within 2 s, and /api/status within 300 ms meanwhile', async () => {
 			const countTokens = (content: string) => post('/v1/messages/count_tokens', JSON.stringify({ model: 'claude-sonnet-4-5', messages: [{ role: 'user', content }] }), { 'x-api-key': keyWithoutQuota })
 			// The tokenizer loads on first use (on its own thread); the bound is for the counting.
