@@ -1,12 +1,13 @@
 /**
- * `bun run build`: the console assets, then one executable at dist/ferry that embeds them (through the
- * generated manifest's file imports) together with the migrations and every Bun worker.
+ * `bun run build`: the console assets, then one executable at dist/ferry that embeds them together with
+ * the migrations and every Bun worker. `--asset` keeps a folder's last name: the binary reads the console's
+ * files from /$bunfs/root/assets/ and /$bunfs/root/public/ (see src/console/assets.ts).
  * Usage: bun scripts/build.ts [--entry src/main.ts] [--outfile dist/ferry]
  */
 import { existsSync, readdirSync } from 'node:fs'
 import { join, relative, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import { buildAssets } from './build-assets'
+import { assetsDirectory, buildAssets, publicDirectory } from './build-assets'
 
 const projectRoot = resolve(import.meta.dir, '..')
 const { values } = parseArgs({
@@ -35,6 +36,8 @@ const command = [
 	'--sourcemap',
 	'--define',
 	'process.env.NODE_ENV="production"',
+	`--asset=${relative(projectRoot, assetsDirectory)}`,
+	`--asset=${relative(projectRoot, publicDirectory)}`,
 	values.entry,
 	...workers,
 	'--outfile',

@@ -82,7 +82,7 @@ export async function createApp(input: AppInput) {
 	const app = new Elysia()
 		.use(createRelay(dependencies, relay))
 		.use(createApi(dependencies))
-		.use(createConsole({
+		.use(await createConsole({
 			handleApi: (request: Request): Promise<Response> => app.handle(request),
 			sessionUserId: async (headers) => (await dependencies.sessions.fromHeaders(headers))?.sub,
 		}))

@@ -10,9 +10,11 @@ import { startChannelHealthCheck } from './api/channels/tools/schedule'
 import { startDataExport } from './api/data/schedule'
 import { openStore } from './db'
 import { createLogger } from './lib/logger'
+import { configureTokenizerWorker } from './relay/pipeline/tokenizer'
 
 async function serve(config: Config) {
 	const logger = createLogger(config.logLevel)
+	configureTokenizerWorker(new URL('./workers/tokenizer.ts', import.meta.url), logger)
 	const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir })
 	const { app, relay, changes, dependencies } = await createApp({ config, store, logger })
 	const stopReconciler = startReconciler(store, relay.nodeInstance, logger)

@@ -1,37 +1,29 @@
 /** The management API: one Elysia instance per domain under `/api`, answering in the envelope. */
 import { Elysia } from 'elysia'
 import type { Dependencies } from '@/dependencies'
-import { badRequest } from './errors'
 import { channelRoutes } from './channels'
 import { groupRoutes } from './groups'
 import { logRoutes } from './logs'
 import { optionRoutes } from './options'
 import { envelopeErrors } from './plugins/envelope'
+import { parseApiJson } from './plugins/json-body'
 import { statusRoutes } from './status'
 import { tokenRoutes } from './tokens'
 import { userRoutes } from './users'
 import { verificationRoutes } from './verification'
 import { oauthRoutes } from './oauth'
 import { redemptionRoutes } from './redemptions'
-import { topUpRoutes } from './top-ups'
+import { epayNotifyRoutes, topUpRoutes } from './top-ups'
 import { pricingRoutes } from './pricing'
 import { dataRoutes } from './data'
-import { MESSAGES } from '@shared/api'
 
 export function createApi(dependencies: Dependencies) {
 	return new Elysia({ prefix: '/api' })
 		.use(envelopeErrors(dependencies.logger))
-		// A JSON body sent without a content type is still read as JSON; bad JSON is a 400.
-		.onParse(async ({ request, contentType }) => {
-			if (contentType) return
-			const text = await request.text()
-			if (!text.trim()) return undefined
-			try {
-				return JSON.parse(text)
-			} catch {
-				throw badRequest(MESSAGES.invalidJson)
-			}
-		})
+		// Mounted before the JSON parser, which would otherwise read its body first: it wants the raw text.
+		.use(epayNotifyRoutes(dependencies))
+		// A JSON body sent without a content type is still read as JSON; bad or too deep JSON is a 400.
+		.onParse(parseApiJson)
 		.onAfterHandle(({ set }) => {
 			set.headers['cache-control'] = 'no-store'
 		})

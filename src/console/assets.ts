@@ -1,11 +1,13 @@
 /**
- * The console's built browser assets. scripts/build-assets.ts writes them with a generated
- * .build/assets/manifest.ts whose `with { type: 'file' }` imports make `bun build --compile` embed
- * every file; in the binary the paths below point into its own file system (/$bunfs/...).
+ * Where the console's browser files are, and the manifest that names the bundle and stylesheet.
+ * scripts/build-assets.ts writes the content-hashed files to .build/console/assets/ and their names to
+ * .build/console/manifest.json; ui/public/ holds the files served from the site root (/logo.png).
+ * `bun run build` embeds both folders with `--asset`: in the binary they are /$bunfs/root/assets/ and
+ * /$bunfs/root/public/, which node:fs and Bun.file() read like any folder.
  *
  * Running from source (bun test, bun src/main.ts) the manifest may be missing (fresh clone) or older
- * than ui/ (someone edited a page): the first console request then runs the build script once and
- * waits for it. A compiled binary never builds; its manifest was bundled at compile time.
+ * than ui/ (someone edited a page): the first console page then runs the build script once and waits
+ * for it. A compiled binary never builds; its manifest was bundled at compile time.
  */
 import { existsSync, readdirSync, statSync } from 'node:fs'
 import { join, resolve } from 'node:path'
@@ -14,17 +16,20 @@ export type AssetManifest = {
 	/** File names (content-hashed) of the client bundle and the stylesheet, served under /assets/. */
 	client: string
 	styles: string
-	/** Asset name → path of the file on disk or in the binary. */
-	files: Record<string, string>
-	/** ui/public files served from the site root, name → path. */
-	publicFiles: Record<string, string>
 }
 
 const projectRoot = resolve(import.meta.dir, '..', '..')
-const manifestPath = join(projectRoot, '.build', 'assets', 'manifest.ts')
+const manifestPath = join(projectRoot, '.build', 'console', 'manifest.json')
 
 function isCompiled() {
 	return import.meta.dir.includes('$bunfs') || import.meta.dir.includes('~BUN')
+}
+
+/** The folders served under /assets/ and from the site root. In the binary every module's
+ * import.meta.dir is the root of its embedded file system, where `--asset` put the two folders. */
+export function assetDirectories() {
+	if (isCompiled()) return { assets: join(import.meta.dir, 'assets'), public: join(import.meta.dir, 'public') }
+	return { assets: join(projectRoot, '.build', 'console', 'assets'), public: join(projectRoot, 'ui', 'public') }
 }
 
 function newestModification(directory: string): number {
@@ -53,8 +58,8 @@ async function runBuildScript() {
 
 async function importManifest(): Promise<AssetManifest> {
 	if (!isCompiled() && needsBuild()) await runBuildScript()
-	// @ts-ignore The module is generated (see above) and absent from a fresh clone; the literal path lets the bundler embed it.
-	const module = await import('../../.build/assets/manifest.ts')
+	// @ts-ignore The file is generated (see above) and absent from a fresh clone; the literal path lets the bundler embed it.
+	const module = await import('../../.build/console/manifest.json')
 	return module.default as AssetManifest
 }
 
@@ -66,44 +71,4 @@ export function loadAssets(): Promise<AssetManifest> {
 		throw error
 	})
 	return loading
-}
-
-const contentTypes: Record<string, string> = {
-	'.js': 'text/javascript; charset=utf-8',
-	'.css': 'text/css; charset=utf-8',
-	'.png': 'image/png',
-	'.svg': 'image/svg+xml',
-	'.ico': 'image/x-icon',
-}
-
-const compressible = new Set(['.js', '.css', '.svg'])
-/** Gzipped bodies of the hashed assets, made on first request; the set is fixed for the process's life. */
-const gzipped = new Map<string, Promise<Uint8Array<ArrayBuffer>>>()
-
-function gzippedFile(path: string) {
-	let body = gzipped.get(path)
-	if (!body) {
-		body = Bun.file(path).bytes().then((bytes) => new Uint8Array(Bun.gzipSync(bytes, { level: 9 })))
-		body.catch(() => gzipped.delete(path))
-		gzipped.set(path, body)
-	}
-	return body
-}
-
-function acceptsGzip(request: Request | undefined) {
-	return /\bgzip\b/.test(request?.headers.get('accept-encoding') ?? '')
-}
-
-/** Text assets go out gzipped to browsers that accept it (a single binary has no proxy in front to do it). */
-export async function fileResponse(name: string, path: string, cacheControl: string, request?: Request) {
-	const extension = name.slice(name.lastIndexOf('.'))
-	const headers: Record<string, string> = {
-		'content-type': contentTypes[extension] ?? 'application/octet-stream',
-		'cache-control': cacheControl,
-		'x-content-type-options': 'nosniff',
-	}
-	if (!compressible.has(extension)) return new Response(Bun.file(path), { headers })
-	headers.vary = 'accept-encoding'
-	if (!acceptsGzip(request)) return new Response(Bun.file(path), { headers })
-	return new Response(await gzippedFile(path), { headers: { ...headers, 'content-encoding': 'gzip' } })
 }

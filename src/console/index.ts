@@ -1,8 +1,9 @@
 import { Elysia, NotFoundError } from 'elysia'
-import { fileResponse, loadAssets } from '@/console/assets'
+import { loadAssets } from '@/console/assets'
 import type { HandleApi, SessionUserId } from '@/console/render'
+import { consoleFiles } from '@/console/static-files'
 
-export type ConsoleDependencies = {
+type ConsoleDependencies = {
 	/** Answers an /api request in-process; server-side loaders call it with the visitor's cookie. */
 	handleApi: HandleApi
 	/** The user of a valid session cookie: server-side loaders act as that user. */
@@ -16,8 +17,6 @@ const reservedPrefixes = ['/api', '/v1', '/v1beta', '/pg', '/mj', '/suno']
 function isReserved(pathname: string) {
 	return reservedPrefixes.some((prefix) => pathname === prefix || pathname.startsWith(`${prefix}/`))
 }
-
-const immutable = 'public, max-age=31536000, immutable'
 
 /**
  * React, the router and the pages load on the first page view: a gateway that only relays never
@@ -34,26 +33,17 @@ function loadRenderer() {
 	return renderer
 }
 
-export function createConsole(dependencies: ConsoleDependencies): Elysia {
+/** Async because the static plugin lists its folders when it is made. */
+export async function createConsole(dependencies: ConsoleDependencies): Promise<Elysia> {
 
 	async function page(request: Request) {
-		const pathname = new URL(request.url).pathname
-		if (isReserved(pathname)) throw new NotFoundError()
-		const assets = await loadAssets()
-		const name = pathname.slice(1)
-		const publicFile = Object.hasOwn(assets.publicFiles, name) ? assets.publicFiles[name] : undefined
-		if (publicFile) return fileResponse(pathname, publicFile, 'public, max-age=86400', request)
-		return (await loadRenderer())(request, dependencies, assets)
+		if (isReserved(new URL(request.url).pathname)) throw new NotFoundError()
+		return (await loadRenderer())(request, dependencies, await loadAssets())
 	}
 
 	// Registered on an untyped instance so that the plugin is a plain `Elysia` (route types stay private).
 	const plugin = new Elysia()
-	plugin.get('/assets/:name', async ({ params, request }) => {
-		const assets = await loadAssets()
-		const path = Object.hasOwn(assets.files, params.name) ? assets.files[params.name] : undefined
-		if (!path) return new Response('Not Found', { status: 404, headers: { 'content-type': 'text/plain' } })
-		return fileResponse(params.name, path, immutable, request)
-	})
+	plugin.use(await consoleFiles())
 	plugin.get('/', ({ request }) => page(request))
 	plugin.get('/*', ({ request }) => page(request))
 	return plugin

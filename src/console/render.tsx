@@ -30,7 +30,7 @@ const sideEffectGets = new Set(['/api/user/token', '/api/user/logout'])
  * Loaders on the server call the API in-process, as the visitor: with the cookie of the page request
  * and, for reads only, the New-Api-User header of its session (the browser would send it too).
  */
-export function createServerApi(request: Request, handleApi: HandleApi, sessionUserId: SessionUserId): Api {
+function createServerApi(request: Request, handleApi: HandleApi, sessionUserId: SessionUserId): Api {
 	const origin = new URL(request.url).origin
 	const cookie = request.headers.get('cookie')
 	let userId: Promise<number | undefined> | undefined

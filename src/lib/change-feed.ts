@@ -7,7 +7,7 @@ export const CHANGE_TOPICS = ['channels', 'tokens', 'users', 'options'] as const
 export type ChangeTopic = (typeof CHANGE_TOPICS)[number]
 
 /** Where a change was made: on this node, or on another one (learnt through the database). */
-export type ChangeOrigin = 'local' | 'remote'
+type ChangeOrigin = 'local' | 'remote'
 
 export interface ChangeFeed {
 	notify(topic: ChangeTopic, origin?: ChangeOrigin): void

@@ -29,7 +29,7 @@ function folds(): Uint16Array {
 }
 
 /** Called for each occurrence of a word: `end` is the index just after it in the scanned text. */
-export type MatchListener = (end: number, word: number) => void
+type MatchListener = (end: number, word: number) => void
 
 export interface WordMatcher {
 	/** The distinct words, trimmed, first spelling kept; a match names one by its index here. */

@@ -27,6 +27,14 @@ export function resolvePage(query: PageQuery) {
 	return { page, pageSize, offset: (page - 1) * pageSize }
 }
 
+/**
+ * The deepest nesting of arrays and objects a request body may have, on `/api` and the relay
+ * (`src/lib/json-body.ts`). Real requests stay far below it: the tool definitions Claude Code sends
+ * nest about 10 levels, and a strict OpenAI tool schema at its limit of 10 nested objects, each
+ * behind an `anyOf`, about 45.
+ */
+export const MAX_JSON_DEPTH = 64
+
 /** Client-facing messages shared by server and console (seed 000 §8, seed 002 §8). */
 export const MESSAGES = {
 	notLoggedIn: 'not logged in or login expired, please log in again',
@@ -35,6 +43,7 @@ export const MESSAGES = {
 	tooManyRequests: 'too many requests, try later',
 	serverError: 'server internal error, contact the administrator',
 	invalidJson: 'the request body is not valid JSON',
+	jsonTooDeep: `the request body nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep`,
 	invalidParameter: 'invalid parameter',
 	notFound: 'not found',
 	bodyTooLarge: 'the request body is too large',

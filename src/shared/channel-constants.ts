@@ -17,6 +17,10 @@ export function splitList(value: string | readonly string[]): string[] {
 	return [...new Set(items)]
 }
 
+/** The most models, groups or channel ids one request may list, and the longest comma-separated list text. */
+export const CHANNEL_LIST_MAX_ITEMS = 10_000
+export const CHANNEL_LIST_MAX_TEXT = 1_000_000
+
 /** The longest channel name and tag the API takes. */
 export const CHANNEL_NAME_MAX_LENGTH = 128
 export const CHANNEL_TAG_MAX_LENGTH = 64

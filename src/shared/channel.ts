@@ -13,13 +13,14 @@
  */
 import { z } from 'zod'
 import { pageQuerySchema } from './api'
-import { CHANNEL_NAME_MAX_LENGTH, CHANNEL_TAG_MAX_LENGTH, CREATE_MODE, PRIORITY_MIN, splitList, TAG_STATUS, WEIGHT_MIN } from './channel-constants'
+import { CHANNEL_LIST_MAX_ITEMS, CHANNEL_LIST_MAX_TEXT, CHANNEL_NAME_MAX_LENGTH, CHANNEL_TAG_MAX_LENGTH, CREATE_MODE, PRIORITY_MIN, splitList, TAG_STATUS, WEIGHT_MIN } from './channel-constants'
 import { CHANNEL_STATUS, isChannelType } from './channel-type'
 import { describeCycle, mappingCycle } from './model-mapping'
 
 export * from './channel-constants'
 
 export const CHANNEL_MESSAGES = {
+	listTooLong: `a list may have at most ${CHANNEL_LIST_MAX_ITEMS} entries`,
 	nameAndKeyRequired: 'please fill channel name and key',
 	modelsRequired: 'please select at least one model',
 	typeUnknown: 'please choose a known channel type',
@@ -57,7 +58,19 @@ const status = z.preprocess(numericText, z.literal(Object.values(CHANNEL_STATUS)
 const autoBan = z.union([z.boolean(), z.preprocess(numericText, z.union([z.literal(0), z.literal(1)]))]).transform((value) => Number(value) as 0 | 1)
 const text = (max: number) => z.string().trim().max(max)
 
-const list = (message?: string) => z.union([z.string(), z.array(z.string())], message ? { error: message } : undefined).transform(splitList)
+/**
+ * A list's length is checked before its items: a million bad items would otherwise cost a million
+ * issues to collect and report, holding the server for seconds.
+ */
+function lengthFirst<Schema extends z.ZodType>(schema: Schema, message: string) {
+	return z.unknown()
+		.refine((value) => !(Array.isArray(value) && value.length > CHANNEL_LIST_MAX_ITEMS) && !(typeof value === 'string' && value.length > CHANNEL_LIST_MAX_TEXT), { message, abort: true })
+		.pipe(schema)
+}
+const list = (message?: string) => lengthFirst(
+	z.union([z.string(), z.array(z.string())], message ? { error: message } : undefined).transform(splitList),
+	CHANNEL_MESSAGES.listTooLong,
+)
 const nonEmpty = (items: string[]) => items.length > 0
 
 function parsesAsObject(text: string, valuesAreValid: (value: unknown, key: string) => boolean): boolean {
@@ -159,7 +172,7 @@ export const channelSearchQuerySchema = channelListQuerySchema.extend({
 	model: z.string().trim().optional().default(''),
 })
 
-const idList = (message: string) => z.array(id, { error: message }).min(1, message).max(10_000)
+const idList = (message: string) => lengthFirst(z.array(id, { error: message }).min(1, message), CHANNEL_MESSAGES.listTooLong)
 const tag = z.string({ error: CHANNEL_MESSAGES.tagRequired }).trim().min(1, CHANNEL_MESSAGES.tagRequired).max(CHANNEL_TAG_MAX_LENGTH)
 
 export const deleteChannelsSchema = z.object({ ids: idList(CHANNEL_MESSAGES.selectChannelsToDelete) })

@@ -16,8 +16,10 @@ function createFerry(status: Record<string, unknown> = { system_name: 'Harbour G
 		if (new URL(request.url).pathname === '/api/status') return Response.json({ success: true, message: '', data: fake.status })
 		return Response.json({ success: false, message: 'not found', data: null }, { status: 404 })
 	}
+	// The console plugin is made asynchronously: requests wait until the app has it.
 	const app = new Elysia().use(createConsole({ handleApi, sessionUserId: async () => undefined }))
 	const get = async (path: string, headers: Record<string, string> = {}) => {
+		await app.modules
 		const response = await app.handle(new Request(`http://localhost${path}`, { headers }))
 		return { response, text: await response.text() }
 	}
@@ -121,7 +123,9 @@ describe('the console pipeline', () => {
 		expect(plain.response.headers.get('content-encoding')).toBeNull()
 		expect(zipped.response.headers.get('content-encoding')).toBe('gzip')
 		expect(zipped.response.headers.get('vary')).toBe('accept-encoding')
-		const raw = await (await createFerry().app.handle(new Request(`http://localhost${client}`, { headers: { 'accept-encoding': 'gzip' } }))).arrayBuffer()
+		const fresh = createFerry().app
+		await fresh.modules
+		const raw = await (await fresh.handle(new Request(`http://localhost${client}`, { headers: { 'accept-encoding': 'gzip' } }))).arrayBuffer()
 		expect(new TextDecoder().decode(Bun.gunzipSync(new Uint8Array(raw)))).toBe(plain.text)
 		expect(raw.byteLength).toBeLessThan(plain.text.length / 2)
 	})
@@ -129,6 +133,16 @@ describe('the console pipeline', () => {
 	test('answers 404 for an asset name it does not have', async () => {
 		const { response } = await createFerry().get('/assets/client-missing.js')
 		expect(response.status).toBe(404)
+	})
+
+	test('serves no file from outside the built assets, the manifest and the project files included', async () => {
+		const { get } = createFerry()
+		for (const path of ['/assets/manifest.json', '/assets/..%2fmanifest.json', '/assets/..%2f..%2f..%2fpackage.json', '/assets/%2e%2e%2f%2e%2e%2f%2e%2e%2fpackage.json']) {
+			const { response, text } = await get(path)
+			expect(response.status).toBe(404)
+			expect(text).not.toContain('"client"')
+			expect(text).not.toContain('"dependencies"')
+		}
 	})
 
 	test('serves the default logo at /logo.png', async () => {
@@ -151,6 +165,7 @@ describe('the console pipeline', () => {
 		const handleApi = async () => Response.json({ success: true, message: '', data: {} })
 		const api = new Elysia({ prefix: '/api' }).get('/status', () => ({ success: true, message: 'from api', data: {} }))
 		for (const app of [new Elysia().use(api).use(createConsole({ handleApi, sessionUserId: async () => undefined })), new Elysia().use(createConsole({ handleApi, sessionUserId: async () => undefined })).use(api)]) {
+			await app.modules
 			const response = await app.handle(new Request('http://localhost/api/status'))
 			expect(await response.json()).toMatchObject({ message: 'from api' })
 		}

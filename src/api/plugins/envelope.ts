@@ -13,13 +13,19 @@ function reply(status: number, message: string) {
 	return Response.json({ success: false, message }, { status })
 }
 
-type Issue = { message?: string; path?: string }
+/** A schema's first issue, as Elysia keeps it (`valueError`): zod's, with the path as a list of keys. */
+type Issue = { message?: unknown; path?: unknown }
 
-function validationMessage(issues: Issue[]) {
-	const issue = issues[0]
-	if (!issue?.message) return MESSAGES.invalidParameter
+/**
+ * The message for the first issue. It is read from the issue the validation already found:
+ * `error.all` would validate the body a second time, and the more a body is wrong (a list of a
+ * million wrong elements), the longer that takes.
+ */
+function validationMessage(issue: Issue | undefined) {
+	if (typeof issue?.message !== 'string' || !issue.message) return MESSAGES.invalidParameter
 	if (issue.message.startsWith('Invalid input') || issue.message.startsWith('Invalid option')) {
-		return issue.path && issue.path !== 'root' ? `${MESSAGES.invalidParameter}: ${issue.path}` : MESSAGES.invalidParameter
+		const path = Array.isArray(issue.path) ? issue.path.join('.') : ''
+		return path ? `${MESSAGES.invalidParameter}: ${path}` : MESSAGES.invalidParameter
 	}
 	return issue.message
 }
@@ -31,9 +37,10 @@ export function envelopeErrors(logger: Logger) {
 		if (error instanceof BalanceLimitError) return reply(200, error.message)
 		switch (code) {
 			case 'VALIDATION':
-				return reply(400, validationMessage(error.all as Issue[]))
+				return reply(400, validationMessage(error.valueError as Issue | undefined))
 			case 'PARSE':
-				return reply(400, MESSAGES.invalidJson)
+				// Elysia wraps what the parse hook threw (`parseApiJson`: bad or too deep JSON).
+				return reply(400, error.cause instanceof ApiError ? error.cause.message : MESSAGES.invalidJson)
 			case 'NOT_FOUND':
 				return reply(404, MESSAGES.notFound)
 			case 'INVALID_COOKIE_SIGNATURE':

@@ -27,10 +27,11 @@ const rawText = async ({ request }: { request: Request }) => request.text()
 const plainText = (text: string) => new Response(text, { headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' } })
 
 /**
- * The wallet's online top-up (seed 002 §7) and the payment service's notify callback, which is
- * public: its signature is its authentication, and it answers plain `success` or `fail`.
+ * The payment service's notify callback (seed 002 §7), which is public: its signature is its
+ * authentication, and it answers plain `success` or `fail`. `createApi` mounts it ahead of the
+ * JSON body parser, so its POST body is always the raw text.
  */
-export function topUpRoutes(dependencies: Dependencies) {
+export function epayNotifyRoutes(dependencies: Dependencies) {
 	async function notify({ request, body }: { request: Request; body?: unknown }) {
 		try {
 			const parameters = notifyParameters(request, body)
@@ -45,12 +46,18 @@ export function topUpRoutes(dependencies: Dependencies) {
 
 	return new Elysia({ prefix: '/user' })
 		.use(authentication(dependencies))
+		.get('/epay/notify', notify)
+		.post('/epay/notify', notify, { parse: rawText })
+}
+
+/** The wallet's online top-up (seed 002 §7). */
+export function topUpRoutes(dependencies: Dependencies) {
+	return new Elysia({ prefix: '/user' })
+		.use(authentication(dependencies))
 		.get('/topup/self', async ({ caller, query }) => ok(await listOwnTopUps(dependencies, requireCaller(caller).user.id, query)), { query: topUpListQuerySchema })
 		.post('/amount', ({ body, caller }) => ok(payableAmount(dependencies, requireCaller(caller).user, body), 'success'), { body: topUpAmountSchema })
 		.post('/pay', async ({ body, caller }): Promise<TopUpPayAnswer> => {
 			const { form, url } = await startPayment(dependencies, requireCaller(caller).user, body)
 			return { success: true, message: 'success', data: form, url }
 		}, { body: topUpPaySchema })
-		.get('/epay/notify', notify)
-		.post('/epay/notify', notify, { parse: rawText })
 }

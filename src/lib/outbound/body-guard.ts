@@ -9,7 +9,7 @@
  */
 import { OutboundTimeoutError, OutboundTooLargeError } from './errors'
 
-export interface BodyLimits {
+interface BodyLimits {
 	idleMilliseconds: number
 	maxBytes: number
 	/** For messages: scheme, host and port. */

@@ -38,9 +38,9 @@ export interface OpenedResponse {
 	text(): Promise<string>
 }
 
-export type OutboundOpen = (input: string | URL | Request, init?: OutboundRequestInit) => Promise<OpenedResponse>
+type OutboundOpen = (input: string | URL | Request, init?: OutboundRequestInit) => Promise<OpenedResponse>
 
-export type OutboundClient = OutboundFetch & { open: OutboundOpen }
+type OutboundClient = OutboundFetch & { open: OutboundOpen }
 
 const EMPTY_BODY: BodyReader = { read: async () => ({ done: true }), cancel: async () => {} }
 
@@ -52,7 +52,7 @@ function opened(response: Response, url: string, redirected: boolean, body: Body
 }
 
 /** A fetch-shaped answer in the opened shape (for injected fetch functions in tests), body unguarded. */
-export function openedFromResponse(response: Response): OpenedResponse {
+function openedFromResponse(response: Response): OpenedResponse {
 	return opened(response, response.url, response.redirected, response.body ? response.body.getReader() as BodyReader : undefined)
 }
 
@@ -70,7 +70,7 @@ export function openerWith(fetch: OutboundFetch, init: OutboundRequestInit): (ur
 /** The body of an opened answer, or a body that ends at once when it has none. */
 export const bodyOrEmpty = (opened: OpenedResponse): BodyReader => opened.body ?? EMPTY_BODY
 
-export interface OutboundClientOptions {
+interface OutboundClientOptions {
 	privateUpstreams: PrivateUpstreamSettings
 	/** Name resolution; Bun's resolver by default. Tests map names to loopback addresses here. */
 	lookup?: HostLookup

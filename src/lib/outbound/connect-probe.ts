@@ -12,7 +12,7 @@ import { connect, type Socket } from 'node:net'
 import { connect as connectTls } from 'node:tls'
 
 /** For https: the TLS handshake is part of connecting; `serverName` is the SNI name (none for an IP literal). */
-export interface ProbeTls {
+interface ProbeTls {
 	serverName?: string
 }
 

@@ -27,7 +27,7 @@ const BLOCK_TEXT: Record<BlockReason, string> = {
 	redirect_body: 'the redirect needs the request body again and the body was a stream',
 }
 
-export type TimeoutPhase = 'connect' | 'first_byte' | 'idle'
+type TimeoutPhase = 'connect' | 'first_byte' | 'idle'
 
 const PHASE_TEXT: Record<TimeoutPhase, string> = {
 	connect: 'no connection',

@@ -10,7 +10,7 @@ import { formatUrlHost } from './ip-address'
 import { lookupWithBun, resolveTarget, type HostLookup } from './resolve'
 import { createAddressPolicy, parseTarget, type OutboundPolicy, type PrivateUpstreamSettings, type Target } from './target'
 
-export interface CheckedHost {
+interface CheckedHost {
 	/** The name to present for TLS (SNI and the certificate check); undefined for an IP literal. */
 	serverName: string | undefined
 	/** Every address of the host, checked, as IP text without brackets, in the resolver's order. */
@@ -24,7 +24,7 @@ export interface CheckedHost {
  */
 export type HostCheck = (host: string, port: number, scheme: string, policy: OutboundPolicy) => Promise<CheckedHost>
 
-export interface HostCheckOptions {
+interface HostCheckOptions {
 	privateUpstreams: PrivateUpstreamSettings
 	lookup?: HostLookup
 	/** Milliseconds for the name lookup. */

@@ -12,7 +12,7 @@ export function parseHostList(text: string): string[] {
 }
 
 /** The form a name is compared in: lower case, IDN as punycode, no trailing dot. */
-export function normaliseHostName(name: string): string | undefined {
+function normaliseHostName(name: string): string | undefined {
 	let url: URL
 	try {
 		url = new URL(`http://${name}/`)

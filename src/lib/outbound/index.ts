@@ -1,9 +1,9 @@
 /** The one outbound HTTP client (design §8): everything Ferry fetches from another server goes through it. */
 export {
-	bodyOrEmpty, createOutboundClient, openedFromResponse, openerWith, type HostLookup, type OpenedResponse, type OutboundClient, type OutboundClientOptions, type OutboundFetch, type OutboundOpen,
+	bodyOrEmpty, createOutboundClient, openerWith, type HostLookup, type OpenedResponse, type OutboundFetch,
 } from './client'
 export { type BodyReader, readAllText } from './body-guard'
-export type { OutboundRequestInit, OutboundTimeouts } from './limits'
+export type { OutboundRequestInit } from './limits'
 export {
 	OutboundBlockedError,
 	OutboundError,
@@ -11,10 +11,9 @@ export {
 	OutboundTimeoutError,
 	OutboundTooLargeError,
 	type BlockReason,
-	type TimeoutPhase,
 } from './errors'
 export { isValidHostEntry, parseHostList } from './host-list'
-export { classifyAddress, parseIp, type AddressClass } from './ip-address'
-export type { OutboundPolicy, PrivateUpstreamSettings } from './target'
-export { createHostCheck, type CheckedHost, type HostCheck } from './host-check'
-export { createUserContentFetch, type UserContentFetch, type UserContentInit, type WorkerSettings } from './user-content'
+export { classifyAddress, parseIp } from './ip-address'
+export type { OutboundPolicy } from './target'
+export { createHostCheck, type HostCheck } from './host-check'
+export { createUserContentFetch } from './user-content'

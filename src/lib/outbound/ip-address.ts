@@ -10,7 +10,7 @@ export type IpBytes = Uint8Array
  * `public` may be reached by every policy; `private` (loopback, RFC 1918, CGNAT, ULA, link-local
  * IPv6) only by admin-set upstreams with consent; `metadata` and `reserved` never.
  */
-export type AddressClass = 'public' | 'private' | 'metadata' | 'reserved'
+type AddressClass = 'public' | 'private' | 'metadata' | 'reserved'
 
 export interface IpRange {
 	bytes: IpBytes
@@ -53,7 +53,7 @@ export function parseIp(text: string): IpBytes | undefined {
 	return isIPv6(withoutZone) ? parseIpv6(withoutZone) : undefined
 }
 
-export function isMappedIpv4(bytes: IpBytes): boolean {
+function isMappedIpv4(bytes: IpBytes): boolean {
 	return inRange(bytes, MAPPED_IPV4)
 }
 

@@ -7,7 +7,7 @@ import type { OutgoingRequest } from './redirect'
 
 const NORMALISED_METHODS = new Set(['DELETE', 'GET', 'HEAD', 'OPTIONS', 'POST', 'PUT'])
 
-export interface RequestInput {
+interface RequestInput {
 	url: string | URL
 	request: OutgoingRequest
 	signal: AbortSignal | undefined

@@ -9,7 +9,7 @@ export type HostLookup = (hostName: string) => Promise<string[]>
 export const lookupWithBun: HostLookup = async (hostName) => (await Bun.dns.lookup(hostName, { family: 0 })).map((entry) => entry.address)
 
 /** Settles with the promise, or rejects at the deadline or when the caller aborts. */
-export async function within<Value>(promise: Promise<Value>, milliseconds: number, onTimeout: () => unknown, caller: AbortSignal | undefined): Promise<Value> {
+async function within<Value>(promise: Promise<Value>, milliseconds: number, onTimeout: () => unknown, caller: AbortSignal | undefined): Promise<Value> {
 	let timer: ReturnType<typeof setTimeout> | undefined
 	let onAbort: (() => void) | undefined
 	const stop = new Promise<never>((_, reject) => {

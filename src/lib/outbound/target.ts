@@ -49,7 +49,7 @@ export function parseTarget(input: string | URL): Target {
 	return { url, hostName, literal, port, description }
 }
 
-export interface AddressPolicy {
+interface AddressPolicy {
 	/** Throws `OutboundBlockedError` unless every address may be reached under the policy. */
 	check(target: Target, addresses: IpBytes[], policy: OutboundPolicy): void
 }

@@ -18,13 +18,13 @@ import type { OutboundTimeouts } from './limits'
 import { parseTarget } from './target'
 
 /** Read on every fetch, so option changes apply at once. */
-export interface WorkerSettings {
+interface WorkerSettings {
 	/** Empty when no worker is configured. */
 	workerUrl(): string
 	workerKey(): string
 }
 
-export interface UserContentInit {
+interface UserContentInit {
 	/** Most bytes of the answer, after decompression. */
 	maxBytes: number
 	timeouts?: OutboundTimeouts
@@ -35,7 +35,7 @@ export interface UserContentInit {
  * Answers the fetched resource as a Response (its status and headers as the worker or the server
  * sent them). Throws `OutboundError`s: `OutboundBlockedError` for a URL that may not be fetched.
  */
-export type UserContentFetch = (url: string, init: UserContentInit) => Promise<Response>
+type UserContentFetch = (url: string, init: UserContentInit) => Promise<Response>
 
 /** The checks Ferry can make of a URL it hands to the worker without resolving it. */
 function checkForWorker(url: string) {

@@ -24,7 +24,7 @@ export class WebSocketHandshakeError extends OutboundError {
 	}
 }
 
-export interface WebSocketInit {
+interface WebSocketInit {
 	policy?: OutboundPolicy
 	timeouts?: OutboundTimeouts
 	maxBytes?: number
@@ -42,7 +42,7 @@ export interface OpenedWebSocket {
 
 export type WebSocketOpen = (url: string, init?: WebSocketInit) => Promise<OpenedWebSocket>
 
-export interface WebSocketClientOptions {
+interface WebSocketClientOptions {
 	privateUpstreams: PrivateUpstreamSettings
 	lookup?: HostLookup
 	ca?: string | string[]

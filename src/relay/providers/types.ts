@@ -38,6 +38,8 @@ export interface OpenAIPassThrough {
 	endpoints: readonly RelayEndpoint[]
 	/** `body` is the client's JSON with the upstream model name already in place. */
 	buildRequest(channel: UpstreamChannel, endpoint: RelayEndpoint, body: Record<string, unknown>): UpstreamRequest
+	/** Headers that take a signature (Zhipu's JWT), added over buildRequest's. `now` is Unix milliseconds. */
+	signedHeaders?(channel: UpstreamChannel, now: number): Promise<Record<string, string>>
 }
 
 /**

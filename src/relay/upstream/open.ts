@@ -10,7 +10,7 @@ import { type BodyReader, type OpenedResponse, readAllText } from '@/lib/outboun
 import { THINKING_BLOCKS_FIELD } from '../formats/claude/thinking'
 import { textReader } from '../formats/sse'
 import { adaptorFor, servesEndpoint } from '../providers/registry'
-import { type AdaptorContext, AdaptorFetchError, type Converter, type RelayEndpoint, type SameFormatCall } from '../providers/types'
+import { type AdaptorContext, AdaptorFetchError, type Converter, type OpenAIPassThrough, type RelayEndpoint, type SameFormatCall, type UpstreamChannel } from '../providers/types'
 import { mappingServes, ModelMappingCycleError, upstreamModel } from './model-mapping'
 import { mediaFetcher } from './user-media'
 import { upstreamWebSocket } from './websocket'
@@ -74,7 +74,7 @@ export async function openUpstream(
 		return { response: opened, upstreamModel: model }
 	}
 	const upstream = passThrough
-		? passThrough.buildRequest(upstreamChannel, call.endpoint, withoutCanonicalFields(body, call.sameFormat?.format))
+		? await passThroughRequest(passThrough, upstreamChannel, call.endpoint, withoutCanonicalFields(body, call.sameFormat?.format))
 		: await converter!.buildRequest(upstreamChannel, body, adaptorContext(dependencies, relay, call.signal))
 	const response = await relay.outbound(upstream.url, { method: upstream.method ?? 'POST', headers: upstream.headers, body: upstream.body, signal: call.signal })
 	if (!converter || !response.ok) return { response, upstreamModel: model }
@@ -99,6 +99,13 @@ function withoutCanonicalFields(input: Record<string, unknown>, clientFormat: Sa
 	const messages = body.messages
 	if (!Array.isArray(messages) || !messages.some((message) => message?.[THINKING_BLOCKS_FIELD] !== undefined)) return body
 	return { ...body, messages: messages.map(({ [THINKING_BLOCKS_FIELD]: _, ...message }) => message) }
+}
+
+/** A pass-through request with the headers its adaptor signs, if any, added. */
+async function passThroughRequest(passThrough: OpenAIPassThrough, channel: UpstreamChannel, endpoint: RelayEndpoint, body: Record<string, unknown>) {
+	const request = passThrough.buildRequest(channel, endpoint, body)
+	if (!passThrough.signedHeaders) return request
+	return { ...request, headers: { ...request.headers, ...(await passThrough.signedHeaders(channel, Date.now())) } }
 }
 
 /** An answer whose body was already read, with the given status and text. */

@@ -12,6 +12,7 @@ import type { RelayServices } from '../../pipeline/services'
 import { bearerKey } from '../../pipeline/token-auth'
 import { countPrompt } from '../../pipeline/tokenizer'
 import { relayInFormat } from '../client-format'
+import { readJsonRequest } from '../openai/requests'
 import { isObject } from '../json'
 import { claudeMessageFromOpenAI } from './answer'
 import { claudeErrorResponse } from './errors'
@@ -25,13 +26,7 @@ export function claudeKey(headers: Headers): string | undefined {
 
 /** The client's request as sent (text) and parsed, and its OpenAI form (`body`). */
 async function readClaudeRequest(request: Request) {
-	const text = await request.text()
-	let parsed: unknown
-	try {
-		parsed = JSON.parse(text)
-	} catch {
-		throw relayErrors.badRequest('the request body is not valid JSON')
-	}
+	const { text, value: parsed } = await readJsonRequest(request)
 	const body = openAIBodyFromClaude(parsed)
 	return { model: typeof body.model === 'string' ? body.model : '', text, claude: parsed as Record<string, unknown>, body }
 }

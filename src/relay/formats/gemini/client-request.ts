@@ -112,6 +112,26 @@ function generationOf(request: GeminiRequest): Body {
 	return body
 }
 
+/** A list the converters walk, as Gemini's API has it: absent, or a list of objects; anything else is a 400. */
+function objectList(value: unknown, field: string): Body[] {
+	if (value === undefined || value === null) return []
+	if (!Array.isArray(value) || !value.every(isObject)) throw relayErrors.badRequest(`${field}: expected a list of objects`)
+	return value
+}
+
+/** A content (absent, or an object whose `parts` is a list of objects). */
+function checkContent(content: unknown, field: string) {
+	if (content === undefined || content === null) return
+	if (!isObject(content)) throw relayErrors.badRequest(`${field}: expected an object`)
+	objectList(content.parts, `${field}.parts`)
+}
+
+function checkChatShape(gemini: Body) {
+	objectList(gemini.contents, 'contents').forEach((content, index) => checkContent(content, `contents.${index}`))
+	if (isObject(gemini.systemInstruction)) checkContent(gemini.systemInstruction, 'systemInstruction')
+	objectList(gemini.tools, 'tools').forEach((tool, index) => objectList(tool.functionDeclarations, `tools.${index}.functionDeclarations`))
+}
+
 function systemText(instruction: unknown): string {
 	if (typeof instruction === 'string') return instruction
 	if (!isObject(instruction)) return ''
@@ -122,6 +142,7 @@ export function openAIChatFromGemini(request: unknown, model: string, stream: bo
 	if (!isObject(request)) throw relayErrors.badRequest('the request body must be a JSON object')
 	const gemini = request as GeminiRequest
 	if (!Array.isArray(gemini.contents) || gemini.contents.length === 0) throw relayErrors.badRequest('contents is not specified')
+	checkChatShape(request)
 	const system = systemText(gemini.systemInstruction)
 	return {
 		model,
@@ -138,8 +159,9 @@ const textOfContent = (content: GeminiContent | undefined) => (content?.parts ??
 /** `embedContent` takes one content, `batchEmbedContents` a list of requests: both become one input list. */
 export function openAIEmbeddingsFromGemini(request: unknown, model: string, batch: boolean): Body {
 	if (!isObject(request)) throw relayErrors.badRequest('the request body must be a JSON object')
-	const requests = batch ? (Array.isArray(request.requests) ? request.requests as GeminiEmbedContentRequest[] : []) : [request as GeminiEmbedContentRequest]
+	const requests = (batch ? objectList(request.requests, 'requests') : [request]) as GeminiEmbedContentRequest[]
 	if (requests.length === 0) throw relayErrors.badRequest('requests is not specified')
+	requests.forEach((item, index) => checkContent(item.content, batch ? `requests.${index}.content` : 'content'))
 	const dimensions = requests[0]?.outputDimensionality
 	return {
 		model,

@@ -6,6 +6,8 @@
  * object handling cost about a seventh of the relay's CPU in `bun run bench`.
  */
 import { z } from 'zod'
+import { MESSAGES } from '@shared/api'
+import { JsonBodyError, parseJsonBody } from '@/lib/json-body'
 import { relayErrors } from '../../errors'
 import type { RelayEndpoint } from '../../providers/types'
 import { isObject } from '../json'
@@ -18,23 +20,39 @@ function fail(message: string): never {
 	throw relayErrors.badRequest(message)
 }
 
-/** A client's request body, in any client format, as JSON; anything else is a bad request. */
-export async function readJsonBody(request: Request): Promise<unknown> {
+/**
+ * A client's request body, in any client format, as JSON with its nesting bounded
+ * (`MAX_JSON_DEPTH`); anything else is a bad request.
+ */
+/** The body as sent and as a value, refused with a 400 when it is malformed or nested too deeply. */
+export async function readJsonRequest(request: Request): Promise<{ text: string; value: unknown }> {
+	const text = await request.text()
 	try {
-		return await request.json()
-	} catch {
-		throw relayErrors.badRequest('the request body is not valid JSON')
+		return { text, value: parseJsonBody(text) }
+	} catch (error) {
+		throw relayErrors.badRequest(error instanceof JsonBodyError ? error.message : MESSAGES.invalidJson)
 	}
 }
+
+export const readJsonBody = async (request: Request): Promise<unknown> => (await readJsonRequest(request)).value
 
 function optionalBoolean(body: Record<string, unknown>, field: string) {
 	const value = body[field]
 	if (value !== undefined && value !== null && typeof value !== 'boolean') fail(`${field}: expected a boolean`)
 }
 
+/**
+ * The largest token limit a request may set. No model comes near it, and the hold for it stays an
+ * exact integer whatever the ratios (`max_tokens: 1e308` passed `Number.isInteger` and made a hold
+ * the ledger could not write: a 500).
+ */
+export const MAX_TOKEN_LIMIT = 2 ** 31 - 1
+
 function optionalTokenLimit(body: Record<string, unknown>, field: string) {
 	const value = body[field]
-	if (value !== undefined && value !== null && !(Number.isInteger(value) && (value as number) >= 0)) fail(`${field}: expected a whole number of tokens`)
+	if (value !== undefined && value !== null && !(Number.isInteger(value) && (value as number) >= 0 && (value as number) <= MAX_TOKEN_LIMIT)) {
+		fail(`${field}: expected a whole number of tokens up to ${MAX_TOKEN_LIMIT}`)
+	}
 }
 
 function isPrompt(value: unknown) {

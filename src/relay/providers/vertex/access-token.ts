@@ -3,7 +3,8 @@
  * the account's RSA key (RS256) is exchanged at the token endpoint for a bearer token that lasts
  * about an hour. Tokens are cached per service account until shortly before they expire.
  */
-import { createSign } from 'node:crypto'
+import { createPrivateKey } from 'node:crypto'
+import { SignJWT } from 'jose'
 import { TokenCache, type IssuedToken } from '../shared/token-cache'
 import type { AdaptorContext } from '../types'
 import type { ServiceAccount } from './service-account'
@@ -15,16 +16,19 @@ const REFRESH_MARGIN_MS = 5 * 60 * 1000
 const MILLISECONDS_PER_SECOND = 1000
 const JWT_BEARER_GRANT = 'urn:ietf:params:oauth:grant-type:jwt-bearer'
 
-const base64Url = (value: string | Buffer) => Buffer.from(value).toString('base64url')
-
-/** The signed assertion: `iss` is the account, `aud` the token endpoint, valid for an hour from `now`. */
-export function signedAssertion(account: ServiceAccount, nowMs: number): string {
+/**
+ * The signed assertion: `iss` is the account, `aud` the token endpoint, valid for an hour from `now`.
+ * The key is read by node:crypto, which takes both PEM forms (PKCS#8 as Google issues it, and PKCS#1).
+ */
+function signedAssertion(account: ServiceAccount, nowMs: number): Promise<string> {
 	const issuedAt = Math.floor(nowMs / MILLISECONDS_PER_SECOND)
-	const header = { alg: 'RS256', typ: 'JWT', ...(account.privateKeyId ? { kid: account.privateKeyId } : {}) }
-	const claims = { iss: account.clientEmail, scope: CLOUD_PLATFORM_SCOPE, aud: account.tokenUri, iat: issuedAt, exp: issuedAt + ASSERTION_LIFETIME_SECONDS }
-	const unsigned = `${base64Url(JSON.stringify(header))}.${base64Url(JSON.stringify(claims))}`
-	const signature = createSign('RSA-SHA256').update(unsigned).sign(account.privateKey)
-	return `${unsigned}.${base64Url(signature)}`
+	return new SignJWT({ scope: CLOUD_PLATFORM_SCOPE })
+		.setProtectedHeader({ alg: 'RS256', typ: 'JWT', ...(account.privateKeyId ? { kid: account.privateKeyId } : {}) })
+		.setIssuer(account.clientEmail)
+		.setAudience(account.tokenUri)
+		.setIssuedAt(issuedAt)
+		.setExpirationTime(issuedAt + ASSERTION_LIFETIME_SECONDS)
+		.sign(createPrivateKey(account.privateKey))
 }
 
 const cache = new TokenCache()
@@ -35,7 +39,7 @@ async function exchange(account: ServiceAccount, context: AdaptorContext): Promi
 	const answer = await context.fetchJson(account.tokenUri, {
 		method: 'POST',
 		headers: { 'content-type': 'application/x-www-form-urlencoded' },
-		body: new URLSearchParams({ grant_type: JWT_BEARER_GRANT, assertion: signedAssertion(account, context.now()) }).toString(),
+		body: new URLSearchParams({ grant_type: JWT_BEARER_GRANT, assertion: await signedAssertion(account, context.now()) }).toString(),
 	}) as { access_token?: unknown; expires_in?: unknown }
 	if (typeof answer.access_token !== 'string' || !answer.access_token) throw new TokenExchangeError('the token endpoint answered no access_token')
 	const lifetimeSeconds = typeof answer.expires_in === 'number' ? answer.expires_in : ASSERTION_LIFETIME_SECONDS

@@ -17,12 +17,12 @@ export const zhipu: ProviderAdaptor = {
 	defaultBaseUrl: 'https://open.bigmodel.cn',
 	converted: {
 		chat: {
-			buildRequest(channel, body, context) {
+			async buildRequest(channel, body, context) {
 				const method = body.stream === true ? 'sse-invoke' : 'invoke'
 				return {
 					url: `${channel.baseUrl}${MODEL_API_PATH}/${encodeURIComponent(String(body.model))}/${method}`,
 					// v3 takes the bare token, without a `Bearer` prefix.
-					headers: { 'content-type': 'application/json', authorization: zhipuToken(channel.key, context.now()) },
+					headers: { 'content-type': 'application/json', authorization: await zhipuToken(channel.key, context.now()) },
 					body: JSON.stringify(zhipuV3Request(body)),
 				}
 			},

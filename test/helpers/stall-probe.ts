@@ -1,0 +1,50 @@
+/**
+ * Whether a Ferry on loopback keeps answering other clients while one client sends it something
+ * costly: `probeWhile` repeats the attack until a worker thread (./status-prober.ts) has timed its
+ * `/api/status` probes, then answers both. The issue's bound for those probes is 300 ms.
+ */
+import type { ProbeRequest } from './status-prober'
+
+export type AttackAnswer = { status: number; body: unknown; ms: number }
+
+const HEAD_START_MS = 100
+const PROBES = 8
+const PROBE_SPACING_MS = 100
+const PROBE_TIMEOUT_MS = 5_000
+/** Attacks that answer at once are repeated this often at most while the probes run. */
+const MAX_ATTACKS = 2_000
+
+export async function probeWhile(baseUrl: string, attack: () => Promise<Response>): Promise<{ attacks: AttackAnswer[]; latencies: number[] }> {
+	const worker = new Worker(new URL('./status-prober.ts', import.meta.url))
+	try {
+		let probing = true
+		const latencies = new Promise<number[]>((resolve, reject) => {
+			worker.onmessage = (event: MessageEvent<number[]>) => resolve(event.data)
+			worker.onerror = (event) => reject(new Error(event.message))
+		}).finally(() => {
+			probing = false
+		})
+		worker.postMessage({ url: `${baseUrl}/api/status`, headStartMs: HEAD_START_MS, probes: PROBES, spacingMs: PROBE_SPACING_MS, timeoutMs: PROBE_TIMEOUT_MS } satisfies ProbeRequest)
+		const attacks: AttackAnswer[] = []
+		do {
+			const started = performance.now()
+			const response = await attack()
+			const text = await response.text()
+			let body: unknown = text
+			try {
+				body = JSON.parse(text)
+			} catch {
+				// Kept as text: the caller's assertion on its shape says what is wrong.
+			}
+			attacks.push({ status: response.status, body, ms: performance.now() - started })
+		} while (probing && attacks.length < MAX_ATTACKS)
+		return { attacks, latencies: await latencies }
+	} finally {
+		worker.terminate()
+	}
+}
+
+export function median(values: readonly number[]): number {
+	const sorted = [...values].sort((first, second) => first - second)
+	return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN
+}
