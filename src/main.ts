@@ -10,7 +10,7 @@ import { startChannelHealthCheck } from './api/channels/tools/schedule'
 import { startDataExport } from './api/data/schedule'
 import { openStore } from './db'
 import { createLogger } from './lib/logger'
-import { configureTokenizerWorker } from './relay/pipeline/tokenizer'
+import { configureTokenizerWorker } from '@/billing/tokenizer'
 
 async function serve(config: Config) {
 	const logger = createLogger(config.logLevel)

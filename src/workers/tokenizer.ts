@@ -1,13 +1,11 @@
 /**
- * The tokenizer's own thread (src/relay/pipeline/tokenizer.ts): loading o200k and counting long
+ * The tokenizer's own thread (src/billing/tokenizer.ts): loading o200k and counting long
  * texts take CPU that must not hold the main thread's requests. Counts one message at a time.
  *
  * Messages in: `{ id, texts }`. Messages out: `{ id, count }`, or `{ id, error }` when counting failed.
  */
-import { countInSlices, loadSliceCounter } from '../relay/pipeline/slice-count'
-
-export type TokenizerRequest = { id: number; texts: string[] }
-export type TokenizerReply = { id: number; count: number } | { id: number; error: string }
+import { countInSlices, loadSliceCounter } from '@/billing/slice-count'
+import type { TokenizerReply, TokenizerRequest } from '@/billing/tokenizer'
 
 // The DOM typings see `self` as a window; in a Bun worker it is the worker's own scope.
 const scope = self as unknown as Worker

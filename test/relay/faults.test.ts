@@ -4,7 +4,7 @@ import { eq } from 'drizzle-orm'
 import { LOG_TYPE } from '@shared/log'
 import { CHANNEL_STATUS } from '@shared/channel-type'
 import { auditLedger } from '@/billing/audit'
-import { countText } from '@/relay/pipeline/tokenizer'
+import { countText } from '@/billing/tokenizer'
 import { databaseTargets } from '../helpers/database'
 import { startRelayHarness, type RelayHarness } from '../helpers/relay'
 

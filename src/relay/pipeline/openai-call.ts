@@ -25,7 +25,7 @@ import type { RoutableChannel } from './routing-table'
 import type { RelayServices } from './services'
 import { findWords, promptTexts, SENSITIVE_MASK, sensitiveErrors, wordList } from './sensitive-words'
 import { bearerKey, type RelayCaller } from './token-auth'
-import { countPrompt, countText, estimatePrompt, type PromptRequest } from './tokenizer'
+import { countPrompt, countText, estimatePrompt, type PromptRequest } from '@/billing/tokenizer'
 import { scrubbedStreamErrors } from '../upstream/messages'
 
 /** Self-use mode lets unpriced models through at no cost. */

@@ -1,12 +1,12 @@
 /**
- * Local token counting (src/relay/pipeline/tokenizer.ts): linear in the text, counted in slices of
+ * Local token counting (src/billing/tokenizer.ts): linear in the text, counted in slices of
  * whole pre-tokenised pieces on a worker thread, with the counts of one gpt-tokenizer call.
  */
 import { describe, expect, test } from 'bun:test'
 import { countTokens } from 'gpt-tokenizer'
 import { O200K_TOKEN_SPLIT_REGEX } from 'gpt-tokenizer/encodingParams/constants'
-import { countPrompt, countText } from '@/relay/pipeline/tokenizer'
-import { beginsPiece, LONGEST_PIECE, textSlices } from '@/relay/pipeline/text-slices'
+import { countPrompt, countText } from '@/billing/tokenizer'
+import { beginsPiece, LONGEST_PIECE, textSlices } from '@/billing/text-slices'
 
 /** A small seeded generator (mulberry32): the same texts on every run. */
 function seeded(seed: number) {
@@ -112,7 +112,7 @@ describe('counting tokens in slices', () => {
 
 	test('when the worker cannot start, the count is made on the main thread and the failure is logged', async () => {
 		const script = `
-			import { configureTokenizerWorker, countText } from '@/relay/pipeline/tokenizer'
+			import { configureTokenizerWorker, countText } from '@/billing/tokenizer'
 			const errors = []
 			const logger = { error: (message) => errors.push(message), warn() {}, info() {}, debug() {} }
 			configureTokenizerWorker(new URL('./no-such-worker.ts', import.meta.url), logger)

@@ -13,8 +13,11 @@
  * main thread counts the same way itself, letting other requests run every `YIELD_AFTER_MS`.
  */
 import type { Logger } from '@/lib/logger'
-import type { TokenizerReply, TokenizerRequest } from '@/workers/tokenizer'
 import { countInSlices, loadSliceCounter, type SliceCounter } from './slice-count'
+
+/** The tokenizer worker's messages (src/workers/tokenizer.ts): texts in, their count or an error out. */
+export type TokenizerRequest = { id: number; texts: string[] }
+export type TokenizerReply = { id: number; count: number } | { id: number; error: string }
 
 const CHARACTERS_PER_TOKEN_ESTIMATE = 3
 /** Per-message framing tokens in OpenAI's chat format. */
