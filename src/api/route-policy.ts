@@ -86,6 +86,7 @@ export const ROUTE_POLICY: Record<`${Method} /api/${string}`, Access> = {
 	'GET /api/channel/': 'admin',
 	'GET /api/channel/search': 'admin',
 	'GET /api/channel/models': 'admin',
+	'GET /api/channel/types': 'admin',
 	'GET /api/channel/:id': 'admin',
 	'POST /api/channel/': 'admin',
 	'PUT /api/channel/': 'admin',

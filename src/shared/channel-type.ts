@@ -1,4 +1,9 @@
-/** Channel types by number (seed 001 §3) and the defaults the editor and server apply. */
+/**
+ * Channel types by number (seed 001 §3), for code that names a type, and the defaults the editor
+ * and server apply. Which types exist, their display names, key formats and default models are the
+ * provider adaptors' (`src/relay/providers`); the console reads them from `GET /api/channel/types`
+ * and `GET /api/models`.
+ */
 export const CHANNEL_TYPE = {
 	openai: 1,
 	midjourney: 2,
@@ -37,19 +42,6 @@ export const CHANNEL_TYPE = {
 } as const
 
 export type ChannelType = (typeof CHANNEL_TYPE)[keyof typeof CHANNEL_TYPE]
-
-export const CHANNEL_TYPE_NAMES: Record<ChannelType, string> = {
-	1: 'OpenAI', 2: 'Midjourney Proxy', 3: 'Azure OpenAI', 4: 'Ollama', 5: 'Midjourney Proxy Plus', 8: 'Custom',
-	11: 'Google PaLM2', 14: 'Anthropic Claude', 15: 'Baidu Wenxin', 16: 'Zhipu ChatGLM', 17: 'Alibaba Qwen',
-	18: 'iFlytek Spark', 19: '360 Brain', 21: 'AI Proxy Library', 22: 'FastGPT', 23: 'Tencent Hunyuan', 24: 'Google Gemini',
-	25: 'Moonshot', 26: 'Zhipu GLM-4V', 31: '01.AI', 33: 'AWS Claude', 34: 'Cohere', 35: 'MiniMax', 36: 'Suno', 37: 'Dify',
-	38: 'Jina', 39: 'Cloudflare', 40: 'SiliconCloud', 41: 'Vertex AI', 42: 'Mistral', 43: 'DeepSeek', 44: 'MokaAI M3E',
-	45: 'Volcengine', 46: 'Baidu Wenxin V2',
-}
-
-export function isChannelType(value: number): value is ChannelType {
-	return Object.hasOwn(CHANNEL_TYPE_NAMES, value)
-}
 
 /** Saved in `other` when left empty (seed 001 §4). */
 export const DEFAULT_AZURE_API_VERSION = '2023-06-01-preview'

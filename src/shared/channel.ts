@@ -14,7 +14,7 @@
 import { z } from 'zod'
 import { pageQuerySchema } from './api'
 import { CHANNEL_LIST_MAX_ITEMS, CHANNEL_LIST_MAX_TEXT, CHANNEL_NAME_MAX_LENGTH, CHANNEL_TAG_MAX_LENGTH, CREATE_MODE, PRIORITY_MIN, splitList, TAG_STATUS, WEIGHT_MIN } from './channel-constants'
-import { CHANNEL_STATUS, isChannelType } from './channel-type'
+import { CHANNEL_STATUS } from './channel-type'
 import { describeCycle, mappingCycle } from './model-mapping'
 
 export * from './channel-constants'
@@ -53,7 +53,8 @@ const priority = z.preprocess(numericText, integer(CHANNEL_MESSAGES.priorityInte
 const weight = z.preprocess(numericText, integer(CHANNEL_MESSAGES.weightInteger).min(WEIGHT_MIN, CHANNEL_MESSAGES.weightInteger))
 /** Updates floor a negative weight at 0, as the list's inline editor does. */
 const flooredWeight = z.preprocess(numericText, integer(CHANNEL_MESSAGES.weightInteger).transform((value) => Math.max(WEIGHT_MIN, value)))
-const channelType = z.preprocess(numericText, z.number({ error: CHANNEL_MESSAGES.typeUnknown }).refine(isChannelType, CHANNEL_MESSAGES.typeUnknown))
+/** Which types exist is for the provider adaptors to say (`GET /api/channel/types`): the server refuses an unknown one with the same message. */
+const channelType = z.preprocess(numericText, z.number({ error: CHANNEL_MESSAGES.typeUnknown }).int(CHANNEL_MESSAGES.typeUnknown).positive(CHANNEL_MESSAGES.typeUnknown))
 const status = z.preprocess(numericText, z.literal(Object.values(CHANNEL_STATUS), { error: CHANNEL_MESSAGES.statusInvalid }))
 const autoBan = z.union([z.boolean(), z.preprocess(numericText, z.union([z.literal(0), z.literal(1)]))]).transform((value) => Number(value) as 0 | 1)
 const text = (max: number) => z.string().trim().max(max)
@@ -263,6 +264,14 @@ export type ChannelListItem = z.infer<typeof channelListItemSchema>
 /** `GET /api/channel/models`: every model name configured on any channel, sorted. */
 export const channelModelEntrySchema = z.object({ id: z.string() })
 export type ChannelModelEntry = z.infer<typeof channelModelEntrySchema>
+
+/**
+ * `GET /api/channel/types`: every channel type the server knows, in the order the console lists
+ * them, with its display name and how its key is composed ('' for one API key). The provider
+ * adaptors are their one source.
+ */
+export const channelTypeInfoSchema = z.object({ type: z.number(), name: z.string(), key_format: z.string() })
+export type ChannelTypeInfo = z.infer<typeof channelTypeInfoSchema>
 
 /**
  * Answers (`data`) of the channel tool calls the list makes: `GET /test/{id}?model=` a

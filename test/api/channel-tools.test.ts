@@ -231,6 +231,22 @@ for (const target of databaseTargets()) {
 				}
 			})
 
+			test('reads Cohere\'s own list, whose names are under `models`', async () => {
+				const cohere = serve({ 'GET /v1/models': () => Response.json({ models: [{ name: 'command-a-03-2025', endpoints: ['chat'] }, { name: 'rerank-v3.5', endpoints: ['rerank'] }], next_page_token: '' }) })
+				const answer = await harness.ferry.call('POST', '/api/channel/fetch_models', { as: harness.root, body: { base_url: cohere.url, type: CHANNEL_TYPE.cohere, key: 'cohere-key' } })
+				expect(answer.body).toEqual({ success: true, message: '', data: ['command-a-03-2025', 'rerank-v3.5'] })
+				expect(cohere.requests.at(-1)).toMatchObject({ path: '/v1/models', search: '?page_size=1000', headers: { authorization: 'Bearer cohere-key' } })
+			})
+
+			test('says clearly that a type without a model list call has none, and sends its key nowhere', async () => {
+				const lists = serve({ '*': () => Response.json({ object: 'list', data: [{ id: 'should-not-be-asked' }] }) })
+				const baidu = await harness.ferry.call('POST', '/api/channel/fetch_models', { as: harness.root, body: { base_url: lists.url, type: CHANNEL_TYPE.baidu, key: 'api-key|secret-key' } })
+				expect(baidu.body).toEqual({ success: false, message: 'Baidu Wenxin channels have no model list call' })
+				const suno = await harness.createChannel({ name: 'suno-list', type: CHANNEL_TYPE.suno, base_url: lists.url, models: 'suno_music' })
+				expect((await get(`/api/channel/fetch_models/${suno}`)).body).toEqual({ success: false, message: 'Suno channels have no model list call' })
+				expect(lists.requests).toEqual([])
+			})
+
 			test('asks for a key before fetching', async () => {
 				const answer = await harness.ferry.call('POST', '/api/channel/fetch_models', { as: harness.root, body: { base_url: 'https://api.openai.com', type: 1, key: '' } })
 				expect(answer.status).toBe(400)

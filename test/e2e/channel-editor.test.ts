@@ -117,16 +117,19 @@ describe.skipIf(!browserExecutable)('the channel editor in a browser', () => {
 	}, 30_000)
 
 	test('choosing a type presets its models only while none are chosen, and shows its own fields and key format', async () => {
-		await harness.createChannel({ type: 24, name: 'gemini-preset', models: 'gemini-2.0-flash,gemini-2.5-pro' })
+		await harness.createChannel({ type: 24, name: 'gemini-preset', models: 'gemini-2.0-flash,gemini-2.5-pro,gemini-custom-tuned' })
+		// Each type's presets: its default models, then what its channels add.
+		const presets: Record<string, string[]> = (await harness.ferry.call('GET', '/api/models', { as: harness.root })).body.data
+		expect(presets[24]).toEqual(expect.arrayContaining(['gemini-2.0-flash', 'gemini-2.5-pro', 'gemini-custom-tuned']))
 		const opened = await harness.open('/channel/add', { as: asRoot() })
 		const { page } = opened
 		// The per-type lists of GET /api/models are kept in localStorage for the presets.
-		await page.waitForFunction(() => localStorage.getItem('channel-models')?.includes('gemini-2.5-pro'))
+		await page.waitForFunction(() => localStorage.getItem('channel-models')?.includes('gemini-custom-tuned'))
 		await page.getByLabel('组织', { exact: true }).waitFor()
 		await chooseType(page, '类型', 'Google Gemini')
-		expect(await chips(page, '模型').allTextContents()).toEqual(['gemini-2.0-flash', 'gemini-2.5-pro'])
+		expect(await chips(page, '模型').allTextContents()).toEqual(presets[24]!)
 		await chooseType(page, '类型', 'Midjourney Proxy')
-		expect(await chips(page, '模型').allTextContents()).toEqual(['gemini-2.0-flash', 'gemini-2.5-pro'])
+		expect(await chips(page, '模型').allTextContents()).toEqual(presets[24]!)
 		await page.getByRole('button', { name: '清除所有模型' }).click()
 		await chooseType(page, '类型', 'Midjourney Proxy Plus')
 		expect(await chips(page, '模型').allTextContents()).toContain('mj_imagine')
@@ -134,13 +137,17 @@ describe.skipIf(!browserExecutable)('the channel editor in a browser', () => {
 
 		await chooseType(page, '类型', 'Baidu Wenxin')
 		await page.getByText('按照如下格式输入：APIKey|SecretKey').first().waitFor()
+		expect(await chips(page, '模型').allTextContents()).toEqual(presets[15]!)
+		await page.getByRole('button', { name: '清除所有模型' }).click()
 		expect(await page.getByLabel('组织', { exact: true }).count()).toBe(0)
 		await chooseType(page, '类型', 'Vertex AI')
 		await page.getByLabel('部署地区', { exact: true }).waitFor()
 		await page.getByLabel('密钥文件 (JSON)', { exact: true }).fill('not a json key')
 		await page.getByLabel('名称', { exact: true }).fill('e2e-vertex')
+		await page.getByRole('button', { name: '清除所有模型' }).click()
 		await page.getByRole('button', { name: '填入相关模型' }).click()
-		expect(await chips(page, '模型').count()).toBe(0)
+		expect(await chips(page, '模型').allTextContents()).toEqual(presets[41]!)
+		await page.getByRole('button', { name: '清除所有模型' }).click()
 		await page.getByLabel('自定义模型名称', { exact: true }).fill('gemini-1.5-pro')
 		await page.getByRole('button', { name: '填入', exact: true }).click()
 		await page.getByRole('button', { name: '保存', exact: true }).click()

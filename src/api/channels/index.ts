@@ -8,6 +8,7 @@ import { CHANNEL_STATUS } from '@shared/channel-type'
 import type { Dependencies } from '@/dependencies'
 import { authentication, requireCaller } from '../plugins/auth'
 import { ok } from '../respond'
+import { channelTypes } from './channel-types'
 import { listChannels, searchChannels } from './listing'
 import { modelsByChannelType } from './models'
 import {
@@ -35,6 +36,7 @@ function channelManagementRoutes(dependencies: Dependencies) {
 		.get('/', async ({ query }) => ok(await listChannels(dependencies, query)), { query: channelListQuerySchema })
 		.get('/search', async ({ query }) => ok(await searchChannels(dependencies, query)), { query: channelSearchQuerySchema })
 		.get('/models', async () => ok(await configuredModels(dependencies)))
+		.get('/types', () => ok(channelTypes()))
 		.get('/:id', async ({ params }) => ok(await getChannel(dependencies, params.id)), { params: idParams })
 		.post('/', async ({ body, caller }) => ok(await createChannels(dependencies, body, requireCaller(caller).user.role)), { body: createChannelSchema })
 		.put('/', async ({ body, caller }) => ok(await updateChannel(dependencies, body, requireCaller(caller).user.role)), { body: updateChannelSchema })

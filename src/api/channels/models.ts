@@ -1,18 +1,25 @@
 /**
- * `GET /api/models`: channel type → model names, which the channel editor uses to preset a new
- * channel's models. For now it is what channels of each type are configured with; the provider
- * registry adds each type's own model list when the providers land.
+ * `GET /api/models`: channel type → model names, which the channel editor presets a new channel's
+ * models from (seed 001 §4). Every type Ferry knows answers its adaptor's default models, in their
+ * order, followed by the other names its configured channels serve, sorted; a type only stored
+ * channels have (one Ferry no longer knows) answers those.
  */
 import type { Dependencies } from '@/dependencies'
+import { channelTypeAdaptors } from '@/relay/providers/registry'
 
 export async function modelsByChannelType({ store }: Dependencies): Promise<Record<string, string[]>> {
 	const { channels } = store.tables
 	const configured = await store.db.select({ type: channels.type, models: channels.models }).from(channels)
-	const byType = new Map<number, Set<string>>()
+	const added = new Map<number, Set<string>>()
 	for (const channel of configured) {
-		const names = byType.get(channel.type) ?? new Set<string>()
+		const names = added.get(channel.type) ?? new Set<string>()
 		for (const model of channel.models.split(',')) if (model.trim()) names.add(model.trim())
-		byType.set(channel.type, names)
+		added.set(channel.type, names)
 	}
-	return Object.fromEntries([...byType].map(([type, names]) => [String(type), [...names].sort()]))
+	const byType = new Map<number, readonly string[]>(channelTypeAdaptors().map((adaptor) => [adaptor.type, adaptor.defaultModels]))
+	for (const type of added.keys()) if (!byType.has(type)) byType.set(type, [])
+	return Object.fromEntries([...byType].map(([type, defaults]) => {
+		const extra = [...(added.get(type) ?? [])].filter((name) => !defaults.includes(name)).sort()
+		return [String(type), [...defaults, ...extra]]
+	}))
 }

@@ -15,6 +15,7 @@ import type { Dependencies } from '@/dependencies'
 import { nowSeconds } from '@/lib/clock'
 import { badRequest, forbidden, refused } from '../errors'
 import { deleteAbilities, rebuildAbilities, rebuildAllAbilities } from '@/db/stores/abilities'
+import { requireKnownType } from './channel-types'
 import { batchKeys, batchName, changedColumns, newChannelColumns } from './fields'
 import { columnsWithoutKey, toChannelView } from './view'
 
@@ -40,6 +41,7 @@ function checkKeyDestination(before: KeyDestination, after: KeyDestination, call
 /** Answers the created channels in creation order. `callerRole` decides whether a copy may go to a new destination without its key. */
 export async function createChannels(dependencies: Dependencies, input: z.infer<typeof createChannelSchema>, callerRole: number): Promise<ChannelView[]> {
 	const { store } = dependencies
+	requireKnownType(input.type)
 	const keys = await storedKeys(dependencies, input, callerRole)
 	if (keys.length === 0) throw badRequest(CHANNEL_MESSAGES.nameAndKeyRequired)
 	const shared = newChannelColumns(input, nowSeconds())
@@ -76,6 +78,7 @@ async function storedKeys({ store, secrets }: Dependencies, input: z.infer<typeo
 /** An empty key keeps the stored one, which then may go only where it went before (see createChannels on `callerRole`). */
 export async function updateChannel(dependencies: Dependencies, input: z.infer<typeof updateChannelSchema>, callerRole: number): Promise<ChannelView> {
 	const { store, secrets } = dependencies
+	requireKnownType(input.type)
 	const now = nowSeconds()
 	const updated = await store.transaction(function* (tx, tables) {
 		const { channels } = tables

@@ -138,11 +138,52 @@ export interface SelfOpenedCall {
 	openWebSocket: WebSocketOpen
 }
 
+/**
+ * How to list the models an upstream serves (the editor's "fetch model list"): one GET whose answer
+ * names them. Pure like the rest of the adaptor: the channel tools send the request.
+ */
+export interface ModelList {
+	/** `channel.baseUrl` is the channel's base URL or the adaptor's default, without trailing slashes or `/v1`. */
+	request(channel: UpstreamChannel): { url: string; headers: Record<string, string> }
+	/** The model names in the parsed JSON answer; entries that are not non-empty text are dropped by the caller. */
+	names(answer: unknown): unknown[]
+}
+
+/** What a balance reader may use: GETs through the gateway's outbound client, with the tools' waits. */
+export interface BalanceContext {
+	/**
+	 * GETs `url` and answers the parsed JSON object. Throws, with a message fit for the admin (the
+	 * upstream's status and own message, keys scrubbed), when the upstream refuses or answers no JSON object.
+	 */
+	getJson(url: string, headers: Record<string, string>): Promise<Record<string, unknown>>
+	/** Unix milliseconds. */
+	now(): number
+}
+
 export interface ProviderAdaptor {
 	/** The channel type number (seed 001 §3). */
 	type: number
+	/**
+	 * The channel type's display name, the one source of it: the console's type select and channel
+	 * list (through `GET /api/channel/types`) and the channel tools' messages.
+	 */
 	name: string
 	defaultBaseUrl: string
+	/** How the key is composed when it is more than one API key (seed 001 §2), e.g. `APIKey|SecretKey`; the editor shows it. */
+	keyFormat?: string
+	/**
+	 * The models a new channel of this type is offered (`GET /api/models`, the editor's presets):
+	 * a modest list of current names, the first ones the most common.
+	 */
+	defaultModels: readonly string[]
+	/** How to list the upstream's models; absent when the upstream has no list call. */
+	modelList?: ModelList
+	/**
+	 * Reads the account balance the upstream publishes, in the provider's own currency (seed 001 §7
+	 * `update_balance`); absent when it publishes none. `channel.baseUrl` is as for `ModelList`.
+	 * An answer that is not a finite number means the upstream's answer could not be read.
+	 */
+	readBalance?(channel: UpstreamChannel, context: BalanceContext): Promise<number>
 	/** Endpoints the upstream serves in OpenAI's own format. */
 	openai?: OpenAIPassThrough
 	/** Endpoints the upstream serves in its own format (an endpoint is in one of these, not several). */

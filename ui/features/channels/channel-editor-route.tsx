@@ -15,7 +15,7 @@ export async function loader({ context, params }: LoaderFunctionArgs): Promise<E
 
 export function Component() {
 	const { t } = useTranslation()
-	const { channel, missing, groups, configuredModels } = useLoaderData() as EditorData
+	const { channel, missing, groups, configuredModels, channelTypes, modelsByType } = useLoaderData() as EditorData
 	if (missing !== undefined) {
 		return (
 			<div role="alert" className="flex flex-col items-center gap-4 py-24 text-center">
@@ -27,5 +27,14 @@ export function Component() {
 		)
 	}
 	// Keyed by channel: going from one edit page to another (or to add) starts a fresh form.
-	return <ChannelEditor key={channel?.id ?? 'new'} channel={channel} groups={groups} configuredModels={configuredModels} />
+	return (
+		<ChannelEditor
+			key={channel?.id ?? 'new'}
+			channel={channel}
+			groups={groups}
+			configuredModels={configuredModels}
+			channelTypes={channelTypes}
+			loadedModelsByType={modelsByType}
+		/>
+	)
 }

@@ -17,7 +17,7 @@ import { readStorage, storageKeys, writeStorage } from '@ui/lib/storage'
 export function ChannelListPage() {
 	const { t } = useTranslation()
 	const status = useStatus()
-	const { channels, error, groups } = useLoaderData() as ChannelListData
+	const { channels, error, groups, channelTypes } = useLoaderData() as ChannelListData
 	const table = useTableUrlState('channels')
 	const filters = filtersFromSearch(table.searchParameters)
 	const [batchMode, setBatchMode] = useState(false)
@@ -30,7 +30,7 @@ export function ChannelListPage() {
 		if (readStorage(storageKeys.channelIdSort) === 'true') update({ [filterParameters.idSort]: flag(true) }, { replace: true })
 	}, [searchParameters, update])
 
-	const columns = useMemo(() => channelColumns(t, status), [t, status])
+	const columns = useMemo(() => channelColumns(t, status, channelTypes), [t, status, channelTypes])
 	const selectedIds = selectedChannelIds(channels.items, selected)
 
 	function setIdSort(idSort: boolean) {

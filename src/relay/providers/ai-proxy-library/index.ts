@@ -12,6 +12,7 @@ export const aiProxyLibrary: ProviderAdaptor = {
 	type: CHANNEL_TYPE.aiProxyLibrary,
 	name: 'AI Proxy Library',
 	defaultBaseUrl: 'https://api.aiproxy.io',
+	defaultModels: ['gpt-4o-mini'],
 	converted: {
 		chat: {
 			buildRequest(channel, body) {

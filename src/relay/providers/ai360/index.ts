@@ -5,5 +5,6 @@ export const ai360 = openAICompatible({
 	type: CHANNEL_TYPE.ai360,
 	name: '360 Brain',
 	defaultBaseUrl: 'https://ai.360.cn',
+	defaultModels: ['360gpt-pro', '360gpt-turbo', '360gpt2-pro', 'embedding_s1_v1', 'embedding-bert-512-v1'],
 	endpoints: ['chat', 'embeddings'],
 })

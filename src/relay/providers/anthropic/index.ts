@@ -3,6 +3,7 @@
  * chat format; Claude-format calls pass through with the client's own body and beta headers.
  */
 import { CHANNEL_TYPE } from '@shared/channel-type'
+import { openAIModelNames } from '../openai-compatible/model-list'
 import type { ProviderAdaptor, UpstreamChannel } from '../types'
 import { openAIAnswerFromClaude } from './answer'
 import { claudeRequestBody } from './request'
@@ -18,6 +19,15 @@ export const anthropic: ProviderAdaptor = {
 	type: CHANNEL_TYPE.anthropic,
 	name: 'Anthropic Claude',
 	defaultBaseUrl: 'https://api.anthropic.com',
+	defaultModels: [
+		'claude-opus-4-6', 'claude-sonnet-4-6', 'claude-haiku-4-5-20251001', 'claude-opus-4-5-20251101', 'claude-sonnet-4-5-20250929',
+		'claude-sonnet-4-20250514',
+	],
+	// `GET /v1/models` answers `{data: [{id, display_name}], has_more}`, like OpenAI's list.
+	modelList: {
+		request: (channel) => ({ url: `${channel.baseUrl}/v1/models`, headers: { 'x-api-key': channel.key, 'anthropic-version': ANTHROPIC_VERSION } }),
+		names: openAIModelNames,
+	},
 	converted: {
 		chat: {
 			buildRequest(channel, body) {

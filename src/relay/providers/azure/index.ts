@@ -1,6 +1,7 @@
 import { CHANNEL_TYPE, DEFAULT_AZURE_API_VERSION } from '@shared/channel-type'
 import type { RelayEndpoint } from '../types'
 import { openAICompatible } from '../openai-compatible'
+import { openAIModelNames } from '../openai-compatible/model-list'
 
 const AZURE_PATHS: Partial<Record<RelayEndpoint, string>> = {
 	chat: 'chat/completions',
@@ -17,10 +18,19 @@ export const azure = openAICompatible({
 	type: CHANNEL_TYPE.azure,
 	name: 'Azure OpenAI',
 	defaultBaseUrl: '',
+	defaultModels: ['gpt-4.1', 'gpt-4.1-mini', 'gpt-4o', 'gpt-4o-mini', 'o4-mini', 'text-embedding-3-small', 'text-embedding-3-large'],
 	endpoints: ['chat', 'completions', 'embeddings'],
 	url: (channel, endpoint, model) => {
 		const version = encodeURIComponent(channel.other || DEFAULT_AZURE_API_VERSION)
 		return `${channel.baseUrl}/openai/deployments/${encodeURIComponent(azureDeployment(model))}/${AZURE_PATHS[endpoint]}?api-version=${version}`
 	},
 	headers: (channel) => ({ 'api-key': channel.key }),
+	// The data plane's list of the resource's models (not its deployments).
+	modelList: {
+		request: (channel) => ({
+			url: `${channel.baseUrl.replace(/\/openai$/, '')}/openai/models?api-version=${encodeURIComponent(channel.other || DEFAULT_AZURE_API_VERSION)}`,
+			headers: { 'api-key': channel.key },
+		}),
+		names: openAIModelNames,
+	},
 })

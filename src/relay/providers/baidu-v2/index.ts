@@ -13,8 +13,9 @@ export function qianfanHeaders(channel: UpstreamChannel): Record<string, string>
 
 export const baiduV2 = openAICompatible({
 	type: CHANNEL_TYPE.baiduV2,
-	name: 'Baidu Qianfan V2',
+	name: 'Baidu Wenxin V2',
 	defaultBaseUrl: 'https://qianfan.baidubce.com',
+	defaultModels: ['ernie-4.5-turbo-128k', 'ernie-4.0-turbo-8k', 'ernie-3.5-8k', 'ernie-speed-128k', 'embedding-v1'],
 	paths: {
 		chat: '/v2/chat/completions',
 		embeddings: '/v2/embeddings',

@@ -21,6 +21,8 @@ export const baidu: ProviderAdaptor = {
 	type: CHANNEL_TYPE.baidu,
 	name: 'Baidu Wenxin',
 	defaultBaseUrl: 'https://aip.baidubce.com',
+	keyFormat: 'APIKey|SecretKey',
+	defaultModels: ['ERNIE-4.0-8K', 'ERNIE-4.0-Turbo-8K', 'ERNIE-3.5-8K', 'ERNIE-Speed-128K', 'ERNIE-Lite-8K', 'Embedding-V1'],
 	converted: {
 		chat: {
 			async buildRequest(channel, body, context) {

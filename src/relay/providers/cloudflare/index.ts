@@ -12,6 +12,7 @@ export const cloudflare = openAICompatible({
 	type: CHANNEL_TYPE.cloudflare,
 	name: 'Cloudflare',
 	defaultBaseUrl: 'https://api.cloudflare.com',
+	defaultModels: ['@cf/meta/llama-3.3-70b-instruct-fp8-fast', '@cf/meta/llama-3.1-8b-instruct', '@cf/baai/bge-base-en-v1.5'],
 	endpoints: ['chat', 'embeddings'],
 	url: (channel, endpoint) => `${channel.baseUrl}/client/v4/accounts/${encodeURIComponent(channel.other)}/ai/v1/${WORKERS_AI_PATHS[endpoint]}`,
 })

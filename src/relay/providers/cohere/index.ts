@@ -7,6 +7,9 @@ import { cohereEmbedBody, openAIEmbeddingsFromCohere } from './embeddings'
 import { cohereChatBody } from './request'
 import { cohereRerankBody } from './rerank'
 
+/** The largest page `GET /v1/models` answers. */
+const MODEL_LIST_PAGE_SIZE = 1000
+
 const post = (channel: UpstreamChannel, path: string, body: Record<string, unknown>) => ({
 	url: `${channel.baseUrl}${path}`,
 	headers: { 'content-type': 'application/json', ...bearer(channel) },
@@ -17,6 +20,15 @@ export const cohere: ProviderAdaptor = {
 	type: CHANNEL_TYPE.cohere,
 	name: 'Cohere',
 	defaultBaseUrl: 'https://api.cohere.com',
+	defaultModels: ['command-a-03-2025', 'command-r-plus-08-2024', 'command-r-08-2024', 'embed-v4.0', 'rerank-v3.5'],
+	// `GET /v1/models` pages by 20 unless asked for more: one page of the largest size holds the catalogue.
+	modelList: {
+		request: (channel) => ({ url: `${channel.baseUrl}/v1/models?page_size=${MODEL_LIST_PAGE_SIZE}`, headers: bearer(channel) }),
+		names: (answer) => {
+			const models = (answer as { models?: unknown } | null)?.models
+			return Array.isArray(models) ? models.map((model) => (model as { name?: unknown } | null)?.name) : []
+		},
+	},
 	converted: {
 		chat: {
 			buildRequest: (channel, body) => post(channel, '/v2/chat', cohereChatBody(body)),

@@ -1,7 +1,9 @@
 import { CHANNEL_TYPE } from '@shared/channel-type'
 import { openAIChunkStream, readSseEvents } from '../../formats/sse'
 import { bearer } from '../openai-compatible'
+import { openAIModelList } from '../openai-compatible/model-list'
 import type { Converter, ProviderAdaptor } from '../types'
+import { readDeepSeekBalance } from './balance'
 import { withOpenAIUsage } from './usage'
 
 /**
@@ -35,5 +37,8 @@ export const deepseek: ProviderAdaptor = {
 	type: CHANNEL_TYPE.deepseek,
 	name: 'DeepSeek',
 	defaultBaseUrl: 'https://api.deepseek.com',
+	defaultModels: ['deepseek-chat', 'deepseek-reasoner'],
+	modelList: openAIModelList,
+	readBalance: readDeepSeekBalance,
 	converted: { chat },
 }

@@ -9,6 +9,8 @@ export const dify: ProviderAdaptor = {
 	type: CHANNEL_TYPE.dify,
 	name: 'Dify',
 	defaultBaseUrl: 'https://api.dify.ai',
+	// Dify ignores the name: the app's configuration chooses the model.
+	defaultModels: ['dify'],
 	converted: {
 		chat: {
 			buildRequest(channel, body) {

@@ -6,6 +6,9 @@ export const fastgpt = openAICompatible({
 	type: CHANNEL_TYPE.fastgpt,
 	name: 'FastGPT',
 	defaultBaseUrl: '',
+	keyFormat: 'APIKey-AppId',
+	// FastGPT ignores the name: the app's workflow chooses the model.
+	defaultModels: ['fastgpt'],
 	endpoints: ['chat'],
 	url: (channel) => `${channel.baseUrl}/api/v1/chat/completions`,
 })

@@ -29,6 +29,15 @@ export const gemini: ProviderAdaptor = {
 	type: CHANNEL_TYPE.gemini,
 	name: 'Google Gemini',
 	defaultBaseUrl: GEMINI_BASE_URL,
+	defaultModels: ['gemini-2.5-pro', 'gemini-2.5-flash', 'gemini-2.5-flash-lite', 'gemini-2.0-flash', 'gemini-embedding-001'],
+	// `GET /v1beta/models` answers `{models: [{name: "models/…"}]}`; the names are used without `models/`.
+	modelList: {
+		request: (channel) => ({ url: `${channel.baseUrl.replace(/\/v1beta$/, '')}/v1beta/models`, headers: { 'x-goog-api-key': channel.key } }),
+		names: (answer) => {
+			const models = (answer as { models?: unknown } | null)?.models
+			return Array.isArray(models) ? models.map((model) => geminiModelName((model as { name?: unknown } | null)?.name)) : []
+		},
+	},
 	converted: {
 		chat: geminiChatConverter((channel, body) => {
 			const model = geminiModelName(body.model)

@@ -6,5 +6,6 @@ export const jina = openAICompatible({
 	type: CHANNEL_TYPE.jina,
 	name: 'Jina',
 	defaultBaseUrl: 'https://api.jina.ai',
+	defaultModels: ['jina-embeddings-v3', 'jina-reranker-v2-base-multilingual'],
 	endpoints: ['embeddings', 'rerank'],
 })

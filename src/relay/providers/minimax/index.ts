@@ -5,5 +5,6 @@ export const minimax = openAICompatible({
 	type: CHANNEL_TYPE.minimax,
 	name: 'MiniMax',
 	defaultBaseUrl: 'https://api.minimaxi.com',
+	defaultModels: ['MiniMax-M1', 'MiniMax-Text-01'],
 	endpoints: ['chat'],
 })

@@ -31,6 +31,7 @@ const base = openAICompatible({
 	type: CHANNEL_TYPE.mistral,
 	name: 'Mistral',
 	defaultBaseUrl: 'https://api.mistral.ai',
+	defaultModels: ['mistral-large-latest', 'mistral-medium-latest', 'mistral-small-latest', 'codestral-latest', 'mistral-embed'],
 	endpoints: ['chat', 'embeddings'],
 })
 

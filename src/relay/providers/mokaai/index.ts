@@ -6,5 +6,6 @@ export const mokaai = openAICompatible({
 	type: CHANNEL_TYPE.mokaai,
 	name: 'MokaAI M3E',
 	defaultBaseUrl: '',
+	defaultModels: ['m3e-base', 'm3e-small', 'm3e-large'],
 	endpoints: ['embeddings'],
 })

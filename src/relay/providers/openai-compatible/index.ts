@@ -1,8 +1,10 @@
 /**
  * The shared base for upstreams that speak OpenAI's wire format. A provider is this base plus a
- * small difference: its base URL, its paths or how it builds the URL, and its auth headers.
+ * small difference: its base URL, its paths or how it builds the URL, and its auth headers; and
+ * what the console shows of its type (name, key format, default models).
  */
-import type { ProviderAdaptor, RelayEndpoint, UpstreamChannel } from '../types'
+import type { ModelList, ProviderAdaptor, RelayEndpoint, UpstreamChannel } from '../types'
+import { openAIModelList } from './model-list'
 
 export const OPENAI_PATHS: Record<RelayEndpoint, string> = {
 	chat: '/v1/chat/completions',
@@ -14,10 +16,7 @@ export const OPENAI_PATHS: Record<RelayEndpoint, string> = {
 /** What an OpenAI-format upstream serves unless it says otherwise: rerank is not OpenAI's own API. */
 const DEFAULT_ENDPOINTS: readonly RelayEndpoint[] = ['chat', 'completions', 'embeddings']
 
-export interface OpenAICompatibleOptions {
-	type: number
-	name: string
-	defaultBaseUrl: string
+export interface OpenAICompatibleOptions extends Pick<ProviderAdaptor, 'type' | 'name' | 'defaultBaseUrl' | 'keyFormat' | 'defaultModels' | 'readBalance'> {
 	/** The endpoints served; by default those `paths` names, or chat, completions and embeddings. */
 	endpoints?: readonly RelayEndpoint[]
 	/** Each endpoint's path under the base URL; OpenAI's `/v1` paths by default. */
@@ -25,6 +24,8 @@ export interface OpenAICompatibleOptions {
 	/** Builds the whole URL instead of base URL + path. */
 	url?: (channel: UpstreamChannel, endpoint: RelayEndpoint, model: string) => string
 	headers?: (channel: UpstreamChannel) => Record<string, string>
+	/** How to list the upstream's models; OpenAI's `GET /v1/models` with a bearer key unless said otherwise. */
+	modelList?: ModelList
 }
 
 export const bearer = (channel: UpstreamChannel) => ({ authorization: `Bearer ${channel.key}` })
@@ -38,6 +39,10 @@ export function openAICompatible(options: OpenAICompatibleOptions): ProviderAdap
 		type: options.type,
 		name: options.name,
 		defaultBaseUrl: options.defaultBaseUrl,
+		...(options.keyFormat ? { keyFormat: options.keyFormat } : {}),
+		defaultModels: options.defaultModels,
+		modelList: options.modelList ?? openAIModelList,
+		...(options.readBalance ? { readBalance: options.readBalance } : {}),
 		openai: {
 			endpoints,
 			buildRequest(channel, endpoint, body) {

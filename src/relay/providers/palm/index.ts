@@ -39,6 +39,7 @@ export const palm: ProviderAdaptor = {
 	type: CHANNEL_TYPE.palm,
 	name: 'Google PaLM2',
 	defaultBaseUrl: 'https://generativelanguage.googleapis.com',
+	defaultModels: ['chat-bison-001'],
 	converted: {
 		chat: {
 			buildRequest(channel, body) {

@@ -47,6 +47,8 @@ export const tencent: ProviderAdaptor = {
 	type: CHANNEL_TYPE.tencent,
 	name: 'Tencent Hunyuan',
 	defaultBaseUrl: 'https://hunyuan.tencentcloudapi.com',
+	keyFormat: 'AppId|SecretId|SecretKey',
+	defaultModels: ['hunyuan-turbos-latest', 'hunyuan-lite', 'hunyuan-standard', 'hunyuan-pro'],
 	converted: {
 		chat: {
 			buildRequest: (channel, body, context) => signedRequest(channel, JSON.stringify(hunyuanRequest(body)), context.now()),

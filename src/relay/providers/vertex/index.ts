@@ -15,6 +15,7 @@ export const vertex: ProviderAdaptor = {
 	name: 'Vertex AI',
 	// The host follows the region; a base URL set on the channel (a proxy) replaces it.
 	defaultBaseUrl: '',
+	defaultModels: ['gemini-2.5-pro', 'gemini-2.5-flash', 'gemini-2.5-flash-lite', 'gemini-2.0-flash'],
 	converted: {
 		chat: geminiChatConverter(async (channel, body, context) => {
 			const account = parseServiceAccount(channel.key)

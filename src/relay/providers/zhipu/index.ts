@@ -15,6 +15,7 @@ export const zhipu: ProviderAdaptor = {
 	type: CHANNEL_TYPE.zhipu,
 	name: 'Zhipu ChatGLM',
 	defaultBaseUrl: 'https://open.bigmodel.cn',
+	defaultModels: ['chatglm_turbo', 'chatglm_pro', 'chatglm_std', 'chatglm_lite'],
 	converted: {
 		chat: {
 			async buildRequest(channel, body, context) {

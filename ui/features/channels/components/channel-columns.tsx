@@ -1,8 +1,8 @@
 import { splitList } from '@shared/channel-constants'
-import type { ChannelListItem, ChannelView } from '@shared/channel'
-import { CHANNEL_TYPE_NAMES, type ChannelType } from '@shared/channel-type'
+import type { ChannelListItem, ChannelTypeInfo, ChannelView } from '@shared/channel'
 import type { DataColumn } from '@ui/components/data-table/data-table'
 import { Badge } from '@ui/components/ui/badge'
+import { findChannelType } from '@ui/features/channels/channel-types'
 import { BalanceCell } from '@ui/features/channels/components/balance-cell'
 import { ChannelActions } from '@ui/features/channels/components/channel-actions'
 import { formatBalance, ResponseTime } from '@ui/features/channels/components/metric-cells'
@@ -23,8 +23,8 @@ function Groups({ groups }: { groups: string }) {
 	)
 }
 
-/** The list's columns; tag rows (tag mode) show their tag, totals and shared values instead. */
-export function channelColumns(t: Translate, status: Status): DataColumn<ChannelListItem>[] {
+/** The list's columns; tag rows (tag mode) show their tag, totals and shared values instead. `types` names the channel types. */
+export function channelColumns(t: Translate, status: Status, types: readonly ChannelTypeInfo[]): DataColumn<ChannelListItem>[] {
 	return [
 		{ id: 'id', header: 'ID', cell: ({ row: { original: row } }) => isTagRow(row) ? <Badge variant="purple">{t('标签')}</Badge> : row.id },
 		{
@@ -45,7 +45,7 @@ export function channelColumns(t: Translate, status: Status): DataColumn<Channel
 				),
 		},
 		{ id: 'group', header: '分组', meta: { hideOnMobile: true }, cell: ({ row: { original: row } }) => <Groups groups={row.group} /> },
-		{ id: 'type', header: '类型', meta: { hideOnMobile: true }, cell: ({ row: { original: row } }) => isTagRow(row) ? '-' : channelTypeName(row, t) },
+		{ id: 'type', header: '类型', meta: { hideOnMobile: true }, cell: ({ row: { original: row } }) => isTagRow(row) ? '-' : channelTypeName(row, types, t) },
 		{ id: 'status', header: '状态', cell: ({ row: { original: row } }) => isTagRow(row) ? <TagStatus row={row} /> : <ChannelStatus channel={row} /> },
 		{
 			id: 'response_time',
@@ -61,6 +61,6 @@ export function channelColumns(t: Translate, status: Status): DataColumn<Channel
 	]
 }
 
-function channelTypeName(channel: ChannelView, t: Translate) {
-	return CHANNEL_TYPE_NAMES[channel.type as ChannelType] ?? t('未知类型')
+function channelTypeName(channel: ChannelView, types: readonly ChannelTypeInfo[], t: Translate) {
+	return findChannelType(types, channel.type)?.name ?? t('未知类型')
 }

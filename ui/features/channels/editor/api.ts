@@ -72,10 +72,12 @@ export function readCachedModelsByType(): ModelsByType {
 	}
 }
 
-/** `GET /api/models`, kept in localStorage so that presets work before (or without) the answer. */
-export async function refreshModelsByType(api: Api): Promise<ModelsByType | undefined> {
-	const envelope = await api.get<ModelsByType>('/api/models').catch(() => undefined)
-	if (!envelope?.success) return undefined
-	writeStorage(storageKeys.channelModels, JSON.stringify(envelope.data))
-	return envelope.data
+/** `GET /api/models`: every type's default models and what its channels add (the editor's presets). */
+export function getModelsByType(api: Api) {
+	return api.get<ModelsByType>('/api/models')
+}
+
+/** The last answer is kept in localStorage (seed 001 §7), for when the call fails. */
+export function cacheModelsByType(modelsByType: ModelsByType) {
+	writeStorage(storageKeys.channelModels, JSON.stringify(modelsByType))
 }

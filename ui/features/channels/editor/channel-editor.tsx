@@ -2,8 +2,7 @@
 import { type FormEvent, useEffect, useState } from 'react'
 import { Link, useNavigate } from 'react-router'
 import { CHANNEL_NAME_MAX_LENGTH, CHANNEL_TAG_MAX_LENGTH } from '@shared/channel-constants'
-import type { ChannelView } from '@shared/channel'
-import { CHANNEL_TYPE_NAMES, isChannelType, type ChannelType } from '@shared/channel-type'
+import type { ChannelTypeInfo, ChannelView } from '@shared/channel'
 import { Button } from '@ui/components/ui/button'
 import { Card, CardContent, CardFooter } from '@ui/components/ui/card'
 import { Input } from '@ui/components/ui/input'
@@ -11,20 +10,19 @@ import { Label } from '@ui/components/ui/label'
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@ui/components/ui/select'
 import { Switch } from '@ui/components/ui/switch'
 import { toast } from '@ui/components/ui/toaster'
+import { findChannelType } from '@ui/features/channels/channel-types'
 import { useTranslation } from '@ui/i18n'
 import { browserApi } from '@ui/lib/browser-api'
 import { callApi } from '@ui/lib/call-api'
 import { isRoot, useCurrentUser } from '@ui/lib/session'
 import { useHydrated } from '@ui/lib/use-hydrated'
-import { createChannel, readCachedModelsByType, refreshModelsByType, updateChannel, type ModelsByType } from './api'
+import { cacheModelsByType, createChannel, readCachedModelsByType, updateChannel, type ModelsByType } from './api'
 import { Field, JsonField } from './field'
 import { createPayload, findProblem, formFromChannel, formMessages, keyNeeded, newChannelForm, updatePayload, type ChannelForm } from './form'
 import { KeyField } from './key-field'
 import { ModelsField } from './models-field'
 import { MultiSelect } from './multi-select'
-import {
-	CHANNEL_TYPE_ORDER, FIXED_TYPE_MODELS, MODEL_MAPPING_TEMPLATE, SETTING_TEMPLATE, STATUS_CODE_MAPPING_TEMPLATE,
-} from './presets'
+import { MODEL_MAPPING_TEMPLATE, SETTING_TEMPLATE, STATUS_CODE_MAPPING_TEMPLATE } from './presets'
 import { BaseUrlField, TypeFields } from './type-fields'
 
 export const channelListPath = '/channel'
@@ -35,18 +33,18 @@ type ChannelEditorProps = {
 	groups: string[]
 	/** Every model configured on some channel. */
 	configuredModels: string[]
+	/** The server's channel types, in the type select's order. */
+	channelTypes: ChannelTypeInfo[]
+	/** The loader's `GET /api/models` answer; null when it failed. */
+	loadedModelsByType: ModelsByType | null
 }
 
-function typeName(type: number) {
-	return isChannelType(type) ? CHANNEL_TYPE_NAMES[type] : String(type)
-}
-
-/** Seed 001 §4: Midjourney and Suno have fixed names; the others the cached list of `GET /api/models`. */
+/** Seed 001 §4: a type's presets are its list in `GET /api/models` (Midjourney's actions and Suno's two among them). */
 function modelsOfType(type: number, modelsByType: ModelsByType): string[] {
-	return [...(FIXED_TYPE_MODELS[type as ChannelType] ?? modelsByType[String(type)] ?? [])]
+	return [...(modelsByType[String(type)] ?? [])]
 }
 
-export function ChannelEditor({ channel, groups, configuredModels }: ChannelEditorProps) {
+export function ChannelEditor({ channel, groups, configuredModels, channelTypes, loadedModelsByType }: ChannelEditorProps) {
 	const { t } = useTranslation()
 	const navigate = useNavigate()
 	const hydrated = useHydrated()
@@ -54,15 +52,16 @@ export function ChannelEditor({ channel, groups, configuredModels }: ChannelEdit
 	const creating = channel === null
 	const [form, setForm] = useState<ChannelForm>(() => (channel ? formFromChannel(channel) : newChannelForm))
 	const needsKey = keyNeeded(form, channel, superAdmin)
-	const [modelsByType, setModelsByType] = useState<ModelsByType>({})
+	const [modelsByType, setModelsByType] = useState<ModelsByType>(loadedModelsByType ?? {})
 	const [saving, setSaving] = useState(false)
 	const [modelsMissing, setModelsMissing] = useState(false)
+	const typeName = (type: number) => findChannelType(channelTypes, type)?.name ?? String(type)
 
-	// Read after hydration: the server has no localStorage, and both renders must match.
+	// localStorage only after hydration: the server has none, and both renders must match.
 	useEffect(() => {
-		setModelsByType(readCachedModelsByType())
-		void refreshModelsByType(browserApi).then((fresh) => fresh && setModelsByType(fresh))
-	}, [])
+		if (loadedModelsByType) cacheModelsByType(loadedModelsByType)
+		else setModelsByType(readCachedModelsByType())
+	}, [loadedModelsByType])
 
 	const update = (changes: Partial<ChannelForm>) => setForm((current) => ({ ...current, ...changes }))
 	const allModels = [...new Set([...configuredModels, ...Object.values(modelsByType).flat()])].sort()
@@ -113,8 +112,8 @@ export function ChannelEditor({ channel, groups, configuredModels }: ChannelEdit
 								<SelectValue>{typeName(form.type)}</SelectValue>
 							</SelectTrigger>
 							<SelectContent>
-								{CHANNEL_TYPE_ORDER.map((type) => (
-									<SelectItem key={type} value={String(type)}>{typeName(type)}</SelectItem>
+								{channelTypes.map(({ type, name }) => (
+									<SelectItem key={type} value={String(type)}>{name}</SelectItem>
 								))}
 							</SelectContent>
 						</Select>
@@ -123,7 +122,7 @@ export function ChannelEditor({ channel, groups, configuredModels }: ChannelEdit
 						<Input id="channel-name" value={form.name} maxLength={CHANNEL_NAME_MAX_LENGTH} placeholder={t('请为渠道命名')} onChange={(event) => update({ name: event.target.value })} />
 					</Field>
 					<BaseUrlField form={form} update={update} />
-					<KeyField form={form} creating={creating} needsKey={needsKey} update={update} />
+					<KeyField form={form} keyFormat={findChannelType(channelTypes, form.type)?.key_format ?? ''} creating={creating} needsKey={needsKey} update={update} />
 					<TypeFields form={form} update={update} />
 					<Field label={t('分组')} required hint={t('可以使用该渠道的用户分组')}>
 						<MultiSelect label={t('分组')} values={form.groups} options={groups} placeholder={t('请选择可以使用该渠道的分组')} onChange={(selected) => update({ groups: selected })} />

@@ -1,14 +1,15 @@
-import { CHANNEL_TYPE, type ChannelType } from '@shared/channel-type'
+import { CHANNEL_TYPE } from '@shared/channel-type'
 import { Label } from '@ui/components/ui/label'
 import { Switch } from '@ui/components/ui/switch'
 import { Textarea } from '@ui/components/ui/textarea'
 import { useTranslation } from '@ui/i18n'
 import { Field } from './field'
 import { formMessages, type ChannelForm } from './form'
-import { KEY_FORMAT_HINTS } from './presets'
 
 type KeyFieldProps = {
 	form: ChannelForm
+	/** How the type's key is composed (`GET /api/channel/types`), '' for one API key. */
+	keyFormat: string
 	creating: boolean
 	/** Edit mode: the key's destination changed and the caller must enter the key again (form.ts keyNeeded). */
 	needsKey: boolean
@@ -16,9 +17,8 @@ type KeyFieldProps = {
 }
 
 /** The key (or keys, one per line, in batch creation). Keys are never shown back: on edit, empty keeps the stored one. */
-export function KeyField({ form, creating, needsKey, update }: KeyFieldProps) {
+export function KeyField({ form, keyFormat: format, creating, needsKey, update }: KeyFieldProps) {
 	const { t } = useTranslation()
-	const format = KEY_FORMAT_HINTS[form.type as ChannelType]
 	const vertex = form.type === CHANNEL_TYPE.vertex
 	const placeholder = (() => {
 		if (needsKey) return t('请重新填写密钥')

@@ -1,0 +1,75 @@
+/**
+ * The channel types as the provider adaptors declare them, seen through the management API:
+ * `GET /api/channel/types` (names and key formats for the console) and `GET /api/models` (the
+ * editor's presets), on a fresh store and with channels configured.
+ */
+import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
+import type { ChannelTypeInfo } from '@shared/channel'
+import { CHANNEL_TYPE } from '@shared/channel-type'
+import { ROLE } from '@shared/user'
+import { adaptorFor } from '@/relay/providers/registry'
+import { createTestApp, type Caller, type TestApp } from '../helpers/app'
+import { databaseTargets } from '../helpers/database'
+
+const TYPE_NUMBERS = Object.values(CHANNEL_TYPE)
+
+for (const target of databaseTargets()) {
+	describe(`channel types on ${target.dialect}`, () => {
+		let ferry: TestApp
+		let admin: Caller
+		beforeEach(async () => {
+			ferry = await createTestApp(target)
+			admin = await ferry.createUser('admin', ROLE.admin)
+		})
+		afterEach(() => ferry.close())
+
+		const modelsByType = async (): Promise<Record<string, string[]>> => (await ferry.call('GET', '/api/models', { as: admin })).body.data
+
+		test('a fresh install answers default models for every channel type, so the editor has presets before any channel exists', async () => {
+			const answer = await modelsByType()
+			for (const type of TYPE_NUMBERS) {
+				const models = answer[String(type)]
+				expect({ type, models }).toEqual({ type, models: expect.any(Array) })
+				expect(models!.length).toBeGreaterThan(0)
+				expect(models!.every((model) => typeof model === 'string' && model.trim() === model && model !== '')).toBe(true)
+				expect(new Set(models).size).toBe(models!.length)
+			}
+			// Seed 001 §4 and §9: Suno's two models in their order, Midjourney's drawing actions for both proxy types.
+			expect(answer[CHANNEL_TYPE.suno]).toEqual(['suno_music', 'suno_lyrics'])
+			expect(answer[CHANNEL_TYPE.midjourney]).toContain('mj_imagine')
+			expect(answer[CHANNEL_TYPE.midjourneyPlus]).toEqual(answer[CHANNEL_TYPE.midjourney]!)
+		})
+
+		test('adds what configured channels serve after the defaults, sorted, and keeps a type only stored channels have', async () => {
+			const { channels } = ferry.store.tables
+			await ferry.store.db.insert(channels).values([
+				{ type: CHANNEL_TYPE.openai, key: 'k1', models: 'zeta-model,gpt-4o' },
+				{ type: CHANNEL_TYPE.openai, key: 'k2', models: ' alpha-model , zeta-model' },
+				{ type: 999, key: 'k3', models: 'legacy-model' },
+			])
+			const answer = await modelsByType()
+			expect(answer[CHANNEL_TYPE.openai]).toEqual([...adaptorFor(CHANNEL_TYPE.openai)!.defaultModels, 'alpha-model', 'zeta-model'])
+			expect(answer[999]).toEqual(['legacy-model'])
+			expect(answer[CHANNEL_TYPE.anthropic]).toEqual([...adaptorFor(CHANNEL_TYPE.anthropic)!.defaultModels])
+		})
+
+		test('lists every channel type once, in the console\'s order, with its display name and the key formats of seed 001, for admins only', async () => {
+			const answer = await ferry.call('GET', '/api/channel/types', { as: admin })
+			expect(answer.body.success).toBe(true)
+			const types: ChannelTypeInfo[] = answer.body.data
+			expect(types.map((info) => info.type).sort((left, right) => left - right)).toEqual([...TYPE_NUMBERS].sort((left, right) => left - right))
+			expect(types.slice(0, 5).map((info) => info.name)).toEqual(['OpenAI', 'Midjourney Proxy', 'Midjourney Proxy Plus', 'Suno', 'Ollama'])
+			expect(types.every((info) => info.name.trim() !== '')).toBe(true)
+			const formats = Object.fromEntries(types.filter((info) => info.key_format).map((info) => [info.type, info.key_format]))
+			expect(formats).toEqual({
+				[CHANNEL_TYPE.baidu]: 'APIKey|SecretKey',
+				[CHANNEL_TYPE.xunfei]: 'APPID|APISecret|APIKey',
+				[CHANNEL_TYPE.fastgpt]: 'APIKey-AppId',
+				[CHANNEL_TYPE.tencent]: 'AppId|SecretId|SecretKey',
+				[CHANNEL_TYPE.aws]: 'Ak|Sk|Region',
+			})
+			const user = await ferry.createUser('plain', ROLE.user)
+			expect((await ferry.call('GET', '/api/channel/types', { as: user })).status).toBe(403)
+		})
+	})
+}
