@@ -37,7 +37,7 @@ export function Document({ stylesheet, language, theme, timeZone, children }: Do
 	)
 }
 
-export type RootData = { status: Status; user: UserView | null }
+type RootData = { status: Status; user: UserView | null }
 
 export async function rootLoader({ context }: LoaderFunctionArgs): Promise<RootData> {
 	const api = context.get(apiContext)
@@ -58,7 +58,7 @@ function useMarkHydrated() {
 }
 
 /** A route may set `handle: { title }` (a zh source string); the page title is that plus the system name. */
-export type RouteHandle = { title?: string }
+type RouteHandle = { title?: string }
 
 function usePageTitle() {
 	const { t } = useTranslation()

@@ -8,10 +8,10 @@
 import { jwt } from '@elysiajs/jwt'
 import { sessionSigningKey } from '@/lib/crypto'
 
-export const SESSION_COOKIE = 'ferry_session'
-export const SESSION_LIFETIME_SECONDS = 30 * 24 * 3600
+const SESSION_COOKIE = 'ferry_session'
+const SESSION_LIFETIME_SECONDS = 30 * 24 * 3600
 
-export interface SessionClaims {
+interface SessionClaims {
 	sub: number
 	ver: number
 }

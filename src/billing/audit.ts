@@ -11,7 +11,7 @@ import { HOLD_STATE } from './holds'
 
 export const CREDIT_LOG_TYPES = [LOG_TYPE.topUp, LOG_TYPE.manage, LOG_TYPE.system] as const
 
-export type LedgerDifference =
+type LedgerDifference =
 	| { kind: 'user_balance'; userId: number; quota: number; pending: number; settled: number; credits: number; difference: number }
 	| { kind: 'user_used_quota'; userId: number; usedQuota: number; settled: number }
 	| { kind: 'token_used_quota'; tokenId: number; usedQuota: number; settled: number }

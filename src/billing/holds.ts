@@ -10,7 +10,7 @@ import { nowSeconds } from '@/lib/clock'
 
 export const HOLD_STATE = { pending: 'pending', settled: 'settled', voided: 'voided' } as const
 /** A request still running after this long has lost its hold to the reconciler. */
-export const HOLD_LIFETIME_SECONDS = 3600
+const HOLD_LIFETIME_SECONDS = 3600
 
 export class InsufficientQuotaError extends Error {
 	constructor(readonly owner: 'user' | 'token') {
@@ -18,7 +18,7 @@ export class InsufficientQuotaError extends Error {
 	}
 }
 
-export interface Reservation {
+interface Reservation {
 	requestId: string
 	userId: number
 	/** 0 when the call is not made with a token (the playground). */
@@ -108,7 +108,7 @@ export interface Settlement {
 }
 
 /** `balance`: the user's quota once the call is settled, when `readBalance` asked for it. */
-export type SettleOutcome = { settled: false } | { settled: true; charged: number; shortfall: number; balance?: number }
+type SettleOutcome = { settled: false } | { settled: true; charged: number; shortfall: number; balance?: number }
 
 /**
  * Moves a pending hold to settled, returns or takes the difference to the actual cost, counts the

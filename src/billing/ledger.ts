@@ -14,7 +14,7 @@ import { MAX_QUOTA, QUOTA_LIMIT_MESSAGES } from '@shared/quota-limit'
 import { execute, query, rows, type Database, type Store, type Tables } from '@/db'
 import { InsufficientQuotaError } from './holds'
 
-export interface Credit {
+interface Credit {
 	userId: number
 	/** Positive adds quota, negative takes it away (an admin correction); never below zero. */
 	amount: number

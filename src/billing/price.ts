@@ -21,7 +21,7 @@ export interface Usage {
 }
 
 /** Cache writes cost a quarter more than plain input unless `CreateCacheRatio` says otherwise. */
-export const DEFAULT_CREATE_CACHE_RATIO = 1.25
+const DEFAULT_CREATE_CACHE_RATIO = 1.25
 
 /** `GroupGroupRatio[userGroup][usingGroup]` when set, else `GroupRatio[usingGroup]`, else 1. */
 export function groupRatio(options: OptionStore, userGroup: string, usingGroup: string): number {

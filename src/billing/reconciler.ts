@@ -10,7 +10,7 @@ import { nowSeconds } from '@/lib/clock'
 import type { Logger } from '@/lib/logger'
 import { HOLD_STATE, voidHoldWork } from './holds'
 
-export const RECONCILE_INTERVAL_MS = 30_000
+const RECONCILE_INTERVAL_MS = 30_000
 export const INTERRUPTED = 'interrupted'
 
 /** `node` values look like `<node name>/<boot id>`, so a restarted node recognises its old holds. */

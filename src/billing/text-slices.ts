@@ -27,7 +27,7 @@
 /** Pieces longer than this are cut: the encoding of a piece this long takes well under a millisecond. */
 export const LONGEST_PIECE = 128
 /** The most text counted in one synchronous call. */
-export const SLICE_LENGTH = 512
+const SLICE_LENGTH = 512
 
 const LETTER = 1
 const NUMBER = 2

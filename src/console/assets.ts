@@ -41,9 +41,13 @@ function newestModification(directory: string): number {
 	return newest
 }
 
+/** The console bundles `ui/` and the `src/shared` modules it imports: a change in either means a new build. */
+const BUNDLED_SOURCES = ['ui', join('src', 'shared')]
+
 function needsBuild() {
 	if (!existsSync(manifestPath)) return true
-	return newestModification(join(projectRoot, 'ui')) > statSync(manifestPath).mtimeMs
+	const built = statSync(manifestPath).mtimeMs
+	return BUNDLED_SOURCES.some((folder) => newestModification(join(projectRoot, folder)) > built)
 }
 
 async function runBuildScript() {

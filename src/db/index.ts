@@ -30,7 +30,7 @@ export interface Store {
 	close(): Promise<void>
 }
 
-export interface StoreOptions {
+interface StoreOptions {
 	/** Empty for SQLite, `postgres://…` for Postgres. */
 	databaseUrl: string
 	/** SQLite file location: `<dataDir>/ferry.db`; `:memory:` opens a private in-memory database. */

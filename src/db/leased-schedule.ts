@@ -11,7 +11,7 @@ import { releaseLease, takeLease } from './lease'
 const MILLISECONDS_PER_SECOND = 1000
 const LEASE_INTERVALS = 2
 
-export interface LeasedScheduleInput {
+interface LeasedScheduleInput {
 	/** The lease row's name. */
 	lease: string
 	/** A clock worker (src/workers/), resolved by the caller so the compiled binary finds it. */

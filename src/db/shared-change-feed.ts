@@ -10,7 +10,7 @@ import { type ChangeFeed, type ChangeTopic, CHANGE_TOPICS, createChangeFeed } fr
 import type { Logger } from '@/lib/logger'
 import { query, type Store } from './index'
 
-export const CHANGE_POLL_INTERVAL_MS = 1_000
+const CHANGE_POLL_INTERVAL_MS = 1_000
 
 const BUMP = `INSERT INTO change_versions (topic, version) VALUES ($1, 1)
 	ON CONFLICT (topic) DO UPDATE SET version = change_versions.version + 1 RETURNING version`

@@ -45,7 +45,7 @@ export const relayErrors = {
 	internal: () => new RelayError(500, 'the gateway failed to handle the request', 'server_error', 'internal_error'),
 }
 
-export function openAIErrorBody(error: RelayError) {
+function openAIErrorBody(error: RelayError) {
 	return { error: { message: error.message, type: error.type, param: null, code: error.code } }
 }
 

@@ -9,9 +9,9 @@ export type Language = (typeof languages)[number]
 const dictionaries: Record<Language, Record<string, string>> = { zh: {}, en }
 
 /** The language cookie mirrors localStorage so that the server renders what the browser will hydrate. */
-export const languageCookie = 'language'
+const languageCookie = 'language'
 
-export function parseLanguage(value: string | null | undefined): Language {
+function parseLanguage(value: string | null | undefined): Language {
 	return value === 'en' ? 'en' : 'zh'
 }
 

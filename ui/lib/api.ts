@@ -4,16 +4,16 @@ import { createContext } from 'react-router'
 /** An /api answer as the console sees it: `data` is typed by the caller and present only when `success`. */
 export type Envelope<T = unknown> = Omit<WireEnvelope<T>, 'data'> & { data: T }
 
-export type ApiMethod = 'GET' | 'POST' | 'PUT' | 'DELETE'
+type ApiMethod = 'GET' | 'POST' | 'PUT' | 'DELETE'
 
-export type ApiRequestOptions = {
+type ApiRequestOptions = {
 	method?: ApiMethod
 	body?: unknown
 	/** When false a 401 is returned to the caller instead of ending the session (the login form). */
 	handleUnauthorized?: boolean
 }
 
-export type Transport = (
+type Transport = (
 	path: string,
 	init: { method: ApiMethod; headers: Record<string, string>; body?: string },
 ) => Promise<Response>

@@ -50,7 +50,7 @@ const defaults: ServerStatus = {
 	telegram_bot_name: '',
 }
 
-export function normaliseStatus(raw: unknown): Status {
+function normaliseStatus(raw: unknown): Status {
 	const value = (typeof raw === 'object' && raw !== null ? raw : {}) as Record<string, unknown>
 	const status: Record<string, unknown> = { ...defaults }
 	for (const [key, fallback] of Object.entries(defaults)) {

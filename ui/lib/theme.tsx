@@ -6,9 +6,9 @@ export const themes = ['light', 'dark'] as const
 export type Theme = (typeof themes)[number]
 
 /** Like the language, the theme is mirrored into a cookie so the server renders the page the browser keeps. */
-export const themeCookie = 'theme'
+const themeCookie = 'theme'
 
-export function parseTheme(value: string | null | undefined): Theme {
+function parseTheme(value: string | null | undefined): Theme {
 	return value === 'dark' ? 'dark' : 'light'
 }
 

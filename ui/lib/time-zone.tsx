@@ -6,7 +6,7 @@ import { formatTimestamp } from '@ui/lib/format'
  * Times are shown in the viewer's zone. The browser keeps its zone in a cookie, so the server renders
  * in it; on a first visit the server's zone is used for rendering and hydration, then the page switches.
  */
-export const timeZoneCookie = 'tz'
+const timeZoneCookie = 'tz'
 
 export function timeZoneFromCookieHeader(cookie: string | null): string | undefined {
 	const zone = readCookie(cookie, timeZoneCookie)

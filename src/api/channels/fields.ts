@@ -29,7 +29,7 @@ const PLAIN_FIELDS = {
 
 export const joinGroups = (groups: readonly string[]) => groups.length ? groups.join(',') : DEFAULT_CHANNEL_GROUP
 
-export function otherOrDefault(type: number, other: string): string {
+function otherOrDefault(type: number, other: string): string {
 	return other || (DEFAULT_CHANNEL_OTHER[type as ChannelType] ?? '')
 }
 

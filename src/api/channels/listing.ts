@@ -47,7 +47,7 @@ async function listWhere({ store }: Dependencies, where: SQL | undefined, query:
 }
 
 /** Keeps the given order: a tag's row takes the place of its first channel. */
-export function foldTags(channels: ChannelWithoutKey[]): ChannelListItem[] {
+function foldTags(channels: ChannelWithoutKey[]): ChannelListItem[] {
 	const items: (ChannelListItem | ChannelWithoutKey[])[] = []
 	const byTag = new Map<string, ChannelWithoutKey[]>()
 	for (const channel of channels) {

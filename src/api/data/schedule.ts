@@ -10,10 +10,10 @@ import { exportQuotaData, type ExportSummary } from './export'
 
 export const DATA_EXPORT_LEASE = 'data-export'
 /** How often the worker wakes the main thread to see whether a run is due. */
-export const DATA_EXPORT_TICK_MS = 15_000
+const DATA_EXPORT_TICK_MS = 15_000
 const MILLISECONDS_PER_MINUTE = 60_000
 
-export type DataExportScheduleInput = ScheduledJobInput<ExportSummary>
+type DataExportScheduleInput = ScheduledJobInput<ExportSummary>
 
 export type DataExportSchedule = LeasedSchedule
 

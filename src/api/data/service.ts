@@ -6,7 +6,7 @@ import { nowSeconds } from '@/lib/clock'
 import { badRequest, refused } from '../errors'
 
 /** `userId` pins one user (the self call); otherwise `username` may pick one. */
-export type QuotaDataScope = { userId?: number }
+type QuotaDataScope = { userId?: number }
 
 /**
  * The buckets whose hour starts within the range, oldest first. A missing end is now, a missing

@@ -10,7 +10,7 @@ import { authentication, requireCaller, type Caller } from '../plugins/auth'
 import { ok } from '../respond'
 import { listLogs, logStats, type LogScope } from './service'
 
-export const deleteLogsQuerySchema = z.object({
+const deleteLogsQuerySchema = z.object({
 	target_timestamp: z.coerce.number({ error: LOG_MESSAGES.chooseTime }).int(LOG_MESSAGES.chooseTime).positive(LOG_MESSAGES.chooseTime),
 })
 

@@ -1,7 +1,7 @@
 import type { AdminLogEntry, LogEntry } from '@shared/log'
 import type { Tables } from '@/db'
 
-export type LogRecord = Tables['logs']['$inferSelect']
+type LogRecord = Tables['logs']['$inferSelect']
 
 /** Admins also see the channel and `other.admin_info`; ordinary users never do. */
 export function toLogEntry(log: LogRecord, admin: boolean): LogEntry | AdminLogEntry {

@@ -7,8 +7,8 @@ import { OAUTH_MESSAGES } from './messages'
 import { fetchProviderJson } from './provider-http'
 
 const LABEL = 'GitHub'
-export const GITHUB_TOKEN_URL = 'https://github.com/login/oauth/access_token'
-export const GITHUB_USER_URL = 'https://api.github.com/user'
+const GITHUB_TOKEN_URL = 'https://github.com/login/oauth/access_token'
+const GITHUB_USER_URL = 'https://api.github.com/user'
 
 // GitHub answers a bad code with 200 and `{ error, error_description }`.
 const tokenSchema = z.object({ access_token: z.string().optional(), error: z.string().optional() })

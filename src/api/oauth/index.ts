@@ -28,7 +28,7 @@ type Context<Query> = {
 }
 
 /** Per network address, for every sign-in or binding through another service. */
-export const OAUTH_LIMITS = { perAddress: { limit: 60, windowSeconds: 600 } } as const
+const OAUTH_LIMITS = { perAddress: { limit: 60, windowSeconds: 600 } } as const
 
 const required = (message: string) => z.string({ error: message }).trim().min(1, message).max(512, message)
 const codeQuery = z.object({ code: required(OAUTH_MESSAGES.codeMissing) })

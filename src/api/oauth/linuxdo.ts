@@ -7,8 +7,8 @@ import { OAUTH_MESSAGES } from './messages'
 import { fetchProviderJson } from './provider-http'
 
 const LABEL = 'LinuxDO'
-export const LINUXDO_TOKEN_URL = 'https://connect.linux.do/oauth2/token'
-export const LINUXDO_USER_URL = 'https://connect.linux.do/api/user'
+const LINUXDO_TOKEN_URL = 'https://connect.linux.do/oauth2/token'
+const LINUXDO_USER_URL = 'https://connect.linux.do/api/user'
 
 const tokenSchema = z.object({ access_token: z.string().optional(), error: z.string().optional() })
 const profileSchema = z.object({

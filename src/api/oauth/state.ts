@@ -14,13 +14,13 @@ import { refused } from '../errors'
 import { readCookie } from '@/auth/session'
 import { OAUTH_MESSAGES } from './messages'
 
-export const STATE_COOKIE = 'ferry_oauth_state'
-export const STATE_LIFETIME_SECONDS = 10 * 60
+const STATE_COOKIE = 'ferry_oauth_state'
+const STATE_LIFETIME_SECONDS = 10 * 60
 const STATE_PURPOSE = 'oauth_state'
 const COOKIE_PATH = '/api/oauth'
 
 const claimsSchema = z.object({ state: z.string(), aff: z.string(), userId: z.number().int(), expiresAt: z.number().int() })
-export type StateClaims = z.infer<typeof claimsSchema>
+type StateClaims = z.infer<typeof claimsSchema>
 
 function stateCookie(value: string, maxAge: number, secure: boolean) {
 	return `${STATE_COOKIE}=${value}; Path=${COOKIE_PATH}; HttpOnly; SameSite=Lax; Max-Age=${maxAge}${secure ? '; Secure' : ''}`

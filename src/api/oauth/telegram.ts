@@ -23,7 +23,7 @@ const USED_PURPOSE = 'telegram_login'
 /** `lang` is the console's own addition (seed 000 §7), not part of what Telegram signed. */
 const UNSIGNED_FIELDS = new Set(['hash', 'lang'])
 
-export function telegramDataCheckString(fields: Map<string, string>): string {
+function telegramDataCheckString(fields: Map<string, string>): string {
 	return [...fields]
 		.filter(([key]) => !UNSIGNED_FIELDS.has(key))
 		.sort(([left], [right]) => (left < right ? -1 : left > right ? 1 : 0))
@@ -31,7 +31,7 @@ export function telegramDataCheckString(fields: Map<string, string>): string {
 		.join('\n')
 }
 
-export function telegramHash(botToken: string, dataCheckString: string): string {
+function telegramHash(botToken: string, dataCheckString: string): string {
 	return createHmac('sha256', createHash('sha256').update(botToken).digest()).update(dataCheckString).digest('hex')
 }
 

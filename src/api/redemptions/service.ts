@@ -19,12 +19,12 @@ import { badRequest, notFound, refused } from '../errors'
 import { readPage } from '../paging'
 import { isUniqueViolation } from '../users/repository'
 
-export type RedemptionRecord = Tables['redemptions']['$inferSelect']
+type RedemptionRecord = Tables['redemptions']['$inferSelect']
 
 /** A fresh key colliding with a stored one is astronomically unlikely; a batch is retried this often. */
 const CREATE_ATTEMPTS = 3
 
-export function toRedemptionView(code: RedemptionRecord): RedemptionView {
+function toRedemptionView(code: RedemptionRecord): RedemptionView {
 	return {
 		id: code.id,
 		user_id: code.userId,

@@ -5,7 +5,7 @@ import { authentication } from '../plugins/auth'
 import { ok } from '../respond'
 import { onlineTopUpEnabled } from '../top-ups/service'
 
-export function serverStatus({ options, startTime }: Dependencies): ServerStatus {
+function serverStatus({ options, startTime }: Dependencies): ServerStatus {
 	return {
 		version: FERRY_VERSION,
 		start_time: startTime,

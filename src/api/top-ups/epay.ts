@@ -8,7 +8,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
 import { EPAY_TRADE_SUCCESS, type EpayForm } from '@shared/top-up'
 
-export const EPAY_SIGN_TYPE = 'MD5'
+const EPAY_SIGN_TYPE = 'MD5'
 
 /** The text that is hashed, without the key. */
 export function epaySigningText(parameters: Record<string, string>): string {
@@ -30,7 +30,7 @@ export function hasValidEpaySignature(parameters: Record<string, string>, mercha
 	return received.length === expected.length && timingSafeEqual(received, expected)
 }
 
-export interface EpayOrder {
+interface EpayOrder {
 	merchantId: string
 	merchantKey: string
 	paymentMethod: string
@@ -58,14 +58,14 @@ export function epayOrderForm(order: EpayOrder): EpayForm {
 }
 
 /** The fields of a notify call Ferry acts on, once its signature and merchant were checked. */
-export interface EpayNotice {
+interface EpayNotice {
 	tradeNo: string
 	serviceTradeNo: string
 	paymentMethod: string
 	money: string
 }
 
-export type EpayNoticeCheck = { ok: true; notice: EpayNotice } | { ok: false; reason: string }
+type EpayNoticeCheck = { ok: true; notice: EpayNotice } | { ok: false; reason: string }
 
 /** Checks a notify call's parameters: signature, merchant id and a successful trade. */
 export function readEpayNotice(parameters: Record<string, string>, merchantId: string, merchantKey: string): EpayNoticeCheck {

@@ -31,11 +31,11 @@ export function onlineTopUpEnabled(options: Pick<OptionStore, 'get'>): boolean {
 }
 
 /** Rounds money to cents, half away from zero (a float product such as 1.005 is nudged first). */
-export function roundMoney(value: number): number {
+function roundMoney(value: number): number {
 	return Math.sign(value) * Math.round(Math.abs(value) * 100 + 1e-9) / 100
 }
 
-export interface TopUpQuote {
+interface TopUpQuote {
 	/** Dollars bought: the quota credited is `units × QuotaPerUnit`. */
 	units: number
 	quota: number
@@ -46,7 +46,7 @@ export interface TopUpQuote {
  * Checks an amount in the display unit and prices it for `group`:
  * money = units × Price × TopupGroupRatio[group] (missing group → 1), rounded to cents.
  */
-export function quoteTopUp(options: Pick<OptionStore, 'get'>, group: string, amount: number): TopUpQuote {
+function quoteTopUp(options: Pick<OptionStore, 'get'>, group: string, amount: number): TopUpQuote {
 	const quotaPerUnit = options.get('QuotaPerUnit')
 	const inCurrency = options.get('DisplayInCurrencyEnabled')
 	const minimum = inCurrency ? options.get('MinTopUp') : options.get('MinTopUp') * quotaPerUnit
@@ -125,7 +125,7 @@ export function listOwnTopUps({ store }: Dependencies, userId: number, query: To
 }
 
 /** What the notify call answers: `success` stops the payment service's retries. */
-export type NotifyOutcome = 'credited' | 'already credited' | 'refused'
+type NotifyOutcome = 'credited' | 'already credited' | 'refused'
 
 /**
  * Handles one notify call. A valid call for a pending order marks it paid and credits its quota in

@@ -33,10 +33,10 @@ export function isUniqueViolation(error: unknown): boolean {
 const addCapped = (column: SQLWrapper, amount: number) =>
 	sql`CASE WHEN ${column} > ${MAX_QUOTA - amount} THEN ${MAX_QUOTA} ELSE ${column} + ${amount} END`
 
-export type NewAccount = Omit<Tables['users']['$inferInsert'], 'affCode' | 'inviterId'>
+type NewAccount = Omit<Tables['users']['$inferInsert'], 'affCode' | 'inviterId'>
 
 /** The quota a new account brings (seed 000 §3, Quota options); zero means none and no log line. */
-export interface SignUpRewards {
+interface SignUpRewards {
 	/** `QuotaForNewUser`: credited to every new account. */
 	newUser: number
 	/** `QuotaForInvitee`: credited to an account registered through a valid invitation code. */
@@ -45,7 +45,7 @@ export interface SignUpRewards {
 	inviter: number
 }
 
-export const NO_SIGN_UP_REWARDS: SignUpRewards = Object.freeze({ newUser: 0, invitee: 0, inviter: 0 })
+const NO_SIGN_UP_REWARDS: SignUpRewards = Object.freeze({ newUser: 0, invitee: 0, inviter: 0 })
 
 export function signUpRewards(options: OptionStore): SignUpRewards {
 	return { newUser: options.get('QuotaForNewUser'), invitee: options.get('QuotaForInvitee'), inviter: options.get('QuotaForInviter') }

@@ -6,7 +6,7 @@ import { refused } from '../errors'
 import type { OptionStore } from '@/db/stores/options'
 import { VERIFICATION_MESSAGES } from './messages'
 
-export const EMAIL_MAX_LENGTH = 64
+const EMAIL_MAX_LENGTH = 64
 
 export const emailSchema = z.string({ error: VERIFICATION_MESSAGES.emailRequired })
 	.trim()

@@ -17,16 +17,16 @@ import { VERIFICATION_MESSAGES } from './messages'
 import { consumeCode, storeCode, VERIFICATION_PURPOSE } from './service'
 
 /** Seed 002 §9: a verification code is valid for 3 minutes. */
-export const EMAIL_CODE_LIFETIME_SECONDS = 3 * 60
-export const RESET_TOKEN_LIFETIME_SECONDS = 15 * 60
-export const RESET_PASSWORD_LENGTH = 16
+const EMAIL_CODE_LIFETIME_SECONDS = 3 * 60
+const RESET_TOKEN_LIFETIME_SECONDS = 15 * 60
+const RESET_PASSWORD_LENGTH = 16
 
 /** One mail per address every 30 s matches the console's resend countdown (seed 000 §9). */
-export const MAIL_LIMITS = {
+const MAIL_LIMITS = {
 	perEmail: { limit: 1, windowSeconds: 30 },
 	perAddress: { limit: 10, windowSeconds: 600 },
 } as const
-export const RESET_CONFIRM_LIMITS = { perAddress: { limit: 20, windowSeconds: 600 } } as const
+const RESET_CONFIRM_LIMITS = { perAddress: { limit: 20, windowSeconds: 600 } } as const
 
 async function enforceLimit(dependencies: Dependencies, bucket: string, { limit, windowSeconds }: { limit: number; windowSeconds: number }) {
 	if (!await dependencies.rateLimiter.hit(bucket, limit, windowSeconds)) throw new ApiError(MESSAGES.tooManyRequests, 429)
@@ -117,7 +117,7 @@ export async function resetPassword(dependencies: Dependencies, email: string, t
 	return password
 }
 
-export const BIND_EMAIL_LIMITS = { perUser: { limit: 10, windowSeconds: 600 } } as const
+const BIND_EMAIL_LIMITS = { perUser: { limit: 10, windowSeconds: 600 } } as const
 
 /** Sets the user's email once they prove it with a bind code. */
 export async function bindEmail(dependencies: Dependencies, user: UserRecord, email: string, code: string) {

@@ -8,7 +8,7 @@ import type { Dependencies } from '@/dependencies'
 import { nowSeconds } from '@/lib/clock'
 
 export const VERIFICATION_PURPOSE = { register: 'register', bindEmail: 'bind_email', resetPassword: 'reset_password' } as const
-export type VerificationPurpose = (typeof VERIFICATION_PURPOSE)[keyof typeof VERIFICATION_PURPOSE]
+type VerificationPurpose = (typeof VERIFICATION_PURPOSE)[keyof typeof VERIFICATION_PURPOSE]
 
 export async function storeCode(dependencies: Dependencies, purpose: VerificationPurpose, target: string, code: string, lifetimeSeconds: number) {
 	const { verifications } = dependencies.store.tables

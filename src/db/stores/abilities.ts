@@ -20,7 +20,7 @@ function chunks<Item>(items: readonly Item[]): Item[][] {
 
 type AbilitySource = Pick<Tables['channels']['$inferSelect'], 'id' | 'models' | 'group' | 'status' | 'priority' | 'weight' | 'tag'>
 
-export function abilitiesOf(channel: AbilitySource): Tables['abilities']['$inferInsert'][] {
+function abilitiesOf(channel: AbilitySource): Tables['abilities']['$inferInsert'][] {
 	const models = splitList(channel.models)
 	return splitList(channel.group).flatMap((group) => models.map((model) => ({
 		group,

@@ -12,7 +12,7 @@ import { isSameFormatAnswer, relayOpenAI, type SameFormatInput } from '../pipeli
 import type { RelayServices } from '../pipeline/services'
 import type { RelayEndpoint } from '../providers/types'
 
-export interface ClientFormat {
+interface ClientFormat {
 	respondError: ErrorResponder
 	/** A whole OpenAI-format answer in the client's format. */
 	answer(openAI: Record<string, unknown>): unknown
@@ -21,7 +21,7 @@ export interface ClientFormat {
 	streamContentType: string
 }
 
-export interface ConvertedCall {
+interface ConvertedCall {
 	endpoint: RelayEndpoint
 	key: string | undefined
 	body: Record<string, unknown>

@@ -26,7 +26,7 @@ export function rerankUsageFrom(value: unknown): Usage | undefined {
 	return tokens === undefined ? undefined : { promptTokens: tokens, completionTokens: 0, cachedTokens: 0, cacheCreationTokens: 0 }
 }
 
-export interface RerankResult {
+interface RerankResult {
 	index?: unknown
 	relevance_score?: unknown
 	document?: unknown

@@ -4,7 +4,7 @@
  */
 import type { BodyReader } from '@/lib/outbound'
 
-export interface SseEvent {
+interface SseEvent {
 	/** The `event:` field, when the stream names its events (Claude does). */
 	event: string | undefined
 	/** The `data:` lines joined with newlines. */
@@ -16,7 +16,7 @@ export interface SseEvent {
 	fields: Record<string, string>
 }
 
-export interface SseReadOptions {
+interface SseReadOptions {
 	/**
 	 * Keep the `data:` values exactly as sent. SSE drops one space after the colon, but some
 	 * upstreams (Zhipu v3) send raw text there, where that space is part of the text.
@@ -51,7 +51,7 @@ export function dataOf(block: string): string {
 	return parseEvent(block, false)?.data ?? ''
 }
 
-export interface SseBlockReader {
+interface SseBlockReader {
 	/**
 	 * The event blocks that one upstream read completed, each as sent (without the blank line that
 	 * ended it); at the end of the body `done` is true and the blocks include what was left.
@@ -85,7 +85,7 @@ export function readSseBlocks(reader: BodyReader): SseBlockReader {
 	}
 }
 
-export interface SseEventReader {
+interface SseEventReader {
 	/** The next event, or undefined at the end of the stream. Errors of the body pass through. */
 	next(): Promise<SseEvent | undefined>
 	cancel(reason?: unknown): Promise<void>
@@ -144,6 +144,41 @@ export function openAIChunkStream(pull: () => Promise<unknown[] | undefined>, ca
 	}
 }
 
+/** How an upstream's own events become OpenAI chunks, for eventChunkStream. */
+export interface EventConversion {
+	/** The chunks for one event (possibly none), or `'end'` when the event ends the stream. */
+	chunks(event: SseEvent): unknown[] | 'end'
+	/** The chunks after the last event (the usage, say). */
+	end(): unknown[]
+	/** The body ended without a single event: it was the upstream's plain answer (a refusal); throw what it says. */
+	noEvents(answer: string): never
+}
+
+/**
+ * OpenAI chunks from an upstream's event stream, for upstreams (Baidu, Tencent, Zhipu v3) that answer
+ * a refused call with plain JSON where the events would be.
+ */
+export function eventChunkStream(source: BodyReader, conversion: EventConversion, options: SseReadOptions = {}): BodyReader {
+	const recorded = recordingHead(source)
+	const events = readSseEvents(recorded.reader, options)
+	let sawEvent = false
+	let finished = false
+	return openAIChunkStream(async () => {
+		if (finished) return undefined
+		const event = await events.next()
+		if (!event) {
+			finished = true
+			if (!sawEvent) conversion.noEvents(recorded.head())
+			return conversion.end()
+		}
+		sawEvent = true
+		const chunks = conversion.chunks(event)
+		if (chunks !== 'end') return chunks
+		finished = true
+		return conversion.end()
+	}, (reason) => events.cancel(reason))
+}
+
 /** A body that is one prepared text, for answers converted whole. */
 export function textReader(text: string): BodyReader {
 	let sent = false
@@ -166,7 +201,7 @@ const HEAD_LIMIT = 64 * 1024
  * Keeps the first bytes of a body while it is read as a stream: some upstreams (Baidu, Tencent)
  * answer a refused stream with plain JSON, which the converter then reads from `head()`.
  */
-export function recordingHead(reader: BodyReader) {
+function recordingHead(reader: BodyReader) {
 	const decoder = new TextDecoder()
 	let head = ''
 	return {

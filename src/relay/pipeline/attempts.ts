@@ -26,7 +26,7 @@ export interface UpstreamAnswer {
 	sameFormat: boolean
 }
 
-export interface AttemptPlan {
+interface AttemptPlan {
 	endpoint: RelayEndpoint
 	group: string
 	model: string

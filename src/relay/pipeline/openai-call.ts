@@ -64,7 +64,7 @@ function completionAllowance(dependencies: Dependencies, endpoint: RelayEndpoint
  * given, is a caller known without a token (the playground's session user) and skips token
  * authentication. A successful answer is OpenAI-format; a client format converts it back.
  */
-export interface ConvertedInput {
+interface ConvertedInput {
 	key: string | undefined
 	caller?: RelayCaller
 	body: unknown

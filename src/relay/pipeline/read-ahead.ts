@@ -8,7 +8,7 @@
 import type { BodyChunk, BodyReader } from '@/lib/outbound/body-guard'
 
 /** Above this the setting means no more: a stream's chunks are small and its body size is bounded anyway. */
-export const MAX_READ_AHEAD_CHUNKS = 4096
+const MAX_READ_AHEAD_CHUNKS = 4096
 
 /**
  * The same chunks, in the same order, then the same end or error; up to `limit` chunks are read

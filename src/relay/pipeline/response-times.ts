@@ -5,7 +5,7 @@
 import { eq } from 'drizzle-orm'
 import type { Store } from '@/db'
 
-export const RESPONSE_TIME_WRITE_INTERVAL_MS = 10_000
+const RESPONSE_TIME_WRITE_INTERVAL_MS = 10_000
 
 export function createResponseTimeRecorder(store: Store, now: () => number = Date.now) {
 	const lastWrite = new Map<number, number>()

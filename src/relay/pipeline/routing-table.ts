@@ -9,7 +9,7 @@ import type { RoutableChannel } from '@/db/stores/channels'
 export type { RoutableChannel }
 
 /** Which channels may take a call; by default every channel. */
-export type ChannelFilter = (channel: RoutableChannel) => boolean
+type ChannelFilter = (channel: RoutableChannel) => boolean
 
 const everyChannel: ChannelFilter = () => true
 

@@ -6,7 +6,7 @@
  */
 import type { ChangeFeed } from '@/lib/change-feed'
 
-export const TOKEN_CACHE_TTL_MS = 60_000
+const TOKEN_CACHE_TTL_MS = 60_000
 const MAX_ENTRIES = 50_000
 
 export function createTokenCache<Row>(changes: ChangeFeed, now: () => number = performance.now.bind(performance)) {

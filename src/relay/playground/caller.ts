@@ -10,9 +10,9 @@ import { usableGroups } from '@/billing/groups'
 import { RelayError, relayErrors } from '../errors'
 import type { RelayCaller } from '../pipeline/token-auth'
 
-export const PLAYGROUND_TOKEN_PREFIX = 'playground-'
+const PLAYGROUND_TOKEN_PREFIX = 'playground-'
 
-export const playgroundErrors = {
+const playgroundErrors = {
 	accessTokenRefused: () => new RelayError(401, 'the playground accepts only a console session, not a token', 'invalid_request_error', 'access_token_refused'),
 	notSignedIn: () => new RelayError(401, 'sign in to the console to use the playground', 'invalid_request_error', 'not_signed_in'),
 	userHeaderMismatch: () => new RelayError(401, 'the New-Api-User header must carry the id of the signed-in user', 'invalid_request_error', 'user_header_mismatch'),

@@ -12,7 +12,7 @@ import type { WebSocketOpen } from '@/lib/outbound/websocket'
  * Jina's (`{model, query, documents, top_n?, return_documents?}` → `{results, usage}`), which
  * Cohere's and SiliconCloud's APIs follow closely.
  */
-export const RELAY_ENDPOINTS = ['chat', 'completions', 'embeddings', 'rerank'] as const
+const RELAY_ENDPOINTS = ['chat', 'completions', 'embeddings', 'rerank'] as const
 export type RelayEndpoint = (typeof RELAY_ENDPOINTS)[number]
 
 /** What an adaptor is told about the channel it serves: plain data, key already decrypted. */
@@ -25,7 +25,7 @@ export interface UpstreamChannel {
 	organization: string
 }
 
-export interface UpstreamRequest {
+interface UpstreamRequest {
 	/** POST unless said otherwise. */
 	method?: 'GET' | 'POST'
 	url: string
@@ -57,7 +57,7 @@ export interface SameFormatCall {
 }
 
 /** An upstream serving a client format's own requests (its answers reach the client unconverted). */
-export interface SameFormatPassThrough {
+interface SameFormatPassThrough {
 	buildRequest(channel: UpstreamChannel, call: Omit<SameFormatCall, 'bodyFor'> & { body: string }): UpstreamRequest
 }
 
@@ -123,7 +123,7 @@ export class AdaptorFetchError extends Error {
  * as a converted answer would be (JSON whole, SSE for a stream). A refused call answers an
  * HTTP-like status with an `{error:{message}}` body, so retries and channel health work as usual.
  */
-export interface SelfOpenedEndpoint {
+interface SelfOpenedEndpoint {
 	open(channel: UpstreamChannel, body: Record<string, unknown>, call: SelfOpenedCall): Promise<OpenedResponse>
 }
 

@@ -10,7 +10,7 @@ import type { FetchedMedia } from '../providers/types'
 
 const MEBIBYTE = 1024 * 1024
 /** Bedrock takes images up to 5 MB (base64) and documents a little larger; more is never useful. */
-export const MEDIA_MAX_BYTES = 10 * MEBIBYTE
+const MEDIA_MAX_BYTES = 10 * MEBIBYTE
 /** Milliseconds: an image server gets less time than a language model. */
 const MEDIA_TIMEOUTS = { connect: 10_000, firstByte: 30_000, idle: 30_000 }
 

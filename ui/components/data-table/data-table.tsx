@@ -47,7 +47,7 @@ declare module '@tanstack/table-core' {
 	}
 }
 
-export const dataTableFeatures = tableFeatures({ rowSelectionFeature, rowExpandingFeature, columnVisibilityFeature, rowPaginationFeature })
+const dataTableFeatures = tableFeatures({ rowSelectionFeature, rowExpandingFeature, columnVisibilityFeature, rowPaginationFeature })
 type Features = typeof dataTableFeatures
 
 /**

@@ -1,7 +1,7 @@
 import { useSyncExternalStore } from 'react'
 
 /** The width under which tables drop their `hideOnMobile` columns (Tailwind's `max-[600px]`). */
-export const NARROW_SCREEN_QUERY = '(width < 600px)'
+const NARROW_SCREEN_QUERY = '(width < 600px)'
 
 function subscribe(onChange: () => void) {
 	const query = window.matchMedia(NARROW_SCREEN_QUERY)

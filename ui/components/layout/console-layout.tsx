@@ -9,7 +9,7 @@ import { notAllowedStatus, requireSelf } from '@ui/lib/session'
 import { notFoundMessage } from '@ui/features/not-found'
 import { rootShouldRevalidate } from '@ui/root'
 
-export type ConsoleData = { user: UserView }
+type ConsoleData = { user: UserView }
 
 /** Every page behind the login: no account → /login, an expired session → /login?expired=true. */
 export async function consoleLoader({ context }: LoaderFunctionArgs): Promise<ConsoleData> {
@@ -27,7 +27,7 @@ export function ConsoleLayout() {
 	)
 }
 
-export const notAllowedMessage = '无权进行此操作'
+const notAllowedMessage = '无权进行此操作'
 
 /**
  * The error state of a page inside the console layout (the menu stays): an admin page opened by a

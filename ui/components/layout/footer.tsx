@@ -5,8 +5,8 @@ import { useStatus } from '@ui/lib/status'
 import { readStorage, storageKeys } from '@ui/lib/storage'
 
 /** Seed 002 §2: at start-up the footer re-reads the cached status every 200 ms, at most 5 times. */
-export const FOOTER_REFRESH_MS = 200
-export const FOOTER_REFRESH_TIMES = 5
+const FOOTER_REFRESH_MS = 200
+const FOOTER_REFRESH_TIMES = 5
 
 function cachedFooter(): string | undefined {
 	try {

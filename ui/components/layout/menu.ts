@@ -2,7 +2,7 @@ import { type LucideIcon, BarChart3Icon, ClipboardListIcon, FlaskConicalIcon, Ke
 import { ROLE } from '@shared/user-constants'
 import type { Status } from '@ui/lib/status'
 
-export type MenuItem = {
+type MenuItem = {
 	to: string
 	/** zh source string */
 	label: string
@@ -17,7 +17,7 @@ export type MenuItem = {
  * The side menu of seed 002 §2, in its order. Drawing and async tasks join with their pages.
  * Chat shows only when the server configures a chat link.
  */
-export const sideMenu: MenuItem[] = [
+const sideMenu: MenuItem[] = [
 	{ to: '/playground', label: '操练场', icon: FlaskConicalIcon },
 	{ to: '/channel', label: '渠道', icon: NetworkIcon, role: ROLE.admin },
 	{ to: '/chat/0', label: '聊天', icon: MessageSquareIcon, visible: (status) => status.chats.length > 0 || Boolean(status.chat_link) },

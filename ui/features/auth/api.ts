@@ -1,10 +1,10 @@
 import type { z } from 'zod'
-import type { loginSchema } from '@shared/user'
+import type { loginSchema, registerSchema } from '@shared/user'
 import { type TelegramFields, telegramQuery } from '@ui/features/auth/telegram-widget'
 import type { Api } from '@ui/lib/api'
 import { readStorage, type StoredUser, storageKeys } from '@ui/lib/storage'
 
-export type LoginPayload = z.input<typeof loginSchema>
+type LoginPayload = z.input<typeof loginSchema>
 
 /** `turnstileToken` is sent (possibly empty) only when the server has the Turnstile check on. */
 export function login(api: Api, payload: LoginPayload, turnstileToken?: string) {
@@ -34,14 +34,7 @@ export function oauthAuthorizeUrl(provider: OAuthProvider, clientId: string, sta
 	return `https://connect.linux.do/oauth2/authorize?response_type=code&client_id=${id}&state=${stateValue}`
 }
 
-export type RegisterPayload = {
-	username: string
-	password: string
-	password2: string
-	email: string
-	verification_code: string
-	aff_code: string
-}
+type RegisterPayload = z.input<typeof registerSchema>
 
 /** `?turnstile=` (possibly empty) only when the server has the Turnstile check on; '' otherwise. */
 function turnstileParameter(turnstileToken: string | undefined) {

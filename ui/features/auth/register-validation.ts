@@ -11,7 +11,7 @@ export const registerMessages = {
 	emailAndCodeRequired: '请输入邮箱地址和验证码',
 } as const
 
-export type RegisterFields = { username: string; password: string; password2: string; email: string; verificationCode: string }
+type RegisterFields = { username: string; password: string; password2: string; email: string; verificationCode: string }
 export type RegisterProblem = { message: string; values?: Record<string, number> }
 
 /** The length rules of a new password, shared by registration, the password dialog and the user drawers. */

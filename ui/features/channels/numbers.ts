@@ -1,7 +1,7 @@
 /** Priority and weight as typed into the list (seed 001 §5); messages are zh source strings. */
 import { PRIORITY_MIN, WEIGHT_MIN } from '@shared/channel-constants'
 
-export const numberMessages = {
+const numberMessages = {
 	priorityInteger: '优先级必须是整数',
 	priorityMinimum: '优先级不能小于 {min}',
 	weightInteger: '权重必须是非负整数',

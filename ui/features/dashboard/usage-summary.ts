@@ -16,7 +16,7 @@ export const OTHER_MODELS = '__other__'
 export type ModelUsage = Usage & { model: string }
 export type PeriodUsage = { label: string; total: Usage; byModel: Map<string, Usage> }
 
-export type UsageSummary = {
+type UsageSummary = {
 	total: Usage
 	/** Biggest spender first (by quota, then calls); at most MAX_SERIES entries, the last may be OTHER_MODELS. */
 	models: ModelUsage[]

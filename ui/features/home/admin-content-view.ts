@@ -6,7 +6,7 @@
  */
 export type AdminContentView = { frame: string } | { html: string }
 
-export function isFrameAddress(content: string) {
+function isFrameAddress(content: string) {
 	return /^https:\/\/\S+$/.test(content.trim())
 }
 

@@ -9,7 +9,7 @@ import { apiContext } from '@ui/lib/api'
 import { useCurrentUser } from '@ui/lib/session'
 import { useStatus } from '@ui/lib/status'
 
-export type HomeData = { content: AdminContentView | null; notice: AdminContentView | null }
+type HomeData = { content: AdminContentView | null; notice: AdminContentView | null }
 
 /** The notice is only read for the default landing, which is the only place that shows it. */
 export async function homeLoader({ context }: LoaderFunctionArgs): Promise<HomeData> {

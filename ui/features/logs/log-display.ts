@@ -73,7 +73,7 @@ const COST_DIGITS = 6
 const roundCost = (dollars: number) => String(Number(dollars.toFixed(COST_DIGITS)))
 
 /** A zh template and its values: `t(template, values)` renders it. */
-export type Formula = { template: string; values: Record<string, string | number> }
+type Formula = { template: string; values: Record<string, string | number> }
 
 /**
  * The pay-as-you-go formula with this entry's numbers (seed 002 §9): a fixed model price wins;

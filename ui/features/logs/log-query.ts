@@ -18,7 +18,6 @@ export type LogFilters = {
 }
 
 export const textFilterNames = ['type', 'token_name', 'model_name', 'group', 'channel', 'username'] as const
-export const adminOnlyFilterNames = ['channel', 'username'] as const
 
 const positiveInteger = (value: string | null) => {
 	const number = Number(value)

@@ -4,7 +4,7 @@ import { useTranslation } from '@ui/i18n'
 
 export const notFoundMessage = '页面不存在，请检查地址'
 
-export function NotFoundPage() {
+function NotFoundPage() {
 	const { t } = useTranslation()
 	return (
 		<main className="flex min-h-svh flex-col items-center justify-center gap-4 p-6 text-center">

@@ -5,7 +5,7 @@
 import type { ChatMessage } from '@ui/features/playground/stream'
 
 export const MESSAGE_STATE = { loading: 'loading', incomplete: 'incomplete', complete: 'complete', error: 'error' } as const
-export type MessageState = (typeof MESSAGE_STATE)[keyof typeof MESSAGE_STATE]
+type MessageState = (typeof MESSAGE_STATE)[keyof typeof MESSAGE_STATE]
 
 export type PlaygroundMessage = { id: number; role: 'user' | 'assistant'; content: string; state: MessageState; error?: string }
 
@@ -34,7 +34,7 @@ export function finish(messages: PlaygroundMessage[], id: number, outcome: { err
 }
 
 /** The model the playground starts with: gpt-4o-mini when offered (seed 002 §9), else the first. */
-export const DEFAULT_MODEL = 'gpt-4o-mini'
+const DEFAULT_MODEL = 'gpt-4o-mini'
 export function defaultModel(models: string[]) {
 	return models.includes(DEFAULT_MODEL) ? DEFAULT_MODEL : models[0] ?? ''
 }

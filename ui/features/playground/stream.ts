@@ -5,12 +5,12 @@
  */
 import { readStoredUser } from '@ui/lib/storage'
 
-export const PLAYGROUND_PATH = '/pg/chat/completions'
+const PLAYGROUND_PATH = '/pg/chat/completions'
 const DONE = '[DONE]'
 
 export type ChatMessage = { role: 'system' | 'user' | 'assistant'; content: string }
 
-export type PlaygroundRequest = {
+type PlaygroundRequest = {
 	messages: ChatMessage[]
 	model: string
 	group: string
@@ -22,7 +22,7 @@ export type PlaygroundRequest = {
 /** A failed call, with the message to show: the server's when it gave one. */
 export class PlaygroundError extends Error {}
 
-export function requestBody(request: PlaygroundRequest) {
+function requestBody(request: PlaygroundRequest) {
 	return {
 		messages: request.messages,
 		model: request.model,
@@ -34,7 +34,7 @@ export function requestBody(request: PlaygroundRequest) {
 }
 
 /** What one `data:` payload adds to the reply: text, the end, or an error the stream carried. */
-export function readEvent(data: string): { text: string } | { done: true } | { error: string } {
+function readEvent(data: string): { text: string } | { done: true } | { error: string } {
 	if (data === DONE) return { done: true }
 	let event: { choices?: { delta?: { content?: unknown } }[]; error?: { message?: unknown } }
 	try {

@@ -10,12 +10,12 @@ const TOKENS_PER_UNIT: Record<TokenUnit, number> = { million: 1_000_000, thousan
 const MAX_DIGITS = 6
 
 /** `$7.5`, `$30`, `$0.000075`: trailing zeros dropped. */
-export function formatUsd(amount: number): string {
+function formatUsd(amount: number): string {
 	return `$${Number(amount.toFixed(MAX_DIGITS))}`
 }
 
 /** A USD amount in yuan at the server's display rate (`USDExchangeRate`), e.g. `¥54.75`. */
-export function formatCny(amount: number, usdExchangeRate: number): string {
+function formatCny(amount: number, usdExchangeRate: number): string {
 	return `¥${Number((amount * usdExchangeRate).toFixed(MAX_DIGITS))}`
 }
 
@@ -24,7 +24,7 @@ export type Currency = 'USD' | 'CNY'
 export const formatPrice = (amount: number, currency: Currency, usdExchangeRate: number) =>
 	currency === 'CNY' ? formatCny(amount, usdExchangeRate) : formatUsd(amount)
 
-export type TokenPrices = { prompt: number; completion: number }
+type TokenPrices = { prompt: number; completion: number }
 
 /** USD for one unit of tokens (a million or a thousand) in a group of `groupRatio`. */
 export function tokenPrices(entry: PricingEntry, groupRatio: number, unit: TokenUnit): TokenPrices {

@@ -41,12 +41,12 @@ export const jsonRule = (message?: string): FieldRule => ({ kind: 'json', messag
 export const addressRule: FieldRule = { kind: 'address' }
 export const secretRule: FieldRule = { kind: 'secret' }
 
-export type FormRules = Readonly<Record<string, FieldRule>>
+type FormRules = Readonly<Record<string, FieldRule>>
 
 /** A refusal (zh source string) that stops the save before anything is sent. */
 export type BeforeSave = (changed: string[], values: OptionMap) => string | undefined
 
-export const stripTrailingSlashes = (value: string) => value.trim().replace(/\/+$/, '')
+const stripTrailingSlashes = (value: string) => value.trim().replace(/\/+$/, '')
 
 /** JSON is shown indented; the server keeps it compact. */
 function display(rule: FieldRule | undefined, stored: string | undefined) {

@@ -22,7 +22,7 @@ export type TokenFormValues = {
 	group: string
 }
 
-export type TokenFields = Omit<CreateTokenInput, 'count'>
+type TokenFields = Omit<CreateTokenInput, 'count'>
 
 type QuotaDisplay = Pick<Status, 'display_in_currency' | 'quota_per_unit'>
 
@@ -75,7 +75,7 @@ export function tokenValues(token: TokenView, status: QuotaDisplay, formatTime: 
 	}
 }
 
-export function parseExpiry(text: string): number {
+function parseExpiry(text: string): number {
 	return text.trim() === neverExpires ? TOKEN_NEVER_EXPIRES : parseDateTime(text)
 }
 

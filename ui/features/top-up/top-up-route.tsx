@@ -7,7 +7,7 @@ import { requireSelf } from '@ui/lib/session'
 export { TopUpPage as Component } from '@ui/features/top-up/top-up-page'
 
 /** How many of the latest records the wallet lists. */
-export const RECENT_TOP_UPS = 10
+const RECENT_TOP_UPS = 10
 
 export type TopUpPageData = {
 	user: UserView

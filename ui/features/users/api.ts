@@ -6,10 +6,10 @@ import type { Api } from '@ui/lib/api'
 
 export type UserFilters = { keyword: string; group: string }
 
-export type NewUser = { username: string; display_name: string; password: string }
+type NewUser = { username: string; display_name: string; password: string }
 
 /** Password is sent only when it is to change; quota is the new remaining quota in units. */
-export type UserChanges = { id: number; username: string; display_name: string; group: string; quota: number; password?: string }
+type UserChanges = { id: number; username: string; display_name: string; group: string; quota: number; password?: string }
 
 export function readUserFilters(url: URL | string): UserFilters {
 	const search = new URL(url, 'http://console').searchParams

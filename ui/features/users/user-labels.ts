@@ -17,7 +17,7 @@ const statusTags: Record<number, Tag> = {
 	[USER_STATUS.blocked]: { label: '已禁用', variant: 'red' },
 }
 
-export const deactivatedTag: Tag = { label: '已注销', variant: 'grey' }
+const deactivatedTag: Tag = { label: '已注销', variant: 'grey' }
 
 export function roleTag(role: number): Tag {
 	return roleTags[role] ?? { label: '未知身份', variant: 'grey' }

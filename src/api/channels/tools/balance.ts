@@ -42,10 +42,10 @@ function balanceContext(dependencies: Dependencies, channel: ToolChannel): Balan
 	}
 }
 
-export const hasBalanceApi = (type: number) => adaptorFor(type)?.readBalance !== undefined
+const hasBalanceApi = (type: number) => adaptorFor(type)?.readBalance !== undefined
 
 /** Asks the provider and stores the balance; answers it. Failures are `success:false` with the reason. */
-export async function updateChannelBalance(dependencies: Dependencies, channel: ToolChannel): Promise<number> {
+async function updateChannelBalance(dependencies: Dependencies, channel: ToolChannel): Promise<number> {
 	const adaptor = adaptorFor(channel.type)
 	if (!adaptor?.readBalance) throw refused(BALANCE_MESSAGES.unsupported(channel.type))
 	let balance: number

@@ -20,13 +20,13 @@ import type { RelayEndpoint } from '@/relay/providers/types'
 import { toolOutbound, upstreamFailure, type ToolChannel } from './upstream'
 
 /** What new-api tests with when a channel names no model at all. */
-export const FALLBACK_TEST_MODEL = 'gpt-4o-mini'
+const FALLBACK_TEST_MODEL = 'gpt-4o-mini'
 const TEST_PROMPT = 'hi'
 const TEST_MAX_TOKENS = 16
 /** The whole test, including reading the answer. */
 const TEST_DEADLINE_MS = 60_000
 const MILLISECONDS_PER_SECOND = 1000
-export const TEST_TOKEN_NAME = 'channel test'
+const TEST_TOKEN_NAME = 'channel test'
 
 export interface ChannelTestOutcome {
 	success: boolean
@@ -42,13 +42,13 @@ export interface TestRunner {
 	group: string
 }
 
-export const TEST_MESSAGES = {
+const TEST_MESSAGES = {
 	cannotTest: 'this channel type has no endpoint Ferry can test',
 	malformed: 'the upstream answered with something that is not a valid answer',
 	mappingCycle: 'the channel model mapping has a cycle',
 }
 
-export function testModelOf(channel: ToolChannel, requested?: string): string {
+function testModelOf(channel: ToolChannel, requested?: string): string {
 	return requested?.trim() || channel.testModel || channel.models[0] || FALLBACK_TEST_MODEL
 }
 

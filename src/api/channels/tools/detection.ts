@@ -14,7 +14,7 @@ import { refused } from '../../errors'
 import { parseJsonObject } from '@/db/stores/channels'
 import { baseUrlOf, firstKey, loadToolChannel, upstreamSend, withoutV1, type ToolChannel } from './upstream'
 
-export const UNKNOWN_PROBE_MODEL = 'ferry-upstream-probe-no-such-model'
+const UNKNOWN_PROBE_MODEL = 'ferry-upstream-probe-no-such-model'
 const DETECTION_KEY = 'upstream_detection'
 /** Error `type`s only the Go relays use. */
 const GO_RELAY_ERROR_TYPES = new Set(['new_api_error', 'one_api_error', 'shell_api_error'])
@@ -26,7 +26,7 @@ const PYTHON_SERVERS = /uvicorn|hypercorn|gunicorn|werkzeug|daphne|granian|pytho
 
 type ClientType = (typeof UPSTREAM_CLIENT_TYPE)[keyof typeof UPSTREAM_CLIENT_TYPE]
 
-export interface ProbeAnswer {
+interface ProbeAnswer {
 	status: number
 	headers: Headers
 	text: string
@@ -42,7 +42,7 @@ function parsed(text: string): Record<string, any> | undefined {
 }
 
 /** The kinds of layer one answer shows; `unknown` when it shows none. */
-export function classifyAnswer(answer: ProbeAnswer): ClientType[] {
+function classifyAnswer(answer: ProbeAnswer): ClientType[] {
 	const { headers, text } = answer
 	const body = parsed(text)
 	const headerNames = [...headers.keys()]
@@ -88,7 +88,7 @@ async function sendProbes(dependencies: Dependencies, channel: ToolChannel): Pro
 }
 
 /** Adds one run's answers to the groups seen before. */
-export function mergeGroups(previous: UpstreamGroup[], answers: ClientType[][], now: number): UpstreamGroup[] {
+function mergeGroups(previous: UpstreamGroup[], answers: ClientType[][], now: number): UpstreamGroup[] {
 	const groups = previous.map((group) => ({ ...group, counts: { ...group.counts } }))
 	for (const kinds of answers) {
 		const signature = kinds.join('+')

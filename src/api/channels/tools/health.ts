@@ -18,7 +18,7 @@ import { runChannelTest, systemRunner, testEndpoint, type ChannelTestOutcome, ty
 import { loadToolChannels, type ToolChannel } from './upstream'
 
 /** Channels tested at the same time in one round. */
-export const HEALTH_CONCURRENCY = 4
+const HEALTH_CONCURRENCY = 4
 const MILLISECONDS_PER_SECOND = 1000
 
 export interface HealthRoundSummary {
@@ -29,7 +29,7 @@ export interface HealthRoundSummary {
 }
 
 /** Why the outcome counts as a failure, or undefined when it passed. */
-export function failureReason(dependencies: Dependencies, outcome: ChannelTestOutcome): string | undefined {
+function failureReason(dependencies: Dependencies, outcome: ChannelTestOutcome): string | undefined {
 	if (!outcome.success) return `channel test failed: ${outcome.message}`
 	const thresholdSeconds = dependencies.options.get('ChannelDisableThreshold')
 	if (thresholdSeconds > 0 && outcome.time > thresholdSeconds * MILLISECONDS_PER_SECOND) {
@@ -39,7 +39,7 @@ export function failureReason(dependencies: Dependencies, outcome: ChannelTestOu
 }
 
 /** Auto-disabled (status 3) → enabled, clearing the reason; answers false when it was not auto-disabled. */
-export async function enableAutoDisabledChannel(dependencies: Dependencies, channelId: number): Promise<boolean> {
+async function enableAutoDisabledChannel(dependencies: Dependencies, channelId: number): Promise<boolean> {
 	const enabled = await dependencies.store.transaction(function* (tx, tables) {
 		const { channels } = tables
 		const isAutoDisabled = and(eq(channels.id, channelId), eq(channels.status, CHANNEL_STATUS.autoDisabled))

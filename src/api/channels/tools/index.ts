@@ -19,7 +19,7 @@ import { loadToolChannel } from './upstream'
 const idParams = z.object({ id: z.coerce.number().int().positive() })
 const testQuery = z.object({ model: z.string().trim().max(256).optional() })
 
-export const TOOL_MESSAGES = {
+const TOOL_MESSAGES = {
 	testAllStarted: 'testing all enabled and auto-disabled channels in the background',
 	testAllRunning: 'a test of all channels is already running, please wait for it to finish',
 }

@@ -11,7 +11,7 @@ import { adaptorFor, channelTypeName, isKnownChannelType } from '@/relay/provide
 import { badRequest, refused } from '../../errors'
 import { baseUrlOf, firstKey, loadToolChannel, upstreamFailure, upstreamGet, withoutV1 } from './upstream'
 
-export const FETCH_MODELS_MESSAGES = {
+const FETCH_MODELS_MESSAGES = {
 	keyRequired: 'please fill in the key',
 	baseUrlRequired: 'please fill in the base URL',
 	typeUnknown: 'please choose a known channel type',
@@ -34,7 +34,7 @@ interface ListTarget {
 	other: string
 }
 
-export async function listUpstreamModels(dependencies: Dependencies, target: ListTarget): Promise<string[]> {
+async function listUpstreamModels(dependencies: Dependencies, target: ListTarget): Promise<string[]> {
 	const modelList = adaptorFor(target.type)?.modelList
 	if (!modelList) throw refused(FETCH_MODELS_MESSAGES.unsupported(target.type))
 	const baseUrl = baseUrlOf(target.type, target.baseUrl)

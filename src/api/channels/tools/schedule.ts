@@ -6,12 +6,12 @@ import type { Dependencies } from '@/dependencies'
 import { startLeasedSchedule, type LeasedSchedule, type ScheduledJobInput } from '@/db/leased-schedule'
 import { runHealthRound, type HealthRoundSummary } from './health'
 
-export const HEALTH_LEASE = 'channel-health'
+const HEALTH_LEASE = 'channel-health'
 /** How often the worker wakes the main thread to see whether a round is due. */
-export const HEALTH_TICK_MS = 15_000
+const HEALTH_TICK_MS = 15_000
 const MILLISECONDS_PER_MINUTE = 60_000
 
-export type HealthScheduleInput = ScheduledJobInput<HealthRoundSummary>
+type HealthScheduleInput = ScheduledJobInput<HealthRoundSummary>
 
 export type HealthSchedule = LeasedSchedule
 

@@ -15,7 +15,7 @@ import type { ChannelRecord } from '@/db/stores/channels'
 import { refused } from '../../errors'
 
 /** Milliseconds: tools give up sooner than relayed calls, whose first byte may take minutes. */
-export const TOOL_TIMEOUTS = { connect: 10_000, firstByte: 60_000, idle: 30_000 } as const
+const TOOL_TIMEOUTS = { connect: 10_000, firstByte: 60_000, idle: 30_000 } as const
 
 /**
  * The tools' waits, the connect limit (TCP and TLS handshake) no longer than the configured

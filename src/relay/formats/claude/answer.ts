@@ -5,7 +5,7 @@ import { claudeUsageFromOpenAI } from './usage'
 
 type Json = Record<string, any>
 
-export const MESSAGE_ID_PREFIX = 'msg_'
+const MESSAGE_ID_PREFIX = 'msg_'
 
 export function claudeMessageId(openAIId: unknown) {
 	const id = typeof openAIId === 'string' && openAIId ? openAIId : crypto.randomUUID()
@@ -13,7 +13,7 @@ export function claudeMessageId(openAIId: unknown) {
 }
 
 /** Tool arguments are JSON text in OpenAI's form and an object in Claude's. */
-export function toolInput(text: unknown): unknown {
+function toolInput(text: unknown): unknown {
 	if (typeof text !== 'string' || text.trim() === '') return {}
 	try {
 		const parsed = JSON.parse(text)
@@ -24,7 +24,7 @@ export function toolInput(text: unknown): unknown {
 }
 
 /** Thinking blocks of an answer: Claude's own when an Anthropic upstream sent them, else the reasoning text unsigned. */
-export function thinkingOf(message: Json): ThinkingBlock[] {
+function thinkingOf(message: Json): ThinkingBlock[] {
 	const blocks = thinkingBlocksOf(message)
 	if (blocks.length > 0) return blocks
 	return typeof message.reasoning_content === 'string' && message.reasoning_content

@@ -20,7 +20,7 @@ import { openAIBodyFromClaude } from './request'
 import { claudeSameFormat } from './same-format'
 import { claudeStreamFromOpenAI } from './stream'
 
-export function claudeKey(headers: Headers): string | undefined {
+function claudeKey(headers: Headers): string | undefined {
 	return headers.get('x-api-key')?.trim() || bearerKey(headers)
 }
 

@@ -1,6 +1,6 @@
 /** Image and document sources: OpenAI's URL (an http(s) URL or a data URL) ⇄ Claude's `source`. */
 
-export type ClaudeSource =
+type ClaudeSource =
 	| { type: 'base64'; media_type: string; data: string }
 	| { type: 'url'; url: string }
 

@@ -10,12 +10,6 @@ export type ThinkingBlock =
 	| { type: 'thinking'; thinking: string; signature: string }
 	| { type: 'redacted_thinking'; data: string }
 
-/**
- * On a stream delta: `{ signature }` closes the thinking block whose text came as
- * `reasoning_content`; `{ type: 'redacted_thinking', data }` is a whole redacted block.
- */
-export type ThinkingDelta = { signature: string } | { type: 'redacted_thinking'; data: string }
-
 export function isThinkingBlock(value: unknown): value is ThinkingBlock {
 	if (typeof value !== 'object' || value === null) return false
 	const block = value as Record<string, unknown>

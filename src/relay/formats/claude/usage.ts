@@ -15,7 +15,7 @@ export interface ClaudeUsage {
 	cache_creation_input_tokens?: number | null
 }
 
-export interface OpenAIUsageWithCache {
+interface OpenAIUsageWithCache {
 	prompt_tokens: number
 	completion_tokens: number
 	total_tokens: number

@@ -5,7 +5,7 @@
  */
 import type { GeminiUsageMetadata } from './types'
 
-export interface OpenAIUsageObject {
+interface OpenAIUsageObject {
 	prompt_tokens: number
 	completion_tokens: number
 	total_tokens: number

@@ -12,7 +12,7 @@ import { relayErrors } from '../../errors'
 import type { RelayEndpoint } from '../../providers/types'
 import { isObject } from '../json'
 
-export type OpenAIRequest = Record<string, unknown> & { model: string }
+type OpenAIRequest = Record<string, unknown> & { model: string }
 
 const MODEL_MAX_LENGTH = 200
 
@@ -115,4 +115,3 @@ export const openAIUsageSchema = z.looseObject({
 	/** `cache_creation_tokens` is not OpenAI's: converters of upstreams that bill cache writes (Claude) fill it. */
 	prompt_tokens_details: z.looseObject({ cached_tokens: z.number().nullish(), cache_creation_tokens: z.number().nullish() }).nullish(),
 })
-export type OpenAIUsage = z.infer<typeof openAIUsageSchema>

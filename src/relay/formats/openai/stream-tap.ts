@@ -31,7 +31,7 @@ export interface StreamTap {
 	answerFilter?: StreamAnswerFilter
 }
 
-export interface StreamResult {
+interface StreamResult {
 	end: StreamEnd
 	usage: Usage | undefined
 	/** All the text the upstream generated, whatever the client was sent of it. */

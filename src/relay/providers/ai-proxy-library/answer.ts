@@ -27,7 +27,7 @@ interface LibraryStreamEvent {
  * The documents the answer was drawn from, as a Markdown list after the answer, so a chat client
  * shows where it came from. Nothing when there are none.
  */
-export function referencesText(documents: LibraryDocument[] | undefined): string {
+function referencesText(documents: LibraryDocument[] | undefined): string {
 	const listed = (documents ?? []).filter((document) => document.title || document.url)
 	if (listed.length === 0) return ''
 	return `\n\n${listed.map((document) => `- [${document.title || document.url}](${document.url ?? ''})`).join('\n')}`

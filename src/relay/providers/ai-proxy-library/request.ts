@@ -7,7 +7,7 @@ type Message = { role?: unknown; content?: unknown }
  * The library answers one question against its documents and keeps no conversation: the question
  * is the last user message (earlier turns and system prompts have no field to go in).
  */
-export function libraryQuery(messages: unknown): string {
+function libraryQuery(messages: unknown): string {
 	const list = Array.isArray(messages) ? (messages as Message[]) : []
 	const lastUser = [...list].reverse().find((message) => message.role === 'user')
 	return messageText(lastUser?.content)

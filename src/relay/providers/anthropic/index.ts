@@ -9,7 +9,7 @@ import { openAIAnswerFromClaude } from './answer'
 import { claudeRequestBody } from './request'
 import { openAIStreamFromClaude } from './stream'
 
-export const ANTHROPIC_VERSION = '2023-06-01'
+const ANTHROPIC_VERSION = '2023-06-01'
 const API_VERSION_PATTERN = /^\d{4}-\d{2}-\d{2}$/
 
 /** A channel's `other` may name another API version (a date). */

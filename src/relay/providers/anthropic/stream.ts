@@ -13,7 +13,7 @@ import { openAIUsageFromClaude, type ClaudeUsage } from '../../formats/claude/us
 
 type Json = Record<string, any>
 
-export class ClaudeStreamError extends Error {}
+class ClaudeStreamError extends Error {}
 
 /**
  * Claude's stream events, however they arrive, → OpenAI chunks. `nextEvents` answers the events of

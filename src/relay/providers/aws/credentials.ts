@@ -3,7 +3,7 @@ import type { AwsCredentials } from './signer'
 
 export class AwsKeyError extends Error {}
 
-export interface AwsChannelKey {
+interface AwsChannelKey {
 	credentials: AwsCredentials
 	region: string
 }

@@ -18,7 +18,7 @@ const MAX_MESSAGE_LENGTH = 16 * 1024 * 1024
 const HEADER_TYPE = { true: 0, false: 1, byte: 2, short: 3, integer: 4, long: 5, bytes: 6, string: 7, timestamp: 8, uuid: 9 } as const
 const FIXED_VALUE_LENGTH: Record<number, number> = { [HEADER_TYPE.byte]: 1, [HEADER_TYPE.short]: 2, [HEADER_TYPE.integer]: 4, [HEADER_TYPE.long]: 8, [HEADER_TYPE.timestamp]: 8, [HEADER_TYPE.uuid]: 16 }
 
-export type HeaderValue = string | number | bigint | boolean | Uint8Array | Date
+type HeaderValue = string | number | bigint | boolean | Uint8Array | Date
 
 export interface EventStreamMessage {
 	headers: Record<string, HeaderValue>
@@ -72,7 +72,7 @@ function decodeHeaders(bytes: Uint8Array): Record<string, HeaderValue> {
 }
 
 /** One whole message (its checksums already in it) → headers and payload. */
-export function decodeMessage(message: Uint8Array): EventStreamMessage {
+function decodeMessage(message: Uint8Array): EventStreamMessage {
 	const view = new DataView(message.buffer, message.byteOffset, message.byteLength)
 	const totalLength = view.getUint32(0)
 	const headersLength = view.getUint32(4)
@@ -87,7 +87,7 @@ export function decodeMessage(message: Uint8Array): EventStreamMessage {
 	}
 }
 
-export interface EventStreamReader {
+interface EventStreamReader {
 	/** The next message, or undefined at a clean end of the stream. */
 	next(): Promise<EventStreamMessage | undefined>
 	cancel(reason?: unknown): Promise<void>

@@ -18,7 +18,7 @@ const SERVICE = 'bedrock'
 const CONTENT_TYPE = 'application/json'
 const EVENT_STREAM_TYPE = 'application/vnd.amazon.eventstream'
 
-export const bedrockHost = (region: string) => `https://bedrock-runtime.${region}.amazonaws.com`
+const bedrockHost = (region: string) => `https://bedrock-runtime.${region}.amazonaws.com`
 
 async function signedRequest(channel: UpstreamChannel, body: Record<string, unknown>, context: AdaptorContext) {
 	const { credentials, region } = parseAwsKey(channel.key)

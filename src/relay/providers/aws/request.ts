@@ -5,7 +5,7 @@
  */
 import { claudeRequestBody } from '../anthropic/request'
 
-export const BEDROCK_ANTHROPIC_VERSION = 'bedrock-2023-05-31'
+const BEDROCK_ANTHROPIC_VERSION = 'bedrock-2023-05-31'
 
 export function bedrockClaudeBody(body: Record<string, unknown>): Record<string, unknown> {
 	const { model: _model, stream: _stream, metadata: _metadata, ...claude } = claudeRequestBody(body)

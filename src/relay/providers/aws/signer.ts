@@ -5,7 +5,7 @@
  */
 import { createHash, createHmac } from 'node:crypto'
 
-export const SIGV4_ALGORITHM = 'AWS4-HMAC-SHA256'
+const SIGV4_ALGORITHM = 'AWS4-HMAC-SHA256'
 const SCOPE_TERMINATOR = 'aws4_request'
 /** S3 alone signs its path as sent; every other service encodes each segment a second time. */
 const SINGLE_ENCODING_SERVICE = 's3'
@@ -30,7 +30,7 @@ export interface SigningInput {
 	now: number
 }
 
-export interface SignedRequest {
+interface SignedRequest {
 	/** The headers to send: the given ones, `x-amz-date`, the session token and `authorization` (`host` is left to the HTTP client). */
 	headers: Record<string, string>
 	canonicalRequest: string
@@ -47,12 +47,12 @@ export function uriEncode(text: string) {
 }
 
 /** `20150830T123600Z`: the ISO 8601 basic form of the UTC time, without milliseconds. */
-export function amzDate(now: number) {
+function amzDate(now: number) {
 	return new Date(now).toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '')
 }
 
 /** The path as the service signs it: `url.pathname` is already encoded once, so non-S3 services encode it again. */
-export function canonicalUri(pathname: string, service: string) {
+function canonicalUri(pathname: string, service: string) {
 	if (pathname === '') return '/'
 	if (service === SINGLE_ENCODING_SERVICE) return pathname
 	return pathname.split('/').map(uriEncode).join('/')

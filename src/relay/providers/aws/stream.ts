@@ -16,7 +16,7 @@ type Json = Record<string, unknown>
 
 const STREAM_FAILURE_STATUS = 502
 
-export const INVOCATION_METRICS_FIELD = 'amazon-bedrock-invocationMetrics'
+const INVOCATION_METRICS_FIELD = 'amazon-bedrock-invocationMetrics'
 
 const METRIC_TO_CLAUDE_USAGE: Record<string, keyof ClaudeUsage> = {
 	inputTokenCount: 'input_tokens',
@@ -28,7 +28,7 @@ const METRIC_TO_CLAUDE_USAGE: Record<string, keyof ClaudeUsage> = {
 const payloadDecoder = new TextDecoder()
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value)
 
-export function claudeUsageFromMetrics(metrics: unknown): ClaudeUsage | undefined {
+function claudeUsageFromMetrics(metrics: unknown): ClaudeUsage | undefined {
 	if (!isObject(metrics)) return undefined
 	const usage: ClaudeUsage = {}
 	for (const [metric, field] of Object.entries(METRIC_TO_CLAUDE_USAGE)) if (typeof metrics[metric] === 'number') usage[field] = metrics[metric]

@@ -6,7 +6,7 @@ import { CHANNEL_TYPE } from '@shared/channel-type'
 import { openAICompatible } from '../openai-compatible'
 import type { UpstreamChannel } from '../types'
 
-export function qianfanHeaders(channel: UpstreamChannel): Record<string, string> {
+function qianfanHeaders(channel: UpstreamChannel): Record<string, string> {
 	const [apiKey = '', appId] = channel.key.split('|').map((part) => part.trim())
 	return { authorization: `Bearer ${apiKey}`, ...(appId ? { appid: appId } : {}) }
 }

@@ -11,9 +11,9 @@ const RENEW_MARGIN_MS = 60 * 60 * 1000
 
 const cache = new TokenCache()
 
-export class BaiduKeyError extends Error {}
+class BaiduKeyError extends Error {}
 
-export function baiduCredentials(key: string) {
+function baiduCredentials(key: string) {
 	const [apiKey, secretKey] = key.split('|')
 	if (!apiKey || !secretKey) throw new BaiduKeyError('a Baidu key is APIKey|SecretKey')
 	return { apiKey: apiKey.trim(), secretKey: secretKey.trim() }

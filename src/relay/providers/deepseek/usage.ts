@@ -10,7 +10,7 @@ type DeepSeekUsage = Record<string, unknown> & {
 	prompt_tokens_details?: Record<string, unknown> | null
 }
 
-export function withCachedTokens(usage: unknown): unknown {
+function withCachedTokens(usage: unknown): unknown {
 	if (!usage || typeof usage !== 'object') return usage
 	const reported = usage as DeepSeekUsage
 	if (typeof reported.prompt_cache_hit_tokens !== 'number') return usage

@@ -8,14 +8,14 @@ type Message = { role?: unknown; content?: unknown }
  * conversation (system prompt, earlier turns) is written out as a transcript, one `role: text` line
  * each, so nothing the client sent is lost.
  */
-export function difyQuery(messages: unknown): string {
+function difyQuery(messages: unknown): string {
 	const list = Array.isArray(messages) ? (messages as Message[]) : []
 	if (list.length === 1) return messageText(list[0]!.content)
 	return list.map((message) => `${String(message.role)}: ${messageText(message.content)}`).join('\n')
 }
 
 /** Dify requires a user identifier; calls without one share this. */
-export const DEFAULT_DIFY_USER = 'ferry'
+const DEFAULT_DIFY_USER = 'ferry'
 
 export function difyBody(body: Record<string, unknown>) {
 	return {

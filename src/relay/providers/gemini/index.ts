@@ -5,7 +5,7 @@ import { openAIAnswerFromGemini, openAIStreamFromGemini } from './chat-answer'
 import { geminiRequestFromOpenAI } from './chat-request'
 import { geminiEmbeddingRequest, openAIEmbeddingsFromGemini } from './embeddings'
 
-export const GEMINI_BASE_URL = 'https://generativelanguage.googleapis.com'
+const GEMINI_BASE_URL = 'https://generativelanguage.googleapis.com'
 const DEFAULT_API_VERSION = 'v1beta'
 
 /** Model names may arrive as Gemini writes them, `models/<name>`. */

@@ -17,7 +17,7 @@ const MISTRAL_FIELDS: Partial<Record<RelayEndpoint, readonly string[]>> = {
 /** OpenAI's names for fields Mistral calls differently. */
 const RENAMED: Record<string, string> = { seed: 'random_seed', max_completion_tokens: 'max_tokens', dimensions: 'output_dimension' }
 
-export function mistralBody(endpoint: RelayEndpoint, body: Record<string, unknown>): Record<string, unknown> {
+function mistralBody(endpoint: RelayEndpoint, body: Record<string, unknown>): Record<string, unknown> {
 	const allowed = MISTRAL_FIELDS[endpoint] ?? []
 	const sent: Record<string, unknown> = {}
 	for (const [field, value] of Object.entries(body)) {

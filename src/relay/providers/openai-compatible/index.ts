@@ -16,7 +16,7 @@ export const OPENAI_PATHS: Record<RelayEndpoint, string> = {
 /** What an OpenAI-format upstream serves unless it says otherwise: rerank is not OpenAI's own API. */
 const DEFAULT_ENDPOINTS: readonly RelayEndpoint[] = ['chat', 'completions', 'embeddings']
 
-export interface OpenAICompatibleOptions extends Pick<ProviderAdaptor, 'type' | 'name' | 'defaultBaseUrl' | 'keyFormat' | 'defaultModels' | 'readBalance'> {
+interface OpenAICompatibleOptions extends Pick<ProviderAdaptor, 'type' | 'name' | 'defaultBaseUrl' | 'keyFormat' | 'defaultModels' | 'readBalance'> {
 	/** The endpoints served; by default those `paths` names, or chat, completions and embeddings. */
 	endpoints?: readonly RelayEndpoint[]
 	/** Each endpoint's path under the base URL; OpenAI's `/v1` paths by default. */

@@ -5,7 +5,7 @@ import { openAIUsage } from '../shared/openai-usage'
 type HunyuanToolCall = { Id?: string; Type?: string; Index?: number; Function?: { Name?: string; Arguments?: string } }
 type HunyuanPart = { Role?: string; Content?: string; ReasoningContent?: string; ToolCalls?: HunyuanToolCall[] }
 export type HunyuanUsage = { PromptTokens?: number; CompletionTokens?: number; TotalTokens?: number }
-export type HunyuanError = { Code?: string; Message?: string; Msg?: string }
+type HunyuanError = { Code?: string; Message?: string; Msg?: string }
 export interface HunyuanChunk {
 	Id?: string
 	Created?: number

@@ -15,10 +15,10 @@ const API_VERSION = '2023-09-01'
 const CONTENT_TYPE = 'application/json'
 const MILLISECONDS_PER_SECOND = 1000
 
-export class TencentKeyError extends Error {}
+class TencentKeyError extends Error {}
 
 /** `AppId|SecretId|SecretKey`; the AppId is not part of API 3.0 signing. */
-export function tencentCredentials(key: string) {
+function tencentCredentials(key: string) {
 	const [, secretId, secretKey] = key.split('|')
 	if (!secretId || !secretKey) throw new TencentKeyError('a Tencent key is AppId|SecretId|SecretKey')
 	return { secretId: secretId.trim(), secretKey: secretKey.trim() }

@@ -5,7 +5,7 @@
  */
 import { createHash, createHmac } from 'node:crypto'
 
-export const TC3_ALGORITHM = 'TC3-HMAC-SHA256'
+const TC3_ALGORITHM = 'TC3-HMAC-SHA256'
 const SIGNED_HEADERS = 'content-type;host'
 const SCOPE_TERMINATOR = 'tc3_request'
 const MILLISECONDS_PER_SECOND = 1000
@@ -25,7 +25,7 @@ const sha256Hex = (text: string) => createHash('sha256').update(text, 'utf8').di
 const hmac = (key: string | Buffer, text: string) => createHmac('sha256', key).update(text, 'utf8').digest()
 
 /** The credential date is the UTC day of the timestamp, never the local one. */
-export function utcDate(timestamp: number) {
+function utcDate(timestamp: number) {
 	return new Date(timestamp * MILLISECONDS_PER_SECOND).toISOString().slice(0, 10)
 }
 

@@ -33,7 +33,7 @@ function signedAssertion(account: ServiceAccount, nowMs: number): Promise<string
 
 const cache = new TokenCache()
 
-export class TokenExchangeError extends Error {}
+class TokenExchangeError extends Error {}
 
 async function exchange(account: ServiceAccount, context: AdaptorContext): Promise<IssuedToken> {
 	const answer = await context.fetchJson(account.tokenUri, {

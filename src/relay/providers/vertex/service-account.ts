@@ -9,9 +9,9 @@ export interface ServiceAccount {
 	tokenUri: string
 }
 
-export const GOOGLE_TOKEN_URI = 'https://oauth2.googleapis.com/token'
+const GOOGLE_TOKEN_URI = 'https://oauth2.googleapis.com/token'
 
-export class ServiceAccountKeyError extends Error {}
+class ServiceAccountKeyError extends Error {}
 
 export function parseServiceAccount(key: string): ServiceAccount {
 	let parsed: Record<string, unknown>

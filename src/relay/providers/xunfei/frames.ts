@@ -9,7 +9,7 @@ export interface SparkFunctionCall {
 	arguments?: unknown
 }
 
-export interface SparkUsage {
+interface SparkUsage {
 	/** The last question alone; part of `prompt_tokens`, which also counts the history. */
 	question_tokens?: number
 	prompt_tokens?: number
@@ -25,7 +25,7 @@ export interface SparkFrame {
 	}
 }
 
-export const LAST_FRAME_STATUS = 2
+const LAST_FRAME_STATUS = 2
 
 export function parseFrame(text: string): SparkFrame {
 	const frame = JSON.parse(text) as unknown

@@ -17,10 +17,10 @@ import { sparkVersion } from './versions'
 const MILLISECONDS_PER_SECOND = 1000
 const WEBSOCKET_SCHEMES: Record<string, string> = { 'http:': 'ws:', 'https:': 'wss:', 'ws:': 'ws:', 'wss:': 'wss:' }
 
-export class XunfeiKeyError extends Error {}
+class XunfeiKeyError extends Error {}
 
 /** `APPID|APISecret|APIKey` (seed 001 §2). */
-export function xunfeiCredentials(key: string) {
+function xunfeiCredentials(key: string) {
 	const [appId, apiSecret, apiKey] = key.split('|').map((part) => part.trim())
 	if (!appId || !apiSecret || !apiKey) throw new XunfeiKeyError('an iFlytek key is APPID|APISecret|APIKey')
 	return { appId, apiSecret, apiKey }

@@ -5,7 +5,7 @@
  */
 import { DEFAULT_XUNFEI_VERSION } from '@shared/channel-type'
 
-export interface SparkVersion {
+interface SparkVersion {
 	path: string
 	domain: string
 }
@@ -23,7 +23,7 @@ const VERSIONS: Record<string, SparkVersion> = {
 /** A model named `SparkDesk-v3.5` asks for that version whatever the channel's default. */
 const VERSIONED_MODEL = /^SparkDesk-(v\d+\.\d+)$/i
 
-export class SparkVersionError extends Error {}
+class SparkVersionError extends Error {}
 
 export function sparkVersion(channelVersion: string, model: unknown): SparkVersion {
 	const fromModel = typeof model === 'string' ? VERSIONED_MODEL.exec(model)?.[1]?.toLowerCase() : undefined

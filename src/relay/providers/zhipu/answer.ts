@@ -16,7 +16,7 @@ export function zhipuFailure(code: unknown, message: unknown) {
 }
 
 /** v3 answers its content as a JSON string literal (`"\"Hello\""`); unwrap it. */
-export function unquoted(content: string): string {
+function unquoted(content: string): string {
 	if (content.length < 2 || !content.startsWith('"') || !content.endsWith('"')) return content
 	try {
 		const parsed: unknown = JSON.parse(content)

@@ -6,9 +6,9 @@
 import { SignJWT } from 'jose'
 
 /** How long a token is valid; each request signs a fresh one. */
-export const TOKEN_LIFETIME_MS = 30 * 60 * 1000
+const TOKEN_LIFETIME_MS = 30 * 60 * 1000
 
-export class ZhipuKeyError extends Error {}
+class ZhipuKeyError extends Error {}
 
 export function zhipuToken(key: string, now: number): Promise<string> {
 	const separator = key.indexOf('.')

@@ -9,7 +9,7 @@ import { useChannelAction } from '@ui/features/channels/use-channel-action'
 import { useTranslation } from '@ui/i18n'
 import { browserApi } from '@ui/lib/browser-api'
 
-export const tagRequiredMessage = '标签不能为空'
+const tagRequiredMessage = '标签不能为空'
 
 type BatchTagDialogProps = { ids: number[]; open: boolean; onOpenChange: (open: boolean) => void; onDone: () => void }
 

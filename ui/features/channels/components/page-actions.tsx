@@ -10,7 +10,7 @@ import { useChannelAction } from '@ui/features/channels/use-channel-action'
 import { useTranslation } from '@ui/i18n'
 import { browserApi } from '@ui/lib/browser-api'
 
-export const selectionMessages = {
+const selectionMessages = {
 	selectToDelete: '请先选择要删除的渠道',
 	selectFirst: '请先选择渠道',
 } as const

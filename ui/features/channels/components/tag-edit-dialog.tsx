@@ -13,7 +13,7 @@ import { useChannelAction } from '@ui/features/channels/use-channel-action'
 import { useTranslation } from '@ui/i18n'
 import { browserApi } from '@ui/lib/browser-api'
 
-export const tagEditMessages = {
+const tagEditMessages = {
 	modelMappingInvalid: '模型映射必须是合法的 JSON 格式',
 	noChanges: '没有变更',
 } as const

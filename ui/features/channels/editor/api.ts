@@ -46,7 +46,7 @@ export function updateChannel(api: Api, payload: Partial<ChannelPayload> & { id:
 }
 
 /** The upstream's model list answers names, or `{id}` entries as OpenAI's /v1/models does. */
-export type FetchedModels = (string | { id: string })[]
+type FetchedModels = (string | { id: string })[]
 
 export function fetchModelsOfChannel(api: Api, id: number) {
 	return api.get<FetchedModels>(`/api/channel/fetch_models/${id}`)

@@ -149,11 +149,11 @@ function findVertexProblem(form: ChannelForm): FormProblem | undefined {
 const optionalInteger = (text: string) => text.trim() ? Number(text.trim()) : undefined
 
 /** Seed 001 §4: an empty `other` of Azure, iFlytek and Vertex saves as the type's default. */
-export function otherOnSave(type: number, other: string): string {
+function otherOnSave(type: number, other: string): string {
 	return other.trim() || (DEFAULT_CHANNEL_OTHER[type as ChannelType] ?? '')
 }
 
-export function payloadFromForm(form: ChannelForm): ChannelPayload {
+function payloadFromForm(form: ChannelForm): ChannelPayload {
 	return {
 		type: form.type,
 		name: form.name.trim(),

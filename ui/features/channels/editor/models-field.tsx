@@ -11,7 +11,7 @@ import { Field } from './field'
 import { customModelNames, modelNames, type ChannelForm } from './form'
 import { MultiSelect } from './multi-select'
 
-export const modelMessages = {
+const modelMessages = {
 	keyRequired: '请填写密钥',
 	fetchFailed: '获取模型列表失败',
 	fetched: '已获取 {count} 个模型',

@@ -13,7 +13,7 @@ import type { RedemptionView } from '@ui/features/redemptions/api'
 import { redemptionStatusTags, unknownStatusTag } from '@ui/features/redemptions/redemption-display'
 import { ActionLabel, compactOnMobile } from '@ui/features/tokens/components/action-label'
 
-export type RedemptionRowHandlers = {
+type RedemptionRowHandlers = {
 	onToggle: (code: RedemptionView) => void
 	onEdit: (code: RedemptionView) => void
 	onDelete: (code: RedemptionView) => void

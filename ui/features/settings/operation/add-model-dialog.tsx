@@ -8,7 +8,7 @@ import { type RatioRow } from '@ui/features/settings/operation/ratio-rows'
 import { NumericCell } from '@ui/features/settings/operation/ratio-cell'
 import { useTranslation } from '@ui/i18n'
 
-export const ratioMessages = {
+const ratioMessages = {
 	duplicateModel: '模型名称已存在',
 	modelNameRequired: '请输入模型名称',
 } as const

@@ -4,8 +4,8 @@
  */
 export type RatioRow = { name: string; price: string; ratio: string; completionRatio: string }
 
-export const RATIO_TABLE_KEYS = ['ModelPrice', 'ModelRatio', 'CompletionRatio'] as const
-export type RatioTableKey = (typeof RATIO_TABLE_KEYS)[number]
+const RATIO_TABLE_KEYS = ['ModelPrice', 'ModelRatio', 'CompletionRatio'] as const
+type RatioTableKey = (typeof RATIO_TABLE_KEYS)[number]
 type NumberMap = Record<string, number>
 
 /** Digits with at most one decimal point (seed 000 §5: anything else is refused as you type). */

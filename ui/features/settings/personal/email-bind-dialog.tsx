@@ -1,7 +1,5 @@
 import { type FormEvent, useState } from 'react'
-import { useRevalidator } from 'react-router'
 import { Button } from '@ui/components/ui/button'
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@ui/components/ui/dialog'
 import { Input } from '@ui/components/ui/input'
 import { Label } from '@ui/components/ui/label'
 import { toast } from '@ui/components/ui/toaster'
@@ -11,17 +9,17 @@ import { bindEmail, sendBindingCode } from '@ui/features/settings/api'
 import { useTranslation } from '@ui/i18n'
 import { browserApi } from '@ui/lib/browser-api'
 import { callApi } from '@ui/lib/call-api'
+import { CancelOrSubmit, PersonalDialog, useDialogCall } from './personal-dialog'
 
 type EmailBindDialogProps = { open: boolean; onOpenChange: (open: boolean) => void; currentEmail: string }
 
 export function EmailBindDialog({ open, onOpenChange, currentEmail }: EmailBindDialogProps) {
 	const { t } = useTranslation()
 	const turnstile = useTurnstile()
-	const revalidator = useRevalidator()
 	const [email, setEmail] = useState(currentEmail)
 	const [code, setCode] = useState('')
 	const [sending, setSending] = useState(false)
-	const [submitting, setSubmitting] = useState(false)
+	const { submitting, run } = useDialogCall(onOpenChange)
 	const { remaining: countdown, start: startCountdown } = useCountdown()
 
 	async function sendCode() {
@@ -43,47 +41,28 @@ export function EmailBindDialog({ open, onOpenChange, currentEmail }: EmailBindD
 			toast.error(t('邮箱和验证码都不能为空'))
 			return
 		}
-		setSubmitting(true)
-		const envelope = await callApi(t, bindEmail(browserApi, email.trim(), code.trim()), '邮箱绑定成功')
-		setSubmitting(false)
-		if (!envelope) return
-		setCode('')
-		onOpenChange(false)
-		await revalidator.revalidate()
+		if (await run(bindEmail(browserApi, email.trim(), code.trim()), '邮箱绑定成功')) setCode('')
 	}
 
 	return (
-		<Dialog open={open} onOpenChange={onOpenChange}>
-			<DialogContent>
-				<DialogHeader>
-					<DialogTitle>{t('绑定邮箱')}</DialogTitle>
-					<DialogDescription>{t('验证码将发送到该邮箱，3 分钟内有效。')}</DialogDescription>
-				</DialogHeader>
-				<form noValidate onSubmit={handleSubmit} className="flex flex-col gap-4">
-					<div className="flex flex-col gap-2">
-						<Label htmlFor="bind-email">{t('邮箱')}</Label>
-						<div className="flex gap-2">
-							<Input id="bind-email" type="email" autoComplete="email" placeholder={t('请输入邮箱')} value={email} onChange={(event) => setEmail(event.target.value)} />
-							<Button type="button" variant="outline" disabled={sending || countdown > 0} onClick={sendCode}>
-								{countdown > 0 ? t('重新发送 ({seconds})', { seconds: countdown }) : t('获取验证码')}
-							</Button>
-						</div>
-					</div>
-					<div className="flex flex-col gap-2">
-						<Label htmlFor="bind-email-code">{t('验证码')}</Label>
-						<Input id="bind-email-code" autoComplete="one-time-code" placeholder={t('请输入验证码')} value={code} onChange={(event) => setCode(event.target.value)} />
-					</div>
-					{turnstile.widget}
-					<DialogFooter>
-						<Button type="button" variant="outline" onClick={() => onOpenChange(false)}>
-							{t('取消')}
+		<PersonalDialog open={open} onOpenChange={onOpenChange} title={t('绑定邮箱')} description={t('验证码将发送到该邮箱，3 分钟内有效。')}>
+			<form noValidate onSubmit={handleSubmit} className="flex flex-col gap-4">
+				<div className="flex flex-col gap-2">
+					<Label htmlFor="bind-email">{t('邮箱')}</Label>
+					<div className="flex gap-2">
+						<Input id="bind-email" type="email" autoComplete="email" placeholder={t('请输入邮箱')} value={email} onChange={(event) => setEmail(event.target.value)} />
+						<Button type="button" variant="outline" disabled={sending || countdown > 0} onClick={sendCode}>
+							{countdown > 0 ? t('重新发送 ({seconds})', { seconds: countdown }) : t('获取验证码')}
 						</Button>
-						<Button type="submit" disabled={submitting}>
-							{t('绑定')}
-						</Button>
-					</DialogFooter>
-				</form>
-			</DialogContent>
-		</Dialog>
+					</div>
+				</div>
+				<div className="flex flex-col gap-2">
+					<Label htmlFor="bind-email-code">{t('验证码')}</Label>
+					<Input id="bind-email-code" autoComplete="one-time-code" placeholder={t('请输入验证码')} value={code} onChange={(event) => setCode(event.target.value)} />
+				</div>
+				{turnstile.widget}
+				<CancelOrSubmit onCancel={() => onOpenChange(false)} submitting={submitting} label={t('绑定')} />
+			</form>
+		</PersonalDialog>
 	)
 }

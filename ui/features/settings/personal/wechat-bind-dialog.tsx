@@ -1,21 +1,18 @@
 import { type FormEvent, useState } from 'react'
-import { useRevalidator } from 'react-router'
 import { Button } from '@ui/components/ui/button'
-import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@ui/components/ui/dialog'
 import { Input } from '@ui/components/ui/input'
 import { toast } from '@ui/components/ui/toaster'
 import { bindWechat } from '@ui/features/settings/api'
 import { useTranslation } from '@ui/i18n'
 import { browserApi } from '@ui/lib/browser-api'
-import { callApi } from '@ui/lib/call-api'
+import { PersonalDialog, useDialogCall } from './personal-dialog'
 
 type WechatBindDialogProps = { open: boolean; onOpenChange: (open: boolean) => void; qrcode: string }
 
 export function WechatBindDialog({ open, onOpenChange, qrcode }: WechatBindDialogProps) {
 	const { t } = useTranslation()
-	const revalidator = useRevalidator()
 	const [code, setCode] = useState('')
-	const [submitting, setSubmitting] = useState(false)
+	const { submitting, run } = useDialogCall(onOpenChange)
 
 	async function handleSubmit(event: FormEvent<HTMLFormElement>) {
 		event.preventDefault()
@@ -23,30 +20,18 @@ export function WechatBindDialog({ open, onOpenChange, qrcode }: WechatBindDialo
 			toast.error(t('请输入验证码'))
 			return
 		}
-		setSubmitting(true)
-		const envelope = await callApi(t, bindWechat(browserApi, code.trim()), '微信绑定成功')
-		setSubmitting(false)
-		if (!envelope) return
-		setCode('')
-		onOpenChange(false)
-		await revalidator.revalidate()
+		if (await run(bindWechat(browserApi, code.trim()), '微信绑定成功')) setCode('')
 	}
 
 	return (
-		<Dialog open={open} onOpenChange={onOpenChange}>
-			<DialogContent>
-				<DialogHeader>
-					<DialogTitle>{t('绑定微信')}</DialogTitle>
-					<DialogDescription>{t('扫码关注公众号，发送“验证码”获取验证码（3 分钟内有效）。')}</DialogDescription>
-				</DialogHeader>
-				{qrcode && <img src={qrcode} alt={t('微信公众号二维码')} className="mx-auto size-48" />}
-				<form noValidate onSubmit={handleSubmit} className="flex gap-2">
-					<Input name="code" autoComplete="one-time-code" placeholder={t('验证码')} aria-label={t('验证码')} value={code} onChange={(event) => setCode(event.target.value)} />
-					<Button type="submit" disabled={submitting}>
-						{t('绑定')}
-					</Button>
-				</form>
-			</DialogContent>
-		</Dialog>
+		<PersonalDialog open={open} onOpenChange={onOpenChange} title={t('绑定微信')} description={t('扫码关注公众号，发送“验证码”获取验证码（3 分钟内有效）。')}>
+			{qrcode && <img src={qrcode} alt={t('微信公众号二维码')} className="mx-auto size-48" />}
+			<form noValidate onSubmit={handleSubmit} className="flex gap-2">
+				<Input name="code" autoComplete="one-time-code" placeholder={t('验证码')} aria-label={t('验证码')} value={code} onChange={(event) => setCode(event.target.value)} />
+				<Button type="submit" disabled={submitting}>
+					{t('绑定')}
+				</Button>
+			</form>
+		</PersonalDialog>
 	)
 }

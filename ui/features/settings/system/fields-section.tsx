@@ -6,7 +6,7 @@ import type { ReactNode } from 'react'
 import { FieldGrid, OptionInput, OptionNumber, OptionSecret, OptionSwitch, SectionCard } from '@ui/features/settings/option-fields'
 import { addressRule, type BeforeSave, type FieldRule, numberRule, secretRule, useOptionForm } from '@ui/features/settings/options-form'
 
-export type FieldSpec = {
+type FieldSpec = {
 	key: string
 	/** zh source strings. */
 	label: string
@@ -17,7 +17,7 @@ export type FieldSpec = {
 	min?: number
 }
 
-export type SectionSpec = { keys: readonly string[]; rules: Readonly<Record<string, FieldRule>>; fields: readonly FieldSpec[] }
+type SectionSpec = { keys: readonly string[]; rules: Readonly<Record<string, FieldRule>>; fields: readonly FieldSpec[] }
 
 export function sectionSpec(fields: readonly FieldSpec[]): SectionSpec {
 	const rules: Record<string, FieldRule> = {}

@@ -6,7 +6,7 @@ import type { SettingData } from '@ui/features/settings/setting-route'
 const KEYS = ['PayAddress', 'EpayId', 'EpayKey', 'Price', 'MinTopUp', 'TopupGroupRatio', 'PayMethods', 'CustomCallbackAddress'] as const
 
 /** Seed 000 §5: each payment JSON option has its own message. */
-export const paymentMessages = {
+const paymentMessages = {
 	topupGroupRatio: '充值分组倍率不是合法的 JSON 字符串',
 	payMethods: '充值方式设置不是合法的 JSON 字符串',
 } as const

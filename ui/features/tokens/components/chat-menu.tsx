@@ -7,7 +7,7 @@ import { useStatus } from '@ui/lib/status'
 import { chatLinks, chatUrl } from '@ui/features/tokens/chat-links'
 import { ActionLabel, compactOnMobile } from '@ui/features/tokens/components/action-label'
 
-export const chatMessages = {
+const chatMessages = {
 	notConfigured: '请联系管理员配置聊天链接',
 	misconfigured: '聊天链接配置错误，请联系管理员',
 } as const
