@@ -25,6 +25,7 @@ interface SseReadOptions {
 }
 
 const EVENT_SEPARATOR = /\r?\n\r?\n/
+const LINE_BREAK = /\r?\n/
 
 /** One event block; undefined when it has neither data nor a name (a comment, or text that is not SSE). */
 function parseEvent(text: string, rawData: boolean): SseEvent | undefined {
@@ -46,9 +47,19 @@ function parseEvent(text: string, rawData: boolean): SseEvent | undefined {
 	return { event, data: data.join('\n'), fields }
 }
 
-/** The `data:` lines of one event block joined with newlines, as SSE prescribes ('' when it has none). */
+/**
+ * The `data:` lines of one event block joined with newlines, as SSE prescribes ('' when it has none).
+ * On the hot path of every stream: a block of one `data:` line, the usual case, costs one slice.
+ */
 export function dataOf(block: string): string {
-	return parseEvent(block, false)?.data ?? ''
+	if (block.startsWith('data:') && !block.includes('\n')) return block.slice(block[5] === ' ' ? 6 : 5)
+	let data: string | undefined
+	for (const line of block.split(LINE_BREAK)) {
+		if (!line.startsWith('data:')) continue
+		const value = line.slice(line[5] === ' ' ? 6 : 5)
+		data = data === undefined ? value : `${data}\n${value}`
+	}
+	return data ?? ''
 }
 
 interface SseBlockReader {
