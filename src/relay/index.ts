@@ -14,6 +14,7 @@ import { openAIErrorResponse, relayErrors, relayFailure } from './errors'
 import { countClaudeTokens, relayClaudeMessages } from './formats/claude/endpoint'
 import { geminiRoutes } from './formats/gemini/routes'
 import { playgroundRoutes } from './playground/routes'
+import { taskRoutes } from './tasks/routes'
 import { resolveGroup } from './pipeline/groups'
 import { relayOpenAI } from './pipeline/openai-call'
 import { createResponseTimeRecorder } from './pipeline/response-times'
@@ -76,5 +77,5 @@ export function createRelay(dependencies: Dependencies, relay: RelayServices) {
 			return found
 		}))
 		.all('/*', ({ request }) => openAIErrorResponse(relayErrors.notImplemented(new URL(request.url).pathname)))
-	return new Elysia().use(openAIFormat).use(geminiRoutes(dependencies, relay)).use(playgroundRoutes(dependencies, relay))
+	return new Elysia().use(openAIFormat).use(geminiRoutes(dependencies, relay)).use(playgroundRoutes(dependencies, relay)).use(taskRoutes(dependencies, relay))
 }

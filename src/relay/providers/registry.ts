@@ -3,7 +3,7 @@
  * list's order is the console's type select (seed 001 §3: the common providers first), so a new
  * provider's line goes where it should be listed.
  */
-import type { ProviderAdaptor, RelayEndpoint } from './types'
+import type { ProviderAdaptor, RelayEndpoint, TaskPlatform } from './types'
 import { openai } from './openai'
 import { midjourney, midjourneyPlus } from './midjourney'
 import { suno } from './suno'
@@ -102,4 +102,9 @@ export function servesEndpoint(type: number, endpoint: RelayEndpoint, stream = f
 	if (adaptor.openai?.endpoints.includes(endpoint) || adaptor.selfOpened?.[endpoint]) return true
 	const converter = adaptor.converted?.[endpoint]
 	return Boolean(converter && (!stream || converter.streamToOpenAI))
+}
+
+/** Whether a channel type takes async tasks of the platform (Midjourney Proxy, Suno). */
+export function servesTasks(type: number, platform: TaskPlatform): boolean {
+	return byType.get(type)?.tasks?.platform === platform
 }
