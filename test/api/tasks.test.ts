@@ -3,6 +3,7 @@
  * `GET /api/task/`, `/api/task/self`, with tasks made through the real relays.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import type { Caller } from '../helpers/app'
 import { databaseTargets } from '../helpers/database'
 import { startTaskHarness, type TaskHarness } from '../helpers/task-relay'
 
@@ -26,7 +27,7 @@ for (const target of databaseTargets()) {
 		})
 		afterAll(() => tasks?.close())
 
-		const get = (path: string, as = tasks.alice) => tasks.harness.ferry.call('GET', path, { as })
+		const get = (path: string, as: Caller = tasks.alice) => tasks.harness.ferry.call('GET', path, { as })
 
 		test('a user reads their own drawing tasks with the seed\'s fields, and no channel', async () => {
 			const answer = await get('/api/mj/self/')
