@@ -27,7 +27,7 @@ export function useTaskColumns(admin: boolean): DataColumn<TaskRow>[] {
 		...(admin ? [{ id: 'channel_id', header: '渠道', meta: { hideOnMobile: true }, cell: ({ row: { original: entry } }) => <Badge variant="outline" className="tabular-nums">{entry.channel_id}</Badge> } satisfies DataColumn<TaskRow>] : []),
 		{ id: 'platform', header: '平台', meta: { hideOnMobile: true }, cell: ({ row: { original: entry } }) => <Badge variant="purple">{platformLabel(entry.platform)}</Badge> },
 		{ id: 'action', header: '类型', cell: ({ row: { original: entry } }) => <Badge variant="blue">{t(taskActionLabel(entry.action))}</Badge> },
-		{ id: 'task_id', header: '任务 ID', meta: { hideOnMobile: true, className: 'max-w-48 truncate font-mono text-xs' }, cell: ({ row: { original: entry } }) => <span title={entry.task_id}>{entry.task_id}</span> },
+		{ id: 'task_id', header: '任务 ID', meta: { hideOnMobile: true, className: 'max-w-48 truncate' }, cell: ({ row: { original: entry } }) => <span className="font-mono text-xs" title={entry.task_id}>{entry.task_id}</span> },
 		{ id: 'status', header: '任务状态', cell: ({ row: { original: entry } }) => status(entry) },
 		{ id: 'progress', header: '进度', meta: { hideOnMobile: true, className: 'tabular-nums' }, cell: ({ row: { original: entry } }) => entry.progress || '-' },
 		{ id: 'fail_reason', header: '失败原因', meta: { hideOnMobile: true, className: 'max-w-60 truncate' }, cell: ({ row: { original: entry } }) => <span title={entry.fail_reason}>{entry.fail_reason}</span> },
