@@ -6,6 +6,7 @@
  */
 import { and, desc, eq, inArray, ne } from 'drizzle-orm'
 import type { Dependencies } from '@/dependencies'
+import type { OutboundPolicy } from '@/lib/outbound'
 import { isMidjourneyImageSignature, midjourneyImagePath } from '@/auth/signed-links'
 import { parseJsonObject } from '@/db/stores/channels'
 import { relayErrors } from '../errors'
@@ -105,22 +106,35 @@ export async function imageSeed(dependencies: Dependencies, relay: RelayServices
 }
 
 /**
- * The image of a task, fetched from where the upstream put it (under the `upstream` policy: the
- * channel's own trust) and passed on. Only images: anything else served from Ferry's origin could
- * run script in the console's pages.
+ * The outbound policy of an image URL an upstream reported: on the channel's own host it has the
+ * channel's trust (`upstream`: a private deployment needs the super admin's consent); anywhere else
+ * (Discord's CDN) it is fetched like any URL Ferry did not choose, from public addresses only.
+ */
+function imagePolicy(imageUrl: string, channelBaseUrl: string | undefined): OutboundPolicy {
+	try {
+		return channelBaseUrl && new URL(imageUrl).host === new URL(channelBaseUrl).host ? 'upstream' : 'user-content'
+	} catch {
+		return 'user-content'
+	}
+}
+
+/**
+ * The image of a task, fetched from where the upstream put it and passed on. Only images: anything
+ * else served from Ferry's origin could run script in the console's pages.
  */
 export async function proxyImage(dependencies: Dependencies, mjId: string, signature: string): Promise<Response> {
 	if (!signature || !isMidjourneyImageSignature(dependencies.secrets, mjId, signature)) {
 		return Response.json({ error: 'the image link is not valid' }, { status: 403 })
 	}
 	const { store } = dependencies
-	const { midjourneys } = store.tables
-	const [row] = await store.db.select({ imageUrl: midjourneys.imageUrl }).from(midjourneys)
+	const { midjourneys, channels } = store.tables
+	const [row] = await store.db.select({ imageUrl: midjourneys.imageUrl, baseUrl: channels.baseUrl }).from(midjourneys)
+		.leftJoin(channels, eq(channels.id, midjourneys.channelId))
 		.where(and(eq(midjourneys.mjId, mjId), ne(midjourneys.imageUrl, ''))).orderBy(desc(midjourneys.id)).limit(1)
 	if (!row) return Response.json({ error: 'the task has no image yet' }, { status: 404 })
 	let upstream: Response
 	try {
-		upstream = await dependencies.fetch(row.imageUrl, { policy: 'upstream', maxBytes: IMAGE_MAX_BYTES, timeouts: IMAGE_TIMEOUTS })
+		upstream = await dependencies.fetch(row.imageUrl, { policy: imagePolicy(row.imageUrl, row.baseUrl ?? undefined), maxBytes: IMAGE_MAX_BYTES, timeouts: IMAGE_TIMEOUTS })
 	} catch (error) {
 		dependencies.logger.warn('fetching a drawing task image failed', { mjId, reason: String((error as Error).name ?? error) })
 		return Response.json({ error: 'the image could not be fetched' }, { status: 502 })

@@ -6,7 +6,7 @@
  */
 import { Elysia } from 'elysia'
 import type { Dependencies } from '@/dependencies'
-import { type ErrorResponder, relayFailure } from '../errors'
+import { type ErrorResponder, RelayError, relayFailure } from '../errors'
 import type { RelayServices } from '../pipeline/services'
 import type { RelayCaller } from '../pipeline/token-auth'
 import { midjourneyErrorResponse, sunoErrorResponse } from './answers'
@@ -17,6 +17,9 @@ import { readTaskBody } from './request-body'
 import { fetchSong, fetchSongs, submitSong } from './suno'
 import { taskErrors } from './task-errors'
 import { taskKey } from './task-key'
+
+/** A task path the relay does not serve (newer midjourney-proxy calls: video, edits…). */
+const notSupported = (request: Request) => new RelayError(404, `${new URL(request.url).pathname} is not supported by this gateway`, 'invalid_request_error', 'not_found')
 
 type Context = { request: Request; server: Parameters<Dependencies['clientAddress']>[0]; params: Record<string, string> }
 type Handler = (context: Context, caller: RelayCaller, clientAddress: string) => Promise<Response | unknown>
@@ -54,6 +57,9 @@ export function taskRoutes(dependencies: Dependencies, relay: RelayServices) {
 				return imageSeed(dependencies, relay, caller, params.id!)
 			}))
 			.post('/task/list-by-condition', drawing(async ({ request }, caller) => listDrawings(dependencies, caller, await readTaskBody(request), publicOrigin(dependencies, request))), { parse: 'none' })
+			// GET too: the console's page route would otherwise answer unknown GETs.
+			.get('/*', ({ request }) => midjourneyErrorResponse(notSupported(request)))
+			.all('/*', ({ request }) => midjourneyErrorResponse(notSupported(request)))
 	}
 
 	const song = (handler: Handler) => answering(sunoErrorResponse, handler)
@@ -64,6 +70,8 @@ export function taskRoutes(dependencies: Dependencies, relay: RelayServices) {
 		}), { parse: 'none' })
 		.post('/fetch', song(async ({ request }, caller) => fetchSongs(dependencies, caller, await readTaskBody(request))), { parse: 'none' })
 		.get('/fetch/:id', song(({ params }, caller) => fetchSong(dependencies, caller, params.id!)))
+		.get('/*', ({ request }) => sunoErrorResponse(notSupported(request)))
+		.all('/*', ({ request }) => sunoErrorResponse(notSupported(request)))
 
 	let routes = new Elysia()
 		.use(midjourney(''))

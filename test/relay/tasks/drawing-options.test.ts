@@ -92,6 +92,19 @@ describe('the drawing settings', () => {
 		expect(answer.headers.get('content-type')).toContain('application/json')
 	})
 
+	test('the image proxy trusts the channel\'s own host only: an image the upstream puts on another private address is refused', async () => {
+		const id = (await imagine({ prompt: 'a lighthouse' })).body.result
+		tasks.midjourney.report(id, 'task-success.json')
+		await tasks.poll()
+		const link = (await tasks.call('GET', `/mj/task/${id}/fetch`, { key: tasks.alice.key })).body.imageUrl
+		expect((await fetch(link)).status).toBe(200)
+		const { midjourneys } = tasks.harness.ferry.store.tables
+		const { eq } = await import('drizzle-orm')
+		const elsewhere = `http://localhost:${new URL(tasks.midjourney.url).port}/attachments/${id}.png`
+		await tasks.harness.ferry.store.db.update(midjourneys).set({ imageUrl: elsewhere }).where(eq(midjourneys.mjId, id))
+		expect((await fetch(link)).status).toBe(502)
+	})
+
 	test('DrawingEnabled off refuses drawing submits and says so in /api/status; the caller\'s tasks stay readable', async () => {
 		const id = (await imagine({ prompt: 'a lighthouse' })).body.result
 		await setOption('DrawingEnabled', 'false')

@@ -200,6 +200,8 @@ for (const target of databaseTargets()) {
 			expect(await tasks.call('POST', '/mj/submit/change', { key: tasks.alice.key, body: { taskId: '1', action: 'EXPLODE', index: 1 } })).toMatchObject({ status: 400 })
 			expect(await tasks.call('POST', '/mj/submit/simple-change', { key: tasks.alice.key, body: { content: '1 U9' } })).toMatchObject({ status: 400 })
 			expect(await tasks.call('POST', '/mj/submit/action', { key: tasks.alice.key, body: { taskId: '1', customId: 'MJ::JOB::dance::1' } })).toMatchObject({ status: 400 })
+			expect(await tasks.call('POST', '/mj/submit/video', { key: tasks.alice.key, body: { prompt: PROMPT } })).toMatchObject({ status: 404, body: { code: 4, description: '/mj/submit/video is not supported by this gateway' } })
+			expect(await tasks.call('GET', '/fast/mj/task/1/unknown', { key: tasks.alice.key })).toMatchObject({ status: 404, body: { code: 4 } })
 			expect(await tasks.call('POST', '/mj/submit/imagine', { body: { prompt: PROMPT } })).toMatchObject({ status: 401, body: { code: 4 } })
 			expect(await tasks.call('POST', '/mj/submit/imagine', { key: 'sk-not-a-token', body: { prompt: PROMPT } })).toMatchObject({ status: 401, body: { description: 'invalid API key' } })
 			expect(await tasks.account(tasks.alice)).toEqual(before)

@@ -98,6 +98,7 @@ for (const target of databaseTargets()) {
 			expect(await submit('video', { prompt: 'x' })).toMatchObject({ status: 400, body: { code: 'invalid_request', message: 'the action must be music or lyrics' } })
 			expect(await submit('lyrics', {})).toMatchObject({ status: 400, body: { message: 'prompt is required' } })
 			expect(await tasks.call('POST', '/suno/fetch', { key: tasks.alice.key, body: { ids: 3 } })).toMatchObject({ status: 400 })
+			expect(await tasks.call('GET', '/suno/feed', { key: tasks.alice.key })).toMatchObject({ status: 404, body: { code: 'not_found', data: null } })
 			expect(await tasks.call('POST', '/suno/submit/music', { body: { prompt: 'x' } })).toMatchObject({ status: 401, body: { code: 'missing_api_key' } })
 			expect(await tasks.account(tasks.alice)).toEqual(before)
 		})
