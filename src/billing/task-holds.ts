@@ -5,10 +5,10 @@
  * returns it with a log line the user sees (failure, refusal, timeout). The reconciler leaves the
  * hold of a task that is still alive alone (reconciler.ts).
  */
-import { and, inArray, notInArray } from 'drizzle-orm'
+import { and, inArray } from 'drizzle-orm'
 import { LOG_TYPE } from '@shared/log'
-import { FINISHED_TASK_STATUSES } from '@shared/task-constants'
 import { execute, rows, type Database, type Tables } from '@/db'
+import { isUnfinished } from '@/db/stores/task-status'
 import { HOLD_STATE, voidHoldWork } from './holds'
 
 /** `quota_holds.node` of a task's hold: no process owns it, the task does. */
@@ -41,9 +41,9 @@ function* liveTaskHolds(tx: Database, tables: Tables, requestIds: readonly strin
 	if (requestIds.length === 0) return new Set<string>()
 	const { midjourneys, tasks } = tables
 	const drawings = yield* rows(tx.select({ requestId: midjourneys.requestId }).from(midjourneys)
-		.where(and(inArray(midjourneys.requestId, [...requestIds]), notInArray(midjourneys.status, [...FINISHED_TASK_STATUSES]))))
+		.where(and(inArray(midjourneys.requestId, [...requestIds]), isUnfinished(midjourneys.status))))
 	const others = yield* rows(tx.select({ requestId: tasks.requestId }).from(tasks)
-		.where(and(inArray(tasks.requestId, [...requestIds]), notInArray(tasks.status, [...FINISHED_TASK_STATUSES]))))
+		.where(and(inArray(tasks.requestId, [...requestIds]), isUnfinished(tasks.status))))
 	return new Set([...drawings, ...others].map((row) => row.requestId))
 }
 

@@ -5,10 +5,11 @@
  * a task's end, and its settle or refund, happens once even when nodes overlap. Work per round is
  * bounded: the oldest unfinished tasks first, at most ROUND_LIMIT of each kind.
  */
-import { and, asc, eq, inArray, lt, notInArray } from 'drizzle-orm'
-import { FINISHED_TASK_STATUSES, TASK_PLATFORM, TASK_STATUS } from '@shared/task-constants'
+import { and, asc, eq, inArray, lt } from 'drizzle-orm'
+import { TASK_PLATFORM, TASK_STATUS } from '@shared/task-constants'
 import type { Dependencies } from '@/dependencies'
 import { readableChannels, type RoutableChannel, toRoutableChannel } from '@/db/stores/channels'
+import { isUnfinished } from '@/db/stores/task-status'
 import { nowSeconds } from '@/lib/clock'
 import type { RelayServices } from '../pipeline/services'
 import { adaptorFor } from '../providers/registry'
@@ -108,17 +109,17 @@ export async function pollTasks(dependencies: Dependencies, relay: RelayServices
 	const timeout = failure(`the task did not finish within ${timeoutMinutes} minutes`)
 	let timedOut = 0
 	const lateDrawings = await store.db.select().from(midjourneys)
-		.where(and(notInArray(midjourneys.status, [...FINISHED_TASK_STATUSES]), lt(midjourneys.submitTime, cutoff))).orderBy(asc(midjourneys.id)).limit(TIMEOUT_SWEEP_LIMIT)
+		.where(and(isUnfinished(midjourneys.status), lt(midjourneys.submitTime, cutoff))).orderBy(asc(midjourneys.id)).limit(TIMEOUT_SWEEP_LIMIT)
 	for (const row of lateDrawings) if (await applyDrawing(row, timeout, 'task_timeout') === 'failed') timedOut++
 	const lateTasks = await store.db.select().from(tasks)
-		.where(and(notInArray(tasks.status, [...FINISHED_TASK_STATUSES]), lt(tasks.submitTime, cutoff))).orderBy(asc(tasks.id)).limit(TIMEOUT_SWEEP_LIMIT)
+		.where(and(isUnfinished(tasks.status), lt(tasks.submitTime, cutoff))).orderBy(asc(tasks.id)).limit(TIMEOUT_SWEEP_LIMIT)
 	for (const row of lateTasks) if (await applyTask(row, timeout, 'task_timeout') === 'failed') timedOut++
 
 	const drawings = await store.db.select().from(midjourneys)
-		.where(notInArray(midjourneys.status, [...FINISHED_TASK_STATUSES])).orderBy(asc(midjourneys.id)).limit(ROUND_LIMIT)
+		.where(isUnfinished(midjourneys.status)).orderBy(asc(midjourneys.id)).limit(ROUND_LIMIT)
 	await pollByChannel(dependencies, relay, 'midjourney', drawings, (row) => row.mjId, applyDrawing, tally)
 	const songs = await store.db.select().from(tasks)
-		.where(and(notInArray(tasks.status, [...FINISHED_TASK_STATUSES]), eq(tasks.platform, TASK_PLATFORM.suno))).orderBy(asc(tasks.id)).limit(ROUND_LIMIT)
+		.where(and(isUnfinished(tasks.status), eq(tasks.platform, TASK_PLATFORM.suno))).orderBy(asc(tasks.id)).limit(ROUND_LIMIT)
 	await pollByChannel(dependencies, relay, 'suno', songs, (row) => readBilling(row.privateData).upstream_id ?? '', applyTask, tally)
 	return { polled: drawings.length + songs.length, ...tally, timedOut }
 }

@@ -4,9 +4,10 @@
  * with a compare-and-set on that state, and settles (SUCCESS) or returns (FAILURE) the hold in the
  * same transaction, so a task's end and its bill happen once however many nodes poll.
  */
-import { and, eq, notInArray } from 'drizzle-orm'
-import { FINISHED_TASK_STATUSES, isFinishedTaskStatus, TASK_STATUS } from '@shared/task-constants'
+import { and, eq } from 'drizzle-orm'
+import { isFinishedTaskStatus, TASK_STATUS } from '@shared/task-constants'
 import { parseJsonObject } from '@/db/stores/channels'
+import { isUnfinished } from '@/db/stores/task-status'
 import type { OptionStore } from '@/db/stores/options'
 import { rows, type Database, type Dialect, type Tables } from '@/db'
 import { settleWork } from '@/billing/holds'
@@ -119,8 +120,6 @@ function* startOrEnd(tx: Database, tables: Tables, book: TaskBook, row: BilledTa
 
 export type ReportOutcome = 'unchanged' | 'updated' | 'succeeded' | 'failed'
 
-const unfinished = (status: Parameters<typeof notInArray>[0]) => notInArray(status, [...FINISHED_TASK_STATUSES])
-
 function differs<Row extends object>(row: Row, changes: Partial<Row>): boolean {
 	return (Object.keys(changes) as (keyof Row)[]).some((key) => changes[key] !== row[key])
 }
@@ -156,7 +155,7 @@ export function* applyDrawingReport(tx: Database, tables: Tables, book: TaskBook
 	}
 	if (!differs(row, changes)) return 'unchanged' as ReportOutcome
 	const { midjourneys } = tables
-	const [updated] = yield* rows(tx.update(midjourneys).set(changes).where(and(eq(midjourneys.id, row.id), unfinished(midjourneys.status))).returning({ id: midjourneys.id }))
+	const [updated] = yield* rows(tx.update(midjourneys).set(changes).where(and(eq(midjourneys.id, row.id), isUnfinished(midjourneys.status))).returning({ id: midjourneys.id }))
 	if (!updated) return 'unchanged' as ReportOutcome
 	if (!finished) return 'updated' as ReportOutcome
 	yield* closeHold(tx, tables, book, row, row.mjId, { ...end, status })
@@ -178,7 +177,7 @@ export function* applyTaskReport(tx: Database, tables: Tables, book: TaskBook, r
 	}
 	if (!differs(row, changes)) return 'unchanged' as ReportOutcome
 	const { tasks } = tables
-	const [updated] = yield* rows(tx.update(tasks).set({ ...changes, updatedAt: book.now }).where(and(eq(tasks.id, row.id), unfinished(tasks.status))).returning({ id: tasks.id }))
+	const [updated] = yield* rows(tx.update(tasks).set({ ...changes, updatedAt: book.now }).where(and(eq(tasks.id, row.id), isUnfinished(tasks.status))).returning({ id: tasks.id }))
 	if (!updated) return 'unchanged' as ReportOutcome
 	if (!finished) return 'updated' as ReportOutcome
 	yield* closeHold(tx, tables, book, row, row.taskId, { ...end, status })
