@@ -6,10 +6,34 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
 import { eq } from 'drizzle-orm'
+import { CHANNEL_TYPE } from '@shared/channel-type'
 import { LOG_TYPE } from '@shared/log'
+import { readFetch, readSubmit } from '@/relay/providers/midjourney/wire'
 import { databaseTargets } from '../../helpers/database'
-import { PRICE, startTaskHarness, type TaskHarness } from '../../helpers/task-relay'
-import { midjourneyFixture } from '../../fixtures/providers/midjourney/fake-midjourney'
+import { MJ_KEY, MJ_MODELS, PRICE, startTaskHarness, type TaskHarness } from '../../helpers/task-relay'
+import { midjourneyFixture, startFakeMidjourney } from '../../fixtures/providers/midjourney/fake-midjourney'
+
+describe('midjourney-proxy\'s wire format', () => {
+	const text = (value: unknown) => JSON.stringify(value)
+
+	test('a submit is taken under codes 1, 21 and 22 with a task id, numeric ids included; anything else is a refusal', () => {
+		expect(readSubmit(200, text(midjourneyFixture('submit-success.json')))).toMatchObject({ accepted: true, upstreamId: '1712205491372143', code: 1 })
+		expect(readSubmit(200, text(midjourneyFixture('submit-queued.json')))).toMatchObject({ accepted: true, upstreamId: '1712205491372144', code: 22 })
+		expect(readSubmit(200, text(midjourneyFixture('submit-queue-full.json')))).toEqual({ accepted: false, status: 400, code: 23, description: 'Queue is full, please try again later', properties: { discordInstanceId: '1180916548963434506' } })
+		expect(readSubmit(200, text({ code: 1, description: 'ok', result: null }))).toMatchObject({ accepted: false, status: 400 })
+		expect(readSubmit(502, '<html>bad gateway</html>')).toMatchObject({ accepted: false, status: 502 })
+		expect(readSubmit(200, 'null')).toMatchObject({ accepted: false, status: 502 })
+	})
+
+	test('task lists are read with times in seconds, and Plus\'s CANCEL is a failure', () => {
+		const [success, cancelled] = readFetch(text([midjourneyFixture('task-success.json'), { ...midjourneyFixture('task-in-progress.json'), id: '7', status: 'CANCEL', failReason: null }]))
+		expect(success).toMatchObject({ id: '1712205491372143', status: 'SUCCESS', progress: '100%', submitTime: 1712205491, finishTime: 1712205551 })
+		expect(JSON.parse(success!.drawing!.buttons)).toHaveLength(3)
+		expect(cancelled).toMatchObject({ id: '7', status: 'FAILURE', failReason: 'the upstream cancelled the task' })
+		expect(() => readFetch('{"code":1}')).toThrow(SyntaxError)
+		expect(() => readFetch('not json')).toThrow(SyntaxError)
+	})
+})
 
 const PROMPT = 'a lighthouse at dusk --v 6'
 
@@ -214,6 +238,28 @@ for (const target of databaseTargets()) {
 			const refused = await imagine(token.key)
 			expect(refused).toMatchObject({ status: 403, body: { code: 4, description: 'insufficient user quota' } })
 			expect(tasks.midjourney.requests.length).toBe(sentBefore)
+		})
+
+		test('a follow-up goes to its task\'s own channel even when another channel now ranks first', async () => {
+			const id = (await imagine()).body.result
+			tasks.midjourney.report(id, 'task-success.json')
+			await tasks.poll()
+			const other = startFakeMidjourney({ key: MJ_KEY })
+			const otherChannel = await tasks.harness.createChannel({ type: CHANNEL_TYPE.midjourneyPlus, name: 'drawing-preferred', key: MJ_KEY, base_url: other.url, models: MJ_MODELS, priority: 10 })
+			try {
+				expect((await imagine()).body.code).toBe(1)
+				expect(other.requests.map((request) => request.path)).toEqual(['/mj/submit/imagine'])
+				const before = tasks.midjourney.requests.length
+				const upscale = await tasks.call('POST', '/mj/submit/simple-change', { key: tasks.alice.key, body: { content: `${id} U2` } })
+				expect(upscale.body.code).toBe(1)
+				expect(tasks.midjourney.requests.slice(before).map((request) => request.path)).toEqual(['/mj/submit/simple-change'])
+				expect(other.requests).toHaveLength(1)
+				expect(await rowOf(upscale.body.result)).toMatchObject({ channelId: tasks.mjChannelId, action: 'UPSCALE' })
+			} finally {
+				await tasks.harness.ferry.call('DELETE', `/api/channel/${otherChannel}/`, { as: tasks.harness.root })
+				await tasks.poll()
+				await other.stop()
+			}
 		})
 
 		test('a free action (inpaint) holds nothing and is never billed', async () => {

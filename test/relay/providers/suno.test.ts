@@ -5,9 +5,29 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
 import { eq } from 'drizzle-orm'
 import { LOG_TYPE } from '@shared/log'
+import { readFetch, readSubmit } from '@/relay/providers/suno/wire'
 import { databaseTargets } from '../../helpers/database'
 import { PRICE, startTaskHarness, type TaskHarness } from '../../helpers/task-relay'
 import { sunoFixture } from '../../fixtures/providers/suno/fake-suno'
+
+describe('the Suno API\'s wire format', () => {
+	const text = (value: unknown) => JSON.stringify(value)
+
+	test('a submit is taken only as code "success" with a task id; otherwise its message is the reason', () => {
+		expect(readSubmit(200, text(sunoFixture('submit-success.json')))).toMatchObject({ accepted: true, upstreamId: '736a6f88-bd29-4b1e-b110-37132a5325ac' })
+		expect(readSubmit(200, text(sunoFixture('submit-refused.json')))).toEqual({ accepted: false, status: 400, code: 'fail', description: 'Insufficient credits in the Suno account', properties: {} })
+		expect(readSubmit(401, text({ code: 'unauthorized', message: 'invalid key', data: null }))).toMatchObject({ accepted: false, status: 401, description: 'invalid key' })
+		expect(readSubmit(200, '<html>')).toMatchObject({ accepted: false, status: 502 })
+	})
+
+	test('fetch answers are read in either case of status, with times in seconds or milliseconds', () => {
+		const [song] = readFetch(text({ code: 'success', data: [{ ...sunoFixture('task-success.json'), status: 'success', finish_time: 1716192212000 }] }))
+		expect(song).toMatchObject({ id: '736a6f88-bd29-4b1e-b110-37132a5325ac', status: 'SUCCESS', submitTime: 1716192124, finishTime: 1716192212 })
+		expect(JSON.parse(song!.data!)[0].title).toBe('Harbour Lights')
+		expect(() => readFetch(text({ code: 'error', data: [] }))).toThrow(SyntaxError)
+		expect(() => readFetch(text({ code: 'success' }))).toThrow(SyntaxError)
+	})
+})
 
 for (const target of databaseTargets()) {
 	describe(`the Suno relay on ${target.dialect}`, () => {
