@@ -17,7 +17,7 @@ export const MJ_KEY = 'mj-upstream-secret'
 export const SUNO_KEY = 'suno-upstream-key'
 export const USER_QUOTA = 1_000_000
 /** Per-call prices at the default ModelPrice, group ratio 1 and 500 000 quota per dollar. */
-export const PRICE = { mj_imagine: 50_000, mj_upscale: 25_000, suno_music: 50_000, suno_lyrics: 5_000 } as const
+export const PRICE = { mj_imagine: 50_000, mj_upscale: 25_000, mj_upload: 25_000, suno_music: 50_000, suno_lyrics: 5_000 } as const
 export const MJ_MODELS = 'mj_imagine,mj_upscale,mj_variation,mj_reroll,mj_blend,mj_describe,mj_shorten,mj_upload,mj_modal,mj_inpaint,swap_face'
 
 export interface Answer {

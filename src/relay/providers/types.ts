@@ -195,7 +195,15 @@ export interface UpstreamTaskState {
  * scrubbed). `code` is the upstream's code (midjourney-proxy's number; Suno's text).
  */
 export type TaskSubmitOutcome =
-	| { accepted: true; upstreamId: string; code: number; description: string; properties: Record<string, unknown> }
+	| {
+		accepted: true
+		/** '' only for an upload, whose answer is the uploaded files' addresses (`uploads`) rather than a task. */
+		upstreamId: string
+		uploads?: string[]
+		code: number
+		description: string
+		properties: Record<string, unknown>
+	}
 	| { accepted: false; status: number; code: number | string; description: string; properties: Record<string, unknown> }
 
 /**

@@ -104,7 +104,7 @@ export async function submitDrawing(dependencies: Dependencies, relay: RelayServ
 			imageUrl: done?.imageUrl ?? '', startTime: done ? now : 0, finishTime: done ? now : 0,
 			quota: prepared.amount, requestId: prepared.requestId,
 		})
-		return Response.json({ code: answeredCode(resolved, outcome.code), description: outcome.description, result: outcome.upstreamId, properties: outcome.properties })
+		return Response.json({ code: answeredCode(resolved, outcome.code), description: outcome.description, result: outcome.uploads ?? outcome.upstreamId, properties: outcome.properties })
 	} catch (error) {
 		// The hold of a task that could not be recorded goes back: nothing can bill it later.
 		await abandonHold(dependencies, relay, prepared)

@@ -147,6 +147,16 @@ for (const target of databaseTargets()) {
 			expect((await tasks.account(tasks.alice)).used).toBe(before.used + PRICE.mj_imagine)
 		})
 
+		test('an upload answers the uploaded addresses and is charged at once as mj_upload', async () => {
+			const before = await tasks.account(tasks.alice)
+			tasks.midjourney.answerNextSubmit('submit-upload.json')
+			const uploaded = await tasks.call('POST', '/mj/submit/upload-discord-images', { key: tasks.alice.key, body: { base64Array: ['data:image/png;base64,iVBORw0KGgo='] } })
+			expect(uploaded.body).toEqual({ code: 1, description: 'success', result: midjourneyFixture('submit-upload.json').result, properties: {} })
+			const listed = await tasks.harness.ferry.call('GET', '/api/mj/self/', { as: tasks.alice })
+			expect(listed.body.data.items[0]).toMatchObject({ action: 'UPLOAD', status: 'SUCCESS', progress: '100%', quota: PRICE.mj_upload })
+			expect(await tasks.account(tasks.alice)).toMatchObject({ quota: before.quota - PRICE.mj_upload, used: before.used + PRICE.mj_upload })
+		})
+
 		test('a follow-up action on another user\'s task is refused before anything is held or sent', async () => {
 			const id = (await imagine()).body.result
 			tasks.midjourney.report(id, 'task-success.json')

@@ -34,7 +34,7 @@ export function fetchRequest(channel: UpstreamChannel, ids: readonly string[]): 
 
 /**
  * Accepted: a 2xx answer with code 1, 21 or 22 and a task id in `result` (a number in some
- * deployments). Anything else is a refusal: its HTTP status when that is an error, else 400 for
+ * deployments), or for an upload the list of uploaded addresses. Anything else is a refusal: its HTTP status when that is an error, else 400 for
  * midjourney-proxy's own refusals (banned prompt, full queue…), with its description.
  */
 export function readSubmit(status: number, text: string): TaskSubmitOutcome {
@@ -51,9 +51,11 @@ export function readSubmit(status: number, text: string): TaskSubmitOutcome {
 	const description = textOf(answer.description)
 	const properties = objectOr(answer.properties)
 	const upstreamId = textOf(answer.result).trim()
-	if (status >= 200 && status < 300 && MJ_ACCEPTED_CODES.includes(code) && upstreamId) {
-		return { accepted: true, upstreamId, code, description, properties }
-	}
+	const taken = status >= 200 && status < 300 && MJ_ACCEPTED_CODES.includes(code)
+	if (taken && upstreamId) return { accepted: true, upstreamId, code, description, properties }
+	// `upload-discord-images` answers the uploaded files' addresses instead of a task id.
+	const uploads = Array.isArray(answer.result) ? answer.result.filter((entry): entry is string => typeof entry === 'string' && entry !== '') : []
+	if (taken && uploads.length > 0) return { accepted: true, upstreamId: '', uploads, code, description, properties }
 	return { accepted: false, status: status >= 400 ? status : 400, code: Number.isFinite(code) ? code : VALIDATION_ERROR, description: description || `the upstream refused the task (code ${textOf(answer.code) || 'none'})`, properties }
 }
 
