@@ -5,6 +5,7 @@
  */
 import { afterEach, describe, expect, test } from 'bun:test'
 import { takeLease } from '@/db/lease'
+import { nowSeconds } from '@/lib/clock'
 import type { PollSummary } from '@/relay/tasks/polling'
 import { startTaskPolling, TASK_POLLING_LEASE } from '@/relay/tasks/schedule'
 import type { LeasedSchedule } from '@/db/leased-schedule'
@@ -26,9 +27,13 @@ for (const target of databaseTargets()) {
 			await tasks?.close()
 			tasks = undefined
 		})
-		/** `interval` left out: INTERVAL_MS; `{}`: the TaskPollingIntervalSeconds option's. */
-		const start = (node: Pick<TestApp, 'dependencies' | 'relay'>, holder: string, rounds: PollSummary[] = [], interval: { intervalMs?: number } = { intervalMs: INTERVAL_MS }) => {
-			schedules.push(startTaskPolling(node.dependencies, node.relay, { workerUrl: WORKER_URL, holder, ...interval, tickMs: TICK_MS, onRun: (summary) => rounds.push(summary) }))
+		/**
+		 * Starts the node's schedule and answers the rounds it runs; `onRun` is told each too.
+		 * `interval` left out: INTERVAL_MS; `{}`: the TaskPollingIntervalSeconds option's.
+		 */
+		const start = (node: Pick<TestApp, 'dependencies' | 'relay'>, holder: string, onRun = (_summary: PollSummary) => {}, interval: { intervalMs?: number } = { intervalMs: INTERVAL_MS }) => {
+			const rounds: PollSummary[] = []
+			schedules.push(startTaskPolling(node.dependencies, node.relay, { workerUrl: WORKER_URL, holder, ...interval, tickMs: TICK_MS, onRun: (summary) => { rounds.push(summary); onRun(summary) } }))
 			return rounds
 		}
 
@@ -64,21 +69,24 @@ for (const target of databaseTargets()) {
 			expect((await tasks.account(tasks.alice)).used).toBe(PRICE.suno_music)
 		})
 
-		test('a node whose holder died takes the lease once it expires', async () => {
+		test('a node whose holder died takes the lease once it expires, not before', async () => {
 			tasks = await startTaskHarness(target)
+			const { store } = tasks.harness.ferry
 			// A holder that never renews: its lease runs out two seconds from now (whole seconds).
-			expect(await takeLease(tasks.harness.ferry.store, TASK_POLLING_LEASE, 'dead-node/1', 2)).toBe(true)
-			const rounds = start(tasks.harness.ferry, 'node-b/1')
-			await Bun.sleep(3 * INTERVAL_MS)
-			const early = rounds.length
-			await eventually(async () => rounds.length > 0, 5_000)
-			expect(early).toBe(0)
+			expect(await takeLease(store, TASK_POLLING_LEASE, 'dead-node/1', 2)).toBe(true)
+			const [lease] = await store.db.select().from(store.tables.leases)
+			const firstRoundAt: number[] = []
+			start(tasks.harness.ferry, 'node-b/1', () => firstRoundAt.push(nowSeconds()))
+			await eventually(async () => firstRoundAt.length > 0, 10_000)
+			expect(firstRoundAt[0]!).toBeGreaterThan(lease!.expiresAt)
+			const [taken] = await store.db.select().from(store.tables.leases)
+			expect(taken!.holder).toBe('node-b/1')
 		})
 
 		test('TaskPollingIntervalSeconds 0 stops polling', async () => {
 			tasks = await startTaskHarness(target)
 			await tasks.harness.ferry.dependencies.options.set('TaskPollingIntervalSeconds', '0')
-			const rounds = start(tasks.harness.ferry, 'node-a/1', [], {})
+			const rounds = start(tasks.harness.ferry, 'node-a/1', undefined, {})
 			await Bun.sleep(5 * TICK_MS)
 			expect(rounds).toEqual([])
 		})
