@@ -11,6 +11,7 @@ import { RelayError } from '../../errors'
 import type { ClaudeUsage } from '../../formats/claude/usage'
 import { openAIStreamFromClaudeEvents } from '../anthropic/stream'
 import { readEventStream, type EventStreamMessage } from './event-stream'
+import type { EventReader } from '../../formats/events'
 
 type Json = Record<string, unknown>
 
@@ -57,7 +58,7 @@ function claudeEvents(message: EventStreamMessage): Json[] {
 	return usage ? [{ type: 'message_delta', delta: {}, usage }, event] : [event]
 }
 
-export function openAIStreamFromBedrock(source: BodyReader, model: string): BodyReader {
+export function openAIStreamFromBedrock(source: BodyReader, model: string): EventReader {
 	const messages = readEventStream(source)
 	return openAIStreamFromClaudeEvents(async () => {
 		const message = await messages.next()
