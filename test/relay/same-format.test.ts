@@ -79,7 +79,7 @@ function startFakeBedrock() {
 				{ type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: 9 } },
 				{ type: 'message_stop', 'amazon-bedrock-invocationMetrics': { inputTokenCount: 14, outputTokenCount: 9 } },
 			]
-			return new Response(concatenate(events.map(chunkMessage)), { headers: { 'content-type': 'application/vnd.amazon.eventstream' } })
+			return new Response(new Uint8Array(concatenate(events.map(chunkMessage))), { headers: { 'content-type': 'application/vnd.amazon.eventstream' } })
 		},
 	})
 	return { url: `http://127.0.0.1:${server.port}`, requests, stop: () => server.stop(true) }

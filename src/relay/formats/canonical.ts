@@ -17,14 +17,14 @@ type Json = Record<string, unknown>
 const REQUEST_EXTRAS = Symbol('ferry.request-extras')
 const MESSAGE_EXTRAS = Symbol('ferry.message-extras')
 
-export interface RequestExtras {
+interface RequestExtras {
 	/** Claude's `top_k` (Gemini's `topK`). */
 	topK?: number
 	/** Claude's `thinking` setting (`enabled` with a budget, `adaptive`, `disabled`). */
 	thinking?: Json
 }
 
-export interface MessageExtras {
+interface MessageExtras {
 	/** An assistant turn's thinking blocks exactly as Claude sent them (with `signature`). */
 	thinking?: ThinkingBlock[]
 	/** A tool result that reports an error (Claude's `is_error`). */

@@ -30,7 +30,7 @@ export type AnswerEvent =
 	 */
 	| { type: 'failed'; error: RelayError }
 
-export interface EventBatch {
+interface EventBatch {
 	/** The events one upstream read completed (possibly none). */
 	events: AnswerEvent[]
 	/** The stream is over: no read after this one answers anything. */
@@ -46,7 +46,7 @@ export interface EventReader {
 const DONE_DATA = '[DONE]'
 
 /** One SSE block as an event; throws a SyntaxError when its data is not a JSON object. */
-export function sseBlockEvent(block: string): AnswerEvent {
+function sseBlockEvent(block: string): AnswerEvent {
 	const data = dataOf(block)
 	if (!data) return { type: 'other', raw: block }
 	if (data === DONE_DATA) return { type: 'done' }
@@ -69,21 +69,6 @@ export function readSseAnswerEvents(body: BodyReader): EventReader {
 			return { events, done }
 		},
 		cancel: (reason) => blocks.cancel(reason),
-	}
-}
-
-/** A reader of `events`, then the end: for answers already in hand. */
-export function eventsOf(events: AnswerEvent[]): EventReader {
-	let sent = false
-	return {
-		async read() {
-			if (sent) return { events: [], done: true }
-			sent = true
-			return { events, done: true }
-		},
-		async cancel() {
-			sent = true
-		},
 	}
 }
 

@@ -31,7 +31,7 @@ export interface StreamInspector {
 	readonly cutMessage?: string
 }
 
-export interface EventReading {
+interface EventReading {
 	/** The text the event generated ('' for none). */
 	text: string
 	/** The event ends the stream: the upstream completed it, or reported that it failed (its own error event). */

@@ -17,7 +17,7 @@ import type { StreamEnd } from './stream-meter'
 import type { RelayCaller } from './token-auth'
 
 /** What the log of a call says about it, known before anything is held. */
-export interface ScopedCall {
+interface ScopedCall {
 	requestId: string
 	caller: RelayCaller
 	/** The model the client asked for: billing always uses it (design §5). */
@@ -36,7 +36,7 @@ export interface SensitiveAnswer {
 	action: 'refused' | 'cut' | 'masked'
 }
 
-export interface SettleDetails {
+interface SettleDetails {
 	/** The tokens were counted by the gateway: the upstream reported no usage. */
 	localCount: boolean
 	firstTokenMs?: number

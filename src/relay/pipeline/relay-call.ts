@@ -18,7 +18,7 @@ import type { EventReader, Json, WireFormat } from '../formats/events'
 import { checkOpenAIRequest, isStreamable } from '../formats/openai/requests'
 import { rerankInput, rerankUsageFrom, withRerankUsage } from '../formats/rerank'
 import { wireReader } from '../formats/wire'
-import { servesEndpoint } from '../providers/registry'
+import { servesEndpoint, type ServiceCall } from '../providers/registry'
 import type { NativeRequest, RelayEndpoint } from '../providers/types'
 import { scrubbedStreamErrors } from '../upstream/messages'
 import { channelCanTake, MalformedAnswerError } from '../upstream/open'
@@ -56,7 +56,7 @@ export interface CallRequest {
 }
 
 /** A whole answer, already settled. `text` is `answer` as the upstream sent it, while unchanged. */
-export interface WholeResult {
+interface WholeResult {
 	kind: 'answer'
 	wire: WireFormat
 	answer: Json
@@ -65,13 +65,13 @@ export interface WholeResult {
 }
 
 /** A stream of the upstream's events; reading it to its end (or cancelling it) settles or voids the call. */
-export interface StreamResult {
+interface StreamedResult {
 	kind: 'stream'
 	wire: WireFormat
 	events: EventReader
 }
 
-export type CallResult = WholeResult | StreamResult
+export type CallResult = WholeResult | StreamedResult
 
 function promptOf(endpoint: RelayEndpoint, body: Record<string, unknown>): PromptRequest {
 	if (endpoint === 'chat') return { endpoint, messages: body.messages as never[], tools: body.tools }
@@ -104,10 +104,15 @@ export async function relayCall(dependencies: Dependencies, relay: RelayServices
 	const model = body.model
 	if (caller.token.modelLimits && !caller.token.modelLimits.has(model)) throw relayErrors.modelNotAllowed(model)
 	const stream = isStreamable(endpoint) && body.stream === true
+	// Answers are checked for sensitive words in OpenAI's form, so with that check on a client's own
+	// format is converted rather than passed through.
+	const checksAnswers = generatesText(endpoint) && relay.sensitiveWords.forAnswers() !== undefined
+	const native = checksAnswers ? undefined : request.native
 	await relay.routing.ready()
-	const takes = (channel: RoutableChannel) => channelCanTake(channel, { endpoint, stream, model })
+	const service = { endpoint, stream, native: native?.format }
+	const takes = (channel: RoutableChannel) => channelCanTake(channel, { ...service, model })
 	const group = resolveGroup(dependencies.options, caller, model, (candidate, name) => relay.routing.hasModel(candidate, name, takes))
-	checkChannels(relay, caller.pinnedChannelId, group, model, takes, { endpoint, stream })
+	checkChannels(relay, caller.pinnedChannelId, group, model, takes, service)
 	const pricing = resolvePricing(dependencies.options, model, caller.user.group, group)
 		?? (dependencies.options.get('SelfUseModeEnabled') ? FREE : undefined)
 	if (!pricing) throw relayErrors.modelUnpriced(model)
@@ -115,12 +120,8 @@ export async function relayCall(dependencies: Dependencies, relay: RelayServices
 	const scope = new CallScope(dependencies, relay, { requestId, caller, model, group, pricing, stream, startedAt: request.startedAt, clientAddress: request.clientAddress })
 	await scope.reserve(holdFor(pricing, estimatePrompt(prompt), completionAllowance(dependencies, endpoint, body), dependencies.options.get('QuotaPerUnit')))
 	try {
-		// Answers are checked for sensitive words in OpenAI's form, so with that check on a client's own
-		// format is converted rather than passed through.
-		const checksAnswers = generatesText(endpoint) && relay.sensitiveWords.forAnswers() !== undefined
 		const answer = await sendWithRetries(dependencies, relay, {
-			endpoint, group, model, body, bodyText: request.bodyText, stream, pinnedChannelId: caller.pinnedChannelId, signal: request.signal,
-			native: checksAnswers ? undefined : request.native,
+			endpoint, group, model, body, bodyText: request.bodyText, stream, pinnedChannelId: caller.pinnedChannelId, signal: request.signal, native,
 		})
 		scope.answered(answer.channel, answer.tried)
 		const call = { endpoint, prompt, stream, body, scope }
@@ -139,9 +140,9 @@ export async function relayCall(dependencies: Dependencies, relay: RelayServices
  */
 function checkChannels(
 	relay: RelayServices, pinnedChannelId: number | undefined, group: string, model: string,
-	takes: (channel: RoutableChannel) => boolean, call: { endpoint: RelayEndpoint; stream: boolean },
+	takes: (channel: RoutableChannel) => boolean, call: ServiceCall,
 ) {
-	const serves = (channel: RoutableChannel) => servesEndpoint(channel.type, call.endpoint, call.stream)
+	const serves = (channel: RoutableChannel) => servesEndpoint(channel.type, call.endpoint, call.stream, call.native)
 	if (pinnedChannelId !== undefined) {
 		const pinned = relay.routing.channel(pinnedChannelId)
 		if (pinned && !serves(pinned)) throw relayErrors.endpointUnsupported(call.endpoint, call.stream)
@@ -193,7 +194,7 @@ async function wholeAnswer(relay: RelayServices, call: AnsweredCall, upstream: U
 	return { kind: 'answer', wire: opened.wire, answer, text, usage }
 }
 
-function streamedAnswer(dependencies: Dependencies, relay: RelayServices, call: AnsweredCall, upstream: UpstreamAnswer): StreamResult {
+function streamedAnswer(dependencies: Dependencies, relay: RelayServices, call: AnsweredCall, upstream: UpstreamAnswer): StreamedResult {
 	const { scope } = call
 	const { opened, channel } = upstream
 	let firstTokenMs: number | undefined

@@ -11,7 +11,7 @@ import { relayCall, type CallRequest } from './relay-call'
 import type { RelayServices } from './services'
 
 /** What a handler learns about the call before it is relayed: everything of CallRequest but what the edge adds. */
-export type PreparedCall = Omit<CallRequest, 'requestId' | 'signal' | 'clientAddress' | 'startedAt'>
+type PreparedCall = Omit<CallRequest, 'requestId' | 'signal' | 'clientAddress' | 'startedAt'>
 
 /**
  * Runs one call. `prepare` reads, checks and converts the client's request (throwing a RelayError

@@ -31,7 +31,7 @@ export interface StreamResult {
 	sensitiveWords: string[]
 }
 
-export interface MeterHooks {
+interface MeterHooks {
 	/** Whether the client asked for OpenAI's `stream_options.include_usage` (the usage-only chunk is dropped otherwise). */
 	includeUsage: boolean
 	/** Checks OpenAI-format events for sensitive words, when answers are checked. */

@@ -69,7 +69,7 @@ export interface NativeRequest {
 }
 
 /** What a same-format adaptor builds its request from: the client's request with the upstream model name. */
-export interface NativeCall extends Omit<NativeRequest, 'bodyFor' | 'format'> {
+interface NativeCall extends Omit<NativeRequest, 'bodyFor' | 'format'> {
 	/** The upstream model name (already in `body` when the format names it there). */
 	model: string
 	stream: boolean
@@ -145,7 +145,7 @@ export class AdaptorFetchError extends Error {
  * as a converted answer would be (JSON whole; a stream's chunks as `events`). A refused call answers
  * an HTTP-like status with an `{error:{message}}` body, so retries and channel health work as usual.
  */
-interface SelfOpenedEndpoint {
+export interface SelfOpenedEndpoint {
 	open(channel: UpstreamChannel, body: Record<string, unknown>, call: SelfOpenedCall): Promise<SelfOpenedResponse>
 }
 

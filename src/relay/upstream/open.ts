@@ -11,9 +11,9 @@ import type { BodyReader, OpenedResponse } from '@/lib/outbound'
 import { readSseAnswerEvents, type EventReader, type Json, type WireFormat } from '../formats/events'
 import { isObject } from '../formats/json'
 import { textReader } from '../formats/sse'
-import { adaptorFor, servesEndpoint } from '../providers/registry'
+import { adaptorFor, serviceFor, servesEndpoint } from '../providers/registry'
 import {
-	type AdaptorContext, AdaptorFetchError, type NativeRequest, type OpenAIPassThrough, type RelayEndpoint, type SelfOpenedResponse,
+	type AdaptorContext, AdaptorFetchError, type NativeFormat, type NativeRequest, type OpenAIPassThrough, type RelayEndpoint, type SelfOpenedResponse,
 	type UpstreamChannel,
 } from '../providers/types'
 import { mappingServes, ModelMappingCycleError, upstreamModel } from './model-mapping'
@@ -30,11 +30,11 @@ export class ChannelUnfitError extends Error {}
 export class MalformedAnswerError extends Error {}
 
 /**
- * Whether a channel's configuration can take the call: its type serves the endpoint and its
- * `model_mapping` gives the model an upstream name. Routing picks only such channels.
+ * Whether a channel's configuration can take the call: its type serves it (registry.ts serviceFor)
+ * and its `model_mapping` gives the model an upstream name. Routing picks only such channels.
  */
-export function channelCanTake(channel: RoutableChannel, call: { endpoint: RelayEndpoint; stream: boolean; model: string }): boolean {
-	return servesEndpoint(channel.type, call.endpoint, call.stream) && mappingServes(channel.modelMapping, call.model)
+export function channelCanTake(channel: RoutableChannel, call: { endpoint: RelayEndpoint; stream: boolean; model: string; native?: NativeFormat }): boolean {
+	return servesEndpoint(channel.type, call.endpoint, call.stream, call.native) && mappingServes(channel.modelMapping, call.model)
 }
 
 export interface UpstreamCall {
@@ -52,7 +52,7 @@ export interface UpstreamCall {
 }
 
 /** A whole answer read: the object, and its text as the upstream sent it when the object is that text unchanged. */
-export interface ReadAnswer {
+interface ReadAnswer {
 	answer: Json
 	text?: string
 }
@@ -90,7 +90,8 @@ function passedAnswer(text: string): ReadAnswer {
  */
 export async function openUpstream(dependencies: Dependencies, relay: { outbound: UpstreamFetch }, channel: RoutableChannel, call: UpstreamCall): Promise<OpenedUpstream> {
 	const adaptor = adaptorFor(channel.type)
-	if (!adaptor || !servesEndpoint(channel.type, call.endpoint, call.stream)) throw new ChannelUnfitError('endpoint not served')
+	const service = serviceFor(channel.type, { endpoint: call.endpoint, stream: call.stream, native: call.native?.format })
+	if (!adaptor || !service) throw new ChannelUnfitError('endpoint not served')
 	let model: string
 	try {
 		model = upstreamModel(channel.modelMapping, call.model)
@@ -103,11 +104,11 @@ export async function openUpstream(dependencies: Dependencies, relay: { outbound
 	const send = (request: { method?: 'GET' | 'POST'; url: string; headers: Record<string, string>; body: string }) =>
 		relay.outbound(request.url, { method: request.method ?? 'POST', headers: request.headers, body: request.body, signal: call.signal })
 
-	const native = call.native && call.endpoint === 'chat' ? adaptor.sameFormat?.[call.native.format] : undefined
-	if (native) {
-		const { bodyFor, format, ...wire } = call.native!
-		const request = await native.buildRequest(upstreamChannel, { ...wire, model, stream: call.stream, body: bodyFor(model) }, adaptorContext(dependencies, relay, call.signal))
-		return { response: await send(request), upstreamModel: model, wire: format, readAnswer: passedAnswer, readEvents: native.streamEvents ?? readSseAnswerEvents }
+	if (service.via === 'native') {
+		const { bodyFor, format: _, ...wire } = call.native!
+		const { passThrough } = service
+		const request = await passThrough.buildRequest(upstreamChannel, { ...wire, model, stream: call.stream, body: bodyFor(model) }, adaptorContext(dependencies, relay, call.signal))
+		return { response: await send(request), upstreamModel: model, wire: service.format, readAnswer: passedAnswer, readEvents: passThrough.streamEvents ?? readSseAnswerEvents }
 	}
 
 	const usageAsked = (call.body.stream_options as { include_usage?: unknown } | undefined)?.include_usage === true
@@ -116,24 +117,22 @@ export async function openUpstream(dependencies: Dependencies, relay: { outbound
 		: { ...call.body, model }
 	const canonical = { upstreamModel: model, wire: 'openai' as const }
 
-	const selfOpened = adaptor.selfOpened?.[call.endpoint]
-	if (selfOpened) {
-		const opened: SelfOpenedResponse = await selfOpened.open(upstreamChannel, body, {
+	if (service.via === 'self-opened') {
+		const opened: SelfOpenedResponse = await service.opener.open(upstreamChannel, body, {
 			model: call.model, stream: call.stream, signal: call.signal, now: () => Date.now(), openWebSocket: upstreamWebSocket(dependencies),
 		})
 		const events = opened.events
 		return { ...canonical, response: opened, readAnswer: passedAnswer, readEvents: (body) => events ?? readSseAnswerEvents(body) }
 	}
 
-	const passThrough = adaptor.openai?.endpoints.includes(call.endpoint) ? adaptor.openai : undefined
-	if (passThrough) {
+	if (service.via === 'openai') {
 		// The client's bytes go as they are while Ferry changes nothing in them: same model, usage already asked for.
 		const text = model === call.model && body.stream_options === call.body.stream_options ? call.bodyText : undefined
-		const request = await passThroughRequest(passThrough, upstreamChannel, call.endpoint, body, text)
+		const request = await passThroughRequest(service.passThrough, upstreamChannel, call.endpoint, body, text)
 		return { ...canonical, response: await send(request), readAnswer: passedAnswer, readEvents: readSseAnswerEvents }
 	}
 
-	const converter = adaptor.converted![call.endpoint]!
+	const { converter } = service
 	const request = await converter.buildRequest(upstreamChannel, body, adaptorContext(dependencies, relay, call.signal))
 	const response = await send(request)
 	const converted = {
