@@ -59,11 +59,11 @@ export const logs: Record<string, string> = {
 	'请求 ID': 'Request ID',
 	'内容': 'Content',
 	'计费过程': 'Billing',
-	'分组倍率 {group_ratio} × 模型倍率 {model_ratio} × (提示 {prompt} + 补全 {completion} × 补全倍率 {completion_ratio}) / {unit} = ${cost}':
-		'group ratio {group_ratio} × model ratio {model_ratio} × (prompt {prompt} + completion {completion} × completion ratio {completion_ratio}) / {unit} = ${cost}',
-	'分组倍率 {group_ratio} × 模型倍率 {model_ratio} × (提示 {prompt} + 缓存 {cached} × 缓存倍率 {cache_ratio} + 补全 {completion} × 补全倍率 {completion_ratio}) / {unit} = ${cost}':
-		'group ratio {group_ratio} × model ratio {model_ratio} × (prompt {prompt} + cached {cached} × cache ratio {cache_ratio} + completion {completion} × completion ratio {completion_ratio}) / {unit} = ${cost}',
-	'模型价格 ${model_price} × 分组倍率 {group_ratio} = ${cost}': 'model price ${model_price} × group ratio {group_ratio} = ${cost}',
+	'分组倍率 {group_ratio} × 模型倍率 {model_ratio} × (提示 {prompt} + 补全 {completion} × 补全倍率 {completion_ratio}) = {raw}，计费 {quota} 额度 = {cost}':
+		'group ratio {group_ratio} × model ratio {model_ratio} × (prompt {prompt} + completion {completion} × completion ratio {completion_ratio}) = {raw}, charged {quota} quota = {cost}',
+	'分组倍率 {group_ratio} × 模型倍率 {model_ratio} × (提示 {prompt} + 缓存 {cached} × 缓存倍率 {cache_ratio} + 补全 {completion} × 补全倍率 {completion_ratio}) = {raw}，计费 {quota} 额度 = {cost}':
+		'group ratio {group_ratio} × model ratio {model_ratio} × (prompt {prompt} + cached {cached} × cache ratio {cache_ratio} + completion {completion} × completion ratio {completion_ratio}) = {raw}, charged {quota} quota = {cost}',
+	'模型价格 ${model_price} × 分组倍率 {group_ratio}，计费 {quota} 额度 = {cost}': 'model price ${model_price} × group ratio {group_ratio}, charged {quota} quota = {cost}',
 	// cleanup (admin)
 	'清除此时间之前的日志': 'Clear logs before this time',
 	'清除历史日志': 'Clear old logs',

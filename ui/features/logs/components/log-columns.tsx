@@ -1,7 +1,7 @@
 import type { DataColumn } from '@ui/components/data-table/data-table'
 import { Badge } from '@ui/components/ui/badge'
 import { Tooltip } from '@ui/components/ui/tooltip'
-import { variantForFirstToken, isUsage, otherNumber, pricingSummary, type LogRow, typeTag, variantForUseTime } from '@ui/features/logs/log-display'
+import { CALL_COST_DIGITS, variantForFirstToken, isUsage, otherNumber, pricingSummary, type LogRow, typeTag, variantForUseTime } from '@ui/features/logs/log-display'
 import { useTranslation } from '@ui/i18n'
 import { millisecondsAsSeconds, renderQuota } from '@ui/lib/format'
 import { useStatus } from '@ui/lib/status'
@@ -64,7 +64,6 @@ export function useLogColumns(admin: boolean): DataColumn<LogRow>[] {
 }
 
 /** Costs of single calls are small: six digits keep them readable in dollars. */
-const CALL_COST_DIGITS = 6
 
 function Timing({ entry }: { entry: LogRow }) {
 	const { t } = useTranslation()
