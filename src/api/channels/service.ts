@@ -125,7 +125,7 @@ async function deleteWhere(dependencies: Dependencies, condition: (tables: Table
 	return deleted
 }
 
-/** `POST /api/channel/fix`: rebuilds every ability from the channels; answers how many channels were rebuilt. */
+/** `POST /api/channel/fix`: rebuilds every ability from the channels; answers how many channels had wrong abilities. */
 export async function fixAbilities(dependencies: Dependencies): Promise<number> {
 	const rebuilt = await dependencies.store.transaction(rebuildAllAbilities)
 	dependencies.changes.notify('channels')
