@@ -107,7 +107,7 @@ describe.skipIf(!browserExecutable)('the usage log page in a browser', () => {
 		await page.getByLabel('类型').click()
 		await page.getByRole('option', { name: '充值' }).click()
 		await page.waitForURL(/type=1/)
-		await page.getByText('暂无数据').waitFor()
+		await page.getByText('这段时间没有符合条件的日志').waitFor()
 		await page.getByRole('button', { name: '重置' }).click()
 		await page.waitForURL((url) => !url.search.includes('type=') && !url.search.includes('username='))
 		await countCallRows(opened, CONSUME_CALLS)

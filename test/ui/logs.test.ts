@@ -110,7 +110,7 @@ describe('the usage log page rendered on the server', () => {
 		expect(byUser.data.entries.items.map((entry: any) => entry.token_name)).toEqual(['alice-laptop'])
 		const nothing = await page('/log?token_name=no-such-token', harness.root)
 		expect(nothing.data.entries.items).toEqual([])
-		expect(nothing.html).toContain('暂无数据')
+		expect(nothing.html).toContain('这段时间没有符合条件的日志')
 	})
 
 	test('the default range runs from three days back to one hour ahead, so older entries need an explicit start', async () => {

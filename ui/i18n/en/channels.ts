@@ -114,4 +114,6 @@ export const channels: Record<string, string> = {
 	'模型映射必须是合法的 JSON 格式': 'Model mapping must be valid JSON',
 	'没有变更': 'No changes',
 	'已更新 {count} 个渠道': 'Updated {count} channels',
+	'还没有渠道：添加一个上游的密钥和地址，令牌才能调用模型': 'No channels yet: add an upstream\'s key and address so that tokens can call models',
+	'没有符合搜索条件的渠道': 'No channel matches the search',
 }

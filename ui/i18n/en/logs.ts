@@ -73,4 +73,7 @@ export const logs: Record<string, string> = {
 	'请选择日志时间': 'Please choose the log time',
 	'{count} 条日志已清理！': '{count} log entries cleared!',
 	'日志清理失败：{reason}': 'Log cleanup failed: {reason}',
+	'这段时间没有日志：用令牌调用 API 后，每次调用和扣费都会记在这里': 'No logs in this period: once a token calls the API, every call and its charge are recorded here',
+	'这段时间没有符合条件的日志': 'No logs in this period match the filters',
+	'前往令牌': 'Go to tokens',
 }
