@@ -104,7 +104,7 @@ export async function newApiFixture(upstreamUrl: string): Promise<NewApiFixture>
 		}))),
 		options: [
 			{ key: 'QuotaPerUnit', value: '500000' },
-			{ key: 'ModelRatio', value: '{"gpt-4o-mini": 2, "gpt-4o": 5}' },
+			{ key: 'ModelRatio', value: '{"gpt-4o-mini": 2, "gpt-4o": 5, "my-alias": 2}' },
 			{ key: 'CompletionRatio', value: '{"gpt-4o-mini": 3}' },
 			{ key: 'GroupRatio', value: '{"default": 1, "vip": 1}' },
 			{ key: 'SystemName', value: 'Old Gateway' },
@@ -191,6 +191,46 @@ export async function writePostgresSource(url: string, rows: Rows): Promise<{ so
 			await cleaner.close()
 		},
 	}
+}
+
+export interface OneApiFixture {
+	rows: Rows
+	key: string
+	password: string
+	code: string
+}
+
+/** one-api rows (songquanpeng/one-api): model list and subnet on tokens, per-type `config` on channels. */
+export async function oneApiFixture(upstreamUrl: string): Promise<OneApiFixture> {
+	const key = newKey()
+	const code = randomString(32, '0123456789abcdef')
+	const password = 'one-api-pass'
+	const channel = (fields: Record<string, unknown>) => ({
+		status: 1, weight: 0, created_time: 1_690_000_000, test_time: 0, response_time: 0, base_url: '', other: '', balance: 0,
+		balance_updated_time: 0, models: 'gpt-4o-mini', group: 'default', used_quota: 0, model_mapping: '', priority: 0, config: '',
+		system_prompt: null, ...fields,
+	})
+	const rows: Rows = {
+		users: [
+			{ id: 1, username: 'root', password: await goBcrypt('root-pass'), display_name: 'Root User', role: 100, status: 1, email: '', github_id: '', wechat_id: '', lark_id: '', oidc_id: '', access_token: randomString(32), quota: 500_000_000, used_quota: 0, request_count: 0, group: 'default', aff_code: 'R00T', inviter_id: 0 },
+			{ id: 2, username: 'erin', password: await goBcrypt(password), display_name: 'Erin', role: 1, status: 1, email: '', github_id: '', wechat_id: '', lark_id: 'lark-erin', oidc_id: '', access_token: null, quota: 1_000_000, used_quota: 200, request_count: 3, group: 'default', aff_code: 'ERIN', inviter_id: 0 },
+		],
+		tokens: [
+			{ id: 1, user_id: 2, key, status: 1, name: 'erin', created_time: 1_690_000_000, accessed_time: 0, expired_time: -1, remain_quota: 500_000, unlimited_quota: false, used_quota: 200, models: 'gpt-4o-mini', subnet: '127.0.0.0/8,::1/128' },
+		],
+		channels: [
+			channel({ id: 1, type: 1, key: 'sk-upstream-main', name: 'openai', base_url: upstreamUrl, models: 'gpt-4o-mini,gpt-4o' }),
+			channel({ id: 2, type: 36, key: 'sk-deepseek', name: 'deepseek', models: 'deepseek-chat', status: 2 }),
+			channel({ id: 3, type: 3, key: 'azure-key', name: 'azure', base_url: 'https://example.openai.azure.com', status: 2, config: '{"api_version":"2024-02-01"}' }),
+			channel({ id: 4, type: 33, key: '', name: 'bedrock', status: 2, config: '{"region":"us-east-1","ak":"AKIAEXAMPLE","sk":"secret-example"}', system_prompt: 'Be brief.' }),
+			channel({ id: 5, type: 34, key: 'coze-key', name: 'coze', status: 2 }),
+			channel({ id: 6, type: 29, key: 'gsk-groq', name: 'groq', status: 2 }),
+		],
+		options: [{ key: 'ModelRatio', value: '{"gpt-4o-mini": 2, "gpt-4o": 5}' }, { key: 'CompletionRatio', value: '{"gpt-4o-mini": 3}' }],
+		redemptions: [{ id: 1, user_id: 1, key: code, status: 1, name: 'gift', quota: 300_000, created_time: 1_690_000_000, redeemed_time: 0 }],
+		logs: [{ id: 1, user_id: 2, created_at: 1_690_000_100, type: 2, content: '', username: 'erin', token_name: 'erin', model_name: 'gpt-4o-mini', quota: 200, prompt_tokens: 10, completion_tokens: 5, channel_id: 1, request_id: '', elapsed_time: 1_500, is_stream: false, system_prompt_reset: false }],
+	}
+	return { rows, key, password, code }
 }
 
 export { oneApiSchema }

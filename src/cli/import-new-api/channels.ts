@@ -100,17 +100,19 @@ export function mapChannels(sourceRows: readonly SourceRow[], { flavor, secrets,
 		const id = integer(row, 'id')
 		const name = text(row, 'name')
 		const label = `${id} "${name}"`
-		let key = text(row, 'key')
-		if (id <= 0 || !key.trim()) {
-			report.skip('no id or key', label)
-			continue
-		}
 		const decision = decideType(flavor, integer(row, 'type'))
 		if (decision.kind === 'unsupported') {
 			report.skip(`Ferry does not serve ${decision.name} channels`, label)
 			continue
 		}
 		const type = decision.kind === 'kept' ? decision.type : CHANNEL_TYPE.openai
+		let key = text(row, 'key')
+		let other = text(row, 'other')
+		if (flavor === 'one-api') ({ other, key } = fromOneApiConfig(row, type, key))
+		if (id <= 0 || !key.trim()) {
+			report.skip('no id or key', label)
+			continue
+		}
 		let baseUrl = text(row, 'base_url').trim().replace(/\/+$/, '')
 		if (decision.kind === 'openai') {
 			if (!baseUrl && !decision.baseUrl) {
@@ -120,8 +122,6 @@ export function mapChannels(sourceRows: readonly SourceRow[], { flavor, secrets,
 			baseUrl ||= decision.baseUrl
 			if (flavor === 'new-api' || decision.name !== 'OpenAI') report.note(`${decision.name} channel imported as an OpenAI channel calling ${baseUrl}`, label)
 		}
-		let other = text(row, 'other')
-		if (flavor === 'one-api') ({ other, key } = fromOneApiConfig(row, type, key))
 		const modelMapping = jsonObjectText(text(row, 'model_mapping'))
 		if (modelMapping.invalid) report.note('model mapping is not a JSON object: dropped', label)
 		const cycle = mappingCycle(modelMapping.text)
