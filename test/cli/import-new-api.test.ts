@@ -238,6 +238,13 @@ for (const kind of sourceKinds) {
 				expect(drawings).toEqual([{ mjId: 'mj-1', submitTime: 1_710_000_000 }])
 			})
 
+			test('paid and failed orders come over as wallet history; a pending order stays behind', async () => {
+				const { topUps } = store.tables
+				const orders = await store.db.select({ id: topUps.id, tradeNo: topUps.tradeNo, status: topUps.status, money: topUps.money }).from(topUps)
+				expect(orders).toEqual([{ id: 1, tradeNo: 'USR2NOpaid', status: 'success', money: 73 }])
+				expect(lines).toContain('  skipped — pending: settle or cancel it in new-api before the move (its credit is not carried): 2')
+			})
+
 			test('rows created after the import get ids after the imported ones', async () => {
 				const alice = await ferry.login('alice', fixture.passwords.alice)
 				const created = await ferry.call('POST', '/api/token/', { as: alice, body: { name: 'after the move', remain_quota: 0, unlimited_quota: true } })

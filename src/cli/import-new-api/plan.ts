@@ -1,5 +1,5 @@
 /**
- * Reads the source's core tables (users, tokens, channels, options, redemption codes) and turns
+ * Reads the source's core tables (users, tokens, channels, options, redemption codes, top-up orders) and turns
  * them into Ferry rows, reporting what is left out and why. Nothing is written: `--dry-run` stops
  * here, and `write.ts` stores a plan in one transaction.
  */
@@ -14,6 +14,7 @@ import { mapRedemptions, type RedemptionRow } from './redemptions'
 import type { ImportReport } from './report'
 import type { SourceDatabase, SourceRow } from './source'
 import { mapTokens, type TokenRow } from './tokens'
+import { mapTopUps, type TopUpRow } from './top-ups'
 import { mapUsers, type UserRow } from './users'
 
 export interface ImportPlan {
@@ -23,6 +24,7 @@ export interface ImportPlan {
 	channels: ChannelRow[]
 	options: OptionRow[]
 	redemptions: RedemptionRow[]
+	topUps: TopUpRow[]
 	accounts: OpeningAccount[]
 	/** The opening entries' log ids start above the source's log history, which keeps its ids. */
 	firstLogId: number
@@ -77,11 +79,12 @@ export async function planImport(source: SourceDatabase, { secrets, now, report,
 	abilities.note('rebuilt from the imported channels (groups × models), as Ferry keeps them')
 	const options = mapOptions(await table('options'), report.section('options'))
 	const redemptions = mapRedemptions(await table('redemptions'), now, report.section('redemption codes'))
+	const topUps = mapTopUps(await table('top_ups'), new Set(userIds.keys()), now, report.section('top-up orders'))
 	const accounts = openingAccounts(users, tokens, report.section('balances'))
 	const ledger = report.section('balances')
 	ledger.read = users.length
 	ledger.imported = accounts.length
 	ledger.note('each balance and used quota is opened in the ledger: "opening balance" and "quota used before the move" log lines, and settled charges per token')
 	const firstLogId = (await logsSource.hasTable('logs') ? await logsSource.maxId('logs') : 0) + 1
-	return { flavor, users, tokens, channels, options, redemptions, accounts, firstLogId }
+	return { flavor, users, tokens, channels, options, redemptions, topUps, accounts, firstLogId }
 }

@@ -14,7 +14,7 @@ import type { ImportPlan } from './plan'
 const CHUNK = 500
 
 /** Tables whose rows the import gives ids: their id sequences move past them afterwards (Postgres). */
-export const TABLES_WITH_IMPORTED_IDS = ['users', 'tokens', 'channels', 'redemptions', 'logs', 'midjourneys', 'tasks'] as const
+export const TABLES_WITH_IMPORTED_IDS = ['users', 'tokens', 'channels', 'redemptions', 'top_ups', 'logs', 'midjourneys', 'tasks'] as const
 
 export class TargetNotEmptyError extends Error {}
 
@@ -57,6 +57,8 @@ export async function writePlan(store: Store, plan: ImportPlan, { source, time, 
 		progress(`wrote options: ${plan.options.length}`)
 		yield* insertInChunks(tx, tables.redemptions, plan.redemptions)
 		progress(`wrote redemption codes: ${plan.redemptions.length}`)
+		yield* insertInChunks(tx, tables.topUps, plan.topUps)
+		progress(`wrote top-up orders: ${plan.topUps.length}`)
 		const lines = yield* bookOpeningBalances(tx, tables, plan.accounts, { source, time, firstLogId: plan.firstLogId })
 		progress(`opened balances: ${plan.accounts.length} users, ${lines} log lines`)
 	})
