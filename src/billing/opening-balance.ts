@@ -14,7 +14,8 @@
  * when imported, are the history) and must not be counted twice.
  */
 import { LOG_TYPE } from '@shared/log'
-import { run, type Database, type Tables } from '@/db'
+import type { Database, Tables } from '@/db'
+import { insertRows } from '@/db/bulk-insert'
 import { HOLD_STATE } from './holds'
 
 export interface OpeningAccount {
@@ -35,14 +36,8 @@ export interface OpeningContext {
 	firstLogId?: number
 }
 
-/** Rows per statement: well inside both dialects' limits on bound parameters. */
-const CHUNK = 500
 /** The hold reason of an opening charge, and the prefix of its request id. */
 export const OPENING_REASON = 'opening'
-
-function* insertChunks<Row>(tx: Database, table: Parameters<Database['insert']>[0], values: Row[]) {
-	for (let start = 0; start < values.length; start += CHUNK) yield* run(tx.insert(table).values(values.slice(start, start + CHUNK) as never))
-}
 
 function check(account: OpeningAccount) {
 	const amounts = [account.balance, account.usedQuota, ...account.tokens.map((token) => token.usedQuota)]
@@ -52,7 +47,7 @@ function check(account: OpeningAccount) {
 }
 
 /** A unit of work (db/transaction.ts): compose it into the import's transaction. Answers the number of log lines written. */
-export function* bookOpeningBalances(tx: Database, tables: Tables, accounts: readonly OpeningAccount[], { source, time, firstLogId }: OpeningContext) {
+export function* bookOpeningBalances(_tx: Database, tables: Tables, accounts: readonly OpeningAccount[], { source, time, firstLogId }: OpeningContext) {
 	const logs: Tables['logs']['$inferInsert'][] = []
 	const holds: Tables['quotaHolds']['$inferInsert'][] = []
 	const settled = (requestId: string, userId: number, tokenId: number, limited: boolean, charged: number) => holds.push({
@@ -76,7 +71,7 @@ export function* bookOpeningBalances(tx: Database, tables: Tables, accounts: rea
 		}
 		if (rest > 0) settled(`${OPENING_REASON}-user-${userId}`, userId, 0, false, rest)
 	}
-	yield* insertChunks(tx, tables.logs, logs)
-	yield* insertChunks(tx, tables.quotaHolds, holds)
+	yield* insertRows(tables.logs, logs)
+	yield* insertRows(tables.quotaHolds, holds)
 	return logs.length
 }

@@ -74,7 +74,7 @@ function mapTask(row: SourceRow): Tables['tasks']['$inferInsert'] {
 	}
 }
 
-async function importFinished<Row>(source: SourceDatabase, store: Store | undefined, table: 'midjourneys' | 'tasks', map: (row: SourceRow) => Row, report: ReportSection, progress: (line: string) => void) {
+async function importFinished<Row extends object>(source: SourceDatabase, store: Store | undefined, table: 'midjourneys' | 'tasks', map: (row: SourceRow) => Row, report: ReportSection, progress: (line: string) => void) {
 	if (!await source.hasTable(table)) {
 		report.note('the source has no such table: nothing to import')
 		return

@@ -3,15 +3,13 @@
  * so a failed import can simply be run again. The target must hold no user data: an import never
  * merges into a running installation.
  */
-import { count } from 'drizzle-orm'
+import { count, type Table } from 'drizzle-orm'
 import { run, type Database, type Store, type Tables } from '@/db'
+import { insertRows } from '@/db/bulk-insert'
 import { advanceIdSequences } from '@/db/id-sequences'
 import { rebuildAllAbilities } from '@/db/stores/abilities'
 import { bookOpeningBalances } from '@/billing/opening-balance'
 import type { ImportPlan } from './plan'
-
-/** Rows per statement: well inside both dialects' limits on bound parameters (about 30 columns a row). */
-const CHUNK = 500
 
 /** Tables whose rows the import gives ids: their id sequences move past them afterwards (Postgres). */
 export const TABLES_WITH_IMPORTED_IDS = ['users', 'tokens', 'channels', 'redemptions', 'top_ups', 'logs', 'midjourneys', 'tasks'] as const
@@ -32,8 +30,9 @@ export async function requireEmptyTarget(store: Store, where: string) {
 	}
 }
 
-export function* insertInChunks<Row>(tx: Database, table: Parameters<Database['insert']>[0], values: readonly Row[]) {
-	for (let start = 0; start < values.length; start += CHUNK) yield* run(tx.insert(table).values(values.slice(start, start + CHUNK) as never))
+/** The rows, a few hundred per statement (`insertRows`): `tx` is unused, for the callers' symmetry with the query builder. */
+export function* insertInChunks<Row extends object>(_tx: Database, table: Table, values: readonly Row[]) {
+	return yield* insertRows(table, values as readonly Record<string, unknown>[])
 }
 
 export interface WriteContext {
