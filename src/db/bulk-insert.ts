@@ -12,12 +12,12 @@ import { execute } from './transaction'
 const ROWS_PER_STATEMENT = 500
 
 /** A unit of work (db/transaction.ts); answers the number of rows inserted. */
-export function* insertRows(table: Table, rows: readonly Record<string, unknown>[]) {
+export function* insertRows(table: Table, rows: readonly object[]) {
 	const columns = getTableColumns(table) as Record<string, { name: string }>
 	const name = getTableName(table)
 	// Rows that set the same properties go together, so no row gets a default it did not ask for.
 	const groups = new Map<string, Record<string, unknown>[]>()
-	for (const row of rows) {
+	for (const row of rows as readonly Record<string, unknown>[]) {
 		const properties = Object.keys(row).filter((property) => row[property] !== undefined && property in columns).sort().join(',')
 		const group = groups.get(properties)
 		if (group) group.push(row)

@@ -212,11 +212,12 @@ for (const kind of sourceKinds) {
 				expect((await balanceOf(3)).quota).toBe(before.quota + 1_000_000)
 			})
 
-			test('options Ferry knows come over; the others are listed as skipped', async () => {
+			test('options Ferry knows come over; other options and tables of features Ferry lacks are listed as skipped', async () => {
 				expect(ferry.dependencies.options.get('SystemName')).toBe('Old Gateway')
 				expect(ferry.dependencies.options.get('ModelRatio')).toEqual({ 'gpt-4o-mini': 2, 'gpt-4o': 5, 'my-alias': 2 })
 				expect(ferry.dependencies.options.get('RetryTimes')).toBe(0)
 				expect(lines).toContain('  skipped — not a Ferry option: general_setting.docs_link')
+				expect(lines).toContain('  skipped — two-factor sign-in (Ferry has none: these users sign in with their password alone): two_fas: 1 rows')
 				expect(lines.some((line) => line.includes('RetryTimes please enter a number'))).toBe(true)
 			})
 

@@ -129,6 +129,7 @@ export async function newApiFixture(upstreamUrl: string): Promise<NewApiFixture>
 			{ id: 1, created_at: 1_710_000_000, updated_at: 1_710_000_100, task_id: 'task_done', platform: 'suno', user_id: 2, group: 'default', channel_id: 1, quota: 10_000, action: 'MUSIC', status: 'SUCCESS', fail_reason: '', submit_time: 1_710_000_000, start_time: 1_710_000_010, finish_time: 1_710_000_100, progress: '100%', properties: '{"input":"a song"}', private_data: '{"key":"upstream-secret-key","result_url":"https://cdn.example.com/song.mp3"}', data: '{}' },
 			{ id: 2, created_at: 1_710_000_200, updated_at: 1_710_000_200, task_id: 'task_open', platform: 'suno', user_id: 2, group: 'default', channel_id: 1, quota: 10_000, action: 'MUSIC', status: 'QUEUED', fail_reason: '', submit_time: 1_710_000_200, start_time: 0, finish_time: 0, progress: '0%', properties: '{}', private_data: '{}', data: '{}' },
 		],
+		two_fas: [{ id: 1, user_id: 2, secret: 'JBSWY3DPEHPK3PXP', is_enabled: true, failed_attempts: 0 }],
 		top_ups: [
 			{ id: 1, user_id: 2, amount: 10, money: 73, trade_no: 'USR2NOpaid', payment_method: 'alipay', payment_provider: 'epay', create_time: 1_705_000_000, complete_time: 1_705_000_060, status: 'success' },
 			{ id: 2, user_id: 2, amount: 20, money: 146, trade_no: 'USR2NOopen', payment_method: 'wxpay', payment_provider: 'epay', create_time: 1_709_000_000, complete_time: 0, status: 'pending' },

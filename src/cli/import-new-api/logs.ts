@@ -13,7 +13,7 @@ import type { ReportSection } from './report'
 import type { SourceDatabase, SourceRow } from './source'
 import { flag, integer, text, unixSeconds } from './values'
 import { PAGE_SIZE } from './plan'
-import { insertInChunks } from './write'
+import { insertRows } from '@/db/bulk-insert'
 
 type LogRow = Tables['logs']['$inferInsert']
 
@@ -76,8 +76,8 @@ export async function importLogs(source: SourceDatabase, store: Store | undefine
 			if (type === LOG_TYPE.consume) consume.push(mapLog(row, channelNames))
 			else report.skip(LEFT_BEHIND[type] ?? `lines of type ${type}`)
 		}
-		await store?.transaction(function* (tx, tables) {
-			yield* insertInChunks(tx, tables.logs, consume)
+		await store?.transaction(function* (_tx, tables) {
+			yield* insertRows(tables.logs, consume)
 		})
 		report.imported += consume.length
 		if (report.read >= nextProgress) {

@@ -41,6 +41,21 @@ export interface PlanContext {
 
 export const PAGE_SIZE = 1000
 
+/** new-api tables for features Ferry does not have: counted in the report, not read. */
+const TABLES_LEFT_BEHIND: Record<string, string> = {
+	two_fas: 'two-factor sign-in (Ferry has none: these users sign in with their password alone)',
+	two_fa_backup_codes: 'two-factor backup codes',
+	passkey_credentials: 'passkeys (Ferry has none)',
+	user_oauth_bindings: 'bindings to custom OAuth providers (Ferry has none)',
+	custom_oauth_providers: 'custom OAuth providers',
+	subscription_plans: 'subscription plans (Ferry has no subscriptions)',
+	user_subscriptions: 'user subscriptions (Ferry has no subscriptions)',
+	checkins: 'daily check-ins',
+	models: 'model metadata (descriptions, icons, vendors)',
+	vendors: 'model vendors',
+	prefill_groups: 'prefill groups',
+}
+
 export class NotNewApiError extends Error {}
 
 export async function readTable(source: SourceDatabase, table: string, progress: (line: string) => void): Promise<SourceRow[] | undefined> {
@@ -85,6 +100,12 @@ export async function planImport(source: SourceDatabase, { secrets, now, report,
 	ledger.read = users.length
 	ledger.imported = accounts.length
 	ledger.note('each balance and used quota is opened in the ledger: "opening balance" and "quota used before the move" log lines, and settled charges per token')
+	const leftBehind = report.section('other new-api tables')
+	for (const [name, reason] of Object.entries(TABLES_LEFT_BEHIND)) {
+		const rows = await source.hasTable(name) ? await source.count(name) : 0
+		leftBehind.read += rows
+		if (rows > 0) leftBehind.skip(reason, `${name}: ${rows} rows`)
+	}
 	const firstLogId = (await logsSource.hasTable('logs') ? await logsSource.maxId('logs') : 0) + 1
 	return { flavor, users, tokens, channels, options, redemptions, topUps, accounts, firstLogId }
 }

@@ -8,7 +8,7 @@ import type { ReportSection } from './report'
 import type { SourceDatabase } from './source'
 import { integer, text, unixSeconds } from './values'
 import { PAGE_SIZE } from './plan'
-import { insertInChunks } from './write'
+import { insertRows } from '@/db/bulk-insert'
 
 type Bucket = Tables['quotaData']['$inferInsert'] & { tokenUsed: number; count: number; quota: number }
 
@@ -44,8 +44,8 @@ export async function importQuotaData(source: SourceDatabase, store: Store | und
 		}
 	}
 	const rows = [...buckets.values()]
-	await store?.transaction(function* (tx, tables) {
-		yield* insertInChunks(tx, tables.quotaData, rows)
+	await store?.transaction(function* (_tx, tables) {
+		yield* insertRows(tables.quotaData, rows)
 	})
 	report.imported = rows.length
 	progress(`quota_data: ${report.read} read, ${report.imported} buckets imported`)

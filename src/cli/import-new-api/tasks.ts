@@ -13,7 +13,7 @@ import type { ReportSection } from './report'
 import type { SourceDatabase, SourceRow } from './source'
 import { integer, jsonObjectText, text, unixSeconds } from './values'
 import { PAGE_SIZE } from './plan'
-import { insertInChunks } from './write'
+import { insertRows } from '@/db/bulk-insert'
 
 const FINISHED = new Set(['SUCCESS', 'FAILURE'])
 const UNFINISHED_REASON = 'unfinished: new-api took its quota at submit and only new-api can finish it; let it finish before the move'
@@ -86,8 +86,8 @@ async function importFinished<Row extends object>(source: SourceDatabase, store:
 			if (FINISHED.has(text(row, 'status'))) finished.push(map(row))
 			else report.skip(UNFINISHED_REASON, integer(row, 'id'))
 		}
-		await store?.transaction(function* (tx, tables) {
-			yield* insertInChunks(tx, tables[table], finished)
+		await store?.transaction(function* (_tx, tables) {
+			yield* insertRows(tables[table], finished)
 		})
 		report.imported += finished.length
 	}

@@ -3,8 +3,8 @@
  * so a failed import can simply be run again. The target must hold no user data: an import never
  * merges into a running installation.
  */
-import { count, type Table } from 'drizzle-orm'
-import { run, type Database, type Store, type Tables } from '@/db'
+import { count } from 'drizzle-orm'
+import { run, type Store, type Tables } from '@/db'
 import { insertRows } from '@/db/bulk-insert'
 import { advanceIdSequences } from '@/db/id-sequences'
 import { rebuildAllAbilities } from '@/db/stores/abilities'
@@ -30,11 +30,6 @@ export async function requireEmptyTarget(store: Store, where: string) {
 	}
 }
 
-/** The rows, a few hundred per statement (`insertRows`): `tx` is unused, for the callers' symmetry with the query builder. */
-export function* insertInChunks<Row extends object>(_tx: Database, table: Table, values: readonly Row[]) {
-	return yield* insertRows(table, values as readonly Record<string, unknown>[])
-}
-
 export interface WriteContext {
 	source: string
 	time: number
@@ -43,20 +38,20 @@ export interface WriteContext {
 
 export async function writePlan(store: Store, plan: ImportPlan, { source, time, progress }: WriteContext) {
 	await store.transaction(function* (tx, tables: Tables) {
-		yield* insertInChunks(tx, tables.users, plan.users)
+		yield* insertRows(tables.users, plan.users)
 		progress(`wrote users: ${plan.users.length}`)
-		yield* insertInChunks(tx, tables.tokens, plan.tokens)
+		yield* insertRows(tables.tokens, plan.tokens)
 		progress(`wrote tokens: ${plan.tokens.length}`)
-		yield* insertInChunks(tx, tables.channels, plan.channels)
+		yield* insertRows(tables.channels, plan.channels)
 		const channelCount = yield* rebuildAllAbilities(tx, tables)
 		progress(`wrote channels: ${channelCount}, abilities rebuilt`)
 		for (const option of plan.options) {
 			yield* run(tx.insert(tables.options).values(option).onConflictDoUpdate({ target: tables.options.key, set: { value: option.value } }))
 		}
 		progress(`wrote options: ${plan.options.length}`)
-		yield* insertInChunks(tx, tables.redemptions, plan.redemptions)
+		yield* insertRows(tables.redemptions, plan.redemptions)
 		progress(`wrote redemption codes: ${plan.redemptions.length}`)
-		yield* insertInChunks(tx, tables.topUps, plan.topUps)
+		yield* insertRows(tables.topUps, plan.topUps)
 		progress(`wrote top-up orders: ${plan.topUps.length}`)
 		const lines = yield* bookOpeningBalances(tx, tables, plan.accounts, { source, time, firstLogId: plan.firstLogId })
 		progress(`opened balances: ${plan.accounts.length} users, ${lines} log lines`)
