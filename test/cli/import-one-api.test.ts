@@ -75,6 +75,13 @@ for (const target of databaseTargets()) {
 			expect(token).toEqual({ allowIps: '127.0.0.0/8\n::1/128', modelLimits: 'gpt-4o-mini' })
 		})
 
+		test("an account one-api deleted (status 3) comes over deleted", async () => {
+			const { users } = store.tables
+			const [gone] = await store.db.select({ status: users.status, deletedAt: users.deletedAt }).from(users).where(eq(users.id, 3))
+			expect(gone!.status).toBe(2)
+			expect(gone!.deletedAt).toBeGreaterThan(0)
+		})
+
 		test('the user signs in with the one-api password and redeems the unused code', async () => {
 			const erin = await ferry.login('erin', fixture.password)
 			const redeemed = await ferry.call('POST', '/api/user/topup', { as: erin, body: { key: fixture.code } })

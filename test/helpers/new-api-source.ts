@@ -219,6 +219,8 @@ export async function oneApiFixture(upstreamUrl: string): Promise<OneApiFixture>
 		users: [
 			{ id: 1, username: 'root', password: await goBcrypt('root-pass'), display_name: 'Root User', role: 100, status: 1, email: '', github_id: '', wechat_id: '', lark_id: '', oidc_id: '', access_token: randomString(32), quota: 500_000_000, used_quota: 0, request_count: 0, group: 'default', aff_code: 'R00T', inviter_id: 0 },
 			{ id: 2, username: 'erin', password: await goBcrypt(password), display_name: 'Erin', role: 1, status: 1, email: '', github_id: '', wechat_id: '', lark_id: 'lark-erin', oidc_id: '', access_token: null, quota: 1_000_000, used_quota: 200, request_count: 3, group: 'default', aff_code: 'ERIN', inviter_id: 0 },
+			// one-api deletes an account by renaming it and setting status 3.
+			{ id: 3, username: 'deleted_5f0c', password: await goBcrypt(password), display_name: 'Gone', role: 1, status: 3, email: '', github_id: '', wechat_id: '', lark_id: '', oidc_id: '', access_token: null, quota: 10, used_quota: 0, request_count: 0, group: 'default', aff_code: 'GONE', inviter_id: 0 },
 		],
 		tokens: [
 			{ id: 1, user_id: 2, key, status: 1, name: 'erin', created_time: 1_690_000_000, accessed_time: 0, expired_time: -1, remain_quota: 500_000, unlimited_quota: false, used_quota: 200, models: 'gpt-4o-mini', subnet: '127.0.0.0/8,::1/128' },

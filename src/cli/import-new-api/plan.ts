@@ -84,7 +84,7 @@ export async function planImport(source: SourceDatabase, { secrets, now, report,
 		if (!rows) report.section(name).note('the source has no such table: nothing to import')
 		return rows ?? []
 	}
-	const users = mapUsers(await table('users'), { secrets, now, report: report.section('users') })
+	const users = mapUsers(await table('users'), { flavor, secrets, now, report: report.section('users') })
 	const userIds = new Map(users.map((user) => [user.id, user]))
 	const tokens = mapTokens(await table('tokens'), { secrets, now, users: userIds, report: report.section('tokens') })
 	const channels = mapChannels(await table('channels'), { flavor, secrets, now, report: report.section('channels') })

@@ -23,7 +23,7 @@ export interface SourceDatabase {
 	count(table: string): Promise<number>
 	/** The highest `id` of the table, 0 when it is empty. */
 	maxId(table: string): Promise<number>
-	/** The rows of a table keyed by `id`, in id order, a page at a time. */
+	/** The rows of a table keyed by `id` (GORM's ids start at 1), in id order, a page at a time. */
 	pages(table: string, pageSize: number): AsyncGenerator<SourceRow[]>
 	/** Every row of a small table (options, abilities). */
 	all(table: string): Promise<SourceRow[]>
@@ -73,7 +73,7 @@ function openSqliteFile(location: string): SourceDatabase {
 		maxId: async (table) => Number((database.query(`SELECT max(id) AS top FROM ${quoted('sqlite', table)}`).get() as { top: number | null }).top ?? 0),
 		async *pages(table, pageSize) {
 			const page = database.query(`SELECT * FROM ${quoted('sqlite', table)} WHERE id > ? ORDER BY id LIMIT ?`)
-			let after: unknown = Number.MIN_SAFE_INTEGER
+			let after: unknown = 0
 			for (;;) {
 				const rows = page.all(after as number, pageSize) as SourceRow[]
 				if (rows.length === 0) return
@@ -138,7 +138,7 @@ async function openServer(location: string, kind: 'postgres' | 'mysql'): Promise
 		count: async (table) => Number((await run(`SELECT count(*) AS total FROM ${quoted(kind, table)}`))[0]?.total ?? 0),
 		maxId: async (table) => Number((await run(`SELECT max(id) AS top FROM ${quoted(kind, table)}`))[0]?.top ?? 0),
 		async *pages(table, pageSize) {
-			let after: unknown = Number.MIN_SAFE_INTEGER
+			let after: unknown = 0
 			for (;;) {
 				const rows = await run(`SELECT * FROM ${quoted(kind, table)} WHERE id > $1 ORDER BY id LIMIT $2`, [after, pageSize])
 				if (rows.length === 0) return

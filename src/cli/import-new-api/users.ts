@@ -7,9 +7,10 @@
  * Balances are not booked here: `balances.ts` turns quota and used quota into the ledger's opening
  * entries.
  */
-import { ROLE, USER_STATUS } from '@shared/user'
+import { ROLE, USER_STATUS, USERNAME_MAX_LENGTH } from '@shared/user'
 import type { Tables } from '@/db'
 import { randomString, type SecretBox } from '@/lib/crypto'
+import type { SourceFlavor } from './channel-types'
 import type { ReportSection } from './report'
 import type { SourceRow } from './source'
 import { deletedAt, integer, text, unixSeconds } from './values'
@@ -20,6 +21,8 @@ export type UserRow = Tables['users']['$inferInsert'] & { id: number; quota: num
 const AFF_CODE_LENGTH = 8
 const KNOWN_ROLES = new Set<number>(Object.values(ROLE))
 const KNOWN_STATUSES = new Set<number>(Object.values(USER_STATUS))
+/** one-api's status of a deleted account. */
+const ONE_API_DELETED = 3
 
 /** Sign-in bindings Ferry has: each may belong to one live account only. */
 const BINDINGS = [
@@ -40,12 +43,13 @@ const NOT_CARRIED = [
 ] as const
 
 export interface UserImportContext {
+	flavor: SourceFlavor
 	secrets: SecretBox
 	now: number
 	report: ReportSection
 }
 
-export function mapUsers(sourceRows: readonly SourceRow[], { secrets, now, report }: UserImportContext): UserRow[] {
+export function mapUsers(sourceRows: readonly SourceRow[], { flavor, secrets, now, report }: UserImportContext): UserRow[] {
 	const boundTo = new Map(BINDINGS.map(({ field }) => [field, new Map<string, number>()]))
 	const affCodes = new Set<string>()
 	const accessTokens = new Set<string>()
@@ -58,14 +62,18 @@ export function mapUsers(sourceRows: readonly SourceRow[], { secrets, now, repor
 			report.skip('no id or username', id || text(row, 'username'))
 			continue
 		}
-		const deleted = deletedAt(row, now)
+		let deleted = deletedAt(row, now)
 		let role = integer(row, 'role', ROLE.user)
 		if (!KNOWN_ROLES.has(role)) {
 			report.note(`role ${role} is not a Ferry role: imported as a common user`, id)
 			role = ROLE.user
 		}
 		let status = integer(row, 'status', USER_STATUS.enabled)
-		if (!KNOWN_STATUSES.has(status)) {
+		if (flavor === 'one-api' && status === ONE_API_DELETED) {
+			// one-api deletes an account by its status (and renames it); Ferry by `deleted_at`.
+			deleted ??= now
+			status = USER_STATUS.disabled
+		} else if (!KNOWN_STATUSES.has(status)) {
 			report.note(`status ${status} is not a Ferry user status: imported as disabled`, id)
 			status = USER_STATUS.disabled
 		}
@@ -90,6 +98,7 @@ export function mapUsers(sourceRows: readonly SourceRow[], { secrets, now, repor
 			lastLoginTime: unixSeconds(row, 'last_login_at'),
 			deletedAt: deleted,
 		}
+		if (username.length > USERNAME_MAX_LENGTH) report.note(`username longer than Ferry's ${USERNAME_MAX_LENGTH} characters: it signs in as it is, but saving the profile asks for a shorter one`, id)
 		if (!user.password.startsWith('$2')) report.note('password is not a bcrypt hash: the user cannot sign in with a password until it is reset', id)
 		for (const { column, field, name } of BINDINGS) {
 			const value = text(row, column).trim()
