@@ -217,7 +217,7 @@ for (const kind of sourceKinds) {
 				expect(ferry.dependencies.options.get('ModelRatio')).toEqual({ 'gpt-4o-mini': 2, 'gpt-4o': 5, 'my-alias': 2 })
 				expect(ferry.dependencies.options.get('RetryTimes')).toBe(0)
 				expect(lines).toContain('  skipped — not a Ferry option: general_setting.docs_link')
-				expect(lines).toContain('  skipped — two-factor sign-in (Ferry has none: these users sign in with their password alone): two_fas: 1 rows')
+				expect(lines).toContain('  skipped — two-factor sign-in (Ferry has none: these users sign in with their password alone): table two_fas')
 				expect(lines.some((line) => line.includes('RetryTimes please enter a number'))).toBe(true)
 			})
 

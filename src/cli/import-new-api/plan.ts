@@ -105,7 +105,7 @@ export async function planImport(source: SourceDatabase, { secrets, now, report,
 		if (rows === 0) continue
 		const leftBehind = report.section('other new-api tables')
 		leftBehind.read += rows
-		leftBehind.skip(reason, `${name}: ${rows} rows`)
+		leftBehind.skip(`${reason}: table ${name}`, undefined, rows)
 	}
 	const firstLogId = (await logsSource.hasTable('logs') ? await logsSource.maxId('logs') : 0) + 1
 	return { flavor, users, tokens, channels, options, redemptions, topUps, accounts, firstLogId }

@@ -18,9 +18,9 @@ class Section {
 	readonly skipped = new Map<string, Finding>()
 	readonly notes = new Map<string, Finding>()
 
-	/** A row left out, and why. */
-	skip(reason: string, example?: string | number) {
-		record(this.skipped, reason, example)
+	/** A row (or `count` rows) left out, and why. */
+	skip(reason: string, example?: string | number, count = 1) {
+		record(this.skipped, reason, example, count)
 	}
 
 	/** A row imported with something dropped or changed, or a fact worth knowing. */
@@ -29,15 +29,15 @@ class Section {
 	}
 }
 
-function record(findings: Map<string, Finding>, reason: string, example: string | number | undefined) {
+function record(findings: Map<string, Finding>, reason: string, example: string | number | undefined, count = 1) {
 	const finding = findings.get(reason) ?? { count: 0, examples: [] }
-	finding.count += 1
+	finding.count += count
 	if (example !== undefined && finding.examples.length < EXAMPLES_SHOWN) finding.examples.push(String(example))
 	findings.set(reason, finding)
 }
 
 function describe(reason: string, { count, examples }: Finding): string {
-	if (examples.length === 0) return count > 1 ? `${reason} (${count} times)` : reason
+	if (examples.length === 0) return count > 1 ? `${reason} (${count} rows)` : reason
 	const more = count > examples.length ? `, … ${count - examples.length} more` : ''
 	return `${reason}: ${examples.join(', ')}${more}`
 }
