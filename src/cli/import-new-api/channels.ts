@@ -162,8 +162,8 @@ export function mapChannels(sourceRows: readonly SourceRow[], { flavor, secrets,
 			if (value && value !== '{}' && value !== 'null') report.note(reason, label)
 		}
 		const info = jsonObjectText(text(row, 'channel_info')).parsed
-		const keys = info.is_multi_key === true ? multipleKeys(key) : [key]
-		channel.key = secrets.encrypt(keys[0] ?? key)
+		const keys = info.is_multi_key === true ? multipleKeys(key) : [key.trim()]
+		channel.key = secrets.encrypt(keys[0] ?? key.trim())
 		const statuses = (typeof info.multi_key_status_list === 'object' && info.multi_key_status_list !== null ? info.multi_key_status_list : {}) as Record<string, number>
 		if (keys.length > 1) {
 			extraKeys.push({ channel, status: channel.status!, keys: keys.slice(1), statuses })
