@@ -128,6 +128,7 @@ export function mapChannels(sourceRows: readonly SourceRow[], { flavor, secrets,
 		if (cycle) report.note(`model mapping loops (${describeCycle(cycle)}): the channel cannot serve those models until it is fixed`, label)
 		const setting = jsonObjectText(text(row, 'setting'))
 		if (setting.invalid) report.note('setting is not a JSON object: dropped', label)
+		else if (setting.text && setting.text !== '{}') report.note('setting kept as it was, but Ferry applies none of its keys yet (proxy, system prompt, forced format…)', label)
 		const otherInfo = jsonObjectText(text(row, 'other_info'))
 		const channel: ChannelRow = {
 			id,
