@@ -1,6 +1,7 @@
 /**
  * Ferry's entry point and the only module with start-up side effects:
- * configuration → database → migrations → app → listen. `ferry audit` checks the ledger instead.
+ * configuration → database → migrations → app → listen. `ferry audit` checks the ledger instead;
+ * `ferry import new-api <source>` moves a new-api installation in (src/cli/import-new-api).
  */
 import { createApp } from './app'
 import { ConfigError, loadConfig, type Config } from './config'
@@ -9,6 +10,7 @@ import { startReconciler } from './billing/reconciler'
 import { startChannelHealthCheck } from './api/channels/tools/schedule'
 import { startDataExport } from './api/data/schedule'
 import { openStore } from './db'
+import { runImportCommand } from './cli/import-new-api/command'
 import { createLogger } from './lib/logger'
 import { configureTokenizerWorker } from '@/billing/tokenizer'
 
@@ -53,13 +55,20 @@ const commands: Record<string, (config: Config) => Promise<void>> = { serve, aud
 const run = command && !command.startsWith('--') ? commands[command] : serve
 const argv = command && !command.startsWith('--') ? flags : Bun.argv.slice(2)
 
-if (!run) {
-	console.error(`unknown command "${command}": use "serve" (the default) or "audit"`)
-	process.exit(2)
-}
-Promise.resolve()
-	.then(() => run(loadConfig(Bun.env, argv)))
-	.catch((error) => {
-		console.error(error instanceof ConfigError ? error.message : error)
+if (command === 'import') {
+	// Reads its own arguments: a dry run must not load the configuration (which creates the data directory).
+	runImportCommand(flags).then((code) => process.exit(code), (error) => {
+		console.error(error)
 		process.exit(1)
 	})
+} else if (!run) {
+	console.error(`unknown command "${command}": use "serve" (the default), "audit" or "import new-api <source>"`)
+	process.exit(2)
+} else {
+	Promise.resolve()
+		.then(() => run(loadConfig(Bun.env, argv)))
+		.catch((error) => {
+			console.error(error instanceof ConfigError ? error.message : error)
+			process.exit(1)
+		})
+}
