@@ -7,6 +7,7 @@ import type { Config } from './config'
 import type { Store } from './db'
 import { argon2Passwords, type Dependencies, type PasswordHasher } from './dependencies'
 import { createApi } from './api'
+import { openApiRoutes } from './api/openapi'
 import { createOptionStore } from '@/db/stores/options'
 import { ensureRootUser } from './api/users/account'
 import { createConsole } from './console'
@@ -80,8 +81,10 @@ export async function createApp(input: AppInput) {
 	}))
 	// The console renders pages by calling the API in-process, so it is handed the app's own handler.
 	const app = new Elysia()
-		.use(createRelay(dependencies, relay))
-		.use(createApi(dependencies))
+		// First, so that it sees every route; the guards only tag the routes in the OpenAPI document.
+		.use(openApiRoutes({ routes: (): readonly unknown[] => app.routes }))
+		.guard({ detail: { tags: ['relay'] } }, (relayPart) => relayPart.use(createRelay(dependencies, relay)))
+		.guard({ detail: { tags: ['management'] } }, (apiPart) => apiPart.use(createApi(dependencies)))
 		.use(await createConsole({
 			handleApi: (request: Request): Promise<Response> => app.handle(request),
 			sessionUserId: async (headers) => (await dependencies.sessions.fromHeaders(headers))?.sub,
