@@ -8,6 +8,7 @@ import { auditLedger } from './billing/audit'
 import { startReconciler } from './billing/reconciler'
 import { startChannelHealthCheck } from './api/channels/tools/schedule'
 import { startDataExport } from './api/data/schedule'
+import { startRetention } from './api/logs/retention'
 import { openStore } from './db'
 import { createLogger } from './lib/logger'
 import { configureTokenizerWorker } from '@/billing/tokenizer'
@@ -21,6 +22,7 @@ async function serve(config: Config) {
 	// Relative to this file, so the compiled binary finds the worker among its entrypoints.
 	const healthCheck = startChannelHealthCheck(dependencies, { workerUrl: new URL('./workers/channel-health.ts', import.meta.url), holder: relay.nodeInstance })
 	const dataExport = startDataExport(dependencies, { workerUrl: new URL('./workers/data-export.ts', import.meta.url), holder: relay.nodeInstance })
+	const retention = startRetention(dependencies, { workerUrl: new URL('./workers/retention.ts', import.meta.url), holder: relay.nodeInstance })
 	const stopWatchingChanges = changes.start()
 	app.listen({ port: config.port, hostname: config.host, maxRequestBodySize: config.maxBodyBytes })
 	logger.info(`Ferry listening on http://${config.host}:${app.server?.port} (${store.dialect === 'sqlite' ? `SQLite in ${config.dataDir}` : 'Postgres'})`)
@@ -29,6 +31,7 @@ async function serve(config: Config) {
 		stopReconciler()
 		await healthCheck.stop()
 		await dataExport.stop()
+		await retention.stop()
 		stopWatchingChanges()
 		await app.stop()
 		await store.close()
