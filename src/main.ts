@@ -17,7 +17,7 @@ async function serve(config: Config) {
 	const logger = createLogger(config.logLevel)
 	configureTokenizerWorker(new URL('./workers/tokenizer.ts', import.meta.url), logger)
 	const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir })
-	const { app, relay, changes, dependencies } = await createApp({ config, store, logger })
+	const { app, relay, changes, dependencies, redis } = await createApp({ config, store, logger })
 	const stopReconciler = startReconciler(store, relay.nodeInstance, logger)
 	// Relative to this file, so the compiled binary finds the worker among its entrypoints.
 	const healthCheck = startChannelHealthCheck(dependencies, { workerUrl: new URL('./workers/channel-health.ts', import.meta.url), holder: relay.nodeInstance })
@@ -34,6 +34,7 @@ async function serve(config: Config) {
 		await retention.stop()
 		stopWatchingChanges()
 		await app.stop()
+		redis?.close()
 		await store.close()
 		process.exit(0)
 	}
