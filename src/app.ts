@@ -84,10 +84,9 @@ export async function createApp(input: AppInput) {
 	}))
 	// The console renders pages by calling the API in-process, so it is handed the app's own handler.
 	const app = new Elysia()
-		// First, so that it sees every route; the guards only tag the routes in the OpenAPI document.
 		.use(openApiRoutes({ routes: (): readonly unknown[] => app.routes }))
-		.guard({ detail: { tags: ['relay'] } }, (relayPart) => relayPart.use(createRelay(dependencies, relay)))
-		.guard({ detail: { tags: ['management'] } }, (apiPart) => apiPart.use(createApi(dependencies)))
+		.use(createRelay(dependencies, relay))
+		.use(createApi(dependencies))
 		.use(await createConsole({
 			handleApi: (request: Request): Promise<Response> => app.handle(request),
 			sessionUserId: async (headers) => (await dependencies.sessions.fromHeaders(headers))?.sub,

@@ -67,8 +67,16 @@ function cachedFile(path: string, contentType: string) {
 	}
 }
 
-type OpenApiDocument = { paths?: Record<string, Record<string, { requestBody?: { content?: Record<string, unknown> } }>> }
+type Operation = { tags?: string[]; requestBody?: { content?: Record<string, unknown> } }
+type OpenApiDocument = { paths?: Record<string, Record<string, Operation>> }
 type RouteWithBody = { method: string; path: string; hooks: { body?: unknown } }
+
+/** Each operation under the tag of its part: the management API (`/api`) or the relay (everything else). */
+function tagByPart(document: OpenApiDocument) {
+	for (const [path, operations] of Object.entries(document.paths ?? {})) {
+		for (const operation of Object.values(operations)) operation.tags ??= [path.startsWith('/api/') ? 'management' : 'relay']
+	}
+}
 
 /**
  * The plugin names a body's media types after the route's parsers, and `/api` reads JSON with a
@@ -108,7 +116,9 @@ export function openApiRoutes({ routes }: { routes: () => readonly unknown[] }) 
 	return new Elysia({ name: 'ferry-openapi' })
 		// A local hook: it runs for the plugin's routes, used below, and for no other route.
 		.onAfterHandle(({ path, response }) => {
-			if (path === `${OPENAPI_PATH}/json`) describeJsonBodies(response as OpenApiDocument, routes() as RouteWithBody[])
+			if (path !== `${OPENAPI_PATH}/json`) return
+			describeJsonBodies(response as OpenApiDocument, routes() as RouteWithBody[])
+			tagByPart(response as OpenApiDocument)
 		})
 		.use(plugin)
 		.get(`${ASSETS_PATH}/swagger-ui-bundle.js`, cachedFile(swaggerBundle, 'text/javascript; charset=utf-8'), { detail: { hide: true } })
