@@ -144,10 +144,11 @@ describe.skipIf(!databaseUrl || !redis)('three Ferry nodes on one Postgres and o
 		})
 		const onVictim = [stream(victim), stream(victim)].map((call) => call.then(() => 'finished', () => 'broken'))
 		const onSurvivors = survivors.flatMap((node) => [stream(node), stream(node)])
-		await timeUntil(async () => {
+		const inFlight = await timeUntil(async () => {
 			const [row] = await cluster.sql<{ pending: number }[]>`SELECT count(*)::int AS pending FROM quota_holds WHERE state = 'pending' AND node LIKE ${`${victim.name}/%`}`
 			return row!.pending === 2
 		}, 10_000)
+		expect(inFlight).toBeDefined()
 		await victim.kill()
 
 		expect(await Promise.all(onVictim)).toEqual(['broken', 'broken'])
