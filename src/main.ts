@@ -9,6 +9,7 @@ import { auditLedger } from './billing/audit'
 import { startReconciler } from './billing/reconciler'
 import { startChannelHealthCheck } from './api/channels/tools/schedule'
 import { startDataExport } from './api/data/schedule'
+import { startRetention } from './api/logs/retention'
 import { openStore } from './db'
 import { runImportCommand } from './cli/import-new-api/command'
 import { createLogger } from './lib/logger'
@@ -18,11 +19,12 @@ async function serve(config: Config) {
 	const logger = createLogger(config.logLevel)
 	configureTokenizerWorker(new URL('./workers/tokenizer.ts', import.meta.url), logger)
 	const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir })
-	const { app, relay, changes, dependencies } = await createApp({ config, store, logger })
+	const { app, relay, changes, dependencies, redis } = await createApp({ config, store, logger })
 	const stopReconciler = startReconciler(store, relay.nodeInstance, logger)
 	// Relative to this file, so the compiled binary finds the worker among its entrypoints.
 	const healthCheck = startChannelHealthCheck(dependencies, { workerUrl: new URL('./workers/channel-health.ts', import.meta.url), holder: relay.nodeInstance })
 	const dataExport = startDataExport(dependencies, { workerUrl: new URL('./workers/data-export.ts', import.meta.url), holder: relay.nodeInstance })
+	const retention = startRetention(dependencies, { workerUrl: new URL('./workers/retention.ts', import.meta.url), holder: relay.nodeInstance })
 	const stopWatchingChanges = changes.start()
 	app.listen({ port: config.port, hostname: config.host, maxRequestBodySize: config.maxBodyBytes })
 	logger.info(`Ferry listening on http://${config.host}:${app.server?.port} (${store.dialect === 'sqlite' ? `SQLite in ${config.dataDir}` : 'Postgres'})`)
@@ -31,8 +33,10 @@ async function serve(config: Config) {
 		stopReconciler()
 		await healthCheck.stop()
 		await dataExport.stop()
+		await retention.stop()
 		stopWatchingChanges()
 		await app.stop()
+		redis?.close()
 		await store.close()
 		process.exit(0)
 	}
