@@ -6,7 +6,8 @@ import migration2 from './0002_hold_token_limited.sql' with { type: 'text' }
 import migration3 from './0003_hot_path_indexes.sql' with { type: 'text' }
 import migration4 from './0004_change_versions.sql' with { type: 'text' }
 import migration5 from './0005_quota_reminded_at.sql' with { type: 'text' }
-import migration6 from './0006_task_relay.sql' with { type: 'text' }
+import migration6 from './0006_hold_totals.sql' with { type: 'text' }
+import migration7 from './0007_task_relay.sql' with { type: 'text' }
 
 export default {
 	journal,
@@ -17,6 +18,7 @@ export default {
 		'0003_hot_path_indexes': migration3,
 		'0004_change_versions': migration4,
 		'0005_quota_reminded_at': migration5,
-		'0006_task_relay': migration6,
+		'0006_hold_totals': migration6,
+		'0007_task_relay': migration7,
 	} as Record<string, string>,
 }

@@ -28,13 +28,20 @@ export function groupRatio(options: OptionStore, userGroup: string, usingGroup: 
 	return options.get('GroupGroupRatio')[userGroup]?.[usingGroup] ?? options.get('GroupRatio')[usingGroup] ?? 1
 }
 
+/** Whether the relay will serve a model at all: it has a price, or self-use mode lets unpriced models through. */
+export function isCallable(options: OptionStore, model: string): boolean {
+	return options.get('SelfUseModeEnabled') || Object.hasOwn(options.get('ModelPrice'), model) || Object.hasOwn(options.get('ModelRatio'), model)
+}
+
 /** The model's price in the using group, or undefined when the model has none. */
 export function resolvePricing(options: OptionStore, model: string, userGroup: string, usingGroup: string): Pricing | undefined {
 	const group = groupRatio(options, userGroup, usingGroup)
-	const modelPrice = options.get('ModelPrice')[model]
-	if (modelPrice !== undefined) return { kind: 'per_call', modelPrice, groupRatio: group }
-	const modelRatio = options.get('ModelRatio')[model]
-	if (modelRatio === undefined) return undefined
+	// Own keys only: a model named `constructor` has no price.
+	const prices = options.get('ModelPrice')
+	if (Object.hasOwn(prices, model)) return { kind: 'per_call', modelPrice: prices[model]!, groupRatio: group }
+	const ratios = options.get('ModelRatio')
+	if (!Object.hasOwn(ratios, model)) return undefined
+	const modelRatio = ratios[model]!
 	return {
 		kind: 'per_token',
 		modelRatio,

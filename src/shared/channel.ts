@@ -276,13 +276,22 @@ export type ChannelTypeInfo = z.infer<typeof channelTypeInfoSchema>
 /**
  * Answers (`data`) of the channel tool calls the list makes: `GET /test/{id}?model=` a
  * `ChannelTestResult`; `GET /update_balance/{id}/` the new balance (a number); `GET /test_upstream/{id}`
- * an `UpstreamDetection`. `GET /test` (all) and `GET /update_balance` (all enabled) answer a message.
+ * an `UpstreamDetection`; `GET /update_balance` (all enabled) a `BalanceUpdateReport`. `GET /test`
+ * (all) answers a message.
  */
 export const channelTestResultSchema = z.object({
 	/** How long the test request took, in milliseconds. */
 	time: z.number(),
 })
 export type ChannelTestResult = z.infer<typeof channelTestResultSchema>
+
+/** What updating every enabled channel's balance did: updated, failed with the reason, still running when the answer went. */
+export const balanceUpdateReportSchema = z.object({
+	updated: z.number(),
+	failed: z.array(z.object({ id: z.number(), name: z.string(), reason: z.string() })),
+	pending: z.number(),
+})
+export type BalanceUpdateReport = z.infer<typeof balanceUpdateReportSchema>
 
 /** One upstream group: which client kinds answered, how often each, and when (unix seconds). */
 export const upstreamGroupSchema = z.object({

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { eq } from 'drizzle-orm'
 import { LOG_TYPE } from '@shared/log'
-import { CHANNEL_MESSAGES, upstreamDetectionSchema } from '@shared/channel'
+import { type BalanceUpdateReport, CHANNEL_MESSAGES, upstreamDetectionSchema } from '@shared/channel'
 import { CHANNEL_TYPE } from '@shared/channel-type'
 import { ROLE } from '@shared/user'
 import { openCanary } from '../helpers/canary'
@@ -173,13 +173,18 @@ for (const target of databaseTargets()) {
 				expect((await get(`/api/channel/update_balance/${deepseek}/`)).body).toEqual({ success: false, message: 'upstream answered 401: Authentication Fails' })
 			})
 
-			test('updating all balances answers at once and refreshes enabled channels with a balance API in the background', async () => {
+			test('updating all balances reports what it updated and which channels failed with the reason', async () => {
 				const moonshot = serve({ 'GET /v1/users/me/balance': () => Response.json({ code: 0, data: { available_balance: 7.5, voucher_balance: 0, cash_balance: 7.5 } }) })
+				const refusing = serve({ '*': () => Response.json({ error: { message: 'Authentication Fails' } }, { status: 401 }) })
 				const id = await harness.createChannel({ name: 'balance-all', type: 25, base_url: moonshot.url, models: 'moonshot-v1-8k' })
+				const failing = await harness.createChannel({ name: 'balance-refused', type: 43, base_url: refusing.url, models: 'deepseek-chat' })
 				const answer = await get('/api/channel/update_balance')
 				expect(answer.body.success).toBe(true)
-				expect(answer.body.message).toContain('in the background')
-				await eventually(async () => (await channelRow(id)).balance === 7.5)
+				const report = answer.body.data as BalanceUpdateReport
+				expect(report.pending).toBe(0)
+				expect(report.failed).toContainEqual({ id: failing, name: 'balance-refused', reason: 'upstream answered 401: Authentication Fails' })
+				expect(report.updated).toBeGreaterThanOrEqual(1)
+				expect((await channelRow(id)).balance).toBe(7.5)
 			})
 		})
 

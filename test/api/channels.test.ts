@@ -492,7 +492,7 @@ for (const target of databaseTargets()) {
 		})
 
 		describe('fixing the abilities', () => {
-			test('rebuilds the whole table from the channels and answers how many channels it covered', async () => {
+			test('rebuilds the whole table from the channels and answers how many channels had wrong rows (a missing, a stale and a deleted one)', async () => {
 				const first = await createOne({ group: 'default,vip', priority: 2 })
 				const second = await createOne({ name: 'b', models: 'x', status: CHANNEL_STATUS.manuallyDisabled })
 				const expected = await abilityRows()
@@ -501,9 +501,17 @@ for (const target of databaseTargets()) {
 				await ferry.store.db.insert(abilities).values({ group: 'ghost', model: 'ghost', channelId: 4242 })
 				await ferry.store.db.update(abilities).set({ enabled: true, priority: 50 }).where(eq(abilities.channelId, second))
 				const answer = await call('POST', '/api/channel/fix')
-				expect(answer.body).toEqual({ success: true, message: '', data: 2 })
+				expect(answer.body).toEqual({ success: true, message: '', data: 3 })
 				expect(await abilityRows()).toEqual(expected)
 				expect(expected).toHaveLength(3)
+			})
+
+			test('answers 0 on a healthy database and changes nothing', async () => {
+				await createOne({ group: 'default,vip', priority: 2 })
+				await createOne({ name: 'b', models: 'x,y', status: CHANNEL_STATUS.manuallyDisabled })
+				const before = await abilityRows()
+				expect((await call('POST', '/api/channel/fix')).body).toEqual({ success: true, message: '', data: 0 })
+				expect(await abilityRows()).toEqual(before)
 			})
 		})
 

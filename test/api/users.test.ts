@@ -235,6 +235,24 @@ for (const target of databaseTargets()) {
 				const answer = await ferry.call('GET', '/api/user/models', { as: alice })
 				expect(answer.body.data).toEqual(['gpt-4o'])
 			})
+
+			test('leaves out models without a price, which the relay would refuse, unless self-use mode serves them', async () => {
+				const alice = await ferry.createUser('alice')
+				const { abilities } = ferry.store.tables
+				await ferry.store.db.insert(abilities).values([
+					{ group: 'default', model: 'gpt-4o', channelId: 1 },
+					{ group: 'default', model: 'house-model-without-price', channelId: 1 },
+					{ group: 'default', model: 'constructor', channelId: 1 },
+				])
+				const models = async () => (await ferry.call('GET', '/api/user/models', { as: alice })).body.data
+				expect(await models()).toEqual(['gpt-4o'])
+				await ferry.dependencies.options.set('SelfUseModeEnabled', 'true')
+				try {
+					expect(await models()).toEqual(['constructor', 'gpt-4o', 'house-model-without-price'])
+				} finally {
+					await ferry.dependencies.options.set('SelfUseModeEnabled', 'false')
+				}
+			})
 		})
 
 		describe('invitation income transfer', () => {

@@ -4,6 +4,7 @@
  * fake OpenAI-style upstream on loopback, and the page shows what it answered.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { eq } from 'drizzle-orm'
 import type { Page } from 'playwright-core'
 import { CHANNEL_TYPE } from '@shared/channel-type'
 import { ROLE } from '@shared/user'
@@ -161,7 +162,7 @@ describe.skipIf(!browserExecutable)('the channel list in the browser', () => {
 			await expectRequest('/api/channel/test', () => page.getByRole('button', { name: '测试所有渠道' }).click())
 			await toast(page, 'status', 'in the background')
 			await expectRequest('/api/channel/update_balance', () => page.getByRole('button', { name: '更新所有已启用渠道余额' }).click())
-			await toast(page, 'status', 'in the background')
+			await toast(page, 'status', '已更新 1 个渠道的余额')
 			expect(paths).toContain('/api/channel/test')
 			expect(paths).toContain('/api/channel/update_balance')
 			expectNoErrors(opened)
@@ -193,8 +194,14 @@ describe.skipIf(!browserExecutable)('the channel list in the browser', () => {
 		await page.getByRole('alertdialog').getByRole('button', { name: '删除' }).click()
 		await toast(page, 'status', '已删除 1 个已禁用渠道')
 		expect((await readChannel(disabled)).success).toBe(false)
+		// One channel loses its abilities: the fix says it repaired exactly that one, then that nothing is left.
+		const broken = await createChannel()
+		const { abilities } = harness.ferry.store.tables
+		await harness.ferry.store.db.delete(abilities).where(eq(abilities.channelId, broken))
 		await page.getByRole('button', { name: '修复数据库一致性' }).click()
-		await toast(page, 'status', /^已修复 \d+ 个渠道$/)
+		await toast(page, 'status', '已修复 1 个渠道')
+		await page.getByRole('button', { name: '修复数据库一致性' }).click()
+		await toast(page, 'status', '数据库一致，无需修复')
 		expectNoErrors(opened)
 		await opened.close()
 	}, 30_000)

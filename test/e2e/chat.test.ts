@@ -48,6 +48,7 @@ describe.skipIf(!browserExecutable)('the chat frames in a browser', () => {
 		await harness.ferry.dependencies.options.set('Chats', JSON.stringify([
 			{ 'Web chat': `${frameBase}?key={key}&server={address}` },
 			{ 'Second': `${frameBase}?second={key}` },
+			{ 'App': 'cherrystudio://providers/api-keys?v=1&key={key}' },
 		]))
 		await harness.ferry.dependencies.options.set('ChatLink2', `${frameBase}?link2={key}`)
 		await fetch(`${harness.origin}/login`)
@@ -91,6 +92,21 @@ describe.skipIf(!browserExecutable)('the chat frames in a browser', () => {
 		await page.goto(`${harness.origin}/chat/7`)
 		await page.getByText('请联系管理员配置聊天链接').waitFor({ timeout: STEP_TIMEOUT_MS })
 		expect(await page.locator('iframe').count()).toBe(0)
+		expectNoErrors(opened)
+		await opened.close()
+	}, PAGE_TIMEOUT_MS)
+
+	test('an app link is offered as a button instead of being opened on load', async () => {
+		const visitor = await createVisitor('app-user')
+		const enabled = await harness.createToken({ name: 'app' }, visitor)
+		const opened = await harness.open('/chat/2', { as: visitor, language: 'zh' })
+		const { page } = opened
+		const button = page.getByRole('link', { name: '在应用中打开' })
+		await button.waitFor({ timeout: STEP_TIMEOUT_MS })
+		expect(await button.getAttribute('href')).toBe(`cherrystudio://providers/api-keys?v=1&key=${enabled.key}`)
+		expect(new URL(page.url()).pathname).toBe('/chat/2')
+		expect(await page.getByText('聊天将在它的应用中打开').count()).toBe(1)
+		// Nothing tried to navigate: no blocked-navigation error (with the key in it) reached the console.
 		expectNoErrors(opened)
 		await opened.close()
 	}, PAGE_TIMEOUT_MS)

@@ -46,11 +46,11 @@ describe.skipIf(!browserExecutable)('the redemption code page in a browser', () 
 	test('creates two codes in the drawer, downloads them as <name>.txt, copies one, disables, enables and edits it', async () => {
 		const opened = await harness.open('/redemption', { as: asRoot() })
 		const { page, context } = opened
-		await page.getByText('暂无兑换码').waitFor({ timeout: STEP_TIMEOUT })
+		await page.getByText('还没有兑换码：生成一批，发给要充值的用户').waitFor({ timeout: STEP_TIMEOUT })
 		await page.getByRole('button', { name: '复制所选兑换码' }).click()
 		await toast(page, '请至少选择一个兑换码')
 
-		await page.getByRole('button', { name: '添加兑换码' }).click()
+		await page.getByTestId('empty-state').getByRole('button', { name: '添加兑换码' }).click()
 		await page.getByRole('dialog').getByRole('heading', { name: '添加兑换码' }).waitFor({ timeout: STEP_TIMEOUT })
 		expect(await page.getByLabel('额度（美元）').inputValue()).toBe('0.2')
 		expect(await page.getByLabel('生成数量').inputValue()).toBe('1')

@@ -38,6 +38,8 @@ describe.skipIf(!browserExecutable)('the personal settings tab in a browser', ()
 		exemptFromLedgerAudit(harness.ferry.store, 'a balance written as a display fixture')
 		await harness.ferry.store.db.update(users).set({ quota: QUOTA_PER_UNIT, affQuota: 2 * QUOTA_PER_UNIT }).where(eq(users.id, visitors.sailor.userId))
 		await harness.createChannel({ name: 'harbour', base_url: harness.startUpstream().url, models: MODEL_NAMES.join(',') })
+		// Only priced models are offered to users.
+		await harness.ferry.dependencies.options.set('ModelRatio', JSON.stringify(Object.fromEntries(MODEL_NAMES.map((name) => [name, 1]))))
 	}, 60_000)
 
 	afterAll(async () => {

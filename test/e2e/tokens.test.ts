@@ -54,8 +54,9 @@ describe.skipIf(!browserExecutable)('the token page in a browser', () => {
 		const user = newcomer
 		const opened = await harness.open('/token', { as: user })
 		const { page } = opened
-		await page.getByText('暂无令牌').waitFor({ timeout: STEP_TIMEOUT })
-		await page.getByRole('button', { name: '添加令牌' }).click()
+		await page.getByText('还没有令牌：创建一个令牌，用它调用 API').waitFor({ timeout: STEP_TIMEOUT })
+		// The empty list offers the same button as the toolbar.
+		await page.getByTestId('empty-state').getByRole('button', { name: '添加令牌' }).click()
 		await drawer(page).getByRole('heading', { name: '添加令牌' }).waitFor()
 		expect(await page.getByLabel('额度（美元）').inputValue()).toBe('1')
 		await page.getByRole('button', { name: '提交' }).click()
@@ -87,7 +88,8 @@ describe.skipIf(!browserExecutable)('the token page in a browser', () => {
 		const user = sailor
 		const opened = await harness.open('/token', { as: user })
 		const { page } = opened
-		await page.getByRole('button', { name: '添加令牌' }).click()
+		// The toolbar's button (an empty list offers a second one).
+		await page.getByRole('button', { name: '添加令牌' }).first().click()
 		await page.getByLabel('名称', { exact: true }).fill('fleet')
 		await page.getByRole('switch', { name: '无限额度' }).click()
 		await page.getByRole('button', { name: '10 个', exact: true }).click()

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import { readPaging, apiQuery } from '@ui/components/data-table/url-state'
 import { abbreviateNumber, formatTimestamp, parseDateTime, quotaFromDisplay, renderQuota } from '@ui/lib/format'
+import { CALL_COST_DIGITS, costFormula } from '@ui/features/logs/log-display'
 
 const currency = { display_in_currency: true, quota_per_unit: 500_000 }
 const units = { display_in_currency: false, quota_per_unit: 500_000 }
@@ -21,8 +22,14 @@ describe('number and quota display', () => {
 		expect(renderQuota(0, currency)).toBe('$0.00')
 	})
 
-	test('shows a tiny non-zero charge as the smallest visible amount rather than zero', () => {
-		expect(renderQuota(3, currency)).toBe('$0.01')
+	test('shows an amount below a cent with two significant digits rather than rounded to a cent', () => {
+		expect(renderQuota(8, currency)).toBe('$0.000016')
+		expect(renderQuota(3, currency)).toBe('$0.000006')
+		expect(renderQuota(4_999, currency)).toBe('$0.01')
+		expect(renderQuota(1, currency)).toBe('$0.000002')
+		expect(renderQuota(-8, currency)).toBe('-$0.000016')
+		expect(renderQuota(8, currency, 6)).toBe('$0.000016')
+		expect(renderQuota(1_234_567, currency, 6)).toBe('$2.469134')
 	})
 
 	test('shows raw quota units, abbreviated, when the server does not display currency', () => {
@@ -48,5 +55,29 @@ describe('table state in the URL', () => {
 
 	test('builds the API query with the filters that are set', () => {
 		expect(apiQuery({ page: 2, pageSize: 20 }, { keyword: 'abc', group: '', token: undefined })).toBe('p=2&page_size=20&keyword=abc')
+	})
+})
+
+describe('the log\'s billing formula', () => {
+	const entry = (quota: number, other: Record<string, unknown>) => ({
+		id: 1, created_at: 0, type: 2, content: '', username: 'alice', token_name: 't', model_name: 'gpt-4o-mini', quota,
+		prompt_tokens: 100, completion_tokens: 20, use_time: 1, is_stream: false, user_id: 1, group: 'default', request_id: 'r', other,
+	})
+
+	test('ends in exactly the charge on the row, after the product before rounding', () => {
+		// 0.075 × (100 + 20 × 4) = 13.5 quota, billed 14 (half away from zero).
+		const formula = costFormula(entry(14, { group_ratio: 1, model_ratio: 0.075, completion_ratio: 4 }), currency)!
+		expect(formula.values).toMatchObject({ raw: '13.5', quota: 14, cost: renderQuota(14, currency, CALL_COST_DIGITS) })
+		expect(formula.values.cost).toBe('$0.000028')
+	})
+
+	test('ends in the charge the balance could pay when it ran out, and in dollars whatever the display mode', () => {
+		const formula = costFormula(entry(9, { group_ratio: 1, model_ratio: 0.075, completion_ratio: 4 }), units)!
+		expect(formula.values).toMatchObject({ raw: '13.5', quota: 9, cost: '$0.000018' })
+	})
+
+	test('a fixed model price ends in the charge too', () => {
+		const formula = costFormula(entry(20_000, { group_ratio: 1, model_price: 0.04 }), currency)!
+		expect(formula.values).toMatchObject({ model_price: 0.04, quota: 20_000, cost: '$0.040000' })
 	})
 })

@@ -31,6 +31,8 @@ describe('the settings page rendered on the server', () => {
 			as: root, body: { type: 1, name: 'harbour', key: 'sk-upstream', group: 'default', models: MODEL_NAMES.join(','), base_url: 'https://upstream.example' },
 		})
 		expect(channel.body.success).toBe(true)
+		// Only priced models are offered to users.
+		await app.dependencies.options.set('ModelRatio', JSON.stringify(Object.fromEntries(MODEL_NAMES.map((name) => [name, 1]))))
 	})
 
 	afterAll(async () => {

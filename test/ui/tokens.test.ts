@@ -77,7 +77,7 @@ describe('the token page, rendered on the server', () => {
 		const byKey = await render(`/token?token=${keys['delta-off']}`, alice)
 		expect(tableText(byKey.html)).toContain('delta-off')
 		expect(tableText(byKey.html)).not.toContain('gamma-limited')
-		expect(tableText((await render('/token?keyword=nothing-like-this', alice)).html)).toContain('暂无令牌')
+		expect(tableText((await render('/token?keyword=nothing-like-this', alice)).html)).toContain('没有符合搜索条件的令牌')
 	}, RENDER_TIMEOUT)
 
 	test('pages through the tokens as the URL asks, newest first', async () => {

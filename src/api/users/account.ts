@@ -7,6 +7,7 @@ import { DEFAULT_ROOT_PASSWORD, DEFAULT_ROOT_USERNAME, ROLE, USER_MESSAGES, USER
 import { rows } from '@/db'
 import type { Dependencies } from '@/dependencies'
 import { applyCredit } from '@/billing/ledger'
+import { isCallable } from '@/billing/price'
 import { nowSeconds } from '@/lib/clock'
 import { randomString } from '@/lib/crypto'
 import { ApiError, badRequest, refused } from '../errors'
@@ -141,7 +142,8 @@ export async function userModels(dependencies: Dependencies, user: UserRecord): 
 	const { abilities } = dependencies.store.tables
 	const found = await dependencies.store.db.selectDistinct({ model: abilities.model }).from(abilities)
 		.where(and(eq(abilities.group, user.group), eq(abilities.enabled, true)))
-	return found.map((row) => row.model).sort()
+	// Only what a call can use: an unpriced model would fail with "has no price set" (outside self-use).
+	return found.map((row) => row.model).filter((model) => isCallable(dependencies.options, model)).sort()
 }
 
 /** First start on an empty database: the super admin root / 123456, asked to change it at login. */

@@ -60,10 +60,24 @@ export function* rebuildAbilities(tx: Database, tables: Tables, channelIds: read
 	return found
 }
 
-/** Rebuilds the whole table (`POST /api/channel/fix`), dropping rows of channels that no longer exist; answers the channel count. */
+/** One ability as text, to compare the stored table with what the channels say. */
+const abilityKey = (ability: Tables['abilities']['$inferInsert']) =>
+	JSON.stringify([ability.channelId, ability.group, ability.model, ability.enabled ?? true, ability.priority ?? 0, ability.weight ?? 0, ability.tag ?? ''])
+
+/**
+ * Rebuilds the whole table (`POST /api/channel/fix`), dropping rows of channels that no longer
+ * exist; answers how many channels' abilities were wrong (missing, extra or stale rows), so a
+ * healthy database answers 0.
+ */
 export function* rebuildAllAbilities(tx: Database, tables: Tables) {
-	yield* run(tx.delete(tables.abilities))
+	const stored = yield* rows(tx.select().from(tables.abilities))
 	const sources = yield* rows(tx.select(sourceColumns(tables)).from(tables.channels))
+	const wanted = new Set(sources.flatMap(abilitiesOf).map(abilityKey))
+	const present = new Set(stored.map(abilityKey))
+	const wrong = new Set<number>()
+	for (const ability of stored) if (!wanted.has(abilityKey(ability))) wrong.add(ability.channelId)
+	for (const source of sources) for (const ability of abilitiesOf(source)) if (!present.has(abilityKey(ability))) wrong.add(source.id)
+	yield* run(tx.delete(tables.abilities))
 	yield* insertAbilities(tx, tables, sources)
-	return sources.length
+	return wrong.size
 }

@@ -1,45 +1,19 @@
 /**
- * The plumbing the client formats other than OpenAI's (Claude, Gemini) share: the request, converted to
- * OpenAI's form, goes through the billed OpenAI pipeline with the client's key; the pipeline answers
- * errors in the format's shape, and an answer is converted back whole or, streamed, as it arrives.
- * A channel that speaks the client's format gets the client's own request instead, and its answer
- * reaches the client unconverted.
+ * A client format's encoder at the edge of the relay (design §5): how it answers a whole answer and a
+ * stream, given the relay's typed result (failures it answers with its ErrorResponder). The result is in the client's own wire format when the
+ * channel spoke it (pass-through: the format sends it on as it came) or in OpenAI's, the canonical
+ * form (the format converts it). One object per request, so it may hold what the request said
+ * (the model asked for, Gemini's stream framing).
  */
-import type { Dependencies } from '@/dependencies'
-import type { BodyReader } from '@/lib/outbound'
-import type { ErrorResponder } from '../errors'
-import { isSameFormatAnswer, relayOpenAI, type SameFormatInput } from '../pipeline/openai-call'
-import type { RelayServices } from '../pipeline/services'
-import type { RelayEndpoint } from '../providers/types'
+import type { EventReader, Json, WireFormat } from './events'
 
-interface ClientFormat {
-	respondError: ErrorResponder
-	/** A whole OpenAI-format answer in the client's format. */
-	answer(openAI: Record<string, unknown>): unknown
-	/** An OpenAI-format SSE stream in the client's format, sent with `streamContentType`. */
-	stream(reader: BodyReader): ReadableStream<Uint8Array>
+export interface ClientFormat {
+	/**
+	 * A whole answer in `wire` → the JSON text the client gets. `text` is `answer` exactly as the
+	 * upstream sent it, when it is that: a format that passes the answer on sends these bytes.
+	 */
+	answerText(answer: Json, wire: WireFormat, text: string | undefined): string
+	/** A stream's events in `wire` → the client's bytes (encodedStream), sent with `streamContentType`. */
+	stream(events: EventReader, wire: WireFormat): ReadableStream<Uint8Array>
 	streamContentType: string
-}
-
-interface ConvertedCall {
-	endpoint: RelayEndpoint
-	key: string | undefined
-	body: Record<string, unknown>
-	sameFormat?: SameFormatInput
-}
-
-export async function relayInFormat(
-	dependencies: Dependencies, relay: RelayServices, request: Request, clientAddress: string, call: ConvertedCall, format: ClientFormat,
-): Promise<Response> {
-	const answer = await relayOpenAI(dependencies, relay, call.endpoint, request, clientAddress, {
-		key: call.key, body: call.body, respondError: format.respondError, sameFormat: call.sameFormat,
-	})
-	if (!answer.ok || isSameFormatAnswer(answer)) return answer
-	const headers = { 'x-ferry-request-id': answer.headers.get('x-ferry-request-id') ?? '' }
-	if (call.body.stream === true && answer.body) {
-		return new Response(format.stream(answer.body.getReader()), {
-			headers: { ...headers, 'content-type': format.streamContentType, 'cache-control': 'no-cache' },
-		})
-	}
-	return Response.json(format.answer(await answer.json() as Record<string, unknown>), { headers })
 }

@@ -1,10 +1,11 @@
 /**
- * Server-sent events, read and written lazily, for the converters between wire formats: one upstream
- * read per pull, so memory stays bounded and a slow client slows the upstream.
+ * Server-sent events, read lazily, for the converters between wire formats and the relay's stream
+ * reader (events.ts): one upstream read per pull, so memory stays bounded and a slow client slows
+ * the upstream.
  */
 import type { BodyReader } from '@/lib/outbound'
 
-interface SseEvent {
+export interface SseEvent {
 	/** The `event:` field, when the stream names its events (Claude does). */
 	event: string | undefined
 	/** The `data:` lines joined with newlines. */
@@ -16,7 +17,7 @@ interface SseEvent {
 	fields: Record<string, string>
 }
 
-interface SseReadOptions {
+export interface SseReadOptions {
 	/**
 	 * Keep the `data:` values exactly as sent. SSE drops one space after the colon, but some
 	 * upstreams (Zhipu v3) send raw text there, where that space is part of the text.
@@ -125,70 +126,6 @@ export function readSseEvents(reader: BodyReader, { rawData = false }: SseReadOp
 }
 
 const encoder = new TextEncoder()
-const DONE = encoder.encode('data: [DONE]\n\n')
-
-/**
- * An OpenAI-format SSE body from a pull function: each call answers the chunks for one step (possibly
- * none), or undefined when the stream is over, after which `data: [DONE]` closes it. A throw from
- * `pull` rejects the read (the stream tap ends the client's stream with an error event): throw a
- * SyntaxError for a malformed upstream event.
- */
-export function openAIChunkStream(pull: () => Promise<unknown[] | undefined>, cancel: (reason?: unknown) => Promise<void>): BodyReader {
-	let finished = false
-	return {
-		async read() {
-			for (;;) {
-				if (finished) return { done: true }
-				const chunks = await pull()
-				if (chunks === undefined) {
-					finished = true
-					return { done: false, value: DONE }
-				}
-				if (chunks.length === 0) continue
-				return { done: false, value: encoder.encode(chunks.map((chunk) => `data: ${JSON.stringify(chunk)}\n\n`).join('')) }
-			}
-		},
-		async cancel(reason) {
-			finished = true
-			await cancel(reason)
-		},
-	}
-}
-
-/** How an upstream's own events become OpenAI chunks, for eventChunkStream. */
-export interface EventConversion {
-	/** The chunks for one event (possibly none), or `'end'` when the event ends the stream. */
-	chunks(event: SseEvent): unknown[] | 'end'
-	/** The chunks after the last event (the usage, say). */
-	end(): unknown[]
-	/** The body ended without a single event: it was the upstream's plain answer (a refusal); throw what it says. */
-	noEvents(answer: string): never
-}
-
-/**
- * OpenAI chunks from an upstream's event stream, for upstreams (Baidu, Tencent, Zhipu v3) that answer
- * a refused call with plain JSON where the events would be.
- */
-export function eventChunkStream(source: BodyReader, conversion: EventConversion, options: SseReadOptions = {}): BodyReader {
-	const recorded = recordingHead(source)
-	const events = readSseEvents(recorded.reader, options)
-	let sawEvent = false
-	let finished = false
-	return openAIChunkStream(async () => {
-		if (finished) return undefined
-		const event = await events.next()
-		if (!event) {
-			finished = true
-			if (!sawEvent) conversion.noEvents(recorded.head())
-			return conversion.end()
-		}
-		sawEvent = true
-		const chunks = conversion.chunks(event)
-		if (chunks !== 'end') return chunks
-		finished = true
-		return conversion.end()
-	}, (reason) => events.cancel(reason))
-}
 
 /** A body that is one prepared text, for answers converted whole. */
 export function textReader(text: string): BodyReader {
@@ -205,25 +142,3 @@ export function textReader(text: string): BodyReader {
 	}
 }
 
-/** Enough of a body to read a JSON error answered instead of a stream. */
-const HEAD_LIMIT = 64 * 1024
-
-/**
- * Keeps the first bytes of a body while it is read as a stream: some upstreams (Baidu, Tencent)
- * answer a refused stream with plain JSON, which the converter then reads from `head()`.
- */
-function recordingHead(reader: BodyReader) {
-	const decoder = new TextDecoder()
-	let head = ''
-	return {
-		head: () => head,
-		reader: {
-			async read() {
-				const chunk = await reader.read()
-				if (!chunk.done && head.length < HEAD_LIMIT) head += decoder.decode(chunk.value, { stream: true })
-				return chunk
-			},
-			cancel: (reason?: unknown) => reader.cancel(reason),
-		} satisfies BodyReader,
-	}
-}

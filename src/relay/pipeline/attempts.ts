@@ -7,9 +7,9 @@ import type { Dependencies } from '@/dependencies'
 import type { RoutableChannel } from '@/db/stores/channels'
 import type { OpenedResponse } from '@/lib/outbound'
 import { RelayError, relayErrors } from '../errors'
-import { AdaptorFetchError, type RelayEndpoint, type SameFormatCall } from '../providers/types'
+import { AdaptorFetchError } from '../providers/types'
 import { scrubSecrets, upstreamMessageOf } from '../upstream/messages'
-import { ChannelUnfitError, channelCanTake, openUpstream, type OpenedUpstream } from '../upstream/open'
+import { ChannelUnfitError, channelCanTake, openUpstream, type OpenedUpstream, type UpstreamCall } from '../upstream/open'
 import { disableReason } from './channel-health'
 import type { RelayServices } from './services'
 
@@ -17,25 +17,16 @@ import type { RelayServices } from './services'
 const NEVER_RETRY = new Set([400, 408, 413, 415, 422, 504, 524])
 const ERROR_BODY_LIMIT = 64 * 1024
 
+/** The upstream that answered (with a 2xx status), how to read its answer, and every channel tried. */
 export interface UpstreamAnswer {
 	channel: RoutableChannel
-	response: OpenedResponse
-	upstreamModel: string
+	opened: OpenedUpstream
 	tried: number[]
-	/** The upstream spoke the client's own format: the answer is in that format, not OpenAI's. */
-	sameFormat: boolean
 }
 
-interface AttemptPlan {
-	endpoint: RelayEndpoint
+interface AttemptPlan extends UpstreamCall {
 	group: string
-	model: string
-	body: Record<string, unknown>
-	stream: boolean
 	pinnedChannelId: number | undefined
-	signal: AbortSignal
-	/** The client's own request, for channels that speak its format. */
-	sameFormat?: SameFormatCall
 }
 
 /** A token or signing service refusing the channel's key with one of these means the key is wrong. */
@@ -73,7 +64,7 @@ export async function sendWithRetries(dependencies: Dependencies, relay: RelaySe
 	for (let attempts = 0; attempts <= retries;) {
 		const channel = plan.pinnedChannelId
 			? relay.routing.channel(plan.pinnedChannelId)
-			: relay.routing.pick(plan.group, plan.model, new Set(tried), { accepts: (candidate) => channelCanTake(candidate, plan) })
+			: relay.routing.pick(plan.group, plan.model, new Set(tried), { accepts: (candidate) => channelCanTake(candidate, { ...plan, native: plan.native?.format }) })
 		if (!channel) {
 			if (plan.pinnedChannelId) throw relayErrors.channelDisabled()
 			break
@@ -104,7 +95,7 @@ export async function sendWithRetries(dependencies: Dependencies, relay: RelaySe
 		}
 		attempts++
 		const { response } = opened
-		if (response.ok) return { channel, response, upstreamModel: opened.upstreamModel, tried, sameFormat: opened.sameFormat === true }
+		if (response.ok) return { channel, opened, tried }
 		const status = mappedStatus(channel, response.status)
 		const { error, upstreamMessage } = await upstreamError(channel, response, status)
 		const reason = disableReason(dependencies.options, channel.autoBan, status, upstreamMessage)

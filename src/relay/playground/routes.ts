@@ -5,15 +5,17 @@
  */
 import { Elysia } from 'elysia'
 import type { Dependencies } from '@/dependencies'
-import { openAIErrorResponse, relayFailure } from '../errors'
+import { openAIErrorResponse } from '../errors'
+import { canonicalFromOpenAI } from '../formats/canonical'
 import { isObject } from '../formats/json'
+import { openAIClientFormat } from '../formats/openai/client'
 import { readJsonBody } from '../formats/openai/requests'
-import { relayOpenAI } from '../pipeline/openai-call'
+import { respond } from '../pipeline/respond'
 import type { RelayServices } from '../pipeline/services'
 import { playgroundCaller, playgroundGroup, playgroundUser } from './caller'
 
-async function playgroundChat(dependencies: Dependencies, relay: RelayServices, request: Request, clientAddress: string): Promise<Response> {
-	try {
+function playgroundChat(dependencies: Dependencies, relay: RelayServices, request: Request, clientAddress: string): Promise<Response> {
+	return respond(dependencies, relay, request, clientAddress, openAIErrorResponse, async () => {
 		const user = await playgroundUser(dependencies, request.headers)
 		const body = await readJsonBody(request)
 		let forwarded = body
@@ -21,13 +23,11 @@ async function playgroundChat(dependencies: Dependencies, relay: RelayServices, 
 		if (isObject(body)) {
 			const { group, ...rest } = body
 			requestedGroup = group
-			forwarded = rest
+			forwarded = canonicalFromOpenAI(rest)
 		}
 		const caller = playgroundCaller(user, playgroundGroup(dependencies, user, requestedGroup))
-		return await relayOpenAI(dependencies, relay, 'chat', request, clientAddress, { key: undefined, caller, body: forwarded, respondError: openAIErrorResponse })
-	} catch (error) {
-		return relayFailure(error, dependencies.logger, openAIErrorResponse)
-	}
+		return { call: { endpoint: 'chat', caller, body: forwarded }, format: openAIClientFormat }
+	})
 }
 
 export function playgroundRoutes(dependencies: Dependencies, relay: RelayServices) {

@@ -3,7 +3,7 @@
  * list's order is the console's type select (seed 001 §3: the common providers first), so a new
  * provider's line goes where it should be listed.
  */
-import type { ProviderAdaptor, RelayEndpoint, TaskPlatform } from './types'
+import type { Converter, NativeFormat, OpenAIPassThrough, ProviderAdaptor, RelayEndpoint, SameFormatPassThrough, SelfOpenedEndpoint, TaskPlatform } from './types'
 import { openai } from './openai'
 import { midjourney, midjourneyPlus } from './midjourney'
 import { suno } from './suno'
@@ -93,16 +93,42 @@ export const isKnownChannelType = (type: number) => byType.has(type)
 export const channelTypeName = (type: number) => byType.get(type)?.name ?? `type ${type}`
 
 /**
- * Whether a channel type can take a call: the endpoint passes through, converts (streaming only
- * when the converter can stream), or is opened by the adaptor itself. Routing picks only such channels.
+ * How a channel type serves one call (design §5, routing by capability): in the client's own format
+ * (`native`: a same-format pass-through, for a call that brings its own request in that format), in
+ * OpenAI's format as it is (`openai`), through a converter (streaming only when the converter can
+ * stream), or by the adaptor's own opening (`self-opened`); in that order of preference. Routing and
+ * opening both ask here, so a channel is picked only for a call it is then sent.
  */
-export function servesEndpoint(type: number, endpoint: RelayEndpoint, stream = false): boolean {
-	const adaptor = byType.get(type)
-	if (!adaptor) return false
-	if (adaptor.openai?.endpoints.includes(endpoint) || adaptor.selfOpened?.[endpoint]) return true
-	const converter = adaptor.converted?.[endpoint]
-	return Boolean(converter && (!stream || converter.streamToOpenAI))
+export type Service =
+	| { via: 'native'; format: NativeFormat; passThrough: SameFormatPassThrough }
+	| { via: 'openai'; passThrough: OpenAIPassThrough }
+	| { via: 'self-opened'; opener: SelfOpenedEndpoint }
+	| { via: 'converter'; converter: Converter }
+
+export interface ServiceCall {
+	endpoint: RelayEndpoint
+	stream: boolean
+	/** The format of the client's own request, when it brought one (Claude's, Gemini's). */
+	native?: NativeFormat
 }
+
+export function serviceFor(type: number, call: ServiceCall): Service | undefined {
+	const adaptor = byType.get(type)
+	if (!adaptor) return undefined
+	// Same-format pass-through is for chat: the one endpoint the other client formats share with OpenAI's.
+	const native = call.native && call.endpoint === 'chat' ? adaptor.sameFormat?.[call.native] : undefined
+	if (native) return { via: 'native', format: call.native!, passThrough: native }
+	if (adaptor.openai?.endpoints.includes(call.endpoint)) return { via: 'openai', passThrough: adaptor.openai }
+	const opener = adaptor.selfOpened?.[call.endpoint]
+	if (opener) return { via: 'self-opened', opener }
+	const converter = adaptor.converted?.[call.endpoint]
+	if (converter && (!call.stream || converter.streamToOpenAI)) return { via: 'converter', converter }
+	return undefined
+}
+
+/** Whether a channel type can take a call at all. Routing picks only such channels. */
+export const servesEndpoint = (type: number, endpoint: RelayEndpoint, stream = false, native?: NativeFormat) =>
+	serviceFor(type, { endpoint, stream, native }) !== undefined
 
 /** Whether a channel type takes async tasks of the platform (Midjourney Proxy, Suno). */
 export function servesTasks(type: number, platform: TaskPlatform): boolean {

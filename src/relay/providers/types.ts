@@ -1,5 +1,6 @@
 import type { BodyReader, OpenedResponse } from '@/lib/outbound'
 import type { WebSocketOpen } from '@/lib/outbound/websocket'
+import type { EventReader, WireFormat } from '../formats/events'
 
 /**
  * What every upstream adaptor declares (design §5). Adaptors are pure: they turn a request into the
@@ -36,29 +37,50 @@ export interface UpstreamRequest {
 /** Same-format traffic: the upstream speaks OpenAI's wire format for these endpoints. */
 export interface OpenAIPassThrough {
 	endpoints: readonly RelayEndpoint[]
-	/** `body` is the client's JSON with the upstream model name already in place. */
-	buildRequest(channel: UpstreamChannel, endpoint: RelayEndpoint, body: Record<string, unknown>): UpstreamRequest
+	/**
+	 * `body` is the client's JSON with the upstream model name already in place. `text`, when given, is
+	 * `body` exactly as the client wrote it: an adaptor that sends the body unchanged sends these bytes.
+	 */
+	buildRequest(channel: UpstreamChannel, endpoint: RelayEndpoint, body: Record<string, unknown>, text?: string): UpstreamRequest
 	/** Headers that take a signature (Zhipu's JWT), added over buildRequest's. `now` is Unix milliseconds. */
 	signedHeaders?(channel: UpstreamChannel, now: number): Promise<Record<string, string>>
 }
 
+/** The client formats other than OpenAI's, whose own requests a channel may speak (OpenAI's is the canonical form). */
+export type NativeFormat = Exclude<WireFormat, 'openai'>
+
 /**
- * A client format's own request, for upstreams that speak that format (design §5: same-format traffic
- * passes through with only model mapping applied). Only the Claude format has one so far.
+ * A client format's own chat request, for upstreams that speak that format (design §5: same-format
+ * traffic passes through with only model mapping applied).
  */
-export interface SameFormatCall {
-	format: 'claude'
-	/** The client's body for an upstream model name: the bytes as sent when the name is unchanged. */
+export interface NativeRequest {
+	format: NativeFormat
+	/**
+	 * The client's body for an upstream model name: the bytes as sent when the name is unchanged, or
+	 * when the body does not name the model (Gemini's, whose model is in the path).
+	 */
 	bodyFor(model: string): string
+	/** The client's body, parsed: for upstreams whose wire differs from the client's at the top (Bedrock's). */
+	value: Record<string, unknown>
 	/** The client's headers that belong to the wire format (Claude's `anthropic-beta`, `anthropic-version`). */
 	headers: Record<string, string>
 	/** The client's query string that belongs to the wire format (Claude SDKs' `?beta=true`), or ''. */
 	search: string
 }
 
-/** An upstream serving a client format's own requests (its answers reach the client unconverted). */
-interface SameFormatPassThrough {
-	buildRequest(channel: UpstreamChannel, call: Omit<SameFormatCall, 'bodyFor'> & { body: string }): UpstreamRequest
+/** What a same-format adaptor builds its request from: the client's request with the upstream model name. */
+interface NativeCall extends Omit<NativeRequest, 'bodyFor' | 'format'> {
+	/** The upstream model name (already in `body` when the format names it there). */
+	model: string
+	stream: boolean
+	body: string
+}
+
+/** An upstream serving a client format's own requests: its answers reach the client in that format. */
+export interface SameFormatPassThrough {
+	buildRequest(channel: UpstreamChannel, call: NativeCall, context: AdaptorContext): UpstreamRequest | Promise<UpstreamRequest>
+	/** Its stream body → the format's events; an SSE stream of JSON events (readSseAnswerEvents) when absent. */
+	streamEvents?(body: BodyReader): EventReader
 }
 
 /** What an adaptor may use besides its arguments: the gateway's outbound client, for token exchanges. */
@@ -92,12 +114,12 @@ export interface Converter {
 	/** The whole upstream answer → the OpenAI-format answer object (with `usage`). `model` is what the client asked for. */
 	toOpenAI(text: string, model: string): Record<string, unknown>
 	/**
-	 * The upstream's stream → an OpenAI-format SSE stream (`data: {chunk}` events, usage in a final
-	 * chunk, then `data: [DONE]`). Must be lazy (pull one upstream read per call). Its `read()` rejects
-	 * when the upstream fails: with a SyntaxError for a malformed event, with a RelayError for an
-	 * error the upstream reported (its message reaches the client in the stream's error event).
+	 * The upstream's stream → OpenAI chunks as events (chunk-stream.ts: the chunks, usage in a final
+	 * chunk, then `done`). Must be lazy (pull one upstream read per call). Its `read()` rejects when
+	 * the upstream fails: with a SyntaxError for a malformed event, with a RelayError for an error the
+	 * upstream reported (its message reaches the client in the stream's error event).
 	 */
-	streamToOpenAI?(reader: BodyReader, model: string): BodyReader
+	streamToOpenAI?(reader: BodyReader, model: string): EventReader
 	/**
 	 * For upstreams that report failures inside a 2xx answer (Baidu, Zhipu v3, Tencent…): the status
 	 * and message such an answer stands for, or undefined for a real answer. The relay then treats it
@@ -120,12 +142,15 @@ export class AdaptorFetchError extends Error {
 /**
  * An endpoint whose upstream is not one HTTP request (iFlytek Spark speaks WebSocket): the adaptor
  * opens the upstream itself through the guarded WebSocket client and answers in OpenAI's format,
- * as a converted answer would be (JSON whole, SSE for a stream). A refused call answers an
- * HTTP-like status with an `{error:{message}}` body, so retries and channel health work as usual.
+ * as a converted answer would be (JSON whole; a stream's chunks as `events`). A refused call answers
+ * an HTTP-like status with an `{error:{message}}` body, so retries and channel health work as usual.
  */
-interface SelfOpenedEndpoint {
-	open(channel: UpstreamChannel, body: Record<string, unknown>, call: SelfOpenedCall): Promise<OpenedResponse>
+export interface SelfOpenedEndpoint {
+	open(channel: UpstreamChannel, body: Record<string, unknown>, call: SelfOpenedCall): Promise<SelfOpenedResponse>
 }
+
+/** A self-opened answer: HTTP-like (a refusal, or a whole answer's JSON), plus a stream's OpenAI chunks. */
+export type SelfOpenedResponse = OpenedResponse & { events?: EventReader }
 
 export interface SelfOpenedCall {
 	/** The model the client asked for, for the answer's `model` field. */
@@ -254,7 +279,7 @@ export interface ProviderAdaptor {
 	/** Endpoints the adaptor opens itself (not one HTTP request). */
 	selfOpened?: Partial<Record<RelayEndpoint, SelfOpenedEndpoint>>
 	/** Chat calls of client formats the upstream speaks itself: they pass through instead of converting. */
-	sameFormat?: Partial<Record<SameFormatCall['format'], SameFormatPassThrough>>
+	sameFormat?: Partial<Record<NativeFormat, SameFormatPassThrough>>
 	/** Async tasks (drawing, music): submitted, then polled until they finish. */
 	tasks?: TaskAdaptor
 }

@@ -4,7 +4,6 @@
  * with where the upstream is (its URLs, its host name, IP addresses) taken out too — clients should
  * learn why a call failed, not which upstream a gateway uses (users ask for this: user-demands §1.26).
  */
-import type { BodyReader } from '@/lib/outbound'
 import { RelayError } from '../errors'
 
 /** Long enough to explain, short enough for a log line or a toast. */
@@ -77,10 +76,11 @@ export function scrubSecrets(message: string, channel: UpstreamIdentity): string
 }
 
 /**
- * The reader, with an error the upstream reported in the middle of a stream (a converter's
- * RelayError, whose message reaches the client in the stream's error event) scrubbed as above.
+ * The reader (of a body, or of its events), with an error the upstream reported in the middle of a
+ * stream (a converter's RelayError, whose message reaches the client in the stream's error event)
+ * scrubbed as above.
  */
-export function scrubbedStreamErrors(reader: BodyReader, channel: UpstreamIdentity): BodyReader {
+export function scrubbedStreamErrors<Read>(reader: StreamReader<Read>, channel: UpstreamIdentity): StreamReader<Read> {
 	// Not an async function: every chunk of every stream passes here, and only a failure needs work.
 	const scrubbed = (error: unknown): never => {
 		if (!(error instanceof RelayError)) throw error
@@ -90,4 +90,9 @@ export function scrubbedStreamErrors(reader: BodyReader, channel: UpstreamIdenti
 		read: () => reader.read().catch(scrubbed),
 		cancel: (reason) => reader.cancel(reason),
 	}
+}
+
+interface StreamReader<Read> {
+	read(): Promise<Read>
+	cancel(reason?: unknown): Promise<void>
 }

@@ -1,16 +1,21 @@
 /**
- * Opening one call on one channel, for the relay and the channel tools alike: the adaptor's
- * pass-through, converter or own opening for the endpoint, the channel's model mapping, the request
- * built and sent through the outbound client, and the answer turned into OpenAI's form (or left in
- * the client's own format for a same-format channel).
+ * Opening one call on one channel, for the relay and the channel tools alike: the adaptor's way of
+ * serving the endpoint (the client's own format passed through, OpenAI's format passed through, a
+ * converter, or its own opening), the channel's model mapping, the request built and sent through
+ * the outbound client. The answer is read as typed values — a whole answer object, or a stream of
+ * parsed events — in the client's own wire format (same-format) or OpenAI's, the canonical one.
  */
 import type { Dependencies } from '@/dependencies'
 import type { RoutableChannel } from '@/db/stores/channels'
-import { type BodyReader, type OpenedResponse, readAllText } from '@/lib/outbound'
-import { THINKING_BLOCKS_FIELD } from '../formats/claude/thinking'
+import type { BodyReader, OpenedResponse } from '@/lib/outbound'
+import { readSseAnswerEvents, type EventReader, type Json, type WireFormat } from '../formats/events'
+import { isObject } from '../formats/json'
 import { textReader } from '../formats/sse'
-import { adaptorFor, servesEndpoint } from '../providers/registry'
-import { type AdaptorContext, AdaptorFetchError, type Converter, type OpenAIPassThrough, type RelayEndpoint, type SameFormatCall, type UpstreamChannel } from '../providers/types'
+import { adaptorFor, serviceFor, servesEndpoint } from '../providers/registry'
+import {
+	type AdaptorContext, AdaptorFetchError, type NativeFormat, type NativeRequest, type OpenAIPassThrough, type RelayEndpoint, type SelfOpenedResponse,
+	type UpstreamChannel,
+} from '../providers/types'
 import { mappingServes, ModelMappingCycleError, upstreamModel } from './model-mapping'
 import { mediaFetcher } from './user-media'
 import { upstreamWebSocket } from './websocket'
@@ -21,35 +26,72 @@ export type UpstreamFetch = (url: string, init: RequestInit) => Promise<OpenedRe
 /** Why one channel could not take the call: its adaptor lacks the endpoint, or its mapping loops. */
 export class ChannelUnfitError extends Error {}
 
+/** A whole answer that is not a JSON object, from an upstream whose answer passes through. */
+export class MalformedAnswerError extends Error {}
+
 /**
- * Whether a channel's configuration can take the call: its type serves the endpoint and its
- * `model_mapping` gives the model an upstream name. Routing picks only such channels.
+ * Whether a channel's configuration can take the call: its type serves it (registry.ts serviceFor)
+ * and its `model_mapping` gives the model an upstream name. Routing picks only such channels.
  */
-export function channelCanTake(channel: RoutableChannel, call: { endpoint: RelayEndpoint; stream: boolean; model: string }): boolean {
-	return servesEndpoint(channel.type, call.endpoint, call.stream) && mappingServes(channel.modelMapping, call.model)
+export function channelCanTake(channel: RoutableChannel, call: { endpoint: RelayEndpoint; stream: boolean; model: string; native?: NativeFormat }): boolean {
+	return servesEndpoint(channel.type, call.endpoint, call.stream, call.native) && mappingServes(channel.modelMapping, call.model)
+}
+
+export interface UpstreamCall {
+	endpoint: RelayEndpoint
+	/** The model the client asked for. */
+	model: string
+	/** The canonical (OpenAI-format) body. */
+	body: Record<string, unknown>
+	/** `body` exactly as the client wrote it, when it is that: an OpenAI-format upstream gets these bytes while nothing changes. */
+	bodyText?: string
+	stream: boolean
+	signal: AbortSignal
+	/** The client's own request, for a channel that speaks its format. */
+	native?: NativeRequest
+}
+
+/** A whole answer read: the object, and its text as the upstream sent it when the object is that text unchanged. */
+interface ReadAnswer {
+	answer: Json
+	text?: string
 }
 
 export interface OpenedUpstream {
+	/** The upstream's HTTP answer: its status, and for an error its text. */
 	response: OpenedResponse
 	upstreamModel: string
-	/** See UpstreamAnswer.sameFormat. */
-	sameFormat?: boolean
+	/** The wire format of the answer: the client's own (same-format pass-through) or OpenAI's (canonical). */
+	wire: WireFormat
+	/**
+	 * A whole answer's text → the answer in `wire`. Throws a MalformedAnswerError for a passed-through
+	 * answer that is not a JSON object; a converter's failures (a RelayError for an error it found) propagate.
+	 */
+	readAnswer(text: string): ReadAnswer
+	/** A stream's body → its events in `wire`, parsed once, one upstream read per read. */
+	readEvents(body: BodyReader): EventReader
+}
+
+/** A passed-through answer: parsed, and kept with its bytes. */
+function passedAnswer(text: string): ReadAnswer {
+	let answer: unknown
+	try {
+		answer = JSON.parse(text)
+	} catch {
+		throw new MalformedAnswerError('the upstream answer is not JSON')
+	}
+	if (!isObject(answer)) throw new MalformedAnswerError('the upstream answer is not a JSON object')
+	return { answer, text }
 }
 
 /**
- * Sends one call to one channel: picks the adaptor's pass-through or converter for the endpoint,
- * maps the model, builds and sends the request. A converted upstream's answer comes back already
- * in OpenAI's format, so callers (the relay, channel tests) never see the difference.
+ * Sends one call to one channel: picks how the adaptor serves it, maps the model, builds and sends
+ * the request. Throws ChannelUnfitError when the channel cannot take the call at all.
  */
-export async function openUpstream(
-	dependencies: Dependencies, relay: { outbound: UpstreamFetch }, channel: RoutableChannel,
-	call: { endpoint: RelayEndpoint; model: string; body: Record<string, unknown>; stream: boolean; signal: AbortSignal; sameFormat?: SameFormatCall },
-): Promise<OpenedUpstream> {
+export async function openUpstream(dependencies: Dependencies, relay: { outbound: UpstreamFetch }, channel: RoutableChannel, call: UpstreamCall): Promise<OpenedUpstream> {
 	const adaptor = adaptorFor(channel.type)
-	const passThrough = adaptor?.openai?.endpoints.includes(call.endpoint) ? adaptor.openai : undefined
-	const converter = passThrough ? undefined : adaptor?.converted?.[call.endpoint]
-	const selfOpened = adaptor?.selfOpened?.[call.endpoint]
-	if (!adaptor || !servesEndpoint(channel.type, call.endpoint, call.stream)) throw new ChannelUnfitError('endpoint not served')
+	const service = serviceFor(channel.type, { endpoint: call.endpoint, stream: call.stream, native: call.native?.format })
+	if (!adaptor || !service) throw new ChannelUnfitError('endpoint not served')
 	let model: string
 	try {
 		model = upstreamModel(channel.modelMapping, call.model)
@@ -58,52 +100,57 @@ export async function openUpstream(
 		dependencies.logger.warn('channel model mapping has a cycle', { channelId: channel.id })
 		throw new ChannelUnfitError('model mapping cycle')
 	}
-	const body = call.stream
+	const upstreamChannel = channel.baseUrl ? channel : { ...channel, baseUrl: adaptor.defaultBaseUrl }
+	const send = (request: { method?: 'GET' | 'POST'; url: string; headers: Record<string, string>; body: string }) =>
+		relay.outbound(request.url, { method: request.method ?? 'POST', headers: request.headers, body: request.body, signal: call.signal })
+
+	if (service.via === 'native') {
+		const { bodyFor, format: _, ...wire } = call.native!
+		const { passThrough } = service
+		const request = await passThrough.buildRequest(upstreamChannel, { ...wire, model, stream: call.stream, body: bodyFor(model) }, adaptorContext(dependencies, relay, call.signal))
+		return { response: await send(request), upstreamModel: model, wire: service.format, readAnswer: passedAnswer, readEvents: passThrough.streamEvents ?? readSseAnswerEvents }
+	}
+
+	const usageAsked = (call.body.stream_options as { include_usage?: unknown } | undefined)?.include_usage === true
+	const body: Record<string, unknown> = call.stream && !usageAsked
 		? { ...call.body, model, stream_options: { ...(call.body.stream_options as object | undefined), include_usage: true } }
 		: { ...call.body, model }
-	const upstreamChannel = channel.baseUrl ? channel : { ...channel, baseUrl: adaptor.defaultBaseUrl }
-	const sameFormat = call.sameFormat && call.endpoint === 'chat' ? adaptor.sameFormat?.[call.sameFormat.format] : undefined
-	if (sameFormat) {
-		const { bodyFor, ...wire } = call.sameFormat!
-		const upstream = sameFormat.buildRequest(upstreamChannel, { ...wire, body: bodyFor(model) })
-		const response = await relay.outbound(upstream.url, { method: upstream.method ?? 'POST', headers: upstream.headers, body: upstream.body, signal: call.signal })
-		return { response, upstreamModel: model, sameFormat: true }
-	}
-	if (selfOpened) {
-		const opened = await selfOpened.open(upstreamChannel, body, { model: call.model, stream: call.stream, signal: call.signal, now: () => Date.now(), openWebSocket: upstreamWebSocket(dependencies) })
-		return { response: opened, upstreamModel: model }
-	}
-	const upstream = passThrough
-		? await passThroughRequest(passThrough, upstreamChannel, call.endpoint, withoutCanonicalFields(body, call.sameFormat?.format))
-		: await converter!.buildRequest(upstreamChannel, body, adaptorContext(dependencies, relay, call.signal))
-	const response = await relay.outbound(upstream.url, { method: upstream.method ?? 'POST', headers: upstream.headers, body: upstream.body, signal: call.signal })
-	if (!converter || !response.ok) return { response, upstreamModel: model }
-	if (!call.stream && converter.errorOf) {
-		// Read now: an error reported inside a 2xx answer must be seen before the call counts as answered.
-		const text = await response.text()
-		const reported = converter.errorOf(text)
-		if (reported) return { response: answeredWith(response, reported.status, JSON.stringify({ error: { message: reported.message } })), upstreamModel: model }
-		return { response: convertedAnswer(answeredWith(response, response.status, text), converter, call.model, false), upstreamModel: model }
-	}
-	return { response: convertedAnswer(response, converter, call.model, call.stream), upstreamModel: model }
-}
+	const canonical = { upstreamModel: model, wire: 'openai' as const }
 
-/**
- * Thinking blocks ride on assistant messages of the canonical form only: OpenAI-format upstreams must
- * not see them. Nor a Claude client's thinking settings: OpenAI's form has none every model accepts
- * (formats/claude/NOTES.md), while an OpenAI client's own `thinking` is its to send.
- */
-function withoutCanonicalFields(input: Record<string, unknown>, clientFormat: SameFormatCall['format'] | undefined) {
-	const { thinking: _, ...withoutThinking } = input
-	const body = clientFormat === 'claude' ? withoutThinking : input
-	const messages = body.messages
-	if (!Array.isArray(messages) || !messages.some((message) => message?.[THINKING_BLOCKS_FIELD] !== undefined)) return body
-	return { ...body, messages: messages.map(({ [THINKING_BLOCKS_FIELD]: _, ...message }) => message) }
+	if (service.via === 'self-opened') {
+		const opened: SelfOpenedResponse = await service.opener.open(upstreamChannel, body, {
+			model: call.model, stream: call.stream, signal: call.signal, now: () => Date.now(), openWebSocket: upstreamWebSocket(dependencies),
+		})
+		const events = opened.events
+		return { ...canonical, response: opened, readAnswer: passedAnswer, readEvents: (body) => events ?? readSseAnswerEvents(body) }
+	}
+
+	if (service.via === 'openai') {
+		// The client's bytes go as they are while Ferry changes nothing in them: same model, usage already asked for.
+		const text = model === call.model && body.stream_options === call.body.stream_options ? call.bodyText : undefined
+		const request = await passThroughRequest(service.passThrough, upstreamChannel, call.endpoint, body, text)
+		return { ...canonical, response: await send(request), readAnswer: passedAnswer, readEvents: readSseAnswerEvents }
+	}
+
+	const { converter } = service
+	const request = await converter.buildRequest(upstreamChannel, body, adaptorContext(dependencies, relay, call.signal))
+	const response = await send(request)
+	const converted = {
+		...canonical,
+		readAnswer: (text: string): ReadAnswer => ({ answer: converter.toOpenAI(text, call.model) }),
+		readEvents: (body: BodyReader) => converter.streamToOpenAI!(body, call.model),
+	}
+	if (call.stream || !response.ok || !converter.errorOf) return { ...converted, response }
+	// Read now: an error reported inside a 2xx answer must be seen before the call counts as answered.
+	const text = await response.text()
+	const reported = converter.errorOf(text)
+	if (reported) return { ...converted, response: answeredWith(response, reported.status, JSON.stringify({ error: { message: reported.message } })) }
+	return { ...converted, response: answeredWith(response, response.status, text) }
 }
 
 /** A pass-through request with the headers its adaptor signs, if any, added. */
-async function passThroughRequest(passThrough: OpenAIPassThrough, channel: UpstreamChannel, endpoint: RelayEndpoint, body: Record<string, unknown>) {
-	const request = passThrough.buildRequest(channel, endpoint, body)
+async function passThroughRequest(passThrough: OpenAIPassThrough, channel: UpstreamChannel, endpoint: RelayEndpoint, body: Record<string, unknown>, text: string | undefined) {
+	const request = passThrough.buildRequest(channel, endpoint, body, text)
 	if (!passThrough.signedHeaders) return request
 	return { ...request, headers: { ...request.headers, ...(await passThrough.signedHeaders(channel, Date.now())) } }
 }
@@ -122,39 +169,6 @@ function adaptorContext(dependencies: Dependencies, relay: { outbound: UpstreamF
 			const text = await response.text()
 			if (!response.ok) throw new AdaptorFetchError(response.status, `${new URL(url).host} answered ${response.status}`)
 			return JSON.parse(text) as unknown
-		},
-	}
-}
-
-/** The upstream's own answer, turned into OpenAI's shape when it is read. */
-function convertedAnswer(response: OpenedResponse, converter: Converter, model: string, stream: boolean): OpenedResponse {
-	if (stream) {
-		const body = response.body ? converter.streamToOpenAI!(response.body, model) : undefined
-		return { ...response, headers: new Headers({ 'content-type': 'text/event-stream' }), body, text: () => (body ? readAllText(body) : Promise.resolve('')) }
-	}
-	const text = async () => JSON.stringify(converter.toOpenAI(await response.text(), model))
-	let converted: Promise<string> | undefined
-	const once = () => (converted ??= text())
-	return {
-		...response,
-		headers: new Headers({ 'content-type': 'application/json' }),
-		get body() {
-			return lazyReader(once)
-		},
-		text: once,
-	}
-}
-
-function lazyReader(text: () => Promise<string>): BodyReader {
-	let inner: BodyReader | undefined
-	return {
-		async read() {
-			inner ??= textReader(await text())
-			return inner.read()
-		},
-		async cancel() {
-			inner = textReader('')
-			await inner.cancel()
 		},
 	}
 }

@@ -77,7 +77,8 @@ type DataTableProps<Row extends RowData> = {
 	renderExpanded?: (row: Row) => ReactNode
 	/** Rows drawn differently (e.g. tag rows of the channel list). */
 	rowClassName?: (row: Row) => string | undefined
-	empty?: string
+	/** What an empty table shows: a text to translate, or an EmptyState. */
+	empty?: string | ReactNode
 	pagination?: PaginationProps
 }
 
@@ -140,6 +141,8 @@ function renderCell<Row extends RowData>(cell: Cell<Features, Row, CellData>) {
 }
 
 export function DataTable<Row extends RowData>({ columns, rows, rowKey, rowSelection, onRowSelectionChange, renderExpanded, rowClassName, empty, pagination }: DataTableProps<Row>) {
+	// A page past the last one is empty while the list is not: the list's own empty state would mislead.
+	const emptyPage = pagination !== undefined && pagination.total > 0
 	const { t } = useTranslation()
 	const narrow = useNarrowScreen()
 	const selectable = rowSelection !== undefined
@@ -197,7 +200,7 @@ export function DataTable<Row extends RowData>({ columns, rows, rowKey, rowSelec
 						{rows.length === 0 && (
 							<TableRow>
 								<TableCell colSpan={visibleColumnCount} className="h-24 text-center text-muted-foreground">
-									{t(empty ?? '暂无数据')}
+									{emptyPage ? t('暂无数据') : typeof empty === 'string' || empty === undefined ? t(empty ?? '暂无数据') : empty}
 								</TableCell>
 							</TableRow>
 						)}

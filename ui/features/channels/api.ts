@@ -1,7 +1,7 @@
 /** The `/api/channel` calls of the channel list (seed 001 §7). The editor has its own (editor/api.ts). */
 import type { z } from 'zod'
 import type { Page } from '@shared/api'
-import type { ChannelListItem, ChannelView, editTagSchema, updateChannelSchema } from '@shared/channel'
+import type { BalanceUpdateReport, ChannelListItem, ChannelView, editTagSchema, updateChannelSchema } from '@shared/channel'
 import type { Api } from '@ui/lib/api'
 
 /** The list's URL filters, as the loader reads them and the API takes them. */
@@ -53,5 +53,5 @@ export function testChannel(api: Api, id: number, model?: string) {
 }
 export const testAllChannels = (api: Api) => api.get<unknown>('/api/channel/test')
 export const updateBalance = (api: Api, id: number) => api.get<unknown>(`/api/channel/update_balance/${id}/`)
-export const updateAllBalances = (api: Api) => api.get<unknown>('/api/channel/update_balance')
+export const updateAllBalances = (api: Api) => api.get<BalanceUpdateReport>('/api/channel/update_balance')
 export const detectUpstream = (api: Api, id: number) => api.get<unknown>(`/api/channel/test_upstream/${id}`)

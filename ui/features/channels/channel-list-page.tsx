@@ -1,9 +1,12 @@
+import { PlusIcon } from 'lucide-react'
 import { useEffect, useMemo, useState } from 'react'
-import { useLoaderData } from 'react-router'
+import { Link, useLoaderData } from 'react-router'
 import { splitList } from '@shared/channel-constants'
 import type { ChannelListItem } from '@shared/channel'
 import { DataTable, type RowSelectionState } from '@ui/components/data-table/data-table'
+import { EmptyState } from '@ui/components/data-table/empty-state'
 import { useTableUrlState } from '@ui/components/data-table/url-state'
+import { Button } from '@ui/components/ui/button'
 import type { ChannelListData } from '@ui/features/channels/channel-route'
 import { channelColumns } from '@ui/features/channels/components/channel-columns'
 import { ChannelFilters } from '@ui/features/channels/components/channel-filters'
@@ -67,6 +70,7 @@ export function ChannelListPage() {
 				rowSelection={batchMode ? selected : undefined}
 				onRowSelectionChange={setSelected}
 				rowClassName={(row) => isTagRow(row) ? 'bg-muted/40' : undefined}
+				empty={<EmptyState filtered={Boolean(filters.keyword || filters.model || filters.group)} nothing='还没有渠道：添加一个上游的密钥和地址，令牌才能调用模型' noMatch='没有符合搜索条件的渠道' action={<Button asChild><Link to='/channel/add'><PlusIcon />{t('添加渠道')}</Link></Button>} />}
 				renderExpanded={filters.tagMode ? (row) => <ExpandedRow row={row} columns={columns} /> : undefined}
 				pagination={{ page: table.page, pageSize: table.pageSize, total: channels.total, onPageChange: table.setPage, onPageSizeChange: table.setPageSize }}
 			/>

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react'
 import { useNavigate } from 'react-router'
+import { Button } from '@ui/components/ui/button'
 import { useTranslation } from '@ui/i18n'
 import { browserApi } from '@ui/lib/browser-api'
 import { useStatus } from '@ui/lib/status'
@@ -9,7 +10,9 @@ type FrameState = { kind: 'loading' } | FrameTarget | { kind: 'message'; text: s
 
 /**
  * Opens a chat link template with the user's first enabled token. The key is fetched in the browser:
- * the server never renders it into the page.
+ * the server never renders it into the page. A web link is embedded; an app link (`cherrystudio://`)
+ * is offered as a button, since browsers block opening it without a click and then print the blocked
+ * address, key included, to the console.
  */
 export function ChatFrame({ template }: { template: string | undefined }) {
 	const { t } = useTranslation()
@@ -31,7 +34,6 @@ export function ChatFrame({ template }: { template: string | undefined }) {
 			}
 			const target = frameTarget(template, key, status.server_address || window.location.origin)
 			setState(target)
-			if (target.kind === 'open') window.location.href = target.url
 		}
 		void open()
 		return () => {
@@ -45,12 +47,12 @@ export function ChatFrame({ template }: { template: string | undefined }) {
 	}
 	const text = state.kind === 'message' ? t(state.text)
 		: state.kind === 'misconfigured' ? t(chatFrameMessages.misconfigured)
-		: state.kind === 'open' ? t('已在应用中打开聊天')
+		: state.kind === 'open' ? t('聊天将在它的应用中打开')
 		: t('正在打开聊天…')
 	return (
 		<div className="flex min-h-[240px] flex-col items-center justify-center gap-3 text-sm text-muted-foreground">
 			<p role={state.kind === 'message' || state.kind === 'misconfigured' ? 'alert' : 'status'}>{text}</p>
-			{state.kind === 'open' && <a className="text-primary underline-offset-4 hover:underline" href={state.url}>{t('再次打开')}</a>}
+			{state.kind === 'open' && <Button asChild><a href={state.url}>{t('在应用中打开')}</a></Button>}
 		</div>
 	)
 }

@@ -1,7 +1,9 @@
 /** How a log entry reads: type tags, timing colours and the billing formula (seed 002 §4, §9). */
 import { FIRST_TOKEN_TIERS_MS, LOG_TYPE, USE_TIME_TIERS_SECONDS } from '@shared/log-constants'
 import type { AdminLogEntry, LogEntry } from '@shared/log'
+import type { QuotaDisplay } from '@shared/quota-display'
 import type { BadgeVariant } from '@ui/components/ui/badge'
+import { renderQuota } from '@ui/lib/format'
 
 /** An entry as either endpoint answers it: the channel fields come only from the admin list. */
 export type LogRow = LogEntry & Partial<Pick<AdminLogEntry, 'channel' | 'channel_name'>>
@@ -69,42 +71,51 @@ export function effectiveGroupRatio(other: Record<string, unknown>): number | un
 	return userGroupRatio !== undefined && userGroupRatio >= 0 ? userGroupRatio : otherNumber(other, 'group_ratio')
 }
 
-const COST_DIGITS = 6
-const roundCost = (dollars: number) => String(Number(dollars.toFixed(COST_DIGITS)))
+/** A call's cost is shown to the millionth of a dollar (and smaller amounts to two significant digits). */
+export const CALL_COST_DIGITS = 6
+
+/** The unrounded product, in quota, as the formula shows it. */
+const RAW_QUOTA_DIGITS = 4
+const rawQuota = (quota: number) => String(Number(quota.toFixed(RAW_QUOTA_DIGITS)))
 
 /** A zh template and its values: `t(template, values)` renders it. */
 type Formula = { template: string; values: Record<string, string | number> }
 
 /**
- * The pay-as-you-go formula with this entry's numbers (seed 002 §9): a fixed model price wins;
- * otherwise group ratio × model ratio × (prompt + completion × completion ratio) / quota per unit,
- * with cached prompt tokens at the cache ratio when the call reported some.
+ * The pay-as-you-go formula with this entry's numbers (seed 002 §9), ending in exactly the charge on
+ * the row: a fixed model price wins; otherwise group ratio × model ratio × (prompt + completion ×
+ * completion ratio), with cached prompt tokens at the cache ratio when the call reported some, is the
+ * quota before rounding; the charge is that rounded half away from zero (at least 1), as billing
+ * does, or less when the balance ran out.
  */
-export function costFormula(entry: LogRow, quotaPerUnit: number): Formula | undefined {
+export function costFormula(entry: LogRow, status: QuotaDisplay): Formula | undefined {
 	const { other } = entry
 	const groupRatio = effectiveGroupRatio(other)
 	if (groupRatio === undefined) return undefined
+	const charge = { quota: entry.quota, cost: renderQuota(entry.quota, { ...status, display_in_currency: true }, CALL_COST_DIGITS) }
 	const modelPrice = otherNumber(other, 'model_price')
 	if (modelPrice !== undefined) {
-		return { template: '模型价格 ${model_price} × 分组倍率 {group_ratio} = ${cost}', values: { model_price: modelPrice, group_ratio: groupRatio, cost: roundCost(modelPrice * groupRatio) } }
+		return { template: '模型价格 ${model_price} × 分组倍率 {group_ratio}，计费 {quota} 额度 = {cost}', values: { model_price: modelPrice, group_ratio: groupRatio, ...charge } }
 	}
 	const modelRatio = otherNumber(other, 'model_ratio')
 	if (modelRatio === undefined) return undefined
 	const completionRatio = otherNumber(other, 'completion_ratio') ?? 1
 	const cached = Math.min(otherNumber(other, 'cache_tokens') ?? 0, entry.prompt_tokens)
 	const cacheRatio = otherNumber(other, 'cache_ratio') ?? 1
-	const common = { group_ratio: groupRatio, model_ratio: modelRatio, completion: entry.completion_tokens, completion_ratio: completionRatio, unit: quotaPerUnit }
 	const weighted = entry.prompt_tokens - cached + cached * cacheRatio + entry.completion_tokens * completionRatio
-	const cost = roundCost((groupRatio * modelRatio * weighted) / quotaPerUnit)
+	const common = {
+		group_ratio: groupRatio, model_ratio: modelRatio, completion: entry.completion_tokens, completion_ratio: completionRatio,
+		raw: rawQuota(groupRatio * modelRatio * weighted), ...charge,
+	}
 	if (cached > 0) {
 		return {
-			template: '分组倍率 {group_ratio} × 模型倍率 {model_ratio} × (提示 {prompt} + 缓存 {cached} × 缓存倍率 {cache_ratio} + 补全 {completion} × 补全倍率 {completion_ratio}) / {unit} = ${cost}',
-			values: { ...common, prompt: entry.prompt_tokens - cached, cached, cache_ratio: cacheRatio, cost },
+			template: '分组倍率 {group_ratio} × 模型倍率 {model_ratio} × (提示 {prompt} + 缓存 {cached} × 缓存倍率 {cache_ratio} + 补全 {completion} × 补全倍率 {completion_ratio}) = {raw}，计费 {quota} 额度 = {cost}',
+			values: { ...common, prompt: entry.prompt_tokens - cached, cached, cache_ratio: cacheRatio },
 		}
 	}
 	return {
-		template: '分组倍率 {group_ratio} × 模型倍率 {model_ratio} × (提示 {prompt} + 补全 {completion} × 补全倍率 {completion_ratio}) / {unit} = ${cost}',
-		values: { ...common, prompt: entry.prompt_tokens, cost },
+		template: '分组倍率 {group_ratio} × 模型倍率 {model_ratio} × (提示 {prompt} + 补全 {completion} × 补全倍率 {completion_ratio}) = {raw}，计费 {quota} 额度 = {cost}',
+		values: { ...common, prompt: entry.prompt_tokens },
 	}
 }
 

@@ -71,6 +71,8 @@ export function RedemptionPage() {
 			)}
 			<RedemptionTable
 				codes={data.codes.items}
+				filtered={Boolean(data.keyword)}
+				onAdd={() => setDrawer({ kind: 'create' })}
 				selected={selected}
 				onSelectedChange={setSelected}
 				pagination={{ page: table.page, pageSize: table.pageSize, total: data.codes.total, onPageChange: table.setPage, onPageSizeChange: table.setPageSize }}

@@ -74,6 +74,8 @@ export function TokenPage() {
 			)}
 			<TokenTable
 				tokens={data.tokens.items}
+				filtered={Boolean(filters.keyword || filters.token)}
+				onAdd={() => setDrawer({ kind: 'create' })}
 				selected={selected}
 				onSelectedChange={setSelected}
 				pagination={{ page: table.page, pageSize: table.pageSize, total: data.tokens.total, onPageChange: table.setPage, onPageSizeChange: table.setPageSize }}

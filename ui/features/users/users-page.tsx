@@ -3,6 +3,7 @@ import { useState } from 'react'
 import { useLoaderData, useRevalidator } from 'react-router'
 import type { UserView } from '@shared/user'
 import { DataTable } from '@ui/components/data-table/data-table'
+import { EmptyState } from '@ui/components/data-table/empty-state'
 import { useTableUrlState } from '@ui/components/data-table/url-state'
 import { Button } from '@ui/components/ui/button'
 import { manageUser } from '@ui/features/users/api'
@@ -74,6 +75,7 @@ export function UsersPage() {
 				columns={columns}
 				rows={rows}
 				rowKey={(user) => user.id}
+				empty={<EmptyState filtered={Boolean(data.filters.keyword || data.filters.group)} nothing='还没有其他用户：添加一个，或开放注册' noMatch='没有符合搜索条件的用户' action={<Button onClick={() => setAdding(true)}><PlusIcon />{t('添加用户')}</Button>} />}
 				pagination={{ page: table.page, pageSize: table.pageSize, total: data.users.total, onPageChange: table.setPage, onPageSizeChange: table.setPageSize }}
 			/>
 			<AddUserDrawer

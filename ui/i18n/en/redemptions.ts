@@ -35,4 +35,6 @@ export const redemptions: Record<string, string> = {
 	'已生成 {count} 个兑换码': '{count} redemption codes generated',
 	'兑换码可直接兑换额度，请妥善保存': 'Each code can be redeemed for quota: keep them safe',
 	'下载 {file}': 'Download {file}',
+	'还没有兑换码：生成一批，发给要充值的用户': 'No redemption codes yet: create a batch to hand to users who top up',
+	'没有符合搜索条件的兑换码': 'No redemption code matches the search',
 }

@@ -81,4 +81,6 @@ export const tokens: Record<string, string> = {
 	'令牌创建成功': 'Token created',
 	'已创建 {count} 个令牌': '{count} tokens created',
 	'令牌更新成功': 'Token updated',
+	'还没有令牌：创建一个令牌，用它调用 API': 'No tokens yet: create one to call the API with',
+	'没有符合搜索条件的令牌': 'No token matches the search',
 }

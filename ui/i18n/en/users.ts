@@ -73,4 +73,6 @@ export const users: Record<string, string> = {
 	'例如 500000 或 -500000': 'e.g. 500000 or -500000',
 	'请输入整数': 'Please enter a whole number',
 	'剩余额度不能为负数': 'The remaining quota cannot be negative',
+	'还没有其他用户：添加一个，或开放注册': 'No other users yet: add one, or open registration',
+	'没有符合搜索条件的用户': 'No user matches the search',
 }

@@ -4,6 +4,7 @@
  * `balance` and `balance_updated_time`. Amounts are in the provider's own currency.
  */
 import { eq } from 'drizzle-orm'
+import type { BalanceUpdateReport } from '@shared/channel'
 import { CHANNEL_STATUS } from '@shared/channel-type'
 import type { Dependencies } from '@/dependencies'
 import { nowSeconds } from '@/lib/clock'
@@ -15,11 +16,12 @@ import { eachBounded } from './bounded'
 import { baseUrlOf, loadToolChannel, loadToolChannels, upstreamFailure, upstreamGet, withoutV1, type ToolChannel } from './upstream'
 
 const BALANCE_CONCURRENCY = 4
+/** How long `update all` waits before answering; channels still running then finish in the background. */
+const BALANCE_REPORT_WAIT_MS = 20_000
 
 export const BALANCE_MESSAGES = {
 	unsupported: (type: number) => `${channelTypeName(type)} channels have no balance API`,
 	unreadable: 'the upstream balance answer could not be read',
-	started: (count: number) => `updating the balance of ${count} enabled channel(s) in the background`,
 }
 
 /** A failure whose message is fit for the admin as it is. */
@@ -66,12 +68,27 @@ export async function updateBalanceById(dependencies: Dependencies, id: number):
 	return updateChannelBalance(dependencies, await loadToolChannel(dependencies, id))
 }
 
-/** Every enabled channel with a balance API, in the background; answers how many were started. */
-export async function updateAllBalances(dependencies: Dependencies): Promise<number> {
+/**
+ * Every enabled channel with a balance API, at most BALANCE_CONCURRENCY at a time; answers what was
+ * updated and what failed and why, once all are done or after BALANCE_REPORT_WAIT_MS (the rest are
+ * counted as pending and finish in the background).
+ */
+export async function updateAllBalances(dependencies: Dependencies): Promise<BalanceUpdateReport> {
 	const channels = (await loadToolChannels(dependencies, [CHANNEL_STATUS.enabled])).filter((channel) => hasBalanceApi(channel.type))
-	void eachBounded(channels, BALANCE_CONCURRENCY, async (channel) => {
-		await updateChannelBalance(dependencies, channel).catch((error) =>
-			dependencies.logger.warn('updating a channel balance failed', { channelId: channel.id, reason: String((error as Error).message) }))
+	const report: BalanceUpdateReport = { updated: 0, failed: [], pending: channels.length }
+	const done = eachBounded(channels, BALANCE_CONCURRENCY, async (channel) => {
+		try {
+			await updateChannelBalance(dependencies, channel)
+			report.updated++
+		} catch (error) {
+			const reason = String((error as Error).message)
+			dependencies.logger.warn('updating a channel balance failed', { channelId: channel.id, reason })
+			report.failed.push({ id: channel.id, name: channel.name, reason })
+		}
+		report.pending--
 	})
-	return channels.length
+	let timer: ReturnType<typeof setTimeout> | undefined
+	await Promise.race([done, new Promise((resolve) => (timer = setTimeout(resolve, BALANCE_REPORT_WAIT_MS)))])
+	clearTimeout(timer)
+	return { updated: report.updated, failed: [...report.failed], pending: report.pending }
 }

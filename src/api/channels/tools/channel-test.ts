@@ -102,7 +102,7 @@ export async function runChannelTest(dependencies: Dependencies, channel: ToolCh
 		} else {
 			let answer: unknown
 			try {
-				answer = JSON.parse(text)
+				answer = opened.readAnswer(text).answer
 			} catch {
 				answer = undefined
 			}

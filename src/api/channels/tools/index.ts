@@ -9,7 +9,7 @@ import type { Dependencies } from '@/dependencies'
 import { authentication, requireCaller, type Caller } from '../../plugins/auth'
 import { ok } from '../../respond'
 import { refused } from '../../errors'
-import { BALANCE_MESSAGES, updateAllBalances, updateBalanceById } from './balance'
+import { updateAllBalances, updateBalanceById } from './balance'
 import { runChannelTest, type TestRunner } from './channel-test'
 import { detectUpstream } from './detection'
 import { runHealthRound } from './health'
@@ -53,7 +53,7 @@ export function channelToolRoutes(dependencies: Dependencies) {
 			return { success: outcome.success, message: outcome.message, data: { time: outcome.time } }
 		}, { params: idParams, query: testQuery })
 		.get('/update_balance', async () => {
-			return ok(undefined, BALANCE_MESSAGES.started(await updateAllBalances(dependencies)))
+			return ok(await updateAllBalances(dependencies))
 		})
 		.get('/update_balance/:id', async ({ params }) => ok(await updateBalanceById(dependencies, params.id)), { params: idParams })
 		.get('/fetch_models/:id', async ({ params }) => ok(await fetchModelsOfChannel(dependencies, params.id)), { params: idParams })

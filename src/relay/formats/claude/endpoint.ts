@@ -1,24 +1,25 @@
 /**
  * The Claude client format (design §5): `POST /v1/messages` converts the request to OpenAI's
- * form, relays it through the billed OpenAI pipeline and converts the answer back — or, on a
- * channel that speaks Claude's API, passes the client's own request and the upstream's answer
- * through (same-format.ts); `POST /v1/messages/count_tokens` counts the prompt locally. Keys come
- * as `x-api-key` or as a bearer token; errors answer in Claude's shape. Query strings such as the
- * SDKs' `?beta=true` are accepted.
+ * form, which the pipeline checks, holds, routes and bills by; a channel that speaks Claude's API
+ * gets the client's own request (same-format.ts) and its answer reaches the client as it came,
+ * any other channel's answer is converted back (answer.ts, stream.ts). `POST
+ * /v1/messages/count_tokens` counts the prompt locally. Keys come as `x-api-key` or as a bearer
+ * token; errors answer in Claude's shape. Query strings such as the SDKs' `?beta=true` are accepted.
  */
 import type { Dependencies } from '@/dependencies'
 import { relayErrors, relayFailure } from '../../errors'
+import { respond } from '../../pipeline/respond'
 import type { RelayServices } from '../../pipeline/services'
 import { bearerKey } from '../../pipeline/token-auth'
 import { countPrompt } from '@/billing/tokenizer'
-import { relayInFormat } from '../client-format'
+import type { ClientFormat } from '../client-format'
+import { encodedStream } from '../events'
 import { readJsonRequest } from '../openai/requests'
-import { isObject } from '../json'
 import { claudeMessageFromOpenAI } from './answer'
 import { claudeErrorResponse } from './errors'
 import { openAIBodyFromClaude } from './request'
-import { claudeSameFormat } from './same-format'
-import { claudeStreamFromOpenAI } from './stream'
+import { claudeNativeRequest } from './same-format'
+import { claudeStreamEncoder } from './stream'
 
 function claudeKey(headers: Headers): string | undefined {
 	return headers.get('x-api-key')?.trim() || bearerKey(headers)
@@ -31,19 +32,21 @@ async function readClaudeRequest(request: Request) {
 	return { model: typeof body.model === 'string' ? body.model : '', text, claude: parsed as Record<string, unknown>, body }
 }
 
-export async function relayClaudeMessages(dependencies: Dependencies, relay: RelayServices, request: Request, clientAddress: string): Promise<Response> {
-	try {
-		const { model, text, claude, body } = await readClaudeRequest(request)
-		const sameFormat = claudeSameFormat(request, text, claude)
-		return await relayInFormat(dependencies, relay, request, clientAddress, { endpoint: 'chat', key: claudeKey(request.headers), body, sameFormat }, {
-			respondError: claudeErrorResponse,
-			answer: (openAI) => claudeMessageFromOpenAI(openAI, model),
-			stream: (reader) => claudeStreamFromOpenAI(reader, model),
-			streamContentType: 'text/event-stream',
-		})
-	} catch (error) {
-		return relayFailure(error, dependencies.logger, claudeErrorResponse)
+/** Answers for a client that asked for `model`: Claude's own passed on, OpenAI's converted. */
+function claudeFormat(model: string): ClientFormat {
+	return {
+		answerText: (answer, wire, text) => (wire === 'claude' ? text ?? JSON.stringify(answer) : JSON.stringify(claudeMessageFromOpenAI(answer, model))),
+		stream: (events, wire) => encodedStream(events, claudeStreamEncoder(wire, model)),
+		streamContentType: 'text/event-stream',
 	}
+}
+
+export function relayClaudeMessages(dependencies: Dependencies, relay: RelayServices, request: Request, clientAddress: string): Promise<Response> {
+	return respond(dependencies, relay, request, clientAddress, claudeErrorResponse, async () => {
+		const { model, text, claude, body } = await readClaudeRequest(request)
+		const caller = await relay.authenticate(claudeKey(request.headers), clientAddress)
+		return { call: { endpoint: 'chat', caller, body, native: claudeNativeRequest(request, text, claude) }, format: claudeFormat(model) }
+	})
 }
 
 export async function countClaudeTokens(dependencies: Dependencies, relay: RelayServices, request: Request, clientAddress: string): Promise<Response> {

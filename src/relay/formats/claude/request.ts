@@ -7,13 +7,15 @@
  *
  * `system`, and `system`-role entries of `messages`, become system messages in place; `tool_result`
  * blocks become `tool` messages placed before the rest of their user turn (OpenAI wants them right
- * after the assistant's calls); `tool_use` blocks become `tool_calls`; thinking blocks ride along
- * unchanged (NOTES.md). Ids, arguments and images are kept.
+ * after the assistant's calls); `tool_use` blocks become `tool_calls`; thinking blocks, `top_k`,
+ * `thinking` and a tool result's `is_error` ride along unchanged as Ferry's private extras
+ * (canonical.ts), which only Claude-speaking converters read. Ids, arguments and images are kept.
  */
 import { relayErrors } from '../../errors'
 import { isObject } from '../json'
 import { urlFromSource } from './images'
-import { isThinkingBlock, THINKING_BLOCKS_FIELD } from './thinking'
+import { withMessageExtras, withRequestExtras } from '../canonical'
+import { isThinkingBlock, type ThinkingBlock } from './thinking'
 
 type Json = Record<string, unknown>
 
@@ -66,9 +68,10 @@ function openAIContent(parts: Json[]): string | Json[] {
 
 function toolResultMessage(block: Json): Json {
 	const content = typeof block.content === 'string' ? block.content : openAIContent(partsOf(block.content))
-	const message: Json = { role: 'tool', tool_call_id: block.tool_use_id, content }
-	if (block.is_error === true) message.is_error = true
-	return withCacheControl(message, block)
+	return withMessageExtras({ role: 'tool', tool_call_id: block.tool_use_id, content }, {
+		isError: block.is_error === true ? true : undefined,
+		cacheControl: isObject(block.cache_control) ? block.cache_control : undefined,
+	})
 }
 
 function userMessages(content: unknown): Json[] {
@@ -87,7 +90,7 @@ function userMessages(content: unknown): Json[] {
 function assistantMessages(content: unknown): Json[] {
 	const parts: Json[] = []
 	const toolCalls: Json[] = []
-	const thinking: Json[] = []
+	const thinking: ThinkingBlock[] = []
 	for (const block of blocksOf(content)) {
 		if (block.type === 'tool_use') {
 			toolCalls.push({ id: block.id, type: 'function', function: { name: block.name, arguments: JSON.stringify(block.input ?? {}) } })
@@ -100,8 +103,7 @@ function assistantMessages(content: unknown): Json[] {
 	if (parts.length === 0 && toolCalls.length === 0 && thinking.length === 0) return []
 	const message: Json = { role: 'assistant', content: parts.length > 0 ? openAIContent(parts) : null }
 	if (toolCalls.length > 0) message.tool_calls = toolCalls
-	if (thinking.length > 0) message[THINKING_BLOCKS_FIELD] = thinking
-	return [message]
+	return [withMessageExtras(message, { thinking: thinking.length > 0 ? thinking : undefined })]
 }
 
 function systemMessages(content: unknown): Json[] {
@@ -159,14 +161,11 @@ export function openAIBodyFromClaude(request: unknown): Json {
 		max_tokens: request.max_tokens,
 		temperature: request.temperature,
 		top_p: request.top_p,
-		top_k: request.top_k,
 		stop: Array.isArray(request.stop_sequences) && request.stop_sequences.length > 0 ? request.stop_sequences : undefined,
 		tools: definitions,
 		tool_choice: choice,
 		parallel_tool_calls: parallel,
 		response_format: responseFormat(request),
-		// For the Claude-speaking converters (AWS); OpenAI-format upstreams never get it (NOTES.md).
-		thinking: isObject(request.thinking) ? request.thinking : undefined,
 		user: typeof metadata.user_id === 'string' ? metadata.user_id : undefined,
 	}
 	for (const [field, value] of Object.entries(optional)) if (value !== undefined && value !== null) body[field] = value
@@ -175,5 +174,9 @@ export function openAIBodyFromClaude(request: unknown): Json {
 		// The Claude stream ends with the usage, so it is always asked for.
 		body.stream_options = { include_usage: true }
 	}
-	return body
+	// For the Claude-speaking converters (Anthropic, AWS) and Gemini's topK; never sent as fields (canonical.ts).
+	return withRequestExtras(body, {
+		topK: typeof request.top_k === 'number' ? request.top_k : undefined,
+		thinking: isObject(request.thinking) ? request.thinking : undefined,
+	})
 }

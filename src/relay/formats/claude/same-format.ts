@@ -1,13 +1,10 @@
 /**
  * Claude-format calls on channels that speak Claude's Messages API (design §5, same-format traffic):
  * the upstream gets the client's own body — every field, block and beta the client sent — with only
- * the model name mapped, and the client gets the upstream's answer as it came. The pipeline still
- * holds, routes and bills from the converted OpenAI form; this file gives it the client's request
- * and reads usage and text out of Claude's answers.
+ * the model name mapped, and the client gets the upstream's answer as it came (read by wire.ts for
+ * the bill). The pipeline still holds, routes and bills from the converted OpenAI form.
  */
-import type { AnswerReader, SameFormatInput } from '../../pipeline/openai-call'
-import { tapClaudeStream } from './stream-tap'
-import { blockText, usageFromClaude } from './usage'
+import type { NativeRequest } from '../../providers/types'
 
 const API_VERSION = /^\d{4}-\d{2}-\d{2}$/
 /** Beta names are short tokens; Claude Code sends about ten. A longer header is not a beta list. */
@@ -24,21 +21,13 @@ function wireHeaders(headers: Headers): Record<string, string> {
 	return wire
 }
 
-const claudeAnswers: AnswerReader = {
-	usageOf: (answer) => usageFromClaude(answer.usage),
-	textOf: (answer) => (Array.isArray(answer.content) ? answer.content.map(blockText).join('') : ''),
-	tapStream: tapClaudeStream,
-}
-
 /** `text` is the body as the client sent it, `body` the same parsed. */
-export function claudeSameFormat(request: Request, text: string, body: Record<string, unknown>): SameFormatInput {
+export function claudeNativeRequest(request: Request, text: string, body: Record<string, unknown>): NativeRequest {
 	return {
-		call: {
-			format: 'claude',
-			bodyFor: (model) => (model === body.model ? text : JSON.stringify({ ...body, model })),
-			headers: wireHeaders(request.headers),
-			search: new URL(request.url).searchParams.get('beta') === 'true' ? '?beta=true' : '',
-		},
-		answers: claudeAnswers,
+		format: 'claude',
+		bodyFor: (model) => (model === body.model ? text : JSON.stringify({ ...body, model })),
+		value: body,
+		headers: wireHeaders(request.headers),
+		search: new URL(request.url).searchParams.get('beta') === 'true' ? '?beta=true' : '',
 	}
 }

@@ -1,10 +1,11 @@
 /**
- * OpenAI-format answers of the pipeline in Gemini's shape, for Gemini-format clients: whole answers,
- * and streams as `alt=sse` events or, without `alt=sse`, as one JSON array written piece by piece
- * (what Google's API answers).
+ * Answers in Gemini's shape, for Gemini-format clients: OpenAI-format answers of the pipeline
+ * converted, Gemini's own passed on; whole answers, and streams as `alt=sse` events or, without
+ * `alt=sse`, as one JSON array written piece by piece (what Google's API answers).
  */
 import type { BodyReader } from '@/lib/outbound'
-import { readSseEvents } from '../sse'
+import { encodedStream, readSseAnswerEvents, type StreamEncoder, type WireFormat } from '../events'
+import { dataOf } from '../sse'
 import { geminiErrorBody } from './errors'
 import { geminiFinishReason } from './finish-reason'
 import type { GeminiCandidate, GeminiPart, GeminiResponse } from './types'
@@ -79,27 +80,58 @@ type GeminiStreamFraming = 'sse' | 'json-array'
 /** A stream that failed upstream ends with an error typed as this status is (UNAVAILABLE). */
 const UPSTREAM_ERROR_STATUS = 502
 
-const encoder = new TextEncoder()
+/**
+ * Writes Gemini stream events in the client's framing: `alt=sse` events, or the elements of one JSON
+ * array written piece by piece (what Google's API answers without `alt=sse`).
+ */
+function framer(framing: GeminiStreamFraming) {
+	let written = 0
+	return {
+		/** `json` is one event's JSON text. */
+		frame(json: string) {
+			const text = framing === 'sse' ? `data: ${json}\r\n\r\n` : `${written === 0 ? '[' : ',\r\n'}${json}`
+			written++
+			return text
+		},
+		close: () => (framing === 'json-array' ? (written === 0 ? '[]' : ']') : ''),
+	}
+}
+
+/** The stream encoder for a Gemini client: Gemini's own events passed on, OpenAI chunks converted. */
+export function geminiStreamEncoder(wire: WireFormat, model: string, framing: GeminiStreamFraming): StreamEncoder {
+	return wire === 'gemini' ? geminiEvents(framing) : geminiEventsFromOpenAI(model, framing)
+}
+
+/** Gemini's own events, each event's JSON text as the upstream sent it, in the client's framing. */
+function geminiEvents(framing: GeminiStreamFraming): StreamEncoder {
+	const frames = framer(framing)
+	let finished = false
+	return {
+		encode(event) {
+			if (finished) return ''
+			if (event.type === 'data') return frames.frame(event.raw !== undefined ? dataOf(event.raw) : JSON.stringify(event.data))
+			if (event.type !== 'failed') return ''
+			finished = true
+			return frames.frame(JSON.stringify(geminiErrorBody(UPSTREAM_ERROR_STATUS, event.error.message)))
+		},
+		end: frames.close,
+	}
+}
 
 /**
- * Text and reasoning are passed on as they come; function calls (whose arguments OpenAI streams in
- * pieces) are gathered and sent whole, with the finish reason and the usage, in the last event.
+ * OpenAI chunks → Gemini events. Text and reasoning are passed on as they come; function calls (whose
+ * arguments OpenAI streams in pieces) are gathered and sent whole, with the finish reason and the
+ * usage, in the last event. A failure ends the stream with Gemini's error as its last event.
  */
-export function geminiStreamFromOpenAI(reader: BodyReader, model: string, framing: GeminiStreamFraming): ReadableStream<Uint8Array> {
-	const events = readSseEvents(reader)
+function geminiEventsFromOpenAI(model: string, framing: GeminiStreamFraming): StreamEncoder {
+	const frames = framer(framing)
 	const calls = new Map<number, Map<number, OpenAIToolCall & { arguments: string }>>()
 	const finishes = new Map<number, string>()
 	let usage: GeminiResponse['usageMetadata']
 	let responseId: string | undefined
-	let written = 0
-	let closed = false
+	let finished = false
 
-	const frame = (value: unknown) => {
-		const json = JSON.stringify(value)
-		const text = framing === 'sse' ? `data: ${json}\r\n\r\n` : `${written === 0 ? '[' : ',\r\n'}${json}`
-		written++
-		return encoder.encode(text)
-	}
+	const frame = (value: unknown) => frames.frame(JSON.stringify(value))
 	const response = (candidates: GeminiCandidate[]): GeminiResponse => ({ candidates, modelVersion: model, ...(responseId ? { responseId } : {}) })
 	const finalEvent = () => {
 		const indexes = new Set([...finishes.keys(), ...calls.keys()])
@@ -110,73 +142,59 @@ export function geminiStreamFromOpenAI(reader: BodyReader, model: string, framin
 		})
 		return { ...response(candidates), ...(usage ? { usageMetadata: usage } : {}) }
 	}
-	const close = (controller: ReadableStreamDefaultController<Uint8Array>, last: unknown) => {
-		closed = true
-		controller.enqueue(frame(last))
-		if (framing === 'json-array') controller.enqueue(encoder.encode(']'))
-		controller.close()
+	const finish = (last: unknown) => {
+		if (finished) return ''
+		finished = true
+		return frame(last)
 	}
 
-	/** One pull: enqueues the next event with content, or closes the stream at its end. */
-	const step = async (controller: ReadableStreamDefaultController<Uint8Array>) => {
-		for (;;) {
-			if (closed) return
-			const event = await events.next()
-			if (!event || event.data === '[DONE]') {
-				void events.cancel().catch(() => {})
-				return close(controller, finalEvent())
+	const onChunk = (chunk: OpenAIAnswer): string => {
+		if (chunk.error) return finish(geminiErrorBody(UPSTREAM_ERROR_STATUS, chunk.error.message ?? 'the upstream stream failed'))
+		responseId ??= chunk.id
+		if (chunk.usage) usage = geminiUsageFromOpenAI(chunk.usage)
+		const candidates: GeminiCandidate[] = []
+		for (const [position, choice] of (chunk.choices ?? []).entries()) {
+			const index = choice.index ?? position
+			const delta = choice.delta ?? {}
+			for (const call of delta.tool_calls ?? []) {
+				const gathered = calls.get(index) ?? new Map()
+				calls.set(index, gathered)
+				const callIndex = call.index ?? gathered.size
+				const known = gathered.get(callIndex) ?? { arguments: '' }
+				gathered.set(callIndex, {
+					...known,
+					id: call.id ?? known.id,
+					function: { name: call.function?.name ?? known.function?.name },
+					extra_content: call.extra_content ?? known.extra_content,
+					arguments: known.arguments + (call.function?.arguments ?? ''),
+				})
 			}
-			if (!event.data.trim()) continue
-			const chunk = JSON.parse(event.data) as OpenAIAnswer
-			if (chunk.error) {
-				void events.cancel().catch(() => {})
-				return close(controller, geminiErrorBody(UPSTREAM_ERROR_STATUS, chunk.error.message ?? 'the upstream stream failed'))
-			}
-			responseId ??= chunk.id
-			if (chunk.usage) usage = geminiUsageFromOpenAI(chunk.usage)
-			const candidates: GeminiCandidate[] = []
-			for (const [position, choice] of (chunk.choices ?? []).entries()) {
-				const index = choice.index ?? position
-				const delta = choice.delta ?? {}
-				for (const call of delta.tool_calls ?? []) {
-					const gathered = calls.get(index) ?? new Map()
-					calls.set(index, gathered)
-					const callIndex = call.index ?? gathered.size
-					const known = gathered.get(callIndex) ?? { arguments: '' }
-					gathered.set(callIndex, {
-						...known,
-						id: call.id ?? known.id,
-						function: { name: call.function?.name ?? known.function?.name },
-						extra_content: call.extra_content ?? known.extra_content,
-						arguments: known.arguments + (call.function?.arguments ?? ''),
-					})
-				}
-				if (choice.finish_reason) finishes.set(index, choice.finish_reason)
-				const parts = partsOf({ content: delta.content, reasoning_content: delta.reasoning_content })
-				if (parts.length > 0) candidates.push({ content: { role: 'model', parts }, index })
-			}
-			if (candidates.length > 0) {
-				controller.enqueue(frame(response(candidates)))
-				return
-			}
+			if (choice.finish_reason) finishes.set(index, choice.finish_reason)
+			const parts = partsOf({ content: delta.content, reasoning_content: delta.reasoning_content })
+			if (parts.length > 0) candidates.push({ content: { role: 'model', parts }, index })
 		}
+		return candidates.length > 0 ? frame(response(candidates)) : ''
 	}
 
-	return new ReadableStream<Uint8Array>({
-		async pull(controller) {
-			try {
-				await step(controller)
-			} catch (error) {
-				// Like an error chunk: the stream ends with an error in Gemini's shape, never with a broken body.
-				if (closed) return
-				void events.cancel().catch(() => {})
-				const message = error instanceof SyntaxError ? 'the upstream sent a malformed stream event' : 'the upstream connection was lost'
-				close(controller, geminiErrorBody(UPSTREAM_ERROR_STATUS, message))
+	return {
+		encode(event) {
+			if (finished) return ''
+			switch (event.type) {
+				case 'data':
+					return onChunk(event.data as OpenAIAnswer)
+				case 'done':
+					return finish(finalEvent())
+				case 'failed':
+					return finish(geminiErrorBody(UPSTREAM_ERROR_STATUS, event.error.message))
+				case 'other':
+					return ''
 			}
 		},
-		async cancel(reason) {
-			closed = true
-			await events.cancel(reason)
-		},
-	})
+		end: () => finish(finalEvent()) + frames.close(),
+	}
+}
+
+/** An OpenAI-format SSE body as a Gemini stream (for callers holding bytes rather than events). */
+export function geminiStreamFromOpenAI(reader: BodyReader, model: string, framing: GeminiStreamFraming): ReadableStream<Uint8Array> {
+	return encodedStream(readSseAnswerEvents(reader), geminiEventsFromOpenAI(model, framing))
 }

@@ -1,15 +1,21 @@
 /**
  * The Gemini-format endpoints (`/v1beta/models/{model}:{method}`): the request becomes an
- * OpenAI-format call through the same pipeline (auth, billing, routing, logs), and its answer is
- * turned back into Gemini's shape. The key comes as `x-goog-api-key` or `?key=`, as Google's own.
+ * OpenAI-format call through the same pipeline (auth, billing, routing, logs). A channel that speaks
+ * Gemini's API gets the client's own body for `generateContent` and `streamGenerateContent`, and its
+ * answer reaches the client as it came; any other answer is turned into Gemini's shape. The key
+ * comes as `x-goog-api-key` or `?key=`, as Google's own.
  */
 import type { Dependencies } from '@/dependencies'
 import { RelayError } from '../../errors'
+import { respond } from '../../pipeline/respond'
 import type { RelayServices } from '../../pipeline/services'
 import { bearerKey } from '../../pipeline/token-auth'
-import { relayInFormat } from '../client-format'
-import { readJsonBody } from '../openai/requests'
-import { geminiAnswerFromOpenAI, geminiStreamFromOpenAI } from './client-answer'
+import type { NativeRequest } from '../../providers/types'
+import type { ClientFormat } from '../client-format'
+import { encodedStream } from '../events'
+import { isObject } from '../json'
+import { readJsonRequest } from '../openai/requests'
+import { geminiAnswerFromOpenAI, geminiStreamEncoder } from './client-answer'
 import { openAIChatFromGemini, openAIEmbeddingsFromGemini } from './client-request'
 import { geminiErrorResponse } from './errors'
 
@@ -32,6 +38,11 @@ function geminiAnswer(method: GeminiMethod, answer: Record<string, unknown>, mod
 	return geminiAnswerFromOpenAI(answer, model)
 }
 
+/** The client's own chat request, for a channel that speaks Gemini's API: its body names no model, so it goes byte for byte. */
+function geminiNativeRequest(text: string, body: Record<string, unknown>): NativeRequest {
+	return { format: 'gemini', bodyFor: () => text, value: body, headers: {}, search: '' }
+}
+
 /** `path` is what follows `/v1beta/models/`: `{model}:{method}`. Failures are thrown, for the route to answer. */
 export async function relayGemini(dependencies: Dependencies, relay: RelayServices, request: Request, clientAddress: string, path: string): Promise<Response> {
 	const url = new URL(request.url)
@@ -41,15 +52,18 @@ export async function relayGemini(dependencies: Dependencies, relay: RelayServic
 	if (!isMethod(method)) throw new RelayError(404, `the method ${method || '(none)'} of models/${model} is not supported by this gateway`)
 	const key = geminiKey(request, url)
 	if (!key) throw new RelayError(401, 'no API key provided: send it as the x-goog-api-key header or the key query parameter')
-	const json = await readJsonBody(request)
-	const call = isEmbedding(method)
-		? { endpoint: 'embeddings' as const, key, body: openAIEmbeddingsFromGemini(json, model, method === 'batchEmbedContents') }
-		: { endpoint: 'chat' as const, key, body: openAIChatFromGemini(json, model, method === 'streamGenerateContent') }
-	const sse = url.searchParams.get('alt') === 'sse'
-	return relayInFormat(dependencies, relay, request, clientAddress, call, {
-		respondError: geminiErrorResponse,
-		answer: (openAI) => geminiAnswer(method, openAI, model),
-		stream: (reader) => geminiStreamFromOpenAI(reader, model, sse ? 'sse' : 'json-array'),
-		streamContentType: sse ? 'text/event-stream' : 'application/json',
+	const framing = url.searchParams.get('alt') === 'sse' ? 'sse' : 'json-array'
+	const format: ClientFormat = {
+		answerText: (answer, wire, text) => (wire === 'gemini' ? text ?? JSON.stringify(answer) : JSON.stringify(geminiAnswer(method, answer, model))),
+		stream: (events, wire) => encodedStream(events, geminiStreamEncoder(wire, model, framing)),
+		streamContentType: framing === 'sse' ? 'text/event-stream' : 'application/json',
+	}
+	return respond(dependencies, relay, request, clientAddress, geminiErrorResponse, async () => {
+		const { text, value } = await readJsonRequest(request)
+		const chat = !isEmbedding(method)
+		const body = chat ? openAIChatFromGemini(value, model, method === 'streamGenerateContent') : openAIEmbeddingsFromGemini(value, model, method === 'batchEmbedContents')
+		const caller = await relay.authenticate(key, clientAddress)
+		const native = chat && isObject(value) ? geminiNativeRequest(text, value) : undefined
+		return { call: { endpoint: chat ? 'chat' : 'embeddings', caller, body, native }, format }
 	})
 }

@@ -1,7 +1,9 @@
 /** AI Proxy Library answers (`/api/library/ask`) → OpenAI's chat completion objects and chunks. */
 import type { BodyReader } from '@/lib/outbound'
 import { RelayError } from '../../errors'
-import { openAIChunkStream, readSseEvents } from '../../formats/sse'
+import { openAIChunkStream } from '../../formats/chunk-stream'
+import { readSseEvents } from '../../formats/sse'
+import type { EventReader } from '../../formats/events'
 
 interface LibraryDocument {
 	title?: string
@@ -63,7 +65,7 @@ export function libraryToOpenAI(text: string, model: string): Record<string, unk
  * documents, which become a last piece of text. The library reports no token usage, so the relay
  * counts the tokens itself.
  */
-export function libraryStreamToOpenAI(reader: BodyReader, model: string): BodyReader {
+export function libraryStreamToOpenAI(reader: BodyReader, model: string): EventReader {
 	const events = readSseEvents(reader)
 	const id = `chatcmpl-library-${crypto.randomUUID()}`
 	const created = nowSeconds()

@@ -5,7 +5,7 @@
  * blocks, ids unchanged.
  */
 import { sourceFromUrl } from '../../formats/claude/images'
-import { thinkingBlocksOf } from '../../formats/claude/thinking'
+import { messageExtras, requestExtras, topKOf } from '../../formats/canonical'
 
 /**
  * Claude requires `max_tokens`. 4096 is the largest output every Messages model accepts (Claude 3
@@ -57,7 +57,7 @@ function parseArguments(text: unknown): unknown {
 
 function assistantBlocks(message: Json): Block[] {
 	// Unsigned thinking came from another upstream's reasoning: Claude would reject it.
-	const thinking = thinkingBlocksOf(message).filter((block) => block.type !== 'thinking' || block.signature !== '')
+	const thinking = (messageExtras(message).thinking ?? []).filter((block) => block.type !== 'thinking' || block.signature !== '')
 	const blocks: Block[] = [...thinking, ...contentBlocks(message.content)]
 	if (Array.isArray(message.tool_calls)) {
 		for (const call of message.tool_calls) {
@@ -71,8 +71,9 @@ function assistantBlocks(message: Json): Block[] {
 function toolResultBlock(message: Json): Block {
 	const content = typeof message.content === 'string' ? message.content : contentBlocks(message.content)
 	const block: Block = { type: 'tool_result', tool_use_id: message.tool_call_id, content }
-	if (message.is_error === true) block.is_error = true
-	return withCacheControl(block, message)
+	const extras = messageExtras(message)
+	if (extras.isError) block.is_error = true
+	return withCacheControl(block, extras.cacheControl ? { cache_control: extras.cacheControl } : message)
 }
 
 function systemBlocks(messages: Json[]) {
@@ -144,9 +145,9 @@ export function claudeRequestBody(body: Json): Json {
 	const optional: Json = {
 		temperature: body.temperature,
 		top_p: body.top_p,
-		// Extensions a Claude-format client brings along (see formats/claude/NOTES.md).
-		top_k: body.top_k,
-		thinking: body.thinking,
+		// A Claude-format client's settings ride as Ferry's extras (formats/canonical.ts); an OpenAI client's as its own fields.
+		top_k: topKOf(body),
+		thinking: requestExtras(body).thinking ?? body.thinking,
 		stop_sequences: stopSequences(body.stop),
 		tools: tools(body.tools),
 		tool_choice: Array.isArray(body.tools) && body.tools.length > 0 ? toolChoice(body.tool_choice, body.parallel_tool_calls) : undefined,

@@ -6,10 +6,12 @@
  * cut before `message_stop` ends the stream as failed.
  */
 import type { BodyReader } from '@/lib/outbound'
-import { openAIChunkStream, readSseEvents } from '../../formats/sse'
+import { openAIChunkStream } from '../../formats/chunk-stream'
+import { readSseEvents } from '../../formats/sse'
 import { finishReasonFromClaude } from '../../formats/claude/stop-reason'
 import { THINKING_BLOCKS_FIELD } from '../../formats/claude/thinking'
 import { openAIUsageFromClaude, type ClaudeUsage } from '../../formats/claude/usage'
+import type { EventReader } from '../../formats/events'
 
 type Json = Record<string, any>
 
@@ -19,7 +21,7 @@ class ClaudeStreamError extends Error {}
  * Claude's stream events, however they arrive, → OpenAI chunks. `nextEvents` answers the events of
  * one upstream read (possibly none), or undefined when the upstream ended.
  */
-export function openAIStreamFromClaudeEvents(nextEvents: () => Promise<Json[] | undefined>, cancel: (reason?: unknown) => Promise<void>, model: string): BodyReader {
+export function openAIStreamFromClaudeEvents(nextEvents: () => Promise<Json[] | undefined>, cancel: (reason?: unknown) => Promise<void>, model: string): EventReader {
 	const created = Math.floor(Date.now() / 1000)
 	let id = ''
 	let usage: ClaudeUsage = {}
@@ -85,7 +87,7 @@ export function openAIStreamFromClaudeEvents(nextEvents: () => Promise<Json[] | 
 	}, cancel)
 }
 
-export function openAIStreamFromClaude(reader: BodyReader, model: string): BodyReader {
+export function openAIStreamFromClaude(reader: BodyReader, model: string): EventReader {
 	const events = readSseEvents(reader)
 	return openAIStreamFromClaudeEvents(async () => {
 		const event = await events.next()

@@ -10,9 +10,9 @@ import { openAIAnswerFromClaude } from '../anthropic/answer'
 import { parseAwsKey } from './credentials'
 import { bedrockModelId } from './model-id'
 import { withInlineMedia } from './media'
-import { bedrockClaudeBody } from './request'
+import { bedrockBodyFromClaude, bedrockClaudeBody } from './request'
 import { sha256Hex, signRequest, uriEncode } from './signer'
-import { openAIStreamFromBedrock } from './stream'
+import { claudeEventsFromBedrock, openAIStreamFromBedrock } from './stream'
 
 const SERVICE = 'bedrock'
 const CONTENT_TYPE = 'application/json'
@@ -20,14 +20,15 @@ const EVENT_STREAM_TYPE = 'application/vnd.amazon.eventstream'
 
 const bedrockHost = (region: string) => `https://bedrock-runtime.${region}.amazonaws.com`
 
-async function signedRequest(channel: UpstreamChannel, body: Record<string, unknown>, context: AdaptorContext) {
+/** Bedrock's signed `invoke` request for a model and a Bedrock body (URL media sources still to download). */
+async function signedRequest(channel: UpstreamChannel, call: { model: string; stream: boolean; body: Record<string, unknown> }, context: AdaptorContext) {
 	const { credentials, region } = parseAwsKey(channel.key)
-	const stream = body.stream === true
+	const stream = call.stream
 	const action = stream ? 'invoke-with-response-stream' : 'invoke'
 	// A base URL on the channel (a proxy, a VPC endpoint) replaces the regional host.
 	const base = (channel.baseUrl || bedrockHost(region)).replace(/\/+$/, '')
-	const url = new URL(`${base}/model/${uriEncode(bedrockModelId(String(body.model)))}/${action}`)
-	const payload = JSON.stringify(await withInlineMedia(bedrockClaudeBody(body), context))
+	const url = new URL(`${base}/model/${uriEncode(bedrockModelId(call.model))}/${action}`)
+	const payload = JSON.stringify(await withInlineMedia(call.body, context))
 	const signed = signRequest({
 		method: 'POST',
 		url,
@@ -55,9 +56,19 @@ export const aws: ProviderAdaptor = {
 	defaultModels: ['claude-opus-4-6', 'claude-sonnet-4-6', 'claude-haiku-4-5-20251001', 'claude-sonnet-4-5-20250929', 'claude-sonnet-4-20250514'],
 	converted: {
 		chat: {
-			buildRequest: signedRequest,
+			buildRequest: (channel, body, context) => signedRequest(channel, { model: String(body.model), stream: body.stream === true, body: bedrockClaudeBody(body) }, context),
 			toOpenAI: openAIAnswerFromClaude,
 			streamToOpenAI: openAIStreamFromBedrock,
+		},
+	},
+	// A Claude client's own body, with only what Bedrock's wire needs changed (request.ts); answers are Claude's.
+	sameFormat: {
+		claude: {
+			buildRequest(channel, call, context) {
+				const betas = (call.headers['anthropic-beta'] ?? '').split(',').map((beta) => beta.trim()).filter(Boolean)
+				return signedRequest(channel, { model: call.model, stream: call.stream, body: bedrockBodyFromClaude(call.value, betas) }, context)
+			},
+			streamEvents: claudeEventsFromBedrock,
 		},
 	},
 }

@@ -51,7 +51,8 @@ export async function withInlineMedia(body: Json, context: AdaptorContext): Prom
 		const media = await Promise.all(batch.map((url) => fetchMedia(url)))
 		batch.forEach((url, index) => downloaded.set(url, media[index]!))
 	}
-	// The body was built for this call alone (claudeRequestBody): its blocks may be changed in place.
+	// The body is this call's alone (claudeRequestBody's, or a Claude client's parsed request): its blocks
+	// may be changed in place. A retry on another channel then sends the downloaded bytes, not the URL.
 	for (const block of blocks) {
 		const media = downloaded.get((block.source as { url: string }).url)!
 		const refusal = unsupported(block, media)

@@ -11,6 +11,7 @@ import { RelayError } from '../../errors'
 import type { ClaudeUsage } from '../../formats/claude/usage'
 import { openAIStreamFromClaudeEvents } from '../anthropic/stream'
 import { readEventStream, type EventStreamMessage } from './event-stream'
+import type { EventReader } from '../../formats/events'
 
 type Json = Record<string, unknown>
 
@@ -57,7 +58,27 @@ function claudeEvents(message: EventStreamMessage): Json[] {
 	return usage ? [{ type: 'message_delta', delta: {}, usage }, event] : [event]
 }
 
-export function openAIStreamFromBedrock(source: BodyReader, model: string): BodyReader {
+/**
+ * Bedrock's stream as Claude's own events, for a Claude client whose call passes through (its
+ * invocation metrics, when present, as a last `message_delta` before `message_stop`).
+ */
+export function claudeEventsFromBedrock(source: BodyReader): EventReader {
+	const messages = readEventStream(source)
+	return {
+		async read() {
+			for (;;) {
+				const message = await messages.next()
+				if (!message) return { events: [], done: true }
+				const kind = message.headers[':message-type']
+				if (kind === 'exception' || kind === 'error') throw failure(message)
+				if (kind === 'event' && message.headers[':event-type'] === 'chunk') return { events: claudeEvents(message).map((data) => ({ type: 'data' as const, data })), done: false }
+			}
+		},
+		cancel: (reason) => messages.cancel(reason),
+	}
+}
+
+export function openAIStreamFromBedrock(source: BodyReader, model: string): EventReader {
 	const messages = readEventStream(source)
 	return openAIStreamFromClaudeEvents(async () => {
 		const message = await messages.next()

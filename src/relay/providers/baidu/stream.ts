@@ -1,10 +1,11 @@
 /** Wenxin's SSE stream (`result` pieces, `is_end`, usage on the last event) → OpenAI chunks. */
 import type { BodyReader } from '@/lib/outbound'
-import { eventChunkStream } from '../../formats/sse'
+import { eventChunkStream } from '../../formats/chunk-stream'
 import { openAIUsage } from '../shared/openai-usage'
 import { checked, finishReason, toolCalls, type WenxinAnswer } from './answer'
+import type { EventReader } from '../../formats/events'
 
-export function wenxinStreamToOpenAI(source: BodyReader, model: string): BodyReader {
+export function wenxinStreamToOpenAI(source: BodyReader, model: string): EventReader {
 	let usage: WenxinAnswer['usage']
 	let id = ''
 	let created = 0

@@ -1,7 +1,9 @@
 /** Cohere v2 chat answers and stream events → OpenAI's chat completion objects and chunks. */
 import type { BodyReader } from '@/lib/outbound'
-import { openAIChunkStream, readSseEvents } from '../../formats/sse'
+import { openAIChunkStream } from '../../formats/chunk-stream'
+import { readSseEvents } from '../../formats/sse'
 import { openAIUsage } from '../shared/openai-usage'
+import type { EventReader } from '../../formats/events'
 
 interface CohereTokens { input_tokens?: number; output_tokens?: number }
 interface CohereUsage { billed_units?: CohereTokens; tokens?: CohereTokens }
@@ -60,7 +62,7 @@ interface CohereStreamEvent {
 }
 
 /** Content and tool-call events become deltas; `message-end` gives the finish reason and the usage. */
-export function cohereStreamToOpenAI(reader: BodyReader, model: string): BodyReader {
+export function cohereStreamToOpenAI(reader: BodyReader, model: string): EventReader {
 	const events = readSseEvents(reader)
 	let id = ''
 	const created = nowSeconds()

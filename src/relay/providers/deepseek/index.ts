@@ -1,5 +1,6 @@
 import { CHANNEL_TYPE } from '@shared/channel-type'
-import { openAIChunkStream, readSseEvents } from '../../formats/sse'
+import { openAIChunkStream } from '../../formats/chunk-stream'
+import { readSseEvents } from '../../formats/sse'
 import { bearer } from '../openai-compatible'
 import { openAIModelList } from '../openai-compatible/model-list'
 import type { Converter, ProviderAdaptor } from '../types'

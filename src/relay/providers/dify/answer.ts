@@ -1,7 +1,9 @@
 /** Dify answers and stream events → OpenAI's chat completion objects and chunks. */
 import type { BodyReader } from '@/lib/outbound'
-import { openAIChunkStream, readSseEvents } from '../../formats/sse'
+import { openAIChunkStream } from '../../formats/chunk-stream'
+import { readSseEvents } from '../../formats/sse'
 import { openAIUsage, type TokenCounts } from '../shared/openai-usage'
+import type { EventReader } from '../../formats/events'
 
 interface DifyEvent {
 	event?: string
@@ -27,7 +29,7 @@ export function difyToOpenAI(text: string, model: string): Record<string, unknow
 }
 
 /** Text arrives in `message` (chat apps) or `agent_message` (agents); `message_end` carries the usage. */
-export function difyStreamToOpenAI(reader: BodyReader, model: string): BodyReader {
+export function difyStreamToOpenAI(reader: BodyReader, model: string): EventReader {
 	const events = readSseEvents(reader)
 	let id = ''
 	let created = 0

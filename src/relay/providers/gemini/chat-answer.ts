@@ -4,7 +4,9 @@ import { randomString } from '@/lib/crypto'
 import { openAIFinishReason } from '@/relay/formats/gemini/finish-reason'
 import type { GeminiCandidate, GeminiPart, GeminiResponse } from '@/relay/formats/gemini/types'
 import { openAIUsageFromGemini } from '@/relay/formats/gemini/usage'
-import { openAIChunkStream, readSseEvents } from '@/relay/formats/sse'
+import { openAIChunkStream } from '@/relay/formats/chunk-stream'
+import { readSseEvents } from '@/relay/formats/sse'
+import type { EventReader } from '@/relay/formats/events'
 
 const CALL_ID_LENGTH = 24
 
@@ -75,7 +77,7 @@ export function openAIAnswerFromGemini(text: string, model: string): Record<stri
  * Gemini's `alt=sse` stream: each event is a whole `GenerateContentResponse` holding the new parts;
  * usage metadata comes with the events and is complete in the last one, so it is sent once at the end.
  */
-export function openAIStreamFromGemini(reader: BodyReader, model: string): BodyReader {
+export function openAIStreamFromGemini(reader: BodyReader, model: string): EventReader {
 	const events = readSseEvents(reader)
 	const created = nowSeconds()
 	let id: string | undefined

@@ -2,6 +2,7 @@
 import { geminiPartFromImageUrl } from '@/relay/formats/gemini/media'
 import { geminiSchema } from '@/relay/formats/gemini/schema'
 import type { GeminiContent, GeminiFunctionDeclaration, GeminiGenerationConfig, GeminiPart, GeminiRequest } from '@/relay/formats/gemini/types'
+import { topKOf } from '@/relay/formats/canonical'
 
 type Body = Record<string, unknown>
 
@@ -159,7 +160,7 @@ function generationConfigOf(body: Body): GeminiGenerationConfig | undefined {
 	}
 	assign('temperature', number(body.temperature))
 	assign('topP', number(body.top_p))
-	assign('topK', number(body.top_k))
+	assign('topK', topKOf(body))
 	assign('maxOutputTokens', number(body.max_completion_tokens) ?? number(body.max_tokens))
 	assign('candidateCount', number(body.n))
 	assign('presencePenalty', number(body.presence_penalty))

@@ -1,4 +1,7 @@
-/** Google Gemini (type 24): the Gemini API's own wire format, key in `x-goog-api-key`. */
+/**
+ * Google Gemini (type 24): the Gemini API's own wire format, key in `x-goog-api-key`. OpenAI-format
+ * calls convert; Gemini-format chat calls pass through with the client's own body.
+ */
 import { CHANNEL_TYPE } from '@shared/channel-type'
 import type { Converter, ProviderAdaptor, UpstreamChannel } from '../types'
 import { openAIAnswerFromGemini, openAIStreamFromGemini } from './chat-answer'
@@ -17,6 +20,10 @@ export function geminiModelName(model: unknown) {
 function modelUrl(channel: UpstreamChannel, model: string, method: string) {
 	return `${channel.baseUrl}/${channel.other || DEFAULT_API_VERSION}/models/${encodeURIComponent(model)}:${method}`
 }
+
+/** generateContent, or streamGenerateContent as SSE events (`alt=sse`), whatever framing the client asked for. */
+const chatUrl = (channel: UpstreamChannel, model: string, stream: boolean) =>
+	stream ? `${modelUrl(channel, model, 'streamGenerateContent')}?alt=sse` : modelUrl(channel, model, 'generateContent')
 
 const headers = (channel: UpstreamChannel) => ({ 'content-type': 'application/json', 'x-goog-api-key': channel.key })
 
@@ -39,17 +46,23 @@ export const gemini: ProviderAdaptor = {
 		},
 	},
 	converted: {
-		chat: geminiChatConverter((channel, body) => {
-			const model = geminiModelName(body.model)
-			const url = body.stream === true ? `${modelUrl(channel, model, 'streamGenerateContent')}?alt=sse` : modelUrl(channel, model, 'generateContent')
-			return { url, headers: headers(channel), body: JSON.stringify(geminiRequestFromOpenAI(body)) }
-		}),
+		chat: geminiChatConverter((channel, body) => ({
+			url: chatUrl(channel, geminiModelName(body.model), body.stream === true),
+			headers: headers(channel),
+			body: JSON.stringify(geminiRequestFromOpenAI(body)),
+		})),
 		embeddings: {
 			buildRequest(channel, body) {
 				const model = geminiModelName(body.model)
 				return { url: modelUrl(channel, model, 'batchEmbedContents'), headers: headers(channel), body: JSON.stringify(geminiEmbeddingRequest(body, model)) }
 			},
 			toOpenAI: openAIEmbeddingsFromGemini,
+		},
+	},
+	// A Gemini client's own body goes as it came: the model is in the path. Streams are always asked as SSE.
+	sameFormat: {
+		gemini: {
+			buildRequest: (channel, call) => ({ url: chatUrl(channel, geminiModelName(call.model), call.stream), headers: headers(channel), body: call.body }),
 		},
 	},
 }

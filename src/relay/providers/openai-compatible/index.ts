@@ -45,11 +45,12 @@ export function openAICompatible(options: OpenAICompatibleOptions): ProviderAdap
 		...(options.readBalance ? { readBalance: options.readBalance } : {}),
 		openai: {
 			endpoints,
-			buildRequest(channel, endpoint, body) {
+			buildRequest(channel, endpoint, body, text) {
 				return {
 					url: url(channel, endpoint, String(body.model)),
 					headers: { 'content-type': 'application/json', ...headers(channel) },
-					body: JSON.stringify(body),
+					// The client's own bytes when Ferry changed nothing in them (same-format traffic, design §5).
+					body: text ?? JSON.stringify(body),
 				}
 			},
 		},

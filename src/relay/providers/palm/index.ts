@@ -5,6 +5,7 @@
 import { CHANNEL_TYPE } from '@shared/channel-type'
 import { randomString } from '@/lib/crypto'
 import type { ProviderAdaptor } from '../types'
+import { topKOf } from '../../formats/canonical'
 
 const ID_LENGTH = 24
 /** PaLM names the speakers of a conversation; these are the names its own examples use. */
@@ -30,7 +31,7 @@ function palmRequest(body: Record<string, unknown>) {
 		prompt: { ...(context ? { context } : {}), messages: conversation },
 		temperature: number(body.temperature),
 		topP: number(body.top_p),
-		topK: number(body.top_k),
+		topK: topKOf(body),
 		candidateCount: number(body.n),
 	}
 }

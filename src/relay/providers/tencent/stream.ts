@@ -1,9 +1,10 @@
 /** Hunyuan's SSE stream → OpenAI chunks, usage in a final chunk. */
 import type { BodyReader } from '@/lib/outbound'
-import { eventChunkStream } from '../../formats/sse'
+import { eventChunkStream } from '../../formats/chunk-stream'
 import { finishReason, hunyuanUsage, openAIToolCalls, upstreamFailure, type HunyuanChunk, type HunyuanUsage } from './answer'
+import type { EventReader } from '../../formats/events'
 
-export function hunyuanStreamToOpenAI(source: BodyReader, model: string): BodyReader {
+export function hunyuanStreamToOpenAI(source: BodyReader, model: string): EventReader {
 	let id = ''
 	let created = 0
 	let usage: HunyuanUsage | undefined

@@ -1,9 +1,10 @@
 /**
  * Vertex AI (type 41): Google's Gemini models in the Gemini wire format, under a project and region,
- * with an OAuth token obtained from the channel's service-account key.
+ * with an OAuth token obtained from the channel's service-account key. OpenAI-format calls convert;
+ * Gemini-format chat calls pass through with the client's own body.
  */
 import { CHANNEL_TYPE } from '@shared/channel-type'
-import type { ProviderAdaptor } from '../types'
+import type { AdaptorContext, ProviderAdaptor, UpstreamChannel } from '../types'
 import { geminiChatConverter, geminiModelName } from '../gemini'
 import { geminiRequestFromOpenAI } from '../gemini/chat-request'
 import { accessToken } from './access-token'
@@ -17,19 +18,22 @@ export const vertex: ProviderAdaptor = {
 	defaultBaseUrl: '',
 	defaultModels: ['gemini-2.5-pro', 'gemini-2.5-flash', 'gemini-2.5-flash-lite', 'gemini-2.0-flash'],
 	converted: {
-		chat: geminiChatConverter(async (channel, body, context) => {
-			const account = parseServiceAccount(channel.key)
-			const model = geminiModelName(body.model)
-			const region = vertexRegion(channel.other, model)
-			const host = channel.baseUrl || vertexHost(region)
-			const path = `/v1/projects/${encodeURIComponent(account.projectId)}/locations/${encodeURIComponent(region)}/publishers/google/models/${encodeURIComponent(model)}`
-			const url = body.stream === true ? `${host}${path}:streamGenerateContent?alt=sse` : `${host}${path}:generateContent`
-			const token = await accessToken(account, context)
-			return {
-				url,
-				headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-				body: JSON.stringify(geminiRequestFromOpenAI(body)),
-			}
-		}),
+		chat: geminiChatConverter((channel, body, context) => vertexRequest(channel, { model: String(body.model), stream: body.stream === true }, JSON.stringify(geminiRequestFromOpenAI(body)), context)),
 	},
+	// A Gemini client's own body goes as it came (Vertex takes the Gemini API's request body).
+	sameFormat: {
+		gemini: { buildRequest: (channel, call, context) => vertexRequest(channel, call, call.body, context) },
+	},
+}
+
+/** `generateContent` (or `streamGenerateContent` as SSE) of the model under the channel's project and region, with an OAuth token. */
+async function vertexRequest(channel: UpstreamChannel, call: { model: string; stream: boolean }, body: string, context: AdaptorContext) {
+	const account = parseServiceAccount(channel.key)
+	const model = geminiModelName(call.model)
+	const region = vertexRegion(channel.other, model)
+	const host = channel.baseUrl || vertexHost(region)
+	const path = `/v1/projects/${encodeURIComponent(account.projectId)}/locations/${encodeURIComponent(region)}/publishers/google/models/${encodeURIComponent(model)}`
+	const url = call.stream ? `${host}${path}:streamGenerateContent?alt=sse` : `${host}${path}:generateContent`
+	const token = await accessToken(account, context)
+	return { url, headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body }
 }

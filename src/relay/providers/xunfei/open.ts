@@ -2,17 +2,19 @@
  * One Spark call over its WebSocket: sign the URL, send the request frame, read the answer frames.
  * The first frame is awaited before answering, so a refusal (handshake status or an error frame)
  * becomes an HTTP-like error the pipeline retries or reports; a whole answer is read to its last
- * frame, a stream is passed on frame by frame.
+ * frame, a stream is passed on frame by frame as OpenAI chunks.
  */
-import { readAllText, type BodyReader, type OpenedResponse } from '@/lib/outbound'
+import type { BodyReader, OpenedResponse } from '@/lib/outbound'
 import { WebSocketHandshakeError, type OpenedWebSocket } from '@/lib/outbound/websocket'
-import { openAIChunkStream, textReader } from '../../formats/sse'
-import type { SelfOpenedCall, UpstreamChannel } from '../types'
+import { openAIChunkStream } from '../../formats/chunk-stream'
+import { textReader } from '../../formats/sse'
+import type { SelfOpenedCall, SelfOpenedResponse, UpstreamChannel } from '../types'
 import { chunkWriter, wholeAnswer } from './answer'
 import { failureMessage, failureStatus, isFailure, isLast, parseFrame, type SparkFrame } from './frames'
 import { sparkFrame } from './request'
 import { signedUrl } from './signed-url'
 import { sparkVersion } from './versions'
+import type { EventReader } from '../../formats/events'
 
 const MILLISECONDS_PER_SECOND = 1000
 const WEBSOCKET_SCHEMES: Record<string, string> = { 'http:': 'ws:', 'https:': 'wss:', 'ws:': 'ws:', 'wss:': 'wss:' }
@@ -54,7 +56,7 @@ async function nextFrame(socket: OpenedWebSocket): Promise<SparkFrame> {
 }
 
 /** The stream after its first frame: one upstream frame per pull, the socket closed at the end. */
-function streamFrom(first: SparkFrame, socket: OpenedWebSocket, model: string, created: number): BodyReader {
+function streamFrom(first: SparkFrame, socket: OpenedWebSocket, model: string, created: number): EventReader {
 	const write = chunkWriter(model, created)
 	let pending: SparkFrame | undefined = first
 	let finished = false
@@ -70,7 +72,7 @@ function streamFrom(first: SparkFrame, socket: OpenedWebSocket, model: string, c
 	}, async () => socket.close())
 }
 
-export async function openSpark(channel: UpstreamChannel, body: Record<string, unknown>, call: SelfOpenedCall): Promise<OpenedResponse> {
+export async function openSpark(channel: UpstreamChannel, body: Record<string, unknown>, call: SelfOpenedCall): Promise<SelfOpenedResponse> {
 	const credentials = xunfeiCredentials(channel.key)
 	const version = sparkVersion(channel.other, body.model)
 	const base = webSocketBase(channel.baseUrl)
@@ -92,8 +94,7 @@ export async function openSpark(channel: UpstreamChannel, body: Record<string, u
 			return refusal(failureStatus(first), shownUrl, failureMessage(first))
 		}
 		if (call.stream) {
-			const stream = streamFrom(first, socket, call.model, created)
-			return answered(200, 'text/event-stream', shownUrl, stream, () => readAllText(stream))
+			return { ...answered(200, 'text/event-stream', shownUrl, textReader(''), async () => ''), events: streamFrom(first, socket, call.model, created) }
 		}
 		const frames = [first]
 		while (!isLast(frames.at(-1)!)) {

@@ -4,13 +4,14 @@
  * so no space after the colon is dropped, and several `data:` lines are joined by newlines.
  */
 import type { BodyReader } from '@/lib/outbound'
-import { eventChunkStream } from '../../formats/sse'
+import { eventChunkStream } from '../../formats/chunk-stream'
 import { openAIUsage, type TokenCounts } from '../shared/openai-usage'
 import { zhipuFailure } from './answer'
+import type { EventReader } from '../../formats/events'
 
 const MILLISECONDS_PER_SECOND = 1000
 
-export function zhipuStreamToOpenAI(source: BodyReader, model: string): BodyReader {
+export function zhipuStreamToOpenAI(source: BodyReader, model: string): EventReader {
 	const created = Math.floor(Date.now() / MILLISECONDS_PER_SECOND)
 	let id = ''
 	/** The `finish` event's chunks: its last text, then the usage. */

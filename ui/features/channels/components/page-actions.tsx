@@ -10,6 +10,9 @@ import { useChannelAction } from '@ui/features/channels/use-channel-action'
 import { useTranslation } from '@ui/i18n'
 import { browserApi } from '@ui/lib/browser-api'
 
+/** Failed channels named in the toast; the rest are counted. */
+const FAILURES_SHOWN = 3
+
 const selectionMessages = {
 	selectToDelete: '请先选择要删除的渠道',
 	selectFirst: '请先选择渠道',
@@ -29,10 +32,23 @@ export function PageActions({ batchMode, selectedIds, onSelectionDone }: PageAct
 	const revalidator = useRevalidator()
 	const [confirming, setConfirming] = useState<'disabled' | 'selected' | null>(null)
 	const [tagging, setTagging] = useState(false)
-	/** Test-all and update-all answer only a message: it is shown, or the fallback when empty. */
+	/** Test-all answers only a message: it is shown, or the fallback when empty. */
 	async function runWithMessage(call: ReturnType<typeof testAllChannels>, fallback: string) {
 		const envelope = await run(call)
 		if (envelope) toast.success(t(envelope.message || fallback))
+	}
+
+	/** Update-all answers what it updated and what failed, with each failure's reason. */
+	async function updateBalances() {
+		const envelope = await run(updateAllBalances(browserApi))
+		if (!envelope) return
+		const { updated, failed, pending } = envelope.data
+		toast.success(t('已更新 {count} 个渠道的余额', { count: updated }) + (pending > 0 ? t('，{count} 个仍在后台更新', { count: pending }) : ''))
+		if (failed.length > 0) {
+			const shown = failed.slice(0, FAILURES_SHOWN).map((failure) => `${failure.name}（${failure.reason}）`).join('；')
+			toast.error(t('{count} 个渠道更新失败：{list}', { count: failed.length, list: failed.length > FAILURES_SHOWN ? `${shown}…` : shown }))
+		}
+		await revalidator.revalidate()
 	}
 
 	function askDeleteSelected() {
@@ -59,9 +75,9 @@ export function PageActions({ batchMode, selectedIds, onSelectionDone }: PageAct
 				</Link>
 			</Button>
 			<Button variant="outline" onClick={() => runWithMessage(testAllChannels(browserApi), '已开始测试所有渠道')}>{t('测试所有渠道')}</Button>
-			<Button variant="outline" onClick={() => runWithMessage(updateAllBalances(browserApi), '已开始更新所有已启用渠道的余额')}>{t('更新所有已启用渠道余额')}</Button>
+			<Button variant="outline" onClick={updateBalances}>{t('更新所有已启用渠道余额')}</Button>
 			<Button variant="outline" onClick={() => setConfirming('disabled')}>{t('删除所有已禁用渠道')}</Button>
-			<Button variant="outline" onClick={() => run(fixChannels(browserApi), (count) => t('已修复 {count} 个渠道', { count: Number(count) }))}>{t('修复数据库一致性')}</Button>
+			<Button variant="outline" onClick={() => run(fixChannels(browserApi), (count) => (Number(count) > 0 ? t('已修复 {count} 个渠道', { count: Number(count) }) : t('数据库一致，无需修复')))}>{t('修复数据库一致性')}</Button>
 			<Button variant="outline" disabled={revalidator.state === 'loading'} onClick={() => revalidator.revalidate()}>
 				<RefreshCwIcon />
 				{t('刷新')}

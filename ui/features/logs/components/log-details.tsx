@@ -39,7 +39,7 @@ export function LogDetails({ entry, admin }: { entry: LogRow; admin: boolean }) 
 	if (firstToken !== undefined) rows.push({ label: '首字时间', value: t('{seconds} 秒', { seconds: millisecondsAsSeconds(firstToken, 1) }) })
 	if (entry.request_id) rows.push({ label: '请求 ID', value: <code className="break-all">{entry.request_id}</code> })
 	if (entry.content) rows.push({ label: '内容', value: entry.content })
-	const formula = isUsage(entry.type) && effectiveGroupRatio(other) !== undefined ? costFormula(entry, status.quota_per_unit) : undefined
+	const formula = isUsage(entry.type) && effectiveGroupRatio(other) !== undefined ? costFormula(entry, status) : undefined
 	if (formula) rows.push({ label: '计费过程', value: <span data-testid="cost-formula">{t(formula.template, formula.values)}</span> })
 
 	if (rows.length === 0) return <p className="text-sm text-muted-foreground">{t('暂无详情')}</p>

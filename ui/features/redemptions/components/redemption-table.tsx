@@ -1,6 +1,7 @@
-import { CopyIcon, PencilIcon, PowerIcon, PowerOffIcon, Trash2Icon } from 'lucide-react'
+import { CopyIcon, PencilIcon, PlusIcon, PowerIcon, PowerOffIcon, Trash2Icon } from 'lucide-react'
 import { REDEMPTION_STATUS } from '@shared/redemption-constants'
 import { type DataColumn, DataTable, type PaginationProps, type RowSelectionState } from '@ui/components/data-table/data-table'
+import { EmptyState } from '@ui/components/data-table/empty-state'
 import { Badge } from '@ui/components/ui/badge'
 import { Button } from '@ui/components/ui/button'
 import { copyText } from '@ui/components/ui/copy'
@@ -24,6 +25,9 @@ type RedemptionTableProps = RedemptionRowHandlers & {
 	selected: RowSelectionState
 	onSelectedChange: (selected: RowSelectionState) => void
 	pagination: PaginationProps
+	/** A search is on: an empty page means nothing matched. */
+	filtered: boolean
+	onAdd: () => void
 }
 
 function StatusBadge({ code }: { code: RedemptionView }) {
@@ -66,7 +70,7 @@ function RowActions({ code, onToggle, onEdit, onDelete }: RedemptionRowHandlers 
 	)
 }
 
-export function RedemptionTable({ codes, selected, onSelectedChange, pagination, ...handlers }: RedemptionTableProps) {
+export function RedemptionTable({ codes, selected, onSelectedChange, pagination, filtered, onAdd, ...handlers }: RedemptionTableProps) {
 	const { t } = useTranslation()
 	const status = useStatus()
 	const formatTime = useFormatTime()
@@ -87,7 +91,7 @@ export function RedemptionTable({ codes, selected, onSelectedChange, pagination,
 			rowKey={(code) => code.id}
 			rowSelection={selected}
 			onRowSelectionChange={onSelectedChange}
-			empty="暂无兑换码"
+			empty={<EmptyState filtered={filtered} nothing='还没有兑换码：生成一批，发给要充值的用户' noMatch='没有符合搜索条件的兑换码' action={<Button onClick={onAdd}><PlusIcon />{t('添加兑换码')}</Button>} />}
 			pagination={pagination}
 		/>
 	)

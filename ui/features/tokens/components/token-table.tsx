@@ -1,6 +1,9 @@
+import { PlusIcon } from 'lucide-react'
 import { TOKEN_NEVER_EXPIRES } from '@shared/token-constants'
 import { type DataColumn, DataTable, type PaginationProps, type RowSelectionState } from '@ui/components/data-table/data-table'
+import { EmptyState } from '@ui/components/data-table/empty-state'
 import { Badge } from '@ui/components/ui/badge'
+import { Button } from '@ui/components/ui/button'
 import { useTranslation } from '@ui/i18n'
 import { renderQuota } from '@ui/lib/format'
 import { useStatus } from '@ui/lib/status'
@@ -20,9 +23,12 @@ type TokenTableProps = TokenRowHandlers & {
 	selected: RowSelectionState
 	onSelectedChange: (selected: RowSelectionState) => void
 	pagination: PaginationProps
+	/** A search is on: an empty page means nothing matched. */
+	filtered: boolean
+	onAdd: () => void
 }
 
-export function TokenTable({ tokens, selected, onSelectedChange, pagination, ...handlers }: TokenTableProps) {
+export function TokenTable({ tokens, selected, onSelectedChange, pagination, filtered, onAdd, ...handlers }: TokenTableProps) {
 	const { t } = useTranslation()
 	const status = useStatus()
 	const formatTime = useFormatTime()
@@ -68,7 +74,7 @@ export function TokenTable({ tokens, selected, onSelectedChange, pagination, ...
 			rowKey={(token) => token.id}
 			rowSelection={selected}
 			onRowSelectionChange={onSelectedChange}
-			empty="暂无令牌"
+			empty={<EmptyState filtered={filtered} nothing='还没有令牌：创建一个令牌，用它调用 API' noMatch='没有符合搜索条件的令牌' action={<Button onClick={onAdd}><PlusIcon />{t('添加令牌')}</Button>} />}
 			pagination={pagination}
 		/>
 	)
