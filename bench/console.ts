@@ -60,7 +60,7 @@ async function seed(session: { cookie: string; userId: number }) {
 	await call('POST', '/api/redemption/', { name: 'gift', quota: 500_000, count: 10 })
 }
 
-const pages = ['/', '/about', '/pricing', '/login', '/register', '/playground', '/token', '/detail', '/redemption', '/topup', '/user', '/channel', '/channel/add', '/channel/edit/1', '/log', '/setting', '/setting?tab=operation', '/setting?tab=system']
+const pages = ['/', '/about', '/pricing', '/login', '/register', '/playground', '/token', '/detail', '/redemption', '/topup', '/user', '/channel', '/channel/add', '/channel/edit/1', '/log', '/midjourney', '/task', '/setting', '/setting?tab=operation', '/setting?tab=system']
 
 async function measureRenders(cookie: string) {
 	const rows: { page: string; p50: number; p95: number; max: number }[] = []

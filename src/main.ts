@@ -9,6 +9,7 @@ import { auditLedger } from './billing/audit'
 import { startReconciler } from './billing/reconciler'
 import { startChannelHealthCheck } from './api/channels/tools/schedule'
 import { startDataExport } from './api/data/schedule'
+import { startTaskPolling } from './relay/tasks/schedule'
 import { startRetention } from './api/logs/retention'
 import { openStore } from './db'
 import { runImportCommand } from './cli/import-new-api/command'
@@ -24,6 +25,7 @@ async function serve(config: Config) {
 	// Relative to this file, so the compiled binary finds the worker among its entrypoints.
 	const healthCheck = startChannelHealthCheck(dependencies, { workerUrl: new URL('./workers/channel-health.ts', import.meta.url), holder: relay.nodeInstance })
 	const dataExport = startDataExport(dependencies, { workerUrl: new URL('./workers/data-export.ts', import.meta.url), holder: relay.nodeInstance })
+	const taskPolling = startTaskPolling(dependencies, relay, { workerUrl: new URL('./workers/task-polling.ts', import.meta.url), holder: relay.nodeInstance })
 	const retention = startRetention(dependencies, { workerUrl: new URL('./workers/retention.ts', import.meta.url), holder: relay.nodeInstance })
 	const stopWatchingChanges = changes.start()
 	app.listen({ port: config.port, hostname: config.host, maxRequestBodySize: config.maxBodyBytes })
@@ -33,6 +35,7 @@ async function serve(config: Config) {
 		stopReconciler()
 		await healthCheck.stop()
 		await dataExport.stop()
+		await taskPolling.stop()
 		await retention.stop()
 		stopWatchingChanges()
 		await app.stop()

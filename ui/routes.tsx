@@ -30,6 +30,8 @@ const consolePages: RouteObject[] = [
 	page('channel-add', 'channel/add', '添加渠道', () => import('@ui/features/channels/channel-editor-route')),
 	page('channel-edit', 'channel/edit/:id', '编辑渠道', () => import('@ui/features/channels/channel-editor-route')),
 	page('log', 'log', '日志', () => import('@ui/features/logs/log-route')),
+	page('midjourney', 'midjourney', '绘图', () => import('@ui/features/midjourney/midjourney-route')),
+	page('task', 'task', '异步任务', () => import('@ui/features/tasks/task-route')),
 	page('setting', 'setting', '设置', () => import('@ui/features/settings/setting-route')),
 ].map((route) => ({ ...route, ErrorBoundary: PageErrorBoundary }))
 

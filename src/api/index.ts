@@ -16,6 +16,7 @@ import { redemptionRoutes } from './redemptions'
 import { epayNotifyRoutes, topUpRoutes } from './top-ups'
 import { pricingRoutes } from './pricing'
 import { dataRoutes } from './data'
+import { taskRoutes } from './tasks'
 
 export function createApi(dependencies: Dependencies) {
 	return new Elysia({ prefix: '/api' })
@@ -40,4 +41,5 @@ export function createApi(dependencies: Dependencies) {
 		.use(topUpRoutes(dependencies))
 		.use(pricingRoutes(dependencies))
 		.use(dataRoutes(dependencies))
+		.use(taskRoutes(dependencies))
 }

@@ -49,6 +49,11 @@ export const ROUTE_POLICY: Record<`${Method} /api/${string}`, Access> = {
 	// Usage dashboard (quota_data)
 	'GET /api/data/self': 'user',
 	'GET /api/data/': 'admin',
+	// Drawing and async tasks (seed 002 §7)
+	'GET /api/mj/self': 'user',
+	'GET /api/mj/': 'admin',
+	'GET /api/task/self': 'user',
+	'GET /api/task/': 'admin',
 	'GET /api/oauth/wechat/bind': 'user',
 	'GET /api/oauth/email/bind': 'user',
 	'GET /api/oauth/telegram/bind': 'user',

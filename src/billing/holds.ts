@@ -4,7 +4,7 @@
  * closed at most once, on any number of nodes.
  */
 import { LOG_TYPE } from '@shared/log'
-import { execute, query } from '@/db'
+import { execute, query, type Work } from '@/db'
 import type { Executor } from './batcher'
 import { nowSeconds } from '@/lib/clock'
 
@@ -116,56 +116,59 @@ type SettleOutcome = { settled: false } | { settled: true; charged: number; shor
  * balance cannot cover a cost above the hold, it is charged what it has and the log says so.
  */
 export async function settle(ledger: Executor, settlement: Settlement): Promise<SettleOutcome> {
+	return ledger.transaction(() => settleWork(settlement, ledger.dialect))
+}
+
+/** The unit of work of `settle`, to compose into a larger one (a task's end and its charge, atomically). */
+export function* settleWork(settlement: Settlement, dialect: Executor['dialect']): ReturnType<Work<SettleOutcome>> {
 	const { requestId, actual, channelId, log, readBalance = false } = settlement
-	const returning = readBalance && ledger.dialect === 'pg'
+	const returning = readBalance && dialect === 'pg'
 	const now = nowSeconds()
-	return ledger.transaction(function* () {
-		const [hold] = yield* query<ClosedHold>(SETTLE_HOLD, [requestId, now, Math.max(0, actual)])
-		if (!hold) return { settled: false } as const
-		const userId = Number(hold.user_id)
-		const tokenId = Number(hold.token_id)
-		const tokenLimited = Boolean(hold.token_limited)
-		const held = Number(hold.amount)
-		let charged = Math.max(0, actual)
-		if (charged > held) {
-			// Take what the user (and a limited token) can still give, never going below zero.
-			const [balance] = yield* query<{ quota: number }>(READ_USER_QUOTA, [userId])
-			let extra = Math.min(charged - held, Math.max(0, Number(balance?.quota ?? 0)))
-			if (tokenLimited) {
-				const [token] = yield* query<{ remain_quota: number }>(READ_TOKEN_REMAIN, [tokenId])
-				extra = Math.min(extra, Math.max(0, Number(token?.remain_quota ?? 0)))
+	const [hold] = yield* query<ClosedHold>(SETTLE_HOLD, [requestId, now, Math.max(0, actual)])
+	if (!hold) return { settled: false } as const
+	const userId = Number(hold.user_id)
+	const tokenId = Number(hold.token_id)
+	const tokenLimited = Boolean(hold.token_limited)
+	const held = Number(hold.amount)
+	let charged = Math.max(0, actual)
+	if (charged > held) {
+		// Take what the user (and a limited token) can still give, never going below zero.
+		const [balance] = yield* query<{ quota: number }>(READ_USER_QUOTA, [userId])
+		let extra = Math.min(charged - held, Math.max(0, Number(balance?.quota ?? 0)))
+		if (tokenLimited) {
+			const [token] = yield* query<{ remain_quota: number }>(READ_TOKEN_REMAIN, [tokenId])
+			extra = Math.min(extra, Math.max(0, Number(token?.remain_quota ?? 0)))
+		}
+		if (extra > 0) {
+			if ((yield* execute(TAKE_USER, [extra, userId])) === 0) extra = 0
+			else if (tokenLimited && (yield* execute(TAKE_TOKEN, [extra, tokenId])) === 0) {
+				yield* execute(GIVE_USER, [extra, userId])
+				extra = 0
 			}
-			if (extra > 0) {
-				if ((yield* execute(TAKE_USER, [extra, userId])) === 0) extra = 0
-				else if (tokenLimited && (yield* execute(TAKE_TOKEN, [extra, tokenId])) === 0) {
-					yield* execute(GIVE_USER, [extra, userId])
-					extra = 0
-				}
-			}
-			charged = held + extra
-			yield* execute(RECORD_CHARGE, [charged, requestId])
 		}
-		const refund = held - Math.min(charged, held)
-		let balance: number | undefined
-		if (returning) {
-			const [user] = yield* query<{ quota: number }>(COUNT_USER_RETURNING, [charged, userId, refund])
-			balance = Number(user?.quota ?? 0)
-		} else {
-			yield* execute(COUNT_USER, [charged, userId, refund])
-			if (readBalance) balance = Number((yield* query<{ quota: number }>(READ_USER_QUOTA, [userId]))[0]?.quota ?? 0)
-		}
-		if (tokenId) yield* execute(COUNT_TOKEN, [charged, now, tokenId, tokenLimited ? refund : 0])
-		if (channelId) yield* execute(COUNT_CHANNEL, [charged, channelId])
-		const shortfall = Math.max(0, actual - charged)
-		if (log) {
-			const other = shortfall > 0 ? { ...log.other, admin_info: { ...(log.other.admin_info as object | undefined), shortfall } } : log.other
-			yield* execute(INSERT_CONSUME_LOG, [
-				userId, LOG_TYPE.consume, charged, tokenId, channelId, requestId, log.username, log.tokenName, log.modelName, log.group,
-				log.promptTokens, log.completionTokens, log.useTime, log.isStream, log.channelName, log.ip, log.content, JSON.stringify(other),
-			])
-		}
-		return { settled: true, charged, shortfall, balance } as const
-	})
+		charged = held + extra
+		yield* execute(RECORD_CHARGE, [charged, requestId])
+	}
+	const refund = held - Math.min(charged, held)
+	let balance: number | undefined
+	if (returning) {
+		const [user] = yield* query<{ quota: number }>(COUNT_USER_RETURNING, [charged, userId, refund])
+		balance = Number(user?.quota ?? 0)
+	} else {
+		yield* execute(COUNT_USER, [charged, userId, refund])
+		if (readBalance) balance = Number((yield* query<{ quota: number }>(READ_USER_QUOTA, [userId]))[0]?.quota ?? 0)
+	}
+	if (tokenId) yield* execute(COUNT_TOKEN, [charged, now, tokenId, tokenLimited ? refund : 0])
+	if (channelId) yield* execute(COUNT_CHANNEL, [charged, channelId])
+	const shortfall = Math.max(0, actual - charged)
+	if (log) {
+		const other = shortfall > 0 ? { ...log.other, admin_info: { ...(log.other.admin_info as object | undefined), shortfall } } : log.other
+		yield* execute(INSERT_CONSUME_LOG, [
+			userId, LOG_TYPE.consume, charged, tokenId, channelId, requestId, log.username, log.tokenName, log.modelName, log.group,
+			log.promptTokens, log.completionTokens, log.useTime, log.isStream, log.channelName, log.ip, log.content, JSON.stringify(other),
+		])
+	}
+	return { settled: true, charged, shortfall, balance } as const
 }
 
 /**

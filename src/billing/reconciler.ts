@@ -1,7 +1,9 @@
 /**
  * Frees holds whose owner can no longer close them (design §4): at start-up every pending hold of
  * an earlier run of this node, and every 30 s any pending hold past its deadline. Each is voided
- * with reason `interrupted` and the user's log says so.
+ * with reason `interrupted` and the user's log says so. The hold of an async task that is still
+ * alive is never freed here, whatever its deadline: the task's end settles or returns it
+ * (task-holds.ts).
  */
 import { eq } from 'drizzle-orm'
 import { LOG_TYPE } from '@shared/log'
@@ -9,6 +11,7 @@ import { rows, type Store } from '@/db'
 import { nowSeconds } from '@/lib/clock'
 import type { Logger } from '@/lib/logger'
 import { HOLD_STATE, voidHoldWork } from './holds'
+import { isLiveTaskHold } from './task-holds'
 
 const RECONCILE_INTERVAL_MS = 30_000
 export const INTERRUPTED = 'interrupted'
@@ -29,6 +32,8 @@ export async function reconcileHolds(store: Store, currentInstance: string): Pro
 	let freed = 0
 	for (const { requestId } of orphaned) {
 		const voided = await store.transaction(function* (tx, tables) {
+			// Checked in the void's own transaction: a task that is still alive keeps its hold.
+			if (yield* isLiveTaskHold(tx, tables, requestId)) return false
 			const hold = yield* voidHoldWork(requestId, INTERRUPTED)
 			if (!hold) return false
 			yield* rows(tx.insert(tables.logs).values({

@@ -209,10 +209,17 @@ export const midjourneys = sqliteTable('midjourneys', {
 	quota: integer('quota').notNull().default(0),
 	buttons: text('buttons').notNull().default(''),
 	properties: text('properties').notNull().default(''),
+	/** The ledger hold the task lives on (design §4); empty for a free action. */
+	requestId: text('request_id').notNull().default(''),
+	/** JSON never shown to users: who pays and how (token, group, price), for the log when the task ends. */
+	privateData: text('private_data').notNull().default(''),
 }, (table) => [
 	index('midjourneys_user_id_index').on(table.userId),
 	index('midjourneys_mj_id_index').on(table.mjId),
 	index('midjourneys_submit_time_index').on(table.submitTime),
+	index('midjourneys_request_id_index').on(table.requestId),
+	// The poller and the reconciler look for unfinished tasks only; finished ones leave this index.
+	index('midjourneys_unfinished_index').on(table.channelId).where(sql`${table.status} NOT IN ('SUCCESS', 'FAILURE')`),
 ])
 
 export const tasks = sqliteTable('tasks', {
@@ -235,10 +242,14 @@ export const tasks = sqliteTable('tasks', {
 	properties: text('properties').notNull().default(''),
 	privateData: text('private_data').notNull().default(''),
 	data: text('data').notNull().default(''),
+	/** The ledger hold the task lives on (design §4); empty for a free task. */
+	requestId: text('request_id').notNull().default(''),
 }, (table) => [
 	index('tasks_task_id_index').on(table.taskId),
 	index('tasks_user_id_index').on(table.userId),
 	index('tasks_submit_time_index').on(table.submitTime),
+	index('tasks_request_id_index').on(table.requestId),
+	index('tasks_unfinished_index').on(table.channelId).where(sql`${table.status} NOT IN ('SUCCESS', 'FAILURE')`),
 ])
 
 export const quotaData = sqliteTable('quota_data', {

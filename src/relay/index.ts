@@ -15,6 +15,7 @@ import { countClaudeTokens, relayClaudeMessages } from './formats/claude/endpoin
 import { relayOpenAI } from './formats/openai/endpoint'
 import { geminiRoutes } from './formats/gemini/routes'
 import { playgroundRoutes } from './playground/routes'
+import { taskRoutes } from './tasks/routes'
 import { resolveGroup } from './pipeline/groups'
 import { createResponseTimeRecorder } from './pipeline/response-times'
 import { RoutingTable } from './pipeline/routing-table'
@@ -76,5 +77,5 @@ export function createRelay(dependencies: Dependencies, relay: RelayServices) {
 			return found
 		}))
 		.all('/*', ({ request }) => openAIErrorResponse(relayErrors.notImplemented(new URL(request.url).pathname)))
-	return new Elysia().use(openAIFormat).use(geminiRoutes(dependencies, relay)).use(playgroundRoutes(dependencies, relay))
+	return new Elysia().use(openAIFormat).use(geminiRoutes(dependencies, relay)).use(playgroundRoutes(dependencies, relay)).use(taskRoutes(dependencies, relay))
 }

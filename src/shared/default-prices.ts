@@ -47,7 +47,23 @@ export const DEFAULT_COMPLETION_RATIO: Record<string, number> = {
 
 export const DEFAULT_MODEL_PRICE: Record<string, number> = {
 	'dall-e-3': 0.04,
+	// Drawing actions: INPAINT and CUSTOM_ZOOM are free, their MODAL step is charged (new-api's defaults).
 	'mj_imagine': 0.1,
+	'mj_variation': 0.1,
+	'mj_reroll': 0.1,
+	'mj_blend': 0.1,
+	'mj_modal': 0.1,
+	'mj_zoom': 0.1,
+	'mj_shorten': 0.1,
+	'mj_high_variation': 0.1,
+	'mj_low_variation': 0.1,
+	'mj_pan': 0.1,
+	'mj_inpaint': 0,
+	'mj_custom_zoom': 0,
+	'mj_describe': 0.05,
+	'mj_upscale': 0.05,
+	'mj_upload': 0.05,
+	'swap_face': 0.05,
 	'suno_music': 0.1,
 	'suno_lyrics': 0.01,
 }

@@ -160,6 +160,10 @@ export const OPTION_DEFINITIONS = {
 	MjForwardUrlEnabled: boolean(true),
 	MjModeClearEnabled: boolean(false),
 	MjActionCheckSuccessEnabled: boolean(true),
+	/** A task still unfinished this many minutes after its submit fails and its hold is returned (API only). */
+	TaskTimeoutMinutes: integer(1440, 1),
+	/** Seconds between two rounds of task polling, on one node; 0 stops polling (API only). */
+	TaskPollingIntervalSeconds: integer(15),
 	// Sensitive words
 	CheckSensitiveEnabled: boolean(false),
 	CheckSensitiveOnPromptEnabled: boolean(false),

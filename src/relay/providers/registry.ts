@@ -3,7 +3,7 @@
  * list's order is the console's type select (seed 001 §3: the common providers first), so a new
  * provider's line goes where it should be listed.
  */
-import type { Converter, NativeFormat, OpenAIPassThrough, ProviderAdaptor, RelayEndpoint, SameFormatPassThrough, SelfOpenedEndpoint } from './types'
+import type { Converter, NativeFormat, OpenAIPassThrough, ProviderAdaptor, RelayEndpoint, SameFormatPassThrough, SelfOpenedEndpoint, TaskPlatform } from './types'
 import { openai } from './openai'
 import { midjourney, midjourneyPlus } from './midjourney'
 import { suno } from './suno'
@@ -129,3 +129,8 @@ export function serviceFor(type: number, call: ServiceCall): Service | undefined
 /** Whether a channel type can take a call at all. Routing picks only such channels. */
 export const servesEndpoint = (type: number, endpoint: RelayEndpoint, stream = false, native?: NativeFormat) =>
 	serviceFor(type, { endpoint, stream, native }) !== undefined
+
+/** Whether a channel type takes async tasks of the platform (Midjourney Proxy, Suno). */
+export function servesTasks(type: number, platform: TaskPlatform): boolean {
+	return byType.get(type)?.tasks?.platform === platform
+}

@@ -26,7 +26,7 @@ export interface UpstreamChannel {
 	organization: string
 }
 
-interface UpstreamRequest {
+export interface UpstreamRequest {
 	/** POST unless said otherwise. */
 	method?: 'GET' | 'POST'
 	url: string
@@ -185,6 +185,69 @@ export interface BalanceContext {
 	now(): number
 }
 
+/** The async task platforms (design §5, the `tasks` capability): drawing and music. */
+export type TaskPlatform = 'midjourney' | 'suno'
+
+/** A task as an upstream reported it, in Ferry's terms: statuses of TASK_STATUS, times in unix seconds. */
+export interface UpstreamTaskState {
+	id: string
+	/** '' when the upstream gave none. */
+	status: string
+	/** e.g. `40%`; '' when the upstream gave none. */
+	progress: string
+	failReason: string
+	submitTime: number
+	startTime: number
+	finishTime: number
+	/** Midjourney's result fields; absent for other platforms. */
+	drawing?: {
+		imageUrl: string
+		prompt: string
+		promptEn: string
+		description: string
+		state: string
+		/** midjourney-proxy's `buttons` and `properties`, kept as JSON text ('' when absent). */
+		buttons: string
+		properties: string
+	}
+	/** Suno's result (the clips), kept as JSON text; '' when absent. */
+	data?: string
+}
+
+/**
+ * A submit's outcome. `accepted`: the upstream took the task under `upstreamId`. Otherwise it refused
+ * it: `status` is the HTTP status to answer with, `description` the upstream's own words (not yet
+ * scrubbed). `code` is the upstream's code (midjourney-proxy's number; Suno's text).
+ */
+export type TaskSubmitOutcome =
+	| {
+		accepted: true
+		/** '' only for an upload, whose answer is the uploaded files' addresses (`uploads`) rather than a task. */
+		upstreamId: string
+		uploads?: string[]
+		code: number
+		description: string
+		properties: Record<string, unknown>
+	}
+	| { accepted: false; status: number; code: number | string; description: string; properties: Record<string, unknown> }
+
+/**
+ * The `tasks` capability: an upstream that takes work now and reports on it later. Pure like the
+ * rest of the adaptor: the task relay sends the requests and the poller reads the answers.
+ */
+export interface TaskAdaptor {
+	platform: TaskPlatform
+	/** The submit of one task: `path` is the upstream path of the action (`/mj/submit/imagine`, `/suno/submit/music`). */
+	submitRequest(channel: UpstreamChannel, path: string, body: Record<string, unknown>): UpstreamRequest
+	readSubmit(status: number, text: string): TaskSubmitOutcome
+	/** One request asking for the state of several tasks (one per channel and polling round). */
+	fetchRequest(channel: UpstreamChannel, ids: readonly string[]): UpstreamRequest
+	/** The tasks a fetch answer reports; throws a SyntaxError for an answer that is not one. */
+	readFetch(text: string): UpstreamTaskState[]
+	/** A read passed through with the channel's credentials (Midjourney's image seed); `path` starts with `/`. */
+	readRequest?(channel: UpstreamChannel, path: string): UpstreamRequest
+}
+
 export interface ProviderAdaptor {
 	/** The channel type number (seed 001 §3). */
 	type: number
@@ -217,4 +280,6 @@ export interface ProviderAdaptor {
 	selfOpened?: Partial<Record<RelayEndpoint, SelfOpenedEndpoint>>
 	/** Chat calls of client formats the upstream speaks itself: they pass through instead of converting. */
 	sameFormat?: Partial<Record<NativeFormat, SameFormatPassThrough>>
+	/** Async tasks (drawing, music): submitted, then polled until they finish. */
+	tasks?: TaskAdaptor
 }

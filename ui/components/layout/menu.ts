@@ -1,4 +1,4 @@
-import { type LucideIcon, BarChart3Icon, ClipboardListIcon, FlaskConicalIcon, KeyRoundIcon, MessageSquareIcon, NetworkIcon, SettingsIcon, TicketIcon, UsersIcon, WalletIcon } from 'lucide-react'
+import { type LucideIcon, BarChart3Icon, ClipboardListIcon, FlaskConicalIcon, ImageIcon, KeyRoundIcon, ListChecksIcon, MessageSquareIcon, NetworkIcon, SettingsIcon, TicketIcon, UsersIcon, WalletIcon } from 'lucide-react'
 import { ROLE } from '@shared/user-constants'
 import type { Status } from '@ui/lib/status'
 
@@ -14,8 +14,8 @@ type MenuItem = {
 }
 
 /**
- * The side menu of seed 002 §2, in its order. Drawing and async tasks join with their pages.
- * Chat shows only when the server configures a chat link.
+ * The side menu of seed 002 §2, in its order. Chat shows only when the server configures a chat
+ * link; drawing and async tasks only while their relays are on.
  */
 const sideMenu: MenuItem[] = [
 	{ to: '/playground', label: '操练场', icon: FlaskConicalIcon },
@@ -27,6 +27,8 @@ const sideMenu: MenuItem[] = [
 	{ to: '/topup', label: '钱包', icon: WalletIcon },
 	{ to: '/user', label: '用户管理', icon: UsersIcon, role: ROLE.admin },
 	{ to: '/log', label: '日志', icon: ClipboardListIcon },
+	{ to: '/midjourney', label: '绘图', icon: ImageIcon, visible: (status) => status.enable_drawing },
+	{ to: '/task', label: '异步任务', icon: ListChecksIcon, visible: (status) => status.enable_task },
 	{ to: '/setting', label: '设置', icon: SettingsIcon },
 ]
 

@@ -14,7 +14,8 @@ import { redemptions } from '@ui/i18n/en/redemptions'
 import { topUp } from '@ui/i18n/en/top-up'
 import { pricing } from '@ui/i18n/en/pricing'
 import { settingsAdmin } from '@ui/i18n/en/settings-admin'
+import { tasks } from '@ui/i18n/en/tasks'
 
 /** English texts keyed by the zh source string; a key missing here is shown in Chinese. One file per feature. */
 export const en: Record<string, string> = { ...common, ...auth, ...tokens, ...users, ...channels, ...channelEditor, ...logs, ...settings, ...home,
-	...playground, ...chat, ...dashboard, ...redemptions, ...topUp, ...pricing, ...settingsAdmin }
+	...playground, ...chat, ...dashboard, ...redemptions, ...topUp, ...pricing, ...settingsAdmin, ...tasks }

@@ -1,17 +1,20 @@
 /**
  * Midjourney Proxy (type 2) and Midjourney Proxy Plus (type 5): drawing tasks on a midjourney-proxy
- * deployment. Ferry does not relay them yet (the task adaptor will live here); until then the types
- * have their name and their models, the drawing actions, and no capability: nothing routes to them.
+ * deployment (NOTES.md). Both speak the same API; Plus deployments also take the `action`, `modal`
+ * and `shorten` calls, whose paths the task relay passes through.
  */
 import { CHANNEL_TYPE } from '@shared/channel-type'
-import type { ProviderAdaptor } from '../types'
+import type { ProviderAdaptor, TaskAdaptor } from '../types'
+import { fetchRequest, readFetch, readRequest, readSubmit, submitRequest } from './wire'
 
-/** The drawing actions, named as models (seed 001 §4). */
+/** The drawing actions, named as models (seed 001 §4): `mj_<action>`, and `swap_face`. */
 const ACTION_MODELS = [
-	'mj_imagine', 'mj_variation', 'mj_reroll', 'mj_blend', 'mj_upscale', 'mj_describe', 'mj_uploads',
+	'mj_imagine', 'mj_variation', 'mj_reroll', 'mj_blend', 'mj_upscale', 'mj_describe', 'mj_upload',
 	'mj_zoom', 'mj_custom_zoom', 'mj_shorten', 'mj_modal', 'mj_inpaint', 'mj_pan',
 	'mj_high_variation', 'mj_low_variation', 'swap_face',
 ]
+
+const drawingTasks: TaskAdaptor = { platform: 'midjourney', submitRequest, readSubmit, fetchRequest, readFetch, readRequest }
 
 export const midjourney: ProviderAdaptor = {
 	type: CHANNEL_TYPE.midjourney,
@@ -19,6 +22,7 @@ export const midjourney: ProviderAdaptor = {
 	// A self-hosted proxy: the channel names its address.
 	defaultBaseUrl: '',
 	defaultModels: ACTION_MODELS,
+	tasks: drawingTasks,
 }
 
 export const midjourneyPlus: ProviderAdaptor = {
@@ -26,4 +30,5 @@ export const midjourneyPlus: ProviderAdaptor = {
 	name: 'Midjourney Proxy Plus',
 	defaultBaseUrl: '',
 	defaultModels: ACTION_MODELS,
+	tasks: drawingTasks,
 }

@@ -1,10 +1,10 @@
 /**
- * Suno (type 36): music and lyrics tasks on a Suno API deployment. Ferry does not relay them yet
- * (the task adaptor will live here); until then the type has its name and its models (seed 001 §9)
- * and no capability: nothing routes to it.
+ * Suno (type 36): music and lyrics tasks on a Suno API deployment (NOTES.md). The channel's base
+ * URL names the deployment; its key is sent as a bearer token.
  */
 import { CHANNEL_TYPE } from '@shared/channel-type'
 import type { ProviderAdaptor } from '../types'
+import { fetchRequest, readFetch, readSubmit, submitRequest } from './wire'
 
 export const suno: ProviderAdaptor = {
 	type: CHANNEL_TYPE.suno,
@@ -12,4 +12,5 @@ export const suno: ProviderAdaptor = {
 	// A self-hosted API: the channel names its base path.
 	defaultBaseUrl: '',
 	defaultModels: ['suno_music', 'suno_lyrics'],
+	tasks: { platform: 'suno', submitRequest, readSubmit, fetchRequest, readFetch },
 }

@@ -1,0 +1,63 @@
+import type { AdminMidjourneyEntry, AdminTaskEntry, MidjourneyEntry, TaskEntry } from '@shared/task'
+import type { Tables } from '@/db'
+import type { Dependencies } from '@/dependencies'
+import { midjourneyImagePath } from '@/auth/signed-links'
+
+type DrawingRecord = Tables['midjourneys']['$inferSelect']
+type TaskRecord = Tables['tasks']['$inferSelect']
+
+/**
+ * A drawing task as the drawing log shows it (seed 002 §3). With MjForwardUrlEnabled the image is
+ * Ferry's signed proxy link (relative when ServerAddress is not set), never the upstream's address.
+ */
+export function toMidjourneyEntry({ options, secrets }: Pick<Dependencies, 'options' | 'secrets'>, row: DrawingRecord, admin: boolean): MidjourneyEntry | AdminMidjourneyEntry {
+	const imageUrl = row.imageUrl && options.get('MjForwardUrlEnabled') ? midjourneyImagePath(secrets, row.mjId, options.get('ServerAddress')) : row.imageUrl
+	const entry: MidjourneyEntry = {
+		id: row.id,
+		user_id: row.userId,
+		code: row.code,
+		action: row.action,
+		mj_id: row.mjId,
+		prompt: row.prompt,
+		prompt_en: row.promptEn,
+		description: row.description,
+		state: row.state,
+		submit_time: row.submitTime,
+		start_time: row.startTime,
+		finish_time: row.finishTime,
+		image_url: imageUrl,
+		status: row.status,
+		progress: row.progress,
+		fail_reason: row.failReason,
+		quota: row.quota,
+	}
+	return admin ? { ...entry, channel_id: row.channelId } : entry
+}
+
+function parsedData(text: string): unknown {
+	try {
+		return text ? JSON.parse(text) as unknown : null
+	} catch {
+		return null
+	}
+}
+
+/** An async task as the task log shows it (seed 002 §3); `private_data` (upstream id, billing) never leaves. */
+export function toTaskEntry(row: TaskRecord, admin: boolean): TaskEntry | AdminTaskEntry {
+	const entry: TaskEntry = {
+		id: row.id,
+		user_id: row.userId,
+		task_id: row.taskId,
+		platform: row.platform,
+		action: row.action,
+		status: row.status,
+		fail_reason: row.failReason,
+		submit_time: row.submitTime,
+		start_time: row.startTime,
+		finish_time: row.finishTime,
+		progress: row.progress,
+		quota: row.quota,
+		data: parsedData(row.data),
+	}
+	return admin ? { ...entry, channel_id: row.channelId } : entry
+}

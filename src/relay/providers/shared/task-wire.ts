@@ -1,0 +1,41 @@
+/** Reading task answers: what midjourney-proxy and the Suno APIs write for times, ids and text. */
+import { isObject } from '../../formats/json'
+
+/** Times past this are milliseconds (2001-09-09 in ms; year 5138 in seconds). */
+const MILLISECONDS_THRESHOLD = 1e12
+const MILLISECONDS_PER_SECOND = 1000
+
+/** Unix seconds from seconds or milliseconds, a number or digits in text; 0 for anything else. */
+export function unixSeconds(value: unknown): number {
+	const number = typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value) : value
+	if (typeof number !== 'number' || !Number.isFinite(number) || number <= 0) return 0
+	return Math.floor(number >= MILLISECONDS_THRESHOLD ? number / MILLISECONDS_PER_SECOND : number)
+}
+
+/** Text as it is, a number as its digits (task ids come as either), '' for anything else. */
+export function textOf(value: unknown): string {
+	if (typeof value === 'string') return value
+	if (typeof value === 'number' && Number.isFinite(value)) return String(value)
+	return ''
+}
+
+/** A JSON value kept as text for storage; '' when absent. */
+export function jsonText(value: unknown): string {
+	return value === undefined || value === null ? '' : JSON.stringify(value)
+}
+
+export function objectOr(value: unknown): Record<string, unknown> {
+	return isObject(value) ? value : {}
+}
+
+/** The parsed JSON of an answer, or a SyntaxError naming what was expected. */
+export function parseAnswer(text: string, what: string): unknown {
+	try {
+		return JSON.parse(text) as unknown
+	} catch {
+		throw new SyntaxError(`the upstream's ${what} is not JSON`)
+	}
+}
+
+/** `Authorization` or `mj-api-secret` values: a channel key line, without a `Bearer ` the admin may have pasted. */
+export const bareKey = (key: string) => key.trim().replace(/^Bearer\s+/i, '')

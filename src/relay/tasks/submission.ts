@@ -1,0 +1,147 @@
+/**
+ * Submitting one async task (design §4, §5): the caller's group and the task's model pick a channel
+ * whose type takes the platform's tasks (a follow-up goes to its original task's channel), the
+ * per-call price is held, and the upstream is asked once. A refusal returns the hold with a log
+ * line the user sees; an acceptance hands the hold to the task (task-rows.ts).
+ *
+ * A submit is never retried on another channel: an upstream that took the task but answered late
+ * would run it twice. Nor does a client that hangs up abort it: the task is recorded either way.
+ */
+import type { Dependencies } from '@/dependencies'
+import { InsufficientQuotaError, reserve, voidHold } from '@/billing/holds'
+import { quotaForUsage, resolvePricing } from '@/billing/price'
+import { returnTaskHold } from '@/billing/task-holds'
+import { newRequestId } from '@/lib/crypto'
+import { nowSeconds } from '@/lib/clock'
+import { relayErrors } from '../errors'
+import { disableReason } from '../pipeline/channel-health'
+import { resolveGroup } from '../pipeline/groups'
+import type { RoutableChannel } from '../pipeline/routing-table'
+import type { RelayServices } from '../pipeline/services'
+import type { RelayCaller } from '../pipeline/token-auth'
+import { adaptorFor, servesTasks } from '../providers/registry'
+import type { TaskAdaptor, TaskPlatform, TaskSubmitOutcome } from '../providers/types'
+import { scrubSecrets } from '../upstream/messages'
+import type { TaskBilling } from './task-rows'
+import { taskErrors } from './task-errors'
+
+/** new-api's limit for a submit; a queueing upstream answers long before. */
+const SUBMIT_TIMEOUT_MS = 60_000
+const BAD_GATEWAY = 502
+
+export interface TaskCall {
+	platform: TaskPlatform
+	caller: RelayCaller
+	/** `mj_<action>`, `swap_face`, `suno_music`, `suno_lyrics`: the price and the channels' models are looked up by it. */
+	model: string
+	clientAddress: string
+	/** A follow-up's original channel: only it may take the call. */
+	channelId?: number
+}
+
+/** A task ready to send: its channel, group and price, and its hold (`amount` 0: a free task, nothing held). */
+export interface PreparedTask {
+	requestId: string
+	call: TaskCall
+	channel: RoutableChannel
+	adaptor: TaskAdaptor
+	billing: TaskBilling
+	amount: number
+	submittedAt: number
+}
+
+function chooseChannel(relay: RelayServices, call: TaskCall, group: string): RoutableChannel {
+	const takes = (channel: RoutableChannel) => servesTasks(channel.type, call.platform)
+	const forced = call.channelId ?? call.caller.pinnedChannelId
+	if (forced !== undefined) {
+		const channel = relay.routing.channel(forced)
+		if (call.channelId !== undefined && (!channel || !takes(channel))) throw taskErrors.channelUnavailable()
+		if (!channel) throw relayErrors.channelDisabled()
+		if (!takes(channel)) throw relayErrors.endpointUnsupported(`${call.platform} tasks`, false)
+		return channel
+	}
+	const channel = relay.routing.pick(group, call.model, new Set(), { accepts: takes })
+	if (!channel) throw relayErrors.noChannel(group, call.model)
+	return channel
+}
+
+/**
+ * Checks the caller may use the model, picks the channel, prices the task and takes its hold.
+ * Throws a RelayError (nothing held) when any of that fails.
+ */
+export async function prepareTask(dependencies: Dependencies, relay: RelayServices, call: TaskCall): Promise<PreparedTask> {
+	const { caller, model } = call
+	if (caller.token.modelLimits && !caller.token.modelLimits.has(model)) throw relayErrors.modelNotAllowed(model)
+	await relay.routing.ready()
+	const takes = (channel: RoutableChannel) => servesTasks(channel.type, call.platform)
+	const group = resolveGroup(dependencies.options, caller, model, (candidate, name) => relay.routing.hasModel(candidate, name, takes))
+	const channel = chooseChannel(relay, call, group)
+	const pricing = resolvePricing(dependencies.options, model, caller.user.group, group)
+	if (!pricing && !dependencies.options.get('SelfUseModeEnabled')) throw relayErrors.modelUnpriced(model)
+	if (pricing && pricing.kind !== 'per_call') throw taskErrors.perCallOnly(model)
+	const modelPrice = pricing?.modelPrice ?? 0
+	const groupRatio = pricing?.groupRatio ?? 1
+	const amount = pricing ? quotaForUsage(pricing, { promptTokens: 0, completionTokens: 0 }, dependencies.options.get('QuotaPerUnit')) : 0
+	const requestId = newRequestId()
+	if (amount > 0) {
+		try {
+			await reserve(relay.ledger, {
+				requestId, userId: caller.user.id, tokenId: caller.token.id, tokenLimited: !caller.token.unlimited, amount, node: relay.nodeInstance,
+			})
+		} catch (error) {
+			if (error instanceof InsufficientQuotaError) throw error.owner === 'user' ? relayErrors.insufficientUserQuota() : relayErrors.insufficientTokenQuota()
+			throw error
+		}
+	}
+	return {
+		requestId: amount > 0 ? requestId : '',
+		call,
+		channel,
+		adaptor: adaptorFor(channel.type)!.tasks!,
+		billing: {
+			username: caller.user.username, token_id: caller.token.id, token_name: caller.token.name, group, model,
+			model_price: modelPrice, group_ratio: groupRatio, channel_name: channel.name, ip: call.clientAddress,
+		},
+		amount,
+		submittedAt: nowSeconds(),
+	}
+}
+
+/**
+ * Sends the submit upstream and reads its answer. A refusal's description comes back scrubbed of
+ * the channel's secrets and whereabouts; an upstream that cannot be reached is a refusal too.
+ * Auto-disable applies as for chat calls (a 401, or a configured keyword).
+ */
+export async function sendTask(dependencies: Dependencies, relay: RelayServices, prepared: PreparedTask, path: string, body: Record<string, unknown>): Promise<TaskSubmitOutcome> {
+	const { channel } = prepared
+	const upstream = prepared.adaptor.submitRequest(channel, path, body)
+	let outcome: TaskSubmitOutcome
+	try {
+		const response = await relay.outbound(upstream.url, {
+			method: upstream.method ?? 'POST', headers: upstream.headers, body: upstream.body, signal: AbortSignal.timeout(SUBMIT_TIMEOUT_MS),
+		})
+		outcome = prepared.adaptor.readSubmit(response.status, await response.text())
+	} catch (error) {
+		dependencies.logger.warn('task submit failed', { channelId: channel.id, reason: String((error as Error).name ?? error) })
+		return { accepted: false, status: BAD_GATEWAY, code: 'bad_gateway', description: taskErrors.unanswered().message, properties: {} }
+	}
+	if (outcome.accepted) return outcome
+	const description = scrubSecrets(outcome.description, channel)
+	const reason = disableReason(dependencies.options, channel.autoBan, outcome.status, description)
+	if (reason) await relay.disableChannel(channel.id, reason)
+	return { ...outcome, description }
+}
+
+/** Returns the hold of a task the upstream refused, with a log line the user sees. */
+export async function returnRefusedHold(relay: RelayServices, prepared: PreparedTask, description: string): Promise<void> {
+	if (!prepared.requestId) return
+	await relay.ledger.transaction((tx, tables) => returnTaskHold(tx, tables, prepared.requestId, 'upstream_refused',
+		(amount) => `the upstream refused the ${prepared.call.model} task (${description}); its hold of ${amount} quota was returned`))
+}
+
+/** Returns the hold of a task that could not be recorded (a database failure): nothing was billed. */
+export async function abandonHold(dependencies: Dependencies, relay: RelayServices, prepared: PreparedTask): Promise<void> {
+	if (!prepared.requestId) return
+	await voidHold(relay.ledger, prepared.requestId, 'upstream_failed')
+		.catch((error) => dependencies.logger.error('voiding a task hold failed', { requestId: prepared.requestId, error: String(error) }))
+}

@@ -1,0 +1,192 @@
+/**
+ * Task rows and their money, in one unit of work each (design §4): recording an accepted task hands
+ * its hold to the task; the report that finishes a task moves its row out of the unfinished states
+ * with a compare-and-set on that state, and settles (SUCCESS) or returns (FAILURE) the hold in the
+ * same transaction, so a task's end and its bill happen once however many nodes poll.
+ */
+import { and, eq } from 'drizzle-orm'
+import { isFinishedTaskStatus, TASK_STATUS } from '@shared/task-constants'
+import { parseJsonObject } from '@/db/stores/channels'
+import { isUnfinished } from '@/db/stores/task-status'
+import type { OptionStore } from '@/db/stores/options'
+import { rows, type Database, type Dialect, type Tables } from '@/db'
+import { settleWork } from '@/billing/holds'
+import { adoptHoldForTask, returnTaskHold } from '@/billing/task-holds'
+import type { UpstreamTaskState } from '../providers/types'
+
+/** Who pays for a task and at what price, kept in `private_data` for the log written when it ends. */
+export interface TaskBilling {
+	username: string
+	token_id: number
+	token_name: string
+	group: string
+	model: string
+	model_price: number
+	group_ratio: number
+	channel_name: string
+	ip: string
+	/** Async tasks: the upstream's id (the client knows Ferry's own). */
+	upstream_id?: string
+}
+
+export function readBilling(privateData: string): TaskBilling {
+	const data = parseJsonObject(privateData)
+	const text = (key: string) => (typeof data[key] === 'string' ? data[key] as string : '')
+	const number = (key: string) => (typeof data[key] === 'number' ? data[key] as number : 0)
+	return {
+		username: text('username'), token_id: number('token_id'), token_name: text('token_name'), group: text('group'), model: text('model'),
+		model_price: number('model_price'), group_ratio: number('group_ratio'), channel_name: text('channel_name'), ip: text('ip'),
+		upstream_id: text('upstream_id'),
+	}
+}
+
+export type DrawingRow = Tables['midjourneys']['$inferSelect']
+export type TaskRow = Tables['tasks']['$inferSelect']
+
+/** What the units of work need besides the rows: the dialect (for settle) and the options read beforehand. */
+export interface TaskBook {
+	dialect: Dialect
+	/** LogConsumeEnabled: whether a settled task writes its consume log. */
+	logConsume: boolean
+	now: number
+	/** TaskTimeoutMinutes in seconds: a new task's hold is due that long after now. */
+	lifetimeSeconds: number
+}
+
+/** What ended a task: the report's status, why (the hold's close reason) and the words for the user's log. */
+interface TaskEnd {
+	status: string
+	holdReason: string
+	describe: (amount: number) => string
+}
+
+/** The common part of both kinds of task row that billing reads. */
+interface BilledTask {
+	requestId: string
+	quota: number
+	channelId: number
+	submitTime: number
+	privateData: string
+}
+
+/** Settles a finished task's hold at its price with the consume log, or returns it with a log line. */
+function* closeHold(tx: Database, tables: Tables, book: TaskBook, task: BilledTask, taskId: string, end: TaskEnd) {
+	if (!task.requestId) return
+	if (end.status !== TASK_STATUS.success) {
+		yield* returnTaskHold(tx, tables, task.requestId, end.holdReason, end.describe)
+		return
+	}
+	const billing = readBilling(task.privateData)
+	yield* settleWork({
+		requestId: task.requestId,
+		actual: task.quota,
+		channelId: task.channelId,
+		log: book.logConsume ? {
+			username: billing.username, tokenName: billing.token_name, modelName: billing.model, group: billing.group,
+			promptTokens: 0, completionTokens: 0, useTime: Math.max(0, book.now - task.submitTime), isStream: false,
+			channelName: billing.channel_name, ip: billing.ip, content: '',
+			other: { model_price: billing.model_price, group_ratio: billing.group_ratio, group: billing.group, task_id: taskId, admin_info: { use_channel: [task.channelId] } },
+		} : undefined,
+	}, book.dialect)
+}
+
+/**
+ * Inserts an accepted drawing task. A task the upstream reported finished at once (an upload, a
+ * duplicate of a finished task) is billed here; any other takes over its hold. Answers the row id.
+ */
+export function* recordDrawing(tx: Database, tables: Tables, book: TaskBook, values: Omit<Tables['midjourneys']['$inferInsert'], 'id'>) {
+	const { midjourneys } = tables
+	const [row] = yield* rows(tx.insert(midjourneys).values(values).returning())
+	yield* startOrEnd(tx, tables, book, row!, row!.mjId, values.status ?? '')
+	return row!.id
+}
+
+/** The same for an async task. */
+export function* recordTask(tx: Database, tables: Tables, book: TaskBook, values: Omit<Tables['tasks']['$inferInsert'], 'id'>) {
+	const { tasks } = tables
+	const [row] = yield* rows(tx.insert(tasks).values(values).returning())
+	yield* startOrEnd(tx, tables, book, row!, row!.taskId, values.status ?? '')
+	return row!.id
+}
+
+function* startOrEnd(tx: Database, tables: Tables, book: TaskBook, row: BilledTask & { id: number }, taskId: string, status: string) {
+	if (!row.requestId) return
+	if (isFinishedTaskStatus(status)) {
+		yield* closeHold(tx, tables, book, row, taskId, { status, holdReason: 'task_failed', describe: (amount) => `the task ${taskId} failed at once; its hold of ${amount} quota was returned` })
+		return
+	}
+	yield* adoptHoldForTask(row.requestId, book.now + book.lifetimeSeconds)
+}
+
+export type ReportOutcome = 'unchanged' | 'updated' | 'succeeded' | 'failed'
+
+function differs<Row extends object>(row: Row, changes: Partial<Row>): boolean {
+	return (Object.keys(changes) as (keyof Row)[]).some((key) => changes[key] !== row[key])
+}
+
+const PROGRESS_DONE = '100%'
+
+/** A report's status, or the row's own when the upstream said nothing. */
+const statusOf = (row: { status: string }, report: Pick<UpstreamTaskState, 'status'>) => report.status || row.status
+
+/**
+ * Applies an upstream report (or Ferry's own verdict: timeout, lost channel) to a drawing row.
+ * Writes only what changed, only while the row is unfinished; the write that finishes it bills it.
+ */
+export function* applyDrawingReport(tx: Database, tables: Tables, book: TaskBook, row: DrawingRow, report: UpstreamTaskState, end: Omit<TaskEnd, 'status'>) {
+	const status = statusOf(row, report)
+	const finished = isFinishedTaskStatus(status)
+	const drawing = report.drawing
+	const changes: Partial<DrawingRow> = {
+		status,
+		progress: status === TASK_STATUS.success ? PROGRESS_DONE : report.progress || row.progress,
+		failReason: status === TASK_STATUS.failure ? report.failReason || row.failReason || 'the upstream reported the task failed' : row.failReason,
+		startTime: report.startTime || row.startTime,
+		finishTime: finished ? report.finishTime || row.finishTime || book.now : row.finishTime,
+		...(drawing ? {
+			imageUrl: drawing.imageUrl || row.imageUrl,
+			promptEn: drawing.promptEn || row.promptEn,
+			description: drawing.description || row.description,
+			state: drawing.state || row.state,
+			buttons: drawing.buttons || row.buttons,
+			properties: drawing.properties || row.properties,
+		} : {}),
+		...(status === TASK_STATUS.failure ? { quota: 0 } : {}),
+	}
+	if (!differs(row, changes)) return 'unchanged' as ReportOutcome
+	const { midjourneys } = tables
+	const [updated] = yield* rows(tx.update(midjourneys).set(changes).where(and(eq(midjourneys.id, row.id), isUnfinished(midjourneys.status))).returning({ id: midjourneys.id }))
+	if (!updated) return 'unchanged' as ReportOutcome
+	if (!finished) return 'updated' as ReportOutcome
+	yield* closeHold(tx, tables, book, row, row.mjId, { ...end, status })
+	return (status === TASK_STATUS.success ? 'succeeded' : 'failed') as ReportOutcome
+}
+
+/** The same for an async task row. */
+export function* applyTaskReport(tx: Database, tables: Tables, book: TaskBook, row: TaskRow, report: UpstreamTaskState, end: Omit<TaskEnd, 'status'>) {
+	const status = statusOf(row, report)
+	const finished = isFinishedTaskStatus(status)
+	const changes: Partial<TaskRow> = {
+		status,
+		progress: status === TASK_STATUS.success ? PROGRESS_DONE : report.progress || row.progress,
+		failReason: status === TASK_STATUS.failure ? report.failReason || row.failReason || 'the upstream reported the task failed' : row.failReason,
+		startTime: report.startTime || row.startTime,
+		finishTime: finished ? report.finishTime || row.finishTime || book.now : row.finishTime,
+		data: report.data || row.data,
+		...(status === TASK_STATUS.failure ? { quota: 0 } : {}),
+	}
+	if (!differs(row, changes)) return 'unchanged' as ReportOutcome
+	const { tasks } = tables
+	const [updated] = yield* rows(tx.update(tasks).set({ ...changes, updatedAt: book.now }).where(and(eq(tasks.id, row.id), isUnfinished(tasks.status))).returning({ id: tasks.id }))
+	if (!updated) return 'unchanged' as ReportOutcome
+	if (!finished) return 'updated' as ReportOutcome
+	yield* closeHold(tx, tables, book, row, row.taskId, { ...end, status })
+	return (status === TASK_STATUS.success ? 'succeeded' : 'failed') as ReportOutcome
+}
+
+const SECONDS_PER_MINUTE = 60
+
+/** The options a round of task work reads once. */
+export function taskBook(dialect: Dialect, options: Pick<OptionStore, 'get'>, now: number): TaskBook {
+	return { dialect, logConsume: options.get('LogConsumeEnabled'), now, lifetimeSeconds: options.get('TaskTimeoutMinutes') * SECONDS_PER_MINUTE }
+}

@@ -1,0 +1,58 @@
+/**
+ * The task pages' URL state (seed 002 §7, §9): the filters live in the query string under the
+ * API's own names, so the loaders forward them as they are and fill in the default time range.
+ * Shared by the drawing log (`/midjourney`) and the async task log (`/task`).
+ */
+export type TaskFilters = {
+	/** The task id filter: `mj_id` on the drawing log, `task_id` on the task log. */
+	id: string
+	/** Admin only. */
+	channel_id: string
+	/** Unix seconds. */
+	start_timestamp: number
+	end_timestamp: number
+}
+
+export type TaskIdFilter = 'mj_id' | 'task_id'
+
+/** The lists end an hour ahead by default, so a task submitted while the page is open shows on a refresh. */
+export const TASK_LOOKAHEAD_SECONDS = 60 * 60
+const SECONDS_PER_MINUTE = 60
+const SECONDS_PER_HOUR = 3600
+
+const positiveInteger = (value: string | null) => {
+	const number = Number(value)
+	return value && Number.isInteger(number) && number > 0 ? number : undefined
+}
+
+/** The filters named by the page URL; a missing start is `defaultStart`, a missing end an hour from now. */
+export function readTaskFilters(url: URL | string, idName: TaskIdFilter, admin: boolean, defaultStart: number, now: number): TaskFilters {
+	const search = new URL(url, 'http://console').searchParams
+	const text = (name: string) => search.get(name)?.trim() ?? ''
+	return {
+		id: text(idName),
+		channel_id: admin ? text('channel_id') : '',
+		start_timestamp: positiveInteger(search.get('start_timestamp')) ?? defaultStart,
+		end_timestamp: positiveInteger(search.get('end_timestamp')) ?? now + TASK_LOOKAHEAD_SECONDS,
+	}
+}
+
+/** The filters as the list call's query parameters. */
+export const filterQuery = (filters: TaskFilters, idName: TaskIdFilter) => ({
+	[idName]: filters.id, channel_id: filters.channel_id, start_timestamp: filters.start_timestamp, end_timestamp: filters.end_timestamp,
+})
+
+/** Midnight of `now`'s day in the time zone (the viewer's; the runtime's when unknown), in unix seconds. */
+export function startOfDay(now: number, timeZone?: string): number {
+	let parts: Intl.DateTimeFormatPart[]
+	try {
+		parts = new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' }).formatToParts(new Date(now * 1000))
+	} catch {
+		parts = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' }).formatToParts(new Date(now * 1000))
+	}
+	const part = (type: string) => Number(parts.find((entry) => entry.type === type)?.value ?? 0)
+	return now - (part('hour') * SECONDS_PER_HOUR + part('minute') * SECONDS_PER_MINUTE + part('second'))
+}
+
+/** `yyyy-MM-dd HH:mm:ss` as a datetime-local input wants it. */
+export const toInputValue = (formatted: string) => (formatted === '-' ? '' : formatted.replace(' ', 'T'))
