@@ -46,7 +46,7 @@ describe('the OpenAPI document', () => {
 		}
 		expect(document.paths['/api/channel/']?.get?.tags).toEqual(['management'])
 		// Catch-alls and the console's pages are not API.
-		expect(Object.keys(document.paths).filter((path) => path.includes('*') || !/^\/(api|v1|v1beta|pg)\//.test(path))).toEqual([])
+		expect(Object.keys(document.paths).filter((path) => path.includes('*') || !/^\/(api|v1|v1beta|pg|mj|suno|(fast|relax|turbo)\/mj)\//.test(path))).toEqual([])
 	})
 
 	test('describes JSON bodies and query parameters from the routes\' zod schemas', () => {
