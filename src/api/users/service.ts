@@ -4,6 +4,7 @@ import type { SQLiteUpdateSetSource } from 'drizzle-orm/sqlite-core'
 import type { z } from 'zod'
 import type { Page, PageQuery } from '@shared/api'
 import { LOG_TYPE } from '@shared/log'
+import { type UserAction, userActionRefusal } from '@shared/user-permissions'
 import { ROLE, USER_MESSAGES, USER_STATUS, type createUserSchema, type manageUserSchema, type UserView, type updateUserSchema } from '@shared/user'
 import { rows } from '@/db'
 import type { Dependencies } from '@/dependencies'
@@ -15,15 +16,16 @@ import { findUser, type UserRecord } from '@/db/stores/users'
 import { createAccount, isUniqueViolation, signUpRewards, usernameTaken } from './repository'
 import { toUserView } from './view'
 
-/** Admins never act on a user of equal or higher role; the super admin acts on anyone. */
-function assertMayActOn(actor: UserRecord, target: UserRecord) {
-	if (actor.role < ROLE.root && target.role >= actor.role) throw refused(USER_MESSAGES.equalOrHigherRole)
+/** The shared rule (`userActionRefusal`), which the console's row actions follow too. */
+function assertMayTake(actor: UserRecord, target: UserRecord, action: UserAction) {
+	const refusal = userActionRefusal(actor, target, action)
+	if (refusal) throw refused(USER_MESSAGES[refusal])
 }
 
-async function requireTarget(dependencies: Dependencies, actor: UserRecord, id: number) {
+async function requireTarget(dependencies: Dependencies, actor: UserRecord, id: number, action: UserAction) {
 	const target = await findUser(dependencies.store, id)
 	if (!target) throw refused(USER_MESSAGES.userNotFound)
-	assertMayActOn(actor, target)
+	assertMayTake(actor, target, action)
 	return target
 }
 
@@ -54,7 +56,7 @@ export function searchUsers(dependencies: Dependencies, { keyword, group }: { ke
 }
 
 export async function getUser(dependencies: Dependencies, actor: UserRecord, id: number): Promise<UserView> {
-	return toUserView(await requireTarget(dependencies, actor, id))
+	return toUserView(await requireTarget(dependencies, actor, id, 'edit'))
 }
 
 export async function createUser(dependencies: Dependencies, actor: UserRecord, input: z.infer<typeof createUserSchema>) {
@@ -82,7 +84,7 @@ export async function createUser(dependencies: Dependencies, actor: UserRecord, 
  */
 export async function updateUser(dependencies: Dependencies, actor: UserRecord, input: z.infer<typeof updateUserSchema>) {
 	const { store } = dependencies
-	const target = await requireTarget(dependencies, actor, input.id)
+	const target = await requireTarget(dependencies, actor, input.id, 'edit')
 	const changes: Partial<UserRecord> = {}
 	if (input.username !== undefined && input.username !== target.username) {
 		if (await usernameTaken(store, input.username, target.id)) throw refused(USER_MESSAGES.usernameTaken)
@@ -115,31 +117,24 @@ export async function updateUser(dependencies: Dependencies, actor: UserRecord, 
 }
 
 export async function manageUser(dependencies: Dependencies, actor: UserRecord, { id, action }: z.infer<typeof manageUserSchema>) {
-	const target = await requireTarget(dependencies, actor, id)
+	const target = await requireTarget(dependencies, actor, id, action)
 	const { users } = dependencies.store.tables
 	const endSessions = { sessionVersion: sql`${users.sessionVersion} + 1` }
 	let changes: SQLiteUpdateSetSource<typeof users>
 	switch (action) {
 		case 'promote':
-			if (actor.role < ROLE.root) throw refused(USER_MESSAGES.adminCannotPromote)
-			if (target.role >= ROLE.admin) throw refused(USER_MESSAGES.alreadyAdmin)
 			changes = { role: ROLE.admin, ...endSessions }
 			break
 		case 'demote':
-			if (target.role >= ROLE.root) throw refused(USER_MESSAGES.rootProtected)
-			if (target.role === ROLE.user) throw refused(USER_MESSAGES.alreadyUser)
 			changes = { role: ROLE.user, ...endSessions }
 			break
 		case 'disable':
-			if (target.role >= ROLE.root) throw refused(USER_MESSAGES.rootProtected)
 			changes = { status: USER_STATUS.disabled, ...endSessions }
 			break
 		case 'enable':
-			if (target.status === USER_STATUS.blocked) throw refused(USER_MESSAGES.enableBlocked)
 			changes = { status: USER_STATUS.enabled }
 			break
 		case 'delete':
-			if (target.role >= ROLE.root) throw refused(USER_MESSAGES.rootProtected)
 			changes = { deletedAt: nowSeconds(), accessTokenHash: null, accessTokenCipher: null, ...endSessions }
 			break
 	}
