@@ -7,6 +7,7 @@ import type { Config } from './config'
 import type { Store } from './db'
 import { argon2Passwords, type Dependencies, type PasswordHasher } from './dependencies'
 import { createApi } from './api'
+import { openApiRoutes } from './api/openapi'
 import { createOptionStore } from '@/db/stores/options'
 import { ensureRootUser } from './api/users/account'
 import { createConsole } from './console'
@@ -19,7 +20,8 @@ import { createSecretBox } from './lib/crypto'
 import { createLogger, type Logger } from './lib/logger'
 import { createSmtpMailer, MAILER_TIMEOUT_MILLISECONDS, type Mailer } from './lib/mailer'
 import { createHostCheck, createOutboundClient, openerWith, parseHostList } from './lib/outbound'
-import { createMemoryRateLimiter, type RateLimiter } from './lib/rate-limiter'
+import { createMemoryRateLimiter, createRedisRateLimiter, type RateLimiter } from './lib/rate-limiter'
+import { connectRedis } from './lib/redis'
 
 export interface AppInput {
 	config: Config
@@ -48,7 +50,9 @@ function memoizedHostList(read: () => string) {
 export async function createApp(input: AppInput) {
 	const logger = input.logger ?? createLogger(input.config.logLevel)
 	const options = await createOptionStore(input.store, logger)
-	const changes = createSharedChangeFeed(input.store, logger)
+	// Optional (design §9): shares rate limits and carries change notices between nodes; never required.
+	const redis = input.config.redisUrl ? await connectRedis(input.config.redisUrl, input.config.redisKeyPrefix, logger) : undefined
+	const changes = createSharedChangeFeed(input.store, logger, redis)
 	// Only another node's change needs a re-read: this node's own `set` already updated memory.
 	changes.subscribe('options', (origin) => {
 		if (origin === 'remote') options.reload().catch((error) => logger.error('reloading options failed', { error: String(error) }))
@@ -65,7 +69,7 @@ export async function createApp(input: AppInput) {
 		secrets: createSecretBox(input.config.cryptoSecret, input.config.sessionSecret),
 		sessions: createSessions(input.config.sessionSecret),
 		logger,
-		rateLimiter: input.rateLimiter ?? createMemoryRateLimiter(),
+		rateLimiter: input.rateLimiter ?? (redis ? createRedisRateLimiter(redis) : createMemoryRateLimiter()),
 		changes,
 		passwords: input.passwords ?? argon2Passwords,
 		mailer: input.mailer ?? createSmtpMailer(options, logger, createHostCheck({ privateUpstreams, timeout: MAILER_TIMEOUT_MILLISECONDS })),
@@ -80,13 +84,14 @@ export async function createApp(input: AppInput) {
 	}))
 	// The console renders pages by calling the API in-process, so it is handed the app's own handler.
 	const app = new Elysia()
+		.use(openApiRoutes({ routes: (): readonly unknown[] => app.routes }))
 		.use(createRelay(dependencies, relay))
 		.use(createApi(dependencies))
 		.use(await createConsole({
 			handleApi: (request: Request): Promise<Response> => app.handle(request),
 			sessionUserId: async (headers) => (await dependencies.sessions.fromHeaders(headers))?.sub,
 		}))
-	return { app, dependencies, relay, changes }
+	return { app, dependencies, relay, changes, redis }
 }
 
 export type App = Awaited<ReturnType<typeof createApp>>['app']

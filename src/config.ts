@@ -22,6 +22,7 @@ const configSchema = z.object({
 		'DATABASE_URL must be empty (SQLite) or a postgres:// URL',
 	),
 	REDIS_URL: z.string().default(''),
+	REDIS_KEY_PREFIX: z.string().default('ferry:'),
 	SESSION_SECRET: z.string().default(''),
 	CRYPTO_SECRET: z.string().default(''),
 	LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
@@ -42,6 +43,8 @@ export type Config = Readonly<{
 	dataDir: string
 	databaseUrl: string
 	redisUrl: string
+	/** Prepended to Ferry's Redis keys and channels, so several deployments can share one server. */
+	redisKeyPrefix: string
 	sessionSecret: string
 	cryptoSecret: string
 	logLevel: (typeof LOG_LEVELS)[number]
@@ -86,6 +89,7 @@ export function loadConfig(environment: Record<string, string | undefined>, argv
 		dataDir,
 		databaseUrl: values.DATABASE_URL,
 		redisUrl: values.REDIS_URL,
+		redisKeyPrefix: values.REDIS_KEY_PREFIX,
 		sessionSecret: values.SESSION_SECRET || secrets!.session,
 		cryptoSecret: values.CRYPTO_SECRET || secrets!.crypto,
 		logLevel: values.LOG_LEVEL,

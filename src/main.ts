@@ -1,6 +1,7 @@
 /**
  * Ferry's entry point and the only module with start-up side effects:
- * configuration → database → migrations → app → listen. `ferry audit` checks the ledger instead.
+ * configuration → database → migrations → app → listen. `ferry audit` checks the ledger instead;
+ * `ferry import new-api <source>` moves a new-api installation in (src/cli/import-new-api).
  */
 import { createApp } from './app'
 import { ConfigError, loadConfig, type Config } from './config'
@@ -8,7 +9,9 @@ import { auditLedger } from './billing/audit'
 import { startReconciler } from './billing/reconciler'
 import { startChannelHealthCheck } from './api/channels/tools/schedule'
 import { startDataExport } from './api/data/schedule'
+import { startRetention } from './api/logs/retention'
 import { openStore } from './db'
+import { runImportCommand } from './cli/import-new-api/command'
 import { createLogger } from './lib/logger'
 import { configureTokenizerWorker } from '@/billing/tokenizer'
 
@@ -16,11 +19,12 @@ async function serve(config: Config) {
 	const logger = createLogger(config.logLevel)
 	configureTokenizerWorker(new URL('./workers/tokenizer.ts', import.meta.url), logger)
 	const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir })
-	const { app, relay, changes, dependencies } = await createApp({ config, store, logger })
+	const { app, relay, changes, dependencies, redis } = await createApp({ config, store, logger })
 	const stopReconciler = startReconciler(store, relay.nodeInstance, logger)
 	// Relative to this file, so the compiled binary finds the worker among its entrypoints.
 	const healthCheck = startChannelHealthCheck(dependencies, { workerUrl: new URL('./workers/channel-health.ts', import.meta.url), holder: relay.nodeInstance })
 	const dataExport = startDataExport(dependencies, { workerUrl: new URL('./workers/data-export.ts', import.meta.url), holder: relay.nodeInstance })
+	const retention = startRetention(dependencies, { workerUrl: new URL('./workers/retention.ts', import.meta.url), holder: relay.nodeInstance })
 	const stopWatchingChanges = changes.start()
 	app.listen({ port: config.port, hostname: config.host, maxRequestBodySize: config.maxBodyBytes })
 	logger.info(`Ferry listening on http://${config.host}:${app.server?.port} (${store.dialect === 'sqlite' ? `SQLite in ${config.dataDir}` : 'Postgres'})`)
@@ -29,8 +33,10 @@ async function serve(config: Config) {
 		stopReconciler()
 		await healthCheck.stop()
 		await dataExport.stop()
+		await retention.stop()
 		stopWatchingChanges()
 		await app.stop()
+		redis?.close()
 		await store.close()
 		process.exit(0)
 	}
@@ -53,13 +59,20 @@ const commands: Record<string, (config: Config) => Promise<void>> = { serve, aud
 const run = command && !command.startsWith('--') ? commands[command] : serve
 const argv = command && !command.startsWith('--') ? flags : Bun.argv.slice(2)
 
-if (!run) {
-	console.error(`unknown command "${command}": use "serve" (the default) or "audit"`)
-	process.exit(2)
-}
-Promise.resolve()
-	.then(() => run(loadConfig(Bun.env, argv)))
-	.catch((error) => {
-		console.error(error instanceof ConfigError ? error.message : error)
+if (command === 'import') {
+	// Reads its own arguments: a dry run must not load the configuration (which creates the data directory).
+	runImportCommand(flags).then((code) => process.exit(code), (error) => {
+		console.error(error)
 		process.exit(1)
 	})
+} else if (!run) {
+	console.error(`unknown command "${command}": use "serve" (the default), "audit" or "import new-api <source>"`)
+	process.exit(2)
+} else {
+	Promise.resolve()
+		.then(() => run(loadConfig(Bun.env, argv)))
+		.catch((error) => {
+			console.error(error instanceof ConfigError ? error.message : error)
+			process.exit(1)
+		})
+}

@@ -6,3 +6,8 @@ declare module '*.css' {
 	const path: string
 	export default path
 }
+/** Swagger UI's browser bundle, embedded as a file (`with { type: 'file' }`) for the offline API reference. */
+declare module 'swagger-ui-dist/swagger-ui-bundle.js' {
+	const path: string
+	export default path
+}

@@ -6,6 +6,7 @@ import migration2 from './0002_hold_token_limited.sql' with { type: 'text' }
 import migration3 from './0003_hot_path_indexes.sql' with { type: 'text' }
 import migration4 from './0004_change_versions.sql' with { type: 'text' }
 import migration5 from './0005_quota_reminded_at.sql' with { type: 'text' }
+import migration6 from './0006_hold_totals.sql' with { type: 'text' }
 
 export default {
 	journal,
@@ -16,5 +17,6 @@ export default {
 		'0003_hot_path_indexes': migration3,
 		'0004_change_versions': migration4,
 		'0005_quota_reminded_at': migration5,
+		'0006_hold_totals': migration6,
 	} as Record<string, string>,
 }

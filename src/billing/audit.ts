@@ -3,10 +3,15 @@
  *   quota + Σ pending holds + Σ settled charges − Σ credits = 0   and   used_quota = Σ settled charges
  * where credits are the logged money events (top-ups, codes, admin changes, system grants).
  * For every token: used_quota = Σ settled charges made with it.
+ *
+ * Settled charges are the settled holds still in `quota_holds` plus the totals of those rolled up
+ * into `quota_hold_totals` (roll-up.ts). Every figure is read in one transaction, one snapshot of
+ * the database (repeatable read on Postgres), so a roll-up, a settle or a credit committing while
+ * the audit reads can never be counted half.
  */
 import { and, eq, inArray, ne, sql, sum } from 'drizzle-orm'
 import { LOG_TYPE } from '@shared/log'
-import type { Store } from '@/db'
+import { execute, rows, type Store } from '@/db'
 import { HOLD_STATE } from './holds'
 
 export const CREDIT_LOG_TYPES = [LOG_TYPE.topUp, LOG_TYPE.manage, LOG_TYPE.system] as const
@@ -18,25 +23,36 @@ type LedgerDifference =
 
 const asNumber = (value: unknown) => Number(value ?? 0)
 
+const SNAPSHOT = 'SET TRANSACTION ISOLATION LEVEL REPEATABLE READ'
+
 export async function auditLedger(store: Store): Promise<LedgerDifference[]> {
-	const { users, tokens, quotaHolds, logs } = store.tables
-	const [userRows, holdSums, creditSums, tokenRows, tokenSettled] = await Promise.all([
-		store.db.select({ id: users.id, quota: users.quota, usedQuota: users.usedQuota }).from(users),
-		store.db.select({ userId: quotaHolds.userId, state: quotaHolds.state, amount: sum(quotaHolds.amount), charged: sum(quotaHolds.charged) })
-			.from(quotaHolds).where(ne(quotaHolds.state, HOLD_STATE.voided)).groupBy(quotaHolds.userId, quotaHolds.state),
-		store.db.select({ userId: logs.userId, credits: sum(logs.quota) }).from(logs)
-			.where(inArray(logs.type, [...CREDIT_LOG_TYPES])).groupBy(logs.userId),
-		store.db.select({ id: tokens.id, usedQuota: tokens.usedQuota }).from(tokens),
-		store.db.select({ tokenId: quotaHolds.tokenId, charged: sum(quotaHolds.charged) }).from(quotaHolds)
-			.where(and(eq(quotaHolds.state, HOLD_STATE.settled), sql`${quotaHolds.tokenId} > 0`)).groupBy(quotaHolds.tokenId),
-	])
+	const { userRows, holdSums, rolledUp, creditSums, tokenRows, tokenSettled, tokenRolledUp } = await store.transaction(function* (tx, tables) {
+		const { users, tokens, quotaHolds, quotaHoldTotals, logs } = tables
+		// The first statement of the transaction: every read below sees one snapshot.
+		if (store.dialect === 'pg') yield* execute(SNAPSHOT)
+		return {
+			userRows: yield* rows(tx.select({ id: users.id, quota: users.quota, usedQuota: users.usedQuota }).from(users)),
+			holdSums: yield* rows(tx.select({ userId: quotaHolds.userId, state: quotaHolds.state, amount: sum(quotaHolds.amount), charged: sum(quotaHolds.charged) })
+				.from(quotaHolds).where(ne(quotaHolds.state, HOLD_STATE.voided)).groupBy(quotaHolds.userId, quotaHolds.state)),
+			rolledUp: yield* rows(tx.select({ userId: quotaHoldTotals.userId, charged: sum(quotaHoldTotals.charged) }).from(quotaHoldTotals).groupBy(quotaHoldTotals.userId)),
+			creditSums: yield* rows(tx.select({ userId: logs.userId, credits: sum(logs.quota) }).from(logs)
+				.where(inArray(logs.type, [...CREDIT_LOG_TYPES])).groupBy(logs.userId)),
+			tokenRows: yield* rows(tx.select({ id: tokens.id, usedQuota: tokens.usedQuota }).from(tokens)),
+			tokenSettled: yield* rows(tx.select({ tokenId: quotaHolds.tokenId, charged: sum(quotaHolds.charged) }).from(quotaHolds)
+				.where(and(eq(quotaHolds.state, HOLD_STATE.settled), sql`${quotaHolds.tokenId} > 0`)).groupBy(quotaHolds.tokenId)),
+			tokenRolledUp: yield* rows(tx.select({ tokenId: quotaHoldTotals.tokenId, charged: sum(quotaHoldTotals.charged) }).from(quotaHoldTotals)
+				.where(sql`${quotaHoldTotals.tokenId} > 0`).groupBy(quotaHoldTotals.tokenId)),
+		}
+	})
 	const pending = new Map<number, number>()
 	const settled = new Map<number, number>()
+	const addTo = (map: Map<number, number>, key: number, value: unknown) => map.set(key, (map.get(key) ?? 0) + asNumber(value))
 	for (const row of holdSums) {
-		if (row.state === HOLD_STATE.pending) pending.set(row.userId, asNumber(row.amount))
-		else settled.set(row.userId, asNumber(row.charged))
+		if (row.state === HOLD_STATE.pending) addTo(pending, Number(row.userId), row.amount)
+		else addTo(settled, Number(row.userId), row.charged)
 	}
-	const credits = new Map(creditSums.map((row) => [row.userId, asNumber(row.credits)]))
+	for (const row of rolledUp) addTo(settled, Number(row.userId), row.charged)
+	const credits = new Map(creditSums.map((row) => [Number(row.userId), asNumber(row.credits)]))
 	const differences: LedgerDifference[] = []
 	for (const user of userRows) {
 		const userPending = pending.get(user.id) ?? 0
@@ -46,7 +62,8 @@ export async function auditLedger(store: Store): Promise<LedgerDifference[]> {
 		if (difference !== 0) differences.push({ kind: 'user_balance', userId: user.id, quota: user.quota, pending: userPending, settled: userSettled, credits: userCredits, difference })
 		if (user.usedQuota !== userSettled) differences.push({ kind: 'user_used_quota', userId: user.id, usedQuota: user.usedQuota, settled: userSettled })
 	}
-	const tokenCharges = new Map(tokenSettled.map((row) => [row.tokenId, asNumber(row.charged)]))
+	const tokenCharges = new Map<number, number>()
+	for (const row of [...tokenSettled, ...tokenRolledUp]) addTo(tokenCharges, Number(row.tokenId), row.charged)
 	for (const token of tokenRows) {
 		const charged = tokenCharges.get(token.id) ?? 0
 		if (token.usedQuota !== charged) differences.push({ kind: 'token_used_quota', tokenId: token.id, usedQuota: token.usedQuota, settled: charged })

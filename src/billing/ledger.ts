@@ -20,6 +20,8 @@ interface Credit {
 	amount: number
 	type: Extract<LogType, typeof LOG_TYPE.topUp | typeof LOG_TYPE.manage | typeof LOG_TYPE.system>
 	content: string
+	/** The log line's `other` details (an admin's credit names the admin there). */
+	other?: Record<string, unknown>
 }
 
 /** A credit would lift the balance (with what its pending holds took) past MAX_QUOTA; nothing changed. */
@@ -52,7 +54,7 @@ const READ_ROOM = `SELECT quota + ${pendingOfUser('$1')} AS taken FROM users WHE
  * `BalanceLimitError` for a credit that does not fit under MAX_QUOTA and `InsufficientQuotaError`
  * for a debit the balance cannot cover, before anything is written.
  */
-export function* applyCredit(tx: Database, tables: Tables, { userId, amount, type, content }: Credit) {
+export function* applyCredit(tx: Database, tables: Tables, { userId, amount, type, content, other }: Credit) {
 	if (!Number.isSafeInteger(amount)) throw new Error('a credit must be a whole number of quota')
 	if (amount > MAX_QUOTA) throw new BalanceLimitError()
 	let user: { username: string; quota: number } | undefined
@@ -65,7 +67,7 @@ export function* applyCredit(tx: Database, tables: Tables, { userId, amount, typ
 		if (!user) throw new InsufficientQuotaError('user')
 	}
 	const { logs } = tables
-	yield* rows(tx.insert(logs).values({ userId, username: user.username, type, content, quota: amount }).returning({ id: logs.id }))
+	yield* rows(tx.insert(logs).values({ userId, username: user.username, type, content, quota: amount, other: other ? JSON.stringify(other) : '' }).returning({ id: logs.id }))
 	return Number(user.quota)
 }
 

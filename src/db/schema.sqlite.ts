@@ -276,6 +276,20 @@ export const quotaHolds = sqliteTable('quota_holds', {
 	index('quota_holds_pending_deadline_index').on(table.deadline).where(sql`${table.state} = 'pending'`),
 ])
 
+/**
+ * Settled holds rolled up (billing/roll-up.ts): what closed holds of one user with one token (0 for
+ * none) charged in all, so `quota_holds` keeps only recent rows while the ledger audit sums these
+ * totals with the settled holds still there.
+ */
+export const quotaHoldTotals = sqliteTable('quota_hold_totals', {
+	userId: integer('user_id').notNull(),
+	tokenId: integer('token_id').notNull().default(0),
+	charged: integer('charged').notNull().default(0),
+	holds: integer('holds').notNull().default(0),
+}, (table) => [
+	primaryKey({ columns: [table.userId, table.tokenId] }),
+])
+
 /** Background jobs take a lease so exactly one node runs each (design §9). */
 export const leases = sqliteTable('leases', {
 	name: text('name').primaryKey(),

@@ -5,12 +5,22 @@
  * `remote`); its own bumps are not told twice. So a token
  * disabled, a channel edited or an option saved on one node takes effect on all within a second,
  * with no Redis needed.
+ *
+ * With Redis, the node also publishes each bump (`<node> <topic> <version>`, after the bump
+ * committed) and the others hear it within milliseconds. The polled counter stays: it carries every
+ * change whenever Redis is down, slow or loses a message, and a change heard through Redis moves the
+ * node's view of the counter so the poll does not tell it again. A failing publish is only logged.
  */
 import { type ChangeFeed, type ChangeTopic, CHANGE_TOPICS, createChangeFeed } from '@/lib/change-feed'
 import type { Logger } from '@/lib/logger'
+import type { RedisLink } from '@/lib/redis'
+import { randomString } from '@/lib/crypto'
 import { query, type Store } from './index'
 
 const CHANGE_POLL_INTERVAL_MS = 1_000
+/** The Redis channel (under the link's prefix) that carries change notices. */
+export const CHANGE_CHANNEL = 'changes'
+const NODE_ID_LENGTH = 12
 
 const BUMP = `INSERT INTO change_versions (topic, version) VALUES ($1, 1)
 	ON CONFLICT (topic) DO UPDATE SET version = change_versions.version + 1 RETURNING version`
@@ -23,10 +33,32 @@ export interface SharedChangeFeed extends ChangeFeed {
 	start(intervalMs?: number): () => void
 }
 
-export function createSharedChangeFeed(store: Store, logger: Logger): SharedChangeFeed {
+export function createSharedChangeFeed(store: Store, logger: Logger, redis?: RedisLink): SharedChangeFeed {
 	const local = createChangeFeed()
 	let seen: Map<string, number> | undefined
 	let polling: Promise<void> | undefined
+	const nodeId = randomString(NODE_ID_LENGTH)
+
+	/** Our own view of the counter moves only by one: a skipped version is left for the poll to tell. */
+	function advanceSeen(topic: string, version: number) {
+		if (seen && (seen.get(topic) ?? 0) === version - 1) seen.set(topic, version)
+	}
+
+	redis?.subscribe(CHANGE_CHANNEL, (message) => {
+		const [sender, topic, versionText] = message.split(' ')
+		if (sender === nodeId || !CHANGE_TOPICS.includes(topic as ChangeTopic)) return
+		const version = Number(versionText)
+		// Heard already through the poll (or an earlier message): nothing new.
+		if (seen && (seen.get(topic!) ?? 0) >= version) return
+		advanceSeen(topic!, version)
+		local.notify(topic as ChangeTopic, 'remote')
+	})
+
+	function publish(topic: ChangeTopic, version: number) {
+		if (!redis?.connected()) return
+		redis.command((client) => client.publish(`${redis.prefix}${CHANGE_CHANNEL}`, `${nodeId} ${topic} ${version}`))
+			.catch((error) => logger.debug('could not publish a change through Redis; the database counter carries it', { topic, error: String(error) }))
+	}
 
 	async function readVersions() {
 		const found = new Map<string, number>()
@@ -55,7 +87,8 @@ export function createSharedChangeFeed(store: Store, logger: Logger): SharedChan
 			}).then(([row]) => {
 				// Our own bump, unless another node bumped in between: then the next poll tells it.
 				const version = Number(row?.version)
-				if (seen && (seen.get(topic) ?? 0) === version - 1) seen.set(topic, version)
+				advanceSeen(topic, version)
+				publish(topic, version)
 			}).catch((error) => logger.warn('could not publish a change to other nodes', { topic, error: String(error) }))
 		},
 		poll() {

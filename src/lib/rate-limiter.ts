@@ -6,6 +6,8 @@
  * it, and callers build every policy (login, mail, OAuth) from `hit` alone, so a shared limiter only
  * has to provide this one atomic operation.
  */
+import type { RedisLink } from './redis'
+
 export interface RateLimiter {
 	hit(bucket: string, limit: number, windowSeconds: number): boolean | Promise<boolean>
 }
@@ -33,6 +35,24 @@ export function createMemoryRateLimiter(now: () => number = () => Date.now()): R
 			}
 			entry.count++
 			return entry.count <= limit
+		},
+	}
+}
+
+/**
+ * One fixed window per bucket counted in Redis (`INCR`, and `EXPIRE` on the first hit, in one
+ * script so a crash between the two can never leave a counter without an expiry), so every node
+ * shares the limit. When Redis is down or slow the hit is counted by this node's own memory
+ * limiter instead: a request is never refused, nor held up, because Redis is.
+ */
+const COUNT_HIT = "local count = redis.call('INCR', KEYS[1]) if count == 1 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end return count"
+
+export function createRedisRateLimiter(redis: RedisLink, fallback: RateLimiter = createMemoryRateLimiter()): RateLimiter {
+	return {
+		hit(bucket, limit, windowSeconds) {
+			if (!redis.connected()) return fallback.hit(bucket, limit, windowSeconds)
+			return redis.command((client) => client.send('EVAL', [COUNT_HIT, '1', `${redis.prefix}rate:${bucket}`, String(windowSeconds)]))
+				.then((count) => Number(count) <= limit, () => fallback.hit(bucket, limit, windowSeconds))
 		},
 	}
 }

@@ -169,6 +169,8 @@ export const OPTION_DEFINITIONS = {
 	SensitiveWords: text(''),
 	// Logs and dashboard
 	LogConsumeEnabled: boolean(true),
+	/** Consume logs older than this many days are deleted in the background; 0 keeps them for ever. */
+	ConsumeLogRetentionDays: integer(0),
 	DataExportEnabled: boolean(true),
 	DataExportInterval: integer(5, 1),
 	DataExportDefaultTime: choice(DATA_EXPORT_GRANULARITIES, 'hour'),

@@ -28,17 +28,22 @@ for (const target of databaseTargets()) {
 			expect(left.map((row) => row.createdAt).filter((time) => time < 1_000_000)).toEqual([3_000])
 		})
 
-		test('keeps the credits the ledger audit relies on', async () => {
+		test('keeps the credits the ledger audit relies on and the admin audit trail, and adds its own line to it', async () => {
 			const root = await ferry.loginRoot()
 			const { logs } = ferry.store.tables
 			await ferry.store.db.insert(logs).values([
-				{ userId: 1, type: LOG_TYPE.manage, quota: 0, content: 'note without money', createdAt: 1_000 },
+				{ userId: 1, type: LOG_TYPE.manage, quota: 0, content: 'admin root created channel #1', createdAt: 1_000 },
+				{ userId: 1, type: LOG_TYPE.system, quota: 0, content: 'note without money', createdAt: 1_000 },
 				{ userId: 1, type: LOG_TYPE.consume, quota: 20, createdAt: 1_000 },
 			])
 			const answer = await ferry.call('DELETE', `/api/log/?target_timestamp=${nowSeconds() + 10}`, { as: root })
 			expect(answer.body.data).toBe(2)
-			const left = await ferry.store.db.select({ type: logs.type, quota: logs.quota }).from(logs)
-			expect(left).toEqual([{ type: LOG_TYPE.system, quota: 100_000_000 }])
+			const left = await ferry.store.db.select({ type: logs.type, quota: logs.quota, content: logs.content }).from(logs).orderBy(logs.id)
+			expect(left).toEqual([
+				{ type: LOG_TYPE.system, quota: 100_000_000, content: expect.any(String) },
+				{ type: LOG_TYPE.manage, quota: 0, content: 'admin root created channel #1' },
+				{ type: LOG_TYPE.manage, quota: 0, content: expect.stringMatching(/^super admin root deleted 2 log entries created before /) },
+			])
 			expect(await auditLedger(ferry.store)).toEqual([])
 		})
 

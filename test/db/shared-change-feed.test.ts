@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { RelayError } from '@/relay/errors'
-import { createTestApp, type Caller, type TestApp } from '../helpers/app'
+import { createTestApp, testConfig, type Caller, type TestApp } from '../helpers/app'
 import { databaseTargets } from '../helpers/database'
+import { uniquePrefix } from '../helpers/redis'
+import { redisUrl } from '../helpers/services'
 
 for (const target of databaseTargets()) {
 	describe(`changes made on one node reach another node's caches on ${target.dialect}`, () => {
@@ -59,5 +61,79 @@ for (const target of databaseTargets()) {
 			stop()
 			expect(told).toBe(0)
 		})
+	})
+}
+
+const redis = redisUrl()
+
+for (const target of databaseTargets()) {
+	describe.skipIf(!redis)(`with Redis, changes reach the other node without polling, on ${target.dialect}`, () => {
+		let first: TestApp
+		let second: TestApp
+		let root: Caller
+		let close: () => Promise<void>
+
+		beforeAll(async () => {
+			const [storeA, storeB] = await target.openTwo()
+			const config = { ...testConfig, redisUrl: redis!, redisKeyPrefix: uniquePrefix('changes') }
+			first = await createTestApp({ open: async () => storeA }, { config })
+			second = await createTestApp({ open: async () => storeB }, { config })
+			close = async () => {
+				await first.close()
+				await second.close()
+			}
+			root = await first.loginRoot()
+			await second.dependencies.changes.poll()
+		})
+		afterAll(() => close?.())
+
+		test('an option saved on one node is read on the other within 300 ms, though it never polls', async () => {
+			const heard: string[] = []
+			const stop = second.dependencies.changes.subscribe('options', (origin) => heard.push(origin))
+			const saved = await first.call('PUT', '/api/option/', { as: root, body: { key: 'RetryTimes', value: '3' } })
+			expect(saved.body.success).toBe(true)
+			const started = performance.now()
+			while (second.dependencies.options.get('RetryTimes') !== 3 && performance.now() - started < 300) await Bun.sleep(5)
+			stop()
+			expect(second.dependencies.options.get('RetryTimes')).toBe(3)
+			expect(heard).toEqual(['remote'])
+			// The poll that follows knows the change already: it tells nobody again.
+			let told = 0
+			const stopCounting = second.dependencies.changes.subscribe('options', () => told++)
+			await second.dependencies.changes.poll()
+			stopCounting()
+			expect(told).toBe(0)
+		})
+
+		test('a node hears nothing of its own changes through Redis', async () => {
+			const heard: string[] = []
+			const stop = first.dependencies.changes.subscribe('channels', (origin) => heard.push(origin))
+			first.dependencies.changes.notify('channels')
+			await Bun.sleep(150)
+			stop()
+			expect(heard).toEqual(['local'])
+		})
+	})
+
+	describe.skipIf(!redis)(`with Redis down, changes still reach the other node through the database, on ${target.dialect}`, () => {
+		test('the counter carries the change and nothing fails', async () => {
+			const [storeA, storeB] = await target.openTwo()
+			const config = { ...testConfig, redisUrl: 'redis://127.0.0.1:1', redisKeyPrefix: uniquePrefix('down') }
+			const first = await createTestApp({ open: async () => storeA }, { config })
+			const second = await createTestApp({ open: async () => storeB }, { config })
+			try {
+				const root = await first.loginRoot()
+				await second.dependencies.changes.poll()
+				const saved = await first.call('PUT', '/api/option/', { as: root, body: { key: 'RetryTimes', value: '2' } })
+				expect(saved.body.success).toBe(true)
+				await Bun.sleep(50)
+				await second.dependencies.changes.poll()
+				await Bun.sleep(50)
+				expect(second.dependencies.options.get('RetryTimes')).toBe(2)
+			} finally {
+				await first.close()
+				await second.close()
+			}
+		}, 15_000)
 	})
 }

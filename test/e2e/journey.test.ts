@@ -119,7 +119,7 @@ describe.skipIf(!browserExecutable)('the console journey from first sign-in to a
 
 		// 5. Root creates a token on /token and copies its key from the row's copy button.
 		await visit(rootPage, '/token')
-		await rootPage.getByRole('button', { name: '添加令牌' }).click()
+		await rootPage.getByRole('button', { name: '添加令牌' }).first().click()
 		await rootPage.getByLabel('名称', { exact: true }).fill('voyage')
 		await rootPage.getByRole('button', { name: '提交' }).click()
 		const tokenRow = rootPage.locator('tbody tr').filter({ has: rootPage.getByText('voyage', { exact: true }) })

@@ -15,6 +15,7 @@ export const testConfig: Config = Object.freeze({
 	dataDir: ':memory:',
 	databaseUrl: '',
 	redisUrl: '',
+	redisKeyPrefix: 'ferry-test:',
 	sessionSecret: 'test-session-secret-test-session-secret',
 	cryptoSecret: 'test-crypto-secret-test-crypto-secret-00',
 	logLevel: 'error',
@@ -35,7 +36,7 @@ export type Answer<Data = any> = { status: number; body: { success: boolean; mes
 
 export async function createTestApp(target: Pick<DatabaseTarget, 'open'>, overrides: Partial<Omit<AppInput, 'store'>> = {}) {
 	const store = await target.open()
-	const { app, dependencies, relay } = await createApp({ config: testConfig, store, logger: silentLogger, passwords: quickPasswords, ...overrides })
+	const { app, dependencies, relay, redis } = await createApp({ config: testConfig, store, logger: silentLogger, passwords: quickPasswords, ...overrides })
 
 	async function call<Data = any>(method: string, path: string, { body, as, headers = {} }: { body?: unknown; as?: Caller; headers?: Record<string, string> } = {}): Promise<Answer<Data>> {
 		const requestHeaders: Record<string, string> = { ...headers }
@@ -78,7 +79,10 @@ export async function createTestApp(target: Pick<DatabaseTarget, 'open'>, overri
 		return login(username, password)
 	}
 
-	return { app, dependencies, relay, store, call, login, loginRoot, createUser, close: () => store.close() }
+	return { app, dependencies, relay, store, call, login, loginRoot, createUser, close: async () => {
+		redis?.close()
+		await store.close()
+	} }
 }
 
 export type TestApp = Awaited<ReturnType<typeof createTestApp>>

@@ -28,3 +28,18 @@ export function chromiumPath(): string | undefined {
 	serviceUnavailable('Chromium', `no browser at ${path}; set CHROMIUM_PATH`)
 	return undefined
 }
+
+export function redisUrl(): string | undefined {
+	const url = process.env.TEST_REDIS_URL
+	if (url) return url
+	serviceUnavailable('Redis', 'set TEST_REDIS_URL=redis://…')
+	return undefined
+}
+
+/** Debian's redis-server, for suites that start and stop a Redis of their own (an outage on purpose). */
+export function redisServerPath(): string | undefined {
+	const path = Bun.which('redis-server')
+	if (path) return path
+	serviceUnavailable('redis-server', 'install Debian\'s redis-server')
+	return undefined
+}

@@ -64,3 +64,13 @@ describe('the English dictionary', () => {
 		expect(translate('zh', '共 {total} 条', { total: 7 })).toBe('共 7 条')
 	})
 })
+
+describe('the admin audit trail\'s texts', () => {
+	test('every action the log page words has an English text with the same placeholders', async () => {
+		const { ADMIN_ACTION_TEMPLATES, SECRET_OPTION_TEMPLATE } = await import('@ui/features/logs/admin-action')
+		const { ADMIN_ACTIONS } = await import('@shared/admin-action-constants')
+		expect(Object.keys(ADMIN_ACTION_TEMPLATES).sort()).toEqual([...ADMIN_ACTIONS].sort())
+		const missing = [...Object.values(ADMIN_ACTION_TEMPLATES), SECRET_OPTION_TEMPLATE].filter((template) => !(template in en))
+		expect(missing).toEqual([])
+	})
+})

@@ -9,7 +9,7 @@ import { nowSeconds } from '@/lib/clock'
 import type { Caller } from '../helpers/app'
 import { databaseTargets } from '../helpers/database'
 import { startRelayHarness, type RelayHarness } from '../helpers/relay'
-import { hydrationData, renderPage } from './page'
+import { hydrationData, markup, renderPage } from './page'
 
 const CHANNEL_NAME = 'harbour-upstream'
 const USER_QUOTA = 10_000_000
@@ -139,6 +139,16 @@ describe('the usage log page rendered on the server', () => {
 		const expected = new Date(data.filters.end_timestamp * 1000 - LOG_DEFAULT_LOOKAHEAD_SECONDS * 1000)
 		expected.setMonth(expected.getMonth() - 1)
 		expect(Math.abs(data.cleanupTime - expected.getTime() / 1000)).toBeLessThanOrEqual(1)
+	})
+
+	test('an admin\'s changes read as sentences in the console\'s language, filtered by the admin type', async () => {
+		const zh = markup((await page(`/log?type=${LOG_TYPE.manage}`, harness.root)).html)
+		expect(zh).toMatch(/创建渠道 #\d+ (&quot;|")harbour-upstream(&quot;|")/)
+		expect(zh).toMatch(/root 将用户 #\d+ (&quot;|")alice(&quot;|") 的额度从 0 改为 10000000/)
+		expect(zh).not.toContain('gpt-4o-mini')
+		const en = markup((await page(`/log?type=${LOG_TYPE.manage}`, harness.root, 'language=en')).html)
+		expect(en).toMatch(/Created channel #\d+ (&quot;|")harbour-upstream(&quot;|")/)
+		expect(en).toMatch(/root changed the quota of user #\d+ (&quot;|")alice(&quot;|") from 0 to 10000000/)
 	})
 
 	test('renders in English with the language cookie', async () => {

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, test } from 'bun:test'
 import { asc } from 'drizzle-orm'
 import { LOG_TYPE } from '@shared/log'
 import { deleteLogsBefore } from '@/api/logs'
+import { ROLE } from '@shared/user'
 import { exportQuotaData } from '@/api/data/export'
 import { DATA_EXPORT_LEASE, startDataExport, type DataExportSchedule } from '@/api/data/schedule'
 import type { ExportSummary } from '@/api/data/export'
@@ -115,7 +116,7 @@ for (const target of databaseTargets()) {
 
 			// The cleanup removes the old hour's log and one of the recent hour's two.
 			const app = { store } as Parameters<typeof deleteLogsBefore>[0]
-			expect(await deleteLogsBefore(app, hour + 60)).toBe(2)
+			expect(await deleteLogsBefore(app, hour + 60, { id: 1, username: 'root', role: ROLE.root })).toBe(2)
 			await exportQuotaData(store)
 			expect(bucketValues(await buckets(store))).toEqual(before)
 		})

@@ -18,6 +18,7 @@ import { deleteAbilities, rebuildAbilities, rebuildAllAbilities } from '@/db/sto
 import { requireKnownType } from './channel-types'
 import { batchKeys, batchName, changedColumns, newChannelColumns } from './fields'
 import { columnsWithoutKey, toChannelView } from './view'
+import { adminActionWork, named, namedList, type AdminActor } from '../admin-audit'
 
 export async function getChannel({ store }: Dependencies, id: number): Promise<ChannelView> {
 	const { channels } = store.tables
@@ -38,17 +39,22 @@ function checkKeyDestination(before: KeyDestination, after: KeyDestination, call
 	if (!mayRedirectStoredKey(callerRole) && keyDestinationChanged(before, after)) throw forbidden(CHANNEL_MESSAGES.keyNeededForNewDestination)
 }
 
-/** Answers the created channels in creation order. `callerRole` decides whether a copy may go to a new destination without its key. */
-export async function createChannels(dependencies: Dependencies, input: z.infer<typeof createChannelSchema>, callerRole: number): Promise<ChannelView[]> {
+/** Answers the created channels in creation order. The actor's role decides whether a copy may go to a new destination without its key. */
+export async function createChannels(dependencies: Dependencies, input: z.infer<typeof createChannelSchema>, actor: AdminActor): Promise<ChannelView[]> {
 	const { store } = dependencies
 	requireKnownType(input.type)
-	const keys = await storedKeys(dependencies, input, callerRole)
+	const keys = await storedKeys(dependencies, input, actor.role)
 	if (keys.length === 0) throw badRequest(CHANNEL_MESSAGES.nameAndKeyRequired)
 	const shared = newChannelColumns(input, nowSeconds())
 	const values = keys.map((key, index) => ({ ...shared, name: batchName(input.name, index), key }))
 	const created = await store.transaction(function* (tx, tables) {
 		const inserted = yield* rows(tx.insert(tables.channels).values(values).returning(columnsWithoutKey(tables)))
 		yield* rebuildAbilities(tx, tables, inserted.map((channel) => channel.id))
+		const targets = namedList(inserted)
+		yield* adminActionWork(tx, tables, actor, {
+			action: 'channel.create', target: targets, summary: `created channel ${targets}${input.copy_from ? ` as a copy of channel #${input.copy_from}` : ''}`,
+			details: { count: inserted.length, type: input.type, ...(input.copy_from ? { copy_from: input.copy_from } : {}) },
+		})
 		return inserted
 	})
 	dependencies.changes.notify('channels')
@@ -75,8 +81,15 @@ async function storedKeys({ store, secrets }: Dependencies, input: z.infer<typeo
 	return [source.key]
 }
 
-/** An empty key keeps the stored one, which then may go only where it went before (see createChannels on `callerRole`). */
-export async function updateChannel(dependencies: Dependencies, input: z.infer<typeof updateChannelSchema>, callerRole: number): Promise<ChannelView> {
+/** Channel columns by the field names the API and the audit trail use. */
+const FIELD_OF_COLUMN: Record<string, string> = {
+	baseUrl: 'base_url', modelMapping: 'model_mapping', statusCodeMapping: 'status_code_mapping', openaiOrganization: 'openai_organization',
+	maxInputTokens: 'max_input_tokens', testModel: 'test_model', autoBan: 'auto_ban', otherInfo: 'other_info',
+}
+
+/** An empty key keeps the stored one, which then may go only where it went before (see createChannels on the actor's role). */
+export async function updateChannel(dependencies: Dependencies, input: z.infer<typeof updateChannelSchema>, actor: AdminActor): Promise<ChannelView> {
+	const callerRole = actor.role
 	const { store, secrets } = dependencies
 	requireKnownType(input.type)
 	const now = nowSeconds()
@@ -90,35 +103,52 @@ export async function updateChannel(dependencies: Dependencies, input: z.infer<t
 			checkKeyDestination(before, { type: columns.type ?? before.type, base_url: columns.baseUrl ?? before.base_url, other: columns.other ?? before.other }, callerRole)
 		}
 		if (input.key) columns.key = secrets.encrypt(input.key)
+		// Which fields changed (the key by name only); `other_info` follows the status and is not a field of its own.
+		const changed = Object.entries(columns)
+			.filter(([column, value]) => column !== 'otherInfo' && (column === 'key' || current[column as keyof typeof current] !== value))
+			.map(([column]) => FIELD_OF_COLUMN[column] ?? column)
 		const [channel] = Object.keys(columns).length
 			? yield* rows(tx.update(channels).set(columns).where(eq(channels.id, current.id)).returning(columnsWithoutKey(tables)))
 			: [current]
 		yield* rebuildAbilities(tx, tables, [current.id])
+		if (changed.length > 0) {
+			const target = named(current.id, channel!.name)
+			yield* adminActionWork(tx, tables, actor, {
+				action: 'channel.update', target, summary: `edited channel ${target}: ${changed.join(', ')}${columns.status ? ` (status now ${columns.status})` : ''}`,
+				details: { fields: changed.join(','), ...(columns.status ? { status: columns.status } : {}) },
+			})
+		}
 		return channel!
 	})
 	dependencies.changes.notify('channels')
 	return toChannelView(updated)
 }
 
-export async function deleteChannel(dependencies: Dependencies, id: number) {
-	const deleted = await deleteWhere(dependencies, (tables) => eq(tables.channels.id, id))
+export async function deleteChannel(dependencies: Dependencies, id: number, actor: AdminActor) {
+	const deleted = await deleteWhere(dependencies, (tables) => eq(tables.channels.id, id), actor, 'channel.delete')
 	if (deleted === 0) throw refused(CHANNEL_MESSAGES.notFound)
 }
 
 /** Deletes the given channels (unknown ids are skipped); answers how many were deleted. */
-export function deleteChannels(dependencies: Dependencies, ids: number[]) {
-	return deleteWhere(dependencies, (tables) => inArray(tables.channels.id, ids))
+export function deleteChannels(dependencies: Dependencies, ids: number[], actor: AdminActor) {
+	return deleteWhere(dependencies, (tables) => inArray(tables.channels.id, ids), actor, 'channel.delete_batch')
 }
 
 /** Deletes every channel disabled by hand or automatically; answers how many. */
-export function deleteDisabledChannels(dependencies: Dependencies) {
-	return deleteWhere(dependencies, (tables) => inArray(tables.channels.status, [CHANNEL_STATUS.manuallyDisabled, CHANNEL_STATUS.autoDisabled]))
+export function deleteDisabledChannels(dependencies: Dependencies, actor: AdminActor) {
+	return deleteWhere(dependencies, (tables) => inArray(tables.channels.status, [CHANNEL_STATUS.manuallyDisabled, CHANNEL_STATUS.autoDisabled]), actor, 'channel.delete_disabled')
 }
 
-async function deleteWhere(dependencies: Dependencies, condition: (tables: Tables) => SQL) {
+async function deleteWhere(dependencies: Dependencies, condition: (tables: Tables) => SQL, actor: AdminActor, action: 'channel.delete' | 'channel.delete_batch' | 'channel.delete_disabled') {
 	const deleted = await dependencies.store.transaction(function* (tx, tables) {
-		const gone = yield* rows(tx.delete(tables.channels).where(condition(tables)).returning({ id: tables.channels.id }))
+		const gone = yield* rows(tx.delete(tables.channels).where(condition(tables)).returning({ id: tables.channels.id, name: tables.channels.name }))
 		yield* deleteAbilities(tx, tables, gone.map((channel) => channel.id))
+		if (gone.length > 0) {
+			const target = namedList(gone)
+			yield* adminActionWork(tx, tables, actor, {
+				action, target, summary: `deleted ${action === 'channel.delete_disabled' ? 'the disabled ' : ''}channel ${target}`, details: { count: gone.length },
+			})
+		}
 		return gone.length
 	})
 	if (deleted > 0) dependencies.changes.notify('channels')
@@ -126,8 +156,12 @@ async function deleteWhere(dependencies: Dependencies, condition: (tables: Table
 }
 
 /** `POST /api/channel/fix`: rebuilds every ability from the channels; answers how many channels had wrong abilities. */
-export async function fixAbilities(dependencies: Dependencies): Promise<number> {
-	const rebuilt = await dependencies.store.transaction(rebuildAllAbilities)
+export async function fixAbilities(dependencies: Dependencies, actor: AdminActor): Promise<number> {
+	const rebuilt = await dependencies.store.transaction(function* (tx, tables) {
+		const count = yield* rebuildAllAbilities(tx, tables)
+		yield* adminActionWork(tx, tables, actor, { action: 'channel.fix', target: '', summary: `fixed the abilities of ${count} channel(s)`, details: { count } })
+		return count
+	})
 	dependencies.changes.notify('channels')
 	return rebuilt
 }

@@ -1,13 +1,14 @@
 import { Elysia } from 'elysia'
-import { and, inArray, lt, ne, not } from 'drizzle-orm'
+import { and, eq, inArray, lt, ne, not, or } from 'drizzle-orm'
 import { CREDIT_LOG_TYPES } from '@/billing/audit'
 import { z } from 'zod'
-import { LOG_MESSAGES, logQuerySchema } from '@shared/log'
+import { LOG_MESSAGES, LOG_TYPE, logQuerySchema } from '@shared/log'
 import { ROLE } from '@shared/user'
 import { run } from '@/db'
 import type { Dependencies } from '@/dependencies'
 import { authentication, requireCaller, type Caller } from '../plugins/auth'
 import { ok } from '../respond'
+import { adminActionWork, type AdminActor } from '../admin-audit'
 import { listLogs, logStats, type LogScope } from './service'
 
 const deleteLogsQuerySchema = z.object({
@@ -17,12 +18,19 @@ const deleteLogsQuerySchema = z.object({
 /**
  * Log cleanup: removes entries created before the given unix time and answers how many. Credits
  * (top-ups, codes, admin and system grants) stay: they are the ledger's record of money that
- * came in (design §4), which `ferry audit` sums.
+ * came in (design §4), which `ferry audit` sums. So does every admin line (type 3): the admin
+ * audit trail is not for an admin to erase, and the cleanup itself adds a line to it.
  */
-export async function deleteLogsBefore({ store }: Dependencies, targetTimestamp: number): Promise<number> {
-	return store.transaction(function* (tx, { logs }) {
-		const isCredit = and(inArray(logs.type, [...CREDIT_LOG_TYPES]), ne(logs.quota, 0))
-		return yield* run(tx.delete(logs).where(and(lt(logs.createdAt, targetTimestamp), not(isCredit!))))
+export async function deleteLogsBefore({ store }: Dependencies, targetTimestamp: number, actor: AdminActor): Promise<number> {
+	return store.transaction(function* (tx, tables) {
+		const { logs } = tables
+		const kept = or(eq(logs.type, LOG_TYPE.manage), and(inArray(logs.type, [...CREDIT_LOG_TYPES]), ne(logs.quota, 0)))
+		const deleted = yield* run(tx.delete(logs).where(and(lt(logs.createdAt, targetTimestamp), not(kept!))))
+		yield* adminActionWork(tx, tables, actor, {
+			action: 'log.cleanup', target: '', summary: `deleted ${deleted} log entries created before ${new Date(targetTimestamp * 1000).toISOString()}`,
+			details: { before: targetTimestamp, count: deleted },
+		})
+		return deleted
 	})
 }
 
@@ -40,5 +48,5 @@ export function logRoutes(dependencies: Dependencies) {
 		.get('/stat', async ({ query }) => ok(await logStats(dependencies, query, everyone())), { query: logQuerySchema })
 		.get('/self', async ({ caller, query }) => ok(await listLogs(dependencies, query, own(caller))), { query: logQuerySchema })
 		.get('/self/stat', async ({ caller, query }) => ok(await logStats(dependencies, query, own(caller))), { query: logQuerySchema })
-		.delete('/', async ({ query }) => ok(await deleteLogsBefore(dependencies, query.target_timestamp)), { query: deleteLogsQuerySchema })
+		.delete('/', async ({ query, caller }) => ok(await deleteLogsBefore(dependencies, query.target_timestamp, requireCaller(caller).user)), { query: deleteLogsQuerySchema })
 }

@@ -1,27 +1,44 @@
 import { Elysia } from 'elysia'
-import { updateOptionSchema } from '@shared/option'
+import { ADMIN_ACTION_VALUE_LIMIT } from '@shared/admin-action-constants'
+import { isOptionKey, OPTION_DEFINITIONS, updateOptionSchema } from '@shared/option'
 import type { Dependencies } from '@/dependencies'
 import { OptionRefusedError } from '@/db/stores/options'
+import { recordAdminAction } from '../admin-audit'
 import { refused } from '../errors'
-import { authentication } from '../plugins/auth'
+import { authentication, requireCaller } from '../plugins/auth'
 import { ok } from '../respond'
+
+/** The value as the audit trail shows it: a secret option's never, a long one cut short. */
+function loggedValue(key: string, value: string) {
+	if (!isOptionKey(key) || OPTION_DEFINITIONS[key].secret) return undefined
+	return value.length > ADMIN_ACTION_VALUE_LIMIT ? `${value.slice(0, ADMIN_ACTION_VALUE_LIMIT)}…` : value
+}
 
 export function optionRoutes(dependencies: Dependencies) {
 	return new Elysia({ prefix: '/option' })
 		.use(authentication(dependencies))
 		.get('/', () => ok(dependencies.options.listPublic()))
-		.put('/', async ({ body }) => {
+		.put('/', async ({ body, caller }) => {
 			try {
 				await dependencies.options.set(body.key, body.value)
 			} catch (error) {
 				throw error instanceof OptionRefusedError ? refused(error.message) : error
 			}
 			dependencies.changes.notify('options')
+			const value = loggedValue(body.key, body.value)
+			await recordAdminAction(dependencies.store, requireCaller(caller).user, {
+				action: 'option.update', target: body.key,
+				summary: value === undefined ? `changed the option ${body.key} (a secret: value not logged)` : `set the option ${body.key} to ${JSON.stringify(value)}`,
+				details: value === undefined ? { key: body.key, secret: true } : { key: body.key, value },
+			})
 			return ok()
 		}, { body: updateOptionSchema })
-		.post('/rest_model_ratio', async () => {
+		.post('/rest_model_ratio', async ({ caller }) => {
 			await dependencies.options.resetModelRatio()
 			dependencies.changes.notify('options')
+			await recordAdminAction(dependencies.store, requireCaller(caller).user, {
+				action: 'option.reset_model_ratio', target: 'ModelRatio', summary: 'reset the model ratios to the defaults',
+			})
 			return ok(undefined, 'model ratios have been reset to the defaults')
 		})
 }

@@ -20,12 +20,12 @@ function redemptionAdminRoutes(dependencies: Dependencies) {
 		.get('/', async ({ query }) => ok(await listRedemptions(dependencies, query)), { query: pageQuerySchema })
 		.get('/search', async ({ query }) => ok(await searchRedemptions(dependencies, query.keyword, query)), { query: redemptionSearchSchema })
 		.get('/:id', async ({ params }) => ok(await getRedemption(dependencies, params.id)), { params: idParams })
-		.post('/', async ({ body, caller }) => ok(await createRedemptions(dependencies, requireCaller(caller).user.id, body)), { body: createRedemptionSchema })
-		.put('/', async ({ body, query }) => ok(await updateRedemption(dependencies, body, query.status_only)), {
+		.post('/', async ({ body, caller }) => ok(await createRedemptions(dependencies, requireCaller(caller).user, body)), { body: createRedemptionSchema })
+		.put('/', async ({ body, query, caller }) => ok(await updateRedemption(dependencies, body, query.status_only, requireCaller(caller).user)), {
 			body: updateRedemptionSchema, query: updateRedemptionQuerySchema,
 		})
-		.delete('/:id', async ({ params }) => {
-			await deleteRedemption(dependencies, params.id)
+		.delete('/:id', async ({ params, caller }) => {
+			await deleteRedemption(dependencies, params.id, requireCaller(caller).user)
 			return ok()
 		}, { params: idParams })
 }

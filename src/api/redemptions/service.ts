@@ -18,6 +18,7 @@ import { randomString } from '@/lib/crypto'
 import { badRequest, notFound, refused } from '../errors'
 import { readPage } from '../paging'
 import { isUniqueViolation } from '../users/repository'
+import { adminActionWork, named, namedList, type AdminActor } from '../admin-audit'
 
 type RedemptionRecord = Tables['redemptions']['$inferSelect']
 
@@ -90,7 +91,8 @@ const isPast = (expiredTime: number, now: number) => expiredTime !== REDEMPTION_
  * Creates `count` codes in one statement, so a failure leaves none behind, and answers their keys
  * in creation order. An empty name becomes the quota as the console shows it (seed 002 §5).
  */
-export async function createRedemptions(dependencies: Dependencies, creatorId: number, input: CreateRedemptionInput): Promise<string[]> {
+export async function createRedemptions(dependencies: Dependencies, creator: AdminActor, input: CreateRedemptionInput): Promise<string[]> {
+	const creatorId = creator.id
 	const { store, options } = dependencies
 	if (isPast(input.expired_time, nowSeconds())) throw refused(REDEMPTION_MESSAGES.expiryPast)
 	const name = input.name || renderQuota(input.quota, {
@@ -101,8 +103,16 @@ export async function createRedemptions(dependencies: Dependencies, creatorId: n
 			userId: creatorId, key: randomString(REDEMPTION_KEY_LENGTH), name, quota: input.quota, expiredTime: input.expired_time,
 		}))
 		try {
-			const created = await store.transaction(function* (tx, { redemptions }) {
-				return yield* rows(tx.insert(redemptions).values(values).returning({ id: redemptions.id, key: redemptions.key }))
+			const created = await store.transaction(function* (tx, tables) {
+				const { redemptions } = tables
+				const inserted = yield* rows(tx.insert(redemptions).values(values).returning({ id: redemptions.id, key: redemptions.key }))
+				// The codes themselves are secrets: the line names them by id.
+				const target = namedList(inserted.map((code) => ({ id: code.id, name })))
+				yield* adminActionWork(tx, tables, creator, {
+					action: 'redemption.create', target, summary: `created ${inserted.length} redemption code(s) "${name}" of ${input.quota} quota: ${target}`,
+					details: { name, quota: input.quota, count: inserted.length },
+				})
+				return inserted
 			})
 			return created.sort((first, second) => first.id - second.id).map((code) => code.key)
 		} catch (error) {
@@ -116,7 +126,7 @@ export async function createRedemptions(dependencies: Dependencies, creatorId: n
  * Otherwise edits the name, quota and expiry of a code that has not been used. Both changes apply
  * only if the state is still the one read, so a redemption racing the change wins or loses cleanly.
  */
-export async function updateRedemption({ store }: Dependencies, input: UpdateRedemptionInput, statusOnly: boolean): Promise<RedemptionView> {
+export async function updateRedemption({ store }: Dependencies, input: UpdateRedemptionInput, statusOnly: boolean, actor: AdminActor): Promise<RedemptionView> {
 	const { redemptions } = store.tables
 	const current = await requireRedemption(store, input.id)
 	let changes: Partial<RedemptionRecord>
@@ -135,9 +145,18 @@ export async function updateRedemption({ store }: Dependencies, input: UpdateRed
 		if (input.expired_time !== undefined) changes.expiredTime = input.expired_time
 		if (Object.keys(changes).length === 0) return toRedemptionView(current)
 	}
-	const [updated] = await store.db.update(redemptions).set(changes)
-		.where(and(notDeleted(store), eq(redemptions.id, current.id), eq(redemptions.status, current.status)))
-		.returning()
+	const target = named(current.id, current.name)
+	const fields = Object.keys(changes).map((column) => (column === 'expiredTime' ? 'expired_time' : column))
+	const [updated] = await store.transaction(function* (tx, tables) {
+		const changed = yield* rows(tx.update(tables.redemptions).set(changes)
+			.where(and(notDeleted(store), eq(tables.redemptions.id, current.id), eq(tables.redemptions.status, current.status)))
+			.returning())
+		if (changed.length === 0) return changed
+		yield* adminActionWork(tx, tables, actor, statusOnly
+			? { action: 'redemption.status', target, summary: `set the status of redemption code ${target} to ${changes.status}`, details: { status: changes.status! } }
+			: { action: 'redemption.update', target, summary: `edited redemption code ${target}: ${fields.join(', ')}`, details: { fields: fields.join(',') } })
+		return changed
+	})
 	if (updated) return toRedemptionView(updated)
 	// The code changed meanwhile (most likely redeemed): judge the request again on its new state.
 	const now = await requireRedemption(store, current.id)
@@ -147,11 +166,17 @@ export async function updateRedemption({ store }: Dependencies, input: UpdateRed
 }
 
 /** Soft delete: the row stays for the record of who redeemed what. */
-export async function deleteRedemption({ store }: Dependencies, id: number) {
-	const { redemptions } = store.tables
-	const [deleted] = await store.db.update(redemptions).set({ deletedAt: nowSeconds() })
-		.where(and(notDeleted(store), eq(redemptions.id, id)))
-		.returning({ id: redemptions.id })
+export async function deleteRedemption({ store }: Dependencies, id: number, actor: AdminActor) {
+	const deleted = await store.transaction(function* (tx, tables) {
+		const { redemptions } = tables
+		const [gone] = yield* rows(tx.update(redemptions).set({ deletedAt: nowSeconds() })
+			.where(and(notDeleted(store), eq(redemptions.id, id)))
+			.returning({ id: redemptions.id, name: redemptions.name }))
+		if (!gone) return false
+		const target = named(gone.id, gone.name)
+		yield* adminActionWork(tx, tables, actor, { action: 'redemption.delete', target, summary: `deleted redemption code ${target}` })
+		return true
+	})
 	if (!deleted) throw notFound(REDEMPTION_MESSAGES.notFound)
 }
 

@@ -15,14 +15,15 @@ import { readPage } from '../paging'
 import { findUser, type UserRecord } from '@/db/stores/users'
 import { createAccount, isUniqueViolation, signUpRewards, usernameTaken } from './repository'
 import { toUserView } from './view'
+import { adminActionWork, named, recordAdminAction, type AdminActor } from '../admin-audit'
 
 /** The shared rule (`userActionRefusal`), which the console's row actions follow too. */
-function assertMayTake(actor: UserRecord, target: UserRecord, action: UserAction) {
+function assertMayTake(actor: AdminActor, target: UserRecord, action: UserAction) {
 	const refusal = userActionRefusal(actor, target, action)
 	if (refusal) throw refused(USER_MESSAGES[refusal])
 }
 
-async function requireTarget(dependencies: Dependencies, actor: UserRecord, id: number, action: UserAction) {
+async function requireTarget(dependencies: Dependencies, actor: AdminActor, id: number, action: UserAction) {
 	const target = await findUser(dependencies.store, id)
 	if (!target) throw refused(USER_MESSAGES.userNotFound)
 	assertMayTake(actor, target, action)
@@ -71,6 +72,8 @@ export async function createUser(dependencies: Dependencies, actor: UserRecord, 
 			displayName: input.display_name || input.username,
 			role: input.role,
 		}, '', signUpRewards(dependencies.options))
+		const target = named(created.id, created.username)
+		await recordAdminAction(store, actor, { action: 'user.create', target, summary: `created user ${target} with role ${created.role}`, details: { role: created.role } })
 		return toUserView(created)
 	} catch (error) {
 		if (isUniqueViolation(error)) throw refused(USER_MESSAGES.usernameTaken)
@@ -100,11 +103,18 @@ export async function updateUser(dependencies: Dependencies, actor: UserRecord, 
 			const [current] = yield* rows(tx.select({ quota: users.quota }).from(users).where(eq(users.id, target.id)))
 			if (newPassword) Object.assign(changes, { password: newPassword, passwordChangeRequired: false, sessionVersion: sql`${users.sessionVersion} + 1` })
 			if (Object.keys(changes).length > 0) yield* rows(tx.update(users).set(changes).where(eq(users.id, target.id)).returning({ id: users.id }))
+			const targetName = named(target.id, target.username)
+			const fields = editedUserFields(target, changes, Boolean(newPassword))
+			if (fields.length > 0) {
+				yield* adminActionWork(tx, tables, actor, { action: 'user.update', target: targetName, summary: `edited user ${targetName}: ${fields.join(', ')}`, details: { fields: fields.join(',') } })
+			}
 			const delta = input.quota === undefined || !current ? 0 : input.quota - current.quota
 			if (delta !== 0) {
+				// The credit's own line (the ledger's record, on the user's account) is the audit line of a quota change.
 				yield* applyCredit(tx, tables, {
 					userId: target.id, amount: delta, type: LOG_TYPE.manage,
 					content: `administrator ${actor.username} changed the quota from ${current!.quota} to ${input.quota}`,
+					other: { admin_action: { action: 'user.quota', target: targetName, from: current!.quota, to: input.quota!, admin: actor.username, admin_id: actor.id } },
 				})
 			}
 			const [updated] = yield* rows(tx.select().from(users).where(eq(users.id, target.id)))
@@ -116,7 +126,20 @@ export async function updateUser(dependencies: Dependencies, actor: UserRecord, 
 	}
 }
 
-export async function manageUser(dependencies: Dependencies, actor: UserRecord, { id, action }: z.infer<typeof manageUserSchema>) {
+/** The edited fields by name; a password only as "password". */
+function editedUserFields(target: UserRecord, changes: Partial<UserRecord>, newPassword: boolean) {
+	const fields: string[] = []
+	if (changes.username !== undefined) fields.push('username')
+	if (changes.displayName !== undefined && changes.displayName !== target.displayName) fields.push('display_name')
+	if (changes.group !== undefined && changes.group !== target.group) fields.push('group')
+	if (changes.email !== undefined && changes.email !== target.email) fields.push('email')
+	if (newPassword) fields.push('password')
+	return fields
+}
+
+const MANAGE_SUMMARIES = { promote: 'promoted user {target} to admin', demote: 'demoted user {target} to user', disable: 'disabled user {target}', enable: 'enabled user {target}', delete: 'deleted user {target}' } as const
+
+export async function manageUser(dependencies: Dependencies, actor: AdminActor, { id, action }: z.infer<typeof manageUserSchema>) {
 	const target = await requireTarget(dependencies, actor, id, action)
 	const { users } = dependencies.store.tables
 	const endSessions = { sessionVersion: sql`${users.sessionVersion} + 1` }
@@ -138,11 +161,16 @@ export async function manageUser(dependencies: Dependencies, actor: UserRecord, 
 			changes = { deletedAt: nowSeconds(), accessTokenHash: null, accessTokenCipher: null, ...endSessions }
 			break
 	}
-	const [updated] = await dependencies.store.db.update(users).set(changes).where(eq(users.id, target.id)).returning({ status: users.status, role: users.role })
+	const targetName = named(target.id, target.username)
+	const updated = await dependencies.store.transaction(function* (tx, tables) {
+		const [row] = yield* rows(tx.update(tables.users).set(changes).where(eq(tables.users.id, target.id)).returning({ status: tables.users.status, role: tables.users.role }))
+		yield* adminActionWork(tx, tables, actor, { action: `user.${action}`, target: targetName, summary: MANAGE_SUMMARIES[action].replace('{target}', targetName) })
+		return row
+	})
 	dependencies.changes.notify('users')
 	return { status: updated!.status, role: updated!.role }
 }
 
-export async function deleteUser(dependencies: Dependencies, actor: UserRecord, id: number) {
+export async function deleteUser(dependencies: Dependencies, actor: AdminActor, id: number) {
 	await manageUser(dependencies, actor, { id, action: 'delete' })
 }

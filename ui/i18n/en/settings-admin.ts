@@ -55,6 +55,8 @@ export const settingsAdmin: Record<string, string> = {
 	'日志设置': 'Logs',
 	'保存日志设置': 'Save log settings',
 	'启用额度消费日志记录': 'Record consumption logs',
+	'消费日志保留天数': 'Consumption log retention (days)',
+	'超过该天数的消费日志在后台分批删除，0 表示永久保留；数据看板的统计不受影响': 'Consumption logs older than this are deleted in the background in small batches; 0 keeps them for ever. The dashboard\'s figures stay.',
 	'按小时': 'By hour',
 	'按天': 'By day',
 	'按周': 'By week',

@@ -2,6 +2,7 @@ import type { DataColumn } from '@ui/components/data-table/data-table'
 import { Badge } from '@ui/components/ui/badge'
 import { Tooltip } from '@ui/components/ui/tooltip'
 import { CALL_COST_DIGITS, variantForFirstToken, isUsage, otherNumber, pricingSummary, type LogRow, typeTag, variantForUseTime } from '@ui/features/logs/log-display'
+import { adminActionText } from '@ui/features/logs/admin-action'
 import { useTranslation } from '@ui/i18n'
 import { millisecondsAsSeconds, renderQuota } from '@ui/lib/format'
 import { useStatus } from '@ui/lib/status'
@@ -55,8 +56,10 @@ export function useLogColumns(admin: boolean): DataColumn<LogRow>[] {
 			header: '详情',
 			meta: { hideOnMobile: true, className: 'max-w-80 truncate' },
 			cell: ({ row: { original: entry } }) => {
-				const summary = entry.content ? undefined : pricingSummary(entry)
-				const text = entry.content || (summary ? t(summary.template, summary.values) : '')
+				// An admin action reads in the console's language; other lines show their content, or the pricing.
+				const action = adminActionText(entry.other, formatTime)
+				const summary = action ?? (entry.content ? undefined : pricingSummary(entry))
+				const text = action || !entry.content ? (summary ? t(summary.template, summary.values) : '') : entry.content
 				return <span title={text}>{text}</span>
 			},
 		},

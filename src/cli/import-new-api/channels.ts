@@ -1,0 +1,195 @@
+/**
+ * new-api's `channels` (model/channel.go): type, key, base URL, models, groups, priority, weight,
+ * model mapping, status-code mapping, tag, settings, status and the rest come over; the key is
+ * encrypted as Ferry encrypts channel keys. The abilities (the routing table) are rebuilt from the
+ * channels afterwards, as Ferry derives them, rather than copied.
+ *
+ * A new-api multi-key channel (`channel_info.is_multi_key`) sends one of its keys per call; a Ferry
+ * channel holds one key, so each key becomes a channel of its own: the first keeps the id, the
+ * others are added after the last id, named `<name>-2`, `<name>-3`… and tagged together.
+ *
+ * one-api keeps per-type settings in a JSON `config` (api_version, region, ak/sk, user_id,
+ * library_id, vertex_ai_adc) where new-api has `other` and composite keys; they are moved to
+ * where Ferry reads them.
+ */
+import { CHANNEL_STATUS, CHANNEL_TYPE } from '@shared/channel-type'
+import { splitList } from '@shared/channel'
+import { describeCycle, mappingCycle } from '@shared/model-mapping'
+import type { Tables } from '@/db'
+import type { SecretBox } from '@/lib/crypto'
+import { decideType, type SourceFlavor } from './channel-types'
+import type { ReportSection } from './report'
+import type { SourceRow } from './source'
+import { decimal, flag, integer, jsonObjectText, text, unixSeconds } from './values'
+
+export type ChannelRow = Tables['channels']['$inferInsert'] & { id: number; name: string }
+
+const KNOWN_STATUSES = new Set<number>(Object.values(CHANNEL_STATUS))
+
+/** Columns Ferry has no place for; a channel that used one may behave differently, so each is reported. */
+const NOT_CARRIED = [
+	{ column: 'param_override', reason: 'parameter override not carried (Ferry has none): requests go upstream as clients send them' },
+	{ column: 'header_override', reason: 'header override not carried (Ferry has none): check that the upstream does not need those headers' },
+	{ column: 'settings', reason: 'other settings not carried (Azure responses version, key types, service tier, model-update flags)' },
+	{ column: 'remark', reason: 'remark not carried' },
+	{ column: 'system_prompt', reason: 'system prompt not carried (one-api; Ferry has none)' },
+] as const
+
+export interface ChannelImportContext {
+	flavor: SourceFlavor
+	secrets: SecretBox
+	now: number
+	report: ReportSection
+}
+
+/** The keys of a multi-key channel: a JSON array (Vertex service accounts) or one per line. */
+function multipleKeys(key: string): string[] {
+	const trimmed = key.trim()
+	if (trimmed.startsWith('[')) {
+		try {
+			const parsed: unknown = JSON.parse(trimmed)
+			if (Array.isArray(parsed)) return parsed.map((item) => typeof item === 'string' ? item : JSON.stringify(item)).filter(Boolean)
+		} catch {}
+	}
+	return trimmed.split('\n').map((line) => line.trim()).filter(Boolean)
+}
+
+/** one-api's `config` as Ferry's `other` and key, for the types that read them. */
+function fromOneApiConfig(row: SourceRow, type: number, key: string): { other: string; key: string } {
+	const config = jsonObjectText(text(row, 'config')).parsed as Record<string, string | undefined>
+	const legacyOther = text(row, 'other')
+	switch (type) {
+		case CHANNEL_TYPE.azure: case CHANNEL_TYPE.xunfei: case CHANNEL_TYPE.gemini:
+			return { other: config.api_version || legacyOther, key }
+		case CHANNEL_TYPE.cloudflare:
+			return { other: config.user_id || legacyOther, key }
+		case CHANNEL_TYPE.aiProxyLibrary:
+			return { other: config.library_id || legacyOther, key }
+		case CHANNEL_TYPE.aws:
+			return { other: '', key: config.ak && config.sk ? [config.ak, config.sk, config.region ?? ''].join('|') : key }
+		case CHANNEL_TYPE.vertex:
+			return { other: config.region || legacyOther, key: config.vertex_ai_adc || key }
+		default:
+			return { other: legacyOther, key }
+	}
+}
+
+function statusOf(row: SourceRow, id: number, report: ReportSection): number {
+	const status = integer(row, 'status', CHANNEL_STATUS.enabled)
+	if (KNOWN_STATUSES.has(status)) return status
+	report.note(`status ${status} is not a Ferry channel status: imported as disabled`, id)
+	return CHANNEL_STATUS.manuallyDisabled
+}
+
+/** `status_code_mapping` as Ferry accepts it: an object from status code to status code. */
+function statusCodeMapping(row: SourceRow, id: number, report: ReportSection): string {
+	const { text: mapping, invalid, parsed } = jsonObjectText(text(row, 'status_code_mapping'))
+	const valid = Object.entries(parsed).every(([from, to]) => /^[1-5]\d\d$/.test(from) && /^[1-5]\d\d$/.test(String(to)))
+	if (invalid || !valid) {
+		report.note('status code mapping is not an object from status code to status code: dropped', id)
+		return ''
+	}
+	return mapping
+}
+
+export function mapChannels(sourceRows: readonly SourceRow[], { flavor, secrets, now, report }: ChannelImportContext): ChannelRow[] {
+	const channels: ChannelRow[] = []
+	const extraKeys: { channel: ChannelRow; status: number; keys: string[]; statuses: Record<string, number> }[] = []
+	for (const row of sourceRows) {
+		report.read += 1
+		const id = integer(row, 'id')
+		const name = text(row, 'name')
+		const label = `${id} "${name}"`
+		const decision = decideType(flavor, integer(row, 'type'))
+		if (decision.kind === 'unsupported') {
+			report.skip(`Ferry does not serve ${decision.name} channels`, label)
+			continue
+		}
+		const type = decision.kind === 'kept' ? decision.type : CHANNEL_TYPE.openai
+		let key = text(row, 'key')
+		let other = text(row, 'other')
+		if (flavor === 'one-api') ({ other, key } = fromOneApiConfig(row, type, key))
+		if (id <= 0 || !key.trim()) {
+			report.skip('no id or key', label)
+			continue
+		}
+		let baseUrl = text(row, 'base_url').trim().replace(/\/+$/, '')
+		if (decision.kind === 'openai') {
+			if (!baseUrl && !decision.baseUrl) {
+				report.skip(`${decision.name} channel without a base URL`, label)
+				continue
+			}
+			baseUrl ||= decision.baseUrl
+			if (flavor === 'new-api' || decision.name !== 'OpenAI') report.note(`${decision.name} channel imported as an OpenAI channel calling ${baseUrl}`, label)
+		}
+		const modelMapping = jsonObjectText(text(row, 'model_mapping'))
+		if (modelMapping.invalid) report.note('model mapping is not a JSON object: dropped', label)
+		const cycle = mappingCycle(modelMapping.text)
+		if (cycle) report.note(`model mapping loops (${describeCycle(cycle)}): the channel cannot serve those models until it is fixed`, label)
+		const setting = jsonObjectText(text(row, 'setting'))
+		if (setting.invalid) report.note('setting is not a JSON object: dropped', label)
+		else if (setting.text && setting.text !== '{}') report.note('setting kept as it was, but Ferry applies none of its keys yet (proxy, system prompt, forced format…)', label)
+		const otherInfo = jsonObjectText(text(row, 'other_info'))
+		const channel: ChannelRow = {
+			id,
+			type,
+			key: '',
+			// GORM names the column after the field OpenAIOrganization: `open_ai_organization`.
+			openaiOrganization: text(row, 'open_ai_organization') || text(row, 'openai_organization'),
+			testModel: text(row, 'test_model'),
+			status: statusOf(row, id, report),
+			name,
+			weight: Math.max(0, integer(row, 'weight')),
+			createdTime: unixSeconds(row, 'created_time', now) || now,
+			testTime: unixSeconds(row, 'test_time'),
+			responseTime: Math.max(0, integer(row, 'response_time')),
+			baseUrl,
+			other,
+			balance: decimal(row, 'balance'),
+			balanceUpdatedTime: unixSeconds(row, 'balance_updated_time'),
+			models: splitList(text(row, 'models')).join(','),
+			group: splitList(text(row, 'group')).join(',') || 'default',
+			usedQuota: Math.max(0, integer(row, 'used_quota')),
+			modelMapping: modelMapping.text,
+			statusCodeMapping: statusCodeMapping(row, id, report),
+			priority: integer(row, 'priority'),
+			autoBan: 'auto_ban' in row && row.auto_ban !== null ? (integer(row, 'auto_ban') === 1 ? 1 : 0) : 1,
+			otherInfo: otherInfo.text,
+			tag: text(row, 'tag').trim(),
+			setting: setting.text,
+		}
+		for (const { column, reason } of NOT_CARRIED) {
+			const value = text(row, column).trim()
+			if (value && value !== '{}' && value !== 'null') report.note(reason, label)
+		}
+		const info = jsonObjectText(text(row, 'channel_info')).parsed
+		const keys = info.is_multi_key === true ? multipleKeys(key) : [key.trim()]
+		channel.key = secrets.encrypt(keys[0] ?? key.trim())
+		const statuses = (typeof info.multi_key_status_list === 'object' && info.multi_key_status_list !== null ? info.multi_key_status_list : {}) as Record<string, number>
+		if (keys.length > 1) {
+			extraKeys.push({ channel, status: channel.status!, keys: keys.slice(1), statuses })
+			channel.tag ||= name
+			if (statuses['0'] !== undefined && statuses['0'] !== CHANNEL_STATUS.enabled) channel.status = CHANNEL_STATUS.manuallyDisabled
+		}
+		channels.push(channel)
+	}
+	// Extra keys of multi-key channels become channels after the last id.
+	let nextId = channels.reduce((top, channel) => Math.max(top, channel.id), 0) + 1
+	for (const { channel, status, keys, statuses } of extraKeys) {
+		keys.forEach((key, index) => {
+			const position = index + 1
+			const disabled = statuses[String(position)] !== undefined && statuses[String(position)] !== CHANNEL_STATUS.enabled
+			channels.push({
+				...channel,
+				id: nextId++,
+				name: `${channel.name}-${position + 1}`,
+				key: secrets.encrypt(key),
+				status: disabled ? CHANNEL_STATUS.manuallyDisabled : status,
+				usedQuota: 0,
+			})
+		})
+		report.note(`multi-key channel with ${keys.length + 1} keys: one channel per key, tagged "${channel.tag}"`, `${channel.id} "${channel.name}"`)
+	}
+	report.imported = channels.length
+	return channels
+}

@@ -1,0 +1,121 @@
+/**
+ * The Redis link (issue 17): the rate limiter shared by every node through Redis, and what happens
+ * when Redis is away: hits are counted by the node itself, at once, and nothing fails.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'bun:test'
+import { RedisClient } from 'bun'
+import { silentLogger } from '@/lib/logger'
+import { createRedisRateLimiter } from '@/lib/rate-limiter'
+import { connectRedis, REDIS_COMMAND_TIMEOUT_MS, type RedisLink } from '@/lib/redis'
+import { startPrivateRedis, uniquePrefix, type PrivateRedis } from '../helpers/redis'
+import { redisUrl } from '../helpers/services'
+
+const url = redisUrl()
+
+describe.skipIf(!url)('the rate limiter shared through Redis', () => {
+	const links: RedisLink[] = []
+	afterEach(() => {
+		for (const link of links.splice(0)) link.close()
+	})
+	async function node(prefix: string, at = url!) {
+		const link = await connectRedis(at, prefix, silentLogger)
+		links.push(link)
+		return link
+	}
+
+	test('two nodes share one window: of ten hits alternating between them, exactly five pass', async () => {
+		const prefix = uniquePrefix('limit')
+		const [first, second] = [createRedisRateLimiter(await node(prefix)), createRedisRateLimiter(await node(prefix))]
+		const answers: boolean[] = []
+		for (let index = 0; index < 10; index++) answers.push(await (index % 2 === 0 ? first : second).hit('login:address:1.2.3.4', 5, 60))
+		expect(answers).toEqual([true, true, true, true, true, false, false, false, false, false])
+		// Another bucket is counted apart.
+		expect(await first.hit('login:address:5.6.7.8', 5, 60)).toBe(true)
+	})
+
+	test('a window\'s counter expires with the window, so the bucket opens again', async () => {
+		const prefix = uniquePrefix('expiry')
+		const link = await node(prefix)
+		const limiter = createRedisRateLimiter(link)
+		expect(await limiter.hit('mail:alice', 1, 1)).toBe(true)
+		expect(await limiter.hit('mail:alice', 1, 1)).toBe(false)
+		const ttl = await link.command((client) => client.ttl(`${prefix}rate:mail:alice`))
+		expect(ttl).toBeGreaterThan(0)
+		expect(ttl).toBeLessThanOrEqual(1)
+		await Bun.sleep(1_200)
+		expect(await limiter.hit('mail:alice', 1, 1)).toBe(true)
+	})
+
+	test('with Redis unreachable from the start, hits are counted by the node itself, without waiting', async () => {
+		const link = await node(uniquePrefix('absent'), 'redis://127.0.0.1:1')
+		expect(link.connected()).toBe(false)
+		const limiter = createRedisRateLimiter(link)
+		const started = performance.now()
+		const answers: boolean[] = []
+		for (let index = 0; index < 4; index++) answers.push(await limiter.hit('login:address:9.9.9.9', 3, 60))
+		expect(answers).toEqual([true, true, true, false])
+		expect(performance.now() - started).toBeLessThan(REDIS_COMMAND_TIMEOUT_MS)
+	})
+})
+
+describe.skipIf(!url)('a Redis outage', () => {
+	let redis: PrivateRedis
+	const links: RedisLink[] = []
+	beforeAll(async () => {
+		redis = await startPrivateRedis()
+	})
+	afterAll(async () => {
+		for (const link of links.splice(0)) link.close()
+		await redis?.stop()
+	})
+
+	test('falls back to the node\'s own count while Redis is down and shares the count again once it is back', async () => {
+		const prefix = uniquePrefix('outage')
+		const link = await connectRedis(redis.url, prefix, silentLogger)
+		links.push(link)
+		const limiter = createRedisRateLimiter(link)
+		expect(await limiter.hit('shared', 2, 60)).toBe(true)
+
+		await redis.stop()
+		// Whether the link has noticed yet or not, each hit is answered, quickly, and by the local count.
+		const started = performance.now()
+		const during = [await limiter.hit('during', 2, 60), await limiter.hit('during', 2, 60), await limiter.hit('during', 2, 60)]
+		expect(during).toEqual([true, true, false])
+		expect(performance.now() - started).toBeLessThan(3 * REDIS_COMMAND_TIMEOUT_MS + 100)
+
+		await redis.start()
+		const deadline = Date.now() + 10_000
+		while (!link.connected() && Date.now() < deadline) await Bun.sleep(50)
+		expect(link.connected()).toBe(true)
+		// Back on Redis: a counter another client can see.
+		expect(await limiter.hit('after', 5, 60)).toBe(true)
+		const observer = new RedisClient(redis.url)
+		expect(await observer.get(`${prefix}rate:after`)).toBe('1')
+		observer.close()
+	}, 20_000)
+
+	test('a subscription is made again after Redis comes back, and each message arrives once', async () => {
+		const prefix = uniquePrefix('resubscribe')
+		const link = await connectRedis(redis.url, prefix, silentLogger)
+		links.push(link)
+		const heard: string[] = []
+		link.subscribe('news', (message) => heard.push(message))
+		const publisher = await connectRedis(redis.url, prefix, silentLogger)
+		links.push(publisher)
+		const publishUntilHeard = async (message: string) => {
+			const deadline = Date.now() + 10_000
+			while (!heard.includes(message) && Date.now() < deadline) {
+				await publisher.command((client) => client.publish(`${prefix}news`, message)).catch(() => 0)
+				await Bun.sleep(100)
+			}
+		}
+		await publishUntilHeard('before')
+		await redis.stop()
+		await redis.start()
+		await publishUntilHeard('after')
+		expect(heard.filter((message) => message === 'after')).toEqual(['after'])
+		await publisher.command((client) => client.publish(`${prefix}news`, 'once'))
+		await Bun.sleep(200)
+		expect(heard.filter((message) => message === 'once')).toEqual(['once'])
+	}, 30_000)
+})
