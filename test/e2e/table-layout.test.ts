@@ -2,7 +2,7 @@
  * The console's wide tables at 1 400 × 900 in Chromium (issue 16): the last column of the log, the
  * channel list in tag mode and the user table can be scrolled to and clicked, a shadow says when there
  * is more to the side, the first column stays put while the rest scrolls, and every row has one height.
- * Screenshots at 1 400 and 390 px land in .build/screenshots/.
+ * Screenshots at 1 400 px (scrolled to the start and to the end) and 390 px land in .build/screenshots/.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { eq } from 'drizzle-orm'
@@ -15,6 +15,8 @@ const DESKTOP_WIDTH = 1400
 const PHONE_WIDTH = 390
 const CALLS = 6
 const BORDER_PX = 1
+/** A row of one line: the cells' h-12 (48 px) and the row's bottom border. */
+const ONE_LINE_ROW_PX = 48 + BORDER_PX
 const PAGE_TIMEOUT_MS = 60_000
 
 describe.skipIf(!browserExecutable)('wide tables at 1400 × 900', () => {
@@ -68,11 +70,12 @@ describe.skipIf(!browserExecutable)('wide tables at 1400 × 900', () => {
 	 * The last column can be brought into view and is not covered (a trial click checks that the point
 	 * it would click receives the click); the first column is still where it was.
 	 */
-	async function expectLastColumnReachable(page: Page) {
+	async function expectLastColumnReachable(page: Page, screenshot: string) {
 		const before = await frameState(page)
 		const lastHeader = page.locator('[data-slot="table-container"] > table > thead > tr > th').last()
 		const lastCell = page.locator('[data-slot="table-container"] > table > tbody > tr[data-row-key]').first().locator(':scope > td').last()
 		await lastCell.scrollIntoViewIfNeeded()
+		await harness.screenshot(page, screenshot)
 		expect(await lastHeader.isVisible()).toBe(true)
 		const target = (await lastCell.getByRole('button').count()) > 0 ? lastCell.getByRole('button').last() : lastCell
 		await target.click({ trial: true, timeout: 5_000 })
@@ -87,11 +90,12 @@ describe.skipIf(!browserExecutable)('wide tables at 1400 × 900', () => {
 		return before
 	}
 
-	/** Within a pixel: the last row has no bottom border, and a wrapped line would add sixteen. */
+	/** Within a pixel (the last row has no bottom border), and no row wraps onto a second line. */
 	async function expectUniformRows(page: Page, count: number) {
 		const heights = await rowHeights(page)
 		expect(heights.length).toBeGreaterThanOrEqual(count)
 		expect(Math.max(...heights) - Math.min(...heights)).toBeLessThanOrEqual(BORDER_PX)
+		expect(Math.max(...heights)).toBeLessThanOrEqual(ONE_LINE_ROW_PX)
 	}
 
 	test('the log: the cost and detail columns can be scrolled to, a shadow says so, and the time stays in view', async () => {
@@ -99,7 +103,7 @@ describe.skipIf(!browserExecutable)('wide tables at 1400 × 900', () => {
 		const { page } = opened
 		await harness.screenshot(page, 'table-log-1400')
 		await expectUniformRows(page, CALLS)
-		const state = await expectLastColumnReachable(page)
+		const state = await expectLastColumnReachable(page, 'table-log-1400-scrolled')
 		expect(state.overflows).toBe(true)
 		await page.locator('th[data-column="quota"]').scrollIntoViewIfNeeded()
 		expect(await page.locator('th[data-column="quota"]').isVisible()).toBe(true)
@@ -115,7 +119,7 @@ describe.skipIf(!browserExecutable)('wide tables at 1400 × 900', () => {
 		await tagRow.waitFor()
 		await harness.screenshot(page, 'table-channels-tags-1400')
 		await expectUniformRows(page, 4)
-		await expectLastColumnReachable(page)
+		await expectLastColumnReachable(page, 'table-channels-tags-1400-scrolled')
 		await tagRow.getByRole('button', { name: '编辑标签' }).click({ trial: true })
 		await tagRow.getByRole('button', { name: '更多操作' }).click()
 		await page.getByRole('menuitem', { name: '禁用全部' }).waitFor()
@@ -130,7 +134,7 @@ describe.skipIf(!browserExecutable)('wide tables at 1400 × 900', () => {
 		const { page } = opened
 		await harness.screenshot(page, 'table-users-1400')
 		await expectUniformRows(page, 6)
-		await expectLastColumnReachable(page)
+		await expectLastColumnReachable(page, 'table-users-1400-scrolled')
 		const buttons = await page.locator('tr[data-row-key="3"] [data-testid="row-actions"]').getByRole('button').allTextContents()
 		expect(buttons.length).toBeLessThanOrEqual(3)
 		expectNoErrors(opened)
