@@ -76,10 +76,13 @@ describe.skipIf(!browserExecutable)('the channel list in the browser', () => {
 		const id = await createChannel({ priority: 1, weight: 2 })
 		const opened = await open('/channel')
 		const { page } = opened
-		await row(page, id).getByRole('button', { name: '禁用', exact: true }).click()
+		// Test and edit are the row's buttons; enabling and disabling are in its menu.
+		await row(page, id).getByRole('button', { name: '更多操作' }).click()
+		await page.getByRole('menuitem', { name: '禁用', exact: true }).click()
 		await toast(page, 'status', '已禁用')
 		expect((await readChannel(id)).data.status).toBe(2)
-		await row(page, id).getByRole('button', { name: '启用', exact: true }).click()
+		await row(page, id).getByRole('button', { name: '更多操作' }).click()
+		await page.getByRole('menuitem', { name: '启用', exact: true }).click()
 		await toast(page, 'status', '已启用')
 		expect((await readChannel(id)).data.status).toBe(1)
 
@@ -264,10 +267,12 @@ describe.skipIf(!browserExecutable)('the channel list in the browser', () => {
 		await toast(page, 'status', '已更新 2 个渠道')
 		for (const id of [north, south]) expect((await readChannel(id)).data).toMatchObject({ priority: 5, weight: 4, model_mapping: '{"gpt-4o": "gpt-4o-2024"}', tag: 'harbour' })
 
-		await tagRow.getByRole('button', { name: '禁用全部' }).click()
+		await tagRow.getByRole('button', { name: '更多操作' }).click()
+		await page.getByRole('menuitem', { name: '禁用全部' }).click()
 		await toast(page, 'status', '已更新 2 个渠道')
 		expect((await readChannel(south)).data.status).toBe(2)
-		await tagRow.getByRole('button', { name: '启用全部' }).click()
+		await tagRow.getByRole('button', { name: '更多操作' }).click()
+		await page.getByRole('menuitem', { name: '启用全部' }).click()
 		await toast(page, 'status', '已更新 2 个渠道')
 		expect((await readChannel(north)).data.status).toBe(1)
 
@@ -301,7 +306,8 @@ describe.skipIf(!browserExecutable)('the channel list in the browser', () => {
 		const opened = await open('/channel', 'en')
 		const { page } = opened
 		await page.getByRole('button', { name: 'Test all channels' }).waitFor()
-		await row(page, id).getByRole('button', { name: 'Disable', exact: true }).click()
+		await row(page, id).getByRole('button', { name: 'More actions' }).click()
+		await page.getByRole('menuitem', { name: 'Disable', exact: true }).click()
 		await toast(page, 'status', 'Disabled')
 		await page.getByRole('switch', { name: 'Batch mode' }).click()
 		await page.getByRole('button', { name: 'Delete selected channels' }).click()

@@ -104,7 +104,7 @@ describe.skipIf(!browserExecutable)('the usage dashboard in a browser', () => {
 		const legend = page.getByTestId('share-chart').locator('[data-model="gpt-4o-mini"]')
 		expect(await legend.getAttribute('data-value')).toBe(String(spent))
 		await expect(legend.textContent()).resolves.toContain('100.0%')
-		expect(await page.getByTestId('stacked-bar-chart').locator('rect').count()).toBe(hours)
+		expect(await page.getByTestId('stacked-bar-chart').locator('rect[data-series]').count()).toBe(hours)
 		await page.getByRole('img', { name: '消耗额度：按时间（每小时）' }).waitFor()
 
 		// The metric switch redraws the charts for calls; the table gives the exact numbers.
@@ -157,6 +157,135 @@ describe.skipIf(!browserExecutable)('the usage dashboard in a browser', () => {
 		await page.getByText('Data syncs every 5 minutes').waitFor()
 		await page.getByRole('img', { name: 'Quota used over time (per hour)' }).waitFor()
 		expect(await totalOf(page, 'count')).toBe(CALLS)
+		expectNoErrors(opened)
+		await opened.close()
+	}, SUITE_TIMEOUT)
+
+	/** A fixed past range with buckets written straight into quota_data (the export's table), so the numbers are known. */
+	const HOUR = 3600
+	const PAST_HOUR = 1_740_000_000 - (1_740_000_000 % HOUR)
+	const LONG_RANGE_START = PAST_HOUR + 10 * 24 * HOUR
+	const LONG_RANGE_HOURS = 120
+	let bucketsWritten = false
+
+	async function writePastBuckets() {
+		if (bucketsWritten) return
+		bucketsWritten = true
+		const bucket = (userId: number, username: string, modelName: string, hour: number, count: number, quota: number) =>
+			({ userId, username, modelName, createdAt: PAST_HOUR + hour * HOUR, count, quota, tokenUsed: count * 100 })
+		const { store } = harness.ferry
+		await store.db.insert(store.tables.quotaData).values([
+			bucket(9001, 'ahab', 'gpt-4o-mini', 0, 5, 500_000),
+			bucket(9002, 'ishmael', 'claude-3-haiku', 1, 2, 2_000_000),
+			bucket(9003, 'queequeg', 'gemini-flash', 2, 1, 100_000),
+			bucket(9001, 'ahab', 'claude-3-haiku', 2, 4, 300_000),
+			bucket(sailor.userId, 'sailor', 'gemini-flash', 1, 1, 50_000),
+		])
+		// A long range: one bucket in each of LONG_RANGE_HOURS hours.
+		await store.db.insert(store.tables.quotaData).values(Array.from({ length: LONG_RANGE_HOURS }, (_, hour) =>
+			({ userId: 9001, username: 'ahab', modelName: 'gpt-4o-mini', createdAt: LONG_RANGE_START + hour * HOUR, count: 1 + (hour % 7), quota: 1000, tokenUsed: 10 })))
+	}
+
+	const pastRange = `start_timestamp=${PAST_HOUR - 60}&end_timestamp=${PAST_HOUR + 4 * HOUR}&granularity=hour`
+	const names = (page: Page, list: string) => page.getByTestId(list).locator('li').evaluateAll((items) => items.map((item) => item.getAttribute('data-name')))
+
+	test('admins see the range\'s top models and top users by the chosen metric; a user sees only the top models', async () => {
+		await writePastBuckets()
+		const opened = await harness.open(`/detail?${pastRange}`, { as: admin })
+		const { page } = opened
+		await page.getByTestId('top-models').waitFor({ timeout: STEP_TIMEOUT })
+		expect(await names(page, 'top-models')).toEqual(['claude-3-haiku', 'gpt-4o-mini', 'gemini-flash'])
+		expect(await names(page, 'top-users')).toEqual(['ishmael', 'ahab', 'queequeg', 'sailor'])
+		expect(await page.getByTestId('top-users').locator('li').first().textContent()).toContain(formatDollars(4))
+		await page.getByRole('button', { name: '调用次数', exact: true }).click()
+		await page.getByRole('heading', { name: '用户排行（按调用次数）' }).waitFor()
+		expect(await names(page, 'top-users')).toEqual(['ahab', 'ishmael', 'queequeg', 'sailor'])
+		expectNoErrors(opened)
+		await opened.close()
+
+		const mine = await harness.open(`/detail?${pastRange}`, { as: sailor })
+		await mine.page.getByTestId('top-models').waitFor({ timeout: STEP_TIMEOUT })
+		expect(await names(mine.page, 'top-models')).toEqual(['gemini-flash'])
+		expect(await mine.page.getByTestId('top-users').count()).toBe(0)
+		expectNoErrors(mine)
+		await mine.close()
+	}, SUITE_TIMEOUT)
+
+	test('a bar shows its period\'s breakdown when hovered, a slice its model, amount and share when focused', async () => {
+		await writePastBuckets()
+		const opened = await harness.open(`/detail?${pastRange}`, { as: admin })
+		const { page } = opened
+		const tooltip = page.getByTestId('chart-tooltip')
+		const firstBar = page.getByTestId('stacked-bar-chart').locator('g[data-period]').first()
+		await firstBar.hover()
+		await tooltip.waitFor()
+		const period = await firstBar.getAttribute('data-period')
+		expect(await tooltip.textContent()).toBe(`${period} · ${formatDollars(1)}gpt-4o-mini${formatDollars(1)}`)
+		await page.mouse.move(0, 0)
+		await tooltip.waitFor({ state: 'detached' })
+
+		await page.getByTestId('share-chart').locator('circle[data-slice="claude-3-haiku"]').focus()
+		await tooltip.waitFor()
+		// 2.3 of 2.95 dollars.
+		expect(await tooltip.textContent()).toBe(`claude-3-haiku消耗额度${formatDollars(4.6)}占比78.0%`)
+		expectNoErrors(opened)
+		await opened.close()
+	}, SUITE_TIMEOUT)
+
+	test('over a hundred hours the axis text keeps its size, the x labels do not overlap and the y axis names the metric', async () => {
+		await writePastBuckets()
+		const range = `start_timestamp=${LONG_RANGE_START - 60}&end_timestamp=${LONG_RANGE_START + LONG_RANGE_HOURS * HOUR}&granularity=hour`
+		const opened = await harness.open(`/detail?${range}`, { as: admin, width: 1400 })
+		const { page } = opened
+		const chart = page.getByTestId('stacked-bar-chart')
+		await chart.waitFor({ timeout: STEP_TIMEOUT })
+		const boxes = await chart.locator('text').evaluateAll((texts) => texts.map((text) => {
+			const box = text.getBoundingClientRect()
+			return { left: box.left, right: box.right, height: box.height, axis: text.getAttribute('data-testid') }
+		}))
+		const MIN_TEXT_HEIGHT_PX = 11
+		expect(Math.min(...boxes.map((box) => box.height))).toBeGreaterThanOrEqual(MIN_TEXT_HEIGHT_PX)
+		const xLabels = boxes.filter((box) => box.axis === 'x-axis-label').sort((left, right) => left.left - right.left)
+		expect(xLabels.length).toBeGreaterThan(3)
+		for (let index = 1; index < xLabels.length; index++) expect(xLabels[index]!.left).toBeGreaterThan(xLabels[index - 1]!.right)
+		expect(await chart.locator('g[data-period]').count()).toBe(LONG_RANGE_HOURS)
+		expect(await chart.getByTestId('y-axis-title').textContent()).toBe('消耗额度')
+		await harness.screenshot(page, 'dashboard-long-range-1400')
+		expectNoErrors(opened)
+		await opened.close()
+	}, SUITE_TIMEOUT)
+
+	test('the data table sorts by any column from its header, numbers biggest first', async () => {
+		await writePastBuckets()
+		const opened = await harness.open(`/detail?${pastRange}`, { as: admin })
+		const { page } = opened
+		await page.getByText('查看数据表').click()
+		const table = page.getByTestId('usage-table')
+		const counts = () => table.locator('tbody tr').evaluateAll((rows) => rows.map((row) => Number(row.getAttribute('data-count'))))
+		const models = () => table.locator('tbody tr').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-model')))
+		expect(await table.locator('th[data-column="period"]').getAttribute('aria-sort')).toBe('ascending')
+		expect(await counts()).toEqual([5, 2, 1, 4, 1])
+		await table.getByRole('button', { name: '调用次数' }).click()
+		expect(await table.locator('th[data-column="count"]').getAttribute('aria-sort')).toBe('descending')
+		expect(await table.locator('th[data-column="period"]').getAttribute('aria-sort')).toBe('none')
+		expect(await counts()).toEqual([5, 4, 2, 1, 1])
+		await table.getByRole('button', { name: '调用次数' }).click()
+		expect(await counts()).toEqual([1, 1, 2, 4, 5])
+		await table.getByRole('button', { name: '模型' }).click()
+		expect(await models()).toEqual(['claude-3-haiku', 'claude-3-haiku', 'gemini-flash', 'gemini-flash', 'gpt-4o-mini'])
+		expectNoErrors(opened)
+		await opened.close()
+	}, SUITE_TIMEOUT)
+
+	test('a range without usage says when calls will show and links to the log', async () => {
+		const opened = await harness.open('/detail?start_timestamp=1600000000&end_timestamp=1600086400', { as: sailor })
+		const { page } = opened
+		const empty = page.getByTestId('empty-state')
+		await empty.waitFor({ timeout: STEP_TIMEOUT })
+		expect(await empty.textContent()).toContain('每 5 分钟汇总到看板一次')
+		expect(await page.getByTestId('usage-totals').count()).toBe(0)
+		await empty.getByRole('link', { name: '查看使用日志' }).click()
+		await page.waitForURL(`${harness.origin}/log`)
 		expectNoErrors(opened)
 		await opened.close()
 	}, SUITE_TIMEOUT)

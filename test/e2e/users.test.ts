@@ -1,7 +1,7 @@
 /** The user administration page in Chromium: adding, editing, role and status changes, deactivation, search, paging. */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { Page } from 'playwright-core'
-import { ROLE, USER_MESSAGES } from '@shared/user'
+import { ROLE } from '@shared/user'
 import { browserExecutable, type ConsoleHarness, expectNoErrors, startConsoleHarness } from '../helpers/browser'
 
 describe.skipIf(!browserExecutable)('the user administration page in a browser', () => {
@@ -102,20 +102,26 @@ describe.skipIf(!browserExecutable)('the user administration page in a browser',
 		await opened.close()
 	}, 30_000)
 
+	/** Edit and enable/disable are buttons of the row; promote, demote and deactivate are in its menu. */
+	async function chooseInMenu(page: Page, id: number, action: string) {
+		await row(page, id).getByRole('button', { name: '更多操作' }).click()
+		await page.getByRole('menuitem', { name: action, exact: true }).click()
+	}
+
 	test('promotes and demotes after confirmation, disables and enables, showing the answered role and status', async () => {
 		const id = await createUser('climber')
 		const opened = await harness.open('/user', { as: asRoot() })
 		const { page } = opened
 		const target = row(page, id)
-		await target.getByRole('button', { name: '提升' }).click()
+		await chooseInMenu(page, id, '提升')
 		const confirm = page.getByRole('alertdialog')
 		expect(await confirm.textContent()).toContain('确定要提升此用户吗？')
 		await confirm.getByRole('button', { name: '取消' }).click()
 		expect(await target.textContent()).toContain('普通用户')
-		await target.getByRole('button', { name: '提升' }).click()
+		await chooseInMenu(page, id, '提升')
 		await page.getByRole('alertdialog').getByRole('button', { name: '提升' }).click()
 		await target.filter({ hasText: '管理员' }).waitFor()
-		await target.getByRole('button', { name: '降级' }).click()
+		await chooseInMenu(page, id, '降级')
 		expect(await page.getByRole('alertdialog').textContent()).toContain('确定要降级此用户吗？')
 		await page.getByRole('alertdialog').getByRole('button', { name: '降级' }).click()
 		await target.filter({ hasText: '普通用户' }).waitFor()
@@ -133,7 +139,7 @@ describe.skipIf(!browserExecutable)('the user administration page in a browser',
 		const id = await createUser('leaver')
 		const opened = await harness.open('/user', { as: asRoot() })
 		const { page } = opened
-		await row(page, id).getByRole('button', { name: '注销' }).click()
+		await chooseInMenu(page, id, '注销')
 		const confirm = page.getByRole('alertdialog')
 		expect(await confirm.textContent()).toContain('此操作不可逆')
 		await confirm.getByRole('button', { name: '注销' }).click()
@@ -145,23 +151,37 @@ describe.skipIf(!browserExecutable)('the user administration page in a browser',
 		await opened.close()
 	}, 30_000)
 
-	test('shows the server\'s role rules as error toasts', async () => {
+	/** The labels of a row's buttons and, when it has one, of its menu's items. */
+	async function offeredActions(page: Page, id: number) {
+		const buttons = await row(page, id).getByRole('button').allTextContents()
+		if (!(await row(page, id).getByRole('button', { name: '更多操作' }).count())) return buttons
+		await row(page, id).getByRole('button', { name: '更多操作' }).click()
+		const items = await page.getByRole('menuitem').allTextContents()
+		await page.keyboard.press('Escape')
+		return [...buttons.filter((text) => text !== ''), ...items]
+	}
+
+	test('offers on each row only what the signed-in role may do: the super admin\'s row only an edit, an admin nothing on an admin', async () => {
 		const opened = await harness.open('/user', { as: asRoot() })
-		const { page } = opened
-		await row(page, 1).getByRole('button', { name: '禁用' }).click()
-		await toast(page, 'error', USER_MESSAGES.rootProtected).waitFor()
-		expect(await row(page, 1).textContent()).toContain('已激活')
+		expect(await offeredActions(opened.page, 1)).toEqual(['编辑'])
+		expectNoErrors(opened)
 		await opened.close()
 		const adminId = await createUser('deputy')
 		await harness.ferry.call('POST', '/api/user/manage', { as: harness.root, body: { id: adminId, action: 'promote' } })
+		const otherAdminId = await createUser('deputy2')
+		await harness.ferry.call('POST', '/api/user/manage', { as: harness.root, body: { id: otherAdminId, action: 'promote' } })
 		const deputy = await harness.ferry.login('deputy', 'password123')
 		const plainId = await createUser('plainone')
 		const asAdmin = await harness.open('/user', { as: { ...deputy, username: 'deputy', role: ROLE.admin } })
-		await row(asAdmin.page, plainId).getByRole('button', { name: '提升' }).click()
-		await asAdmin.page.getByRole('alertdialog').getByRole('button', { name: '提升' }).click()
-		await toast(asAdmin.page, 'error', USER_MESSAGES.adminCannotPromote).waitFor()
-		await row(asAdmin.page, 1).getByRole('button', { name: '编辑' }).click()
-		await toast(asAdmin.page, 'error', USER_MESSAGES.equalOrHigherRole).waitFor()
+		const { page } = asAdmin
+		expect(await row(page, 1).getByRole('button').count()).toBe(0)
+		expect(await row(page, otherAdminId).getByRole('button').count()).toBe(0)
+		expect(await row(page, adminId).getByRole('button').count()).toBe(0)
+		// An admin neither promotes nor demotes: an ordinary user's row has edit, disable and deactivate.
+		expect(await offeredActions(page, plainId)).toEqual(['编辑', '禁用', '注销'])
+		// Every offered action is one the server accepts.
+		await row(page, plainId).getByRole('button', { name: '禁用' }).click()
+		await row(page, plainId).filter({ hasText: '已封禁' }).waitFor()
 		expectNoErrors(asAdmin)
 		await asAdmin.close()
 	}, 30_000)

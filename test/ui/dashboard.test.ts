@@ -7,7 +7,7 @@ import { LOG_TYPE } from '@shared/log'
 import { DEFAULT_RANGE_LOOKAHEAD_SECONDS, DEFAULT_RANGE_SECONDS, QUOTA_DATA_MESSAGES } from '@shared/quota-data'
 import { ROLE } from '@shared/user'
 import { exportQuotaData } from '@/api/data/export'
-import { MAX_SERIES, OTHER_MODELS, periodLabel, summariseUsage } from '@ui/features/dashboard/usage-summary'
+import { MAX_SERIES, OTHER_MODELS, periodLabel, rankUsage, summariseUsage, TOP_ENTRIES } from '@ui/features/dashboard/usage-summary'
 import { formatTimestamp } from '@ui/lib/format'
 import { nowSeconds } from '@/lib/clock'
 import { createTestApp, type Caller, type TestApp } from '../helpers/app'
@@ -138,5 +138,19 @@ describe('the dashboard\'s grouping of hourly buckets', () => {
 		expect(summary.models.at(-1)).toMatchObject({ model: OTHER_MODELS, count: 6, quota: 600, token_used: 60 })
 		expect(summary.total.count).toBe(((MAX_SERIES + 2) * (MAX_SERIES + 3)) / 2)
 		expect(summary.periods[0]!.byModel.get(OTHER_MODELS)?.count).toBe(6)
+	})
+
+	test('ranks users or models by the chosen metric over the whole range, at most the top five, leaving out those that used none of it', () => {
+		const hour = Date.UTC(2026, 4, 7, 10) / 1000
+		const of = (username: string, model: string, at: number, count: number, quota: number) =>
+			({ id: 0, user_id: 0, username, model_name: model, created_at: at, token_used: count, count, quota })
+		const buckets = [
+			of('alice', 'gpt-4o', hour, 1, 900), of('alice', 'gpt-4o', hour + HOUR, 1, 900),
+			of('bob', 'claude', hour, 10, 100), of('carol', 'gpt-4o', hour, 3, 0),
+			...Array.from({ length: TOP_ENTRIES }, (_, index) => of(`crew-${index}`, 'gemini', hour, 1, 10 + index)),
+		]
+		expect(rankUsage(buckets, 'username', 'quota').map((entry) => [entry.name, entry.quota])).toEqual([['alice', 1800], ['bob', 100], ['crew-4', 14], ['crew-3', 13], ['crew-2', 12]])
+		expect(rankUsage(buckets, 'username', 'count').map((entry) => entry.name)).toEqual(['bob', 'carol', 'alice', 'crew-0', 'crew-1'])
+		expect(rankUsage(buckets, 'model_name', 'quota').map((entry) => [entry.name, entry.count])).toEqual([['gpt-4o', 5], ['claude', 10], ['gemini', 5]])
 	})
 })

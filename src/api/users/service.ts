@@ -4,6 +4,7 @@ import type { SQLiteUpdateSetSource } from 'drizzle-orm/sqlite-core'
 import type { z } from 'zod'
 import type { Page, PageQuery } from '@shared/api'
 import { LOG_TYPE } from '@shared/log'
+import { type UserAction, userActionRefusal } from '@shared/user-permissions'
 import { ROLE, USER_MESSAGES, USER_STATUS, type createUserSchema, type manageUserSchema, type UserView, type updateUserSchema } from '@shared/user'
 import { rows } from '@/db'
 import type { Dependencies } from '@/dependencies'
@@ -16,15 +17,16 @@ import { createAccount, isUniqueViolation, signUpRewards, usernameTaken } from '
 import { toUserView } from './view'
 import { adminActionWork, named, recordAdminAction, type AdminActor } from '../admin-audit'
 
-/** Admins never act on a user of equal or higher role; the super admin acts on anyone. */
-function assertMayActOn(actor: AdminActor, target: UserRecord) {
-	if (actor.role < ROLE.root && target.role >= actor.role) throw refused(USER_MESSAGES.equalOrHigherRole)
+/** The shared rule (`userActionRefusal`), which the console's row actions follow too. */
+function assertMayTake(actor: AdminActor, target: UserRecord, action: UserAction) {
+	const refusal = userActionRefusal(actor, target, action)
+	if (refusal) throw refused(USER_MESSAGES[refusal])
 }
 
-async function requireTarget(dependencies: Dependencies, actor: AdminActor, id: number) {
+async function requireTarget(dependencies: Dependencies, actor: AdminActor, id: number, action: UserAction) {
 	const target = await findUser(dependencies.store, id)
 	if (!target) throw refused(USER_MESSAGES.userNotFound)
-	assertMayActOn(actor, target)
+	assertMayTake(actor, target, action)
 	return target
 }
 
@@ -55,7 +57,7 @@ export function searchUsers(dependencies: Dependencies, { keyword, group }: { ke
 }
 
 export async function getUser(dependencies: Dependencies, actor: UserRecord, id: number): Promise<UserView> {
-	return toUserView(await requireTarget(dependencies, actor, id))
+	return toUserView(await requireTarget(dependencies, actor, id, 'edit'))
 }
 
 export async function createUser(dependencies: Dependencies, actor: UserRecord, input: z.infer<typeof createUserSchema>) {
@@ -85,7 +87,7 @@ export async function createUser(dependencies: Dependencies, actor: UserRecord, 
  */
 export async function updateUser(dependencies: Dependencies, actor: UserRecord, input: z.infer<typeof updateUserSchema>) {
 	const { store } = dependencies
-	const target = await requireTarget(dependencies, actor, input.id)
+	const target = await requireTarget(dependencies, actor, input.id, 'edit')
 	const changes: Partial<UserRecord> = {}
 	if (input.username !== undefined && input.username !== target.username) {
 		if (await usernameTaken(store, input.username, target.id)) throw refused(USER_MESSAGES.usernameTaken)
@@ -138,31 +140,24 @@ function editedUserFields(target: UserRecord, changes: Partial<UserRecord>, newP
 const MANAGE_SUMMARIES = { promote: 'promoted user {target} to admin', demote: 'demoted user {target} to user', disable: 'disabled user {target}', enable: 'enabled user {target}', delete: 'deleted user {target}' } as const
 
 export async function manageUser(dependencies: Dependencies, actor: AdminActor, { id, action }: z.infer<typeof manageUserSchema>) {
-	const target = await requireTarget(dependencies, actor, id)
+	const target = await requireTarget(dependencies, actor, id, action)
 	const { users } = dependencies.store.tables
 	const endSessions = { sessionVersion: sql`${users.sessionVersion} + 1` }
 	let changes: SQLiteUpdateSetSource<typeof users>
 	switch (action) {
 		case 'promote':
-			if (actor.role < ROLE.root) throw refused(USER_MESSAGES.adminCannotPromote)
-			if (target.role >= ROLE.admin) throw refused(USER_MESSAGES.alreadyAdmin)
 			changes = { role: ROLE.admin, ...endSessions }
 			break
 		case 'demote':
-			if (target.role >= ROLE.root) throw refused(USER_MESSAGES.rootProtected)
-			if (target.role === ROLE.user) throw refused(USER_MESSAGES.alreadyUser)
 			changes = { role: ROLE.user, ...endSessions }
 			break
 		case 'disable':
-			if (target.role >= ROLE.root) throw refused(USER_MESSAGES.rootProtected)
 			changes = { status: USER_STATUS.disabled, ...endSessions }
 			break
 		case 'enable':
-			if (target.status === USER_STATUS.blocked) throw refused(USER_MESSAGES.enableBlocked)
 			changes = { status: USER_STATUS.enabled }
 			break
 		case 'delete':
-			if (target.role >= ROLE.root) throw refused(USER_MESSAGES.rootProtected)
 			changes = { deletedAt: nowSeconds(), accessTokenHash: null, accessTokenCipher: null, ...endSessions }
 			break
 	}

@@ -5,6 +5,10 @@
  * selection is the library's `RowSelectionState`, owned by the page; the expanded state (detail panels,
  * the channel list's tag rows) is the table's own; columns marked `hideOnMobile` leave the column
  * visibility state under 600 px.
+ *
+ * A table wider than its page scrolls sideways inside its frame: its first column (with the chevron
+ * and checkbox before it) stays put, and a shadow at an edge says there is more on that side. Rows
+ * keep one height: above 600 px nothing in a cell wraps (row actions fold into a menu, `row-actions.tsx`).
  */
 import {
 	type Cell,
@@ -27,8 +31,9 @@ import {
 	useTable,
 } from '@tanstack/react-table'
 import { ChevronDownIcon, ChevronLeftIcon, ChevronRightIcon, ChevronUpIcon } from 'lucide-react'
-import { Fragment, type ReactNode, useMemo } from 'react'
+import { type CSSProperties, Fragment, type ReactNode, useMemo, useRef } from 'react'
 import { useNarrowScreen } from '@ui/components/data-table/use-narrow-screen'
+import { useTableScroll } from '@ui/components/data-table/use-table-scroll'
 import { PAGE_SIZE_OPTIONS } from '@ui/components/data-table/url-state'
 import { Button } from '@ui/components/ui/button'
 import { Checkbox } from '@ui/components/ui/checkbox'
@@ -90,6 +95,20 @@ export function deselect(selection: RowSelectionState, id: string | number): Row
 const EXPAND_COLUMN = 'expand'
 const SELECT_COLUMN = 'select'
 const NO_SELECTION: RowSelectionState = {}
+/** The chevron and checkbox columns' width (w-11): the sticky offsets before the browser measures. */
+const CONTROL_COLUMN_PX = 44
+
+/**
+ * Rows are opaque (a sticky cell inherits its row's colour, and the cells scrolled under it must not
+ * show through): the hover tint is mixed into the page colour rather than laid over it. A page's
+ * `rowClassName` colours must be opaque too.
+ */
+const rowClasses = 'bg-background hover:bg-row-hover data-[state=selected]:bg-muted'
+/** One line per row above 600 px: flex rows in cells stay on one line (the table scrolls instead). */
+const cellClasses = 'h-12 min-[601px]:[&_.flex-wrap]:flex-nowrap'
+const stickyClasses = 'sticky z-10 bg-inherit'
+/** The last sticky column casts a shadow over the cells scrolled under it. */
+const stickyEdgeClasses = "after:pointer-events-none after:absolute after:inset-y-0 after:right-0 after:w-3 after:translate-x-full after:bg-gradient-to-r after:from-foreground/10 after:to-transparent after:opacity-0 after:transition-opacity group-data-[scrolled-start=true]/table:after:opacity-100"
 
 type Translate = ReturnType<typeof useTranslation>['t']
 
@@ -97,7 +116,7 @@ function expandColumn<Row extends RowData>(t: Translate): DataColumn<Row> {
 	return {
 		id: EXPAND_COLUMN,
 		header: '',
-		meta: { className: 'w-8' },
+		meta: { className: 'w-11 min-w-11' },
 		cell: ({ row }) => {
 			const expanded = row.getIsExpanded()
 			return (
@@ -112,7 +131,7 @@ function expandColumn<Row extends RowData>(t: Translate): DataColumn<Row> {
 function selectColumn<Row extends RowData>(t: Translate): DataColumn<Row> {
 	return {
 		id: SELECT_COLUMN,
-		meta: { className: 'w-8' },
+		meta: { className: 'w-11 min-w-11' },
 		header: ({ table }) => (
 			<Checkbox
 				aria-label={t('全选')}
@@ -177,19 +196,35 @@ export function DataTable<Row extends RowData>({ columns, rows, rowKey, rowSelec
 		},
 	})
 	const visibleColumnCount = table.getVisibleLeafColumns().length
+	// The chevron and checkbox columns, then the first column of the page's own.
+	const controlColumnCount = (expandable ? 1 : 0) + (selectable ? 1 : 0)
+	const stickyCount = columns.length > 0 ? controlColumnCount + 1 : 0
+	const estimatedOffsets = useMemo(() => Array.from({ length: stickyCount }, (_, index) => index * CONTROL_COLUMN_PX), [stickyCount])
+	const scroller = useRef<HTMLDivElement>(null)
+	const { edges, offsets } = useTableScroll(scroller, stickyCount, estimatedOffsets, rows)
 	// The server cannot know the width: the class hides the narrow screen's columns from the first
 	// paint, before the visibility state (which needs the browser) takes them out.
-	const columnClasses = (meta: DataColumn<Row>['meta']) => cn(meta?.hideOnMobile && 'max-[600px]:hidden', meta?.className)
+	const columnClasses = (meta: DataColumn<Row>['meta'], index: number) => cn(
+		meta?.hideOnMobile && 'max-[600px]:hidden',
+		index < stickyCount && stickyClasses,
+		index === stickyCount - 1 && stickyEdgeClasses,
+		meta?.className,
+	)
+	const stickyStyle = (index: number): CSSProperties | undefined => (index < stickyCount ? { left: offsets[index] ?? estimatedOffsets[index] } : undefined)
 
 	return (
 		<div className="flex flex-col gap-3">
-			<div className="rounded-md border">
-				<Table>
+			<div
+				className="group/table relative rounded-md border"
+				data-scrolled-start={edges.start}
+				data-scrolled-end={edges.end}
+			>
+				<Table container={{ ref: scroller, className: 'rounded-md' }}>
 					<TableHeader>
 						{table.getHeaderGroups().map((group) => (
-							<TableRow key={group.id}>
-								{group.headers.map((header) => (
-									<TableHead key={header.id} data-column={header.column.id} className={columnClasses(header.column.columnDef.meta)}>
+							<TableRow key={group.id} className={rowClasses}>
+								{group.headers.map((header, index) => (
+									<TableHead key={header.id} data-column={header.column.id} data-sticky={index < stickyCount || undefined} style={stickyStyle(index)} className={columnClasses(header.column.columnDef.meta, index)}>
 										{renderHeader(header, t)}
 									</TableHead>
 								))}
@@ -206,9 +241,9 @@ export function DataTable<Row extends RowData>({ columns, rows, rowKey, rowSelec
 						)}
 						{table.getRowModel().rows.map((row) => (
 							<Fragment key={row.id}>
-								<TableRow data-state={row.getIsSelected() ? 'selected' : undefined} data-row-key={row.id} className={rowClassName?.(row.original)}>
-									{row.getVisibleCells().map((cell) => (
-										<TableCell key={cell.id} data-column={cell.column.id} className={columnClasses(cell.column.columnDef.meta)}>
+								<TableRow data-state={row.getIsSelected() ? 'selected' : undefined} data-row-key={row.id} className={cn(rowClasses, rowClassName?.(row.original))}>
+									{row.getVisibleCells().map((cell, index) => (
+										<TableCell key={cell.id} data-column={cell.column.id} data-sticky={index < stickyCount || undefined} style={stickyStyle(index)} className={cn(cellClasses, columnClasses(cell.column.columnDef.meta, index))}>
 											{renderCell(cell)}
 										</TableCell>
 									))}
@@ -218,6 +253,8 @@ export function DataTable<Row extends RowData>({ columns, rows, rowKey, rowSelec
 						))}
 					</TableBody>
 				</Table>
+				{/* More to the right: a shadow on the frame's edge, over the cells and not in their way. */}
+				<div aria-hidden className="pointer-events-none absolute inset-y-0 right-0 w-4 rounded-r-md bg-gradient-to-l from-foreground/10 to-transparent opacity-0 transition-opacity group-data-[scrolled-end=true]/table:opacity-100" />
 			</div>
 			{pagination && (
 				<Pagination

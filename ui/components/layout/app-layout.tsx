@@ -49,7 +49,7 @@ export function AppLayout({ role, children, bare = false }: { role?: number; chi
 					</Sheet>
 				)}
 				<div className="flex min-w-0 flex-1 flex-col">
-					<main className={cn('flex-1 overflow-x-hidden', !bare && 'p-6 max-[600px]:p-3')}>{children}</main>
+					<main className={cn('flex-1 overflow-x-clip', !bare && 'p-6 max-[600px]:p-3')}>{children}</main>
 					<Footer />
 				</div>
 			</div>

@@ -1,9 +1,10 @@
 import type { ComponentProps } from 'react'
 import { cn } from '@ui/lib/utils'
 
-export function Table({ className, ...props }: ComponentProps<'table'>) {
+/** `container` goes to the scrolling frame around the table (a ref to watch its scrolling, say). */
+export function Table({ className, container, ...props }: ComponentProps<'table'> & { container?: ComponentProps<'div'> }) {
 	return (
-		<div data-slot="table-container" className="relative w-full overflow-x-auto">
+		<div data-slot="table-container" {...container} className={cn('relative w-full overflow-x-auto', container?.className)}>
 			<table data-slot="table" className={cn('w-full caption-bottom text-sm', className)} {...props} />
 		</div>
 	)

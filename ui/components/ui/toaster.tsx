@@ -20,9 +20,14 @@ export function dismissToast(id: number) {
 	publish(toasts.filter((item) => item.id !== id))
 }
 
+/**
+ * A new toast replaces the shown one of its kind: at most one success, one error and one info at a
+ * time, so a stale message never sits next to the answer to the latest action. The replaced toast's
+ * timer finds nothing to dismiss.
+ */
 function show(kind: ToastKind, message: string, durationMs = 4000) {
 	const id = nextId++
-	publish([...toasts, { id, kind, message }])
+	publish([...toasts.filter((item) => item.kind !== kind), { id, kind, message }])
 	setTimeout(() => dismissToast(id), durationMs)
 }
 

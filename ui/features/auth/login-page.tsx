@@ -3,6 +3,7 @@ import { Link, useNavigate, useSearchParams } from 'react-router'
 import { Button } from '@ui/components/ui/button'
 import { Input } from '@ui/components/ui/input'
 import { Label } from '@ui/components/ui/label'
+import { FieldMessage } from '@ui/components/ui/field'
 import { toast } from '@ui/components/ui/toaster'
 import { login } from '@ui/features/auth/api'
 import { AuthCard } from '@ui/features/auth/components/auth-card'
@@ -16,7 +17,9 @@ import { apiMessages } from '@ui/lib/api'
 import { browserApi } from '@ui/lib/browser-api'
 import { callApi } from '@ui/lib/call-api'
 import { useStatus } from '@ui/lib/status'
+import { useFormProblem } from '@ui/lib/use-form-problem'
 import { useHydrated } from '@ui/lib/use-hydrated'
+import { emptyFields } from '@ui/features/auth/register-validation'
 
 export function LoginPage() {
 	const { t } = useTranslation()
@@ -29,6 +32,7 @@ export function LoginPage() {
 	const [passwordChangeRequired, setPasswordChangeRequired] = useState(false)
 	const expired = searchParameters.get('expired') === 'true'
 	const turnstile = useTurnstile()
+	const problems = useFormProblem()
 	useAffiliateCode()
 
 	async function handleSubmit(event: FormEvent<HTMLFormElement>) {
@@ -36,10 +40,7 @@ export function LoginPage() {
 		const form = new FormData(event.currentTarget)
 		const username = String(form.get('username') ?? '').trim()
 		const password = String(form.get('password') ?? '')
-		if (!username || !password) {
-			toast.error(t('请输入用户名和密码'))
-			return
-		}
+		if (problems.report(!username || !password ? { message: '请输入用户名和密码', fields: emptyFields({ username, password }) } : undefined)) return
 		const turnstileToken = turnstile.take()
 		if (turnstileToken === null) return
 		setSubmitting(true)
@@ -75,7 +76,8 @@ export function LoginPage() {
 			<form method="post" noValidate onSubmit={handleSubmit} className="flex flex-col gap-4">
 				<div className="flex flex-col gap-2">
 					<Label htmlFor="login-username">{t('用户名')}</Label>
-					<Input id="login-username" name="username" autoComplete="username" placeholder={t('用户名或邮箱')} />
+					<Input id="login-username" name="username" autoComplete="username" placeholder={t('用户名或邮箱')} {...problems.control('username', 'login-username')} />
+					<FieldMessage id="login-username" error={problems.errorOf('username')} />
 				</div>
 				<div className="flex flex-col gap-2">
 					<div className="flex items-center justify-between">
@@ -84,7 +86,8 @@ export function LoginPage() {
 							{t('忘记密码？')}
 						</Link>
 					</div>
-					<Input id="login-password" name="password" type="password" autoComplete="current-password" placeholder={t('请输入密码')} />
+					<Input id="login-password" name="password" type="password" autoComplete="current-password" placeholder={t('请输入密码')} {...problems.control('password', 'login-password')} />
+					<FieldMessage id="login-password" error={problems.errorOf('password')} />
 				</div>
 				{turnstile.widget}
 				<Button type="submit" disabled={!hydrated || submitting}>

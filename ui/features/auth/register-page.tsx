@@ -3,8 +3,7 @@ import { Link, useNavigate } from 'react-router'
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, USERNAME_MAX_LENGTH } from '@shared/user-constants'
 import { Button } from '@ui/components/ui/button'
 import { Input } from '@ui/components/ui/input'
-import { Label } from '@ui/components/ui/label'
-import { toast } from '@ui/components/ui/toaster'
+import { Field } from '@ui/components/ui/field'
 import { register } from '@ui/features/auth/api'
 import { AuthCard } from '@ui/features/auth/components/auth-card'
 import { EmailCodeFields } from '@ui/features/auth/components/email-code-fields'
@@ -17,6 +16,7 @@ import { browserApi } from '@ui/lib/browser-api'
 import { callApi } from '@ui/lib/call-api'
 import { useStatus } from '@ui/lib/status'
 import { readStorage, storageKeys } from '@ui/lib/storage'
+import { useFormProblem } from '@ui/lib/use-form-problem'
 import { useHydrated } from '@ui/lib/use-hydrated'
 
 export function RegisterPage() {
@@ -28,6 +28,7 @@ export function RegisterPage() {
 	const [submitting, setSubmitting] = useState(false)
 	const affiliateCode = useAffiliateCode()
 	const turnstile = useTurnstile()
+	const problems = useFormProblem()
 
 	async function handleSubmit(event: FormEvent<HTMLFormElement>) {
 		event.preventDefault()
@@ -39,11 +40,7 @@ export function RegisterPage() {
 			email: email.trim(),
 			verificationCode: String(form.get('verification_code') ?? '').trim(),
 		}
-		const problem = findRegisterProblem(fields, status.email_verification)
-		if (problem) {
-			toast.error(t(problem.message, problem.values))
-			return
-		}
+		if (problems.report(findRegisterProblem(fields, status.email_verification))) return
 		const turnstileToken = turnstile.take()
 		if (turnstileToken === null) return
 		setSubmitting(true)
@@ -80,38 +77,38 @@ export function RegisterPage() {
 		<AuthCard title={t('注册 {name}', { name: status.system_name })} description={t('创建一个新账户')} footer={footer}>
 			{status.password_register ? (
 				<form method="post" noValidate onSubmit={handleSubmit} className="flex flex-col gap-4">
-					<div className="flex flex-col gap-2">
-						<Label htmlFor="register-username">{t('用户名')}</Label>
+					<Field id="register-username" label="用户名" error={problems.errorOf('username')}>
 						<Input
 							id="register-username"
+							{...problems.control('username', 'register-username')}
 							name="username"
 							autoComplete="username"
 							maxLength={USERNAME_MAX_LENGTH}
 							placeholder={t('输入用户名，最多 {max} 个字符', { max: USERNAME_MAX_LENGTH })}
 						/>
-					</div>
-					<div className="flex flex-col gap-2">
-						<Label htmlFor="register-password">{t('密码')}</Label>
+					</Field>
+					<Field id="register-password" label="密码" error={problems.errorOf('password')}>
 						<Input
 							id="register-password"
+							{...problems.control('password', 'register-password')}
 							name="password"
 							type="password"
 							autoComplete="new-password"
 							maxLength={PASSWORD_MAX_LENGTH}
 							placeholder={t('输入密码，长度 {min}~{max} 位', { min: PASSWORD_MIN_LENGTH, max: PASSWORD_MAX_LENGTH })}
 						/>
-					</div>
-					<div className="flex flex-col gap-2">
-						<Label htmlFor="register-password2">{t('确认密码')}</Label>
+					</Field>
+					<Field id="register-password2" label="确认密码" error={problems.errorOf('password2')}>
 						<Input
 							id="register-password2"
+							{...problems.control('password2', 'register-password2')}
 							name="password2"
 							type="password"
 							autoComplete="new-password"
 							maxLength={PASSWORD_MAX_LENGTH}
 							placeholder={t('再次输入密码')}
 						/>
-					</div>
+					</Field>
 					{status.email_verification && <EmailCodeFields email={email} onEmailChange={setEmail} turnstile={turnstile} />}
 					{turnstile.widget}
 					<Button type="submit" disabled={!hydrated || submitting}>

@@ -12,22 +12,26 @@ export const registerMessages = {
 } as const
 
 type RegisterFields = { username: string; password: string; password2: string; email: string; verificationCode: string }
-export type RegisterProblem = { message: string; values?: Record<string, number> }
+/** `fields` names the fields at fault, by their names in RegisterFields. */
+export type RegisterProblem = { message: string; values?: Record<string, number>; fields?: readonly string[] }
+
+/** The names of the fields left empty. */
+export const emptyFields = (fields: Record<string, string>) => Object.keys(fields).filter((name) => !fields[name])
 
 /** The length rules of a new password, shared by registration, the password dialog and the user drawers. */
 export function findPasswordProblem(password: string): RegisterProblem | undefined {
-	if (password.length < PASSWORD_MIN_LENGTH) return { message: registerMessages.passwordTooShort, values: { min: PASSWORD_MIN_LENGTH } }
-	if (password.length > PASSWORD_MAX_LENGTH) return { message: registerMessages.passwordTooLong, values: { max: PASSWORD_MAX_LENGTH } }
+	if (password.length < PASSWORD_MIN_LENGTH) return { message: registerMessages.passwordTooShort, values: { min: PASSWORD_MIN_LENGTH }, fields: ['password'] }
+	if (password.length > PASSWORD_MAX_LENGTH) return { message: registerMessages.passwordTooLong, values: { max: PASSWORD_MAX_LENGTH }, fields: ['password'] }
 	return undefined
 }
 
 /** The first rule the form breaks, or undefined when it may be sent. */
 export function findRegisterProblem(fields: RegisterFields, emailVerification: boolean): RegisterProblem | undefined {
-	if (!fields.username || !fields.password) return { message: registerMessages.required }
-	if (fields.username.length > USERNAME_MAX_LENGTH) return { message: registerMessages.usernameTooLong, values: { max: USERNAME_MAX_LENGTH } }
+	if (!fields.username || !fields.password) return { message: registerMessages.required, fields: emptyFields({ username: fields.username, password: fields.password }) }
+	if (fields.username.length > USERNAME_MAX_LENGTH) return { message: registerMessages.usernameTooLong, values: { max: USERNAME_MAX_LENGTH }, fields: ['username'] }
 	const passwordProblem = findPasswordProblem(fields.password)
 	if (passwordProblem) return passwordProblem
-	if (fields.password !== fields.password2) return { message: registerMessages.passwordsDiffer }
-	if (emailVerification && (!fields.email || !fields.verificationCode)) return { message: registerMessages.emailAndCodeRequired }
+	if (fields.password !== fields.password2) return { message: registerMessages.passwordsDiffer, fields: ['password2'] }
+	if (emailVerification && (!fields.email || !fields.verificationCode)) return { message: registerMessages.emailAndCodeRequired, fields: emptyFields({ email: fields.email, verificationCode: fields.verificationCode }) }
 	return undefined
 }

@@ -69,7 +69,7 @@ export function ChannelListPage() {
 				rowKey={rowKey}
 				rowSelection={batchMode ? selected : undefined}
 				onRowSelectionChange={setSelected}
-				rowClassName={(row) => isTagRow(row) ? 'bg-muted/40' : undefined}
+				rowClassName={(row) => isTagRow(row) ? 'bg-row-hover' : undefined}
 				empty={<EmptyState filtered={Boolean(filters.keyword || filters.model || filters.group)} nothing='还没有渠道：添加一个上游的密钥和地址，令牌才能调用模型' noMatch='没有符合搜索条件的渠道' action={<Button asChild><Link to='/channel/add'><PlusIcon />{t('添加渠道')}</Link></Button>} />}
 				renderExpanded={filters.tagMode ? (row) => <ExpandedRow row={row} columns={columns} /> : undefined}
 				pagination={{ page: table.page, pageSize: table.pageSize, total: channels.total, onPageChange: table.setPage, onPageSizeChange: table.setPageSize }}

@@ -1,16 +1,17 @@
 /** The usage dashboard `/detail` (seed 002 §2): totals and charts of quota, tokens and calls by model and over time. */
 import { useCallback, useMemo, useState } from 'react'
-import { useLoaderData, useSearchParams } from 'react-router'
+import { Link, useLoaderData, useSearchParams } from 'react-router'
 import { Button } from '@ui/components/ui/button'
 import { Card, CardContent, CardHeader } from '@ui/components/ui/card'
 import { DashboardFilterForm, type DashboardFilterChanges, GRANULARITY_LABELS } from '@ui/features/dashboard/components/dashboard-filters'
 import { formatMetric, METRIC_LABELS } from '@ui/features/dashboard/components/metric-format'
 import { ShareChart } from '@ui/features/dashboard/components/share-chart'
 import { StackedBarChart } from '@ui/features/dashboard/components/stacked-bar-chart'
+import { UsageRanking } from '@ui/features/dashboard/components/usage-ranking'
 import { UsageTable } from '@ui/features/dashboard/components/usage-table'
 import { UsageTotals } from '@ui/features/dashboard/components/usage-totals'
 import type { DashboardPageData } from '@ui/features/dashboard/dashboard-route'
-import { averagePerMinute, type Metric, METRICS, OTHER_MODELS, summariseUsage } from '@ui/features/dashboard/usage-summary'
+import { averagePerMinute, type Metric, METRICS, OTHER_MODELS, rankUsage, summariseUsage } from '@ui/features/dashboard/usage-summary'
 import { useTranslation } from '@ui/i18n'
 import { useStatus } from '@ui/lib/status'
 import { useFormatTime } from '@ui/lib/time-zone'
@@ -24,6 +25,8 @@ export function DashboardPage() {
 	const [metric, setMetric] = useState<Metric>('quota')
 
 	const summary = useMemo(() => summariseUsage(buckets, filters.granularity, formatTime), [buckets, filters.granularity, formatTime])
+	const topModels = useMemo(() => rankUsage(buckets, 'model_name', metric), [buckets, metric])
+	const topUsers = useMemo(() => (admin ? rankUsage(buckets, 'username', metric) : []), [admin, buckets, metric])
 	const { rpm, tpm } = averagePerMinute(summary.total, filters.start_timestamp, filters.end_timestamp, now)
 	const format = useCallback((value: number, step?: number) => formatMetric(metric, value, status, step), [metric, status])
 	const formatAny = useCallback((which: Metric, value: number) => formatMetric(which, value, status), [status])
@@ -42,6 +45,7 @@ export function DashboardPage() {
 	const resetFilters = useCallback(() => setSearchParameters(new URLSearchParams()), [setSearchParameters])
 
 	const metricName = t(METRIC_LABELS[metric])
+	const overTime = t('{metric}：按时间（每{granularity}）', { metric: metricName, granularity: t(GRANULARITY_LABELS[filters.granularity]) })
 	return (
 		<div className="flex flex-col gap-4" data-testid="dashboard">
 			<div className="flex flex-col gap-1">
@@ -51,6 +55,8 @@ export function DashboardPage() {
 			<DashboardFilterForm filters={filters} admin={admin} onApply={applyFilters} onReset={resetFilters} />
 			{error ? (
 				<p role="alert" className="rounded-xl border border-destructive/40 p-4 text-sm text-destructive">{error}</p>
+			) : buckets.length === 0 ? (
+				<NoUsageYet minutes={status.data_export_interval} />
 			) : (
 				<>
 					<UsageTotals total={summary.total} rpm={rpm} tpm={tpm} />
@@ -61,26 +67,48 @@ export function DashboardPage() {
 							</Button>
 						))}
 					</div>
-					<div className="grid gap-4 lg:grid-cols-2">
-						<Card>
-							<CardHeader><h2 className="font-semibold">{t('{metric}：按模型', { metric: metricName })}</h2></CardHeader>
-							<CardContent>
-								<ShareChart models={summary.models} metric={metric} title={t('{metric}：按模型', { metric: metricName })} format={format} modelLabel={modelLabel} />
-							</CardContent>
-						</Card>
-						<Card>
+					<div className="grid gap-4 lg:grid-cols-3">
+						<Card className="min-w-0 lg:col-span-2">
 							<CardHeader>
-								<h2 className="font-semibold">{t('{metric}：按时间（每{granularity}）', { metric: metricName, granularity: t(GRANULARITY_LABELS[filters.granularity]) })}</h2>
+								<h2 className="font-semibold">{overTime}</h2>
 							</CardHeader>
 							<CardContent>
-								<StackedBarChart periods={summary.periods} models={summary.models} metric={metric} format={format} modelLabel={modelLabel}
-									title={t('{metric}：按时间（每{granularity}）', { metric: metricName, granularity: t(GRANULARITY_LABELS[filters.granularity]) })} />
+								<StackedBarChart periods={summary.periods} models={summary.models} metric={metric} metricName={metricName} format={format} modelLabel={modelLabel} title={overTime} />
 							</CardContent>
 						</Card>
+						<Card className="min-w-0">
+							<CardHeader><h2 className="font-semibold">{t('{metric}：按模型', { metric: metricName })}</h2></CardHeader>
+							<CardContent>
+								<ShareChart models={summary.models} metric={metric} metricName={metricName} title={t('{metric}：按模型', { metric: metricName })} format={format} modelLabel={modelLabel} />
+							</CardContent>
+						</Card>
+					</div>
+					<div className={admin ? 'grid gap-4 lg:grid-cols-2' : 'grid gap-4'}>
+						<UsageRanking title={t('模型排行（按{metric}）', { metric: metricName })} entries={topModels} metric={metric} total={summary.total[metric]} format={format} testId="top-models" />
+						{admin && <UsageRanking title={t('用户排行（按{metric}）', { metric: metricName })} entries={topUsers} metric={metric} total={summary.total[metric]} format={format} testId="top-users" />}
 					</div>
 					<UsageTable periods={summary.periods} models={summary.models} format={formatAny} modelLabel={modelLabel} />
 				</>
 			)}
+		</div>
+	)
+}
+
+/**
+ * No buckets in the range: calls reach the dashboard only through the export, which runs every
+ * `minutes` (and at start-up), so a new call shows here within that time; the log has them at once.
+ */
+function NoUsageYet({ minutes }: { minutes: number }) {
+	const { t } = useTranslation()
+	return (
+		<div className="flex flex-col items-center gap-3 rounded-xl border bg-card p-8 text-center text-card-foreground" data-testid="empty-state">
+			<p className="font-medium">{t('这个时间段还没有使用数据')}</p>
+			<p className="max-w-prose text-sm text-muted-foreground">
+				{t('调用先记入使用日志，每 {minutes} 分钟汇总到看板一次：新的调用最迟约 {minutes} 分钟后出现在这里。', { minutes })}
+			</p>
+			<Button asChild variant="outline">
+				<Link to="/log">{t('查看使用日志')}</Link>
+			</Button>
 		</div>
 	)
 }

@@ -90,3 +90,26 @@ export function averagePerMinute(total: Usage, start: number, end: number, now: 
 	const round = (value: number) => Math.round(value * 100) / 100
 	return { rpm: round(total.count / minutes), tpm: round(total.token_used / minutes) }
 }
+
+/** How many entries the top-models and top-users lists show. */
+export const TOP_ENTRIES = 5
+
+export type RankedUsage = Usage & { name: string }
+
+/**
+ * The range's biggest users of `metric` by model or by user (admins' buckets carry every user's
+ * name), biggest first, then by calls and name; at most `limit`, and none that used nothing.
+ */
+export function rankUsage(buckets: QuotaData[], by: 'model_name' | 'username', metric: Metric, limit = TOP_ENTRIES): RankedUsage[] {
+	const totals = new Map<string, Usage>()
+	for (const bucket of buckets) {
+		const name = bucket[by]
+		let usage = totals.get(name)
+		if (!usage) totals.set(name, (usage = emptyUsage()))
+		add(usage, bucket)
+	}
+	return [...totals].map(([name, usage]) => ({ name, ...usage }))
+		.filter((entry) => entry[metric] > 0)
+		.sort((left, right) => right[metric] - left[metric] || right.count - left.count || left.name.localeCompare(right.name))
+		.slice(0, limit)
+}

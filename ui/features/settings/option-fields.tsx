@@ -150,7 +150,7 @@ export function OptionSelect(props: FieldProps & { choices: readonly { value: st
 }
 
 type SectionProps = {
-	/** `data-testid` is `section-<id>`. */
+	/** `data-testid` is `section-<id>`, the element id `settingSectionId(id)` (the section navigation's target). */
 	id: string
 	title: string
 	description?: string
@@ -161,10 +161,14 @@ type SectionProps = {
 	children: ReactNode
 }
 
+/** The element id of a settings section, which the operation tab's navigation scrolls to. */
+export const settingSectionId = (id: string) => `setting-section-${id}`
+
 export function SectionCard({ id, title, description, form, saveText, onSave, children }: SectionProps) {
 	const { t } = useTranslation()
 	return (
-		<Card data-testid={`section-${id}`} className="gap-4">
+		// Scrolled to below the sticky header (and, on phones, the sticky section list).
+		<Card id={settingSectionId(id)} data-testid={`section-${id}`} className="scroll-mt-32 gap-4 lg:scroll-mt-20">
 			<CardHeader>
 				<CardTitle className="text-base">{t(title)}</CardTitle>
 				{description && <CardDescription>{t(description)}</CardDescription>}

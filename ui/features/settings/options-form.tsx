@@ -186,10 +186,14 @@ export function useOptionForm(keys: readonly string[], rules: FormRules = {}, be
 			}
 			return next
 		})
-		for (const message of refusals) toast.error(message)
 		const savedCount = Object.keys(saved).length
 		if (savedCount === changed.length) toast.success(t(optionMessages.saved))
-		else toast.error(t(savedCount === 0 ? optionMessages.allFailed : optionMessages.someFailed))
+		else {
+			// One error toast (a new one replaces the last): the outcome, then the server's reasons.
+			const outcome = t(savedCount === 0 ? optionMessages.allFailed : optionMessages.someFailed)
+			const reasons = [...refusals].filter((reason) => reason !== t(optionMessages.allFailed))
+			toast.error(reasons.length > 0 ? t('{outcome}：{reasons}', { outcome, reasons: reasons.join(' · ') }) : outcome)
+		}
 		if (savedCount > 0) revalidator.revalidate()
 		return savedCount === changed.length
 	}

@@ -5,6 +5,7 @@ import { TOKEN_CREATE_MAX_COUNT, TOKEN_DEFAULT_REMAIN_QUOTA, TOKEN_NAME_MAX_LENG
 import { AUTO_GROUP } from '@shared/user-constants'
 import { parseDateTime, quotaFromDisplay, renderQuota } from '@ui/lib/format'
 import type { Status } from '@ui/lib/status'
+import type { FormProblem } from '@ui/lib/use-form-problem'
 import type { TokenView } from '@ui/features/tokens/api'
 
 export type TokenFormValues = {
@@ -40,7 +41,7 @@ export const formMessages = {
 	countTooLarge: '一次最多创建 {max} 个令牌',
 } as const
 
-export type FormProblem = { message: string; values?: Record<string, string | number> }
+export type { FormProblem }
 
 /** Quota units as the quota field shows them. */
 export function quotaToDisplay(quota: number, status: QuotaDisplay): string {
@@ -84,15 +85,15 @@ type Checked<Value> = { value: Value; problem?: undefined } | { value?: undefine
 /** The token's settings from the form, or the first problem to show. */
 export function readTokenFields(values: TokenFormValues, status: QuotaDisplay): Checked<TokenFields> {
 	const name = values.name.trim()
-	if (!name) return { problem: { message: formMessages.nameRequired } }
-	if (name.length > TOKEN_NAME_MAX_LENGTH) return { problem: { message: formMessages.nameTooLong, values: { max: TOKEN_NAME_MAX_LENGTH } } }
+	if (!name) return { problem: { message: formMessages.nameRequired, fields: ['name'] } }
+	if (name.length > TOKEN_NAME_MAX_LENGTH) return { problem: { message: formMessages.nameTooLong, values: { max: TOKEN_NAME_MAX_LENGTH }, fields: ['name'] } }
 	const expiredTime = parseExpiry(values.expiry)
-	if (Number.isNaN(expiredTime)) return { problem: { message: formMessages.expiryFormat } }
+	if (Number.isNaN(expiredTime)) return { problem: { message: formMessages.expiryFormat, fields: ['expiry'] } }
 	const amount = Number(values.quota.trim())
-	if (values.quota.trim() === '' || !Number.isFinite(amount)) return { problem: { message: formMessages.quotaNotNumber } }
-	if (amount < 0) return { problem: { message: formMessages.quotaNegative } }
-	if (!status.display_in_currency && !Number.isInteger(amount)) return { problem: { message: formMessages.quotaNotInteger } }
-	if (quotaFromDisplay(amount, status) > MAX_QUOTA) return { problem: { message: formMessages.quotaTooLarge, values: { max: renderQuota(MAX_QUOTA, status) } } }
+	if (values.quota.trim() === '' || !Number.isFinite(amount)) return { problem: { message: formMessages.quotaNotNumber, fields: ['quota'] } }
+	if (amount < 0) return { problem: { message: formMessages.quotaNegative, fields: ['quota'] } }
+	if (!status.display_in_currency && !Number.isInteger(amount)) return { problem: { message: formMessages.quotaNotInteger, fields: ['quota'] } }
+	if (quotaFromDisplay(amount, status) > MAX_QUOTA) return { problem: { message: formMessages.quotaTooLarge, values: { max: renderQuota(MAX_QUOTA, status) }, fields: ['quota'] } }
 	return {
 		value: {
 			name,
@@ -109,8 +110,8 @@ export function readTokenFields(values: TokenFormValues, status: QuotaDisplay): 
 
 export function readCount(text: string): Checked<number> {
 	const count = Number(text.trim())
-	if (!Number.isInteger(count) || count < 1) return { problem: { message: formMessages.countInvalid } }
-	if (count > TOKEN_CREATE_MAX_COUNT) return { problem: { message: formMessages.countTooLarge, values: { max: TOKEN_CREATE_MAX_COUNT } } }
+	if (!Number.isInteger(count) || count < 1) return { problem: { message: formMessages.countInvalid, fields: ['count'] } }
+	if (count > TOKEN_CREATE_MAX_COUNT) return { problem: { message: formMessages.countTooLarge, values: { max: TOKEN_CREATE_MAX_COUNT }, fields: ['count'] } }
 	return { value: count }
 }
 

@@ -106,4 +106,10 @@ export const channelEditor: Record<string, string> = {
 	'权重必须是非负整数': 'Weight must be a non-negative integer',
 	'密钥必须是服务账号的 JSON 密钥（批量创建时一行一个）': 'The key must be a service account JSON key (one per line in batch creation)',
 	'部署地区必须是地区名或合法的 JSON 对象': 'The deployment region must be a region name or a valid JSON object',
+	'基本信息': 'Basics',
+	'渠道的类型、名称、地址和密钥': 'The channel\'s type, name, address and key',
+	'模型与路由': 'Models and routing',
+	'谁能用这个渠道、用哪些模型，以及它在同类渠道中的先后': 'Who may use this channel, with which models, and its place among channels of the same models',
+	'高级设置': 'Advanced',
+	'可选：额外设置、测试模型、自动禁用和状态码复写': 'Optional: extra settings, test model, automatic disabling and status code rewriting',
 }

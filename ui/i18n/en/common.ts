@@ -82,6 +82,7 @@ export const common: Record<string, string> = {
 	'{size} 条/页': '{size} / page',
 	'上一页': 'Previous page',
 	'下一页': 'Next page',
+	'更多操作': 'More actions',
 	'已复制到剪贴板': 'Copied to clipboard',
 	'无法复制到剪贴板，请手动复制': 'Cannot copy to the clipboard, please copy manually',
 	'无法连接服务器': 'Unable to connect to server',

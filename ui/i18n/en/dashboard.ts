@@ -18,4 +18,10 @@ export const dashboard: Record<string, string> = {
 	'{metric}：按时间（每{granularity}）': '{metric} over time (per {granularity})',
 	'其他模型': 'Other models',
 	'查看数据表': 'Show the data table',
+	'占比': 'Share',
+	'模型排行（按{metric}）': 'Top models by {metric}',
+	'用户排行（按{metric}）': 'Top users by {metric}',
+	'这个时间段还没有使用数据': 'No usage in this period yet',
+	'调用先记入使用日志，每 {minutes} 分钟汇总到看板一次：新的调用最迟约 {minutes} 分钟后出现在这里。': 'Calls go to the usage log first and are summed up for the dashboard every {minutes} minutes: a new call shows here within about {minutes} minutes.',
+	'查看使用日志': 'Open the usage log',
 }

@@ -239,4 +239,6 @@ export const settingsAdmin: Record<string, string> = {
 	'支持 Markdown 和 HTML；填写一个链接则以内嵌页面显示': 'Markdown and HTML are supported; a single link is shown as an embedded page',
 	'页脚': 'Footer',
 	'支持 HTML；留空则使用默认页脚': 'HTML is supported; leave empty for the default footer',
+	'运营设置导航': 'Operation settings sections',
+	'{outcome}：{reasons}': '{outcome}: {reasons}',
 }

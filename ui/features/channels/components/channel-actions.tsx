@@ -1,11 +1,9 @@
-import { CopyIcon, EllipsisIcon, RadarIcon, Trash2Icon } from 'lucide-react'
+import { CopyIcon, PowerIcon, PowerOffIcon, RadarIcon, Trash2Icon } from 'lucide-react'
 import { useState } from 'react'
-import { Link } from 'react-router'
 import type { ChannelView, UpstreamGroup } from '@shared/channel'
 import { CHANNEL_STATUS } from '@shared/channel-type'
-import { Button } from '@ui/components/ui/button'
+import { RowActions } from '@ui/components/data-table/row-actions'
 import { ConfirmDialog } from '@ui/components/ui/confirm-dialog'
-import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuSeparator, DropdownMenuTrigger } from '@ui/components/ui/dropdown-menu'
 import { toast } from '@ui/components/ui/toaster'
 import { copyChannel, deleteChannel, detectUpstream, updateChannel } from '@ui/features/channels/api'
 import { TestButton } from '@ui/features/channels/components/test-button'
@@ -16,7 +14,7 @@ import { describeError } from '@ui/lib/api'
 import { browserApi } from '@ui/lib/browser-api'
 import { callApi } from '@ui/lib/call-api'
 
-/** Test, enable/disable, edit; detect upstream, copy and delete in the menu. */
+/** Test and edit on the row; enable/disable, detect upstream, copy and delete in its menu. */
 export function ChannelActions({ channel }: { channel: ChannelView }) {
 	const { t } = useTranslation()
 	const run = useChannelAction()
@@ -46,40 +44,20 @@ export function ChannelActions({ channel }: { channel: ChannelView }) {
 	}
 
 	return (
-		<div className="flex items-center gap-1">
-			<TestButton channel={channel} />
-			<Button
-				variant="outline"
-				size="sm"
-				onClick={() => run(updateChannel(browserApi, { id: channel.id, status: enabled ? CHANNEL_STATUS.manuallyDisabled : CHANNEL_STATUS.enabled }), enabled ? '已禁用' : '已启用')}
-			>
-				{t(enabled ? '禁用' : '启用')}
-			</Button>
-			<Button variant="outline" size="sm" asChild>
-				<Link to={`/channel/edit/${channel.id}`}>{t('编辑')}</Link>
-			</Button>
-			<DropdownMenu>
-				<DropdownMenuTrigger asChild>
-					<Button variant="ghost" size="icon" className="size-8" aria-label={t('更多操作')}>
-						<EllipsisIcon />
-					</Button>
-				</DropdownMenuTrigger>
-				<DropdownMenuContent align="end">
-					<DropdownMenuItem onSelect={detect}>
-						<RadarIcon />
-						{t('检测上游')}
-					</DropdownMenuItem>
-					<DropdownMenuItem onSelect={copy}>
-						<CopyIcon />
-						{t('复制')}
-					</DropdownMenuItem>
-					<DropdownMenuSeparator />
-					<DropdownMenuItem variant="destructive" onSelect={() => setConfirmingDelete(true)}>
-						<Trash2Icon />
-						{t('删除')}
-					</DropdownMenuItem>
-				</DropdownMenuContent>
-			</DropdownMenu>
+		<RowActions
+			leading={<TestButton channel={channel} />}
+			actions={[
+				{ label: '编辑', to: `/channel/edit/${channel.id}` },
+				{
+					label: enabled ? '禁用' : '启用',
+					icon: enabled ? <PowerOffIcon /> : <PowerIcon />,
+					onSelect: () => run(updateChannel(browserApi, { id: channel.id, status: enabled ? CHANNEL_STATUS.manuallyDisabled : CHANNEL_STATUS.enabled }), enabled ? '已禁用' : '已启用'),
+				},
+				{ label: '检测上游', icon: <RadarIcon />, onSelect: detect },
+				{ label: '复制', icon: <CopyIcon />, onSelect: copy },
+				{ label: '删除', icon: <Trash2Icon />, destructive: true, onSelect: () => setConfirmingDelete(true) },
+			]}
+		>
 			<ConfirmDialog
 				open={confirmingDelete}
 				onOpenChange={setConfirmingDelete}
@@ -90,6 +68,6 @@ export function ChannelActions({ channel }: { channel: ChannelView }) {
 				onConfirm={() => run(deleteChannel(browserApi, channel.id), '删除成功')}
 			/>
 			<UpstreamDialog channelName={channel.name} groups={upstreamGroups} onClose={() => setUpstreamGroups(null)} />
-		</div>
+		</RowActions>
 	)
 }

@@ -1,15 +1,20 @@
-/** The channel editor page (seed 001 §2): create mode without a channel, edit mode with one. */
-import { type FormEvent, useEffect, useState } from 'react'
+/**
+ * The channel editor page (seed 001 §2): create mode without a channel, edit mode with one. Its fields
+ * come in three sections (basics; models and routing; advanced), and its save button stays at the
+ * bottom of the window however far the form scrolls.
+ */
+import { type FormEvent, type ReactNode, useEffect, useState } from 'react'
 import { Link, useNavigate } from 'react-router'
 import { CHANNEL_NAME_MAX_LENGTH, CHANNEL_TAG_MAX_LENGTH } from '@shared/channel-constants'
 import type { ChannelTypeInfo, ChannelView } from '@shared/channel'
 import { Button } from '@ui/components/ui/button'
-import { Card, CardContent, CardFooter } from '@ui/components/ui/card'
+import { Card, CardContent, CardDescription, CardHeader } from '@ui/components/ui/card'
 import { Input } from '@ui/components/ui/input'
 import { Label } from '@ui/components/ui/label'
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@ui/components/ui/select'
 import { Switch } from '@ui/components/ui/switch'
 import { toast } from '@ui/components/ui/toaster'
+import { useFormProblem } from '@ui/lib/use-form-problem'
 import { findChannelType } from '@ui/features/channels/channel-types'
 import { useTranslation } from '@ui/i18n'
 import { browserApi } from '@ui/lib/browser-api'
@@ -18,7 +23,7 @@ import { isRoot, useCurrentUser } from '@ui/lib/session'
 import { useHydrated } from '@ui/lib/use-hydrated'
 import { cacheModelsByType, createChannel, readCachedModelsByType, updateChannel, type ModelsByType } from './api'
 import { Field, JsonField } from './field'
-import { createPayload, findProblem, formFromChannel, formMessages, keyNeeded, newChannelForm, updatePayload, type ChannelForm } from './form'
+import { createPayload, findProblem, formFromChannel, keyNeeded, newChannelForm, updatePayload, type ChannelForm } from './form'
 import { KeyField } from './key-field'
 import { ModelsField } from './models-field'
 import { MultiSelect } from './multi-select'
@@ -54,7 +59,7 @@ export function ChannelEditor({ channel, groups, configuredModels, channelTypes,
 	const needsKey = keyNeeded(form, channel, superAdmin)
 	const [modelsByType, setModelsByType] = useState<ModelsByType>(loadedModelsByType ?? {})
 	const [saving, setSaving] = useState(false)
-	const [modelsMissing, setModelsMissing] = useState(false)
+	const problems = useFormProblem()
 	const typeName = (type: number) => findChannelType(channelTypes, type)?.name ?? String(type)
 
 	// localStorage only after hydration: the server has none, and both renders must match.
@@ -71,19 +76,9 @@ export function ChannelEditor({ channel, groups, configuredModels, channelTypes,
 		setForm((current) => ({ ...current, type, models: current.models.length ? current.models : modelsOfType(type, modelsByType) }))
 	}
 
-	function changeModels(models: string[]) {
-		update({ models })
-		if (models.length) setModelsMissing(false)
-	}
-
 	async function save(event: FormEvent<HTMLFormElement>) {
 		event.preventDefault()
-		const problem = findProblem(form, creating, needsKey)
-		if (problem) {
-			setModelsMissing(problem.message === formMessages.modelsRequired)
-			toast.error(t(problem.message, problem.values))
-			return
-		}
+		if (problems.report(findProblem(form, creating, needsKey))) return
 		setSaving(true)
 		if (creating) {
 			const envelope = await callApi(t, createChannel(browserApi, createPayload(form)))
@@ -104,69 +99,86 @@ export function ChannelEditor({ channel, groups, configuredModels, channelTypes,
 				<h1 className="text-xl font-semibold">{creating ? t('添加渠道') : t('编辑渠道')}</h1>
 				{channel && <p className="text-sm text-muted-foreground">#{channel.id} {channel.name}</p>}
 			</div>
-			<Card className="gap-4 py-4 max-[600px]:py-3">
-				<CardContent className="flex flex-col gap-5 max-[600px]:px-3">
-					<Field id="channel-type" label={t('类型')} required>
-						<Select value={String(form.type)} onValueChange={changeType}>
-							<SelectTrigger id="channel-type">
-								<SelectValue>{typeName(form.type)}</SelectValue>
-							</SelectTrigger>
-							<SelectContent>
-								{channelTypes.map(({ type, name }) => (
-									<SelectItem key={type} value={String(type)}>{name}</SelectItem>
-								))}
-							</SelectContent>
-						</Select>
+			<Section id="channel-basics" title="基本信息" description="渠道的类型、名称、地址和密钥">
+				<Field id="channel-type" label={t('类型')} required>
+					<Select value={String(form.type)} onValueChange={changeType}>
+						<SelectTrigger id="channel-type">
+							<SelectValue>{typeName(form.type)}</SelectValue>
+						</SelectTrigger>
+						<SelectContent>
+							{channelTypes.map(({ type, name }) => (
+								<SelectItem key={type} value={String(type)}>{name}</SelectItem>
+							))}
+						</SelectContent>
+					</Select>
+				</Field>
+				<Field id="channel-name" label={t('名称')} required error={problems.errorOf('name')}>
+					<Input id="channel-name" value={form.name} maxLength={CHANNEL_NAME_MAX_LENGTH} placeholder={t('请为渠道命名')} onChange={(event) => update({ name: event.target.value })} {...problems.control('name', 'channel-name')} />
+				</Field>
+				<BaseUrlField form={form} update={update} />
+				<KeyField form={form} keyFormat={findChannelType(channelTypes, form.type)?.key_format ?? ''} creating={creating} needsKey={needsKey} update={update} problems={problems} />
+				<TypeFields form={form} update={update} problems={problems} />
+			</Section>
+			<Section id="channel-routing" title="模型与路由" description="谁能用这个渠道、用哪些模型，以及它在同类渠道中的先后">
+				<Field id="channel-groups" label={t('分组')} required hint={t('可以使用该渠道的用户分组')} error={problems.errorOf('groups')}>
+					<MultiSelect id="channel-groups" label={t('分组')} values={form.groups} options={groups} invalid={Boolean(problems.errorOf('groups'))} placeholder={t('请选择可以使用该渠道的分组')} onChange={(selected) => update({ groups: selected })} />
+				</Field>
+				<ModelsField
+					form={form}
+					channelId={channel?.id}
+					relatedModels={modelsOfType(form.type, modelsByType)}
+					allModels={allModels}
+					error={problems.errorOf('models')}
+					onChange={(models) => update({ models })}
+				/>
+				<JsonField id="channel-model-mapping" name="modelMapping" problems={problems} label={t('模型重定向')} hint={t('可选，把请求里的模型名换成上游的模型名，键为请求的模型名，值为要替换成的模型名')} value={form.modelMapping} template={MODEL_MAPPING_TEMPLATE} onChange={(modelMapping) => update({ modelMapping })} />
+				<div className="grid gap-5 sm:grid-cols-3">
+					<Field id="channel-tag" label={t('标签')}>
+						<Input id="channel-tag" value={form.tag} maxLength={CHANNEL_TAG_MAX_LENGTH} placeholder={t('可选，用于聚合管理渠道')} onChange={(event) => update({ tag: event.target.value })} />
 					</Field>
-					<Field id="channel-name" label={t('名称')} required>
-						<Input id="channel-name" value={form.name} maxLength={CHANNEL_NAME_MAX_LENGTH} placeholder={t('请为渠道命名')} onChange={(event) => update({ name: event.target.value })} />
+					<Field id="channel-priority" label={t('优先级')} error={problems.errorOf('priority')}>
+						<Input id="channel-priority" type="number" inputMode="numeric" step={1} value={form.priority} onChange={(event) => update({ priority: event.target.value })} {...problems.control('priority', 'channel-priority')} />
 					</Field>
-					<BaseUrlField form={form} update={update} />
-					<KeyField form={form} keyFormat={findChannelType(channelTypes, form.type)?.key_format ?? ''} creating={creating} needsKey={needsKey} update={update} />
-					<TypeFields form={form} update={update} />
-					<Field label={t('分组')} required hint={t('可以使用该渠道的用户分组')}>
-						<MultiSelect label={t('分组')} values={form.groups} options={groups} placeholder={t('请选择可以使用该渠道的分组')} onChange={(selected) => update({ groups: selected })} />
+					<Field id="channel-weight" label={t('权重')} error={problems.errorOf('weight')}>
+						<Input id="channel-weight" type="number" inputMode="numeric" step={1} min={0} value={form.weight} onChange={(event) => update({ weight: event.target.value })} {...problems.control('weight', 'channel-weight')} />
 					</Field>
-					<ModelsField
-						form={form}
-						channelId={channel?.id}
-						relatedModels={modelsOfType(form.type, modelsByType)}
-						allModels={allModels}
-						invalid={modelsMissing}
-						onChange={changeModels}
-					/>
-					<JsonField id="channel-model-mapping" label={t('模型重定向')} hint={t('可选，把请求里的模型名换成上游的模型名，键为请求的模型名，值为要替换成的模型名')} value={form.modelMapping} template={MODEL_MAPPING_TEMPLATE} onChange={(modelMapping) => update({ modelMapping })} />
-					<div className="grid gap-5 sm:grid-cols-3">
-						<Field id="channel-tag" label={t('标签')}>
-							<Input id="channel-tag" value={form.tag} maxLength={CHANNEL_TAG_MAX_LENGTH} placeholder={t('可选，用于聚合管理渠道')} onChange={(event) => update({ tag: event.target.value })} />
-						</Field>
-						<Field id="channel-priority" label={t('优先级')}>
-							<Input id="channel-priority" type="number" inputMode="numeric" step={1} value={form.priority} onChange={(event) => update({ priority: event.target.value })} />
-						</Field>
-						<Field id="channel-weight" label={t('权重')}>
-							<Input id="channel-weight" type="number" inputMode="numeric" step={1} min={0} value={form.weight} onChange={(event) => update({ weight: event.target.value })} />
-						</Field>
+				</div>
+			</Section>
+			<Section id="channel-advanced" title="高级设置" description="可选：额外设置、测试模型、自动禁用和状态码复写">
+				<JsonField id="channel-setting" name="setting" problems={problems} label={t('额外设置')} hint={t('可选，JSON 格式的渠道额外设置，例如 force_format 强制把请求格式化为 OpenAI 格式')} value={form.setting} template={SETTING_TEMPLATE} onChange={(setting) => update({ setting })} />
+				<Field id="channel-test-model" label={t('默认测试模型')} hint={t('测试渠道时默认使用的模型')}>
+					<Input id="channel-test-model" value={form.testModel} placeholder={t('例如：gpt-4o-mini')} onChange={(event) => update({ testModel: event.target.value })} />
+				</Field>
+				<div className="flex flex-col gap-2">
+					<div className="flex items-center gap-2">
+						<Switch id="channel-auto-ban" checked={form.autoBan} onCheckedChange={(autoBan) => update({ autoBan })} />
+						<Label htmlFor="channel-auto-ban">{t('自动禁用')}</Label>
 					</div>
-					<JsonField id="channel-setting" label={t('额外设置')} hint={t('可选，JSON 格式的渠道额外设置，例如 force_format 强制把请求格式化为 OpenAI 格式')} value={form.setting} template={SETTING_TEMPLATE} onChange={(setting) => update({ setting })} />
-					<Field id="channel-test-model" label={t('默认测试模型')} hint={t('测试渠道时默认使用的模型')}>
-						<Input id="channel-test-model" value={form.testModel} placeholder={t('例如：gpt-4o-mini')} onChange={(event) => update({ testModel: event.target.value })} />
-					</Field>
-					<div className="flex flex-col gap-2">
-						<div className="flex items-center gap-2">
-							<Switch id="channel-auto-ban" checked={form.autoBan} onCheckedChange={(autoBan) => update({ autoBan })} />
-							<Label htmlFor="channel-auto-ban">{t('自动禁用')}</Label>
-						</div>
-						<p className="text-xs text-muted-foreground">{t('开启后，渠道请求失败时可按系统设置被自动禁用')}</p>
-					</div>
-					<JsonField id="channel-status-code-mapping" label={t('状态码复写')} hint={t('可选，把上游返回的状态码改写为另一个状态码，例如把 400 改写为 500')} value={form.statusCodeMapping} template={STATUS_CODE_MAPPING_TEMPLATE} onChange={(statusCodeMapping) => update({ statusCodeMapping })} />
-				</CardContent>
-				<CardFooter className="justify-end gap-2 max-[600px]:px-3">
-					<Button asChild variant="outline">
-						<Link to={channelListPath}>{t('取消')}</Link>
-					</Button>
-					<Button type="submit" disabled={!hydrated || saving}>{saving ? t('保存中…') : t('保存')}</Button>
-				</CardFooter>
-			</Card>
+					<p className="text-xs text-muted-foreground">{t('开启后，渠道请求失败时可按系统设置被自动禁用')}</p>
+				</div>
+				<JsonField id="channel-status-code-mapping" name="statusCodeMapping" problems={problems} label={t('状态码复写')} hint={t('可选，把上游返回的状态码改写为另一个状态码，例如把 400 改写为 500')} value={form.statusCodeMapping} template={STATUS_CODE_MAPPING_TEMPLATE} onChange={(statusCodeMapping) => update({ statusCodeMapping })} />
+			</Section>
+			{/* Sticks to the bottom of the window while the form is longer than it. */}
+			<div data-testid="editor-actions" className="sticky bottom-0 z-20 -mx-2 flex justify-end gap-2 border-t bg-background/95 px-2 py-3 backdrop-blur supports-[backdrop-filter]:bg-background/80">
+				<Button asChild variant="outline">
+					<Link to={channelListPath}>{t('取消')}</Link>
+				</Button>
+				<Button type="submit" disabled={!hydrated || saving}>{saving ? t('保存中…') : t('保存')}</Button>
+			</div>
 		</form>
+	)
+}
+
+/** A titled card of the editor's fields; `title` and `description` are zh source strings. */
+function Section({ id, title, description, children }: { id: string; title: string; description: string; children: ReactNode }) {
+	const { t } = useTranslation()
+	return (
+		<Card aria-labelledby={`${id}-title`} role="region" className="gap-4 py-4 max-[600px]:py-3">
+			<CardHeader className="gap-1 max-[600px]:px-3">
+				<h2 id={`${id}-title`} className="text-base font-semibold">{t(title)}</h2>
+				<CardDescription>{t(description)}</CardDescription>
+			</CardHeader>
+			<CardContent className="flex flex-col gap-5 max-[600px]:px-3">{children}</CardContent>
+		</Card>
 	)
 }

@@ -5,6 +5,7 @@ import { CHANNEL_TYPE, DEFAULT_CHANNEL_OTHER, type ChannelType } from '@shared/c
 import { describeCycle, mappingCycle } from '@shared/model-mapping'
 import type { ChannelPayload } from './api'
 import { DEFAULT_NEW_CHANNEL_TYPE } from './presets'
+import type { FormProblem } from '@ui/lib/use-form-problem'
 
 export type ChannelForm = {
 	type: number
@@ -100,7 +101,8 @@ export function isJsonObjectText(text: string): boolean {
 
 const isIntegerText = (text: string) => /^-?\d+$/.test(text.trim())
 
-export type FormProblem = { message: string; values?: Record<string, string | number> }
+/** `fields` are the names of ChannelForm's fields at fault. */
+export type { FormProblem }
 
 /**
  * Edit mode: whether the form sends the stored key somewhere new (type, base URL or `other`
@@ -117,32 +119,32 @@ export function keyNeeded(form: ChannelForm, channel: ChannelView | null, mayRed
 
 /** The first problem that keeps the form from saving, or undefined. `needsKey`: see keyNeeded. */
 export function findProblem(form: ChannelForm, creating: boolean, needsKey = false): FormProblem | undefined {
-	if (creating && (!form.name.trim() || !form.key.trim())) return { message: formMessages.nameAndKeyRequired }
-	if (!form.name.trim()) return { message: formMessages.nameRequired }
-	if (needsKey && !form.key.trim()) return { message: formMessages.keyNeededForNewDestination }
-	if (form.groups.length === 0) return { message: formMessages.groupsRequired }
-	if (form.models.length === 0) return { message: formMessages.modelsRequired }
-	if (!isJsonObjectText(form.modelMapping)) return { message: formMessages.modelMappingInvalid }
+	if (creating && (!form.name.trim() || !form.key.trim())) return { message: formMessages.nameAndKeyRequired, fields: [!form.name.trim() && 'name', !form.key.trim() && 'key'].filter((field): field is string => Boolean(field)) }
+	if (!form.name.trim()) return { message: formMessages.nameRequired, fields: ['name'] }
+	if (needsKey && !form.key.trim()) return { message: formMessages.keyNeededForNewDestination, fields: ['key'] }
+	if (form.groups.length === 0) return { message: formMessages.groupsRequired, fields: ['groups'] }
+	if (form.models.length === 0) return { message: formMessages.modelsRequired, fields: ['models'] }
+	if (!isJsonObjectText(form.modelMapping)) return { message: formMessages.modelMappingInvalid, fields: ['modelMapping'] }
 	const cycle = mappingCycle(form.modelMapping)
-	if (cycle) return { message: formMessages.modelMappingCycle, values: { cycle: describeCycle(cycle) } }
-	if (!isJsonObjectText(form.setting)) return { message: formMessages.settingInvalid }
-	if (!isJsonObjectText(form.statusCodeMapping)) return { message: formMessages.statusCodeMappingInvalid }
+	if (cycle) return { message: formMessages.modelMappingCycle, values: { cycle: describeCycle(cycle) }, fields: ['modelMapping'] }
+	if (!isJsonObjectText(form.setting)) return { message: formMessages.settingInvalid, fields: ['setting'] }
+	if (!isJsonObjectText(form.statusCodeMapping)) return { message: formMessages.statusCodeMappingInvalid, fields: ['statusCodeMapping'] }
 	if (form.type === CHANNEL_TYPE.vertex) {
 		const problem = findVertexProblem(form)
 		if (problem) return problem
 	}
 	const priority = form.priority.trim()
-	if (priority && (!isIntegerText(priority) || Number(priority) < PRIORITY_MIN)) return { message: formMessages.priorityInteger, values: { minimum: PRIORITY_MIN } }
+	if (priority && (!isIntegerText(priority) || Number(priority) < PRIORITY_MIN)) return { message: formMessages.priorityInteger, values: { minimum: PRIORITY_MIN }, fields: ['priority'] }
 	const weight = form.weight.trim()
-	if (weight && (!isIntegerText(weight) || Number(weight) < WEIGHT_MIN)) return { message: formMessages.weightInteger }
+	if (weight && (!isIntegerText(weight) || Number(weight) < WEIGHT_MIN)) return { message: formMessages.weightInteger, fields: ['weight'] }
 	return undefined
 }
 
 /** Vertex AI: the key is a service-account JSON key; the region a name or a JSON map. */
 function findVertexProblem(form: ChannelForm): FormProblem | undefined {
 	const keys = form.batch ? form.key.split('\n').filter((line) => line.trim()) : [form.key]
-	if (form.key.trim() && !keys.every((key) => key.trim().startsWith('{') && isJsonObjectText(key))) return { message: formMessages.vertexKeyInvalid }
-	if (form.other.trim().startsWith('{') && !isJsonObjectText(form.other)) return { message: formMessages.vertexRegionInvalid }
+	if (form.key.trim() && !keys.every((key) => key.trim().startsWith('{') && isJsonObjectText(key))) return { message: formMessages.vertexKeyInvalid, fields: ['key'] }
+	if (form.other.trim().startsWith('{') && !isJsonObjectText(form.other)) return { message: formMessages.vertexRegionInvalid, fields: ['other'] }
 	return undefined
 }
 

@@ -5,6 +5,7 @@ import { Textarea } from '@ui/components/ui/textarea'
 import { useTranslation } from '@ui/i18n'
 import { Field } from './field'
 import { formMessages, type ChannelForm } from './form'
+import type { FormProblemState } from '@ui/lib/use-form-problem'
 
 type KeyFieldProps = {
 	form: ChannelForm
@@ -14,10 +15,11 @@ type KeyFieldProps = {
 	/** Edit mode: the key's destination changed and the caller must enter the key again (form.ts keyNeeded). */
 	needsKey: boolean
 	update: (changes: Partial<ChannelForm>) => void
+	problems: FormProblemState
 }
 
 /** The key (or keys, one per line, in batch creation). Keys are never shown back: on edit, empty keeps the stored one. */
-export function KeyField({ form, keyFormat: format, creating, needsKey, update }: KeyFieldProps) {
+export function KeyField({ form, keyFormat: format, creating, needsKey, update, problems }: KeyFieldProps) {
 	const { t } = useTranslation()
 	const vertex = form.type === CHANNEL_TYPE.vertex
 	const placeholder = (() => {
@@ -34,7 +36,7 @@ export function KeyField({ form, keyFormat: format, creating, needsKey, update }
 		form.batch && t('渠道依次命名为 名称、名称-2、名称-3…'),
 	].filter((hint): hint is string => Boolean(hint))
 	return (
-		<Field id="channel-key" label={vertex ? t('密钥文件 (JSON)') : t('密钥')} required={creating || needsKey} hint={hints.length ? hints.map((hint) => <span key={String(hint)} className="block">{hint}</span>) : undefined}>
+		<Field id="channel-key" label={vertex ? t('密钥文件 (JSON)') : t('密钥')} required={creating || needsKey} error={problems.errorOf('key')} hint={hints.length ? hints.map((hint) => <span key={String(hint)} className="block">{hint}</span>) : undefined}>
 			<Textarea
 				id="channel-key"
 				value={form.key}
@@ -44,6 +46,7 @@ export function KeyField({ form, keyFormat: format, creating, needsKey, update }
 				className="font-mono text-xs"
 				placeholder={placeholder}
 				onChange={(event) => update({ key: event.target.value })}
+				{...problems.control('key', 'channel-key')}
 			/>
 			{creating && (
 				<div className="flex items-center gap-2">

@@ -26,13 +26,14 @@ type ModelsFieldProps = {
 	/** This type's models (the related ones) and every known model (union of all sources). */
 	relatedModels: string[]
 	allModels: string[]
-	invalid: boolean
+	/** Translated, when the form's check found the list empty. */
+	error?: string
 	onChange: (models: string[]) => void
 }
 
 const union = (...lists: readonly string[][]) => [...new Set(lists.flat())]
 
-export function ModelsField({ form, channelId, relatedModels, allModels, invalid, onChange }: ModelsFieldProps) {
+export function ModelsField({ form, channelId, relatedModels, allModels, error, onChange }: ModelsFieldProps) {
 	const { t } = useTranslation()
 	const [custom, setCustom] = useState('')
 	const [fetching, setFetching] = useState(false)
@@ -69,8 +70,8 @@ export function ModelsField({ form, channelId, relatedModels, allModels, invalid
 	}
 
 	return (
-		<Field label={t('模型')} required hint={t('渠道支持的模型；请求的模型不在其中时不会选中此渠道')}>
-			<MultiSelect label={t('模型')} values={form.models} options={allModels} invalid={invalid} placeholder={t('请选择该渠道所支持的模型')} onChange={onChange} />
+		<Field id="channel-models" label={t('模型')} required hint={t('渠道支持的模型；请求的模型不在其中时不会选中此渠道')} error={error}>
+			<MultiSelect id="channel-models" label={t('模型')} values={form.models} options={allModels} invalid={Boolean(error)} placeholder={t('请选择该渠道所支持的模型')} onChange={onChange} />
 			<div className="flex flex-wrap gap-2">
 				<Button type="button" variant="outline" size="sm" onClick={() => onChange(union(form.models, relatedModels))}>{t('填入相关模型')}</Button>
 				<Button type="button" variant="outline" size="sm" onClick={() => onChange(union(form.models, allModels))}>{t('填入所有模型')}</Button>

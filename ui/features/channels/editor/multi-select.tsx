@@ -5,12 +5,15 @@ import { Button } from '@ui/components/ui/button'
 import { Input } from '@ui/components/ui/input'
 import { Popover, PopoverContent, PopoverTrigger } from '@ui/components/ui/popover'
 import { useTranslation } from '@ui/i18n'
+import { fieldErrorId } from '@ui/lib/use-form-problem'
 import { cn } from '@ui/lib/utils'
 
 /** Long model lists are cut; the search narrows them down. */
 const MAX_LISTED_OPTIONS = 200
 
 type MultiSelectProps = {
+	/** The chooser button's id (a label's target); with `invalid`, the button names the message under it. */
+	id?: string
 	/** Names the chooser button and the chips' list for assistive technology (translated). */
 	label: string
 	values: string[]
@@ -21,7 +24,7 @@ type MultiSelectProps = {
 }
 
 /** Chosen values as removable chips, and a searchable list to toggle values in and out. */
-export function MultiSelect({ label, values, options, onChange, placeholder, invalid }: MultiSelectProps) {
+export function MultiSelect({ id, label, values, options, onChange, placeholder, invalid }: MultiSelectProps) {
 	const { t } = useTranslation()
 	const [open, setOpen] = useState(false)
 	const [search, setSearch] = useState('')
@@ -58,7 +61,7 @@ export function MultiSelect({ label, values, options, onChange, placeholder, inv
 			)}
 			<Popover open={open} onOpenChange={changeOpen}>
 				<PopoverTrigger asChild>
-					<Button type="button" variant="outline" size="sm" className="w-fit" aria-label={t('选择{name}', { name: label })}>
+					<Button id={id} type="button" variant="outline" size="sm" className="w-fit" aria-label={t('选择{name}', { name: label })} aria-invalid={invalid || undefined} aria-describedby={invalid && id ? fieldErrorId(id) : undefined}>
 						{t('选择')}
 						<ChevronDownIcon />
 					</Button>

@@ -6,12 +6,15 @@ import { Textarea } from '@ui/components/ui/textarea'
 import { useTranslation } from '@ui/i18n'
 import { Field } from './field'
 import type { ChannelForm } from './form'
+import type { FormProblemState } from '@ui/lib/use-form-problem'
 import { BASE_URL_FIELDS, SILICONCLOUD_SIGN_UP_URL, VERTEX_REGION_MAP_TEMPLATE } from './presets'
 
 type TypeFieldsProps = {
 	form: ChannelForm
 	update: (changes: Partial<ChannelForm>) => void
 }
+
+type TypeFieldsWithProblems = TypeFieldsProps & { problems: FormProblemState }
 
 export function BaseUrlField({ form, update }: TypeFieldsProps) {
 	const { t } = useTranslation()
@@ -33,7 +36,7 @@ export function BaseUrlField({ form, update }: TypeFieldsProps) {
 }
 
 /** `other` and the organization, by type. */
-export function TypeFields({ form, update }: TypeFieldsProps) {
+export function TypeFields({ form, update, problems }: TypeFieldsWithProblems) {
 	const { t } = useTranslation()
 	const otherInput = (label: string, placeholder: string, hint?: string) => (
 		<Field id="channel-other" label={label} hint={hint}>
@@ -57,8 +60,8 @@ export function TypeFields({ form, update }: TypeFieldsProps) {
 			return otherInput('Account ID', t('请输入 Account ID，例如：d6b5da8hk1awo8nap34ube6gh'))
 		case CHANNEL_TYPE.vertex:
 			return (
-				<Field id="channel-other" label={t('部署地区')} hint={t('填写一个地区，或一个从模型到地区的 JSON（default 用于其余模型）；留空则保存为 {region}', { region: DEFAULT_VERTEX_REGION })}>
-					<Textarea id="channel-other" value={form.other} rows={2} spellCheck={false} className="font-mono text-xs" placeholder={`${DEFAULT_VERTEX_REGION}\n${t('或')}\n${VERTEX_REGION_MAP_TEMPLATE}`} onChange={(event) => update({ other: event.target.value })} />
+				<Field id="channel-other" label={t('部署地区')} error={problems.errorOf('other')} hint={t('填写一个地区，或一个从模型到地区的 JSON（default 用于其余模型）；留空则保存为 {region}', { region: DEFAULT_VERTEX_REGION })}>
+					<Textarea id="channel-other" value={form.other} rows={2} spellCheck={false} className="font-mono text-xs" placeholder={`${DEFAULT_VERTEX_REGION}\n${t('或')}\n${VERTEX_REGION_MAP_TEMPLATE}`} onChange={(event) => update({ other: event.target.value })} {...problems.control('other', 'channel-other')} />
 				</Field>
 			)
 		case CHANNEL_TYPE.siliconflow:

@@ -7,22 +7,40 @@ import { LogSection } from '@ui/features/settings/operation/log-section'
 import { ModelRatioArea } from '@ui/features/settings/operation/model-ratio-area'
 import { MonitoringSection } from '@ui/features/settings/operation/monitoring-section'
 import { QuotaSection } from '@ui/features/settings/operation/quota-section'
+import { type NavSection, SectionNav } from '@ui/features/settings/operation/section-nav'
 import { SensitiveSection } from '@ui/features/settings/operation/sensitive-section'
 
-/** The super admin's operation settings (seed 000 §2), each section saving its own changed keys. */
+/** The sections in page order: their SectionCard ids and titles. */
+const SECTIONS: readonly NavSection[] = [
+	{ id: 'general', title: '通用设置' },
+	{ id: 'drawing', title: '绘图设置' },
+	{ id: 'sensitive', title: '屏蔽词过滤设置' },
+	{ id: 'log', title: '日志设置' },
+	{ id: 'dashboard', title: '数据看板设置' },
+	{ id: 'monitoring', title: '监控设置' },
+	{ id: 'quota', title: '额度设置' },
+	{ id: 'chat', title: '聊天设置' },
+	{ id: 'group', title: '分组设置' },
+	{ id: 'model-ratio', title: '倍率设置' },
+]
+
+/** The super admin's operation settings (seed 000 §2), each section saving its own changed keys; a section list leads to each. */
 export function OperationTab() {
 	return (
-		<div className="flex flex-col gap-4" data-testid="operation-tab">
-			<GeneralSection />
-			<DrawingSection />
-			<SensitiveSection />
-			<LogSection />
-			<DashboardSection />
-			<MonitoringSection />
-			<QuotaSection />
-			<ChatSection />
-			<GroupSection />
-			<ModelRatioArea />
+		<div className="flex flex-col gap-4 lg:grid lg:grid-cols-[11rem_minmax(0,1fr)] lg:items-start lg:gap-6" data-testid="operation-tab">
+			<SectionNav sections={SECTIONS} />
+			<div className="flex min-w-0 flex-col gap-4">
+				<GeneralSection />
+				<DrawingSection />
+				<SensitiveSection />
+				<LogSection />
+				<DashboardSection />
+				<MonitoringSection />
+				<QuotaSection />
+				<ChatSection />
+				<GroupSection />
+				<ModelRatioArea />
+			</div>
 		</div>
 	)
 }

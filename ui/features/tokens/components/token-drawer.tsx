@@ -15,8 +15,9 @@ import { Field } from '@ui/components/ui/field'
 import { CountField, ExpiryField, QuotaField } from '@ui/features/tokens/components/drawer-fields'
 import { GroupSelect } from '@ui/features/tokens/components/group-select'
 import { ModelPicker } from '@ui/features/tokens/components/model-picker'
-import { changedFields, type FormProblem, newTokenValues, readCount, readTokenFields, type TokenFormValues, tokenValues } from '@ui/features/tokens/token-form'
+import { changedFields, newTokenValues, readCount, readTokenFields, type TokenFormValues, tokenValues } from '@ui/features/tokens/token-form'
 import { SheetFormActions } from '@ui/components/ui/sheet-form-actions'
+import { useFormProblem } from '@ui/lib/use-form-problem'
 
 /** What the drawer edits: a new token, or an existing one read fresh from the server. */
 export type DrawerTarget = { kind: 'create' } | { kind: 'edit'; token: TokenView }
@@ -53,24 +54,19 @@ function TokenForm({ target, models, groups, onClose, onSaved }: Omit<TokenDrawe
 	const [values, setValues] = useState<TokenFormValues>(initial)
 	const [submitting, setSubmitting] = useState(false)
 	const set = <Field extends keyof TokenFormValues>(field: Field, value: TokenFormValues[Field]) => setValues((previous) => ({ ...previous, [field]: value }))
-	const showProblem = (problem: FormProblem) => toast.error(t(problem.message, problem.values))
+	const problems = useFormProblem()
 
 	async function save(): Promise<boolean> {
 		const fields = readTokenFields(values, status)
-		if (fields.problem) {
-			showProblem(fields.problem)
-			return false
-		}
+		const count = target.kind === 'create' ? readCount(values.count) : undefined
+		if (problems.report(fields.problem ?? count?.problem)) return false
+		if (!fields.value) return false
 		if (target.kind === 'edit') {
 			const before = readTokenFields(initial, status).value
 			const changes = before ? changedFields(before, fields.value) : fields.value
 			return (await callApi(t, updateToken(browserApi, { id: target.token.id, ...changes }), '令牌更新成功')) !== undefined
 		}
-		const count = readCount(values.count)
-		if (count.problem) {
-			showProblem(count.problem)
-			return false
-		}
+		if (count?.value === undefined) return false
 		const created = await callApi(t, createTokens(browserApi, { ...fields.value, count: count.value }))
 		if (!created) return false
 		toast.success(count.value > 1 ? t('已创建 {count} 个令牌', { count: created.data.length }) : t('令牌创建成功'))
@@ -90,12 +86,12 @@ function TokenForm({ target, models, groups, onClose, onSaved }: Omit<TokenDrawe
 	return (
 		<form noValidate onSubmit={submit} className="flex min-h-0 flex-1 flex-col gap-4">
 			<SheetBody>
-				<Field id="token-name" label="名称">
-					<Input id="token-name" value={values.name} placeholder={t('请输入令牌名称')} autoComplete="off" onChange={(event) => set('name', event.target.value)} />
+				<Field id="token-name" label="名称" error={problems.errorOf('name')}>
+					<Input id="token-name" value={values.name} placeholder={t('请输入令牌名称')} autoComplete="off" onChange={(event) => set('name', event.target.value)} {...problems.control('name', 'token-name')} />
 				</Field>
-				<ExpiryField value={values.expiry} onChange={(value) => set('expiry', value)} />
-				<QuotaField quota={values.quota} unlimited={values.unlimitedQuota} onQuotaChange={(value) => set('quota', value)} onUnlimitedChange={(value) => set('unlimitedQuota', value)} />
-				{target.kind === 'create' && <CountField value={values.count} onChange={(value) => set('count', value)} />}
+				<ExpiryField value={values.expiry} onChange={(value) => set('expiry', value)} problems={problems} />
+				<QuotaField quota={values.quota} unlimited={values.unlimitedQuota} onQuotaChange={(value) => set('quota', value)} onUnlimitedChange={(value) => set('unlimitedQuota', value)} problems={problems} />
+				{target.kind === 'create' && <CountField value={values.count} onChange={(value) => set('count', value)} problems={problems} />}
 				<Field id="token-allow-ips" label="IP 白名单" hint={t('每行一个 IP 地址或 CIDR 网段，留空表示不限制')}>
 					<Textarea id="token-allow-ips" rows={3} value={values.allowIps} placeholder={'192.168.1.10\n10.0.0.0/8'} className="font-mono text-xs" onChange={(event) => set('allowIps', event.target.value)} />
 				</Field>

@@ -1,15 +1,15 @@
 import { type FormEvent, useState } from 'react'
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, USERNAME_MAX_LENGTH } from '@shared/user-constants'
 import { Input } from '@ui/components/ui/input'
-import { Label } from '@ui/components/ui/label'
+import { Field } from '@ui/components/ui/field'
 import { Sheet, SheetBody, SheetContent, SheetDescription, SheetHeader, SheetTitle } from '@ui/components/ui/sheet'
-import { toast } from '@ui/components/ui/toaster'
 import { createUser } from '@ui/features/users/api'
 import { checkCredentials } from '@ui/features/users/user-validation'
 import { useTranslation } from '@ui/i18n'
 import { browserApi } from '@ui/lib/browser-api'
 import { callApi } from '@ui/lib/call-api'
 import { SheetFormActions } from '@ui/components/ui/sheet-form-actions'
+import { useFormProblem } from '@ui/lib/use-form-problem'
 
 type AddUserDrawerProps = { open: boolean; onOpenChange: (open: boolean) => void; onCreated: () => void }
 
@@ -35,15 +35,12 @@ function AddUserForm({ onCancel, onCreated }: { onCancel: () => void; onCreated:
 	const [displayName, setDisplayName] = useState('')
 	const [password, setPassword] = useState('')
 	const [submitting, setSubmitting] = useState(false)
+	const problems = useFormProblem()
 
 	async function handleSubmit(event: FormEvent<HTMLFormElement>) {
 		event.preventDefault()
 		const name = username.trim()
-		const problem = checkCredentials(name, password, { passwordRequired: true })
-		if (problem) {
-			toast.error(t(problem.message, problem.values))
-			return
-		}
+		if (problems.report(checkCredentials(name, password, { passwordRequired: true }))) return
 		setSubmitting(true)
 		const created = await callApi(t, createUser(browserApi, { username: name, display_name: displayName.trim(), password }), '用户创建成功')
 		setSubmitting(false)
@@ -53,18 +50,15 @@ function AddUserForm({ onCancel, onCreated }: { onCancel: () => void; onCreated:
 	return (
 		<form noValidate onSubmit={handleSubmit} className="flex flex-1 flex-col gap-4 overflow-hidden">
 			<SheetBody>
-				<div className="flex flex-col gap-2">
-					<Label htmlFor="add-user-username">{t('用户名')}</Label>
-					<Input id="add-user-username" autoComplete="off" maxLength={USERNAME_MAX_LENGTH} placeholder={t('请输入用户名，最长 {max} 位', { max: USERNAME_MAX_LENGTH })} value={username} onChange={(event) => setUsername(event.target.value)} />
-				</div>
-				<div className="flex flex-col gap-2">
-					<Label htmlFor="add-user-display-name">{t('显示名称')}</Label>
+				<Field id="add-user-username" label="用户名" error={problems.errorOf('username')}>
+					<Input id="add-user-username" autoComplete="off" maxLength={USERNAME_MAX_LENGTH} placeholder={t('请输入用户名，最长 {max} 位', { max: USERNAME_MAX_LENGTH })} value={username} onChange={(event) => setUsername(event.target.value)} {...problems.control('username', 'add-user-username')} />
+				</Field>
+				<Field id="add-user-display-name" label="显示名称">
 					<Input id="add-user-display-name" autoComplete="off" placeholder={t('请输入显示名称，留空则同用户名')} value={displayName} onChange={(event) => setDisplayName(event.target.value)} />
-				</div>
-				<div className="flex flex-col gap-2">
-					<Label htmlFor="add-user-password">{t('密码')}</Label>
-					<Input id="add-user-password" type="password" autoComplete="new-password" maxLength={PASSWORD_MAX_LENGTH} placeholder={t('请输入密码，{min} 到 {max} 位', { min: PASSWORD_MIN_LENGTH, max: PASSWORD_MAX_LENGTH })} value={password} onChange={(event) => setPassword(event.target.value)} />
-				</div>
+				</Field>
+				<Field id="add-user-password" label="密码" error={problems.errorOf('password')}>
+					<Input id="add-user-password" type="password" autoComplete="new-password" maxLength={PASSWORD_MAX_LENGTH} placeholder={t('请输入密码，{min} 到 {max} 位', { min: PASSWORD_MIN_LENGTH, max: PASSWORD_MAX_LENGTH })} value={password} onChange={(event) => setPassword(event.target.value)} {...problems.control('password', 'add-user-password')} />
+				</Field>
 			</SheetBody>
 			<SheetFormActions onCancel={onCancel} submitting={submitting} />
 		</form>

@@ -6,7 +6,7 @@ import { Input } from '@ui/components/ui/input'
 import { Label } from '@ui/components/ui/label'
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@ui/components/ui/select'
 import { SheetBody } from '@ui/components/ui/sheet'
-import { toast } from '@ui/components/ui/toaster'
+import { Field, FieldMessage } from '@ui/components/ui/field'
 import { updateUser } from '@ui/features/users/api'
 import { AddQuotaDialog, negativeQuotaMessage } from '@ui/features/users/components/add-quota-dialog'
 import { checkCredentials } from '@ui/features/users/user-validation'
@@ -16,6 +16,7 @@ import { callApi } from '@ui/lib/call-api'
 import { renderQuota } from '@ui/lib/format'
 import { useStatus } from '@ui/lib/status'
 import { SheetFormActions } from '@ui/components/ui/sheet-form-actions'
+import { useFormProblem } from '@ui/lib/use-form-problem'
 
 type EditUserFormProps = { user: UserView; groups: string[]; onCancel: () => void; onSaved: () => void }
 
@@ -36,6 +37,7 @@ export function EditUserForm({ user, groups, onCancel, onSaved }: EditUserFormPr
 	const [quotaText, setQuotaText] = useState(String(user.quota))
 	const [addingQuota, setAddingQuota] = useState(false)
 	const [submitting, setSubmitting] = useState(false)
+	const problems = useFormProblem()
 	const quota = Number(quotaText.trim() || 0)
 	const groupChoices = groups.includes(user.group) ? groups : [user.group, ...groups]
 
@@ -43,18 +45,9 @@ export function EditUserForm({ user, groups, onCancel, onSaved }: EditUserFormPr
 		event.preventDefault()
 		const name = username.trim()
 		const problem = checkCredentials(name, password, { passwordRequired: false })
-		if (problem) {
-			toast.error(t(problem.message, problem.values))
-			return
-		}
-		if (!Number.isSafeInteger(quota)) {
-			toast.error(t('请输入整数'))
-			return
-		}
-		if (quota < 0) {
-			toast.error(t(negativeQuotaMessage))
-			return
-		}
+			?? (!Number.isSafeInteger(quota) ? { message: '请输入整数', fields: ['quota'] } : undefined)
+			?? (quota < 0 ? { message: negativeQuotaMessage, fields: ['quota'] } : undefined)
+		if (problems.report(problem)) return
 		setSubmitting(true)
 		const changes = { id: user.id, username: name, display_name: displayName.trim(), group, quota, ...(password ? { password } : {}) }
 		const saved = await callApi(t, updateUser(browserApi, changes), '用户信息更新成功')
@@ -66,14 +59,12 @@ export function EditUserForm({ user, groups, onCancel, onSaved }: EditUserFormPr
 		<>
 			<form noValidate onSubmit={handleSubmit} className="flex flex-1 flex-col gap-4 overflow-hidden">
 				<SheetBody>
-					<div className="flex flex-col gap-2">
-						<Label htmlFor="edit-user-username">{t('用户名')}</Label>
-						<Input id="edit-user-username" autoComplete="off" maxLength={USERNAME_MAX_LENGTH} value={username} onChange={(event) => setUsername(event.target.value)} />
-					</div>
-					<div className="flex flex-col gap-2">
-						<Label htmlFor="edit-user-password">{t('密码')}</Label>
-						<Input id="edit-user-password" type="password" autoComplete="new-password" maxLength={PASSWORD_MAX_LENGTH} placeholder={t('请输入新的密码，最短 {min} 位；留空则不修改', { min: PASSWORD_MIN_LENGTH })} value={password} onChange={(event) => setPassword(event.target.value)} />
-					</div>
+					<Field id="edit-user-username" label="用户名" error={problems.errorOf('username')}>
+						<Input id="edit-user-username" autoComplete="off" maxLength={USERNAME_MAX_LENGTH} value={username} onChange={(event) => setUsername(event.target.value)} {...problems.control('username', 'edit-user-username')} />
+					</Field>
+					<Field id="edit-user-password" label="密码" error={problems.errorOf('password')}>
+						<Input id="edit-user-password" type="password" autoComplete="new-password" maxLength={PASSWORD_MAX_LENGTH} placeholder={t('请输入新的密码，最短 {min} 位；留空则不修改', { min: PASSWORD_MIN_LENGTH })} value={password} onChange={(event) => setPassword(event.target.value)} {...problems.control('password', 'edit-user-password')} />
+					</Field>
 					<div className="flex flex-col gap-2">
 						<Label htmlFor="edit-user-display-name">{t('显示名称')}</Label>
 						<Input id="edit-user-display-name" autoComplete="off" value={displayName} onChange={(event) => setDisplayName(event.target.value)} />
@@ -94,10 +85,10 @@ export function EditUserForm({ user, groups, onCancel, onSaved }: EditUserFormPr
 					<div className="flex flex-col gap-2">
 						<Label htmlFor="edit-user-quota">{t('剩余额度')}</Label>
 						<div className="flex gap-2">
-							<Input id="edit-user-quota" type="number" step={1} min={0} value={quotaText} onChange={(event) => setQuotaText(event.target.value)} />
+							<Input id="edit-user-quota" type="number" step={1} min={0} value={quotaText} onChange={(event) => setQuotaText(event.target.value)} {...problems.control('quota', 'edit-user-quota')} />
 							<Button type="button" variant="outline" onClick={() => setAddingQuota(true)}>{t('添加额度')}</Button>
 						</div>
-						<span className="text-xs text-muted-foreground">{Number.isFinite(quota) ? t('约合 {amount}', { amount: renderQuota(quota, status) }) : t('请输入整数')}</span>
+						<FieldMessage id="edit-user-quota" error={problems.errorOf('quota')} hint={Number.isFinite(quota) ? t('约合 {amount}', { amount: renderQuota(quota, status) }) : t('请输入整数')} />
 					</div>
 					{bindings.map((binding) => (
 						<div key={binding.key} className="flex flex-col gap-2">

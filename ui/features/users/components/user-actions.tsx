@@ -1,30 +1,34 @@
 import type { ManageAction, UserView } from '@shared/user'
 import { USER_STATUS } from '@shared/user-constants'
-import { Button } from '@ui/components/ui/button'
+import { mayTakeUserAction } from '@shared/user-permissions'
+import { RowActions } from '@ui/components/data-table/row-actions'
 import { isDeactivated } from '@ui/features/users/user-labels'
-import { useTranslation } from '@ui/i18n'
+import { useCurrentUser } from '@ui/lib/session'
 
 export type ManageRequest = { user: UserView; action: ManageAction }
 
 type UserActionsProps = { user: UserView; onManage: (request: ManageRequest) => void; onEdit: (user: UserView) => void }
 
-/** A deactivated user has no actions; the server refuses what the caller's role may not do. */
+/**
+ * Edit and enable/disable on the row, promote, demote and deactivate in its menu: only what the
+ * signed-in role may do to this user (the server's own rule), so the super admin's row offers only
+ * an edit, and an admin's row none to another admin. A deactivated user has no actions.
+ */
 export function UserActions({ user, onManage, onEdit }: UserActionsProps) {
-	const { t } = useTranslation()
-	if (isDeactivated(user)) return null
+	const viewer = useCurrentUser()
+	if (isDeactivated(user) || !viewer) return null
+	const may = (action: Parameters<typeof mayTakeUserAction>[2]) => mayTakeUserAction(viewer, user, action)
 	const manage = (action: ManageAction) => () => onManage({ user, action })
 	const enabled = user.status === USER_STATUS.enabled
 	return (
-		<div className="flex flex-wrap gap-1">
-			<Button size="sm" variant="outline" onClick={manage('promote')}>{t('提升')}</Button>
-			<Button size="sm" variant="outline" onClick={manage('demote')}>{t('降级')}</Button>
-			{enabled ? (
-				<Button size="sm" variant="outline" onClick={manage('disable')}>{t('禁用')}</Button>
-			) : (
-				<Button size="sm" variant="outline" disabled={user.status === USER_STATUS.blocked} onClick={manage('enable')}>{t('启用')}</Button>
-			)}
-			<Button size="sm" variant="outline" onClick={() => onEdit(user)}>{t('编辑')}</Button>
-			<Button size="sm" variant="destructive" onClick={manage('delete')}>{t('注销')}</Button>
-		</div>
+		<RowActions
+			actions={[
+				may('edit') && { label: '编辑', onSelect: () => onEdit(user) },
+				enabled ? may('disable') && { label: '禁用', onSelect: manage('disable') } : may('enable') && { label: '启用', onSelect: manage('enable') },
+				may('promote') && { label: '提升', onSelect: manage('promote') },
+				may('demote') && { label: '降级', onSelect: manage('demote') },
+				may('delete') && { label: '注销', onSelect: manage('delete'), destructive: true },
+			]}
+		/>
 	)
 }

@@ -18,7 +18,7 @@ export function useUserColumns({ onManage, onEdit }: ColumnHandlers): DataColumn
 			id: 'username',
 			header: '用户名',
 			cell: ({ row: { original: user } }) => (
-				<div className="flex flex-col">
+				<div className="flex items-baseline gap-2">
 					<span className="font-medium">{user.username}</span>
 					{user.display_name && user.display_name !== user.username && <span className="text-xs text-muted-foreground">{user.display_name}</span>}
 				</div>
