@@ -2,7 +2,9 @@
  * A fake OpenAI upstream for the image, audio and moderation endpoints, on loopback, speaking their
  * documented wire format (OpenAI API reference): images answer `{created, data: [{b64_json}], usage?}`,
  * speech answers audio bytes, transcriptions and translations answer each `response_format`
- * (`json`, `text`, `srt`, `verbose_json`, `vtt`), moderations answer `{id, model, results}`. The path
+ * (`json`, `text`, `srt`, `verbose_json`, `vtt`), moderations answer `{id, model, results}`, and chat
+ * completions answer as an audio model does (gpt-4o-audio: `message.audio`, audio tokens in the
+ * usage details). The path
  * is matched by its end, so OpenAI's `/v1/…` and Azure's `/openai/deployments/<name>/…?api-version`
  * both work. Every request is recorded with its raw bytes and, for uploads, its parts.
  */
@@ -35,6 +37,8 @@ export interface FakeMediaOptions {
 	speechBytes?: number
 	/** Send speech in chunks this far apart (ms), to let a test cut it; default 0. */
 	speechChunkDelayMs?: number
+	/** What an audio chat answer reports; default 100 prompt (40 audio), 200 completion (150 audio). */
+	chatUsage?: { prompt: number; promptAudio: number; completion: number; completionAudio: number }
 	/** Answer every request with this status and an OpenAI error. */
 	failWith?: number
 }
@@ -135,6 +139,22 @@ export function startFakeMedia(initial: FakeMediaOptions = {}): FakeMedia {
 		})
 	}
 
+	function audioChat(recorded: MediaRecordedRequest) {
+		const usage = options.chatUsage ?? { prompt: 100, promptAudio: 40, completion: 200, completionAudio: 150 }
+		return Response.json({
+			id: 'chatcmpl-audio', object: 'chat.completion', created: 1_700_000_000, model: recorded.json?.model,
+			choices: [{
+				index: 0, finish_reason: 'stop',
+				message: { role: 'assistant', content: null, refusal: null, audio: { id: 'audio_fake', data: Buffer.from(speechAudio(64)).toString('base64'), expires_at: 1_700_003_600, transcript: 'Hello there.' } },
+			}],
+			usage: {
+				prompt_tokens: usage.prompt, completion_tokens: usage.completion, total_tokens: usage.prompt + usage.completion,
+				prompt_tokens_details: { cached_tokens: 0, audio_tokens: usage.promptAudio },
+				completion_tokens_details: { reasoning_tokens: 0, audio_tokens: usage.completionAudio, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
+			},
+		})
+	}
+
 	const server = Bun.serve({
 		port: 0,
 		hostname: '127.0.0.1',
@@ -147,6 +167,7 @@ export function startFakeMedia(initial: FakeMediaOptions = {}): FakeMedia {
 			if (path.endsWith('/audio/transcriptions')) return transcription(recorded, 'transcribe')
 			if (path.endsWith('/audio/translations')) return transcription(recorded, 'translate')
 			if (path.endsWith('/moderations')) return moderation(recorded)
+			if (path.endsWith('/chat/completions')) return audioChat(recorded)
 			return Response.json({ error: { message: `no route ${path}`, type: 'invalid_request_error', param: null, code: null } }, { status: 404 })
 		},
 	})
