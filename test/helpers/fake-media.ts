@@ -48,7 +48,7 @@ export interface FakeMedia {
 	requests: MediaRecordedRequest[]
 	options: FakeMediaOptions
 	/** The bytes speech answers with (deterministic). */
-	speechAudio(): Uint8Array
+	speechAudio(): Uint8Array<ArrayBuffer>
 	stop(): Promise<void>
 }
 
@@ -57,7 +57,7 @@ const DEFAULT_SPEECH_BYTES = 48 * 1024
 /** A 1×1 PNG, as image answers' `b64_json`. */
 export const TINY_PNG_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=='
 
-const speechAudio = (length: number) => Uint8Array.from({ length }, (_, index) => (index * 31 + 7) % 251)
+const speechAudio = (length: number): Uint8Array<ArrayBuffer> => Uint8Array.from({ length }, (_, index) => (index * 31 + 7) % 251)
 
 export function startFakeMedia(initial: FakeMediaOptions = {}): FakeMedia {
 	const requests: MediaRecordedRequest[] = []
@@ -74,8 +74,12 @@ export function startFakeMedia(initial: FakeMediaOptions = {}): FakeMedia {
 			recorded.fields = {}
 			recorded.files = {}
 			for (const [name, value] of form.entries()) {
-				if (typeof value === 'string') recorded.fields[name] = value
-				else recorded.files[name] = { filename: value.name, type: value.type, bytes: new Uint8Array(await value.arrayBuffer()) }
+				if (typeof value === 'string') {
+					recorded.fields[name] = value
+					continue
+				}
+				const file = value as unknown as File
+				recorded.files[name] = { filename: file.name, type: file.type, bytes: new Uint8Array(await file.arrayBuffer()) }
 			}
 		}
 		requests.push(recorded)
