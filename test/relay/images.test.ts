@@ -126,6 +126,14 @@ for (const target of databaseTargets()) {
 			expect(charge).toBe(20_000)
 		})
 
+		test('an upload that names no model is sent with OpenAI\'s default, dall-e-2, added as a part and charged at its price', async () => {
+			const { charge } = await suite.charged(async () => suite.client.images.createVariation({ image: await toFile(PNG, 'harbour.png', { type: 'image/png' }) }))
+			expect(charge).toBe(10_000)
+			const sent = suite.upstream.requests.at(-1)!
+			expect(sent.fields).toEqual({ model: 'dall-e-2' })
+			expect(sent.files!.image!.bytes).toEqual(new Uint8Array(PNG))
+		})
+
 		test('an Azure channel gets the call at its deployment\'s images path with its api-key, and a Custom channel at its own URL', async () => {
 			expect((await suite.charged(() => suite.client.images.generate({ model: 'azure-image', prompt: 'Azure' }))).charge).toBe(20_000)
 			const azure = suite.upstream.requests.at(-1)!

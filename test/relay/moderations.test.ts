@@ -43,6 +43,13 @@ for (const target of databaseTargets()) {
 			expect(await suite.lastConsumeLog()).toMatchObject({ prompt_tokens: INPUT_TOKENS, completion_tokens: 0, quota: INPUT_TOKENS * RATIO, other: { local_count_tokens: true } })
 		})
 
+		test('a moderation that names no model is sent with OpenAI\'s default model and charged at its ratio', async () => {
+			const { charge } = await suite.charged(() => suite.client.moderations.create({ input: INPUT }))
+			expect(charge).toBe(INPUT_TOKENS * RATIO)
+			expect(suite.upstream.requests.at(-1)!.json).toEqual({ input: INPUT, model: 'omni-moderation-latest' })
+			expect(await suite.lastConsumeLog()).toMatchObject({ model_name: 'omni-moderation-latest' })
+		})
+
 		test('a list of texts and multimodal parts is charged for every text in it', async () => {
 			const { result, charge } = await suite.charged(() => suite.client.moderations.create({ model: 'omni-moderation-latest', input: [INPUT, INPUT] }))
 			expect(result.results).toHaveLength(2)

@@ -99,7 +99,8 @@ export const isMultipart = (body: Record<string, unknown>) => (body as Body)[MUL
 
 /**
  * The upstream body of an upload for `body` (whose `model` is the upstream name by now): the
- * client's bytes when the name is unchanged, else every part in order with `model` replaced.
+ * client's bytes when the name is unchanged, else every part in order with `model` replaced (or
+ * added, when the client named none).
  * Undefined for a body that did not come as an upload.
  */
 export async function multipartUpstreamBody(body: Record<string, unknown>): Promise<{ bytes: Uint8Array<ArrayBuffer>; contentType: string } | undefined> {
@@ -108,6 +109,8 @@ export async function multipartUpstreamBody(body: Record<string, unknown>): Prom
 	if (body.model === multipart.model) return { bytes: multipart.bytes, contentType: multipart.contentType }
 	const form = new FormData()
 	for (const [name, value] of multipart.form.entries()) form.append(name, name === 'model' ? String(body.model) : value)
+	// A model the client left out (the endpoint's default) goes last.
+	if (!multipart.form.has('model')) form.append('model', String(body.model))
 	const encoded = new Response(form)
 	// Read before the body: Bun forgets a FormData body's content type once the body is consumed.
 	const contentType = encoded.headers.get('content-type')!

@@ -17,6 +17,24 @@ export const isMediaEndpoint = (endpoint: RelayEndpoint): endpoint is MediaEndpo
 
 export const isImageEndpoint = (endpoint: RelayEndpoint) => endpoint === 'image-generations' || endpoint === 'image-edits' || endpoint === 'image-variations'
 
+/**
+ * The model OpenAI's API uses when a request names none (OpenAI API reference): the SDK lets a
+ * moderation or an image call leave it out. Speech, transcriptions and translations require one.
+ */
+const DEFAULT_MODELS: Partial<Record<MediaEndpoint, string>> = {
+	moderations: 'omni-moderation-latest',
+	'image-generations': 'dall-e-2',
+	'image-edits': 'dall-e-2',
+	'image-variations': 'dall-e-2',
+}
+
+/** `body` with the endpoint's default model when it names none (the same object when it does, or has no default). */
+export function withDefaultModel(endpoint: MediaEndpoint, body: unknown): unknown {
+	const model = DEFAULT_MODELS[endpoint]
+	if (!model || !isObject(body) || (body.model !== undefined && body.model !== null)) return body
+	return { ...body, model }
+}
+
 /** Endpoints that generate no tokens: their hold covers the prompt alone. */
 export const generatesNoTokens = (endpoint: MediaEndpoint) => endpoint === 'speech' || endpoint === 'moderations'
 
