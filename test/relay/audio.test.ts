@@ -79,6 +79,33 @@ for (const target of databaseTargets()) {
 			expect((await suite.balances()).used - before.used).toBe(SPEECH_INPUT_TOKENS * 3)
 		})
 
+		test('speech whose upstream breaks after its headers, before any audio, is a 502 for the client and not billed', async () => {
+			// An upstream that answers 200 and closes the connection before the first chunk of its body.
+			const breaking = Bun.listen({
+				hostname: '127.0.0.1', port: 0,
+				socket: {
+					data(socket) {
+						socket.end('HTTP/1.1 200 OK\r\ncontent-type: audio/mpeg\r\ntransfer-encoding: chunked\r\n\r\n')
+					},
+				},
+			})
+			try {
+				await suite.harness.createChannel({ type: CHANNEL_TYPE.openai, name: 'breaking', base_url: `http://127.0.0.1:${breaking.port}`, models: 'tts-breaking' })
+				await suite.harness.ferry.dependencies.options.set('ModelRatio', JSON.stringify({ ...suite.harness.ferry.dependencies.options.get('ModelRatio'), 'tts-breaking': 3 }))
+				const before = await suite.balances()
+				const response = await fetch(`${suite.harness.baseUrl}/v1/audio/speech`, {
+					method: 'POST', headers: { authorization: `Bearer ${suite.key}`, 'content-type': 'application/json' },
+					body: JSON.stringify({ model: 'tts-breaking', voice: 'alloy', input: SPEECH_INPUT }),
+				})
+				expect(response.status).toBe(502)
+				expect(await response.json()).toMatchObject({ error: { code: 'bad_gateway' } })
+				await eventually(async () => (await suite.pendingHolds()).length === 0)
+				expect(await suite.balances()).toEqual(before)
+			} finally {
+				breaking.stop(true)
+			}
+		})
+
 		test('a transcription\'s upload reaches the upstream intact and it is charged by the reported tokens, audio input at AudioRatio', async () => {
 			suite.upstream.options.transcriptionUsage = TOKEN_USAGE
 			const { result, charge } = await suite.charged(async () => suite.client.audio.transcriptions.create({ model: 'gpt-4o-transcribe', file: await audio(), language: 'en' }))

@@ -6,7 +6,7 @@
  *   (and a transcript's text) counted locally — and settled before it is returned;
  * - speech is billed by its input text's tokens and streamed through as it arrives: the call settles
  *   when the audio ends, or when it is cut after some of it reached the client; cut before any
- *   byte did, it is voided.
+ *   byte did, it is voided (an upstream that fails before its first byte is a 502 for the client).
  */
 import type { Usage } from '@/billing/price'
 import type { Logger } from '@/lib/logger'
@@ -33,6 +33,8 @@ interface MediaCall {
 	scope: CallScope
 }
 
+type BodyChunk = Awaited<ReturnType<BodyReader['read']>>
+
 const DEFAULT_CONTENT_TYPE = 'application/octet-stream'
 
 const malformed = () => new RelayError(502, 'the upstream sent a malformed answer', 'upstream_error', 'upstream_malformed')
@@ -54,7 +56,15 @@ export async function mediaAnswer(call: MediaCall, upstream: UpstreamAnswer): Pr
 	const contentType = response.headers.get('content-type') ?? DEFAULT_CONTENT_TYPE
 	if (endpoint === 'speech') {
 		const usage: Usage = { promptTokens: await countPrompt(call.prompt), completionTokens: 0 }
-		return { kind: 'media', contentType, body: meteredBytes(bodyOrEmpty(response), call, usage) }
+		const reader = bodyOrEmpty(response)
+		// The first read decides between an answer and an error the client can read (a 502, nothing billed).
+		let first: BodyChunk
+		try {
+			first = await reader.read()
+		} catch {
+			throw relayErrors.upstreamUnavailable()
+		}
+		return { kind: 'media', contentType, body: meteredBytes(reader, first, call, usage) }
 	}
 	let text: string
 	try {
@@ -80,8 +90,9 @@ export async function mediaAnswer(call: MediaCall, upstream: UpstreamAnswer): Pr
  * The upstream's bytes as the client's body, one upstream read per client read. Settles `usage` when
  * the body ends, or when it is cut or cancelled after a byte reached the client; voids otherwise.
  */
-function meteredBytes(reader: BodyReader, { scope, logger }: MediaCall, usage: Usage): ReadableStream<Uint8Array> {
+function meteredBytes(reader: BodyReader, first: BodyChunk, { scope, logger }: MediaCall, usage: Usage): ReadableStream<Uint8Array> {
 	let delivered = false
+	let pending: BodyChunk | undefined = first
 	const end = async (how: StreamEnd) => {
 		try {
 			if (how === 'completed' || delivered) await scope.settle(usage, { localCount: true, end: how })
@@ -92,9 +103,10 @@ function meteredBytes(reader: BodyReader, { scope, logger }: MediaCall, usage: U
 	}
 	return new ReadableStream<Uint8Array>({
 		async pull(controller) {
-			let chunk
+			let chunk = pending
+			pending = undefined
 			try {
-				chunk = await reader.read()
+				chunk ??= await reader.read()
 			} catch (error) {
 				await end('upstream_failed')
 				controller.error(error)

@@ -82,7 +82,7 @@ function promptOf(endpoint: RelayEndpoint, body: Record<string, unknown>): Promp
 	return { endpoint, input: endpoint === 'completions' ? body.prompt : body.input }
 }
 
-/** Embeddings and rerank generate no text: the hold covers the prompt alone. */
+/** Embeddings, rerank, speech and moderations generate no tokens: the hold covers the prompt alone. */
 function completionAllowance(dependencies: Dependencies, endpoint: RelayEndpoint, body: Record<string, unknown>) {
 	if (endpoint === 'embeddings' || endpoint === 'rerank' || (isMediaEndpoint(endpoint) && generatesNoTokens(endpoint))) return 0
 	const limit = body.max_completion_tokens ?? body.max_tokens
