@@ -3,13 +3,27 @@
  * price × group ratio × QuotaPerUnit per call; otherwise tokens are priced by ratios:
  *   (uncached prompt + cached × CacheRatio + cache writes × CreateCacheRatio
  *    + completion × CompletionRatio) × ModelRatio × group ratio.
+ * Audio tokens (part of prompt and completion, as OpenAI reports them) are priced by the model's
+ * `AudioRatio` instead of plain input, and audio output by `AudioRatio × AudioCompletionRatio`
+ * (both 1 when unset). A per-call price may be multiplied by a call ratio: images charge
+ * n × the size/quality factor per call.
  * Rounded half away from zero; a priced call with tokens never costs 0; zero usage costs 0.
  */
 import type { OptionStore } from '@/db/stores/options'
 
 export type Pricing =
-	| { kind: 'per_call'; modelPrice: number; groupRatio: number }
-	| { kind: 'per_token'; modelRatio: number; completionRatio: number; cacheRatio: number; createCacheRatio: number; groupRatio: number }
+	| {
+		kind: 'per_call'; modelPrice: number; groupRatio: number
+		/** Multiplies the price: for images, the number of images × the size/quality factor; 1 when absent. */
+		callRatio?: number
+	}
+	| {
+		kind: 'per_token'; modelRatio: number; completionRatio: number; cacheRatio: number; createCacheRatio: number; groupRatio: number
+		/** Audio input tokens' price relative to text input; 1 when absent. */
+		audioRatio?: number
+		/** Audio output tokens' price relative to audio input; 1 when absent. */
+		audioCompletionRatio?: number
+	}
 
 export interface Usage {
 	promptTokens: number
@@ -18,6 +32,10 @@ export interface Usage {
 	cachedTokens?: number
 	/** Prompt tokens written to the provider's cache; part of `promptTokens`. */
 	cacheCreationTokens?: number
+	/** Prompt tokens that are audio; part of `promptTokens`. */
+	audioPromptTokens?: number
+	/** Completion tokens that are audio; part of `completionTokens`. */
+	audioCompletionTokens?: number
 }
 
 /** Cache writes cost a quarter more than plain input unless `CreateCacheRatio` says otherwise. */
@@ -49,6 +67,8 @@ export function resolvePricing(options: OptionStore, model: string, userGroup: s
 		cacheRatio: options.get('CacheRatio')[model] ?? 1,
 		createCacheRatio: options.get('CreateCacheRatio')[model] ?? DEFAULT_CREATE_CACHE_RATIO,
 		groupRatio: group,
+		audioRatio: options.get('AudioRatio')[model] ?? 1,
+		audioCompletionRatio: options.get('AudioCompletionRatio')[model] ?? 1,
 	}
 }
 
@@ -58,12 +78,16 @@ export function roundQuota(value: number): number {
 }
 
 export function quotaForUsage(pricing: Pricing, usage: Usage, quotaPerUnit: number): number {
-	if (pricing.kind === 'per_call') return roundQuota(pricing.modelPrice * pricing.groupRatio * quotaPerUnit)
+	if (pricing.kind === 'per_call') return roundQuota(pricing.modelPrice * pricing.groupRatio * (pricing.callRatio ?? 1) * quotaPerUnit)
 	const cached = Math.min(usage.cachedTokens ?? 0, usage.promptTokens)
 	const written = Math.min(usage.cacheCreationTokens ?? 0, usage.promptTokens - cached)
-	const plainPrompt = usage.promptTokens - cached - written
+	const audioIn = Math.min(usage.audioPromptTokens ?? 0, usage.promptTokens - cached - written)
+	const plainPrompt = usage.promptTokens - cached - written - audioIn
+	const audioOut = Math.min(usage.audioCompletionTokens ?? 0, usage.completionTokens)
 	if (usage.promptTokens + usage.completionTokens <= 0) return 0
-	const weighted = plainPrompt + cached * pricing.cacheRatio + written * pricing.createCacheRatio + usage.completionTokens * pricing.completionRatio
+	const audioRatio = pricing.audioRatio ?? 1
+	const weighted = plainPrompt + cached * pricing.cacheRatio + written * pricing.createCacheRatio + audioIn * audioRatio
+		+ (usage.completionTokens - audioOut) * pricing.completionRatio + audioOut * audioRatio * (pricing.audioCompletionRatio ?? 1)
 	const quota = roundQuota(weighted * pricing.modelRatio * pricing.groupRatio)
 	return quota === 0 && pricing.modelRatio * pricing.groupRatio > 0 ? 1 : quota
 }

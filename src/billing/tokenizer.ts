@@ -157,7 +157,8 @@ function inputTexts(value: unknown, text: (value: string) => void): number {
 
 export type PromptRequest =
 	| { endpoint: 'chat'; messages: readonly ChatMessage[]; tools?: unknown }
-	| { endpoint: 'completions' | 'embeddings' | 'rerank'; input: unknown }
+	/** `media`: the texts of an image, audio or moderation request. */
+	| { endpoint: 'completions' | 'embeddings' | 'rerank' | 'media'; input: unknown }
 
 /** A quick upper-side estimate of the prompt, for the hold. */
 export function estimatePrompt(request: PromptRequest): number {

@@ -13,6 +13,7 @@ import { randomString } from '@/lib/crypto'
 import { openAIErrorResponse, relayErrors, relayFailure } from './errors'
 import { countClaudeTokens, relayClaudeMessages } from './formats/claude/endpoint'
 import { relayOpenAI } from './formats/openai/endpoint'
+import { mediaRoutes } from './formats/media/routes'
 import { geminiRoutes } from './formats/gemini/routes'
 import { playgroundRoutes } from './playground/routes'
 import { taskRoutes } from './tasks/routes'
@@ -76,6 +77,7 @@ export function createRelay(dependencies: Dependencies, relay: RelayServices) {
 			if (!found) throw relayErrors.modelNotFound(model)
 			return found
 		}))
+		.use(mediaRoutes(dependencies, relay))
 		.all('/*', ({ request }) => openAIErrorResponse(relayErrors.notImplemented(new URL(request.url).pathname)))
 	return new Elysia().use(openAIFormat).use(geminiRoutes(dependencies, relay)).use(playgroundRoutes(dependencies, relay)).use(taskRoutes(dependencies, relay))
 }

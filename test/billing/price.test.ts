@@ -20,6 +20,20 @@ describe('prices', () => {
 		expect(quotaForUsage({ kind: 'per_call', modelPrice: 0.04, groupRatio: 1.5 }, { promptTokens: 0, completionTokens: 0 }, 500_000)).toBe(30_000)
 	})
 
+	test('price audio input by AudioRatio and audio output by AudioRatio × AudioCompletionRatio, out of the prompt and completion they are part of', () => {
+		const audio = perToken({ modelRatio: 1, groupRatio: 2, completionRatio: 4, audioRatio: 8, audioCompletionRatio: 3 })
+		// (60 text in + 40 audio × 8 + 50 text out × 4 + 150 audio out × 8 × 3) × 1 × 2 = (60 + 320 + 200 + 3600) × 2 = 8360
+		expect(quotaForUsage(audio, { promptTokens: 100, completionTokens: 200, audioPromptTokens: 40, audioCompletionTokens: 150 }, 500_000)).toBe(8360)
+		// Unset audio ratios price audio like text.
+		const plain = perToken({ modelRatio: 1, groupRatio: 1, completionRatio: 4 })
+		expect(quotaForUsage(plain, { promptTokens: 100, completionTokens: 200, audioPromptTokens: 40, audioCompletionTokens: 150 }, 500_000)).toBe(100 + 50 * 4 + 150)
+	})
+
+	test('a call ratio multiplies a fixed price: $0.04 for two images at factor 0.45 costs 18 000', () => {
+		expect(quotaForUsage({ kind: 'per_call', modelPrice: 0.04, groupRatio: 1, callRatio: 2 * 0.45 }, { promptTokens: 0, completionTokens: 0 }, 500_000)).toBe(18_000)
+		expect(holdFor({ kind: 'per_call', modelPrice: 0.04, groupRatio: 1, callRatio: 1 }, 0, 0, 500_000)).toBe(20_000)
+	})
+
 	test('a priced call with tokens never costs 0, a call without usage costs 0', () => {
 		const cheap = perToken({ modelRatio: 0.0001, groupRatio: 1, completionRatio: 1 })
 		expect(quotaForUsage(cheap, { promptTokens: 1, completionTokens: 0 }, 500_000)).toBe(1)

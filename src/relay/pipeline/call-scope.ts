@@ -97,8 +97,14 @@ export class CallScope {
 		const actual = quotaForUsage(pricing, usage, dependencies.options.get('QuotaPerUnit'))
 		const useTimeMs = performance.now() - call.startedAt
 		const other: Record<string, unknown> = pricing.kind === 'per_call'
-			? { model_price: pricing.modelPrice, group_ratio: pricing.groupRatio }
+			? { model_price: pricing.modelPrice, group_ratio: pricing.groupRatio, ...(pricing.callRatio !== undefined ? { call_ratio: pricing.callRatio } : {}) }
 			: { model_ratio: pricing.modelRatio, completion_ratio: pricing.completionRatio, cache_ratio: pricing.cacheRatio, group_ratio: pricing.groupRatio }
+		if (pricing.kind === 'per_token' && (usage.audioPromptTokens || usage.audioCompletionTokens)) {
+			Object.assign(other, {
+				audio_ratio: pricing.audioRatio ?? 1, audio_completion_ratio: pricing.audioCompletionRatio ?? 1,
+				audio_input_tokens: usage.audioPromptTokens ?? 0, audio_output_tokens: usage.audioCompletionTokens ?? 0,
+			})
+		}
 		Object.assign(other, {
 			group: call.group,
 			admin_info: { use_channel: tried },

@@ -15,6 +15,7 @@ import { countPrompt, countText, estimatePrompt, type PromptRequest } from '@/bi
 import { bodyOrEmpty } from '@/lib/outbound'
 import { RelayError, relayErrors } from '../errors'
 import type { EventReader, Json, WireFormat } from '../formats/events'
+import { generatesNoTokens, imageCallRatio, isImageEndpoint, isMediaEndpoint, mediaPromptTexts } from '../formats/media/requests'
 import { checkOpenAIRequest, isStreamable } from '../formats/openai/requests'
 import { rerankInput, rerankUsageFrom, withRerankUsage } from '../formats/rerank'
 import { wireReader } from '../formats/wire'
@@ -25,6 +26,7 @@ import { channelCanTake, MalformedAnswerError } from '../upstream/open'
 import { checkWholeAnswer, streamAnswerFilter } from './answer-filter'
 import { sendWithRetries, type UpstreamAnswer } from './attempts'
 import { CallScope, type SensitiveAnswer } from './call-scope'
+import { mediaAnswer, type MediaResult } from './media-answer'
 import { resolveGroup } from './groups'
 import { readAhead } from './read-ahead'
 import type { RoutableChannel } from './routing-table'
@@ -71,17 +73,18 @@ interface StreamedResult {
 	events: EventReader
 }
 
-export type CallResult = WholeResult | StreamedResult
+export type CallResult = WholeResult | StreamedResult | MediaResult
 
 function promptOf(endpoint: RelayEndpoint, body: Record<string, unknown>): PromptRequest {
 	if (endpoint === 'chat') return { endpoint, messages: body.messages as never[], tools: body.tools }
 	if (endpoint === 'rerank') return { endpoint, input: rerankInput(body) }
+	if (isMediaEndpoint(endpoint)) return { endpoint: 'media', input: mediaPromptTexts(endpoint, body) }
 	return { endpoint, input: endpoint === 'completions' ? body.prompt : body.input }
 }
 
-/** Embeddings and rerank generate no text: the hold covers the prompt alone. */
+/** Embeddings, rerank, speech and moderations generate no tokens: the hold covers the prompt alone. */
 function completionAllowance(dependencies: Dependencies, endpoint: RelayEndpoint, body: Record<string, unknown>) {
-	if (endpoint === 'embeddings' || endpoint === 'rerank') return 0
+	if (endpoint === 'embeddings' || endpoint === 'rerank' || (isMediaEndpoint(endpoint) && generatesNoTokens(endpoint))) return 0
 	const limit = body.max_completion_tokens ?? body.max_tokens
 	return typeof limit === 'number' && limit > 0 ? limit : dependencies.options.get('PreConsumedQuota')
 }
@@ -113,9 +116,11 @@ export async function relayCall(dependencies: Dependencies, relay: RelayServices
 	const takes = (channel: RoutableChannel) => channelCanTake(channel, { ...service, model })
 	const group = resolveGroup(dependencies.options, caller, model, (candidate, name) => relay.routing.hasModel(candidate, name, takes))
 	checkChannels(relay, caller.pinnedChannelId, group, model, takes, service)
-	const pricing = resolvePricing(dependencies.options, model, caller.user.group, group)
+	const price = resolvePricing(dependencies.options, model, caller.user.group, group)
 		?? (dependencies.options.get('SelfUseModeEnabled') ? FREE : undefined)
-	if (!pricing) throw relayErrors.modelUnpriced(model)
+	if (!price) throw relayErrors.modelUnpriced(model)
+	// A fixed-price image call is charged per image, times the size/quality factor.
+	const pricing: Pricing = price.kind === 'per_call' && isImageEndpoint(endpoint) ? { ...price, callRatio: imageCallRatio(model, body) } : price
 	const prompt = promptOf(endpoint, body)
 	const scope = new CallScope(dependencies, relay, { requestId, caller, model, group, pricing, stream, startedAt: request.startedAt, clientAddress: request.clientAddress })
 	await scope.reserve(holdFor(pricing, estimatePrompt(prompt), completionAllowance(dependencies, endpoint, body), dependencies.options.get('QuotaPerUnit')))
@@ -124,6 +129,7 @@ export async function relayCall(dependencies: Dependencies, relay: RelayServices
 			endpoint, group, model, body, bodyText: request.bodyText, stream, pinnedChannelId: caller.pinnedChannelId, signal: request.signal, native,
 		})
 		scope.answered(answer.channel, answer.tried)
+		if (isMediaEndpoint(endpoint)) return await mediaAnswer({ logger: dependencies.logger, endpoint, prompt, scope }, answer)
 		const call = { endpoint, prompt, stream, body, scope }
 		return stream ? streamedAnswer(dependencies, relay, call, answer) : await wholeAnswer(relay, call, answer)
 	} catch (error) {

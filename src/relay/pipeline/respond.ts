@@ -34,6 +34,8 @@ export async function respond(
 				headers: { ...headers, 'content-type': prepared.format.streamContentType, 'cache-control': 'no-cache' },
 			})
 		}
+		// Image, audio and moderation answers reach every client as the upstream sent them (media-answer.ts).
+		if (result.kind === 'media') return new Response(result.body, { status: 200, headers: { ...headers, 'content-type': result.contentType } })
 		return new Response(prepared.format.answerText(result.answer, result.wire, result.text), { status: 200, headers: { ...headers, 'content-type': 'application/json' } })
 	} catch (error) {
 		if (!(error instanceof RelayError) && request.signal.aborted) {

@@ -13,6 +13,7 @@ import type { OptionStore } from '@/db/stores/options'
 import { compileWordMatcher, type WordMatcher } from '@/lib/word-matcher'
 import { RelayError } from '../errors'
 import { isObject } from '../formats/json'
+import { isMediaEndpoint, mediaPromptTexts } from '../formats/media/requests'
 import type { RelayEndpoint } from '../providers/types'
 
 /** What a masked word becomes, as in new-api. */
@@ -83,6 +84,8 @@ export function promptTexts(endpoint: RelayEndpoint, body: Record<string, unknow
 	const texts: string[] = []
 	if (endpoint === 'chat') {
 		for (const message of Array.isArray(body.messages) ? body.messages : []) if (isObject(message)) pushContent(texts, message.content)
+	} else if (isMediaEndpoint(endpoint)) {
+		texts.push(...mediaPromptTexts(endpoint, body))
 	} else if (endpoint === 'rerank') {
 		pushText(texts, body.query)
 		for (const document of Array.isArray(body.documents) ? body.documents : []) pushText(texts, isObject(document) ? document.text : document)

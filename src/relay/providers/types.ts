@@ -13,7 +13,14 @@ import type { EventReader, WireFormat } from '../formats/events'
  * Jina's (`{model, query, documents, top_n?, return_documents?}` → `{results, usage}`), which
  * Cohere's and SiliconCloud's APIs follow closely.
  */
-const RELAY_ENDPOINTS = ['chat', 'completions', 'embeddings', 'rerank'] as const
+/**
+ * OpenAI's image, audio and moderation endpoints (formats/media): answered whole (speech as bytes
+ * streamed through), in the upstream's own bytes; multipart uploads pass upstream intact.
+ */
+export const MEDIA_ENDPOINTS = ['image-generations', 'image-edits', 'image-variations', 'speech', 'transcriptions', 'translations', 'moderations'] as const
+export type MediaEndpoint = (typeof MEDIA_ENDPOINTS)[number]
+
+const RELAY_ENDPOINTS = ['chat', 'completions', 'embeddings', 'rerank', ...MEDIA_ENDPOINTS] as const
 export type RelayEndpoint = (typeof RELAY_ENDPOINTS)[number]
 
 /** What an adaptor is told about the channel it serves: plain data, key already decrypted. */

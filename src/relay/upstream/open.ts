@@ -10,6 +10,7 @@ import type { RoutableChannel } from '@/db/stores/channels'
 import type { BodyReader, OpenedResponse } from '@/lib/outbound'
 import { readSseAnswerEvents, type EventReader, type Json, type WireFormat } from '../formats/events'
 import { isObject } from '../formats/json'
+import { multipartUpstreamBody } from '../formats/media/multipart'
 import { textReader } from '../formats/sse'
 import { adaptorFor, serviceFor, servesEndpoint } from '../providers/registry'
 import {
@@ -101,7 +102,7 @@ export async function openUpstream(dependencies: Dependencies, relay: { outbound
 		throw new ChannelUnfitError('model mapping cycle')
 	}
 	const upstreamChannel = channel.baseUrl ? channel : { ...channel, baseUrl: adaptor.defaultBaseUrl }
-	const send = (request: { method?: 'GET' | 'POST'; url: string; headers: Record<string, string>; body: string }) =>
+	const send = (request: { method?: 'GET' | 'POST'; url: string; headers: Record<string, string>; body: string | Uint8Array<ArrayBuffer> }) =>
 		relay.outbound(request.url, { method: request.method ?? 'POST', headers: request.headers, body: request.body, signal: call.signal })
 
 	if (service.via === 'native') {
@@ -129,7 +130,10 @@ export async function openUpstream(dependencies: Dependencies, relay: { outbound
 		// The client's bytes go as they are while Ferry changes nothing in them: same model, usage already asked for.
 		const text = model === call.model && body.stream_options === call.body.stream_options ? call.bodyText : undefined
 		const request = await passThroughRequest(service.passThrough, upstreamChannel, call.endpoint, body, text)
-		return { ...canonical, response: await send(request), readAnswer: passedAnswer, readEvents: readSseAnswerEvents }
+		// An upload goes as it came (formats/media/multipart.ts), not as the JSON of its text fields.
+		const upload = await multipartUpstreamBody(body)
+		const sent = upload ? { ...request, headers: { ...request.headers, 'content-type': upload.contentType }, body: upload.bytes } : request
+		return { ...canonical, response: await send(sent), readAnswer: passedAnswer, readEvents: readSseAnswerEvents }
 	}
 
 	const { converter } = service

@@ -9,8 +9,9 @@ import { z } from 'zod'
 import { MESSAGES } from '@shared/api'
 import { JsonBodyError, parseJsonBody } from '@/lib/json-body'
 import { relayErrors } from '../../errors'
-import type { RelayEndpoint } from '../../providers/types'
+import { MEDIA_ENDPOINTS, type RelayEndpoint } from '../../providers/types'
 import { isObject } from '../json'
+import { checkMediaRequest, isMediaEndpoint } from '../media/requests'
 
 type OpenAIRequest = Record<string, unknown> & { model: string }
 
@@ -60,7 +61,7 @@ function isPrompt(value: unknown) {
 }
 
 /** Endpoints answered whole: `stream` and its options mean nothing there. */
-const WHOLE_ANSWER_ENDPOINTS: ReadonlySet<RelayEndpoint> = new Set(['embeddings', 'rerank'])
+const WHOLE_ANSWER_ENDPOINTS: ReadonlySet<RelayEndpoint> = new Set(['embeddings', 'rerank', ...MEDIA_ENDPOINTS])
 
 export const isStreamable = (endpoint: RelayEndpoint) => !WHOLE_ANSWER_ENDPOINTS.has(endpoint)
 
@@ -98,6 +99,7 @@ export function checkOpenAIRequest(endpoint: RelayEndpoint, body: unknown): Open
 	if (endpoint === 'completions' && !isPrompt(body.prompt)) fail('prompt: expected text or a list of texts or tokens')
 	if (endpoint === 'embeddings' && !isPrompt(body.input)) fail('input: expected text or a list of texts or tokens')
 	if (endpoint === 'rerank') checkRerank(body)
+	if (isMediaEndpoint(endpoint)) checkMediaRequest(endpoint, body)
 	if (isStreamable(endpoint)) {
 		optionalBoolean(body, 'stream')
 		optionalTokenLimit(body, 'max_tokens')
@@ -113,5 +115,7 @@ export const openAIUsageSchema = z.looseObject({
 	completion_tokens: z.number().nullish(),
 	total_tokens: z.number().nullish(),
 	/** `cache_creation_tokens` is not OpenAI's: converters of upstreams that bill cache writes (Claude) fill it. */
-	prompt_tokens_details: z.looseObject({ cached_tokens: z.number().nullish(), cache_creation_tokens: z.number().nullish() }).nullish(),
+	prompt_tokens_details: z.looseObject({ cached_tokens: z.number().nullish(), cache_creation_tokens: z.number().nullish(), audio_tokens: z.number().nullish() }).nullish(),
+	/** Audio models (gpt-4o-audio) report their audio tokens here: priced by the audio ratios. */
+	completion_tokens_details: z.looseObject({ audio_tokens: z.number().nullish() }).nullish(),
 })

@@ -7,11 +7,15 @@ export function usageFrom(value: unknown): Usage | undefined {
 	if (!parsed.success) return undefined
 	const usage = parsed.data
 	if (usage.prompt_tokens == null && usage.completion_tokens == null) return undefined
+	const audioPromptTokens = usage.prompt_tokens_details?.audio_tokens ?? 0
+	const audioCompletionTokens = usage.completion_tokens_details?.audio_tokens ?? 0
 	return {
 		promptTokens: usage.prompt_tokens ?? 0,
 		completionTokens: usage.completion_tokens ?? 0,
 		cachedTokens: usage.prompt_tokens_details?.cached_tokens ?? 0,
 		cacheCreationTokens: usage.prompt_tokens_details?.cache_creation_tokens ?? 0,
+		...(audioPromptTokens > 0 ? { audioPromptTokens } : {}),
+		...(audioCompletionTokens > 0 ? { audioCompletionTokens } : {}),
 	}
 }
 

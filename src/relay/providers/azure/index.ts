@@ -7,6 +7,12 @@ const AZURE_PATHS: Partial<Record<RelayEndpoint, string>> = {
 	chat: 'chat/completions',
 	completions: 'completions',
 	embeddings: 'embeddings',
+	// Azure OpenAI serves no image variations and no moderations.
+	'image-generations': 'images/generations',
+	'image-edits': 'images/edits',
+	speech: 'audio/speech',
+	transcriptions: 'audio/transcriptions',
+	translations: 'audio/translations',
 }
 
 /** Azure deployment names cannot contain dots, so `gpt-3.5-turbo` is deployed as `gpt-35-turbo`. */
@@ -19,7 +25,7 @@ export const azure = openAICompatible({
 	name: 'Azure OpenAI',
 	defaultBaseUrl: '',
 	defaultModels: ['gpt-4.1', 'gpt-4.1-mini', 'gpt-4o', 'gpt-4o-mini', 'o4-mini', 'text-embedding-3-small', 'text-embedding-3-large'],
-	endpoints: ['chat', 'completions', 'embeddings'],
+	endpoints: ['chat', 'completions', 'embeddings', 'image-generations', 'image-edits', 'speech', 'transcriptions', 'translations'],
 	url: (channel, endpoint, model) => {
 		const version = encodeURIComponent(channel.other || DEFAULT_AZURE_API_VERSION)
 		return `${channel.baseUrl}/openai/deployments/${encodeURIComponent(azureDeployment(model))}/${AZURE_PATHS[endpoint]}?api-version=${version}`

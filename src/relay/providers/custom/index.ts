@@ -1,4 +1,5 @@
 import { CHANNEL_TYPE } from '@shared/channel-type'
+import { MEDIA_ENDPOINTS } from '../types'
 import { readOpenAIBilling } from '../openai/balance'
 import { openAICompatible } from '../openai-compatible'
 
@@ -8,7 +9,7 @@ export const custom = openAICompatible({
 	name: 'Custom',
 	defaultBaseUrl: '',
 	defaultModels: ['gpt-4o', 'gpt-4o-mini'],
-	endpoints: ['chat', 'completions', 'embeddings', 'rerank'],
+	endpoints: ['chat', 'completions', 'embeddings', 'rerank', ...MEDIA_ENDPOINTS],
 	url: (channel, _endpoint, model) => channel.baseUrl.replaceAll('{model}', encodeURIComponent(model)),
 	// A URL with `{model}` in its path is one endpoint's: only its origin serves the billing calls.
 	readBalance: (channel, context) =>

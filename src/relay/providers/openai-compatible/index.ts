@@ -11,6 +11,13 @@ export const OPENAI_PATHS: Record<RelayEndpoint, string> = {
 	completions: '/v1/completions',
 	embeddings: '/v1/embeddings',
 	rerank: '/v1/rerank',
+	'image-generations': '/v1/images/generations',
+	'image-edits': '/v1/images/edits',
+	'image-variations': '/v1/images/variations',
+	speech: '/v1/audio/speech',
+	transcriptions: '/v1/audio/transcriptions',
+	translations: '/v1/audio/translations',
+	moderations: '/v1/moderations',
 }
 
 /** What an OpenAI-format upstream serves unless it says otherwise: rerank is not OpenAI's own API. */

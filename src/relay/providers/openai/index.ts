@@ -1,4 +1,5 @@
 import { CHANNEL_TYPE } from '@shared/channel-type'
+import { MEDIA_ENDPOINTS } from '../types'
 import { bearer, openAICompatible } from '../openai-compatible'
 import { readOpenAIBilling } from './balance'
 
@@ -11,7 +12,7 @@ export const openai = openAICompatible({
 		'text-embedding-3-small', 'text-embedding-3-large',
 	],
 	// OpenAI has no rerank API, but type 1 often points at another gateway that serves `/v1/rerank`.
-	endpoints: ['chat', 'completions', 'embeddings', 'rerank'],
+	endpoints: ['chat', 'completions', 'embeddings', 'rerank', ...MEDIA_ENDPOINTS],
 	headers: (channel) => ({
 		...bearer(channel),
 		...(channel.organization ? { 'openai-organization': channel.organization } : {}),

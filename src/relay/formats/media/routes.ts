@@ -1,0 +1,49 @@
+/**
+ * OpenAI's image, audio and moderation endpoints under `/v1` (OpenAI API reference). JSON bodies
+ * (`/images/generations`, `/audio/speech`, `/moderations`, and `/images/edits` in its JSON form) go
+ * upstream as the client's bytes while Ferry changes nothing in them; uploads (`/images/edits`,
+ * `/images/variations`, `/audio/transcriptions`, `/audio/translations`) are read within the relay's
+ * body limit and passed on intact (multipart.ts). A request that names no model gets OpenAI's default
+ * for the endpoint. Answers pass through as the upstream sent them (pipeline/media-answer.ts).
+ */
+import { Elysia } from 'elysia'
+import type { Dependencies } from '@/dependencies'
+import type { ClientAddress } from '@/lib/client-address'
+import { openAIErrorResponse } from '../../errors'
+import { respond } from '../../pipeline/respond'
+import type { RelayServices } from '../../pipeline/services'
+import { bearerKey } from '../../pipeline/token-auth'
+import type { MediaEndpoint } from '../../providers/types'
+import { openAIClientFormat } from '../openai/client'
+import { readJsonRequest } from '../openai/requests'
+import { isJsonRequest, readMultipartRequest } from './multipart'
+import { withDefaultModel } from './requests'
+
+type Uploads = 'json' | 'multipart'
+
+/** One call: the key is authenticated before the body is read. */
+function relayMedia(dependencies: Dependencies, relay: RelayServices, endpoint: MediaEndpoint, uploads: Uploads, request: Request, clientAddress: string): Promise<Response> {
+	return respond(dependencies, relay, request, clientAddress, openAIErrorResponse, async () => {
+		const caller = await relay.authenticate(bearerKey(request.headers), clientAddress)
+		if (uploads === 'json' || isJsonRequest(request)) {
+			const { text, value } = await readJsonRequest(request)
+			const body = withDefaultModel(endpoint, value)
+			return { call: { endpoint, caller, body, bodyText: body === value ? text : undefined }, format: openAIClientFormat }
+		}
+		const body = withDefaultModel(endpoint, await readMultipartRequest(request, dependencies.config.maxBodyBytes))
+		return { call: { endpoint, caller, body }, format: openAIClientFormat }
+	})
+}
+
+export function mediaRoutes(dependencies: Dependencies, relay: RelayServices) {
+	const route = (endpoint: MediaEndpoint, uploads: Uploads) => ({ request, server }: { request: Request; server: Parameters<ClientAddress>[0] }) =>
+		relayMedia(dependencies, relay, endpoint, uploads, request, dependencies.clientAddress(server, request))
+	return new Elysia()
+		.post('/images/generations', route('image-generations', 'json'), { parse: 'none' })
+		.post('/images/edits', route('image-edits', 'multipart'), { parse: 'none' })
+		.post('/images/variations', route('image-variations', 'multipart'), { parse: 'none' })
+		.post('/audio/speech', route('speech', 'json'), { parse: 'none' })
+		.post('/audio/transcriptions', route('transcriptions', 'multipart'), { parse: 'none' })
+		.post('/audio/translations', route('translations', 'multipart'), { parse: 'none' })
+		.post('/moderations', route('moderations', 'json'), { parse: 'none' })
+}
