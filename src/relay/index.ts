@@ -14,6 +14,7 @@ import { openAIErrorResponse, relayErrors, relayFailure } from './errors'
 import { countClaudeTokens, relayClaudeMessages } from './formats/claude/endpoint'
 import { relayOpenAI } from './formats/openai/endpoint'
 import { geminiRoutes } from './formats/gemini/routes'
+import { responsesRoutes } from './formats/responses/routes'
 import { playgroundRoutes } from './playground/routes'
 import { resolveGroup } from './pipeline/groups'
 import { createResponseTimeRecorder } from './pipeline/response-times'
@@ -76,5 +77,5 @@ export function createRelay(dependencies: Dependencies, relay: RelayServices) {
 			return found
 		}))
 		.all('/*', ({ request }) => openAIErrorResponse(relayErrors.notImplemented(new URL(request.url).pathname)))
-	return new Elysia().use(openAIFormat).use(geminiRoutes(dependencies, relay)).use(playgroundRoutes(dependencies, relay))
+	return new Elysia().use(openAIFormat).use(responsesRoutes(dependencies, relay)).use(geminiRoutes(dependencies, relay)).use(playgroundRoutes(dependencies, relay))
 }

@@ -17,4 +17,5 @@ export const openai = openAICompatible({
 		...(channel.organization ? { 'openai-organization': channel.organization } : {}),
 	}),
 	readBalance: readOpenAIBilling,
+	responses: { url: (channel) => `${channel.baseUrl}/v1/responses` },
 })
