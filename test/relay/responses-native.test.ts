@@ -14,6 +14,8 @@ import { startRelayHarness, type RelayHarness } from '../helpers/relay'
 import { responsesFixture, startFakeResponses, type FakeResponses } from '../fixtures/providers/openai/fake-responses'
 
 const GPT_MODEL = 'gpt-5'
+/** Served by an Azure channel, whose deployment for it is `gpt-41`. */
+const AZURE_MODEL = 'gpt-4.1'
 /** Mapped by the channel to GPT_MODEL. */
 const GPT_ALIAS = 'house-gpt'
 const MODEL_RATIO = 0.625
@@ -32,6 +34,7 @@ for (const target of databaseTargets()) {
 		let harness: RelayHarness
 		let first: FakeResponses
 		let second: FakeResponses
+		let azure: FakeResponses
 		let client: OpenAI
 		let otherUser: OpenAI
 
@@ -39,21 +42,23 @@ for (const target of databaseTargets()) {
 			harness = await startRelayHarness(target)
 			first = startFakeResponses()
 			second = startFakeResponses()
+			azure = startFakeResponses()
 			const options = harness.ferry.dependencies.options
-			await options.set('ModelRatio', JSON.stringify({ ...options.get('ModelRatio'), [GPT_MODEL]: MODEL_RATIO, [GPT_ALIAS]: MODEL_RATIO }))
+			await options.set('ModelRatio', JSON.stringify({ ...options.get('ModelRatio'), [GPT_MODEL]: MODEL_RATIO, [GPT_ALIAS]: MODEL_RATIO, [AZURE_MODEL]: MODEL_RATIO }))
 			await options.set('CompletionRatio', JSON.stringify({ [GPT_MODEL]: COMPLETION_RATIO, [GPT_ALIAS]: COMPLETION_RATIO }))
 			await options.set('CacheRatio', JSON.stringify({ [GPT_MODEL]: CACHE_RATIO, [GPT_ALIAS]: CACHE_RATIO }))
 			// Two OpenAI channels serve the model: a continued response must go back to the one that made it.
 			for (const upstream of [first, second]) {
 				await harness.createChannel({ type: 1, key: 'sk-openai-channel-key', base_url: upstream.url, models: `${GPT_MODEL},${GPT_ALIAS}`, model_mapping: JSON.stringify({ [GPT_ALIAS]: GPT_MODEL }) })
 			}
+			await harness.createChannel({ type: 3, key: 'azure-channel-key', base_url: azure.url, models: AZURE_MODEL })
 			client = harness.client((await harness.createToken()).key)
 			const other = await harness.ferry.createUser('other-user')
 			otherUser = harness.client((await harness.createToken({}, other)).key)
 		})
 		afterAll(async () => {
 			await harness.close()
-			await Promise.all([first.stop(), second.stop()])
+			await Promise.all([first.stop(), second.stop(), azure.stop()])
 		})
 
 		const lastRequest = () => [...first.requests, ...second.requests].sort((a, b) => a.at - b.at).at(-1)!
@@ -172,6 +177,35 @@ for (const target of databaseTargets()) {
 			expect((await consumeLog()).id).toBe(before.id)
 			first.fail(200, '', 0)
 			second.fail(200, '', 0)
+		})
+
+		test('an Azure channel is sent the Responses API on its v1 route, the deployment named in the body', async () => {
+			const response = await client.responses.create({ model: AZURE_MODEL, input: 'Hi' })
+			const sent = azure.requests.at(-1)!
+			expect(sent.path).toBe('/openai/v1/responses')
+			expect(sent.headers['api-key']).toBe('azure-channel-key')
+			expect(sent.body).toEqual({ model: 'gpt-41', input: 'Hi' })
+			expect(response.output_text).toContain('Lumina')
+			await client.responses.retrieve(response.id)
+			expect(azure.requests.at(-1)).toMatchObject({ method: 'GET', path: `/openai/v1/responses/${response.id}` })
+		})
+
+		test('with answers checked for sensitive words, continuing a kept response is a 400: its channel\'s answers could not be checked', async () => {
+			const created = await client.responses.create({ model: GPT_MODEL, input: 'Remember 7.' })
+			const options = harness.ferry.dependencies.options
+			await options.set('CheckSensitiveEnabled', 'true')
+			await options.set('CheckSensitiveOnCompletionEnabled', 'true')
+			await options.set('SensitiveWords', 'kraken')
+			try {
+				const calls = first.requests.length + second.requests.length
+				const error = await failureOf(client.responses.create({ model: GPT_MODEL, previous_response_id: created.id, input: 'Which number?' }))
+				expect(error?.status).toBe(400)
+				expect(error?.message).toContain('sensitive words')
+				expect(first.requests.length + second.requests.length).toBe(calls)
+			} finally {
+				await options.set('CheckSensitiveOnCompletionEnabled', 'false')
+				await options.set('CheckSensitiveEnabled', 'false')
+			}
 		})
 
 		test('background responses are refused with a 400 before anything is held or sent', async () => {
