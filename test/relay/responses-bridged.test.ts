@@ -136,7 +136,7 @@ for (const target of databaseTargets()) {
 			expect(response.id).toMatch(/^resp_/)
 			expect(response.output_text).toBe('Hello! How can I help you today?')
 			expect(response.output).toEqual([{ id: expect.stringMatching(/^msg_/), type: 'message', status: 'completed', role: 'assistant', content: [{ type: 'output_text', text: 'Hello! How can I help you today?', annotations: [], logprobs: [] }] }])
-			expect(response.usage).toEqual({ input_tokens: 1000, input_tokens_details: { cached_tokens: 768 }, output_tokens: 20, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 1020 })
+			expect(response.usage).toEqual({ input_tokens: 1000, input_tokens_details: { cached_tokens: 768, cache_write_tokens: 0 }, output_tokens: 20, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 1020 })
 			expect(await consumeLog()).toMatchObject({ model_name: DEEPSEEK_MODEL, prompt_tokens: 1000, completion_tokens: 20, quota: quotaOf(DEEPSEEK_MODEL, { input: 1000, cached: 768, output: 20 }) })
 		})
 
@@ -158,7 +158,7 @@ for (const target of databaseTargets()) {
 				{ id: expect.stringMatching(/^rs_/), type: 'reasoning', summary: [], content: [{ type: 'reasoning_text', text: 'A greeting.' }], status: 'completed' },
 				{ id: expect.stringMatching(/^msg_/), type: 'message', status: 'completed', role: 'assistant', content: [{ type: 'output_text', text: 'Hello!', annotations: [], logprobs: [] }] },
 			])
-			expect(completed.response.usage).toEqual({ input_tokens: 400, input_tokens_details: { cached_tokens: 256 }, output_tokens: 30, output_tokens_details: { reasoning_tokens: 28 }, total_tokens: 430 })
+			expect(completed.response.usage).toEqual({ input_tokens: 400, input_tokens_details: { cached_tokens: 256, cache_write_tokens: 0 }, output_tokens: 30, output_tokens_details: { reasoning_tokens: 28 }, total_tokens: 430 })
 			const created = events[0] as OpenAI.Responses.ResponseCreatedEvent
 			expect(created.response).toMatchObject({ id: completed.response.id, status: 'in_progress', output: [] })
 			expect(await consumeLog()).toMatchObject({ prompt_tokens: 400, completion_tokens: 30, is_stream: true, quota: quotaOf(DEEPSEEK_MODEL, { input: 400, cached: 256, output: 30 }) })
@@ -177,7 +177,7 @@ for (const target of databaseTargets()) {
 		test('a function tool round-trips through a chat upstream: a function_call item out, function_call_output in', async () => {
 			deepseek.answerWith('chat-tools.json')
 			const first = await client.responses.create({ model: DEEPSEEK_MODEL, input: 'Weather in Paris?', tools: [WEATHER_TOOL] })
-			const call = { id: expect.stringMatching(/^fc_/), type: 'function_call', status: 'completed', call_id: 'call_0_8a1d5d8f-6c8b-4a2e-9f41-2e5b7c3d1a90', name: 'get_weather', arguments: '{"city":"Paris"}' }
+			const call = { id: expect.stringMatching(/^fc_/), type: 'function_call' as const, status: 'completed' as const, call_id: 'call_0_8a1d5d8f-6c8b-4a2e-9f41-2e5b7c3d1a90', name: 'get_weather', arguments: '{"city":"Paris"}' }
 			expect(first.output).toEqual([call])
 			expect(await consumeLog()).toMatchObject({ quota: quotaOf(DEEPSEEK_MODEL, { input: 120, output: 24 }) })
 			deepseek.answerWith('chat.json')
@@ -205,7 +205,7 @@ for (const target of databaseTargets()) {
 			expect(sent.path).toBe('/v1/messages')
 			expect(sent.body).toMatchObject({ model: CLAUDE_MODEL, system: [{ type: 'text', text: 'Be brief.' }], max_tokens: 300, messages: [{ role: 'user', content: [{ type: 'text', text: 'Hello' }] }] })
 			expect(response.output_text).toBe('Hello! How can I help you today?')
-			expect(response.usage).toMatchObject({ input_tokens: 2312, input_tokens_details: { cached_tokens: 2000 }, output_tokens: 10 })
+			expect(response.usage).toMatchObject({ input_tokens: 2312, input_tokens_details: { cached_tokens: 2000, cache_write_tokens: 300 }, output_tokens: 10 })
 			expect(await consumeLog()).toMatchObject({ model_name: CLAUDE_MODEL, prompt_tokens: 2312, completion_tokens: 10, quota: quotaOf(CLAUDE_MODEL, { input: 2312, cached: 2000, written: 300, output: 10 }) })
 		})
 
@@ -237,7 +237,7 @@ for (const target of databaseTargets()) {
 			const response = await client.responses.create({ model: GEMINI_MODEL, input: 'Hello' })
 			expect(response.output.map((item) => item.type)).toEqual(['reasoning', 'message'])
 			expect(response.output_text).toBe('Hello from Gemini')
-			expect(response.usage).toEqual({ input_tokens: 1000, input_tokens_details: { cached_tokens: 200 }, output_tokens: 200, output_tokens_details: { reasoning_tokens: 50 }, total_tokens: 1200 })
+			expect(response.usage).toEqual({ input_tokens: 1000, input_tokens_details: { cached_tokens: 200, cache_write_tokens: 0 }, output_tokens: 200, output_tokens_details: { reasoning_tokens: 50 }, total_tokens: 1200 })
 			expect(await consumeLog()).toMatchObject({ prompt_tokens: 1000, completion_tokens: 200, quota: quotaOf(GEMINI_MODEL, { input: 1000, cached: 200, output: 200 }) })
 		})
 

@@ -1,7 +1,9 @@
 /**
  * Usage in the Responses API's shape (`input_tokens`, `output_tokens`, their details) and the
  * text an answer generated, for billing passed-through answers and for answers bridged from chat.
- * Reasoning tokens are part of `output_tokens`, cached ones part of `input_tokens`, as in chat's form.
+ * Reasoning tokens are part of `output_tokens`; cache reads (`cached_tokens`) and cache writes
+ * (`cache_write_tokens`) are part of `input_tokens`, as in chat's form (where Ferry's converters
+ * write cache writes as `prompt_tokens_details.cache_creation_tokens`).
  */
 import type { Usage } from '@/billing/price'
 import type { Json } from '../events'
@@ -13,7 +15,12 @@ const count = (value: unknown) => (typeof value === 'number' && Number.isFinite(
 export function usageFromResponses(usage: unknown): Usage | undefined {
 	if (!isObject(usage) || (usage.input_tokens == null && usage.output_tokens == null)) return undefined
 	const input = isObject(usage.input_tokens_details) ? usage.input_tokens_details : {}
-	return { promptTokens: count(usage.input_tokens), completionTokens: count(usage.output_tokens), cachedTokens: count(input.cached_tokens) }
+	return {
+		promptTokens: count(usage.input_tokens),
+		completionTokens: count(usage.output_tokens),
+		cachedTokens: count(input.cached_tokens),
+		cacheCreationTokens: count(input.cache_write_tokens),
+	}
 }
 
 /** A chat completion's usage → the Responses API's; null when the upstream reported none. */
@@ -25,7 +32,7 @@ export function responsesUsageFromChat(usage: unknown): Json | null {
 	const output = count(usage.completion_tokens)
 	return {
 		input_tokens: input,
-		input_tokens_details: { cached_tokens: count(prompt.cached_tokens) },
+		input_tokens_details: { cached_tokens: count(prompt.cached_tokens), cache_write_tokens: count(prompt.cache_creation_tokens) },
 		output_tokens: output,
 		output_tokens_details: { reasoning_tokens: count(completion.reasoning_tokens) },
 		total_tokens: count(usage.total_tokens) || input + output,
