@@ -15,6 +15,7 @@ import { countClaudeTokens, relayClaudeMessages } from './formats/claude/endpoin
 import { relayOpenAI } from './formats/openai/endpoint'
 import { mediaRoutes } from './formats/media/routes'
 import { geminiRoutes } from './formats/gemini/routes'
+import { responsesRoutes } from './formats/responses/routes'
 import { playgroundRoutes } from './playground/routes'
 import { taskRoutes } from './tasks/routes'
 import { resolveGroup } from './pipeline/groups'
@@ -79,5 +80,5 @@ export function createRelay(dependencies: Dependencies, relay: RelayServices) {
 		}))
 		.use(mediaRoutes(dependencies, relay))
 		.all('/*', ({ request }) => openAIErrorResponse(relayErrors.notImplemented(new URL(request.url).pathname)))
-	return new Elysia().use(openAIFormat).use(geminiRoutes(dependencies, relay)).use(playgroundRoutes(dependencies, relay)).use(taskRoutes(dependencies, relay))
+	return new Elysia().use(openAIFormat).use(responsesRoutes(dependencies, relay)).use(geminiRoutes(dependencies, relay)).use(playgroundRoutes(dependencies, relay)).use(taskRoutes(dependencies, relay))
 }

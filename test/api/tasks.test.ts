@@ -3,6 +3,7 @@
  * `GET /api/task/`, `/api/task/self`, with tasks made through the real relays.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { forgetResponse, rememberResponse } from '@/db/stores/kept-responses'
 import type { Caller } from '../helpers/app'
 import { databaseTargets } from '../helpers/database'
 import { startTaskHarness, type TaskHarness } from '../helpers/task-relay'
@@ -76,6 +77,16 @@ for (const target of databaseTargets()) {
 			expect(all.body.data.items.map((task: { action: string }) => task.action)).toEqual(['LYRICS', 'MUSIC'])
 			expect((await get(`/api/task/?task_id=${aliceSong}`, tasks.harness.root)).body.data.items.map((task: { task_id: string }) => task.task_id)).toEqual([aliceSong])
 			expect((await get(`/api/task/?channel_id=${tasks.mjChannelId}`, tasks.harness.root)).body.data.total).toBe(0)
+		})
+
+		test('a record of which channel keeps a Responses API response is no task: neither list shows it', async () => {
+			await rememberResponse(tasks.harness.ferry.dependencies.store, { responseId: 'resp_kept_by_openai', userId: tasks.alice.userId, channelId: tasks.mjChannelId })
+			const own = await get('/api/task/self')
+			const all = await get('/api/task/', tasks.harness.root)
+			expect(own.body.data.items.map((task: { task_id: string }) => task.task_id)).toEqual([aliceSong])
+			expect(all.body.data.total).toBe(2)
+			expect(JSON.stringify(all.body)).not.toContain('resp_kept_by_openai')
+			await forgetResponse(tasks.harness.ferry.dependencies.store, 'resp_kept_by_openai', tasks.alice.userId)
 		})
 
 		test('bad filters are a 400 in the envelope', async () => {

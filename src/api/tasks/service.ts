@@ -1,8 +1,9 @@
 /** Reading drawing and async tasks: everyone's for admins, the caller's own otherwise (seed 002 §7). */
-import { and, count, desc, eq, gte, lte, type SQL } from 'drizzle-orm'
+import { and, count, desc, eq, gte, lte, ne, type SQL } from 'drizzle-orm'
 import type { Page } from '@shared/api'
 import type { AdminMidjourneyEntry, AdminTaskEntry, MidjourneyEntry, MidjourneyQuery, TaskEntry, TaskQuery } from '@shared/task'
 import type { Dependencies } from '@/dependencies'
+import { KEPT_RESPONSE_PLATFORM } from '@/db/stores/kept-responses'
 import { readPage } from '../paging'
 import { toMidjourneyEntry, toTaskEntry } from './view'
 
@@ -26,7 +27,8 @@ export async function listDrawings(dependencies: Dependencies, query: Midjourney
 
 export async function listTasks({ store }: Dependencies, query: TaskQuery, scope: TaskScope): Promise<Page<TaskEntry | AdminTaskEntry>> {
 	const { tasks } = store.tables
-	const conditions: SQL[] = []
+	// The Responses API's records of which channel keeps a response share the table; they are no tasks.
+	const conditions: SQL[] = [ne(tasks.platform, KEPT_RESPONSE_PLATFORM)]
 	if (scope.userId !== undefined) conditions.push(eq(tasks.userId, scope.userId))
 	if (scope.admin && query.channel_id) conditions.push(eq(tasks.channelId, query.channel_id))
 	if (query.task_id) conditions.push(eq(tasks.taskId, query.task_id))

@@ -11,9 +11,10 @@ export interface ClientFormat {
 	/**
 	 * A whole answer in `wire` → the JSON text the client gets. `text` is `answer` exactly as the
 	 * upstream sent it, when it is that: a format that passes the answer on sends these bytes.
+	 * `channelId` is the channel that answered (a format whose upstreams keep answers remembers it).
 	 */
-	answerText(answer: Json, wire: WireFormat, text: string | undefined): string
+	answerText(answer: Json, wire: WireFormat, text: string | undefined, channelId: number): string | Promise<string>
 	/** A stream's events in `wire` → the client's bytes (encodedStream), sent with `streamContentType`. */
-	stream(events: EventReader, wire: WireFormat): ReadableStream<Uint8Array>
+	stream(events: EventReader, wire: WireFormat, channelId: number): ReadableStream<Uint8Array>
 	streamContentType: string
 }

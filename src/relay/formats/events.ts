@@ -11,7 +11,7 @@ import { dataOf, readSseBlocks } from './sse'
 export type Json = Record<string, any>
 
 /** The wire formats an answer can be in: OpenAI's (the canonical form) or a client format's own. */
-export type WireFormat = 'openai' | 'claude' | 'gemini'
+export type WireFormat = 'openai' | 'claude' | 'gemini' | 'responses'
 
 export type AnswerEvent =
 	/**

@@ -9,6 +9,7 @@ import type { Json, WireFormat } from './events'
 import { claudeWire } from './claude/wire'
 import { geminiWire } from './gemini/wire'
 import { openAIWire } from './openai/wire'
+import { responsesWire } from './responses/wire'
 
 export interface WireReader {
 	/** The usage a whole answer reports, as billed; undefined when it reports none. */
@@ -40,6 +41,6 @@ interface EventReading {
 	usageOnly?: boolean
 }
 
-const WIRES: Record<WireFormat, WireReader> = { openai: openAIWire, claude: claudeWire, gemini: geminiWire }
+const WIRES: Record<WireFormat, WireReader> = { openai: openAIWire, claude: claudeWire, gemini: geminiWire, responses: responsesWire }
 
 export const wireReader = (format: WireFormat): WireReader => WIRES[format]

@@ -64,7 +64,7 @@ export async function sendWithRetries(dependencies: Dependencies, relay: RelaySe
 	for (let attempts = 0; attempts <= retries;) {
 		const channel = plan.pinnedChannelId
 			? relay.routing.channel(plan.pinnedChannelId)
-			: relay.routing.pick(plan.group, plan.model, new Set(tried), { accepts: (candidate) => channelCanTake(candidate, { ...plan, native: plan.native?.format }) })
+			: relay.routing.pick(plan.group, plan.model, new Set(tried), { accepts: (candidate) => channelCanTake(candidate, { ...plan, native: plan.native?.format, nativeRequired: plan.native?.required !== undefined }) })
 		if (!channel) {
 			if (plan.pinnedChannelId) throw relayErrors.channelDisabled()
 			break

@@ -64,6 +64,8 @@ interface WholeResult {
 	answer: Json
 	text?: string
 	usage: Usage
+	/** The channel that answered. */
+	channelId: number
 }
 
 /** A stream of the upstream's events; reading it to its end (or cancelling it) settles or voids the call. */
@@ -71,6 +73,8 @@ interface StreamedResult {
 	kind: 'stream'
 	wire: WireFormat
 	events: EventReader
+	/** The channel that answers. */
+	channelId: number
 }
 
 export type CallResult = WholeResult | StreamedResult | MediaResult
@@ -110,12 +114,13 @@ export async function relayCall(dependencies: Dependencies, relay: RelayServices
 	// Answers are checked for sensitive words in OpenAI's form, so with that check on a client's own
 	// format is converted rather than passed through.
 	const checksAnswers = generatesText(endpoint) && relay.sensitiveWords.forAnswers() !== undefined
+	if (checksAnswers && request.native?.required) throw relayErrors.badRequest(`${request.native.required}, and answers are checked for sensitive words here, which such a channel's answers cannot be`)
 	const native = checksAnswers ? undefined : request.native
 	await relay.routing.ready()
-	const service = { endpoint, stream, native: native?.format }
+	const service = { endpoint, stream, native: native?.format, nativeRequired: native?.required !== undefined }
 	const takes = (channel: RoutableChannel) => channelCanTake(channel, { ...service, model })
 	const group = resolveGroup(dependencies.options, caller, model, (candidate, name) => relay.routing.hasModel(candidate, name, takes))
-	checkChannels(relay, caller.pinnedChannelId, group, model, takes, service)
+	checkChannels(relay, caller.pinnedChannelId, group, model, takes, service, native?.required)
 	const price = resolvePricing(dependencies.options, model, caller.user.group, group)
 		?? (dependencies.options.get('SelfUseModeEnabled') ? FREE : undefined)
 	if (!price) throw relayErrors.modelUnpriced(model)
@@ -146,18 +151,21 @@ export async function relayCall(dependencies: Dependencies, relay: RelayServices
  */
 function checkChannels(
 	relay: RelayServices, pinnedChannelId: number | undefined, group: string, model: string,
-	takes: (channel: RoutableChannel) => boolean, call: ServiceCall,
+	takes: (channel: RoutableChannel) => boolean, call: ServiceCall, nativeRequired?: string,
 ) {
-	const serves = (channel: RoutableChannel) => servesEndpoint(channel.type, call.endpoint, call.stream, call.native)
+	const serves = (channel: RoutableChannel) => servesEndpoint(channel.type, call.endpoint, call.stream, call.native, call.nativeRequired)
+	const unsupported = (modelName?: string) => nativeRequired
+		? new RelayError(400, `${modelName ? `no channel serving the model ${modelName}` : 'this channel type'} can take this request: ${nativeRequired}`, 'invalid_request_error', 'endpoint_not_supported')
+		: relayErrors.endpointUnsupported(call.endpoint, call.stream, modelName)
 	if (pinnedChannelId !== undefined) {
 		const pinned = relay.routing.channel(pinnedChannelId)
-		if (pinned && !serves(pinned)) throw relayErrors.endpointUnsupported(call.endpoint, call.stream)
+		if (pinned && !serves(pinned)) throw unsupported()
 		if (pinned && !takes(pinned)) throw relayErrors.noChannel(group, model)
 		return
 	}
 	if (relay.routing.hasModel(group, model, takes)) return
 	const endpointLacking = relay.routing.hasModel(group, model) && !relay.routing.hasModel(group, model, serves)
-	throw endpointLacking ? relayErrors.endpointUnsupported(call.endpoint, call.stream, model) : relayErrors.noChannel(group, model)
+	throw endpointLacking ? unsupported(model) : relayErrors.noChannel(group, model)
 }
 
 interface AnsweredCall {
@@ -197,7 +205,7 @@ async function wholeAnswer(relay: RelayServices, call: AnsweredCall, upstream: U
 	if (sensitive?.action === 'refused') throw sensitiveErrors.answer(words)
 	if (sensitive) text = undefined
 	if (rerank) text = withRerankUsage(text ?? JSON.stringify(answer), answer, usage)
-	return { kind: 'answer', wire: opened.wire, answer, text, usage }
+	return { kind: 'answer', wire: opened.wire, answer, text, usage, channelId: upstream.channel.id }
 }
 
 function streamedAnswer(dependencies: Dependencies, relay: RelayServices, call: AnsweredCall, upstream: UpstreamAnswer): StreamedResult {
@@ -228,5 +236,5 @@ function streamedAnswer(dependencies: Dependencies, relay: RelayServices, call: 
 			}
 		},
 	})
-	return { kind: 'stream', wire: opened.wire, events }
+	return { kind: 'stream', wire: opened.wire, events, channelId: channel.id }
 }

@@ -29,14 +29,14 @@ export async function respond(
 		const result = await relayCall(dependencies, relay, { ...prepared.call, requestId, signal: request.signal, clientAddress, startedAt })
 		const headers = { 'x-ferry-request-id': requestId }
 		if (result.kind === 'stream') {
-			return new Response(prepared.format.stream(result.events, result.wire), {
+			return new Response(prepared.format.stream(result.events, result.wire, result.channelId), {
 				status: 200,
 				headers: { ...headers, 'content-type': prepared.format.streamContentType, 'cache-control': 'no-cache' },
 			})
 		}
 		// Image, audio and moderation answers reach every client as the upstream sent them (media-answer.ts).
 		if (result.kind === 'media') return new Response(result.body, { status: 200, headers: { ...headers, 'content-type': result.contentType } })
-		return new Response(prepared.format.answerText(result.answer, result.wire, result.text), { status: 200, headers: { ...headers, 'content-type': 'application/json' } })
+		return new Response(await prepared.format.answerText(result.answer, result.wire, result.text, result.channelId), { status: 200, headers: { ...headers, 'content-type': 'application/json' } })
 	} catch (error) {
 		if (!(error instanceof RelayError) && request.signal.aborted) {
 			return respondError(new RelayError(499, 'the client closed the request', 'invalid_request_error', 'client_closed'), requestId)

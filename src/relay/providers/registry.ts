@@ -110,6 +110,8 @@ export interface ServiceCall {
 	stream: boolean
 	/** The format of the client's own request, when it brought one (Claude's, Gemini's). */
 	native?: NativeFormat
+	/** Only the client's own format will do (NativeRequest.required). */
+	nativeRequired?: boolean
 }
 
 export function serviceFor(type: number, call: ServiceCall): Service | undefined {
@@ -118,6 +120,7 @@ export function serviceFor(type: number, call: ServiceCall): Service | undefined
 	// Same-format pass-through is for chat: the one endpoint the other client formats share with OpenAI's.
 	const native = call.native && call.endpoint === 'chat' ? adaptor.sameFormat?.[call.native] : undefined
 	if (native) return { via: 'native', format: call.native!, passThrough: native }
+	if (call.nativeRequired) return undefined
 	if (adaptor.openai?.endpoints.includes(call.endpoint)) return { via: 'openai', passThrough: adaptor.openai }
 	const opener = adaptor.selfOpened?.[call.endpoint]
 	if (opener) return { via: 'self-opened', opener }
@@ -127,8 +130,8 @@ export function serviceFor(type: number, call: ServiceCall): Service | undefined
 }
 
 /** Whether a channel type can take a call at all. Routing picks only such channels. */
-export const servesEndpoint = (type: number, endpoint: RelayEndpoint, stream = false, native?: NativeFormat) =>
-	serviceFor(type, { endpoint, stream, native }) !== undefined
+export const servesEndpoint = (type: number, endpoint: RelayEndpoint, stream = false, native?: NativeFormat, nativeRequired?: boolean) =>
+	serviceFor(type, { endpoint, stream, native, nativeRequired }) !== undefined
 
 /** Whether a channel type takes async tasks of the platform (Midjourney Proxy, Suno). */
 export function servesTasks(type: number, platform: TaskPlatform): boolean {

@@ -73,6 +73,12 @@ export interface NativeRequest {
 	headers: Record<string, string>
 	/** The client's query string that belongs to the wire format (Claude SDKs' `?beta=true`), or ''. */
 	search: string
+	/**
+	 * Set when only a channel that speaks the format can serve the request (a Responses request that
+	 * continues a stored response), saying why: routing takes no other channel, and a call no such
+	 * channel can take is refused with this reason before any hold.
+	 */
+	required?: string
 }
 
 /** What a same-format adaptor builds its request from: the client's request with the upstream model name. */
@@ -88,7 +94,14 @@ export interface SameFormatPassThrough {
 	buildRequest(channel: UpstreamChannel, call: NativeCall, context: AdaptorContext): UpstreamRequest | Promise<UpstreamRequest>
 	/** Its stream body → the format's events; an SSE stream of JSON events (readSseAnswerEvents) when absent. */
 	streamEvents?(body: BodyReader): EventReader
+	/**
+	 * For formats whose upstream keeps what it answered (OpenAI's Responses API): a request about one
+	 * kept object. `path` follows the create path (`/resp_1/input_items`), `search` is '' or `?…`.
+	 */
+	storedRequest?(channel: UpstreamChannel, request: { method: KeptMethod; path: string; search: string }): { method: KeptMethod; url: string; headers: Record<string, string> }
 }
+
+type KeptMethod = 'GET' | 'POST' | 'DELETE'
 
 /** What an adaptor may use besides its arguments: the gateway's outbound client, for token exchanges. */
 export interface AdaptorContext {

@@ -34,8 +34,8 @@ export class MalformedAnswerError extends Error {}
  * Whether a channel's configuration can take the call: its type serves it (registry.ts serviceFor)
  * and its `model_mapping` gives the model an upstream name. Routing picks only such channels.
  */
-export function channelCanTake(channel: RoutableChannel, call: { endpoint: RelayEndpoint; stream: boolean; model: string; native?: NativeFormat }): boolean {
-	return servesEndpoint(channel.type, call.endpoint, call.stream, call.native) && mappingServes(channel.modelMapping, call.model)
+export function channelCanTake(channel: RoutableChannel, call: { endpoint: RelayEndpoint; stream: boolean; model: string; native?: NativeFormat; nativeRequired?: boolean }): boolean {
+	return servesEndpoint(channel.type, call.endpoint, call.stream, call.native, call.nativeRequired) && mappingServes(channel.modelMapping, call.model)
 }
 
 export interface UpstreamCall {
@@ -91,7 +91,7 @@ function passedAnswer(text: string): ReadAnswer {
  */
 export async function openUpstream(dependencies: Dependencies, relay: { outbound: UpstreamFetch }, channel: RoutableChannel, call: UpstreamCall): Promise<OpenedUpstream> {
 	const adaptor = adaptorFor(channel.type)
-	const service = serviceFor(channel.type, { endpoint: call.endpoint, stream: call.stream, native: call.native?.format })
+	const service = serviceFor(channel.type, { endpoint: call.endpoint, stream: call.stream, native: call.native?.format, nativeRequired: call.native?.required !== undefined })
 	if (!adaptor || !service) throw new ChannelUnfitError('endpoint not served')
 	let model: string
 	try {
@@ -106,7 +106,7 @@ export async function openUpstream(dependencies: Dependencies, relay: { outbound
 		relay.outbound(request.url, { method: request.method ?? 'POST', headers: request.headers, body: request.body, signal: call.signal })
 
 	if (service.via === 'native') {
-		const { bodyFor, format: _, ...wire } = call.native!
+		const { bodyFor, format: _, required: __, ...wire } = call.native!
 		const { passThrough } = service
 		const request = await passThrough.buildRequest(upstreamChannel, { ...wire, model, stream: call.stream, body: bodyFor(model) }, adaptorContext(dependencies, relay, call.signal))
 		return { response: await send(request), upstreamModel: model, wire: service.format, readAnswer: passedAnswer, readEvents: passThrough.streamEvents ?? readSseAnswerEvents }

@@ -31,6 +31,8 @@ export const azure = openAICompatible({
 		return `${channel.baseUrl}/openai/deployments/${encodeURIComponent(azureDeployment(model))}/${AZURE_PATHS[endpoint]}?api-version=${version}`
 	},
 	headers: (channel) => ({ 'api-key': channel.key }),
+	// Azure's v1 route: no api-version, the deployment named in the body.
+	responses: { url: (channel) => `${channel.baseUrl}/openai/v1/responses`, model: azureDeployment },
 	// The data plane's list of the resource's models (not its deployments).
 	modelList: {
 		request: (channel) => ({

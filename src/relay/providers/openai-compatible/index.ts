@@ -5,6 +5,7 @@
  */
 import type { ModelList, ProviderAdaptor, RelayEndpoint, UpstreamChannel } from '../types'
 import { openAIModelList } from './model-list'
+import { responsesPassThrough, type ResponsesRoute } from './responses'
 
 export const OPENAI_PATHS: Record<RelayEndpoint, string> = {
 	chat: '/v1/chat/completions',
@@ -33,6 +34,8 @@ interface OpenAICompatibleOptions extends Pick<ProviderAdaptor, 'type' | 'name' 
 	headers?: (channel: UpstreamChannel) => Record<string, string>
 	/** How to list the upstream's models; OpenAI's `GET /v1/models` with a bearer key unless said otherwise. */
 	modelList?: ModelList
+	/** Where the upstream serves OpenAI's Responses API natively, if it does (else Responses calls are bridged to chat). */
+	responses?: ResponsesRoute
 }
 
 export const bearer = (channel: UpstreamChannel) => ({ authorization: `Bearer ${channel.key}` })
@@ -50,6 +53,7 @@ export function openAICompatible(options: OpenAICompatibleOptions): ProviderAdap
 		defaultModels: options.defaultModels,
 		modelList: options.modelList ?? openAIModelList,
 		...(options.readBalance ? { readBalance: options.readBalance } : {}),
+		...(options.responses ? { sameFormat: { responses: responsesPassThrough(options.responses, headers) } } : {}),
 		openai: {
 			endpoints,
 			buildRequest(channel, endpoint, body, text) {

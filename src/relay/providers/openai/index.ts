@@ -18,4 +18,5 @@ export const openai = openAICompatible({
 		...(channel.organization ? { 'openai-organization': channel.organization } : {}),
 	}),
 	readBalance: readOpenAIBilling,
+	responses: { url: (channel) => `${channel.baseUrl}/v1/responses` },
 })
