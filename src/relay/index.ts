@@ -15,7 +15,9 @@ import { countClaudeTokens, relayClaudeMessages } from './formats/claude/endpoin
 import { relayOpenAI } from './formats/openai/endpoint'
 import { geminiRoutes } from './formats/gemini/routes'
 import { playgroundRoutes } from './playground/routes'
+import { RelayMetrics } from './pipeline/call-metrics'
 import { resolveGroup } from './pipeline/groups'
+import { createRequestLimits } from './pipeline/request-limits'
 import { createResponseTimeRecorder } from './pipeline/response-times'
 import { RoutingTable } from './pipeline/routing-table'
 import type { RelayServices } from './pipeline/services'
@@ -40,6 +42,8 @@ export function createRelayServices(dependencies: Dependencies, outbound: RelayS
 		nodeInstance: nodeInstance(dependencies.config.nodeName, randomString(8)),
 		sensitiveWords: createSensitiveWords(dependencies.options),
 		quotaReminder: createQuotaReminder(dependencies),
+		metrics: new RelayMetrics((model) => routing.servesModel(model)),
+		requestLimits: createRequestLimits(dependencies.options, dependencies.rateLimiter),
 	}
 }
 
