@@ -7,6 +7,7 @@ import { LogSection } from '@ui/features/settings/operation/log-section'
 import { ModelRatioArea } from '@ui/features/settings/operation/model-ratio-area'
 import { MonitoringSection } from '@ui/features/settings/operation/monitoring-section'
 import { QuotaSection } from '@ui/features/settings/operation/quota-section'
+import { RateLimitSection } from '@ui/features/settings/operation/rate-limit-section'
 import { SensitiveSection } from '@ui/features/settings/operation/sensitive-section'
 
 /** The super admin's operation settings (seed 000 §2), each section saving its own changed keys. */
@@ -19,6 +20,7 @@ export function OperationTab() {
 			<LogSection />
 			<DashboardSection />
 			<MonitoringSection />
+			<RateLimitSection />
 			<QuotaSection />
 			<ChatSection />
 			<GroupSection />
