@@ -68,5 +68,5 @@ export function metricsRoutes(dependencies: Dependencies, relay: RelayServices) 
 		const refused = refusal(dependencies.config.metricsToken, server, request)
 		if (refused) return refused
 		return new Response(await scrape(dependencies, relay), { headers: { 'content-type': PROMETHEUS_CONTENT_TYPE, 'cache-control': 'no-store' } })
-	})
+	}, { detail: { hide: true } }) // Prometheus's format, not an API: left out of the OpenAPI document.
 }
