@@ -14,6 +14,7 @@ import { createConsole } from './console'
 import { createSessions } from '@/auth/session'
 import { createSharedChangeFeed } from './db/shared-change-feed'
 import { createRelay, createRelayServices } from './relay'
+import { metricsRoutes } from './relay/metrics-route'
 import { createClientAddress } from './lib/client-address'
 import { nowSeconds } from './lib/clock'
 import { createSecretBox } from './lib/crypto'
@@ -86,6 +87,7 @@ export async function createApp(input: AppInput) {
 	const app = new Elysia()
 		.use(openApiRoutes({ routes: (): readonly unknown[] => app.routes }))
 		.use(createRelay(dependencies, relay))
+		.use(metricsRoutes(dependencies, relay))
 		.use(createApi(dependencies))
 		.use(await createConsole({
 			handleApi: (request: Request): Promise<Response> => app.handle(request),

@@ -28,6 +28,7 @@ const configSchema = z.object({
 	LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
 	NODE_NAME: z.string().default(''),
 	MAX_BODY_MB: z.coerce.number().positive().default(32),
+	METRICS_TOKEN: z.string().default(''),
 	UPSTREAM_CONNECT_TIMEOUT_SECONDS: z.coerce.number().positive().default(10),
 	UPSTREAM_FIRST_BYTE_TIMEOUT_SECONDS: z.coerce.number().positive().default(300),
 	UPSTREAM_IDLE_TIMEOUT_SECONDS: z.coerce.number().positive().default(120),
@@ -54,6 +55,8 @@ export type Config = Readonly<{
 	trustedProxies: readonly string[]
 	/** Limits on every upstream call: reaching the server, its first byte, the gap between chunks. */
 	upstreamTimeouts: { connectMs: number; firstByteMs: number; idleMs: number }
+	/** The bearer `/metrics` asks for; empty: `/metrics` answers direct loopback requests only. */
+	metricsToken: string
 }>
 
 /** Reads `--name value` and `--name=value` flags into their environment-variable names. */
@@ -101,6 +104,7 @@ export function loadConfig(environment: Record<string, string | undefined>, argv
 			firstByteMs: values.UPSTREAM_FIRST_BYTE_TIMEOUT_SECONDS * 1000,
 			idleMs: values.UPSTREAM_IDLE_TIMEOUT_SECONDS * 1000,
 		},
+		metricsToken: values.METRICS_TOKEN,
 	})
 }
 

@@ -4,19 +4,22 @@
  * The answer may be a promise: the in-memory limiter answers at once, a limiter shared by several
  * nodes (Redis: `INCR` plus `EXPIRE … NX` on the bucket) cannot. Callers therefore always `await`
  * it, and callers build every policy (login, mail, OAuth) from `hit` alone, so a shared limiter only
- * has to provide this one atomic operation.
+ * has to provide this one atomic operation. `count` reads a bucket without counting: the relay's
+ * success limit checks it before a call and counts (`hit`) only the calls that succeeded.
  */
 import type { RedisLink } from './redis'
 
 export interface RateLimiter {
 	hit(bucket: string, limit: number, windowSeconds: number): boolean | Promise<boolean>
+	/** The hits counted in the bucket's current window (0 when none), without counting one. */
+	count?(bucket: string): number | Promise<number>
 }
 
 /** Past this many buckets, expired ones are swept, at most once per sweep interval. */
 const SWEEP_THRESHOLD = 100_000
 const SWEEP_INTERVAL_MS = 10_000
 
-export function createMemoryRateLimiter(now: () => number = () => Date.now()): RateLimiter {
+export function createMemoryRateLimiter(now: () => number = () => Date.now()): Required<RateLimiter> {
 	const windows = new Map<string, { count: number; resetAt: number }>()
 	let nextSweepAt = 0
 	return {
@@ -36,6 +39,10 @@ export function createMemoryRateLimiter(now: () => number = () => Date.now()): R
 			entry.count++
 			return entry.count <= limit
 		},
+		count(bucket) {
+			const entry = windows.get(bucket)
+			return entry && entry.resetAt > now() ? entry.count : 0
+		},
 	}
 }
 
@@ -47,12 +54,18 @@ export function createMemoryRateLimiter(now: () => number = () => Date.now()): R
  */
 const COUNT_HIT = "local count = redis.call('INCR', KEYS[1]) if count == 1 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end return count"
 
-export function createRedisRateLimiter(redis: RedisLink, fallback: RateLimiter = createMemoryRateLimiter()): RateLimiter {
+export function createRedisRateLimiter(redis: RedisLink, fallback = createMemoryRateLimiter()): Required<RateLimiter> {
+	const key = (bucket: string) => `${redis.prefix}rate:${bucket}`
 	return {
 		hit(bucket, limit, windowSeconds) {
 			if (!redis.connected()) return fallback.hit(bucket, limit, windowSeconds)
-			return redis.command((client) => client.send('EVAL', [COUNT_HIT, '1', `${redis.prefix}rate:${bucket}`, String(windowSeconds)]))
+			return redis.command((client) => client.send('EVAL', [COUNT_HIT, '1', key(bucket), String(windowSeconds)]))
 				.then((count) => Number(count) <= limit, () => fallback.hit(bucket, limit, windowSeconds))
+		},
+		count(bucket) {
+			if (!redis.connected()) return fallback.count(bucket)
+			return redis.command((client) => client.get(key(bucket)))
+				.then((count) => Number(count ?? 0) || 0, () => fallback.count(bucket))
 		},
 	}
 }

@@ -18,7 +18,9 @@ import { geminiRoutes } from './formats/gemini/routes'
 import { responsesRoutes } from './formats/responses/routes'
 import { playgroundRoutes } from './playground/routes'
 import { taskRoutes } from './tasks/routes'
+import { RelayMetrics } from './pipeline/call-metrics'
 import { resolveGroup } from './pipeline/groups'
+import { createRequestLimits } from './pipeline/request-limits'
 import { createResponseTimeRecorder } from './pipeline/response-times'
 import { RoutingTable } from './pipeline/routing-table'
 import type { RelayServices } from './pipeline/services'
@@ -43,6 +45,8 @@ export function createRelayServices(dependencies: Dependencies, outbound: RelayS
 		nodeInstance: nodeInstance(dependencies.config.nodeName, randomString(8)),
 		sensitiveWords: createSensitiveWords(dependencies.options),
 		quotaReminder: createQuotaReminder(dependencies),
+		metrics: new RelayMetrics((model) => routing.servesModel(model)),
+		requestLimits: createRequestLimits(dependencies.options, dependencies.rateLimiter),
 	}
 }
 

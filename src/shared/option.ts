@@ -72,6 +72,29 @@ const chats = z.array(stringMap)
 
 export { DATA_EXPORT_GRANULARITIES }
 
+/** A window of at most a week, and counts that stay exact integers in Redis and in memory. */
+const MAX_RATE_LIMIT_MINUTES = 10_080
+const MAX_RATE_LIMIT_COUNT = 2_147_483_647
+
+/** `{group: [total, success]}`: each group's own two request limits, whole numbers from 0 (no limit). */
+function rateLimitGroups() {
+	const limit = z.number().int().min(0).max(MAX_RATE_LIMIT_COUNT)
+	const schema = z.record(z.string().min(1), z.tuple([limit, limit]))
+	return define<Record<string, [number, number]>>({}, (value) => {
+		let parsed: unknown
+		try {
+			parsed = JSON.parse(value)
+		} catch {
+			throw new OptionValueError('is not a valid JSON string')
+		}
+		const checked = schema.safeParse(parsed)
+		if (checked.success) return checked.data
+		const group = checked.error.issues[0]?.path[0]
+		const which = typeof group === 'string' ? `; the group "${group}" does not` : ''
+		throw new OptionValueError(`must map each group to [total requests, successful requests], two whole numbers from 0 to ${MAX_RATE_LIMIT_COUNT} (like {"vip": [100, 80]})${which}`)
+	}, (parsed) => JSON.stringify(parsed))
+}
+
 export const DEFAULT_AUTOMATIC_DISABLE_KEYWORDS = [
 	'your credit balance is too low',
 	'this organization has been disabled',
@@ -215,6 +238,12 @@ export const OPTION_DEFINITIONS = {
 	AudioCompletionRatio: json(numberMap, {}),
 	// Streaming
 	StreamCacheQueueLength: integer(0),
+	// Request rate limits per user (relay/pipeline/request-limits.ts); counts of 0 set no limit
+	ModelRequestRateLimitEnabled: boolean(false),
+	ModelRequestRateLimitDurationMinutes: numeric(1, { min: 1, max: MAX_RATE_LIMIT_MINUTES, integer: true }),
+	ModelRequestRateLimitCount: numeric(0, { min: 0, max: MAX_RATE_LIMIT_COUNT, integer: true }),
+	ModelRequestRateLimitSuccessCount: numeric(1000, { min: 0, max: MAX_RATE_LIMIT_COUNT, integer: true }),
+	ModelRequestRateLimitGroup: rateLimitGroups(),
 } satisfies Record<string, OptionDefinition<never> | OptionDefinition<any>>
 
 export type OptionKey = keyof typeof OPTION_DEFINITIONS

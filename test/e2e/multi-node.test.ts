@@ -1,10 +1,9 @@
 /**
  * Several nodes (issue 17): three real Ferry processes on one fresh Postgres database and one
- * Redis. A change made on one node is seen on another in under 300 ms; a login limit holds across
- * nodes; killing a node mid-traffic leaves the others serving, its lease is taken over once it has
- * expired, its pending holds are returned when it comes back, and `ferry audit` finds the ledger
- * exact. Each check is a test of its own on the shared cluster, so more (the relay's request rate
- * limits) can be added alongside.
+ * Redis. A change made on one node is seen on another in under 300 ms; a login limit and a request
+ * rate limit hold across nodes; killing a node mid-traffic leaves the others serving, its lease is
+ * taken over once it has expired, its pending holds are returned when it comes back, and
+ * `ferry audit` finds the ledger exact. Each check is a test of its own on the shared cluster.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import OpenAI from 'openai'
@@ -124,6 +123,39 @@ describe.skipIf(!databaseUrl || !redis)('three Ferry nodes on one Postgres and o
 		}
 		expect(answers.slice(0, 8).every((status) => status !== 429)).toBe(true)
 		expect(answers[8]).toBe(429)
+	}, STEP_TIMEOUT_MS)
+
+	test('a limit of 5 requests a minute lets exactly 5 calls through when they alternate between the nodes', async () => {
+		const limits = { ModelRequestRateLimitEnabled: 'true', ModelRequestRateLimitDurationMinutes: '1', ModelRequestRateLimitCount: '5', ModelRequestRateLimitSuccessCount: '0' }
+		const everyNodeReads = async (wanted: Record<string, string>) => {
+			for (const node of cluster.nodes) {
+				const seen = await timeUntil(async () => {
+					const options = Object.fromEntries(((await api(node, 'GET', '/api/option/', { as: root })).body.data as { key: string; value: string }[]).map((option) => [option.key, option.value]))
+					return Object.entries(wanted).every(([key, value]) => options[key] === value)
+				}, 5_000)
+				expect(seen).toBeDefined()
+			}
+		}
+		// A user of its own, so no other check's calls share the counter.
+		const created = await succeed(nodeA, 'POST', '/api/user/', { as: root, body: { username: 'limited', password: 'limited-password', display_name: 'limited' } })
+		await succeed(nodeA, 'PUT', '/api/user/', { as: root, body: { id: created.id, username: 'limited', display_name: 'limited', quota: 50_000_000 } })
+		const owner = await login(nodeA, 'limited', 'limited-password')
+		const [token] = await succeed(nodeA, 'POST', '/api/token/', { as: owner, body: { name: 'limited-token', remain_quota: 0, unlimited_quota: true } })
+		for (const [key, value] of Object.entries(limits)) await succeed(nodeA, 'PUT', '/api/option/', { as: root, body: { key, value } })
+		try {
+			await everyNodeReads(limits)
+			const statuses: number[] = []
+			for (let call = 0; call < 9; call++) {
+				const node = cluster.nodes[call % NODE_COUNT]!
+				statuses.push(await client(node, token.key).chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: `call ${call}` }] })
+					.then(() => 200, (error: InstanceType<typeof OpenAI.APIError>) => error.status ?? 0))
+			}
+			expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429, 429, 429])
+		} finally {
+			// The checks after this one call freely.
+			await succeed(nodeA, 'PUT', '/api/option/', { as: root, body: { key: 'ModelRequestRateLimitEnabled', value: 'false' } })
+			await everyNodeReads({ ModelRequestRateLimitEnabled: 'false' })
+		}
 	}, STEP_TIMEOUT_MS)
 
 	test('a node killed mid-traffic: the others keep serving, its lease is taken over once expired, its holds are returned when it comes back, and the audit is exact', async () => {

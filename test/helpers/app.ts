@@ -23,6 +23,7 @@ export const testConfig: Config = Object.freeze({
 	maxBodyBytes: 1024 * 1024,
 	trustedProxies: [],
 	upstreamTimeouts: { connectMs: 5_000, firstByteMs: 10_000, idleMs: 10_000 },
+	metricsToken: '',
 })
 
 /** Real argon2id at a cost low enough that suites creating many users stay quick. */

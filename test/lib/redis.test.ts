@@ -33,6 +33,16 @@ describe.skipIf(!url)('the rate limiter shared through Redis', () => {
 		expect(await first.hit('login:address:5.6.7.8', 5, 60)).toBe(true)
 	})
 
+	test('a count reads what every node hit in the window, without counting itself', async () => {
+		const prefix = uniquePrefix('count')
+		const [first, second] = [createRedisRateLimiter(await node(prefix)), createRedisRateLimiter(await node(prefix))]
+		expect(await second.count('model-request:success:1:7')).toBe(0)
+		await first.hit('model-request:success:1:7', 10, 60)
+		await second.hit('model-request:success:1:7', 10, 60)
+		expect(await first.count('model-request:success:1:7')).toBe(2)
+		expect(await second.count('model-request:success:1:7')).toBe(2)
+	})
+
 	test('a window\'s counter expires with the window, so the bucket opens again', async () => {
 		const prefix = uniquePrefix('expiry')
 		const link = await node(prefix)

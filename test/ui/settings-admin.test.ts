@@ -62,6 +62,21 @@ describe('the super admin settings tabs rendered on the server', () => {
 		expect(page).toContain('data-testid="log-cleanup"')
 	})
 
+	test('shows root the request rate limit fields with their stored values, in English too', async () => {
+		const { options } = app.dependencies
+		await options.set('ModelRequestRateLimitCount', '120')
+		await options.set('ModelRequestRateLimitGroup', '{"vip":[600,500]}')
+		const { html } = await render('/setting?tab=operation', root, 'en')
+		const page = markup(html)
+		expect(page).toContain('data-testid="section-rate-limit"')
+		expect(page).toContain('>Request rate limits<')
+		expect(inputValue(page, 'ModelRequestRateLimitDurationMinutes')).toBe('1')
+		expect(inputValue(page, 'ModelRequestRateLimitCount')).toBe('120')
+		expect(inputValue(page, 'ModelRequestRateLimitSuccessCount')).toBe('1000')
+		expect(textareaValue(page, 'ModelRequestRateLimitGroup')).toBe(JSON.stringify({ vip: [600, 500] }, null, 2).replaceAll('"', '&quot;'))
+		expect(page).toContain('id="option-ModelRequestRateLimitEnabled"')
+	})
+
 	test('shows root the system tab with the server address, and every secret field empty', async () => {
 		const { html } = await render('/setting?tab=system', root)
 		const page = markup(html)

@@ -10,6 +10,7 @@ import { RelayError, relayErrors } from '../errors'
 import { AdaptorFetchError } from '../providers/types'
 import { scrubSecrets, upstreamMessageOf } from '../upstream/messages'
 import { ChannelUnfitError, channelCanTake, openUpstream, type OpenedUpstream, type UpstreamCall } from '../upstream/open'
+import { UNREACHABLE } from './call-metrics'
 import { disableReason } from './channel-health'
 import type { RelayServices } from './services'
 
@@ -80,6 +81,7 @@ export async function sendWithRetries(dependencies: Dependencies, relay: RelaySe
 				continue
 			}
 			attempts++
+			relay.metrics.upstreamError(channel.id, error instanceof AdaptorFetchError ? error.status : UNREACHABLE)
 			if (error instanceof AdaptorFetchError && CREDENTIAL_STATUSES.has(error.status)) {
 				const reason = disableReason(dependencies.options, channel.autoBan, UNAUTHORIZED, error.message)
 				if (reason) await relay.disableChannel(channel.id, reason)
@@ -97,6 +99,7 @@ export async function sendWithRetries(dependencies: Dependencies, relay: RelaySe
 		const { response } = opened
 		if (response.ok) return { channel, opened, tried }
 		const status = mappedStatus(channel, response.status)
+		relay.metrics.upstreamError(channel.id, status)
 		const { error, upstreamMessage } = await upstreamError(channel, response, status)
 		const reason = disableReason(dependencies.options, channel.autoBan, status, upstreamMessage)
 		if (reason) await relay.disableChannel(channel.id, reason)

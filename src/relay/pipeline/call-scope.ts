@@ -11,6 +11,7 @@ import type { RoutableChannel } from '@/db/stores/channels'
 import { InsufficientQuotaError, reserve, settle, voidHold } from '@/billing/holds'
 import { quotaForUsage, type Pricing, type Usage } from '@/billing/price'
 import { relayErrors } from '../errors'
+import type { CallRecord } from './call-metrics'
 import type { RelayServices } from './services'
 import { SENSITIVE_MASK, wordList } from './sensitive-words'
 import type { StreamEnd } from './stream-meter'
@@ -28,6 +29,8 @@ interface ScopedCall {
 	/** `performance.now()` when the call arrived. */
 	startedAt: number
 	clientAddress: string
+	/** Told what a settled call charged (the relay's Prometheus series). */
+	metrics?: CallRecord
 }
 
 /** What happened to an answer that carried sensitive words: refused whole, cut in its stream, or masked. */
@@ -136,6 +139,7 @@ export class CallScope {
 			} : undefined,
 		})
 		relay.recordResponseTime(channel.id, Math.round(useTimeMs))
+		call.metrics?.settled(channel.id, usage, actual, details.firstTokenMs)
 		if (outcome.settled && outcome.balance !== undefined) relay.quotaReminder.afterSettle(userId, outcome.balance)
 	}
 

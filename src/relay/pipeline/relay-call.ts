@@ -25,6 +25,7 @@ import { scrubbedStreamErrors } from '../upstream/messages'
 import { channelCanTake, MalformedAnswerError } from '../upstream/open'
 import { checkWholeAnswer, streamAnswerFilter } from './answer-filter'
 import { sendWithRetries, type UpstreamAnswer } from './attempts'
+import type { CallRecord } from './call-metrics'
 import { CallScope, type SensitiveAnswer } from './call-scope'
 import { mediaAnswer, type MediaResult } from './media-answer'
 import { resolveGroup } from './groups'
@@ -55,6 +56,8 @@ export interface CallRequest {
 	clientAddress: string
 	/** `performance.now()` when the call arrived. */
 	startedAt: number
+	/** The call's metrics record: what it settled is added to it. */
+	metrics?: CallRecord
 }
 
 /** A whole answer, already settled. `text` is `answer` as the upstream sent it, while unchanged. */
@@ -127,7 +130,9 @@ export async function relayCall(dependencies: Dependencies, relay: RelayServices
 	// A fixed-price image call is charged per image, times the size/quality factor.
 	const pricing: Pricing = price.kind === 'per_call' && isImageEndpoint(endpoint) ? { ...price, callRatio: imageCallRatio(model, body) } : price
 	const prompt = promptOf(endpoint, body)
-	const scope = new CallScope(dependencies, relay, { requestId, caller, model, group, pricing, stream, startedAt: request.startedAt, clientAddress: request.clientAddress })
+	const scope = new CallScope(dependencies, relay, {
+		requestId, caller, model, group, pricing, stream, startedAt: request.startedAt, clientAddress: request.clientAddress, metrics: request.metrics,
+	})
 	await scope.reserve(holdFor(pricing, estimatePrompt(prompt), completionAllowance(dependencies, endpoint, body), dependencies.options.get('QuotaPerUnit')))
 	try {
 		const answer = await sendWithRetries(dependencies, relay, {

@@ -16,6 +16,7 @@ const everyChannel: ChannelFilter = () => true
 export class RoutingTable {
 	private byGroupModel = new Map<string, Map<string, RoutableChannel[]>>()
 	private byId = new Map<number, RoutableChannel>()
+	private served = new Set<string>()
 	private loading: Promise<void> | undefined
 	private stale = true
 
@@ -57,6 +58,12 @@ export class RoutingTable {
 		for (const models of byGroupModel.values()) for (const list of models.values()) list.sort((a, b) => b.priority - a.priority)
 		this.byGroupModel = byGroupModel
 		this.byId = new Map(channels.map((channel) => [channel.id, channel]))
+		this.served = new Set(channels.flatMap((channel) => channel.models))
+	}
+
+	/** Whether some enabled channel, in any group, lists the model. */
+	servesModel(model: string): boolean {
+		return this.served.has(model)
 	}
 
 	channel(id: number): RoutableChannel | undefined {

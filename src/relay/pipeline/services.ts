@@ -2,6 +2,8 @@
 import type { Executor } from '@/billing/batcher'
 import type { QuotaReminder } from '@/billing/quota-reminder'
 import type { UpstreamFetch } from '../upstream/open'
+import type { RelayMetrics } from './call-metrics'
+import type { RequestLimits } from './request-limits'
 import type { RoutingTable } from './routing-table'
 import type { SensitiveWords } from './sensitive-words'
 import type { TokenAuthenticator } from './token-auth'
@@ -23,4 +25,8 @@ export interface RelayServices {
 	sensitiveWords: SensitiveWords
 	/** Told every settled call's balance; mails a user who fell below QuotaRemindThreshold, off the call's path. */
 	quotaReminder: QuotaReminder
+	/** The relay's Prometheus series (`/metrics`). */
+	metrics: RelayMetrics
+	/** The per-user request rate limits (ModelRequestRateLimit*). */
+	requestLimits: RequestLimits
 }

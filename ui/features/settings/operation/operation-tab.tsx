@@ -8,6 +8,7 @@ import { ModelRatioArea } from '@ui/features/settings/operation/model-ratio-area
 import { MonitoringSection } from '@ui/features/settings/operation/monitoring-section'
 import { QuotaSection } from '@ui/features/settings/operation/quota-section'
 import { type NavSection, SectionNav } from '@ui/features/settings/operation/section-nav'
+import { RateLimitSection } from '@ui/features/settings/operation/rate-limit-section'
 import { SensitiveSection } from '@ui/features/settings/operation/sensitive-section'
 
 /** The sections in page order: their SectionCard ids and titles. */
@@ -18,6 +19,7 @@ const SECTIONS: readonly NavSection[] = [
 	{ id: 'log', title: '日志设置' },
 	{ id: 'dashboard', title: '数据看板设置' },
 	{ id: 'monitoring', title: '监控设置' },
+	{ id: 'rate-limit', title: '请求速率限制' },
 	{ id: 'quota', title: '额度设置' },
 	{ id: 'chat', title: '聊天设置' },
 	{ id: 'group', title: '分组设置' },
@@ -36,6 +38,7 @@ export function OperationTab() {
 				<LogSection />
 				<DashboardSection />
 				<MonitoringSection />
+				<RateLimitSection />
 				<QuotaSection />
 				<ChatSection />
 				<GroupSection />
