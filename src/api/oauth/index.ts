@@ -1,6 +1,6 @@
 import { Elysia } from 'elysia'
 import { z } from 'zod'
-import { MESSAGES } from '@shared/api'
+import { API_MESSAGES } from '@shared/api'
 import type { Dependencies } from '@/dependencies'
 import { ApiError, unauthorized } from '../errors'
 import { authentication, requireCaller } from '../plugins/auth'
@@ -48,7 +48,7 @@ export function oauthRoutes(dependencies: Dependencies) {
 	async function enforceLimit(request: Request, server: RequestPeer) {
 		const { limit, windowSeconds } = OAUTH_LIMITS.perAddress
 		if (!await dependencies.rateLimiter.hit(`oauth:address:${dependencies.clientAddress(server, request)}`, limit, windowSeconds)) {
-			throw new ApiError(MESSAGES.tooManyRequests, 429)
+			throw new ApiError(API_MESSAGES.tooManyRequests, 429)
 		}
 	}
 

@@ -1,0 +1,21 @@
+/** What saving an option answers when its value is refused (seed 000 §7), and the ratio reset. */
+import { sourceTexts } from './define'
+
+export const OPTION_MESSAGE_ENTRIES = {
+	unknownKey: ['未知的设置项：{key}', 'unknown option: {key}'],
+	serverAddressFirst: ['请先填写服务器地址', 'fill in server address first'],
+	/** `{reason}` is one of the value rules below. */
+	valueRefused: ['{key} {reason}', '{key} {reason}'],
+	notBoolean: ['必须是 true 或 false', 'must be true or false'],
+	notNumber: ['请输入数字', 'please enter a number'],
+	notWholeNumber: ['必须是整数', 'must be a whole number'],
+	belowMinimum: ['不能小于 {min}', 'must not be less than {min}'],
+	aboveMaximum: ['不能大于 {max}', 'must not be more than {max}'],
+	notAChoice: ['必须是 {choices} 之一', 'must be one of {choices}'],
+	notJson: ['不是有效的 JSON 字符串', 'is not a valid JSON string'],
+	/** `{detail}`: the schema's own wording of the first problem, in the reader's language. */
+	jsonShape: ['不是有效的 JSON 字符串：{detail}', 'is not a valid JSON string: {detail}'],
+	modelRatioReset: ['模型倍率已重置为默认值', 'model ratios have been reset to the defaults'],
+} as const
+
+export const OPTION_MESSAGES = sourceTexts(OPTION_MESSAGE_ENTRIES)
