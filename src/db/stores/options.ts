@@ -7,7 +7,7 @@ import {
 	type OptionKey, type OptionValue,
 } from '@shared/option'
 import { DEFAULT_MODEL_RATIO } from '@shared/default-prices'
-import { inEnglish, withValues, type ServerMessage } from '@shared/messages'
+import { inEnglish, nested, withValues, type ServerMessage } from '@shared/messages'
 import type { Store } from '@/db'
 import type { Logger } from '@/lib/logger'
 
@@ -75,7 +75,7 @@ export async function createOptionStore(store: Store, logger: Logger): Promise<O
 			try {
 				value = OPTION_DEFINITIONS[key].parse(text)
 			} catch (error) {
-				if (error instanceof OptionValueError) throw refused(withValues(OPTION_MESSAGES.valueRefused, { key, reason: error.reason }))
+				if (error instanceof OptionValueError) throw refused(withValues(OPTION_MESSAGES.valueRefused, { key, reason: nested(error.reason) }))
 				throw error
 			}
 			// Payment settings build the addresses the payment service calls and sends payers back to

@@ -51,9 +51,19 @@ for (const group of Object.values(MESSAGE_GROUPS) as MessageEntries[]) {
 
 export const isCatalogueText = (text: string): text is CatalogueText => ENGLISH.has(text)
 
-export function withValues<Text extends TemplateText>(text: Text, values: { readonly [Name in Placeholders<Text>]: MessageValue }): LocalizedMessage {
+/**
+ * A template with its values. A value that is itself a catalogue text must be `nested(…)` (else it
+ * would be shown as it is, in Chinese): the compiler refuses a bare one.
+ */
+export function withValues<Text extends TemplateText, Values extends { readonly [Name in Placeholders<Text>]: MessageValue }>(
+	text: Text,
+	values: Values & { readonly [Name in keyof Values]: Values[Name] extends CatalogueText ? never : Values[Name] },
+): LocalizedMessage {
 	return { text, values }
 }
+
+/** A message as a value of another: a plain text is wrapped so that it is worded too, not shown as it is. */
+export const nested = (message: ServerMessage): LocalizedMessage => (typeof message === 'string' ? { text: message, values: {} } : message)
 
 export const isLocalizedMessage = (value: unknown): value is LocalizedMessage =>
 	typeof value === 'object' && value !== null && typeof (value as LocalizedMessage).text === 'string'

@@ -5,7 +5,7 @@
  */
 import { eq, inArray } from 'drizzle-orm'
 import { CHANNEL_MESSAGES } from '@shared/channel'
-import { type LocalizedMessage, type ServerMessage, withValues } from '@shared/messages'
+import { type LocalizedMessage, nested, type ServerMessage, withValues } from '@shared/messages'
 import { CHANNEL_TOOL_MESSAGES } from '@shared/messages/channels'
 import type { Dependencies } from '@/dependencies'
 import { OutboundBlockedError, OutboundError, OutboundNetworkError, OutboundTimeoutError, OutboundTooLargeError, openerWith } from '@/lib/outbound'
@@ -110,9 +110,9 @@ const TIMEOUT_PHASES = {
  */
 export function outboundFailure(error: OutboundError, fallback: ServerMessage): ServerMessage {
 	const { target } = error
-	if (error instanceof OutboundBlockedError) return withValues(CHANNEL_TOOL_MESSAGES.outboundBlocked, { target, reason: BLOCK_REASONS[error.reason] })
+	if (error instanceof OutboundBlockedError) return withValues(CHANNEL_TOOL_MESSAGES.outboundBlocked, { target, reason: nested(BLOCK_REASONS[error.reason]) })
 	if (error instanceof OutboundTimeoutError) {
-		return withValues(CHANNEL_TOOL_MESSAGES.outboundTimedOut, { target, phase: TIMEOUT_PHASES[error.phase], milliseconds: error.milliseconds })
+		return withValues(CHANNEL_TOOL_MESSAGES.outboundTimedOut, { target, phase: nested(TIMEOUT_PHASES[error.phase]), milliseconds: error.milliseconds })
 	}
 	if (error instanceof OutboundTooLargeError) return withValues(CHANNEL_TOOL_MESSAGES.outboundTooLarge, { target, limit: error.limit })
 	if (error instanceof OutboundNetworkError) return withValues(CHANNEL_TOOL_MESSAGES.outboundNetwork, { target, code: error.code })
