@@ -63,7 +63,7 @@ export const MANAGE_ACTIONS = ['promote', 'demote', 'disable', 'enable', 'delete
 export type ManageAction = (typeof MANAGE_ACTIONS)[number]
 export const manageUserSchema = z.object({
 	id: z.coerce.number().int().positive(),
-	action: z.enum(MANAGE_ACTIONS, { error: 'unknown action' }),
+	action: z.enum(MANAGE_ACTIONS, { error: USER_MESSAGES.unknownAction }),
 })
 
 export const affTransferSchema = z.object({ quota: z.coerce.number().int().positive() })

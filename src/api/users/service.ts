@@ -15,6 +15,7 @@ import { findUser, type UserRecord } from '@/db/stores/users'
 import { createAccount, isUniqueViolation, signUpRewards, usernameTaken } from './repository'
 import { toUserView } from './view'
 import { adminActionWork, named, recordAdminAction, type AdminActor } from '../admin-audit'
+import { logLine } from '@shared/messages/logs'
 
 /** Admins never act on a user of equal or higher role; the super admin acts on anyone. */
 function assertMayActOn(actor: AdminActor, target: UserRecord) {
@@ -111,7 +112,7 @@ export async function updateUser(dependencies: Dependencies, actor: UserRecord, 
 				// The credit's own line (the ledger's record, on the user's account) is the audit line of a quota change.
 				yield* applyCredit(tx, tables, {
 					userId: target.id, amount: delta, type: LOG_TYPE.manage,
-					content: `administrator ${actor.username} changed the quota from ${current!.quota} to ${input.quota}`,
+					content: logLine('user.quota_changed', { admin: actor.username, from: current!.quota, to: input.quota! }).content,
 					other: { admin_action: { action: 'user.quota', target: targetName, from: current!.quota, to: input.quota!, admin: actor.username, admin_id: actor.id } },
 				})
 			}

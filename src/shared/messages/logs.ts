@@ -16,6 +16,8 @@ export const LOG_MESSAGES = sourceTexts(LOG_MESSAGE_ENTRIES)
 
 export const LOG_LINE_ENTRIES = {
 	'invitation.transferred': ['邀请额度 {quota} 已划转到余额', 'invitation income of {quota} quota transferred to the balance'],
+	/** An admin's quota edit; the line also carries `admin_action` (`user.quota`), which the log list words first. */
+	'user.quota_changed': ['管理员 {admin} 将额度从 {from} 改为 {to}', 'administrator {admin} changed the quota from {from} to {to}'],
 	'root.initial_quota': ['超级管理员的初始额度', 'initial quota of the super admin'],
 	'user.new_user_bonus': ['新用户注册赠送 {quota} 额度', 'new-user bonus of {quota} quota'],
 	'user.invitee_bonus': ['通过用户 {inviter} 的邀请注册，赠送 {quota} 额度', 'invitation bonus of {quota} quota for registering through the invitation of user {inviter}'],

@@ -5,7 +5,7 @@ export const OPTION_MESSAGE_ENTRIES = {
 	unknownKey: ['未知的设置项：{key}', 'unknown option: {key}'],
 	serverAddressFirst: ['请先填写服务器地址', 'fill in server address first'],
 	/** `{reason}` is one of the value rules below. */
-	valueRefused: ['{key} {reason}', '{key} {reason}'],
+	valueRefused: ['{key} 的值无效：{reason}', '{key} {reason}'],
 	notBoolean: ['必须是 true 或 false', 'must be true or false'],
 	notNumber: ['请输入数字', 'please enter a number'],
 	notWholeNumber: ['必须是整数', 'must be a whole number'],

@@ -29,6 +29,7 @@ export const USER_MESSAGE_ENTRIES = {
 	invalidAffCode: ['邀请码无效', 'invalid invitation code'],
 	emailVerificationRequired: ['管理员开启了邮箱验证，请输入邮箱地址和验证码', 'email verification is enabled, please enter the email address and verification code'],
 	verificationCodeWrong: ['验证码错误或已过期', 'verification code wrong or expired'],
+	unknownAction: ['未知的操作', 'unknown action'],
 	quotaNegative: ['剩余额度不能为负数', 'the remaining quota cannot be negative'],
 	registered: ['注册成功', 'registered'],
 	transferred: ['划转成功', 'transferred'],
