@@ -152,7 +152,7 @@ describe.skipIf(!browserExecutable)('the super admin settings tabs in a browser'
 			// Valid JSON of the wrong shape passes the page's check; the server refuses it.
 			await field(opened, 'PayMethods').fill('[{"name": 7}]')
 			await payment.getByRole('button', { name: '更新支付设置' }).click()
-			await opened.page.locator('section[aria-live]').getByText(/^PayMethods is not a valid JSON string/).waitFor({ timeout: 10_000 })
+			await opened.page.locator('section[aria-live]').getByText(/^PayMethods 的值无效：不是有效的 JSON 字符串：/).waitFor({ timeout: 10_000 })
 			await toast(opened, '保存失败，请重试')
 			expect(options().get('PayMethods')[0]?.type).toBe('alipay')
 		})
