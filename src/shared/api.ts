@@ -33,7 +33,7 @@ export function resolvePage(query: PageQuery) {
  * errors reach API clients in English). The `/api` itself answers `API_MESSAGES` in the reader's
  * language (`messages/api.ts`).
  */
-export const MESSAGES = Object.fromEntries(Object.entries(API_MESSAGE_ENTRIES).map(([name, [, en]]) => [name, en])) as {
+export const MESSAGES = /* @__PURE__ */ Object.fromEntries(Object.entries(API_MESSAGE_ENTRIES).map(([name, [, en]]) => [name, en])) as {
 	readonly [Name in keyof typeof API_MESSAGE_ENTRIES]: (typeof API_MESSAGE_ENTRIES)[Name][1]
 }
 export { API_MESSAGES } from './messages/api'

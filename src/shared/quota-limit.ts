@@ -21,4 +21,4 @@ export const QUOTA_LIMIT_MESSAGE_ENTRIES = {
 	amountLimit: [`额度数值不能超过 ${MAX_QUOTA}`, `a quota amount cannot exceed ${MAX_QUOTA}`],
 } as const
 
-export const QUOTA_LIMIT_MESSAGES = sourceTexts(QUOTA_LIMIT_MESSAGE_ENTRIES)
+export const QUOTA_LIMIT_MESSAGES = /* @__PURE__ */ sourceTexts(QUOTA_LIMIT_MESSAGE_ENTRIES)

@@ -17,4 +17,4 @@ export const API_MESSAGE_ENTRIES = {
 	bodyTooLarge: ['请求体过大', 'the request body is too large'],
 } as const
 
-export const API_MESSAGES = sourceTexts(API_MESSAGE_ENTRIES)
+export const API_MESSAGES = /* @__PURE__ */ sourceTexts(API_MESSAGE_ENTRIES)

@@ -28,7 +28,7 @@ export const CHANNEL_MESSAGE_ENTRIES = {
 	disabledByAdministrator: ['被管理员禁用', 'disabled by an administrator'],
 } as const
 
-export const CHANNEL_MESSAGES = sourceTexts(CHANNEL_MESSAGE_ENTRIES)
+export const CHANNEL_MESSAGES = /* @__PURE__ */ sourceTexts(CHANNEL_MESSAGE_ENTRIES)
 
 export const CHANNEL_TOOL_MESSAGE_ENTRIES = {
 	testAllStarted: ['已在后台开始测试所有已启用和自动禁用的渠道', 'testing all enabled and auto-disabled channels in the background'],
@@ -72,4 +72,4 @@ export const CHANNEL_TOOL_MESSAGE_ENTRIES = {
 	outboundHandshake: ['到 {target} 的 WebSocket 握手被拒绝：状态 {status}', 'WebSocket handshake with {target} refused: status {status}'],
 } as const
 
-export const CHANNEL_TOOL_MESSAGES = sourceTexts(CHANNEL_TOOL_MESSAGE_ENTRIES)
+export const CHANNEL_TOOL_MESSAGES = /* @__PURE__ */ sourceTexts(CHANNEL_TOOL_MESSAGE_ENTRIES)

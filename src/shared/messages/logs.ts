@@ -12,7 +12,7 @@ export const LOG_MESSAGE_ENTRIES = {
 	chooseTime: ['请选择日志时间', 'please choose log time'],
 } as const
 
-export const LOG_MESSAGES = sourceTexts(LOG_MESSAGE_ENTRIES)
+export const LOG_MESSAGES = /* @__PURE__ */ sourceTexts(LOG_MESSAGE_ENTRIES)
 
 export const LOG_LINE_ENTRIES = {
 	'invitation.transferred': ['邀请额度 {quota} 已划转到余额', 'invitation income of {quota} quota transferred to the balance'],

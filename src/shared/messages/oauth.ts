@@ -24,4 +24,4 @@ export const OAUTH_MESSAGE_ENTRIES = {
 /** Not a sentence: the peers' clients read `message: "bind"` as "the account was bound" (seed 002 §4). */
 export const OAUTH_BOUND_MARKER = 'bind'
 
-export const OAUTH_MESSAGES = { ...sourceTexts(OAUTH_MESSAGE_ENTRIES), bound: OAUTH_BOUND_MARKER } as const
+export const OAUTH_MESSAGES = { .../* @__PURE__ */ sourceTexts(OAUTH_MESSAGE_ENTRIES), bound: OAUTH_BOUND_MARKER } as const

@@ -18,4 +18,4 @@ export const OPTION_MESSAGE_ENTRIES = {
 	modelRatioReset: ['模型倍率已重置为默认值', 'model ratios have been reset to the defaults'],
 } as const
 
-export const OPTION_MESSAGES = sourceTexts(OPTION_MESSAGE_ENTRIES)
+export const OPTION_MESSAGES = /* @__PURE__ */ sourceTexts(OPTION_MESSAGE_ENTRIES)

@@ -7,4 +7,4 @@ export const QUOTA_DATA_MESSAGE_ENTRIES = {
 	rangeTooLong: ['时间范围不能超过 366 天', 'the time range must not exceed 366 days'],
 } as const
 
-export const QUOTA_DATA_MESSAGES = sourceTexts(QUOTA_DATA_MESSAGE_ENTRIES)
+export const QUOTA_DATA_MESSAGES = /* @__PURE__ */ sourceTexts(QUOTA_DATA_MESSAGE_ENTRIES)

@@ -20,4 +20,4 @@ export const REDEMPTION_MESSAGE_ENTRIES = {
 	redeemed: ['兑换成功', 'redeemed'],
 } as const
 
-export const REDEMPTION_MESSAGES = sourceTexts(REDEMPTION_MESSAGE_ENTRIES)
+export const REDEMPTION_MESSAGES = /* @__PURE__ */ sourceTexts(REDEMPTION_MESSAGE_ENTRIES)

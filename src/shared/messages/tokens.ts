@@ -23,4 +23,4 @@ export const TOKEN_MESSAGE_ENTRIES = {
 	notFound: ['令牌不存在', 'token not found'],
 } as const
 
-export const TOKEN_MESSAGES = sourceTexts(TOKEN_MESSAGE_ENTRIES)
+export const TOKEN_MESSAGES = /* @__PURE__ */ sourceTexts(TOKEN_MESSAGE_ENTRIES)

@@ -15,4 +15,4 @@ export const TOP_UP_MESSAGE_ENTRIES = {
 	paymentMethodRequired: ['请选择支付方式', 'please choose a payment method'],
 } as const
 
-export const TOP_UP_MESSAGES = sourceTexts(TOP_UP_MESSAGE_ENTRIES)
+export const TOP_UP_MESSAGES = /* @__PURE__ */ sourceTexts(TOP_UP_MESSAGE_ENTRIES)

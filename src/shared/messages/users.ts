@@ -35,4 +35,4 @@ export const USER_MESSAGE_ENTRIES = {
 	transferred: ['划转成功', 'transferred'],
 } as const
 
-export const USER_MESSAGES = sourceTexts(USER_MESSAGE_ENTRIES)
+export const USER_MESSAGES = /* @__PURE__ */ sourceTexts(USER_MESSAGE_ENTRIES)

@@ -15,18 +15,18 @@ export const VERIFICATION_MESSAGE_ENTRIES = {
 	resetMailSent: ['重置邮件已发送', 'the reset email has been sent'],
 } as const
 
-export const VERIFICATION_MESSAGES = sourceTexts(VERIFICATION_MESSAGE_ENTRIES)
+export const VERIFICATION_MESSAGES = /* @__PURE__ */ sourceTexts(VERIFICATION_MESSAGE_ENTRIES)
 
 export const TURNSTILE_MESSAGE_ENTRIES = {
 	missing: ['请几秒后重试，Turnstile 检查正在进行', 'Turnstile check is enabled: retry in a few seconds, the check is running'],
 	failed: ['Turnstile 校验失败，请刷新重试', 'Turnstile check failed, please refresh and retry'],
 } as const
 
-export const TURNSTILE_MESSAGES = sourceTexts(TURNSTILE_MESSAGE_ENTRIES)
+export const TURNSTILE_MESSAGES = /* @__PURE__ */ sourceTexts(TURNSTILE_MESSAGE_ENTRIES)
 
 export const MAILER_MESSAGE_ENTRIES = {
 	notConfigured: ['SMTP 未配置', 'SMTP is not configured'],
 	sendFailed: ['邮件发送失败，请稍后再试', 'failed to send the email, please try again later'],
 } as const
 
-export const MAILER_MESSAGES = sourceTexts(MAILER_MESSAGE_ENTRIES)
+export const MAILER_MESSAGES = /* @__PURE__ */ sourceTexts(MAILER_MESSAGE_ENTRIES)
