@@ -35,11 +35,11 @@ export const named = (id: number, name?: string) => `#${id}${name ? ` "${name}"`
 /** Past this many, a list of targets names the first ones and counts the rest. */
 const LISTED_TARGETS = 20
 
-/** `#1 "a", #2 "b"` by id, or the first LISTED_TARGETS of them and "and N more". */
+/** `#1 "a", #2 "b"` by id, or the first LISTED_TARGETS of them and `… (+N)`: the same in every language (the log words the line around it). */
 export function namedList(items: readonly { id: number; name?: string }[]) {
 	const sorted = [...items].sort((first, second) => first.id - second.id)
 	const listed = sorted.slice(0, LISTED_TARGETS).map((item) => named(item.id, item.name)).join(', ')
-	return items.length > LISTED_TARGETS ? `${listed} and ${items.length - LISTED_TARGETS} more` : listed
+	return items.length > LISTED_TARGETS ? `${listed} … (+${items.length - LISTED_TARGETS})` : listed
 }
 
 function logValues(actor: AdminActor, { action, target, summary, details }: AdminAction) {

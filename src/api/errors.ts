@@ -1,17 +1,21 @@
 /**
  * `ApiError` is the one error type services throw for a failure the caller should see.
  * Status 200 means a business rule said no (`success: false`), the others are HTTP errors.
+ * Its message is a catalogue message (`@shared/messages`): the envelope words it in the caller's
+ * language; `Error.message` holds the English, for operators' logs.
  */
-import { MESSAGES } from '@shared/api'
+import { API_MESSAGES } from '@shared/api'
+import { inEnglish, type ServerMessage } from '@shared/messages'
 
 export class ApiError extends Error {
-	constructor(message: string, readonly status: 200 | 400 | 401 | 403 | 404 | 409 | 413 | 429 = 200) {
-		super(message)
+	constructor(readonly reason: ServerMessage, readonly status: 200 | 400 | 401 | 403 | 404 | 409 | 413 | 429 = 200) {
+		super(inEnglish(reason))
 	}
 }
 
-export const unauthorized = () => new ApiError(MESSAGES.notLoggedIn, 401)
-export const forbidden = (message: string = MESSAGES.forbidden) => new ApiError(message, 403)
-export const notFound = (message: string = MESSAGES.notFound) => new ApiError(message, 404)
-export const badRequest = (message: string) => new ApiError(message, 400)
-export const refused = (message: string) => new ApiError(message, 200)
+export const unauthorized = () => new ApiError(API_MESSAGES.notLoggedIn, 401)
+export const forbidden = (reason: ServerMessage = API_MESSAGES.forbidden) => new ApiError(reason, 403)
+export const notFound = (reason: ServerMessage = API_MESSAGES.notFound) => new ApiError(reason, 404)
+export const badRequest = (reason: ServerMessage) => new ApiError(reason, 400)
+export const refused = (reason: ServerMessage) => new ApiError(reason, 200)
+export const tooManyRequests = () => new ApiError(API_MESSAGES.tooManyRequests, 429)

@@ -7,6 +7,7 @@ import { logRoutes } from './logs'
 import { optionRoutes } from './options'
 import { envelopeErrors } from './plugins/envelope'
 import { parseApiJson } from './plugins/json-body'
+import { localizeAnswer } from './plugins/localize'
 import { statusRoutes } from './status'
 import { tokenRoutes } from './tokens'
 import { userRoutes } from './users'
@@ -28,6 +29,8 @@ export function createApi(dependencies: Dependencies) {
 		.onAfterHandle(({ set }) => {
 			set.headers['cache-control'] = 'no-store'
 		})
+		// Every answer's message in the caller's language.
+		.onAfterHandle(localizeAnswer)
 		.use(statusRoutes(dependencies))
 		.use(userRoutes(dependencies))
 		.use(verificationRoutes(dependencies))

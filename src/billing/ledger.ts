@@ -13,6 +13,7 @@ import { LOG_TYPE, type LogType } from '@shared/log'
 import { MAX_QUOTA, QUOTA_LIMIT_MESSAGES } from '@shared/quota-limit'
 import { execute, query, rows, type Database, type Store, type Tables } from '@/db'
 import { InsufficientQuotaError } from './holds'
+import { inEnglish } from '@shared/messages'
 
 interface Credit {
 	userId: number
@@ -27,7 +28,7 @@ interface Credit {
 /** A credit would lift the balance (with what its pending holds took) past MAX_QUOTA; nothing changed. */
 export class BalanceLimitError extends Error {
 	constructor() {
-		super(QUOTA_LIMIT_MESSAGES.balanceLimit)
+		super(inEnglish(QUOTA_LIMIT_MESSAGES.balanceLimit))
 	}
 }
 

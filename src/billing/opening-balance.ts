@@ -17,6 +17,7 @@ import { LOG_TYPE } from '@shared/log'
 import type { Database, Tables } from '@/db'
 import { insertRows } from '@/db/bulk-insert'
 import { HOLD_STATE } from './holds'
+import { storedLine } from '@shared/messages/logs'
 
 export interface OpeningAccount {
 	userId: number
@@ -57,12 +58,12 @@ export function* bookOpeningBalances(_tx: Database, tables: Tables, accounts: re
 	for (const account of accounts) {
 		check(account)
 		const { userId, username, balance, usedQuota } = account
-		const credit = (quota: number, content: string) => logs.push({
+		const credit = (quota: number, line: ReturnType<typeof storedLine>) => logs.push({
 			...(firstLogId === undefined ? {} : { id: firstLogId + logs.length }),
-			userId, username, type: LOG_TYPE.system, content, quota, createdAt: time,
+			userId, username, type: LOG_TYPE.system, quota, createdAt: time, ...line,
 		})
-		if (balance > 0) credit(balance, `opening balance carried over from ${source}`)
-		if (usedQuota > 0) credit(usedQuota, `quota used in ${source} before the move (booked here as one settled charge)`)
+		if (balance > 0) credit(balance, storedLine('import.opening_balance', { source }))
+		if (usedQuota > 0) credit(usedQuota, storedLine('import.used_before', { source }))
 		let rest = usedQuota
 		for (const token of account.tokens) {
 			if (token.usedQuota === 0) continue

@@ -12,6 +12,7 @@ import { nowSeconds } from '@/lib/clock'
 import type { Logger } from '@/lib/logger'
 import { HOLD_STATE, voidHoldWork } from './holds'
 import { isLiveTaskHold } from './task-holds'
+import { storedLine } from '@shared/messages/logs'
 
 const RECONCILE_INTERVAL_MS = 30_000
 export const INTERRUPTED = 'interrupted'
@@ -38,7 +39,7 @@ export async function reconcileHolds(store: Store, currentInstance: string): Pro
 			if (!hold) return false
 			yield* rows(tx.insert(tables.logs).values({
 				userId: hold.userId, type: LOG_TYPE.system, requestId, tokenId: hold.tokenId, quota: 0,
-				content: `request ${requestId} was interrupted before it finished; its hold of ${hold.amount} quota was returned`,
+				...storedLine('hold.returned', { request: requestId, quota: hold.amount }),
 			}).returning({ id: tables.logs.id }))
 			return true
 		})

@@ -33,6 +33,8 @@ const sideEffectGets = new Set(['/api/user/token', '/api/user/logout'])
 function createServerApi(request: Request, handleApi: HandleApi, sessionUserId: SessionUserId): Api {
 	const origin = new URL(request.url).origin
 	const cookie = request.headers.get('cookie')
+	// Messages are worded in the page's language, as the browser's calls ask for it.
+	const language = languageFromCookieHeader(cookie)
 	let userId: Promise<number | undefined> | undefined
 	const sessionUser = () => (userId ??= sessionUserId(request.headers))
 	return createApi(
@@ -43,6 +45,7 @@ function createServerApi(request: Request, handleApi: HandleApi, sessionUserId: 
 			}
 			const headers = new Headers(init.headers)
 			if (cookie) headers.set('cookie', cookie)
+			headers.set('accept-language', language)
 			const id = await sessionUser()
 			if (id !== undefined) headers.set('new-api-user', String(id))
 			return handleApi(new Request(origin + path, { method: init.method, headers, body: init.body }))

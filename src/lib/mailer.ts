@@ -12,6 +12,8 @@
 import type { OptionKey, OptionValue } from '@shared/option'
 import type { Logger } from './logger'
 import { OutboundError, type HostCheck } from './outbound'
+import { inEnglish } from '@shared/messages'
+import { MAILER_MESSAGES } from '@shared/messages/verification'
 
 export type MailMessage = { to: string; subject: string; html: string }
 
@@ -20,13 +22,14 @@ export interface Mailer {
 	send(message: MailMessage): Promise<void>
 }
 
-/** A failure whose message may be shown to the caller as it is. */
-export class MailerError extends Error {}
+/** A failure whose reason (a catalogue message) may be shown to the caller; its message is the English. */
+export class MailerError extends Error {
+	constructor(readonly reason: (typeof MAILER_MESSAGES)[keyof typeof MAILER_MESSAGES]) {
+		super(inEnglish(reason))
+	}
+}
 
-export const MAILER_MESSAGES = {
-	notConfigured: 'SMTP is not configured',
-	sendFailed: 'failed to send the email, please try again later',
-} as const
+export { MAILER_MESSAGES }
 
 export const MAILER_TIMEOUT_MILLISECONDS = 15_000
 /** System codes (nodemailer's `originalCode`) of a connection that was never opened: the next checked address may work. */

@@ -3,3 +3,11 @@
 export const DEFAULT_PAGE_SIZE = 10
 export const MAX_PAGE_SIZE = 100
 export const PAGE_SIZE_OPTIONS = [10, 20, 50, 100] as const
+
+/**
+ * The deepest nesting of arrays and objects a request body may have, on `/api` and the relay
+ * (`src/lib/json-body.ts`). Real requests stay far below it: the tool definitions Claude Code sends
+ * nest about 10 levels, and a strict OpenAI tool schema at its limit of 10 nested objects, each
+ * behind an `anyOf`, about 45.
+ */
+export const MAX_JSON_DEPTH = 64

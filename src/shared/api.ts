@@ -6,6 +6,7 @@
  */
 import { z } from 'zod'
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './api-constants'
+import { API_MESSAGE_ENTRIES } from './messages/api'
 
 export * from './api-constants'
 
@@ -28,23 +29,11 @@ export function resolvePage(query: PageQuery) {
 }
 
 /**
- * The deepest nesting of arrays and objects a request body may have, on `/api` and the relay
- * (`src/lib/json-body.ts`). Real requests stay far below it: the tool definitions Claude Code sends
- * nest about 10 levels, and a strict OpenAI tool schema at its limit of 10 nested objects, each
- * behind an `anyOf`, about 45.
+ * The English wording of the common `/api` messages, for the relay and the JSON reader (whose
+ * errors reach API clients in English). The `/api` itself answers `API_MESSAGES` in the reader's
+ * language (`messages/api.ts`).
  */
-export const MAX_JSON_DEPTH = 64
-
-/** Client-facing messages shared by server and console (seed 000 §8, seed 002 §8). */
-export const MESSAGES = {
-	notLoggedIn: 'not logged in or login expired, please log in again',
-	forbidden: 'insufficient permission for this operation',
-	userHeaderMissing: 'the New-Api-User header is missing or does not match the logged-in user',
-	tooManyRequests: 'too many requests, try later',
-	serverError: 'server internal error, contact the administrator',
-	invalidJson: 'the request body is not valid JSON',
-	jsonTooDeep: `the request body nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep`,
-	invalidParameter: 'invalid parameter',
-	notFound: 'not found',
-	bodyTooLarge: 'the request body is too large',
-} as const
+export const MESSAGES = /* @__PURE__ */ Object.fromEntries(Object.entries(API_MESSAGE_ENTRIES).map(([name, [, en]]) => [name, en])) as {
+	readonly [Name in keyof typeof API_MESSAGE_ENTRIES]: (typeof API_MESSAGE_ENTRIES)[Name][1]
+}
+export { API_MESSAGES } from './messages/api'

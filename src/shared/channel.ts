@@ -16,31 +16,11 @@ import { pageQuerySchema } from './api'
 import { CHANNEL_LIST_MAX_ITEMS, CHANNEL_LIST_MAX_TEXT, CHANNEL_NAME_MAX_LENGTH, CHANNEL_TAG_MAX_LENGTH, CREATE_MODE, PRIORITY_MIN, splitList, TAG_STATUS, WEIGHT_MIN } from './channel-constants'
 import { CHANNEL_STATUS } from './channel-type'
 import { describeCycle, mappingCycle } from './model-mapping'
+import { CHANNEL_MESSAGES } from './messages/channels'
 
 export * from './channel-constants'
 
-export const CHANNEL_MESSAGES = {
-	listTooLong: `a list may have at most ${CHANNEL_LIST_MAX_ITEMS} entries`,
-	nameAndKeyRequired: 'please fill channel name and key',
-	modelsRequired: 'please select at least one model',
-	typeUnknown: 'please choose a known channel type',
-	modelMappingInvalid: 'model mapping must be valid JSON',
-	modelMappingCycle: (cycle: string) => `model mapping has a cycle (${cycle}): a model must not map back to itself through other names`,
-	keyNeededForNewDestination: 'the type, base URL and "other" setting (region, account, API version) decide where the channel key is sent: enter the key again to change them (only the super admin may change them without it)',
-	statusCodeMappingInvalid: 'status code mapping must be a JSON object from status code to status code',
-	settingInvalid: 'extra setting must be a JSON object',
-	priorityInteger: 'priority must be an integer',
-	priorityMinimum: `priority must not be less than ${PRIORITY_MIN}`,
-	weightInteger: 'weight must be a non-negative integer',
-	statusInvalid: 'status must be 1 (enabled), 2 (disabled) or 3 (auto-disabled)',
-	notFound: 'channel not found, refresh and retry',
-	selectChannels: 'please select channels first',
-	selectChannelsToDelete: 'please select channels to delete first',
-	tagRequired: 'the tag must not be empty',
-	noChanges: 'no changes',
-	noChannelsWithTag: 'no channel has this tag',
-	disabledByAdministrator: 'disabled by an administrator',
-} as const
+export { CHANNEL_MESSAGES }
 
 /** Numbers may come as numeric text from form fields (the parameter's type is the schemas' input type). */
 const numericText = (value: number | string) => typeof value === 'string' && value.trim() !== '' ? Number(value) : value
@@ -91,7 +71,7 @@ const modelMapping = text(65_536)
 	.refine((value) => parsesAsObject(value, (target) => typeof target === 'string'), CHANNEL_MESSAGES.modelMappingInvalid)
 	.superRefine((value, context) => {
 		const cycle = mappingCycle(value)
-		if (cycle) context.addIssue({ code: 'custom', message: CHANNEL_MESSAGES.modelMappingCycle(describeCycle(cycle)) })
+		if (cycle) context.addIssue({ code: 'custom', message: CHANNEL_MESSAGES.modelMappingCycle, params: { cycle: describeCycle(cycle) } })
 	})
 /** A JSON object from an upstream status code to the code the client sees, e.g. `{"429": "503"}`. */
 const statusCodeMapping = text(4096).refine(

@@ -1,12 +1,11 @@
 /** Usage logs: entry types (seed 002 §4) and the shapes of the log calls of seed 002 §7. */
 import { z } from 'zod'
 import { pageQuerySchema } from './api'
+import { LOG_MESSAGES } from './messages/logs'
 
 export * from './log-constants'
 
-export const LOG_MESSAGES = {
-	chooseTime: 'please choose log time',
-} as const
+export { LOG_MESSAGES }
 
 const optionalNumber = z.coerce.number().int().min(0).optional()
 const optionalText = z.string().trim().optional().default('')

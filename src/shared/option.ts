@@ -7,8 +7,15 @@ import { z } from 'zod'
 import { DEFAULT_COMPLETION_RATIO, DEFAULT_MODEL_PRICE, DEFAULT_MODEL_RATIO } from './default-prices'
 import { MAX_QUOTA } from './quota-limit'
 import { DATA_EXPORT_GRANULARITIES } from './quota-data-constants'
+import { OPTION_MESSAGES } from './messages/options'
+import { inEnglish, withValues, type ServerMessage } from './messages'
 
-export class OptionValueError extends Error {}
+/** A value an option's rule refuses; `reason` says why, in the catalogue (its English is the error's message). */
+export class OptionValueError extends Error {
+	constructor(readonly reason: ServerMessage) {
+		super(inEnglish(reason))
+	}
+}
 
 export interface OptionDefinition<Value> {
 	defaultValue: Value
@@ -23,16 +30,16 @@ function define<Value>(defaultValue: Value, parse: (text: string) => Value, form
 
 const boolean = (defaultValue: boolean) => define(defaultValue, (text) => {
 	if (text === 'true' || text === 'false') return text === 'true'
-	throw new OptionValueError('must be true or false')
+	throw new OptionValueError(OPTION_MESSAGES.notBoolean)
 }, String)
 
 function numeric(defaultValue: number, { min, max, integer }: { min?: number; max?: number; integer?: boolean }) {
 	return define(defaultValue, (text) => {
 		const value = Number(text)
-		if (text.trim() === '' || !Number.isFinite(value)) throw new OptionValueError('please enter a number')
-		if (integer && !Number.isInteger(value)) throw new OptionValueError('must be a whole number')
-		if (min !== undefined && value < min) throw new OptionValueError(`must not be less than ${min}`)
-		if (max !== undefined && value > max) throw new OptionValueError(`must not be more than ${max}`)
+		if (text.trim() === '' || !Number.isFinite(value)) throw new OptionValueError(OPTION_MESSAGES.notNumber)
+		if (integer && !Number.isInteger(value)) throw new OptionValueError(OPTION_MESSAGES.notWholeNumber)
+		if (min !== undefined && value < min) throw new OptionValueError(withValues(OPTION_MESSAGES.belowMinimum, { min }))
+		if (max !== undefined && value > max) throw new OptionValueError(withValues(OPTION_MESSAGES.aboveMaximum, { max }))
 		return value
 	}, String)
 }
@@ -47,8 +54,15 @@ const secret = () => text('', { secret: true })
 const address = () => text('', { stripTrailingSlash: true })
 const choice = <Choice extends string>(choices: readonly Choice[], defaultValue: Choice) => define(defaultValue, (value) => {
 	if ((choices as readonly string[]).includes(value)) return value as Choice
-	throw new OptionValueError(`must be one of ${choices.join(', ')}`)
+	throw new OptionValueError(withValues(OPTION_MESSAGES.notAChoice, { choices: choices.join(', ') }))
 }, String)
+
+/** The schema's wording of the first problem in both languages (zod words it; its Chinese locale too). */
+function shapeProblem(schema: z.ZodType, parsed: unknown, error: z.ZodError) {
+	const chinese = schema.safeParse(parsed, { error: z.locales.zhCN().localeError })
+	const english = error.issues[0]?.message ?? 'unexpected shape'
+	return { zh: chinese.success ? english : chinese.error.issues[0]?.message ?? english, en: english }
+}
 
 function json<Schema extends z.ZodType>(schema: Schema, defaultValue: z.infer<Schema>) {
 	return define(defaultValue, (value) => {
@@ -56,10 +70,10 @@ function json<Schema extends z.ZodType>(schema: Schema, defaultValue: z.infer<Sc
 		try {
 			parsed = JSON.parse(value)
 		} catch {
-			throw new OptionValueError('is not a valid JSON string')
+			throw new OptionValueError(OPTION_MESSAGES.notJson)
 		}
 		const checked = schema.safeParse(parsed)
-		if (!checked.success) throw new OptionValueError(`is not a valid JSON string: ${checked.error.issues[0]?.message ?? 'unexpected shape'}`)
+		if (!checked.success) throw new OptionValueError(withValues(OPTION_MESSAGES.jsonShape, { detail: shapeProblem(schema, parsed, checked.error) }))
 		return checked.data
 	}, (parsed) => JSON.stringify(parsed))
 }
@@ -75,6 +89,7 @@ export { DATA_EXPORT_GRANULARITIES }
 /** A window of at most a week, and counts that stay exact integers in Redis and in memory. */
 const MAX_RATE_LIMIT_MINUTES = 10_080
 const MAX_RATE_LIMIT_COUNT = 2_147_483_647
+const RATE_LIMIT_GROUPS_EXAMPLE = '{"vip": [100, 80]}'
 
 /** `{group: [total, success]}`: each group's own two request limits, whole numbers from 0 (no limit). */
 function rateLimitGroups() {
@@ -85,13 +100,14 @@ function rateLimitGroups() {
 		try {
 			parsed = JSON.parse(value)
 		} catch {
-			throw new OptionValueError('is not a valid JSON string')
+			throw new OptionValueError(OPTION_MESSAGES.notJson)
 		}
 		const checked = schema.safeParse(parsed)
 		if (checked.success) return checked.data
 		const group = checked.error.issues[0]?.path[0]
-		const which = typeof group === 'string' ? `; the group "${group}" does not` : ''
-		throw new OptionValueError(`must map each group to [total requests, successful requests], two whole numbers from 0 to ${MAX_RATE_LIMIT_COUNT} (like {"vip": [100, 80]})${which}`)
+		throw new OptionValueError(typeof group === 'string'
+			? withValues(OPTION_MESSAGES.rateLimitGroupRefused, { max: MAX_RATE_LIMIT_COUNT, example: RATE_LIMIT_GROUPS_EXAMPLE, group })
+			: withValues(OPTION_MESSAGES.rateLimitGroups, { max: MAX_RATE_LIMIT_COUNT, example: RATE_LIMIT_GROUPS_EXAMPLE }))
 	}, (parsed) => JSON.stringify(parsed))
 }
 
@@ -259,10 +275,7 @@ export const SECRET_OPTION_KEYS = (Object.keys(OPTION_DEFINITIONS) as OptionKey[
 /** Saving any of these needs `ServerAddress` first (seed 000 §5). */
 export const PAYMENT_OPTION_KEYS: readonly OptionKey[] = ['PayAddress', 'EpayId', 'EpayKey', 'Price', 'MinTopUp', 'TopupGroupRatio', 'PayMethods', 'CustomCallbackAddress']
 
-export const OPTION_MESSAGES = {
-	unknownKey: 'unknown option',
-	serverAddressFirst: 'fill in server address first',
-} as const
+export { OPTION_MESSAGES }
 
 export const updateOptionSchema = z.object({
 	key: z.string().min(1),

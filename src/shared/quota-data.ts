@@ -4,14 +4,11 @@
  */
 import { z } from 'zod'
 import { DATA_MAX_RANGE_SECONDS } from './quota-data-constants'
+import { QUOTA_DATA_MESSAGES } from './messages/quota'
 
 export * from './quota-data-constants'
 
-export const QUOTA_DATA_MESSAGES = {
-	disabled: 'the data dashboard is not enabled (DataExportEnabled)',
-	badRange: 'the start time must not be after the end time',
-	rangeTooLong: 'the time range must not exceed 366 days',
-} as const
+export { QUOTA_DATA_MESSAGES }
 
 const optionalTimestamp = z.coerce.number().int().min(0).optional()
 

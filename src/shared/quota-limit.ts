@@ -1,3 +1,5 @@
+import { sourceTexts } from './messages/define'
+
 /**
  * The largest amount of quota Ferry keeps in one place (design §4): 10^15 quota, two billion
  * dollars at the default 500 000 quota per dollar.
@@ -11,9 +13,12 @@
  */
 export const MAX_QUOTA = 1_000_000_000_000_000
 
-export const QUOTA_LIMIT_MESSAGES = {
+/** Declared here rather than in `messages/`, next to the limit they name (the catalogue lists them). */
+export const QUOTA_LIMIT_MESSAGE_ENTRIES = {
 	/** A credit or an admin edit that would lift a balance past MAX_QUOTA. */
-	balanceLimit: `the balance cannot exceed ${MAX_QUOTA} quota`,
+	balanceLimit: [`余额不能超过 ${MAX_QUOTA} 额度`, `the balance cannot exceed ${MAX_QUOTA} quota`],
 	/** An amount (code, token quota, admin edit, option) above MAX_QUOTA. */
-	amountLimit: `a quota amount cannot exceed ${MAX_QUOTA}`,
+	amountLimit: [`额度数值不能超过 ${MAX_QUOTA}`, `a quota amount cannot exceed ${MAX_QUOTA}`],
 } as const
+
+export const QUOTA_LIMIT_MESSAGES = /* @__PURE__ */ sourceTexts(QUOTA_LIMIT_MESSAGE_ENTRIES)

@@ -3,25 +3,11 @@ import { z } from 'zod'
 import { pageQuerySchema } from './api'
 import { MAX_QUOTA, QUOTA_LIMIT_MESSAGES } from './quota-limit'
 import { REDEMPTION_CREATE_MAX_COUNT, REDEMPTION_DEFAULT_COUNT, REDEMPTION_DEFAULT_QUOTA, REDEMPTION_NAME_MAX_LENGTH, REDEMPTION_NEVER_EXPIRES } from './redemption-constants'
+import { REDEMPTION_MESSAGES } from './messages/redemptions'
 
 export * from './redemption-constants'
 
-export const REDEMPTION_MESSAGES = {
-	nameLength: `the redemption code name must be 1 to ${REDEMPTION_NAME_MAX_LENGTH} characters`,
-	quotaInvalid: 'quota must be a positive integer',
-	countInvalid: 'creation count must be a positive integer',
-	countTooLarge: `at most ${REDEMPTION_CREATE_MAX_COUNT} redemption codes can be created at once`,
-	expiryFormat: 'expiry format error',
-	expiryPast: 'the expiry must be 0 (never) or a time in the future',
-	statusInvalid: 'a redemption code can only be enabled or disabled',
-	usedStatusLocked: 'a used redemption code cannot be enabled or disabled',
-	usedNotEditable: 'a used redemption code cannot be edited',
-	notFound: 'redemption code not found',
-	/** Seed 002 §8 client message. */
-	keyRequired: 'please enter redemption code',
-	/** Seed 002 §8 dictionary message: the one answer for a wrong, used, disabled, expired or deleted key. */
-	invalidCode: 'invalid, used or missing redemption code',
-} as const
+export { REDEMPTION_MESSAGES }
 
 const name = z.string({ error: REDEMPTION_MESSAGES.nameLength }).trim().max(REDEMPTION_NAME_MAX_LENGTH, REDEMPTION_MESSAGES.nameLength)
 const quota = z.number({ error: REDEMPTION_MESSAGES.quotaInvalid })

@@ -3,29 +3,13 @@ import { z } from 'zod'
 import { pageQuerySchema } from './api'
 import { MAX_QUOTA, QUOTA_LIMIT_MESSAGES } from './quota-limit'
 import { TOKEN_BATCH_NAME_MAX_LENGTH, TOKEN_CREATE_MAX_COUNT, TOKEN_DEFAULT_REMAIN_QUOTA, TOKEN_NAME_MAX_LENGTH, TOKEN_NAME_SUFFIX_LENGTH, TOKEN_NEVER_EXPIRES } from './token-constants'
+import { TOKEN_MESSAGES } from './messages/tokens'
 
 export * from './token-constants'
 
 const GROUP_MAX_LENGTH = 64
 
-export const TOKEN_MESSAGES = {
-	nameRequired: 'token name is required',
-	nameTooLong: `token name must not be longer than ${TOKEN_NAME_MAX_LENGTH} characters`,
-	batchNameTooLong: `when creating several tokens the name must not be longer than ${TOKEN_BATCH_NAME_MAX_LENGTH} characters (a ${TOKEN_NAME_SUFFIX_LENGTH}-character suffix is added)`,
-	quotaNotInteger: 'quota must be an integer',
-	quotaNegative: 'quota cannot be negative',
-	expiryFormat: 'expiry format error',
-	expiryPast: 'the expiry must be -1 (never) or a time in the future',
-	countInvalid: 'creation count must be a positive integer',
-	countTooLarge: `at most ${TOKEN_CREATE_MAX_COUNT} tokens can be created at once`,
-	/** Followed by `: <the line>`. */
-	allowIpInvalid: 'not a valid IP address or CIDR range',
-	groupUnusable: 'this group is not available to you',
-	statusInvalid: 'a token can only be enabled or disabled',
-	expiredCannotEnable: 'the token has expired and cannot be enabled; change its expiry first',
-	exhaustedCannotEnable: 'the token quota is used up and it cannot be enabled; change its quota first',
-	notFound: 'token not found',
-} as const
+export { TOKEN_MESSAGES }
 
 const allowedAddress = z.union([z.ipv4(), z.ipv6(), z.cidrv4(), z.cidrv6()])
 
@@ -55,7 +39,7 @@ const modelLimits = z.string().transform((text) => modelLimitNames(text).join(',
 const allowIps = z.string()
 	.superRefine((text, context) => {
 		const bad = allowIpLines(text).find((line) => !allowedAddress.safeParse(line).success)
-		if (bad !== undefined) context.addIssue({ code: 'custom', message: `${TOKEN_MESSAGES.allowIpInvalid}: ${bad.slice(0, 64)}` })
+		if (bad !== undefined) context.addIssue({ code: 'custom', message: TOKEN_MESSAGES.allowIpInvalid, params: { line: bad.slice(0, 64) } })
 	})
 	.transform((text) => allowIpLines(text).join('\n'))
 /** Empty means the owner's own group. */

@@ -2,6 +2,7 @@
 import { z } from 'zod'
 import { pageQuerySchema } from './api'
 import type { TopUpStatus } from './top-up-constants'
+import { TOP_UP_MESSAGES } from './messages/top-ups'
 
 export * from './top-up-constants'
 
@@ -14,24 +15,7 @@ export const EPAY_SUBMIT_PATH = '/submit.php'
 export const EPAY_REPLY = { success: 'success', fail: 'fail' } as const
 export const EPAY_TRADE_SUCCESS = 'TRADE_SUCCESS'
 
-export const TOP_UP_MESSAGES = {
-	/** `{min}` is the minimum in the display unit. */
-	amountTooSmall: 'top-up amount cannot be less than {min}',
-	amountNotInteger: 'top-up amount must be a whole number',
-	/** In quota display, an amount must buy whole units of QuotaPerUnit quota (`{unit}`). */
-	amountNotWholeUnits: 'top-up amount must be a multiple of {unit}',
-	amountTooLow: 'the payable amount is too low',
-	/** The quota an order would credit does not fit under the balance maximum (`{max}` quota). */
-	beyondBalanceLimit: 'this top-up cannot be credited: the balance cannot exceed {max} quota',
-	onlineTopUpDisabled: 'admin has not enabled online top-up',
-	paymentMethodNotAllowed: 'payment method not allowed',
-	paymentMethodRequired: 'please choose a payment method',
-} as const
-
-/** Fills `{name}` placeholders of a message. */
-export function fillMessage(message: string, values: Record<string, string | number>): string {
-	return message.replace(/\{(\w+)\}/g, (whole, name: string) => (name in values ? String(values[name]) : whole))
-}
+export { TOP_UP_MESSAGES }
 
 const amount = z.number({ error: TOP_UP_MESSAGES.amountNotInteger })
 	.int(TOP_UP_MESSAGES.amountNotInteger)

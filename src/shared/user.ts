@@ -2,41 +2,14 @@
 import { z } from 'zod'
 import { MAX_QUOTA, QUOTA_LIMIT_MESSAGES } from './quota-limit'
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, ROLE, USERNAME_MAX_LENGTH } from './user-constants'
+import { USER_MESSAGES } from './messages/users'
 
 export * from './user-constants'
 
 export const DEFAULT_ROOT_USERNAME = 'root'
 export const DEFAULT_ROOT_PASSWORD = '123456'
 
-export const USER_MESSAGES = {
-	loginRequired: 'please enter username and password',
-	registerRequired: 'username and password cannot be empty',
-	passwordTooShort: `password length must not be less than ${PASSWORD_MIN_LENGTH}`,
-	passwordTooLong: `password length must not be more than ${PASSWORD_MAX_LENGTH}`,
-	usernameTooLong: `username must not be longer than ${USERNAME_MAX_LENGTH} characters`,
-	passwordsDiffer: 'the two passwords differ',
-	usernameTaken: 'username already exists',
-	wrongCredentials: 'username or password is wrong, or the user has been banned',
-	passwordLoginDisabled: 'password login has been disabled by the administrator',
-	registerDisabled: 'new user registration has been disabled by the administrator',
-	passwordRegisterDisabled: 'password registration has been disabled by the administrator, please use a third-party account',
-	userNotFound: 'user does not exist',
-	equalOrHigherRole: 'cannot get, update or delete users of the same or higher level',
-	createEqualOrHigherRole: 'cannot create users of equal or higher permission',
-	adminCannotPromote: 'a regular admin cannot promote to admin',
-	rootProtected: 'the super admin cannot be disabled, deleted or demoted',
-	alreadyAdmin: 'the user is already an admin',
-	alreadyUser: 'the user is already an ordinary user',
-	enableBlocked: 'this user is blocked and cannot be enabled',
-	deleteConfirm: 'enter your account name to confirm deletion',
-	transferMinimum: 'transfer amount minimum is',
-	transferInsufficient: 'insufficient invitation income',
-	defaultPassword: 'you are using the default password, please change it immediately',
-	invalidAffCode: 'invalid invitation code',
-	emailVerificationRequired: 'email verification is enabled, please enter the email address and verification code',
-	verificationCodeWrong: 'verification code wrong or expired',
-	quotaNegative: 'the remaining quota cannot be negative',
-} as const
+export { USER_MESSAGES }
 
 const password = z.string().min(PASSWORD_MIN_LENGTH, USER_MESSAGES.passwordTooShort).max(PASSWORD_MAX_LENGTH, USER_MESSAGES.passwordTooLong)
 const username = z.string().trim().min(1, USER_MESSAGES.registerRequired).max(USERNAME_MAX_LENGTH, USER_MESSAGES.usernameTooLong)
@@ -90,7 +63,7 @@ export const MANAGE_ACTIONS = ['promote', 'demote', 'disable', 'enable', 'delete
 export type ManageAction = (typeof MANAGE_ACTIONS)[number]
 export const manageUserSchema = z.object({
 	id: z.coerce.number().int().positive(),
-	action: z.enum(MANAGE_ACTIONS, { error: 'unknown action' }),
+	action: z.enum(MANAGE_ACTIONS, { error: USER_MESSAGES.unknownAction }),
 })
 
 export const affTransferSchema = z.object({ quota: z.coerce.number().int().positive() })

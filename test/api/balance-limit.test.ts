@@ -9,11 +9,12 @@ import { eq } from 'drizzle-orm'
 import { LOG_TYPE } from '@shared/log'
 import { MAX_QUOTA, QUOTA_LIMIT_MESSAGES } from '@shared/quota-limit'
 import { REDEMPTION_STATUS } from '@shared/redemption'
-import { fillMessage, TOP_UP_MESSAGES, TOP_UP_STATUS } from '@shared/top-up'
+import { TOP_UP_MESSAGES, TOP_UP_STATUS } from '@shared/top-up'
 import { epaySign } from '@/api/top-ups/epay'
 import { reserve, voidHold } from '@/billing/holds'
 import { createTestApp, type Caller, type TestApp } from '../helpers/app'
 import { databaseTargets } from '../helpers/database'
+import { inEnglish, withValues } from '@shared/messages'
 
 /** Real servers and Postgres on a shared 2-core machine: room beyond bun's default 5 s. */
 setDefaultTimeout(30_000)
@@ -66,7 +67,7 @@ for (const target of databaseTargets()) {
 				await giveBalance(alice, MAX_QUOTA - 10)
 				const tooMuch = await createCode(1_000_000_000)
 				const refused = await redeem(alice, tooMuch)
-				expect(refused.body).toMatchObject({ success: false, message: QUOTA_LIMIT_MESSAGES.balanceLimit })
+				expect(refused.body).toMatchObject({ success: false, message: inEnglish(QUOTA_LIMIT_MESSAGES.balanceLimit) })
 				expect(await codeStatus(tooMuch)).toBe(REDEMPTION_STATUS.unused)
 				expect((await self(alice)).quota).toBe(MAX_QUOTA - 10)
 
@@ -82,7 +83,7 @@ for (const target of databaseTargets()) {
 				const keys = [await createCode(1_000), await createCode(1_000), await createCode(1_000)]
 				const answers = await Promise.all(keys.map((key) => redeem(alice, key)))
 				expect(answers.filter((answer) => answer.body.success)).toHaveLength(1)
-				expect(answers.filter((answer) => answer.body.message === QUOTA_LIMIT_MESSAGES.balanceLimit)).toHaveLength(2)
+				expect(answers.filter((answer) => answer.body.message === inEnglish(QUOTA_LIMIT_MESSAGES.balanceLimit))).toHaveLength(2)
 				expect((await self(alice)).quota).toBe(MAX_QUOTA - 500)
 			})
 
@@ -91,7 +92,7 @@ for (const target of databaseTargets()) {
 				const inFlight = await holdFor(alice, 50)
 				expect((await self(alice)).quota).toBe(MAX_QUOTA - 150)
 				const refused = await redeem(alice, await createCode(101))
-				expect(refused.body).toMatchObject({ success: false, message: QUOTA_LIMIT_MESSAGES.balanceLimit })
+				expect(refused.body).toMatchObject({ success: false, message: inEnglish(QUOTA_LIMIT_MESSAGES.balanceLimit) })
 				expect((await redeem(alice, await createCode(100))).body.success).toBe(true)
 				expect(await voidHold(ferry.store, inFlight, 'test')).toBe(true)
 				expect((await self(alice)).quota).toBe(MAX_QUOTA)
@@ -99,13 +100,13 @@ for (const target of databaseTargets()) {
 
 			test('an admin cannot set a quota above the maximum, nor one that the calls in flight would lift past it', async () => {
 				const above = await setQuota(alice.userId, MAX_QUOTA + 1)
-				expect({ status: above.status, body: above.body }).toMatchObject({ status: 400, body: { success: false, message: QUOTA_LIMIT_MESSAGES.amountLimit } })
+				expect({ status: above.status, body: above.body }).toMatchObject({ status: 400, body: { success: false, message: inEnglish(QUOTA_LIMIT_MESSAGES.amountLimit) } })
 				expect((await self(alice)).quota).toBe(0)
 
 				await giveBalance(alice, 1_000)
 				await holdFor(alice, 400)
 				const withHold = await setQuota(alice.userId, MAX_QUOTA)
-				expect(withHold.body).toMatchObject({ success: false, message: QUOTA_LIMIT_MESSAGES.balanceLimit })
+				expect(withHold.body).toMatchObject({ success: false, message: inEnglish(QUOTA_LIMIT_MESSAGES.balanceLimit) })
 				expect((await self(alice)).quota).toBe(600)
 				expect((await setQuota(alice.userId, MAX_QUOTA - 400)).body.success).toBe(true)
 				expect((await self(alice)).quota).toBe(MAX_QUOTA - 400)
@@ -115,9 +116,9 @@ for (const target of databaseTargets()) {
 		describe('amounts', () => {
 			test('refuses redemption codes, token quotas and quota options above the maximum', async () => {
 				const code = await ferry.call('POST', '/api/redemption/', { as: root, body: { name: 'huge', quota: MAX_QUOTA + 1 } })
-				expect(code.body).toMatchObject({ success: false, message: QUOTA_LIMIT_MESSAGES.amountLimit })
+				expect(code.body).toMatchObject({ success: false, message: inEnglish(QUOTA_LIMIT_MESSAGES.amountLimit) })
 				const token = await ferry.call('POST', '/api/token/', { as: alice, body: { name: 'huge', remain_quota: MAX_QUOTA + 1 } })
-				expect(token.body).toMatchObject({ success: false, message: QUOTA_LIMIT_MESSAGES.amountLimit })
+				expect(token.body).toMatchObject({ success: false, message: inEnglish(QUOTA_LIMIT_MESSAGES.amountLimit) })
 				for (const key of ['QuotaForNewUser', 'QuotaForInvitee', 'QuotaForInviter', 'QuotaRemindThreshold']) {
 					const option = await ferry.call('PUT', '/api/option/', { as: root, body: { key, value: String(MAX_QUOTA + 1) } })
 					expect({ key, success: option.body.success }).toEqual({ key, success: false })
@@ -133,7 +134,7 @@ for (const target of databaseTargets()) {
 				await giveBalance(alice, 10_000)
 				await reserve(ferry.store, { requestId: 'token-in-flight', userId: alice.userId, tokenId, tokenLimited: true, amount: 300, node: 'test' })
 				const edit = (remain_quota: number) => ferry.call('PUT', '/api/token/', { as: alice, body: { id: tokenId, remain_quota } })
-				expect((await edit(MAX_QUOTA)).body).toMatchObject({ success: false, message: QUOTA_LIMIT_MESSAGES.balanceLimit })
+				expect((await edit(MAX_QUOTA)).body).toMatchObject({ success: false, message: inEnglish(QUOTA_LIMIT_MESSAGES.balanceLimit) })
 				expect((await edit(MAX_QUOTA - 300)).body).toMatchObject({ success: true, data: { remain_quota: MAX_QUOTA - 300 } })
 				await voidHold(ferry.store, 'token-in-flight', 'test')
 				const { tokens } = ferry.store.tables
@@ -160,7 +161,7 @@ for (const target of databaseTargets()) {
 
 				await giveBalance(inviter, 1)
 				const transfer = await ferry.call('POST', '/api/user/aff_transfer', { as: inviter, body: { quota: MAX_QUOTA } })
-				expect(transfer.body).toMatchObject({ success: false, message: QUOTA_LIMIT_MESSAGES.balanceLimit })
+				expect(transfer.body).toMatchObject({ success: false, message: inEnglish(QUOTA_LIMIT_MESSAGES.balanceLimit) })
 				expect(await self(inviter)).toMatchObject({ quota: 1, aff_quota: MAX_QUOTA })
 				const fits = await ferry.call('POST', '/api/user/aff_transfer', { as: inviter, body: { quota: MAX_QUOTA - 1 } })
 				expect(fits.body.success).toBe(true)
@@ -177,7 +178,7 @@ for (const target of databaseTargets()) {
 				await options.set('EpayKey', EPAY.merchantKey)
 			})
 			const pay = (amount: number) => ferry.call('POST', '/api/user/pay', { as: alice, body: { amount, payment_method: 'alipay' } })
-			const refusal = fillMessage(TOP_UP_MESSAGES.beyondBalanceLimit, { max: MAX_QUOTA })
+			const refusal = inEnglish(withValues(TOP_UP_MESSAGES.beyondBalanceLimit, { max: MAX_QUOTA }))
 			const topUpRows = () => ferry.store.db.select().from(ferry.store.tables.topUps)
 
 			test('POST /api/user/pay refuses an amount whose quota the balance cannot take, before any order exists', async () => {

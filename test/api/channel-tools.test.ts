@@ -12,6 +12,7 @@ import { openCanary } from '../helpers/canary'
 import { databaseTargets } from '../helpers/database'
 import { eventually } from '../helpers/eventually'
 import { startRelayHarness, type RelayHarness } from '../helpers/relay'
+import { inEnglish } from '@shared/messages'
 
 const UPSTREAM_KEY = 'sk-tools-upstream-key-0123456789'
 
@@ -313,7 +314,7 @@ for (const target of databaseTargets()) {
 						asAdmin('POST', '/api/channel/', { type: CHANNEL_TYPE.openai, name: 'guarded-batch', models: 'gpt-4o-mini', mode: 'batch', copy_from: id, base_url: catcher.origin }),
 					]
 					for (const answer of await Promise.all(attempts)) {
-						expect({ status: answer.status, body: answer.body }).toEqual({ status: 403, body: { success: false, message: CHANNEL_MESSAGES.keyNeededForNewDestination } })
+						expect({ status: answer.status, body: answer.body }).toEqual({ status: 403, body: { success: false, message: inEnglish(CHANNEL_MESSAGES.keyNeededForNewDestination) } })
 					}
 					// A channel not saved yet that names the stored one gets no key from it.
 					const unsaved = await asAdmin('POST', '/api/channel/fetch_models', { id, copy_from: id, channel_id: id, base_url: catcher.origin, type: CHANNEL_TYPE.openai })

@@ -6,6 +6,7 @@ import { ROLE } from '@shared/user'
 import { loadRoutableChannels, markChannelAutoDisabled } from '@/db/stores/channels'
 import { createTestApp, type Caller, type TestApp } from '../helpers/app'
 import { databaseTargets } from '../helpers/database'
+import { inEnglish, withValues } from '@shared/messages'
 
 for (const target of databaseTargets()) {
 	describe(`channels on ${target.dialect}`, () => {
@@ -102,33 +103,33 @@ for (const target of databaseTargets()) {
 				const copy = answer.body.data[0].id
 				expect(copy).not.toBe(source)
 				expect(ferry.dependencies.secrets.decrypt((await storedRow(copy)).key)).toBe('sk-source')
-				expect((await create({ key: '', copy_from: 9999 })).body.message).toBe(CHANNEL_MESSAGES.notFound)
+				expect((await create({ key: '', copy_from: 9999 })).body.message).toBe(inEnglish(CHANNEL_MESSAGES.notFound))
 			})
 
 			test.each([
-				[{ name: '' }, CHANNEL_MESSAGES.nameAndKeyRequired],
-				[{ name: undefined }, CHANNEL_MESSAGES.nameAndKeyRequired],
-				[{ key: '  ' }, CHANNEL_MESSAGES.nameAndKeyRequired],
-				[{ key: undefined }, CHANNEL_MESSAGES.nameAndKeyRequired],
-				[{ mode: 'batch', key: '\n \n' }, CHANNEL_MESSAGES.nameAndKeyRequired],
-				[{ models: undefined }, CHANNEL_MESSAGES.modelsRequired],
-				[{ models: ' , ' }, CHANNEL_MESSAGES.modelsRequired],
-				[{ model_mapping: '{"gpt-4o": ' }, CHANNEL_MESSAGES.modelMappingInvalid],
-				[{ model_mapping: '["gpt-4o"]' }, CHANNEL_MESSAGES.modelMappingInvalid],
-				[{ model_mapping: '{"gpt-4o": 4}' }, CHANNEL_MESSAGES.modelMappingInvalid],
-				[{ model_mapping: '{"gpt-4o": "gpt-4o-2024", "gpt-4o-2024": "gpt-4o"}' }, CHANNEL_MESSAGES.modelMappingCycle('gpt-4o → gpt-4o-2024 → gpt-4o')],
-				[{ model_mapping: '{"a": "b", "b": "c", "c": "b"}' }, CHANNEL_MESSAGES.modelMappingCycle('b → c → b')],
-				[{ status_code_mapping: '{"abc": "500"}' }, CHANNEL_MESSAGES.statusCodeMappingInvalid],
-				[{ status_code_mapping: 'nope' }, CHANNEL_MESSAGES.statusCodeMappingInvalid],
-				[{ setting: '[true]' }, CHANNEL_MESSAGES.settingInvalid],
-				[{ priority: 1.5 }, CHANNEL_MESSAGES.priorityInteger],
-				[{ priority: 'high' }, CHANNEL_MESSAGES.priorityInteger],
-				[{ priority: -1000 }, CHANNEL_MESSAGES.priorityMinimum],
-				[{ weight: -1 }, CHANNEL_MESSAGES.weightInteger],
-				[{ weight: 0.5 }, CHANNEL_MESSAGES.weightInteger],
-				[{ type: 999 }, CHANNEL_MESSAGES.typeUnknown],
-				[{ type: undefined }, CHANNEL_MESSAGES.typeUnknown],
-				[{ status: 7 }, CHANNEL_MESSAGES.statusInvalid],
+				[{ name: '' }, inEnglish(CHANNEL_MESSAGES.nameAndKeyRequired)],
+				[{ name: undefined }, inEnglish(CHANNEL_MESSAGES.nameAndKeyRequired)],
+				[{ key: '  ' }, inEnglish(CHANNEL_MESSAGES.nameAndKeyRequired)],
+				[{ key: undefined }, inEnglish(CHANNEL_MESSAGES.nameAndKeyRequired)],
+				[{ mode: 'batch', key: '\n \n' }, inEnglish(CHANNEL_MESSAGES.nameAndKeyRequired)],
+				[{ models: undefined }, inEnglish(CHANNEL_MESSAGES.modelsRequired)],
+				[{ models: ' , ' }, inEnglish(CHANNEL_MESSAGES.modelsRequired)],
+				[{ model_mapping: '{"gpt-4o": ' }, inEnglish(CHANNEL_MESSAGES.modelMappingInvalid)],
+				[{ model_mapping: '["gpt-4o"]' }, inEnglish(CHANNEL_MESSAGES.modelMappingInvalid)],
+				[{ model_mapping: '{"gpt-4o": 4}' }, inEnglish(CHANNEL_MESSAGES.modelMappingInvalid)],
+				[{ model_mapping: '{"gpt-4o": "gpt-4o-2024", "gpt-4o-2024": "gpt-4o"}' }, inEnglish(withValues(CHANNEL_MESSAGES.modelMappingCycle, { cycle: 'gpt-4o → gpt-4o-2024 → gpt-4o' }))],
+				[{ model_mapping: '{"a": "b", "b": "c", "c": "b"}' }, inEnglish(withValues(CHANNEL_MESSAGES.modelMappingCycle, { cycle: 'b → c → b' }))],
+				[{ status_code_mapping: '{"abc": "500"}' }, inEnglish(CHANNEL_MESSAGES.statusCodeMappingInvalid)],
+				[{ status_code_mapping: 'nope' }, inEnglish(CHANNEL_MESSAGES.statusCodeMappingInvalid)],
+				[{ setting: '[true]' }, inEnglish(CHANNEL_MESSAGES.settingInvalid)],
+				[{ priority: 1.5 }, inEnglish(CHANNEL_MESSAGES.priorityInteger)],
+				[{ priority: 'high' }, inEnglish(CHANNEL_MESSAGES.priorityInteger)],
+				[{ priority: -1000 }, inEnglish(CHANNEL_MESSAGES.priorityMinimum)],
+				[{ weight: -1 }, inEnglish(CHANNEL_MESSAGES.weightInteger)],
+				[{ weight: 0.5 }, inEnglish(CHANNEL_MESSAGES.weightInteger)],
+				[{ type: 999 }, inEnglish(CHANNEL_MESSAGES.typeUnknown)],
+				[{ type: undefined }, inEnglish(CHANNEL_MESSAGES.typeUnknown)],
+				[{ status: 7 }, inEnglish(CHANNEL_MESSAGES.statusInvalid)],
 			])('refuses %j with the message %p', async (fields, message) => {
 				const answer = await create(fields)
 				expect(answer.status).toBe(400)
@@ -143,7 +144,7 @@ for (const target of databaseTargets()) {
 		})
 
 		describe('where a stored key is sent', () => {
-			const refusal = { success: false, message: CHANNEL_MESSAGES.keyNeededForNewDestination }
+			const refusal = { success: false, message: inEnglish(CHANNEL_MESSAGES.keyNeededForNewDestination) }
 			const destination = async (id: number) => {
 				const row = await storedRow(id)
 				return { type: row.type, baseUrl: row.baseUrl, other: row.other, key: ferry.dependencies.secrets.decrypt(row.key) }
@@ -225,7 +226,7 @@ for (const target of databaseTargets()) {
 
 			test('answers an unknown channel with the seed message', async () => {
 				const answer = await call('GET', '/api/channel/4242')
-				expect(answer.body).toEqual({ success: false, message: CHANNEL_MESSAGES.notFound })
+				expect(answer.body).toEqual({ success: false, message: inEnglish(CHANNEL_MESSAGES.notFound) })
 			})
 
 			test('refuses ordinary users', async () => {
@@ -337,7 +338,7 @@ for (const target of databaseTargets()) {
 				const disabled = await call('PUT', '/api/channel/', { id, status: CHANNEL_STATUS.manuallyDisabled })
 				expect(disabled.body.data.status).toBe(2)
 				const info = JSON.parse(disabled.body.data.other_info)
-				expect(info.status_reason).toBe(CHANNEL_MESSAGES.disabledByAdministrator)
+				expect(info.status_reason).toBe(inEnglish(CHANNEL_MESSAGES.disabledByAdministrator))
 				expect(Math.abs(info.status_time - Date.now() / 1000)).toBeLessThan(60)
 				expect((await abilityRows()).map((row) => row.enabled)).toEqual([false])
 				const enabled = await call('PUT', '/api/channel/', { id, status: CHANNEL_STATUS.enabled })
@@ -350,14 +351,14 @@ for (const target of databaseTargets()) {
 				expect((await call('PUT', '/api/channel/', { id, priority: -999 })).body.data.priority).toBe(-999)
 				expect((await call('PUT', '/api/channel/', { id, weight: -3 })).body.data.weight).toBe(0)
 				expect(await abilityRows()).toEqual([{ route: `default/gpt-4o/${id}`, enabled: true, priority: -999, weight: 0, tag: '' }])
-				expect((await call('PUT', '/api/channel/', { id, priority: -1000 })).body.message).toBe(CHANNEL_MESSAGES.priorityMinimum)
+				expect((await call('PUT', '/api/channel/', { id, priority: -1000 })).body.message).toBe(inEnglish(CHANNEL_MESSAGES.priorityMinimum))
 			})
 
 			test('refuses an empty name, no models and an unknown channel', async () => {
 				const id = await createOne()
-				expect((await call('PUT', '/api/channel/', { id, name: '' })).body.message).toBe(CHANNEL_MESSAGES.nameAndKeyRequired)
-				expect((await call('PUT', '/api/channel/', { id, models: '' })).body.message).toBe(CHANNEL_MESSAGES.modelsRequired)
-				expect((await call('PUT', '/api/channel/', { id: 4242, priority: 1 })).body).toEqual({ success: false, message: CHANNEL_MESSAGES.notFound })
+				expect((await call('PUT', '/api/channel/', { id, name: '' })).body.message).toBe(inEnglish(CHANNEL_MESSAGES.nameAndKeyRequired))
+				expect((await call('PUT', '/api/channel/', { id, models: '' })).body.message).toBe(inEnglish(CHANNEL_MESSAGES.modelsRequired))
+				expect((await call('PUT', '/api/channel/', { id: 4242, priority: 1 })).body).toEqual({ success: false, message: inEnglish(CHANNEL_MESSAGES.notFound) })
 			})
 
 			test('tells the routing table after each change', async () => {
@@ -386,10 +387,10 @@ for (const target of databaseTargets()) {
 			})
 
 			test.each([
-				[{ ids: [], tag: 'x' }, CHANNEL_MESSAGES.selectChannels],
-				[{ tag: 'x' }, CHANNEL_MESSAGES.selectChannels],
-				[{ ids: [1], tag: ' ' }, CHANNEL_MESSAGES.tagRequired],
-				[{ ids: [1] }, CHANNEL_MESSAGES.tagRequired],
+				[{ ids: [], tag: 'x' }, inEnglish(CHANNEL_MESSAGES.selectChannels)],
+				[{ tag: 'x' }, inEnglish(CHANNEL_MESSAGES.selectChannels)],
+				[{ ids: [1], tag: ' ' }, inEnglish(CHANNEL_MESSAGES.tagRequired)],
+				[{ ids: [1] }, inEnglish(CHANNEL_MESSAGES.tagRequired)],
 			])('refuses a batch tag of %j', async (body, message) => {
 				const answer = await call('POST', '/api/channel/batch/tag', body)
 				expect(answer.body).toEqual({ success: false, message })
@@ -397,7 +398,7 @@ for (const target of databaseTargets()) {
 
 			test('refuses a model mapping with a cycle on an update and a tag edit, but takes a self-mapping, which is no mapping', async () => {
 				const cyclic = '{"m1": "m2", "m2": "m1"}'
-				const message = CHANNEL_MESSAGES.modelMappingCycle('m1 → m2 → m1')
+				const message = inEnglish(withValues(CHANNEL_MESSAGES.modelMappingCycle, { cycle: 'm1 → m2 → m1' }))
 				expect((await call('PUT', '/api/channel/', { id: first, model_mapping: cyclic })).body).toEqual({ success: false, message })
 				expect((await call('PUT', '/api/channel/tag', { tag: 'pool', model_mapping: cyclic })).body).toEqual({ success: false, message })
 				for (const id of [first, second]) expect((await storedRow(id)).modelMapping).toBe('')
@@ -432,14 +433,14 @@ for (const target of databaseTargets()) {
 			})
 
 			test.each([
-				[{ tag: 'pool' }, CHANNEL_MESSAGES.noChanges],
-				[{ tag: 'pool', new_tag: 'pool', models: ' , ' }, CHANNEL_MESSAGES.noChanges],
-				[{ tag: 'pool', priority: 'high' }, CHANNEL_MESSAGES.priorityInteger],
-				[{ tag: 'pool', priority: 2.5 }, CHANNEL_MESSAGES.priorityInteger],
-				[{ tag: 'pool', weight: -1 }, CHANNEL_MESSAGES.weightInteger],
-				[{ tag: 'pool', model_mapping: '{oops' }, CHANNEL_MESSAGES.modelMappingInvalid],
-				[{ tag: '', priority: 1 }, CHANNEL_MESSAGES.tagRequired],
-				[{ tag: 'nobody', priority: 1 }, CHANNEL_MESSAGES.noChannelsWithTag],
+				[{ tag: 'pool' }, inEnglish(CHANNEL_MESSAGES.noChanges)],
+				[{ tag: 'pool', new_tag: 'pool', models: ' , ' }, inEnglish(CHANNEL_MESSAGES.noChanges)],
+				[{ tag: 'pool', priority: 'high' }, inEnglish(CHANNEL_MESSAGES.priorityInteger)],
+				[{ tag: 'pool', priority: 2.5 }, inEnglish(CHANNEL_MESSAGES.priorityInteger)],
+				[{ tag: 'pool', weight: -1 }, inEnglish(CHANNEL_MESSAGES.weightInteger)],
+				[{ tag: 'pool', model_mapping: '{oops' }, inEnglish(CHANNEL_MESSAGES.modelMappingInvalid)],
+				[{ tag: '', priority: 1 }, inEnglish(CHANNEL_MESSAGES.tagRequired)],
+				[{ tag: 'nobody', priority: 1 }, inEnglish(CHANNEL_MESSAGES.noChannelsWithTag)],
 			])('refuses the tag edit %j', async (body, message) => {
 				const answer = await call('PUT', '/api/channel/tag', body)
 				expect(answer.body).toEqual({ success: false, message })
@@ -457,7 +458,7 @@ for (const target of databaseTargets()) {
 				expect(enabled.body.data).toBe(3)
 				expect((await abilityRows()).map((row) => row.enabled)).toEqual([true, true, true])
 				expect((await storedRow(untagged)).otherInfo).toBe('')
-				expect((await call('POST', '/api/channel/tag/enabled', { tag: 'missing' })).body.message).toBe(CHANNEL_MESSAGES.noChannelsWithTag)
+				expect((await call('POST', '/api/channel/tag/enabled', { tag: 'missing' })).body.message).toBe(inEnglish(CHANNEL_MESSAGES.noChannelsWithTag))
 			})
 		})
 
@@ -467,7 +468,7 @@ for (const target of databaseTargets()) {
 				const kept = await createOne({ name: 'kept' })
 				expect((await call('DELETE', `/api/channel/${id}`)).body).toEqual({ success: true, message: '' })
 				expect(await routes()).toEqual([`default/gpt-4o/${kept}`])
-				expect((await call('DELETE', `/api/channel/${id}`)).body).toEqual({ success: false, message: CHANNEL_MESSAGES.notFound })
+				expect((await call('DELETE', `/api/channel/${id}`)).body).toEqual({ success: false, message: inEnglish(CHANNEL_MESSAGES.notFound) })
 			})
 
 			test('deletes every disabled channel, by hand or automatically, and answers the count', async () => {
@@ -487,7 +488,7 @@ for (const target of databaseTargets()) {
 				const kept = await createOne({ name: 'c' })
 				expect((await call('POST', '/api/channel/batch', { ids: [first, second, 4242] })).body).toEqual({ success: true, message: '', data: 2 })
 				expect(await routes()).toEqual([`default/gpt-4o/${kept}`])
-				expect((await call('POST', '/api/channel/batch', { ids: [] })).body).toEqual({ success: false, message: CHANNEL_MESSAGES.selectChannelsToDelete })
+				expect((await call('POST', '/api/channel/batch', { ids: [] })).body).toEqual({ success: false, message: inEnglish(CHANNEL_MESSAGES.selectChannelsToDelete) })
 			})
 		})
 

@@ -6,6 +6,7 @@ import { exportQuotaData } from '@/api/data/export'
 import { nowSeconds } from '@/lib/clock'
 import { createTestApp, type Caller, type TestApp } from '../helpers/app'
 import { databaseTargets } from '../helpers/database'
+import { inEnglish } from '@shared/messages'
 
 const HOUR = 3600
 const DAY = 24 * HOUR
@@ -74,10 +75,10 @@ for (const target of databaseTargets()) {
 		test('bad time ranges are refused with a clear message', async () => {
 			const reversed = await get(`/api/data/self?start_timestamp=${thisHour}&end_timestamp=${thisHour - HOUR}`, alice)
 			expect(reversed.status).toBe(400)
-			expect(reversed.body).toMatchObject({ success: false, message: QUOTA_DATA_MESSAGES.badRange })
+			expect(reversed.body).toMatchObject({ success: false, message: inEnglish(QUOTA_DATA_MESSAGES.badRange) })
 			const tooLong = await get(`/api/data/?start_timestamp=1&end_timestamp=${thisHour}`, admin)
 			expect(tooLong.status).toBe(400)
-			expect(tooLong.body).toMatchObject({ success: false, message: QUOTA_DATA_MESSAGES.rangeTooLong })
+			expect(tooLong.body).toMatchObject({ success: false, message: inEnglish(QUOTA_DATA_MESSAGES.rangeTooLong) })
 			const notNumber = await get('/api/data/self?start_timestamp=yesterday', alice)
 			expect(notNumber.status).toBe(400)
 			expect(notNumber.body.success).toBe(false)
@@ -87,7 +88,7 @@ for (const target of databaseTargets()) {
 			await ferry.dependencies.options.set('DataExportEnabled', 'false')
 			for (const [path, as] of [['/api/data/self', alice], ['/api/data/', admin]] as const) {
 				const answer = await get(path, as)
-				expect(answer.body).toEqual({ success: false, message: QUOTA_DATA_MESSAGES.disabled })
+				expect(answer.body).toEqual({ success: false, message: inEnglish(QUOTA_DATA_MESSAGES.disabled) })
 			}
 		})
 

@@ -11,6 +11,7 @@ import { auditLedger } from '@/billing/audit'
 import { createTestApp, type Caller, type TestApp } from '../helpers/app'
 import { databaseTargets } from '../helpers/database'
 import { createFakeProviders, FAKE_CLIENT, type FakeProviders } from '../helpers/fake-oauth'
+import { inEnglish } from '@shared/messages'
 
 const NEW_USER_QUOTA = 100_000
 const INVITEE_QUOTA = 250_000
@@ -127,7 +128,7 @@ for (const target of databaseTargets()) {
 			const inviter = await register('captain')
 			await register('deckhand', await affCodeOf(inviter))
 			const answer = await transfer(inviter, QUOTA_PER_UNIT - 1)
-			expect(answer.body).toMatchObject({ success: false, message: `${USER_MESSAGES.transferMinimum} ${QUOTA_PER_UNIT}` })
+			expect(answer.body).toMatchObject({ success: false, message: `transfer amount minimum is ${QUOTA_PER_UNIT}` })
 			expect(answer.body.message).toStartWith('transfer amount minimum is')
 			expect(await self(inviter)).toMatchObject({ quota: 0, aff_quota: INVITER_QUOTA })
 			expect(await logsOf(inviter.userId)).toEqual([])
@@ -138,7 +139,7 @@ for (const target of databaseTargets()) {
 			const inviter = await register('captain')
 			await register('deckhand', await affCodeOf(inviter))
 			const answer = await transfer(inviter, INVITER_QUOTA + 1)
-			expect(answer.body).toMatchObject({ success: false, message: USER_MESSAGES.transferInsufficient })
+			expect(answer.body).toMatchObject({ success: false, message: inEnglish(USER_MESSAGES.transferInsufficient) })
 			expect(await self(inviter)).toMatchObject({ quota: 0, aff_quota: INVITER_QUOTA })
 		})
 

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
 import { eq } from 'drizzle-orm'
-import { OAUTH_MESSAGES } from '@/api/oauth/messages'
+import { aboutProvider, OAUTH_MESSAGES } from '@/api/oauth/messages'
 import { TELEGRAM_CLOCK_SKEW_SECONDS, TELEGRAM_MAX_AGE_SECONDS } from '@/api/oauth/telegram'
 import { USER_MESSAGES } from '@shared/user'
 import { nowSeconds } from '@/lib/clock'
@@ -9,6 +9,7 @@ import { databaseTargets } from '../helpers/database'
 import {
 	createFakeProviders, FAKE_CLIENT, FAKE_WECHAT_SERVER, FAKE_WECHAT_TOKEN, type FakeProviders, type GitHubProfile, signTelegramLogin,
 } from '../helpers/fake-oauth'
+import { inEnglish } from '@shared/messages'
 
 const BOT_TOKEN = '123456:telegram-bot-token'
 const octocat: GitHubProfile = { id: 5832, login: 'octocat', name: 'The Octocat', email: null }
@@ -94,9 +95,9 @@ for (const target of databaseTargets()) {
 				const { cookie } = await startAuthorization()
 				const { state: otherBrowsersState } = await startAuthorization()
 				const mismatched = await callback('github', 'code-1', otherBrowsersState, cookie)
-				expect(mismatched.body).toMatchObject({ success: false, message: OAUTH_MESSAGES.stateInvalid })
+				expect(mismatched.body).toMatchObject({ success: false, message: inEnglish(OAUTH_MESSAGES.stateInvalid) })
 				const withoutCookie = await app.call('GET', `/api/oauth/github?code=code-1&state=${otherBrowsersState}`)
-				expect(withoutCookie.body).toMatchObject({ success: false, message: OAUTH_MESSAGES.stateInvalid })
+				expect(withoutCookie.body).toMatchObject({ success: false, message: inEnglish(OAUTH_MESSAGES.stateInvalid) })
 				expect(providers.requests).toHaveLength(0)
 			})
 
@@ -106,7 +107,7 @@ for (const target of databaseTargets()) {
 				const { state, cookie } = await startAuthorization()
 				expect((await callback('github', 'code-1', state, cookie)).body.success).toBe(true)
 				const replay = await callback('github', 'code-2', state, cookie)
-				expect(replay.body).toMatchObject({ success: false, message: OAUTH_MESSAGES.stateInvalid })
+				expect(replay.body).toMatchObject({ success: false, message: inEnglish(OAUTH_MESSAGES.stateInvalid) })
 			})
 
 			test('binds to the signed-in user who started the authorization, and refuses an account bound elsewhere', async () => {
@@ -122,7 +123,7 @@ for (const target of databaseTargets()) {
 				providers.github.authorize('code-2', octocat)
 				const again = await startAuthorization(pete)
 				const refused = await callback('github', 'code-2', again.state, again.cookie, pete)
-				expect(refused.body).toMatchObject({ success: false, message: OAUTH_MESSAGES.alreadyBound('GitHub') })
+				expect(refused.body).toMatchObject({ success: false, message: inEnglish(aboutProvider(OAUTH_MESSAGES.alreadyBound, 'GitHub')) })
 				expect((await app.call('GET', '/api/user/self', { as: pete })).body.data.github_id).toBe('')
 			})
 
@@ -147,19 +148,19 @@ for (const target of databaseTargets()) {
 			test('refuses to create an account while registration is closed', async () => {
 				await app.dependencies.options.set('RegisterEnabled', 'false')
 				const answer = await githubSignIn('code-1', octocat)
-				expect(answer.body).toMatchObject({ success: false, message: USER_MESSAGES.registerDisabled })
+				expect(answer.body).toMatchObject({ success: false, message: inEnglish(USER_MESSAGES.registerDisabled) })
 			})
 
 			test('refuses while GitHub login is disabled', async () => {
 				await app.dependencies.options.set('GitHubOAuthEnabled', 'false')
 				const answer = await githubSignIn('code-1', octocat)
-				expect(answer.body).toMatchObject({ success: false, message: OAUTH_MESSAGES.disabled('GitHub') })
+				expect(answer.body).toMatchObject({ success: false, message: inEnglish(aboutProvider(OAUTH_MESSAGES.disabled, 'GitHub')) })
 			})
 
 			test('refuses a code GitHub does not accept, and answers 400 without a code', async () => {
 				const { state, cookie } = await startAuthorization()
 				const rejected = await callback('github', 'never-issued', state, cookie)
-				expect(rejected.body).toMatchObject({ success: false, message: OAUTH_MESSAGES.codeRejected('GitHub') })
+				expect(rejected.body).toMatchObject({ success: false, message: inEnglish(aboutProvider(OAUTH_MESSAGES.codeRejected, 'GitHub')) })
 				const missing = await app.call('GET', `/api/oauth/github?state=${state}`, { headers: { cookie } })
 				expect(missing.status).toBe(400)
 			})
@@ -176,7 +177,7 @@ for (const target of databaseTargets()) {
 				providers.linuxdo.authorize('code-2', { id: 43, username: 'trinity', name: 'Trinity', active: false, trust_level: 0 })
 				const second = await startAuthorization()
 				const inactive = await callback('linuxdo', 'code-2', second.state, second.cookie)
-				expect(inactive.body).toMatchObject({ success: false, message: OAUTH_MESSAGES.linuxdoInactive })
+				expect(inactive.body).toMatchObject({ success: false, message: inEnglish(OAUTH_MESSAGES.linuxdoInactive) })
 			})
 		})
 
@@ -195,10 +196,10 @@ for (const target of databaseTargets()) {
 				expect(second.body.data.id).toBe(first.body.data.id)
 			})
 
-			test('refuses the sign-in when the WeChat server answers success:false', async () => {
+			test('refuses the sign-in when the WeChat server answers success:false, with the server\'s reason', async () => {
 				providers.weChat.answer('333333', { success: false, message: 'verification code expired' })
 				const answer = await app.call('GET', '/api/oauth/wechat?code=333333')
-				expect(answer.body).toMatchObject({ success: false, message: 'verification code expired' })
+				expect(answer.body).toMatchObject({ success: false, message: 'WeChat login failed: verification code expired' })
 				expect(cookieFrom(answer, 'ferry_session')).toBeUndefined()
 			})
 
@@ -216,7 +217,7 @@ for (const target of databaseTargets()) {
 				await app.call('POST', '/api/user/manage', { as: root, body: { id: created.body.data.id, action: 'disable' } })
 				providers.weChat.user('222222', 'oWx-openid-0001')
 				const answer = await app.call('GET', '/api/oauth/wechat?code=222222')
-				expect(answer.body).toMatchObject({ success: false, message: OAUTH_MESSAGES.banned })
+				expect(answer.body).toMatchObject({ success: false, message: inEnglish(OAUTH_MESSAGES.banned) })
 			})
 
 			test('binds to the signed-in caller and refuses an account already bound to someone else', async () => {
@@ -252,10 +253,10 @@ for (const target of databaseTargets()) {
 			test('refuses data changed after signing, or signed with another bot token', async () => {
 				const tampered = { ...signTelegramLogin(BOT_TOKEN, widgetData()), id: '1' }
 				const changed = await app.call('GET', `/api/oauth/telegram/login?${query(tampered)}`)
-				expect(changed.body).toMatchObject({ success: false, message: OAUTH_MESSAGES.telegramInvalid })
+				expect(changed.body).toMatchObject({ success: false, message: inEnglish(OAUTH_MESSAGES.telegramInvalid) })
 				const forged = signTelegramLogin('999:another-bot', widgetData())
 				const otherBot = await app.call('GET', `/api/oauth/telegram/login?${query(forged)}`)
-				expect(otherBot.body).toMatchObject({ success: false, message: OAUTH_MESSAGES.telegramInvalid })
+				expect(otherBot.body).toMatchObject({ success: false, message: inEnglish(OAUTH_MESSAGES.telegramInvalid) })
 				expect(cookieFrom(otherBot, 'ferry_session')).toBeUndefined()
 			})
 
@@ -263,7 +264,7 @@ for (const target of databaseTargets()) {
 				for (const authDate of [nowSeconds() - 2 * 24 * 3600, nowSeconds() - 3600, nowSeconds() - TELEGRAM_MAX_AGE_SECONDS - 30, nowSeconds() + 3600]) {
 					const signed = signTelegramLogin(BOT_TOKEN, widgetData({ auth_date: String(authDate) }))
 					const answer = await app.call('GET', `/api/oauth/telegram/login?${query(signed)}`)
-					expect(answer.body).toMatchObject({ success: false, message: OAUTH_MESSAGES.telegramExpired })
+					expect(answer.body).toMatchObject({ success: false, message: inEnglish(OAUTH_MESSAGES.telegramExpired) })
 					expect(cookieFrom(answer, 'ferry_session')).toBeUndefined()
 				}
 				const slightlyAhead = signTelegramLogin(BOT_TOKEN, widgetData({ auth_date: String(nowSeconds() + 10) }))
@@ -275,11 +276,11 @@ for (const target of databaseTargets()) {
 				const first = await app.call('GET', `/api/oauth/telegram/login?${query(signed)}`)
 				expect(first.body.success).toBe(true)
 				const replayed = await app.call('GET', `/api/oauth/telegram/login?${query(signed)}`)
-				expect(replayed.body).toMatchObject({ success: false, message: OAUTH_MESSAGES.telegramUsed })
+				expect(replayed.body).toMatchObject({ success: false, message: inEnglish(OAUTH_MESSAGES.telegramUsed) })
 				expect(cookieFrom(replayed, 'ferry_session')).toBeUndefined()
 				const vic = await app.createUser('vic')
 				const bindReplay = await app.call('GET', `/api/oauth/telegram/bind?${query(signed)}`, { as: vic })
-				expect(bindReplay.body).toMatchObject({ success: false, message: OAUTH_MESSAGES.telegramUsed })
+				expect(bindReplay.body).toMatchObject({ success: false, message: inEnglish(OAUTH_MESSAGES.telegramUsed) })
 				// A fresh login by the same Telegram account is signed anew and works.
 				const fresh = signTelegramLogin(BOT_TOKEN, widgetData({ auth_date: String(nowSeconds() - 5) }))
 				expect((await app.call('GET', `/api/oauth/telegram/login?${query(fresh)}`)).body.success).toBe(true)
@@ -297,7 +298,7 @@ for (const target of databaseTargets()) {
 					const answers = await Promise.all(Array.from({ length: 6 }, (_, index) => nodes[index % 2]!.call('GET', `/api/oauth/telegram/login?${signed}`)))
 					expect(answers.filter((answer) => answer.body.success).length).toBeLessThanOrEqual(1)
 					const later = await nodes[1]!.call('GET', `/api/oauth/telegram/login?${signed}`)
-					expect(later.body).toMatchObject({ success: false, message: OAUTH_MESSAGES.telegramUsed })
+					expect(later.body).toMatchObject({ success: false, message: inEnglish(OAUTH_MESSAGES.telegramUsed) })
 				} finally {
 					await first.close()
 				}
@@ -317,7 +318,7 @@ for (const target of databaseTargets()) {
 			test('refuses missing data without a server error', async () => {
 				const answer = await app.call('GET', '/api/oauth/telegram/login')
 				expect(answer.status).toBe(200)
-				expect(answer.body).toMatchObject({ success: false, message: OAUTH_MESSAGES.telegramInvalid })
+				expect(answer.body).toMatchObject({ success: false, message: inEnglish(OAUTH_MESSAGES.telegramInvalid) })
 			})
 
 			test('binds to the signed-in caller', async () => {

@@ -5,6 +5,7 @@ import { createOptionStore } from '@/db/stores/options'
 import { silentLogger } from '@/lib/logger'
 import { createTestApp, type Caller, type TestApp } from '../helpers/app'
 import { databaseTargets } from '../helpers/database'
+import { inEnglish } from '@shared/messages'
 
 for (const target of databaseTargets()) {
 	describe(`options on ${target.dialect}`, () => {
@@ -64,7 +65,7 @@ for (const target of databaseTargets()) {
 		})
 
 		test('refuses an unknown key', async () => {
-			expect((await put('NoSuchOption', '1')).body).toEqual({ success: false, message: `${OPTION_MESSAGES.unknownKey}: NoSuchOption` })
+			expect((await put('NoSuchOption', '1')).body).toEqual({ success: false, message: 'unknown option: NoSuchOption' })
 		})
 
 		test('strips trailing slashes from addresses', async () => {
@@ -74,7 +75,7 @@ for (const target of databaseTargets()) {
 		})
 
 		test('asks for the server address before payment settings', async () => {
-			expect((await put('EpayId', '1001')).body).toEqual({ success: false, message: OPTION_MESSAGES.serverAddressFirst })
+			expect((await put('EpayId', '1001')).body).toEqual({ success: false, message: inEnglish(OPTION_MESSAGES.serverAddressFirst) })
 			await put('ServerAddress', 'https://ferry.example')
 			expect((await put('EpayId', '1001')).body.success).toBe(true)
 		})
@@ -88,7 +89,7 @@ for (const target of databaseTargets()) {
 			['PayMethods', '[{"name":"Alipay","type":"alipay","color":"#1677ff"}]'],
 			['CustomCallbackAddress', 'https://callback.example'],
 		])('saves payment setting %s only once the server address is set', async (key, value) => {
-			expect((await put(key, value)).body).toEqual({ success: false, message: OPTION_MESSAGES.serverAddressFirst })
+			expect((await put(key, value)).body).toEqual({ success: false, message: inEnglish(OPTION_MESSAGES.serverAddressFirst) })
 			await put('ServerAddress', 'https://ferry.example')
 			expect((await put(key, value)).body.success).toBe(true)
 			if (key !== 'EpayKey') expect((await listed())[key]).toBe(key === 'TopupGroupRatio' || key === 'PayMethods' ? JSON.stringify(JSON.parse(value)) : value)

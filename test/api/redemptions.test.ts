@@ -6,6 +6,7 @@ import { auditLedger } from '@/billing/audit'
 import { nowSeconds } from '@/lib/clock'
 import { createTestApp, type Caller, type TestApp } from '../helpers/app'
 import { databaseTargets } from '../helpers/database'
+import { inEnglish } from '@shared/messages'
 
 const KEY_SHAPE = /^[A-Za-z0-9]{32}$/
 /** The suite signs in many users; the login rate limit is another suite's subject. */
@@ -68,14 +69,14 @@ for (const target of databaseTargets()) {
 
 			test('refuses a name over 20 characters, a quota that is not a positive integer and a count outside 1 to 100', async () => {
 				const cases: [Record<string, unknown>, string][] = [
-					[{ name: 'x'.repeat(21) }, REDEMPTION_MESSAGES.nameLength],
-					[{ quota: 0 }, REDEMPTION_MESSAGES.quotaInvalid],
-					[{ quota: 1.5 }, REDEMPTION_MESSAGES.quotaInvalid],
-					[{ quota: 'many' }, REDEMPTION_MESSAGES.quotaInvalid],
-					[{ count: 0 }, REDEMPTION_MESSAGES.countInvalid],
-					[{ count: 2.5 }, REDEMPTION_MESSAGES.countInvalid],
-					[{ count: 101 }, REDEMPTION_MESSAGES.countTooLarge],
-					[{ expired_time: -5 }, REDEMPTION_MESSAGES.expiryFormat],
+					[{ name: 'x'.repeat(21) }, inEnglish(REDEMPTION_MESSAGES.nameLength)],
+					[{ quota: 0 }, inEnglish(REDEMPTION_MESSAGES.quotaInvalid)],
+					[{ quota: 1.5 }, inEnglish(REDEMPTION_MESSAGES.quotaInvalid)],
+					[{ quota: 'many' }, inEnglish(REDEMPTION_MESSAGES.quotaInvalid)],
+					[{ count: 0 }, inEnglish(REDEMPTION_MESSAGES.countInvalid)],
+					[{ count: 2.5 }, inEnglish(REDEMPTION_MESSAGES.countInvalid)],
+					[{ count: 101 }, inEnglish(REDEMPTION_MESSAGES.countTooLarge)],
+					[{ expired_time: -5 }, inEnglish(REDEMPTION_MESSAGES.expiryFormat)],
 				]
 				for (const [body, message] of cases) {
 					const answer = await create({ name: 'gift', ...body })
@@ -89,7 +90,7 @@ for (const target of databaseTargets()) {
 			test('creates a batch of 100 but refuses an expiry in the past', async () => {
 				expect(await createKeys({ count: 100 })).toHaveLength(100)
 				const past = await create({ name: 'old', expired_time: nowSeconds() - 10 })
-				expect(past.body).toMatchObject({ success: false, message: REDEMPTION_MESSAGES.expiryPast })
+				expect(past.body).toMatchObject({ success: false, message: inEnglish(REDEMPTION_MESSAGES.expiryPast) })
 			})
 		})
 
@@ -124,7 +125,7 @@ for (const target of databaseTargets()) {
 				expect(read.body.data).toMatchObject({ id, key, name: 'gift', quota: 5000, status: REDEMPTION_STATUS.unused, used_user_id: 0 })
 				expect((await ferry.call('GET', '/api/redemption/99999', { as: admin })).status).toBe(404)
 				expect((await ferry.call('DELETE', `/api/redemption/${id}`, { as: admin })).body.success).toBe(true)
-				expect((await ferry.call('GET', `/api/redemption/${id}`, { as: admin })).body).toEqual({ success: false, message: REDEMPTION_MESSAGES.notFound })
+				expect((await ferry.call('GET', `/api/redemption/${id}`, { as: admin })).body).toEqual({ success: false, message: inEnglish(REDEMPTION_MESSAGES.notFound) })
 			})
 		})
 
@@ -158,7 +159,7 @@ for (const target of databaseTargets()) {
 				const expiry = nowSeconds() + 3600
 				const answer = await update({ id, name: 'renamed', quota: 777, expired_time: expiry })
 				expect(answer.body.data).toMatchObject({ id, key, name: 'renamed', quota: 777, expired_time: expiry, status: REDEMPTION_STATUS.unused })
-				expect((await update({ id, name: '' })).body).toMatchObject({ success: false, message: REDEMPTION_MESSAGES.nameLength })
+				expect((await update({ id, name: '' })).body).toMatchObject({ success: false, message: inEnglish(REDEMPTION_MESSAGES.nameLength) })
 			})
 
 			test('disables and enables an unused code, but never changes a used one', async () => {
@@ -166,12 +167,12 @@ for (const target of databaseTargets()) {
 				const { id } = await storedByKey(key!)
 				expect((await setStatus(id, REDEMPTION_STATUS.disabled)).body.data.status).toBe(REDEMPTION_STATUS.disabled)
 				expect((await setStatus(id, REDEMPTION_STATUS.unused)).body.data.status).toBe(REDEMPTION_STATUS.unused)
-				expect((await setStatus(id, REDEMPTION_STATUS.used)).body).toMatchObject({ success: false, message: REDEMPTION_MESSAGES.statusInvalid })
+				expect((await setStatus(id, REDEMPTION_STATUS.used)).body).toMatchObject({ success: false, message: inEnglish(REDEMPTION_MESSAGES.statusInvalid) })
 				expect((await redeemAs(alice, key)).body.success).toBe(true)
 				for (const status of [REDEMPTION_STATUS.unused, REDEMPTION_STATUS.disabled]) {
-					expect((await setStatus(id, status)).body).toEqual({ success: false, message: REDEMPTION_MESSAGES.usedStatusLocked })
+					expect((await setStatus(id, status)).body).toEqual({ success: false, message: inEnglish(REDEMPTION_MESSAGES.usedStatusLocked) })
 				}
-				expect((await update({ id, quota: 999_999 })).body).toEqual({ success: false, message: REDEMPTION_MESSAGES.usedNotEditable })
+				expect((await update({ id, quota: 999_999 })).body).toEqual({ success: false, message: inEnglish(REDEMPTION_MESSAGES.usedNotEditable) })
 				expect(await storedByKey(key!)).toMatchObject({ status: REDEMPTION_STATUS.used, quota: 5000, usedUserId: alice.userId })
 			})
 
@@ -181,7 +182,7 @@ for (const target of databaseTargets()) {
 				expect((await ferry.call('DELETE', `/api/redemption/${id}/`, { as: admin })).body.success).toBe(true)
 				expect((await storedByKey(key!)).deletedAt).toBeGreaterThan(0)
 				expect((await ferry.call('GET', '/api/redemption/', { as: admin })).body.data.total).toBe(0)
-				expect((await redeemAs(alice, key)).body).toEqual({ success: false, message: REDEMPTION_MESSAGES.invalidCode })
+				expect((await redeemAs(alice, key)).body).toEqual({ success: false, message: inEnglish(REDEMPTION_MESSAGES.invalidCode) })
 				expect((await ferry.call('DELETE', `/api/redemption/${id}`, { as: admin })).status).toBe(404)
 			})
 		})
@@ -203,17 +204,17 @@ for (const target of databaseTargets()) {
 				expect(logs[0]!.content).toContain('gift')
 				expect(logs[0]!.content).not.toContain(key!)
 				const again = await redeemAs(alice, key)
-				expect(again.body).toEqual({ success: false, message: REDEMPTION_MESSAGES.invalidCode })
+				expect(again.body).toEqual({ success: false, message: inEnglish(REDEMPTION_MESSAGES.invalidCode) })
 				expect(await balanceOf(alice)).toBe(before + 5000)
 			})
 
 			test('refuses an empty key with "please enter redemption code" and an unknown key with the invalid-code message', async () => {
 				for (const key of ['', '   ', undefined]) {
 					const answer = await redeemAs(alice, key)
-					expect({ key, status: answer.status, body: answer.body }).toEqual({ key, status: 400, body: { success: false, message: REDEMPTION_MESSAGES.keyRequired } })
+					expect({ key, status: answer.status, body: answer.body }).toEqual({ key, status: 400, body: { success: false, message: inEnglish(REDEMPTION_MESSAGES.keyRequired) } })
 				}
 				const unknown = await redeemAs(alice, 'x'.repeat(32))
-				expect(unknown.body).toEqual({ success: false, message: REDEMPTION_MESSAGES.invalidCode })
+				expect(unknown.body).toEqual({ success: false, message: inEnglish(REDEMPTION_MESSAGES.invalidCode) })
 			})
 
 			test('a disabled, a used and an expired code cannot be redeemed and credit nothing', async () => {
@@ -225,7 +226,7 @@ for (const target of databaseTargets()) {
 				await ferry.store.db.update(redemptions).set({ expiredTime: nowSeconds() - 1 }).where(eq(redemptions.key, expired!))
 				const before = await balanceOf(alice)
 				for (const key of [disabled, used, expired]) {
-					expect((await redeemAs(alice, key)).body).toEqual({ success: false, message: REDEMPTION_MESSAGES.invalidCode })
+					expect((await redeemAs(alice, key)).body).toEqual({ success: false, message: inEnglish(REDEMPTION_MESSAGES.invalidCode) })
 				}
 				expect(await balanceOf(alice)).toBe(before)
 				expect(await topUpLogs(alice.userId)).toHaveLength(0)
@@ -249,7 +250,7 @@ for (const target of databaseTargets()) {
 				expect(winners).toHaveLength(1)
 				expect(winners[0]!.body.data).toBe(12_345)
 				for (const answer of answers.filter((candidate) => !candidate.body.success)) {
-					expect(answer.body).toEqual({ success: false, message: REDEMPTION_MESSAGES.invalidCode })
+					expect(answer.body).toEqual({ success: false, message: inEnglish(REDEMPTION_MESSAGES.invalidCode) })
 				}
 				const after = await Promise.all(users.map(balanceOf))
 				const rises = after.map((quota, index) => quota - before[index]!).filter((rise) => rise !== 0)

@@ -6,6 +6,7 @@ import { nowSeconds } from '@/lib/clock'
 import { createTestApp, type Caller, type TestApp } from '../helpers/app'
 import { databaseTargets } from '../helpers/database'
 import { exemptFromLedgerAudit } from '../helpers/ledger-audit'
+import { inEnglish, withValues } from '@shared/messages'
 
 const KEY_SHAPE = /^sk-[A-Za-z0-9]{48}$/
 
@@ -75,18 +76,18 @@ for (const target of databaseTargets()) {
 			})
 
 			test.each([
-				[{}, TOKEN_MESSAGES.nameRequired],
-				[{ name: '   ' }, TOKEN_MESSAGES.nameRequired],
-				[{ name: 'x'.repeat(51) }, TOKEN_MESSAGES.nameTooLong],
-				[{ name: 'x'.repeat(44), count: 2 }, TOKEN_MESSAGES.batchNameTooLong],
-				[{ name: 'main', remain_quota: -1 }, TOKEN_MESSAGES.quotaNegative],
-				[{ name: 'main', remain_quota: 1.5 }, TOKEN_MESSAGES.quotaNotInteger],
-				[{ name: 'main', expired_time: '2030-01-01' }, TOKEN_MESSAGES.expiryFormat],
-				[{ name: 'main', expired_time: -5 }, TOKEN_MESSAGES.expiryFormat],
-				[{ name: 'main', allow_ips: '10.0.0.1\n10.0.0.0/33' }, `${TOKEN_MESSAGES.allowIpInvalid}: 10.0.0.0/33`],
-				[{ name: 'main', allow_ips: 'localhost' }, `${TOKEN_MESSAGES.allowIpInvalid}: localhost`],
-				[{ name: 'main', count: 0 }, TOKEN_MESSAGES.countInvalid],
-				[{ name: 'main', count: 101 }, TOKEN_MESSAGES.countTooLarge],
+				[{}, inEnglish(TOKEN_MESSAGES.nameRequired)],
+				[{ name: '   ' }, inEnglish(TOKEN_MESSAGES.nameRequired)],
+				[{ name: 'x'.repeat(51) }, inEnglish(TOKEN_MESSAGES.nameTooLong)],
+				[{ name: 'x'.repeat(44), count: 2 }, inEnglish(TOKEN_MESSAGES.batchNameTooLong)],
+				[{ name: 'main', remain_quota: -1 }, inEnglish(TOKEN_MESSAGES.quotaNegative)],
+				[{ name: 'main', remain_quota: 1.5 }, inEnglish(TOKEN_MESSAGES.quotaNotInteger)],
+				[{ name: 'main', expired_time: '2030-01-01' }, inEnglish(TOKEN_MESSAGES.expiryFormat)],
+				[{ name: 'main', expired_time: -5 }, inEnglish(TOKEN_MESSAGES.expiryFormat)],
+				[{ name: 'main', allow_ips: '10.0.0.1\n10.0.0.0/33' }, inEnglish(withValues(TOKEN_MESSAGES.allowIpInvalid, { line: '10.0.0.0/33' }))],
+				[{ name: 'main', allow_ips: 'localhost' }, inEnglish(withValues(TOKEN_MESSAGES.allowIpInvalid, { line: 'localhost' }))],
+				[{ name: 'main', count: 0 }, inEnglish(TOKEN_MESSAGES.countInvalid)],
+				[{ name: 'main', count: 101 }, inEnglish(TOKEN_MESSAGES.countTooLarge)],
 			])('refuses %j with a clear message and creates nothing', async (body, message) => {
 				const answer = await create(alice, body)
 				expect(answer.status).toBe(400)
@@ -96,7 +97,7 @@ for (const target of databaseTargets()) {
 
 			test('refuses an expiry in the past', async () => {
 				const answer = await create(alice, { name: 'main', expired_time: nowSeconds() - 10 })
-				expect(answer.body).toEqual({ success: false, message: TOKEN_MESSAGES.expiryPast })
+				expect(answer.body).toEqual({ success: false, message: inEnglish(TOKEN_MESSAGES.expiryPast) })
 			})
 
 			test('accepts IPv4, IPv6 and CIDR lines, kept trimmed one per line, and tidies the model list', async () => {
@@ -125,10 +126,10 @@ for (const target of databaseTargets()) {
 
 			test('refuses a group the user may not use, on creation and on edit', async () => {
 				const created = await create(alice, { name: 'main', group: 'svip' })
-				expect(created.body).toEqual({ success: false, message: TOKEN_MESSAGES.groupUnusable })
+				expect(created.body).toEqual({ success: false, message: inEnglish(TOKEN_MESSAGES.groupUnusable) })
 				const token = await createOne(alice)
 				const edited = await update(alice, { id: token.id, group: 'nonexistent' })
-				expect(edited.body).toEqual({ success: false, message: TOKEN_MESSAGES.groupUnusable })
+				expect(edited.body).toEqual({ success: false, message: inEnglish(TOKEN_MESSAGES.groupUnusable) })
 				expect((await storedToken(token.id)).group).toBe('')
 			})
 		})
@@ -169,7 +170,7 @@ for (const target of databaseTargets()) {
 				expect((await ferry.call('GET', '/api/token/', { as: bob })).body.data).toMatchObject({ items: [], total: 0 })
 				const byId = await ferry.call('GET', `/api/token/${token.id}`, { as: bob })
 				expect(byId.status).toBe(404)
-				expect(byId.body).toEqual({ success: false, message: TOKEN_MESSAGES.notFound })
+				expect(byId.body).toEqual({ success: false, message: inEnglish(TOKEN_MESSAGES.notFound) })
 				expect((await ferry.call('GET', `/api/token/search?token=${token.key}`, { as: bob })).body.data.total).toBe(0)
 			})
 
@@ -180,7 +181,7 @@ for (const target of databaseTargets()) {
 					await setStatus(bob, token.id, TOKEN_STATUS.disabled),
 					await ferry.call('DELETE', `/api/token/${token.id}`, { as: bob }),
 				]
-				for (const attempt of attempts) expect({ status: attempt.status, body: attempt.body }).toEqual({ status: 404, body: { success: false, message: TOKEN_MESSAGES.notFound } })
+				for (const attempt of attempts) expect({ status: attempt.status, body: attempt.body }).toEqual({ status: 404, body: { success: false, message: inEnglish(TOKEN_MESSAGES.notFound) } })
 				expect(await storedToken(token.id)).toMatchObject({ name: 'main', remainQuota: 500_000, status: TOKEN_STATUS.enabled, deletedAt: null, userId: alice.userId })
 			})
 		})
@@ -199,7 +200,7 @@ for (const target of databaseTargets()) {
 			test('refuses an expiry in the past for a token that is not disabled', async () => {
 				const token = await createOne(alice)
 				const answer = await update(alice, { id: token.id, expired_time: nowSeconds() - 10 })
-				expect(answer.body).toEqual({ success: false, message: TOKEN_MESSAGES.expiryPast })
+				expect(answer.body).toEqual({ success: false, message: inEnglish(TOKEN_MESSAGES.expiryPast) })
 				expect((await storedToken(token.id)).expiredTime).toBe(-1)
 			})
 
@@ -207,7 +208,7 @@ for (const target of databaseTargets()) {
 				const token = await createOne(alice)
 				const answer = await update(alice, { id: token.id, allow_ips: '1.2.3.4/99' })
 				expect(answer.status).toBe(400)
-				expect(answer.body.message).toBe(`${TOKEN_MESSAGES.allowIpInvalid}: 1.2.3.4/99`)
+				expect(answer.body.message).toBe(inEnglish(withValues(TOKEN_MESSAGES.allowIpInvalid, { line: '1.2.3.4/99' })))
 			})
 
 			test('deletion hides the token from its owner and keeps the row marked deleted', async () => {
@@ -242,7 +243,7 @@ for (const target of databaseTargets()) {
 			test.each([TOKEN_STATUS.expired, TOKEN_STATUS.exhausted, 0, 7])('refuses to set status %d', async (status) => {
 				const token = await createOne(alice)
 				const answer = await setStatus(alice, token.id, status)
-				expect(answer.body).toEqual({ success: false, message: TOKEN_MESSAGES.statusInvalid })
+				expect(answer.body).toEqual({ success: false, message: inEnglish(TOKEN_MESSAGES.statusInvalid) })
 				expect((await storedToken(token.id)).status).toBe(TOKEN_STATUS.enabled)
 			})
 
@@ -256,7 +257,7 @@ for (const target of databaseTargets()) {
 				const token = await createOne(alice)
 				await changeStored(token.id, { expiredTime: nowSeconds() - 60, status: TOKEN_STATUS.disabled })
 				const refused = await setStatus(alice, token.id, TOKEN_STATUS.enabled)
-				expect(refused.body).toEqual({ success: false, message: TOKEN_MESSAGES.expiredCannotEnable })
+				expect(refused.body).toEqual({ success: false, message: inEnglish(TOKEN_MESSAGES.expiredCannotEnable) })
 				expect((await storedToken(token.id)).status).toBe(TOKEN_STATUS.disabled)
 				await update(alice, { id: token.id, expired_time: nowSeconds() + 3600 })
 				expect((await setStatus(alice, token.id, TOKEN_STATUS.enabled)).body.data.status).toBe(TOKEN_STATUS.enabled)
@@ -265,7 +266,7 @@ for (const target of databaseTargets()) {
 			test('an exhausted token cannot be enabled until its quota is changed', async () => {
 				const token = await createOne(alice, { remain_quota: 0 })
 				const refused = await setStatus(alice, token.id, TOKEN_STATUS.enabled)
-				expect(refused.body).toEqual({ success: false, message: TOKEN_MESSAGES.exhaustedCannotEnable })
+				expect(refused.body).toEqual({ success: false, message: inEnglish(TOKEN_MESSAGES.exhaustedCannotEnable) })
 				expect((await storedToken(token.id)).status).toBe(TOKEN_STATUS.exhausted)
 			})
 

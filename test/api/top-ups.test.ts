@@ -7,6 +7,7 @@ import { auditLedger } from '@/billing/audit'
 import { createTestApp, type Caller, type TestApp } from '../helpers/app'
 import { databaseTargets } from '../helpers/database'
 import { startFakeEpay, type FakeEpay, type ReceivedOrder } from '../helpers/fake-epay'
+import { inEnglish } from '@shared/messages'
 
 describe('the epay signature', () => {
 	const order = {
@@ -128,13 +129,13 @@ for (const target of databaseTargets()) {
 				await enableEpay()
 				const answer = await amount(alice, { amount: 1.5 })
 				expect(answer.status).toBe(400)
-				expect(answer.body.message).toBe(TOP_UP_MESSAGES.amountNotInteger)
+				expect(answer.body.message).toBe(inEnglish(TOP_UP_MESSAGES.amountNotInteger))
 				expect((await amount(alice, { amount: 'ten' })).body.success).toBe(false)
 			})
 
 			test('says online top-up is off until the merchant id, key and pay address are all set', async () => {
-				expect((await amount(alice, { amount: 10 })).body).toEqual({ success: false, message: TOP_UP_MESSAGES.onlineTopUpDisabled })
-				expect((await pay(alice, { amount: 10, payment_method: 'alipay' })).body).toEqual({ success: false, message: TOP_UP_MESSAGES.onlineTopUpDisabled })
+				expect((await amount(alice, { amount: 10 })).body).toEqual({ success: false, message: inEnglish(TOP_UP_MESSAGES.onlineTopUpDisabled) })
+				expect((await pay(alice, { amount: 10, payment_method: 'alipay' })).body).toEqual({ success: false, message: inEnglish(TOP_UP_MESSAGES.onlineTopUpDisabled) })
 				await setOption('ServerAddress', baseUrl)
 				await setOption('EpayId', epay.merchantId)
 				await setOption('EpayKey', epay.merchantKey)
@@ -176,16 +177,16 @@ for (const target of databaseTargets()) {
 
 			test('refuses a payment method that PayMethods does not list', async () => {
 				await enableEpay()
-				expect((await pay(alice, { amount: 10, payment_method: 'bitcoin' })).body).toEqual({ success: false, message: TOP_UP_MESSAGES.paymentMethodNotAllowed })
+				expect((await pay(alice, { amount: 10, payment_method: 'bitcoin' })).body).toEqual({ success: false, message: inEnglish(TOP_UP_MESSAGES.paymentMethodNotAllowed) })
 				await setOption('PayMethods', '[{"name":"Bitcoin","type":"bitcoin","color":"#f7931a"}]')
 				expect((await pay(alice, { amount: 10, payment_method: 'bitcoin' })).body.success).toBe(true)
-				expect((await pay(alice, { amount: 10, payment_method: 'alipay' })).body.message).toBe(TOP_UP_MESSAGES.paymentMethodNotAllowed)
+				expect((await pay(alice, { amount: 10, payment_method: 'alipay' })).body.message).toBe(inEnglish(TOP_UP_MESSAGES.paymentMethodNotAllowed))
 			})
 
 			test('refuses a payment without a method', async () => {
 				await enableEpay()
 				const answer = await pay(alice, { amount: 10 })
-				expect(answer.body).toEqual({ success: false, message: TOP_UP_MESSAGES.paymentMethodRequired })
+				expect(answer.body).toEqual({ success: false, message: inEnglish(TOP_UP_MESSAGES.paymentMethodRequired) })
 			})
 		})
 

@@ -10,6 +10,7 @@ import type { Dependencies } from '@/dependencies'
 import type { MailMessage } from '@/lib/mailer'
 import { createTestApp, testConfig, type TestApp } from '../helpers/app'
 import { databaseTargets } from '../helpers/database'
+import { inEnglish } from '@shared/messages'
 
 const SECRET_KEY = 'turnstile-secret-for-tests'
 const CLIENT = '198.51.100.23'
@@ -93,7 +94,7 @@ for (const target of databaseTargets()) {
 		test('without a token each protected call answers the seed\'s wait message and Cloudflare is not asked', async () => {
 			for (const call of Object.values(protectedCalls)) {
 				for (const query of ['', '?turnstile=']) {
-					expect((await call(query)).body).toEqual({ success: false, message: TURNSTILE_MESSAGES.missing })
+					expect((await call(query)).body).toEqual({ success: false, message: inEnglish(TURNSTILE_MESSAGES.missing) })
 				}
 			}
 			expect(verifications).toHaveLength(0)
@@ -104,7 +105,7 @@ for (const target of databaseTargets()) {
 			expect((await protectedCalls.login('?turnstile=used-once')).body.success).toBe(true)
 			for (const call of Object.values(protectedCalls)) {
 				for (const token of ['used-once', 'made-up']) {
-					expect((await call(`?turnstile=${token}`)).body).toEqual({ success: false, message: TURNSTILE_MESSAGES.failed })
+					expect((await call(`?turnstile=${token}`)).body).toEqual({ success: false, message: inEnglish(TURNSTILE_MESSAGES.failed) })
 				}
 			}
 			expect(mails).toHaveLength(0)
@@ -114,7 +115,7 @@ for (const target of databaseTargets()) {
 			siteverifyUp = false
 			issued.add('good-token')
 			const answer = await protectedCalls.login('?turnstile=good-token')
-			expect(answer).toEqual({ status: 200, body: { success: false, message: TURNSTILE_MESSAGES.failed } })
+			expect(answer).toEqual({ status: 200, body: { success: false, message: inEnglish(TURNSTILE_MESSAGES.failed) } })
 		})
 	})
 }

@@ -4,6 +4,7 @@ import { LOG_TYPE } from '@shared/log'
 import { ROLE, USER_MESSAGES } from '@shared/user'
 import { createTestApp, type Caller, type TestApp } from '../helpers/app'
 import { databaseTargets } from '../helpers/database'
+import { inEnglish } from '@shared/messages'
 
 for (const target of databaseTargets()) {
 	describe(`user administration on ${target.dialect}`, () => {
@@ -56,32 +57,32 @@ for (const target of databaseTargets()) {
 					await manage(admin, other.userId, 'delete'),
 					await ferry.call('DELETE', `/api/user/${other.userId}`, { as: admin }),
 				]
-				for (const answer of refusals) expect(answer.body).toEqual({ success: false, message: USER_MESSAGES.equalOrHigherRole })
+				for (const answer of refusals) expect(answer.body).toEqual({ success: false, message: inEnglish(USER_MESSAGES.equalOrHigherRole) })
 			})
 
 			test('an admin cannot act on the super admin', async () => {
 				const admin = await ferry.createUser('admin1', ROLE.admin)
 				const answer = await manage(admin, root.userId, 'disable')
-				expect(answer.body).toEqual({ success: false, message: USER_MESSAGES.equalOrHigherRole })
+				expect(answer.body).toEqual({ success: false, message: inEnglish(USER_MESSAGES.equalOrHigherRole) })
 			})
 
 			test('an admin cannot promote to admin', async () => {
 				const admin = await ferry.createUser('admin1', ROLE.admin)
 				const user = await ferry.createUser('plain')
 				const answer = await manage(admin, user.userId, 'promote')
-				expect(answer.body).toEqual({ success: false, message: USER_MESSAGES.adminCannotPromote })
+				expect(answer.body).toEqual({ success: false, message: inEnglish(USER_MESSAGES.adminCannotPromote) })
 			})
 
 			test('an admin cannot create a user of equal or higher role', async () => {
 				const admin = await ferry.createUser('admin1', ROLE.admin)
 				const answer = await ferry.call('POST', '/api/user/', { as: admin, body: { username: 'boss', password: 'password123', role: ROLE.admin } })
-				expect(answer.body).toEqual({ success: false, message: USER_MESSAGES.createEqualOrHigherRole })
+				expect(answer.body).toEqual({ success: false, message: inEnglish(USER_MESSAGES.createEqualOrHigherRole) })
 			})
 
 			test('the super admin cannot be disabled, deleted or demoted, even by the super admin', async () => {
 				for (const action of ['disable', 'delete', 'demote']) {
 					const answer = await manage(root, root.userId, action)
-					expect(answer.body).toEqual({ success: false, message: USER_MESSAGES.rootProtected })
+					expect(answer.body).toEqual({ success: false, message: inEnglish(USER_MESSAGES.rootProtected) })
 				}
 				expect((await ferry.call('GET', '/api/user/self', { as: root })).body.data).toMatchObject({ role: 100, status: 1, deleted_at: null })
 			})
@@ -95,22 +96,22 @@ for (const target of databaseTargets()) {
 				const listed = await ferry.call('GET', '/api/user/', { as: admin })
 				const deleted = listed.body.data.items.find((item: { id: number }) => item.id === user.userId)
 				expect(deleted.deleted_at).toBeGreaterThan(0)
-				expect((await manage(admin, user.userId, 'enable')).body).toEqual({ success: false, message: USER_MESSAGES.userNotFound })
+				expect((await manage(admin, user.userId, 'enable')).body).toEqual({ success: false, message: inEnglish(USER_MESSAGES.userNotFound) })
 			})
 
 			test('the super admin promotes a user to admin and demotes them back', async () => {
 				const user = await ferry.createUser('plain')
 				expect((await manage(root, user.userId, 'promote')).body.data).toEqual({ status: 1, role: 10 })
-				expect((await manage(root, user.userId, 'promote')).body).toEqual({ success: false, message: USER_MESSAGES.alreadyAdmin })
+				expect((await manage(root, user.userId, 'promote')).body).toEqual({ success: false, message: inEnglish(USER_MESSAGES.alreadyAdmin) })
 				expect((await manage(root, user.userId, 'demote')).body.data).toEqual({ status: 1, role: 1 })
-				expect((await manage(root, user.userId, 'demote')).body).toEqual({ success: false, message: USER_MESSAGES.alreadyUser })
+				expect((await manage(root, user.userId, 'demote')).body).toEqual({ success: false, message: inEnglish(USER_MESSAGES.alreadyUser) })
 			})
 
 			test('enabling a blocked user (status 3) is refused', async () => {
 				const user = await ferry.createUser('plain')
 				const { users } = ferry.store.tables
 				await ferry.store.db.update(users).set({ status: 3 }).where(eq(users.id, user.userId))
-				expect((await manage(root, user.userId, 'enable')).body).toEqual({ success: false, message: USER_MESSAGES.enableBlocked })
+				expect((await manage(root, user.userId, 'enable')).body).toEqual({ success: false, message: inEnglish(USER_MESSAGES.enableBlocked) })
 			})
 
 			test('an unknown action is a 400', async () => {
@@ -136,14 +137,14 @@ for (const target of databaseTargets()) {
 				const user = await ferry.createUser('plain')
 				const negative = await ferry.call('PUT', '/api/user/', { as: root, body: { id: user.userId, quota: -1 } })
 				expect(negative.status).toBe(400)
-				expect(negative.body).toEqual({ success: false, message: USER_MESSAGES.quotaNegative })
+				expect(negative.body).toEqual({ success: false, message: inEnglish(USER_MESSAGES.quotaNegative) })
 				const short = await ferry.call('PUT', '/api/user/', { as: root, body: { id: user.userId, password: 'short' } })
-				expect(short.body).toEqual({ success: false, message: USER_MESSAGES.passwordTooShort })
+				expect(short.body).toEqual({ success: false, message: inEnglish(USER_MESSAGES.passwordTooShort) })
 			})
 
 			test('creating a user with an empty name or password answers the seed message', async () => {
 				const answer = await ferry.call('POST', '/api/user/', { as: root, body: { username: '', password: '' } })
-				expect(answer.body).toEqual({ success: false, message: USER_MESSAGES.registerRequired })
+				expect(answer.body).toEqual({ success: false, message: inEnglish(USER_MESSAGES.registerRequired) })
 			})
 		})
 

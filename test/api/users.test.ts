@@ -5,6 +5,7 @@ import { USER_MESSAGES } from '@shared/user'
 import { ROOT_INITIAL_QUOTA } from '@/api/users/account'
 import { createTestApp, type TestApp } from '../helpers/app'
 import { databaseTargets } from '../helpers/database'
+import { inEnglish } from '@shared/messages'
 
 for (const target of databaseTargets()) {
 	describe(`accounts on ${target.dialect}`, () => {
@@ -42,13 +43,13 @@ for (const target of databaseTargets()) {
 			})
 
 			test.each([
-				[{ username: 'alice', password: 'short' }, USER_MESSAGES.passwordTooShort],
-				[{ username: 'alice', password: 'a'.repeat(21) }, USER_MESSAGES.passwordTooLong],
-				[{ username: 'a'.repeat(13), password: 'password123' }, USER_MESSAGES.usernameTooLong],
-				[{ username: 'alice', password: 'password123', password2: 'password124' }, USER_MESSAGES.passwordsDiffer],
-				[{ username: '', password: 'password123' }, USER_MESSAGES.registerRequired],
-				[{ password: 'password123' }, USER_MESSAGES.registerRequired],
-				[{ username: 'alice' }, USER_MESSAGES.registerRequired],
+				[{ username: 'alice', password: 'short' }, inEnglish(USER_MESSAGES.passwordTooShort)],
+				[{ username: 'alice', password: 'a'.repeat(21) }, inEnglish(USER_MESSAGES.passwordTooLong)],
+				[{ username: 'a'.repeat(13), password: 'password123' }, inEnglish(USER_MESSAGES.usernameTooLong)],
+				[{ username: 'alice', password: 'password123', password2: 'password124' }, inEnglish(USER_MESSAGES.passwordsDiffer)],
+				[{ username: '', password: 'password123' }, inEnglish(USER_MESSAGES.registerRequired)],
+				[{ password: 'password123' }, inEnglish(USER_MESSAGES.registerRequired)],
+				[{ username: 'alice' }, inEnglish(USER_MESSAGES.registerRequired)],
 			])('refuses %j with the message of the seed', async (body, message) => {
 				const answer = await register(body)
 				expect(answer.status).toBe(400)
@@ -58,19 +59,19 @@ for (const target of databaseTargets()) {
 			test('refuses a username that is already taken', async () => {
 				await register({ username: 'alice', password: 'password123' })
 				const answer = await register({ username: 'alice', password: 'password456' })
-				expect(answer.body).toEqual({ success: false, message: USER_MESSAGES.usernameTaken })
+				expect(answer.body).toEqual({ success: false, message: inEnglish(USER_MESSAGES.usernameTaken) })
 			})
 
 			test('is refused when the administrator turns registration off', async () => {
 				await ferry.dependencies.options.set('RegisterEnabled', 'false')
 				const answer = await register({ username: 'alice', password: 'password123' })
-				expect(answer.body).toEqual({ success: false, message: USER_MESSAGES.registerDisabled })
+				expect(answer.body).toEqual({ success: false, message: inEnglish(USER_MESSAGES.registerDisabled) })
 			})
 
 			test('is refused when password registration is turned off', async () => {
 				await ferry.dependencies.options.set('PasswordRegisterEnabled', 'false')
 				const answer = await register({ username: 'alice', password: 'password123' })
-				expect(answer.body).toEqual({ success: false, message: USER_MESSAGES.passwordRegisterDisabled })
+				expect(answer.body).toEqual({ success: false, message: inEnglish(USER_MESSAGES.passwordRegisterDisabled) })
 			})
 
 			test('records the inviter of an invitation code and counts the invitation', async () => {
@@ -95,13 +96,13 @@ for (const target of databaseTargets()) {
 			test('asks for both fields with the seed message', async () => {
 				const answer = await ferry.call('POST', '/api/user/login', { body: { username: 'root' } })
 				expect(answer.status).toBe(400)
-				expect(answer.body.message).toBe(USER_MESSAGES.loginRequired)
+				expect(answer.body.message).toBe(inEnglish(USER_MESSAGES.loginRequired))
 			})
 
 			test('refuses a wrong password and an unknown user with the same message', async () => {
 				const wrong = await ferry.call('POST', '/api/user/login', { body: { username: 'root', password: 'nope-nope' } })
 				const unknown = await ferry.call('POST', '/api/user/login', { body: { username: 'nobody', password: 'nope-nope' } })
-				expect(wrong.body).toEqual({ success: false, message: USER_MESSAGES.wrongCredentials })
+				expect(wrong.body).toEqual({ success: false, message: inEnglish(USER_MESSAGES.wrongCredentials) })
 				expect(unknown.body).toEqual(wrong.body)
 			})
 
@@ -124,7 +125,7 @@ for (const target of databaseTargets()) {
 			test('is refused when password login is turned off', async () => {
 				await ferry.dependencies.options.set('PasswordLoginEnabled', 'false')
 				const answer = await ferry.call('POST', '/api/user/login', { body: { username: 'root', password: '123456' } })
-				expect(answer.body).toEqual({ success: false, message: USER_MESSAGES.passwordLoginDisabled })
+				expect(answer.body).toEqual({ success: false, message: inEnglish(USER_MESSAGES.passwordLoginDisabled) })
 			})
 
 			test('sets an httpOnly, SameSite=Lax session cookie', async () => {
@@ -148,7 +149,7 @@ for (const target of databaseTargets()) {
 				const renamed = await ferry.call('PUT', '/api/user/self', { as: alice, body: { display_name: 'Alice A.', username: 'alice2' } })
 				expect(renamed.body.data).toMatchObject({ display_name: 'Alice A.', username: 'alice2' })
 				const taken = await ferry.call('PUT', '/api/user/self', { as: alice, body: { username: 'bob' } })
-				expect(taken.body).toEqual({ success: false, message: USER_MESSAGES.usernameTaken })
+				expect(taken.body).toEqual({ success: false, message: inEnglish(USER_MESSAGES.usernameTaken) })
 			})
 
 			test('issues a system access token that authenticates scripts with the user header', async () => {
@@ -184,7 +185,7 @@ for (const target of databaseTargets()) {
 				const alice = await ferry.createUser('alice')
 				const mismatch = await ferry.call('DELETE', '/api/user/self', { as: alice, body: { username: 'not-alice' } })
 				expect(mismatch.status).toBe(400)
-				expect(mismatch.body).toEqual({ success: false, message: USER_MESSAGES.deleteConfirm })
+				expect(mismatch.body).toEqual({ success: false, message: inEnglish(USER_MESSAGES.deleteConfirm) })
 				const deleted = await ferry.call('DELETE', '/api/user/self', { as: alice, body: { username: 'alice' } })
 				expect(deleted.body.success).toBe(true)
 				expect((await ferry.call('GET', '/api/user/self', { as: alice })).status).toBe(401)
@@ -197,7 +198,7 @@ for (const target of databaseTargets()) {
 				for (const body of [undefined, {}, { username: '' }, { username: 'ALICE' }, { username: 7 }, '[]']) {
 					const refused = await ferry.call('DELETE', '/api/user/self', { as: alice, body })
 					expect(refused.status).toBe(400)
-					expect(refused.body).toEqual({ success: false, message: USER_MESSAGES.deleteConfirm })
+					expect(refused.body).toEqual({ success: false, message: inEnglish(USER_MESSAGES.deleteConfirm) })
 				}
 				expect((await ferry.call('GET', '/api/user/self', { as: alice })).body.data.username).toBe('alice')
 				expect((await ferry.call('POST', '/api/user/login', { body: { username: 'alice', password: 'password123' } })).body.success).toBe(true)
@@ -206,7 +207,7 @@ for (const target of databaseTargets()) {
 			test('does not let the super admin delete their own account', async () => {
 				const root = await ferry.loginRoot()
 				const answer = await ferry.call('DELETE', '/api/user/self', { as: root, body: { username: 'root' } })
-				expect(answer.body).toEqual({ success: false, message: USER_MESSAGES.rootProtected })
+				expect(answer.body).toEqual({ success: false, message: inEnglish(USER_MESSAGES.rootProtected) })
 			})
 
 			test('lists the groups the user may use with their ratios', async () => {
@@ -262,7 +263,7 @@ for (const target of databaseTargets()) {
 				await ferry.store.db.update(users).set({ affQuota: 600_000 }).where(eq(users.id, alice.userId))
 				const transfers = await Promise.all([1, 2, 3].map(() => ferry.call('POST', '/api/user/aff_transfer', { as: alice, body: { quota: 500_000 } })))
 				expect(transfers.filter((answer) => answer.body.success)).toHaveLength(1)
-				expect(transfers.filter((answer) => !answer.body.success).map((answer) => answer.body.message)).toEqual([USER_MESSAGES.transferInsufficient, USER_MESSAGES.transferInsufficient])
+				expect(transfers.filter((answer) => !answer.body.success).map((answer) => answer.body.message)).toEqual([inEnglish(USER_MESSAGES.transferInsufficient), inEnglish(USER_MESSAGES.transferInsufficient)])
 				const self = (await ferry.call('GET', '/api/user/self', { as: alice })).body.data
 				expect(self).toMatchObject({ quota: 500_000, aff_quota: 100_000 })
 				const credits = await ferry.store.db.select().from(logs).where(eq(logs.userId, alice.userId))
@@ -272,7 +273,7 @@ for (const target of databaseTargets()) {
 			test('refuses less than one quota unit with the seed message', async () => {
 				const alice = await ferry.createUser('alice')
 				const answer = await ferry.call('POST', '/api/user/aff_transfer', { as: alice, body: { quota: 1000 } })
-				expect(answer.body).toEqual({ success: false, message: `${USER_MESSAGES.transferMinimum} 500000` })
+				expect(answer.body).toEqual({ success: false, message: 'transfer amount minimum is 500000' })
 			})
 		})
 	})

@@ -7,6 +7,7 @@ import { type Caller, createTestApp, type TestApp } from '../helpers/app'
 import { databaseTargets } from '../helpers/database'
 import { createFakeProviders } from '../helpers/fake-oauth'
 import { type FakeSmtp, startFakeSmtp } from '../helpers/fake-smtp'
+import { inEnglish } from '@shared/messages'
 
 const SMTP_ACCOUNT = 'ferry@mail.test'
 const SMTP_TOKEN = 'smtp-token-never-shown'
@@ -73,10 +74,10 @@ for (const target of databaseTargets()) {
 			const register = (username: string, verificationCode: string) => app.call('POST', '/api/user/register', {
 				body: { username, password: 'password123', password2: 'password123', email: 'alice@example.com', verification_code: verificationCode },
 			})
-			expect((await register('alice', wrong)).body).toMatchObject({ success: false, message: USER_MESSAGES.verificationCodeWrong })
+			expect((await register('alice', wrong)).body).toMatchObject({ success: false, message: inEnglish(USER_MESSAGES.verificationCodeWrong) })
 			expect((await register('alice', code)).body.success).toBe(true)
 			// The address now belongs to alice, so a second account cannot take it with the same code.
-			expect((await register('alice2', code)).body).toMatchObject({ success: false, message: VERIFICATION_MESSAGES.emailInUse })
+			expect((await register('alice2', code)).body).toMatchObject({ success: false, message: inEnglish(VERIFICATION_MESSAGES.emailInUse) })
 			const alice = await app.login('alice', 'password123')
 			expect((await app.call('GET', '/api/user/self', { as: alice })).body.data.email).toBe('alice@example.com')
 		})
@@ -85,7 +86,7 @@ for (const target of databaseTargets()) {
 			await app.dependencies.options.set('EmailDomainRestrictionEnabled', 'true')
 			await app.dependencies.options.set('EmailDomainWhitelist', 'example.com, corp.test')
 			const outside = await requestCode('mallory@elsewhere.test')
-			expect(outside.body).toMatchObject({ success: false, message: VERIFICATION_MESSAGES.emailDomainNotAllowed })
+			expect(outside.body).toMatchObject({ success: false, message: inEnglish(VERIFICATION_MESSAGES.emailDomainNotAllowed) })
 			expect((await requestCode('bob@Corp.Test')).body.success).toBe(true)
 			expect(smtp.messages.map((mail) => mail.to[0]?.toLowerCase())).toEqual(['bob@corp.test'])
 		})
@@ -93,14 +94,14 @@ for (const target of databaseTargets()) {
 		test('refuses plus aliases, and dots in Gmail addresses, when the alias restriction is on', async () => {
 			await app.dependencies.options.set('EmailAliasRestrictionEnabled', 'true')
 			for (const alias of ['carol+shop@example.com', 'ca.rol@gmail.com']) {
-				expect((await requestCode(alias)).body).toMatchObject({ success: false, message: VERIFICATION_MESSAGES.emailAliasNotAllowed })
+				expect((await requestCode(alias)).body).toMatchObject({ success: false, message: inEnglish(VERIFICATION_MESSAGES.emailAliasNotAllowed) })
 			}
 			expect((await requestCode('ca.rol@example.com')).body.success).toBe(true)
 		})
 
 		test('refuses an address that an account already uses, whatever its case', async () => {
 			await userWithEmail('dave', 'dave@example.com')
-			expect((await requestCode('Dave@Example.com')).body).toMatchObject({ success: false, message: VERIFICATION_MESSAGES.emailInUse })
+			expect((await requestCode('Dave@Example.com')).body).toMatchObject({ success: false, message: inEnglish(VERIFICATION_MESSAGES.emailInUse) })
 			expect(smtp.messages).toHaveLength(0)
 		})
 
@@ -117,12 +118,12 @@ for (const target of databaseTargets()) {
 			expect((await requestCode('not-an-address')).status).toBe(400)
 			const missing = await app.call('GET', '/api/verification')
 			expect(missing.status).toBe(400)
-			expect(missing.body.message).toBe(VERIFICATION_MESSAGES.emailRequired)
+			expect(missing.body.message).toBe(inEnglish(VERIFICATION_MESSAGES.emailRequired))
 		})
 
 		test('says SMTP is not configured when no SMTP server is set', async () => {
 			await app.dependencies.options.set('SMTPServer', '')
-			expect((await requestCode('gina@example.com')).body).toMatchObject({ success: false, message: MAILER_MESSAGES.notConfigured })
+			expect((await requestCode('gina@example.com')).body).toMatchObject({ success: false, message: inEnglish(MAILER_MESSAGES.notConfigured) })
 		})
 
 		test('requires a passing Turnstile check when the check is on', async () => {
@@ -156,20 +157,20 @@ for (const target of databaseTargets()) {
 			expect((await app.call('GET', '/api/user/self', { as: fresh })).body.data.username).toBe('ivy')
 
 			const replay = await app.call('POST', '/api/user/reset', { body: { email: 'ivy@example.com', token: link.searchParams.get('token') } })
-			expect(replay.body).toMatchObject({ success: false, message: VERIFICATION_MESSAGES.resetLinkInvalid })
+			expect(replay.body).toMatchObject({ success: false, message: inEnglish(VERIFICATION_MESSAGES.resetLinkInvalid) })
 		})
 
 		test('refuses a reset token that was never issued', async () => {
 			await userWithEmail('jack', 'jack@example.com')
 			const reset = await app.call('POST', '/api/user/reset', { body: { email: 'jack@example.com', token: 'made-up-token' } })
-			expect(reset.body).toMatchObject({ success: false, message: VERIFICATION_MESSAGES.resetLinkInvalid })
+			expect(reset.body).toMatchObject({ success: false, message: inEnglish(VERIFICATION_MESSAGES.resetLinkInvalid) })
 			const login = await app.call('POST', '/api/user/login', { body: { username: 'jack', password: 'password123' } })
 			expect(login.body.success).toBe(true)
 		})
 
 		test('says an address is not registered instead of mailing a reset link to it, and rate-limits asking', async () => {
 			const unknown = await app.call('GET', '/api/reset_password?email=nobody%40example.com')
-			expect(unknown.body).toMatchObject({ success: false, message: VERIFICATION_MESSAGES.emailNotRegistered })
+			expect(unknown.body).toMatchObject({ success: false, message: inEnglish(VERIFICATION_MESSAGES.emailNotRegistered) })
 			expect(smtp.messages).toHaveLength(0)
 			expect((await app.call('GET', '/api/reset_password?email=nobody%40example.com')).status).toBe(429)
 		})
@@ -190,12 +191,12 @@ for (const target of databaseTargets()) {
 				await requestCode('leo@example.com', leo)
 				const leoCode = codeIn(smtp.messages[0]!.html)
 				const stolen = await app.call('GET', `/api/oauth/email/bind?email=leo%40example.com&code=${leoCode}`, { as: mia })
-				expect(stolen.body).toMatchObject({ success: false, message: USER_MESSAGES.verificationCodeWrong })
+				expect(stolen.body).toMatchObject({ success: false, message: inEnglish(USER_MESSAGES.verificationCodeWrong) })
 
 				await app.call('GET', '/api/verification?email=mia%40example.com&purpose=register')
 				const registrationCode = codeIn(smtp.messages[1]!.html)
 				const misused = await app.call('GET', `/api/oauth/email/bind?email=mia%40example.com&code=${registrationCode}`, { as: mia })
-				expect(misused.body).toMatchObject({ success: false, message: USER_MESSAGES.verificationCodeWrong })
+				expect(misused.body).toMatchObject({ success: false, message: inEnglish(USER_MESSAGES.verificationCodeWrong) })
 				expect((await app.call('GET', '/api/user/self', { as: mia })).body.data.email).toBe('')
 			})
 
@@ -203,7 +204,7 @@ for (const target of databaseTargets()) {
 				const ned = await app.createUser('ned')
 				const answer = await app.call('GET', '/api/oauth/email/bind?email=ned%40example.com', { as: ned })
 				expect(answer.status).toBe(400)
-				expect(answer.body.message).toBe(VERIFICATION_MESSAGES.emailAndCodeRequired)
+				expect(answer.body.message).toBe(inEnglish(VERIFICATION_MESSAGES.emailAndCodeRequired))
 			})
 		})
 	})

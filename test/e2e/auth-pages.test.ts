@@ -150,7 +150,7 @@ describe.skipIf(!browserExecutable)('sign-up, recovery, OAuth callback and publi
 	test('a wrong reset link shows the server message and no password, and a link without a token cannot be confirmed', async () => {
 		const opened = await harness.open('/user/reset?email=heron%40example.com&token=not-the-token')
 		await opened.page.getByRole('button', { name: '确认重置密码' }).click()
-		await errorToast(opened, 'reset link invalid or expired')
+		await errorToast(opened, '重置链接无效或已过期')
 		expect(await opened.page.getByLabel('新密码', { exact: true }).count()).toBe(0)
 		expectNoErrors(opened)
 		await opened.close()

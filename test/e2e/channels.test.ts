@@ -163,7 +163,7 @@ describe.skipIf(!browserExecutable)('the channel list in the browser', () => {
 			expect(await group.first().innerText()).toContain('OpenAI: 3')
 			await page.keyboard.press('Escape')
 			await expectRequest('/api/channel/test', () => page.getByRole('button', { name: '测试所有渠道' }).click())
-			await toast(page, 'status', 'in the background')
+			await toast(page, 'status', '已在后台开始测试所有已启用和自动禁用的渠道')
 			await expectRequest('/api/channel/update_balance', () => page.getByRole('button', { name: '更新所有已启用渠道余额' }).click())
 			await toast(page, 'status', '已更新 1 个渠道的余额')
 			expect(paths).toContain('/api/channel/test')
@@ -181,7 +181,7 @@ describe.skipIf(!browserExecutable)('the channel list in the browser', () => {
 		const opened = await open('/channel')
 		try {
 			await row(opened.page, id).getByRole('button', { name: '测试', exact: true }).click()
-			await toast(opened.page, 'alert', 'upstream answered 404: The model no-such-model does not exist')
+			await toast(opened.page, 'alert', '上游返回 404：The model no-such-model does not exist')
 		} finally {
 			await opened.close()
 			upstream.stop()

@@ -157,7 +157,7 @@ describe.skipIf(!browserExecutable)('the usage log page in a browser', () => {
 		await time.fill('1960-01-01T00:00:00')
 		await page.getByRole('button', { name: '清除历史日志' }).click()
 		await page.getByRole('alertdialog').getByRole('button', { name: '清除' }).click()
-		await page.getByRole('alert').filter({ hasText: '日志清理失败：please choose log time' }).waitFor()
+		await page.getByRole('alert').filter({ hasText: '日志清理失败：请选择日志时间' }).waitFor()
 		await page.getByRole('alertdialog').waitFor({ state: 'detached' })
 
 		const future = new Date(Date.now() + 24 * 60 * 60 * 1000).toISOString().slice(0, 19)

@@ -152,8 +152,8 @@ describe.skipIf(!browserExecutable)('the super admin settings tabs in a browser'
 			// Valid JSON of the wrong shape passes the page's check; the server refuses it.
 			await field(opened, 'PayMethods').fill('[{"name": 7}]')
 			await payment.getByRole('button', { name: '更新支付设置' }).click()
-			// One toast: the outcome, then the server's reason.
-			await toast(opened, /^保存失败，请重试：PayMethods is not a valid JSON string/)
+			// One toast: the outcome, then the server's reason, in the console's language.
+			await toast(opened, /^保存失败，请重试：PayMethods 的值无效：不是有效的 JSON 字符串：/)
 			expect(options().get('PayMethods')[0]?.type).toBe('alipay')
 		})
 	}, 30_000)

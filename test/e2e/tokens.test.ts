@@ -146,7 +146,7 @@ describe.skipIf(!browserExecutable)('the token page in a browser', () => {
 		await toast(page, '令牌已启用')
 		await row(page, 'switchable').locator('[data-column="status"]').getByText('已启用').waitFor({ timeout: STEP_TIMEOUT })
 		await row(page, 'bygone').getByRole('button', { name: '启用' }).click()
-		await toast(page, 'the token has expired and cannot be enabled')
+		await toast(page, '令牌已过期，无法启用，请先修改过期时间')
 		expect(await row(page, 'bygone').textContent()).toContain('已过期')
 		expectNoErrors(opened)
 		await opened.close()

@@ -62,11 +62,15 @@ describe('the channel editor page rendered on the server', () => {
 		expect(html).not.toContain('批量创建')
 	})
 
-	test('an unknown channel id shows the server message and a way back', async () => {
+	test('an unknown channel id shows the server message, in the page\'s language, and a way back', async () => {
 		const { status, html } = await render('/channel/edit/999999', root)
 		expect(status).toBe(200)
-		expect(html).toContain('channel not found, refresh and retry')
+		expect(html).toContain('渠道不存在，请刷新后重试')
+		expect(html).not.toContain('channel not found')
 		expect(html).toContain('返回渠道列表')
+		const english = await render('/channel/edit/999999', root, 'en')
+		expect(english.html).toContain('channel not found, refresh and retry')
+		expect(english.html).not.toContain('渠道不存在')
 	})
 
 	test('an id that is not a number answers 404', async () => {

@@ -11,7 +11,9 @@ export function setApiNavigation(navigate: (path: string) => void) {
 export const browserApi = createApi(
 	'browser',
 	(path, init) => {
-		const headers: Record<string, string> = { ...init.headers, 'cache-control': 'no-store' }
+		// The server words its messages in the language the page shows (set by the render and the language switch).
+		const language = document.documentElement.lang.startsWith('en') ? 'en' : 'zh'
+		const headers: Record<string, string> = { ...init.headers, 'cache-control': 'no-store', 'accept-language': language }
 		const user = readStoredUser()
 		if (user) headers['New-Api-User'] = String(user.id)
 		return fetch(path, { ...init, headers, credentials: 'same-origin', cache: 'no-store' })

@@ -4,6 +4,13 @@ import { CHANNEL_MESSAGES, DEFAULT_CHANNEL_GROUP, type createChannelSchema, type
 import { CHANNEL_STATUS, DEFAULT_CHANNEL_OTHER, type ChannelType } from '@shared/channel-type'
 import type { Tables } from '@/db'
 import { withStatusInfo, type ChannelRecord } from '@/db/stores/channels'
+import { inEnglish } from '@shared/messages'
+
+/**
+ * The stored reason of a channel disabled by hand. Status reasons are stored text (the health
+ * check's and the relay's are the upstream's words), so this one is stored in English too.
+ */
+export const DISABLED_BY_ADMINISTRATOR = inEnglish(CHANNEL_MESSAGES.disabledByAdministrator)
 
 type CreateInput = z.infer<typeof createChannelSchema>
 type UpdateInput = z.infer<typeof updateChannelSchema>
@@ -52,7 +59,7 @@ export function newChannelColumns(input: CreateInput, now: number): Omit<Channel
 		group: joinGroups(input.group ?? []),
 		autoBan: input.auto_ban ?? 1,
 		status,
-		otherInfo: withStatusInfo('', status, CHANNEL_MESSAGES.disabledByAdministrator, now),
+		otherInfo: withStatusInfo('', status, DISABLED_BY_ADMINISTRATOR, now),
 	}
 }
 
@@ -67,7 +74,7 @@ export function changedColumns(current: ChannelRecord, input: UpdateInput, now: 
 	else columns.other = other
 	if (input.status && input.status !== current.status) {
 		columns.status = input.status
-		columns.otherInfo = withStatusInfo(current.otherInfo, input.status, CHANNEL_MESSAGES.disabledByAdministrator, now)
+		columns.otherInfo = withStatusInfo(current.otherInfo, input.status, DISABLED_BY_ADMINISTRATOR, now)
 	}
 	return columns
 }

@@ -11,6 +11,7 @@ import { rebuildAbilities } from '@/db/stores/abilities'
 import { withStatusInfo } from '@/db/stores/channels'
 import { joinGroups, type ChannelColumns } from './fields'
 import { adminActionWork, namedList, type AdminActor } from '../admin-audit'
+import { DISABLED_BY_ADMINISTRATOR } from './fields'
 
 /** Answers how many of the selected channels exist and now carry the tag. */
 export async function tagChannels(dependencies: Dependencies, { ids, tag }: z.infer<typeof tagChannelsSchema>, actor: AdminActor): Promise<number> {
@@ -69,7 +70,7 @@ export async function setTagStatus(dependencies: Dependencies, tag: string, stat
 		if (members.length === 0) throw refused(CHANNEL_MESSAGES.noChannelsWithTag)
 		const moving = members.filter((channel) => channel.status !== status)
 		for (const channel of moving) {
-			const otherInfo = withStatusInfo(channel.otherInfo, status, CHANNEL_MESSAGES.disabledByAdministrator, now)
+			const otherInfo = withStatusInfo(channel.otherInfo, status, DISABLED_BY_ADMINISTRATOR, now)
 			yield* run(tx.update(channels).set({ status, otherInfo }).where(eq(channels.id, channel.id)))
 		}
 		yield* rebuildAbilities(tx, tables, moving.map((channel) => channel.id))

@@ -8,6 +8,7 @@ import { run } from '@/db'
 import type { Dependencies } from '@/dependencies'
 import { authentication, requireCaller, type Caller } from '../plugins/auth'
 import { ok } from '../respond'
+import { requestLanguage } from '../language'
 import { adminActionWork, type AdminActor } from '../admin-audit'
 import { listLogs, logStats, type LogScope } from './service'
 
@@ -44,9 +45,9 @@ const own = (caller: Caller | undefined): LogScope => {
 export function logRoutes(dependencies: Dependencies) {
 	return new Elysia({ prefix: '/log' })
 		.use(authentication(dependencies))
-		.get('/', async ({ query }) => ok(await listLogs(dependencies, query, everyone())), { query: logQuerySchema })
+		.get('/', async ({ query, request }) => ok(await listLogs(dependencies, query, everyone(), requestLanguage(request))), { query: logQuerySchema })
 		.get('/stat', async ({ query }) => ok(await logStats(dependencies, query, everyone())), { query: logQuerySchema })
-		.get('/self', async ({ caller, query }) => ok(await listLogs(dependencies, query, own(caller))), { query: logQuerySchema })
+		.get('/self', async ({ caller, query, request }) => ok(await listLogs(dependencies, query, own(caller), requestLanguage(request))), { query: logQuerySchema })
 		.get('/self/stat', async ({ caller, query }) => ok(await logStats(dependencies, query, own(caller))), { query: logQuerySchema })
 		.delete('/', async ({ query, caller }) => ok(await deleteLogsBefore(dependencies, query.target_timestamp, requireCaller(caller).user)), { query: deleteLogsQuerySchema })
 }

@@ -1,6 +1,7 @@
 /** Reading usage logs: everyone's for admins, one user's for the user (seed 002 §7). */
 import { and, count, desc, eq, gte, lte, sql, type SQL } from 'drizzle-orm'
 import type { Page } from '@shared/api'
+import type { Language } from '@shared/messages'
 import { LOG_STAT_WINDOW_SECONDS, LOG_TYPE, type AdminLogEntry, type LogEntry, type LogQuery, type LogStat } from '@shared/log'
 import type { Store } from '@/db'
 import type { Dependencies } from '@/dependencies'
@@ -33,13 +34,13 @@ function filters(store: Store, query: LogQuery, scope: LogScope, { time }: { tim
 }
 
 /** Newest first; type 0 or none lists every type. */
-export async function listLogs({ store }: Dependencies, query: LogQuery, scope: LogScope): Promise<Page<LogEntry | AdminLogEntry>> {
+export async function listLogs({ store }: Dependencies, query: LogQuery, scope: LogScope, language: Language): Promise<Page<LogEntry | AdminLogEntry>> {
 	const { logs } = store.tables
 	const conditions = filters(store, query, scope, { time: true })
 	if (query.type) conditions.push(eq(logs.type, query.type))
 	const where = and(...conditions)
 	return readPage(query, (limit, offset) => store.db.select().from(logs).where(where).orderBy(desc(logs.id)).limit(limit).offset(offset),
-		store.db.select({ value: count() }).from(logs).where(where), (log) => toLogEntry(log, scope.admin))
+		store.db.select({ value: count() }).from(logs).where(where), (log) => toLogEntry(log, scope.admin, language))
 }
 
 /**

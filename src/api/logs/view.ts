@@ -1,15 +1,18 @@
 import type { AdminLogEntry, LogEntry } from '@shared/log'
+import type { Language } from '@shared/messages'
 import type { Tables } from '@/db'
+import { wordedContent } from './wording'
 
 type LogRecord = Tables['logs']['$inferSelect']
 
-/** Admins also see the channel and `other.admin_info`; ordinary users never do. */
-export function toLogEntry(log: LogRecord, admin: boolean): LogEntry | AdminLogEntry {
+/** Admins also see the channel and `other.admin_info`; ordinary users never do. The content reads in `language`. */
+export function toLogEntry(log: LogRecord, admin: boolean, language: Language): LogEntry | AdminLogEntry {
+	const other = readOther(log.other, admin)
 	const entry: LogEntry = {
 		id: log.id,
 		created_at: log.createdAt,
 		type: log.type,
-		content: log.content,
+		content: wordedContent(language, log.content, other),
 		username: log.username,
 		token_name: log.tokenName,
 		model_name: log.modelName,
@@ -21,7 +24,7 @@ export function toLogEntry(log: LogRecord, admin: boolean): LogEntry | AdminLogE
 		user_id: log.userId,
 		group: log.group,
 		request_id: log.requestId,
-		other: readOther(log.other, admin),
+		other,
 	}
 	return admin ? { ...entry, channel: log.channelId, channel_name: log.channelName } : entry
 }

@@ -3,7 +3,7 @@ import { z } from 'zod'
 import type { Dependencies } from '@/dependencies'
 import { refused } from '../errors'
 import type { Identity } from './identities'
-import { OAUTH_MESSAGES } from './messages'
+import { aboutProvider, OAUTH_MESSAGES } from './messages'
 import { fetchProviderJson } from './provider-http'
 
 const LABEL = 'GitHub'
@@ -24,13 +24,13 @@ export async function githubIdentity(dependencies: Dependencies, code: string): 
 	const { options } = dependencies
 	const clientId = options.get('GitHubClientId')
 	const clientSecret = options.get('GitHubClientSecret')
-	if (!clientId || !clientSecret) throw refused(OAUTH_MESSAGES.notConfigured(LABEL))
+	if (!clientId || !clientSecret) throw refused(aboutProvider(OAUTH_MESSAGES.notConfigured, LABEL))
 	const token = await fetchProviderJson(dependencies, LABEL, GITHUB_TOKEN_URL, {
 		method: 'POST',
 		headers: { accept: 'application/json', 'content-type': 'application/json' },
 		body: JSON.stringify({ client_id: clientId, client_secret: clientSecret, code }),
 	}, tokenSchema)
-	if (!token.access_token) throw refused(OAUTH_MESSAGES.codeRejected(LABEL))
+	if (!token.access_token) throw refused(aboutProvider(OAUTH_MESSAGES.codeRejected, LABEL))
 	const profile = await fetchProviderJson(dependencies, LABEL, GITHUB_USER_URL, {
 		headers: { authorization: `Bearer ${token.access_token}`, accept: 'application/vnd.github+json', 'user-agent': 'Ferry' },
 	}, profileSchema)

@@ -11,7 +11,7 @@ import { randomString } from '@/lib/crypto'
 import { refused } from '../errors'
 import { createAccount, isUniqueViolation, signUpRewards, usernameTaken } from '../users/repository'
 import type { UserRecord } from '@/db/stores/users'
-import { OAUTH_MESSAGES } from './messages'
+import { aboutProvider, OAUTH_MESSAGES } from './messages'
 
 type IdentityColumn = 'githubId' | 'linuxDoId' | 'wechatId' | 'telegramId'
 type EnabledOption = 'GitHubOAuthEnabled' | 'LinuxDOOAuthEnabled' | 'WeChatAuthEnabled' | 'TelegramOAuthEnabled'
@@ -40,7 +40,7 @@ const USERNAME_ATTEMPTS = 5
 const USERNAME_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789'
 
 export function assertProviderEnabled(dependencies: Dependencies, provider: IdentityProvider) {
-	if (!dependencies.options.get(provider.enabledOption)) throw refused(OAUTH_MESSAGES.disabled(provider.label))
+	if (!dependencies.options.get(provider.enabledOption)) throw refused(aboutProvider(OAUTH_MESSAGES.disabled, provider.label))
 }
 
 async function findByIdentity(store: Store, provider: IdentityProvider, id: string) {
@@ -88,7 +88,7 @@ export async function signInWithIdentity(dependencies: Dependencies, provider: I
 
 export async function bindIdentity(dependencies: Dependencies, provider: IdentityProvider, user: UserRecord, id: string) {
 	const owner = await findByIdentity(dependencies.store, provider, id)
-	if (owner && owner.id !== user.id) throw refused(OAUTH_MESSAGES.alreadyBound(provider.label))
+	if (owner && owner.id !== user.id) throw refused(aboutProvider(OAUTH_MESSAGES.alreadyBound, provider.label))
 	const { users } = dependencies.store.tables
 	await dependencies.store.db.update(users).set({ [provider.column]: id }).where(eq(users.id, user.id))
 }

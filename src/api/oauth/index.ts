@@ -1,6 +1,6 @@
 import { Elysia } from 'elysia'
 import { z } from 'zod'
-import { MESSAGES } from '@shared/api'
+import { API_MESSAGES } from '@shared/api'
 import type { Dependencies } from '@/dependencies'
 import { ApiError, unauthorized } from '../errors'
 import { authentication, requireCaller } from '../plugins/auth'
@@ -19,6 +19,7 @@ import { signedInUser } from './signed-in-user'
 import { clearedStateCookie, consumeState, issueState } from './state'
 import { telegramIdentity } from './telegram'
 import { weChatIdentity } from './wechat'
+import type { PlainText } from '@shared/messages'
 
 type Context<Query> = {
 	query: Query
@@ -30,7 +31,8 @@ type Context<Query> = {
 /** Per network address, for every sign-in or binding through another service. */
 const OAUTH_LIMITS = { perAddress: { limit: 60, windowSeconds: 600 } } as const
 
-const required = (message: string) => z.string({ error: message }).trim().min(1, message).max(512, message)
+/** A required query value; the message is the catalogue's, answered in the caller's language. */
+const required = (message: PlainText) => z.string({ error: message }).trim().min(1, message).max(512, message)
 const codeQuery = z.object({ code: required(OAUTH_MESSAGES.codeMissing) })
 const callbackQuery = z.object({ code: required(OAUTH_MESSAGES.codeMissing), state: required(OAUTH_MESSAGES.stateInvalid) })
 const emailBindQuery = z.object({
@@ -48,7 +50,7 @@ export function oauthRoutes(dependencies: Dependencies) {
 	async function enforceLimit(request: Request, server: RequestPeer) {
 		const { limit, windowSeconds } = OAUTH_LIMITS.perAddress
 		if (!await dependencies.rateLimiter.hit(`oauth:address:${dependencies.clientAddress(server, request)}`, limit, windowSeconds)) {
-			throw new ApiError(MESSAGES.tooManyRequests, 429)
+			throw new ApiError(API_MESSAGES.tooManyRequests, 429)
 		}
 	}
 

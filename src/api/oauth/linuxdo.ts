@@ -3,7 +3,7 @@ import { z } from 'zod'
 import type { Dependencies } from '@/dependencies'
 import { refused } from '../errors'
 import type { Identity } from './identities'
-import { OAUTH_MESSAGES } from './messages'
+import { aboutProvider, OAUTH_MESSAGES } from './messages'
 import { fetchProviderJson } from './provider-http'
 
 const LABEL = 'LinuxDO'
@@ -23,7 +23,7 @@ export async function linuxdoIdentity(dependencies: Dependencies, code: string):
 	const { options } = dependencies
 	const clientId = options.get('LinuxDOClientId')
 	const clientSecret = options.get('LinuxDOClientSecret')
-	if (!clientId || !clientSecret) throw refused(OAUTH_MESSAGES.notConfigured(LABEL))
+	if (!clientId || !clientSecret) throw refused(aboutProvider(OAUTH_MESSAGES.notConfigured, LABEL))
 	const form = new URLSearchParams({ grant_type: 'authorization_code', code })
 	const serverAddress = options.get('ServerAddress')
 	if (serverAddress) form.set('redirect_uri', `${serverAddress}/oauth/linuxdo`)
@@ -36,7 +36,7 @@ export async function linuxdoIdentity(dependencies: Dependencies, code: string):
 		},
 		body: form,
 	}, tokenSchema)
-	if (!token.access_token) throw refused(OAUTH_MESSAGES.codeRejected(LABEL))
+	if (!token.access_token) throw refused(aboutProvider(OAUTH_MESSAGES.codeRejected, LABEL))
 	const profile = await fetchProviderJson(dependencies, LABEL, LINUXDO_USER_URL, {
 		headers: { authorization: `Bearer ${token.access_token}`, accept: 'application/json' },
 	}, profileSchema)

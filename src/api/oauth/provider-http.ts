@@ -2,7 +2,7 @@ import type { z } from 'zod'
 import type { Dependencies } from '@/dependencies'
 import type { OutboundPolicy } from '@/lib/outbound'
 import { refused } from '../errors'
-import { OAUTH_MESSAGES } from './messages'
+import { aboutProvider, OAUTH_MESSAGES } from './messages'
 
 const TIMEOUT_MILLISECONDS = 10_000
 
@@ -20,7 +20,7 @@ export async function fetchProviderJson<Schema extends z.ZodType>(
 		response = await dependencies.fetch(url, { ...init, policy, redirect: 'error', signal: AbortSignal.timeout(TIMEOUT_MILLISECONDS) })
 	} catch (error) {
 		dependencies.logger.warn('a sign-in provider could not be reached', { provider: label, reason: (error as Error).name })
-		throw refused(OAUTH_MESSAGES.unreachable(label))
+		throw refused(aboutProvider(OAUTH_MESSAGES.unreachable, label))
 	}
 	let body: unknown
 	try {
@@ -31,7 +31,7 @@ export async function fetchProviderJson<Schema extends z.ZodType>(
 	const parsed = schema.safeParse(body)
 	if (!response.ok || !parsed.success) {
 		dependencies.logger.warn('a sign-in provider gave an unexpected answer', { provider: label, status: response.status })
-		throw refused(response.status >= 400 && response.status < 500 ? OAUTH_MESSAGES.codeRejected(label) : OAUTH_MESSAGES.unreadable(label))
+		throw refused(response.status >= 400 && response.status < 500 ? aboutProvider(OAUTH_MESSAGES.codeRejected, label) : aboutProvider(OAUTH_MESSAGES.unreadable, label))
 	}
 	return parsed.data
 }

@@ -12,7 +12,7 @@ import type { Dependencies } from '@/dependencies'
 import { nowSeconds } from '@/lib/clock'
 import { badRequest, refused } from '../errors'
 import type { Identity } from './identities'
-import { OAUTH_MESSAGES } from './messages'
+import { aboutProvider, OAUTH_MESSAGES } from './messages'
 
 const LABEL = 'Telegram'
 /** The widget hands over data signed moments ago; the page forwards it at once. */
@@ -41,7 +41,7 @@ function telegramHash(botToken: string, dataCheckString: string): string {
  */
 export async function telegramIdentity(dependencies: Dependencies, search: URLSearchParams): Promise<Identity> {
 	const botToken = dependencies.options.get('TelegramBotToken')
-	if (!botToken) throw refused(OAUTH_MESSAGES.notConfigured(LABEL))
+	if (!botToken) throw refused(aboutProvider(OAUTH_MESSAGES.notConfigured, LABEL))
 	const fields = new Map<string, string>()
 	for (const [key, value] of search) {
 		if (fields.has(key)) throw badRequest(OAUTH_MESSAGES.telegramInvalid)

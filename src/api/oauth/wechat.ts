@@ -6,7 +6,8 @@ import { z } from 'zod'
 import type { Dependencies } from '@/dependencies'
 import { refused } from '../errors'
 import type { Identity } from './identities'
-import { OAUTH_MESSAGES } from './messages'
+import { withValues } from '@shared/messages'
+import { aboutProvider, OAUTH_MESSAGES } from './messages'
 import { fetchProviderJson } from './provider-http'
 
 const LABEL = 'WeChat'
@@ -16,13 +17,16 @@ const answerSchema = z.object({ success: z.boolean(), message: z.string().option
 
 export async function weChatIdentity(dependencies: Dependencies, code: string): Promise<Identity> {
 	const address = dependencies.options.get('WeChatServerAddress')
-	if (!address) throw refused(OAUTH_MESSAGES.notConfigured(LABEL))
+	if (!address) throw refused(aboutProvider(OAUTH_MESSAGES.notConfigured, LABEL))
 	const answer = await fetchProviderJson(dependencies, LABEL, `${address}/api/wechat/user?code=${encodeURIComponent(code)}`, {
 		headers: { authorization: dependencies.options.get('WeChatServerToken'), accept: 'application/json' },
 	// The WeChat server is the administrator's own, often on a private network: it follows the
 	// same consent as channel base URLs (PrivateUpstreamsEnabled).
 	}, answerSchema, 'upstream')
-	if (!answer.success) throw refused(answer.message?.slice(0, MESSAGE_MAX_LENGTH) || OAUTH_MESSAGES.weChatRefused)
-	if (typeof answer.data !== 'string' || !answer.data.trim()) throw refused(OAUTH_MESSAGES.unreadable(LABEL))
+	if (!answer.success) {
+		const reason = answer.message?.slice(0, MESSAGE_MAX_LENGTH)
+		throw refused(reason ? withValues(OAUTH_MESSAGES.weChatAnswered, { reason }) : OAUTH_MESSAGES.weChatRefused)
+	}
+	if (typeof answer.data !== 'string' || !answer.data.trim()) throw refused(aboutProvider(OAUTH_MESSAGES.unreadable, LABEL))
 	return { id: answer.data.trim() }
 }

@@ -1,6 +1,6 @@
 import { Elysia } from 'elysia'
 import { ADMIN_ACTION_VALUE_LIMIT } from '@shared/admin-action-constants'
-import { isOptionKey, OPTION_DEFINITIONS, updateOptionSchema } from '@shared/option'
+import { isOptionKey, OPTION_DEFINITIONS, OPTION_MESSAGES, updateOptionSchema } from '@shared/option'
 import type { Dependencies } from '@/dependencies'
 import { OptionRefusedError } from '@/db/stores/options'
 import { recordAdminAction } from '../admin-audit'
@@ -22,7 +22,7 @@ export function optionRoutes(dependencies: Dependencies) {
 			try {
 				await dependencies.options.set(body.key, body.value)
 			} catch (error) {
-				throw error instanceof OptionRefusedError ? refused(error.message) : error
+				throw error instanceof OptionRefusedError ? refused(error.reason) : error
 			}
 			dependencies.changes.notify('options')
 			const value = loggedValue(body.key, body.value)
@@ -39,6 +39,6 @@ export function optionRoutes(dependencies: Dependencies) {
 			await recordAdminAction(dependencies.store, requireCaller(caller).user, {
 				action: 'option.reset_model_ratio', target: 'ModelRatio', summary: 'reset the model ratios to the defaults',
 			})
-			return ok(undefined, 'model ratios have been reset to the defaults')
+			return ok(undefined, OPTION_MESSAGES.modelRatioReset)
 		})
 }

@@ -6,7 +6,7 @@
  */
 import { Elysia } from 'elysia'
 import { and, eq, isNull } from 'drizzle-orm'
-import { MESSAGES } from '@shared/api'
+import { API_MESSAGES } from '@shared/api'
 import { USER_STATUS } from '@shared/user'
 import type { Dependencies } from '@/dependencies'
 import { ApiError, forbidden, notFound, unauthorized } from '../errors'
@@ -34,7 +34,7 @@ async function authenticate(dependencies: Dependencies, headers: Headers): Promi
 		if (user) caller = { user, via: 'session' }
 	}
 	if (!caller || caller.user.status !== USER_STATUS.enabled) throw unauthorized()
-	if (headers.get('new-api-user') !== String(caller.user.id)) throw new ApiError(MESSAGES.userHeaderMissing, 401)
+	if (headers.get('new-api-user') !== String(caller.user.id)) throw new ApiError(API_MESSAGES.userHeaderMissing, 401)
 	return caller
 }
 

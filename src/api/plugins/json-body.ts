@@ -3,7 +3,7 @@
  * nesting bounded by `MAX_JSON_DEPTH`, bad JSON a 400 in the envelope. Other content types are
  * left to Elysia's own parsers.
  */
-import { MESSAGES } from '@shared/api'
+import { API_MESSAGES, MESSAGES } from '@shared/api'
 import { JsonBodyError, parseJsonBody } from '@/lib/json-body'
 import { badRequest } from '../errors'
 
@@ -31,13 +31,14 @@ export async function parseApiJson({ request, contentType }: { request: Request;
 	if (contentType && contentType.trim().toLowerCase() !== JSON_CONTENT_TYPE) return undefined
 	const text = await request.text()
 	if (!text.trim()) {
-		if (contentType) throw badRequest(MESSAGES.invalidJson)
+		if (contentType) throw badRequest(API_MESSAGES.invalidJson)
 		return undefined
 	}
 	try {
 		return withoutSerialisation(parseJsonBody(text))
 	} catch (error) {
-		if (error instanceof JsonBodyError) throw badRequest(error.message)
+		// The reader words its errors in English for the relay; here they are catalogue messages.
+		if (error instanceof JsonBodyError) throw badRequest(error.message === MESSAGES.jsonTooDeep ? API_MESSAGES.jsonTooDeep : API_MESSAGES.invalidJson)
 		throw error
 	}
 }

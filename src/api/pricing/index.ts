@@ -3,7 +3,6 @@ import type { PricingAnswer } from '@shared/pricing'
 import type { Dependencies } from '@/dependencies'
 import { signedInUser } from '../oauth/signed-in-user'
 import { authentication } from '../plugins/auth'
-import { ok } from '../respond'
 import { priceList } from './service'
 
 /**
@@ -15,6 +14,6 @@ export function pricingRoutes(dependencies: Dependencies) {
 		.use(authentication(dependencies))
 		.get('/pricing', async ({ request }): Promise<PricingAnswer> => {
 			const { data, ...extra } = await priceList(dependencies, await signedInUser(dependencies, request.headers))
-			return { ...ok(data), data, ...extra }
+			return { success: true, message: '', data, ...extra }
 		})
 }

@@ -1,6 +1,7 @@
 import { Elysia } from 'elysia'
 import { z } from 'zod'
 import { pageQuerySchema } from '@shared/api'
+import { REDEMPTION_MESSAGES } from '@shared/redemption'
 import {
 	createRedemptionSchema, redeemSchema, redemptionSearchSchema, updateRedemptionQuerySchema, updateRedemptionSchema,
 } from '@shared/redemption'
@@ -34,7 +35,7 @@ function redemptionAdminRoutes(dependencies: Dependencies) {
 function redeemRoutes(dependencies: Dependencies) {
 	return new Elysia({ prefix: '/user' })
 		.use(authentication(dependencies))
-		.post('/topup', async ({ body, caller }) => ok(await redeem(dependencies, requireCaller(caller).user.id, body.key), 'redeemed'), { body: redeemSchema })
+		.post('/topup', async ({ body, caller }) => ok(await redeem(dependencies, requireCaller(caller).user.id, body.key), REDEMPTION_MESSAGES.redeemed), { body: redeemSchema })
 }
 
 export function redemptionRoutes(dependencies: Dependencies) {

@@ -19,6 +19,7 @@ import { badRequest, notFound, refused } from '../errors'
 import { readPage } from '../paging'
 import { isUniqueViolation } from '../users/repository'
 import { adminActionWork, named, namedList, type AdminActor } from '../admin-audit'
+import { logLine } from '@shared/messages/logs'
 
 type RedemptionRecord = Tables['redemptions']['$inferSelect']
 
@@ -203,7 +204,7 @@ export async function redeem(dependencies: Dependencies, userId: number, key: st
 		if (!code) return undefined
 		yield* applyCredit(tx, tables, {
 			userId, amount: code.quota, type: LOG_TYPE.topUp,
-			content: `redeemed code #${code.id} (${code.name}) for ${code.quota} quota`,
+			...logLine('redemption.redeemed', { id: code.id, name: code.name, quota: code.quota }),
 		})
 		return code.quota
 	}).catch((error: unknown) => {

@@ -10,7 +10,7 @@ import { and, count, desc, eq, type SQL } from 'drizzle-orm'
 import { LOG_TYPE } from '@shared/log'
 import type { Page } from '@shared/api'
 import {
-	EPAY_NOTIFY_PATH, EPAY_SUBMIT_PATH, fillMessage, TOP_UP_MESSAGES, TOP_UP_RETURN_PATH, TOP_UP_STATUS,
+	EPAY_NOTIFY_PATH, EPAY_SUBMIT_PATH, TOP_UP_MESSAGES, TOP_UP_RETURN_PATH, TOP_UP_STATUS,
 	type EpayForm, type TopUpAmountInput, type TopUpListQuery, type TopUpPayInput, type TopUpStatus, type TopUpView,
 } from '@shared/top-up'
 import { MAX_QUOTA } from '@shared/quota-limit'
@@ -24,6 +24,8 @@ import { refused } from '../errors'
 import { readPage } from '../paging'
 import type { UserRecord } from '@/db/stores/users'
 import { epayOrderForm, readEpayNotice } from './epay'
+import { withValues } from '@shared/messages'
+import { logLine } from '@shared/messages/logs'
 
 /** Online top-up needs the merchant id, its key and the payment service's address (`enable_online_topup`). */
 export function onlineTopUpEnabled(options: Pick<OptionStore, 'get'>): boolean {
@@ -51,16 +53,16 @@ function quoteTopUp(options: Pick<OptionStore, 'get'>, group: string, amount: nu
 	const inCurrency = options.get('DisplayInCurrencyEnabled')
 	const minimum = inCurrency ? options.get('MinTopUp') : options.get('MinTopUp') * quotaPerUnit
 	if (!Number.isSafeInteger(amount)) throw refused(TOP_UP_MESSAGES.amountNotInteger)
-	if (amount < minimum) throw refused(fillMessage(TOP_UP_MESSAGES.amountTooSmall, { min: minimum }))
+	if (amount < minimum) throw refused(withValues(TOP_UP_MESSAGES.amountTooSmall, { min: minimum }))
 	const units = inCurrency ? amount : amount / quotaPerUnit
 	// An order records whole units, so that what is paid for and what is credited cannot drift apart.
-	if (!Number.isInteger(units)) throw refused(fillMessage(TOP_UP_MESSAGES.amountNotWholeUnits, { unit: quotaPerUnit }))
+	if (!Number.isInteger(units)) throw refused(withValues(TOP_UP_MESSAGES.amountNotWholeUnits, { unit: quotaPerUnit }))
 	const ratios = options.get('TopupGroupRatio')
 	const groupRatio = Object.hasOwn(ratios, group) ? ratios[group]! : 1
 	const money = roundMoney(units * options.get('Price') * groupRatio)
 	if (money < 0.01) throw refused(TOP_UP_MESSAGES.amountTooLow)
 	const quota = Math.round(units * quotaPerUnit)
-	if (!(quota <= MAX_QUOTA)) throw refused(fillMessage(TOP_UP_MESSAGES.beyondBalanceLimit, { max: MAX_QUOTA }))
+	if (!(quota <= MAX_QUOTA)) throw refused(withValues(TOP_UP_MESSAGES.beyondBalanceLimit, { max: MAX_QUOTA }))
 	return { units, quota, money }
 }
 
@@ -83,7 +85,7 @@ const newTradeNo = (userId: number) => `FT${userId}X${Date.now().toString(36)}${
 export async function startPayment({ options, store }: Dependencies, user: Pick<UserRecord, 'id' | 'group'>, input: TopUpPayInput): Promise<{ form: EpayForm; url: string }> {
 	assertOnlineTopUp(options)
 	const quote = quoteTopUp(options, user.group, input.amount)
-	if (quote.quota > await creditRoom(store, user.id)) throw refused(fillMessage(TOP_UP_MESSAGES.beyondBalanceLimit, { max: MAX_QUOTA }))
+	if (quote.quota > await creditRoom(store, user.id)) throw refused(withValues(TOP_UP_MESSAGES.beyondBalanceLimit, { max: MAX_QUOTA }))
 	if (!options.get('PayMethods').some((method) => method.type === input.payment_method)) throw refused(TOP_UP_MESSAGES.paymentMethodNotAllowed)
 	const serverAddress = options.get('ServerAddress')
 	const callbackAddress = options.get('CustomCallbackAddress') || serverAddress
@@ -158,7 +160,7 @@ export async function handleEpayNotify({ options, store, logger }: Dependencies,
 		if (changed !== 1) return false
 		yield* applyCredit(tx, tables, {
 			userId: order.userId, amount: quota, type: LOG_TYPE.topUp,
-			content: `online top-up of ${order.amount} units (${quota} quota) via ${method}, trade ${order.tradeNo}`,
+			...logLine('top_up.online', { amount: order.amount, quota, method, trade: order.tradeNo }),
 		})
 		return true
 	}

@@ -1,7 +1,7 @@
 /** The signed-in user's own account, and getting one: registration, login, self-service. */
 import { and, eq, gte, isNull, sql } from 'drizzle-orm'
 import { z } from 'zod'
-import { MESSAGES } from '@shared/api'
+import { API_MESSAGES } from '@shared/api'
 import { LOG_TYPE } from '@shared/log'
 import { DEFAULT_ROOT_PASSWORD, DEFAULT_ROOT_USERNAME, ROLE, USER_MESSAGES, USER_STATUS, type loginSchema, type registerSchema, type updateSelfSchema } from '@shared/user'
 import { rows } from '@/db'
@@ -17,6 +17,8 @@ import { consumeCode, VERIFICATION_PURPOSE } from '../verification/service'
 import { enforceAccountLimits, enforceAddressLimit } from './login-limits'
 import { createAccount, endSessions, isUniqueViolation, newAffCode, signUpRewards, usernameTaken } from './repository'
 import type { UserRecord } from '@/db/stores/users'
+import { withValues } from '@shared/messages'
+import { logLine } from '@shared/messages/logs'
 
 const REGISTER_CODE_ATTEMPTS = { limit: 5, windowSeconds: 180 } as const
 
@@ -29,7 +31,7 @@ export async function register(dependencies: Dependencies, input: z.infer<typeof
 		if (!input.email || !input.verification_code) throw refused(USER_MESSAGES.emailVerificationRequired)
 		// A six-digit code lives three minutes: a few guesses per address, not a million.
 		const { limit, windowSeconds } = REGISTER_CODE_ATTEMPTS
-		if (!await dependencies.rateLimiter.hit(`register:email:${input.email.toLowerCase()}`, limit, windowSeconds)) throw new ApiError(MESSAGES.tooManyRequests, 429)
+		if (!await dependencies.rateLimiter.hit(`register:email:${input.email.toLowerCase()}`, limit, windowSeconds)) throw new ApiError(API_MESSAGES.tooManyRequests, 429)
 		if (await emailOwner(store, input.email)) throw refused(VERIFICATION_MESSAGES.emailInUse)
 		if (!await consumeCode(dependencies, VERIFICATION_PURPOSE.register, input.email, input.verification_code)) throw refused(USER_MESSAGES.verificationCodeWrong)
 	}
@@ -125,7 +127,7 @@ export async function generateAccessToken(dependencies: Dependencies, userId: nu
 /** Moves pending invitation income to the balance: one transaction with its log row. */
 export async function transferAffiliateQuota(dependencies: Dependencies, userId: number, quota: number) {
 	const minimum = dependencies.options.get('QuotaPerUnit')
-	if (quota < minimum) throw refused(`${USER_MESSAGES.transferMinimum} ${minimum}`)
+	if (quota < minimum) throw refused(withValues(USER_MESSAGES.transferMinimum, { minimum }))
 	return dependencies.store.transaction(function* (tx, tables) {
 		const { users } = tables
 		const [taken] = yield* rows(tx.update(users)
@@ -133,7 +135,7 @@ export async function transferAffiliateQuota(dependencies: Dependencies, userId:
 			.where(and(eq(users.id, userId), gte(users.affQuota, quota)))
 			.returning({ id: users.id }))
 		if (!taken) throw refused(USER_MESSAGES.transferInsufficient)
-		return yield* applyCredit(tx, tables, { userId, amount: quota, type: LOG_TYPE.system, content: `invitation income of ${quota} quota transferred to the balance` })
+		return yield* applyCredit(tx, tables, { userId, amount: quota, type: LOG_TYPE.system, ...logLine('invitation.transferred', { quota }) })
 	})
 }
 
@@ -158,7 +160,7 @@ export async function ensureRootUser(dependencies: Dependencies) {
 			const [root] = yield* rows(tx.insert(tables.users).values({
 				username: DEFAULT_ROOT_USERNAME, password, displayName: 'Root User', role: ROLE.root, affCode: newAffCode(), passwordChangeRequired: true,
 			}).returning({ id: tables.users.id }))
-			yield* applyCredit(tx, tables, { userId: root!.id, amount: ROOT_INITIAL_QUOTA, type: LOG_TYPE.system, content: 'initial quota of the super admin' })
+			yield* applyCredit(tx, tables, { userId: root!.id, amount: ROOT_INITIAL_QUOTA, type: LOG_TYPE.system, ...logLine('root.initial_quota') })
 		})
 	} catch (error) {
 		// Another node starting on the same empty database created root first.

@@ -1,6 +1,7 @@
 import { Elysia } from 'elysia'
 import { z } from 'zod'
 import { pageQuerySchema } from '@shared/api'
+import { USER_MESSAGES } from '@shared/user'
 import {
 	affTransferSchema, createUserSchema, deleteSelfSchema, loginSchema, manageUserSchema, registerSchema,
 	updateSelfSchema, updateUserSchema, userSearchSchema,
@@ -25,7 +26,7 @@ export function userRoutes(dependencies: Dependencies) {
 		// Getting an account
 		.post('/register', async ({ body, query, request, server }) => {
 			await verifyTurnstile(dependencies, query.turnstile, dependencies.clientAddress(server, request))
-			return ok(await register(dependencies, body), 'registered')
+			return ok(await register(dependencies, body), USER_MESSAGES.registered)
 		}, { body: registerSchema, query: z.object({ turnstile: z.string().optional() }) })
 		.post('/login', async ({ body, query, request, server, set }) => {
 			await verifyTurnstile(dependencies, query.turnstile, dependencies.clientAddress(server, request))
@@ -56,7 +57,7 @@ export function userRoutes(dependencies: Dependencies) {
 		.get('/self/groups', ({ caller }) => ok(usableGroups(dependencies.options, requireCaller(caller).user)))
 		.post('/aff_transfer', async ({ body, caller }) => {
 			await transferAffiliateQuota(dependencies, requireCaller(caller).user.id, body.quota)
-			return ok(undefined, 'transferred')
+			return ok(undefined, USER_MESSAGES.transferred)
 		}, { body: affTransferSchema })
 		// Administration
 		.get('/', async ({ query }) => ok(await listUsers(dependencies, query)), { query: pageQuerySchema })

@@ -11,7 +11,7 @@
  * Addresses are counted by `addressGroup` (an IPv6 /64 counts as one). Every counter is a plain
  * `hit`, so a limiter shared through Redis needs nothing more.
  */
-import { MESSAGES } from '@shared/api'
+import { API_MESSAGES } from '@shared/api'
 import type { RateLimiter } from '@/lib/rate-limiter'
 import { addressGroup } from '@/lib/client-address'
 import { ApiError } from '../errors'
@@ -27,7 +27,7 @@ export const LOGIN_LIMITS = {
 	perAccountAddressUnderPressure: { limit: 3, windowSeconds: 900 },
 } as const
 
-const tooMany = () => new ApiError(MESSAGES.tooManyRequests, 429)
+const tooMany = () => new ApiError(API_MESSAGES.tooManyRequests, 429)
 
 /** The address counter: checked first, before the account is even looked up. */
 export async function enforceAddressLimit(rateLimiter: RateLimiter, clientAddress: string) {

@@ -7,6 +7,7 @@ import { applyCredit } from '@/billing/ledger'
 import { rows, type Store, type Tables } from '@/db'
 import { randomString } from '@/lib/crypto'
 import type { UserRecord } from '@/db/stores/users'
+import { logLine } from '@shared/messages/logs'
 
 export async function usernameTaken(store: Store, username: string, exceptId = 0): Promise<boolean> {
 	const { users } = store.tables
@@ -67,7 +68,7 @@ export async function createAccount(store: Store, account: NewAccount, invitatio
 		const [created] = yield* rows(tx.insert(tables.users).values({ ...account, affCode: newAffCode(), inviterId: inviter?.id ?? 0 }).returning())
 		let quota = created!.quota
 		if (rewards.newUser > 0) {
-			quota = yield* applyCredit(tx, tables, { userId: created!.id, amount: rewards.newUser, type: LOG_TYPE.system, content: `new-user bonus of ${rewards.newUser} quota` })
+			quota = yield* applyCredit(tx, tables, { userId: created!.id, amount: rewards.newUser, type: LOG_TYPE.system, ...logLine('user.new_user_bonus', { quota: rewards.newUser }) })
 		}
 		if (inviter) {
 			const { users } = tables
@@ -79,7 +80,7 @@ export async function createAccount(store: Store, account: NewAccount, invitatio
 			if (rewards.invitee > 0) {
 				quota = yield* applyCredit(tx, tables, {
 					userId: created!.id, amount: rewards.invitee, type: LOG_TYPE.system,
-					content: `invitation bonus of ${rewards.invitee} quota for registering through the invitation of user ${inviter.id}`,
+					...logLine('user.invitee_bonus', { quota: rewards.invitee, inviter: inviter.id }),
 				})
 			}
 		}

@@ -16,6 +16,7 @@ import { findUser, type UserRecord } from '@/db/stores/users'
 import { createAccount, isUniqueViolation, signUpRewards, usernameTaken } from './repository'
 import { toUserView } from './view'
 import { adminActionWork, named, recordAdminAction, type AdminActor } from '../admin-audit'
+import { logLine } from '@shared/messages/logs'
 
 /** The shared rule (`userActionRefusal`), which the console's row actions follow too. */
 function assertMayTake(actor: AdminActor, target: UserRecord, action: UserAction) {
@@ -113,7 +114,7 @@ export async function updateUser(dependencies: Dependencies, actor: UserRecord, 
 				// The credit's own line (the ledger's record, on the user's account) is the audit line of a quota change.
 				yield* applyCredit(tx, tables, {
 					userId: target.id, amount: delta, type: LOG_TYPE.manage,
-					content: `administrator ${actor.username} changed the quota from ${current!.quota} to ${input.quota}`,
+					content: logLine('user.quota_changed', { admin: actor.username, from: current!.quota, to: input.quota! }).content,
 					other: { admin_action: { action: 'user.quota', target: targetName, from: current!.quota, to: input.quota!, admin: actor.username, admin_id: actor.id } },
 				})
 			}

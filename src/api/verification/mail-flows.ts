@@ -4,7 +4,7 @@
  * in the message itself.
  */
 import { eq } from 'drizzle-orm'
-import { MESSAGES } from '@shared/api'
+import { API_MESSAGES } from '@shared/api'
 import { USER_MESSAGES } from '@shared/user'
 import type { Dependencies } from '@/dependencies'
 import { randomDigits, randomString } from '@/lib/crypto'
@@ -29,7 +29,7 @@ const MAIL_LIMITS = {
 const RESET_CONFIRM_LIMITS = { perAddress: { limit: 20, windowSeconds: 600 } } as const
 
 async function enforceLimit(dependencies: Dependencies, bucket: string, { limit, windowSeconds }: { limit: number; windowSeconds: number }) {
-	if (!await dependencies.rateLimiter.hit(bucket, limit, windowSeconds)) throw new ApiError(MESSAGES.tooManyRequests, 429)
+	if (!await dependencies.rateLimiter.hit(bucket, limit, windowSeconds)) throw new ApiError(API_MESSAGES.tooManyRequests, 429)
 }
 
 async function enforceMailLimits(dependencies: Dependencies, kind: string, email: string, clientAddress: string) {
@@ -41,7 +41,7 @@ async function deliver(dependencies: Dependencies, message: MailMessage) {
 	try {
 		await dependencies.mailer.send(message)
 	} catch (error) {
-		if (error instanceof MailerError) throw refused(error.message)
+		if (error instanceof MailerError) throw refused(error.reason)
 		dependencies.logger.warn('the mailer failed', { reason: (error as Error).name })
 		throw refused(MAILER_MESSAGES.sendFailed)
 	}

@@ -3,12 +3,10 @@
  * that Cloudflare's siteverify accepts.
  */
 import type { Dependencies } from '@/dependencies'
+import { TURNSTILE_MESSAGES } from '@shared/messages/verification'
 import { refused } from '../errors'
 
-export const TURNSTILE_MESSAGES = {
-	missing: 'Turnstile check is enabled: retry in a few seconds, the check is running',
-	failed: 'Turnstile check failed, please refresh and retry',
-} as const
+export { TURNSTILE_MESSAGES }
 
 export const TURNSTILE_VERIFY_URL = 'https://challenges.cloudflare.com/turnstile/v0/siteverify'
 

@@ -7,13 +7,18 @@ import {
 	type OptionKey, type OptionValue,
 } from '@shared/option'
 import { DEFAULT_MODEL_RATIO } from '@shared/default-prices'
+import { inEnglish, nested, withValues, type ServerMessage } from '@shared/messages'
 import type { Store } from '@/db'
 import type { Logger } from '@/lib/logger'
 
 /** A value the option rules refuse, with the seed's message: the API answers it as a refusal. */
-export class OptionRefusedError extends Error {}
+export class OptionRefusedError extends Error {
+	constructor(readonly reason: ServerMessage) {
+		super(inEnglish(reason))
+	}
+}
 
-const refused = (message: string) => new OptionRefusedError(message)
+const refused = (reason: ServerMessage) => new OptionRefusedError(reason)
 
 export interface OptionStore {
 	get<Key extends OptionKey>(key: Key): OptionValue<Key>
@@ -65,12 +70,12 @@ export async function createOptionStore(store: Store, logger: Logger): Promise<O
 			.filter((key) => !SECRET_OPTION_KEYS.includes(key))
 			.map((key) => ({ key, value: texts[key] })),
 		async set(key, text) {
-			if (!isOptionKey(key)) throw refused(`${OPTION_MESSAGES.unknownKey}: ${key}`)
+			if (!isOptionKey(key)) throw refused(withValues(OPTION_MESSAGES.unknownKey, { key }))
 			let value: unknown
 			try {
 				value = OPTION_DEFINITIONS[key].parse(text)
 			} catch (error) {
-				if (error instanceof OptionValueError) throw refused(`${key} ${error.message}`)
+				if (error instanceof OptionValueError) throw refused(withValues(OPTION_MESSAGES.valueRefused, { key, reason: nested(error.reason) }))
 				throw error
 			}
 			// Payment settings build the addresses the payment service calls and sends payers back to

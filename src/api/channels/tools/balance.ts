@@ -5,27 +5,28 @@
  */
 import { eq } from 'drizzle-orm'
 import type { BalanceUpdateReport } from '@shared/channel'
+import { type Language, renderMessage, type ServerMessage, withValues } from '@shared/messages'
+import { CHANNEL_TOOL_MESSAGES } from '@shared/messages/channels'
 import { CHANNEL_STATUS } from '@shared/channel-type'
 import type { Dependencies } from '@/dependencies'
 import { nowSeconds } from '@/lib/clock'
 import { OutboundError } from '@/lib/outbound'
 import { adaptorFor, channelTypeName } from '@/relay/providers/registry'
 import type { BalanceContext } from '@/relay/providers/types'
-import { refused } from '../../errors'
+import { ApiError, refused } from '../../errors'
 import { eachBounded } from './bounded'
-import { baseUrlOf, loadToolChannel, loadToolChannels, upstreamFailure, upstreamGet, withoutV1, type ToolChannel } from './upstream'
+import { baseUrlOf, loadToolChannel, loadToolChannels, outboundFailure, upstreamFailure, upstreamGet, withoutV1, type ToolChannel } from './upstream'
 
 const BALANCE_CONCURRENCY = 4
 /** How long `update all` waits before answering; channels still running then finish in the background. */
 const BALANCE_REPORT_WAIT_MS = 20_000
 
-export const BALANCE_MESSAGES = {
-	unsupported: (type: number) => `${channelTypeName(type)} channels have no balance API`,
-	unreadable: 'the upstream balance answer could not be read',
+/** A failure whose reason is fit for the admin as it is. */
+class BalanceError extends Error {
+	constructor(readonly reason: ServerMessage) {
+		super('reading the balance failed')
+	}
 }
-
-/** A failure whose message is fit for the admin as it is. */
-class BalanceError extends Error {}
 
 function balanceContext(dependencies: Dependencies, channel: ToolChannel): BalanceContext {
 	return {
@@ -38,7 +39,7 @@ function balanceContext(dependencies: Dependencies, channel: ToolChannel): Balan
 			} catch {
 				// Reported below.
 			}
-			throw new BalanceError(BALANCE_MESSAGES.unreadable)
+			throw new BalanceError(CHANNEL_TOOL_MESSAGES.balanceUnreadable)
 		},
 		now: () => Date.now(),
 	}
@@ -49,16 +50,17 @@ const hasBalanceApi = (type: number) => adaptorFor(type)?.readBalance !== undefi
 /** Asks the provider and stores the balance; answers it. Failures are `success:false` with the reason. */
 async function updateChannelBalance(dependencies: Dependencies, channel: ToolChannel): Promise<number> {
 	const adaptor = adaptorFor(channel.type)
-	if (!adaptor?.readBalance) throw refused(BALANCE_MESSAGES.unsupported(channel.type))
+	if (!adaptor?.readBalance) throw refused(withValues(CHANNEL_TOOL_MESSAGES.balanceUnsupported, { type: channelTypeName(channel.type) }))
 	let balance: number
 	try {
 		const baseUrl = withoutV1(baseUrlOf(channel.type, channel.baseUrl))
 		balance = await adaptor.readBalance({ ...channel, baseUrl }, balanceContext(dependencies, channel))
 	} catch (error) {
-		if (error instanceof BalanceError || error instanceof OutboundError) throw refused(error.message)
-		throw refused('the balance request to the upstream failed')
+		if (error instanceof BalanceError) throw refused(error.reason)
+		if (error instanceof OutboundError) throw refused(outboundFailure(error, CHANNEL_TOOL_MESSAGES.balanceRequestFailed))
+		throw refused(CHANNEL_TOOL_MESSAGES.balanceRequestFailed)
 	}
-	if (!Number.isFinite(balance)) throw refused(BALANCE_MESSAGES.unreadable)
+	if (!Number.isFinite(balance)) throw refused(CHANNEL_TOOL_MESSAGES.balanceUnreadable)
 	const { channels } = dependencies.store.tables
 	await dependencies.store.db.update(channels).set({ balance, balanceUpdatedTime: nowSeconds() }).where(eq(channels.id, channel.id))
 	return balance
@@ -70,10 +72,10 @@ export async function updateBalanceById(dependencies: Dependencies, id: number):
 
 /**
  * Every enabled channel with a balance API, at most BALANCE_CONCURRENCY at a time; answers what was
- * updated and what failed and why, once all are done or after BALANCE_REPORT_WAIT_MS (the rest are
- * counted as pending and finish in the background).
+ * updated and what failed and why (in `language`), once all are done or after BALANCE_REPORT_WAIT_MS
+ * (the rest are counted as pending and finish in the background).
  */
-export async function updateAllBalances(dependencies: Dependencies): Promise<BalanceUpdateReport> {
+export async function updateAllBalances(dependencies: Dependencies, language: Language): Promise<BalanceUpdateReport> {
 	const channels = (await loadToolChannels(dependencies, [CHANNEL_STATUS.enabled])).filter((channel) => hasBalanceApi(channel.type))
 	const report: BalanceUpdateReport = { updated: 0, failed: [], pending: channels.length }
 	const done = eachBounded(channels, BALANCE_CONCURRENCY, async (channel) => {
@@ -81,8 +83,8 @@ export async function updateAllBalances(dependencies: Dependencies): Promise<Bal
 			await updateChannelBalance(dependencies, channel)
 			report.updated++
 		} catch (error) {
-			const reason = String((error as Error).message)
-			dependencies.logger.warn('updating a channel balance failed', { channelId: channel.id, reason })
+			dependencies.logger.warn('updating a channel balance failed', { channelId: channel.id, reason: String((error as Error).message) })
+			const reason = error instanceof ApiError ? renderMessage(language, error.reason) : renderMessage(language, CHANNEL_TOOL_MESSAGES.balanceRequestFailed)
 			report.failed.push({ id: channel.id, name: channel.name, reason })
 		}
 		report.pending--

@@ -6,6 +6,9 @@
  */
 import { eq } from 'drizzle-orm'
 import { LOG_TYPE } from '@shared/log'
+import { type ServerMessage, withValues } from '@shared/messages'
+import { CHANNEL_TOOL_MESSAGES } from '@shared/messages/channels'
+import { logLine } from '@shared/messages/logs'
 import { ROLE } from '@shared/user'
 import { quotaForUsage, resolvePricing, type Usage } from '@/billing/price'
 import type { Dependencies } from '@/dependencies'
@@ -17,7 +20,7 @@ import { ChannelUnfitError, openUpstream } from '@/relay/upstream/open'
 import { countPrompt, countText, type PromptRequest } from '@/billing/tokenizer'
 import { adaptorFor } from '@/relay/providers/registry'
 import type { RelayEndpoint } from '@/relay/providers/types'
-import { toolOutbound, upstreamFailure, type ToolChannel } from './upstream'
+import { outboundFailure, toolOutbound, upstreamFailure, type ToolChannel } from './upstream'
 
 /** What new-api tests with when a channel names no model at all. */
 const FALLBACK_TEST_MODEL = 'gpt-4o-mini'
@@ -30,7 +33,8 @@ const TEST_TOKEN_NAME = 'channel test'
 
 export interface ChannelTestOutcome {
 	success: boolean
-	message: string
+	/** Why it failed (a catalogue message); empty on success. */
+	message: ServerMessage | ''
 	/** Milliseconds the call took (until the whole answer was read). */
 	time: number
 }
@@ -42,11 +46,7 @@ export interface TestRunner {
 	group: string
 }
 
-const TEST_MESSAGES = {
-	cannotTest: 'this channel type has no endpoint Ferry can test',
-	malformed: 'the upstream answered with something that is not a valid answer',
-	mappingCycle: 'the channel model mapping has a cycle',
-}
+const TEST_MESSAGES = CHANNEL_TOOL_MESSAGES
 
 function testModelOf(channel: ToolChannel, requested?: string): string {
 	return requested?.trim() || channel.testModel || channel.models[0] || FALLBACK_TEST_MODEL
@@ -70,12 +70,12 @@ function promptOf(endpoint: RelayEndpoint): PromptRequest {
 	return endpoint === 'chat' ? { endpoint, messages: [{ role: 'user', content: TEST_PROMPT }] } : { endpoint: 'embeddings', input: TEST_PROMPT }
 }
 
-function failureMessage(error: unknown): string {
+function failureMessage(error: unknown): ServerMessage {
 	if (error instanceof ChannelUnfitError) return error.message === 'model mapping cycle' ? TEST_MESSAGES.mappingCycle : TEST_MESSAGES.cannotTest
 	// Outbound errors name scheme, host and port only; anything else is described by its kind.
-	if (error instanceof OutboundError) return error.message
-	if (error instanceof Error && error.name === 'TimeoutError') return `no answer within ${TEST_DEADLINE_MS / MILLISECONDS_PER_SECOND} s`
-	return 'the request to the upstream failed'
+	if (error instanceof OutboundError) return outboundFailure(error, TEST_MESSAGES.requestFailed)
+	if (error instanceof Error && error.name === 'TimeoutError') return withValues(TEST_MESSAGES.testTimedOut, { seconds: TEST_DEADLINE_MS / MILLISECONDS_PER_SECOND })
+	return TEST_MESSAGES.requestFailed
 }
 
 function isValidAnswer(endpoint: RelayEndpoint, answer: unknown): answer is Record<string, unknown> {
@@ -134,6 +134,7 @@ async function recordTest(
 	const ratios = pricing?.kind === 'per_call'
 		? { model_price: pricing.modelPrice, group_ratio: pricing.groupRatio }
 		: pricing ? { model_ratio: pricing.modelRatio, completion_ratio: pricing.completionRatio, group_ratio: pricing.groupRatio } : {}
+	const line = logLine('channel.test', { endpoint: call.endpoint })
 	await store.db.insert(logs).values({
 		userId: call.runner.userId,
 		type: LOG_TYPE.consume,
@@ -149,8 +150,8 @@ async function recordTest(
 		channelId: channel.id,
 		channelName: channel.name,
 		requestId: newRequestId(),
-		content: `channel test (${call.endpoint}); not charged`,
-		other: JSON.stringify({ channel_test: true, not_charged: true, ...ratios, admin_info: { use_channel: [channel.id] } }),
+		content: line.content,
+		other: JSON.stringify({ channel_test: true, not_charged: true, ...ratios, admin_info: { use_channel: [channel.id] }, ...line.other }),
 	})
 }
 

@@ -10,9 +10,11 @@ import { UPSTREAM_CLIENT_TYPE, type UpstreamDetection, type UpstreamGroup, upstr
 import { rows } from '@/db'
 import type { Dependencies } from '@/dependencies'
 import { nowSeconds } from '@/lib/clock'
+import { CHANNEL_TOOL_MESSAGES } from '@shared/messages/channels'
+import { OutboundError } from '@/lib/outbound'
 import { refused } from '../../errors'
 import { parseJsonObject } from '@/db/stores/channels'
-import { baseUrlOf, firstKey, loadToolChannel, upstreamSend, withoutV1, type ToolChannel } from './upstream'
+import { baseUrlOf, firstKey, loadToolChannel, outboundFailure, upstreamSend, withoutV1, type ToolChannel } from './upstream'
 
 const UNKNOWN_PROBE_MODEL = 'ferry-upstream-probe-no-such-model'
 const DETECTION_KEY = 'upstream_detection'
@@ -66,7 +68,7 @@ function classifyAnswer(answer: ProbeAnswer): ClientType[] {
 /** Each probe's answer; a probe the network refused is left out. */
 async function sendProbes(dependencies: Dependencies, channel: ToolChannel): Promise<ProbeAnswer[]> {
 	const base = withoutV1(baseUrlOf(channel.type, channel.baseUrl))
-	if (!base) throw refused('the channel has no base URL to probe')
+	if (!base) throw refused(CHANNEL_TOOL_MESSAGES.noBaseUrlToProbe)
 	const headers = { authorization: `Bearer ${firstKey(channel.key)}`, 'content-type': 'application/json', accept: 'application/json' }
 	const unknownModel = JSON.stringify({ model: UNKNOWN_PROBE_MODEL, messages: [{ role: 'user', content: 'hi' }], max_tokens: 1 })
 	const probes = [
@@ -83,7 +85,9 @@ async function sendProbes(dependencies: Dependencies, channel: ToolChannel): Pro
 			lastError = error
 		}
 	}
-	if (answers.length === 0) throw refused(lastError instanceof Error && lastError.name.startsWith('Outbound') ? lastError.message : 'the upstream could not be reached')
+	if (answers.length === 0) {
+		throw refused(lastError instanceof OutboundError ? outboundFailure(lastError, CHANNEL_TOOL_MESSAGES.upstreamUnreachable) : CHANNEL_TOOL_MESSAGES.upstreamUnreachable)
+	}
 	return answers
 }
 

@@ -8,6 +8,7 @@
  */
 import { and, eq } from 'drizzle-orm'
 import { CHANNEL_STATUS } from '@shared/channel-type'
+import { inEnglish } from '@shared/messages'
 import { rows } from '@/db'
 import type { Dependencies } from '@/dependencies'
 import { rebuildAbilities } from '@/db/stores/abilities'
@@ -30,7 +31,7 @@ export interface HealthRoundSummary {
 
 /** Why the outcome counts as a failure, or undefined when it passed. */
 function failureReason(dependencies: Dependencies, outcome: ChannelTestOutcome): string | undefined {
-	if (!outcome.success) return `channel test failed: ${outcome.message}`
+	if (!outcome.success) return `channel test failed: ${inEnglish(outcome.message)}`
 	const thresholdSeconds = dependencies.options.get('ChannelDisableThreshold')
 	if (thresholdSeconds > 0 && outcome.time > thresholdSeconds * MILLISECONDS_PER_SECOND) {
 		return `channel test took ${(outcome.time / MILLISECONDS_PER_SECOND).toFixed(2)} s, more than the ${thresholdSeconds} s threshold`

@@ -9,6 +9,8 @@ import type { Dependencies } from '@/dependencies'
 import { authentication, requireCaller, type Caller } from '../../plugins/auth'
 import { ok } from '../../respond'
 import { refused } from '../../errors'
+import { requestLanguage } from '../../language'
+import { CHANNEL_TOOL_MESSAGES } from '@shared/messages/channels'
 import { updateAllBalances, updateBalanceById } from './balance'
 import { runChannelTest, type TestRunner } from './channel-test'
 import { detectUpstream } from './detection'
@@ -19,10 +21,6 @@ import { loadToolChannel } from './upstream'
 const idParams = z.object({ id: z.coerce.number().int().positive() })
 const testQuery = z.object({ model: z.string().trim().max(256).optional() })
 
-const TOOL_MESSAGES = {
-	testAllStarted: 'testing all enabled and auto-disabled channels in the background',
-	testAllRunning: 'a test of all channels is already running, please wait for it to finish',
-}
 
 const runnerOf = (caller: Caller | undefined): TestRunner => {
 	const { user } = requireCaller(caller)
@@ -33,7 +31,7 @@ const runnerOf = (caller: Caller | undefined): TestRunner => {
 const testAllRuns = new WeakMap<Dependencies, Promise<unknown>>()
 
 function startTestAll(dependencies: Dependencies, runner: TestRunner) {
-	if (testAllRuns.has(dependencies)) throw refused(TOOL_MESSAGES.testAllRunning)
+	if (testAllRuns.has(dependencies)) throw refused(CHANNEL_TOOL_MESSAGES.testAllRunning)
 	const run = runHealthRound(dependencies, runner)
 		.catch((error) => dependencies.logger.error('testing all channels failed', { error: String(error) }))
 		.finally(() => testAllRuns.delete(dependencies))
@@ -45,16 +43,14 @@ export function channelToolRoutes(dependencies: Dependencies) {
 		.use(authentication(dependencies))
 		.get('/test', ({ caller }) => {
 			startTestAll(dependencies, runnerOf(caller))
-			return ok(undefined, TOOL_MESSAGES.testAllStarted)
+			return ok(undefined, CHANNEL_TOOL_MESSAGES.testAllStarted)
 		})
 		.get('/test/:id', async ({ caller, params, query }) => {
 			const channel = await loadToolChannel(dependencies, params.id)
 			const outcome = await runChannelTest(dependencies, channel, runnerOf(caller), query.model)
 			return { success: outcome.success, message: outcome.message, data: { time: outcome.time } }
 		}, { params: idParams, query: testQuery })
-		.get('/update_balance', async () => {
-			return ok(await updateAllBalances(dependencies))
-		})
+		.get('/update_balance', async ({ request }) => ok(await updateAllBalances(dependencies, requestLanguage(request))))
 		.get('/update_balance/:id', async ({ params }) => ok(await updateBalanceById(dependencies, params.id)), { params: idParams })
 		.get('/fetch_models/:id', async ({ params }) => ok(await fetchModelsOfChannel(dependencies, params.id)), { params: idParams })
 		.post('/fetch_models', async ({ body }) => ok(await fetchModelsOfNewChannel(dependencies, body)), { body: fetchModelsSchema })

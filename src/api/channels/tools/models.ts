@@ -8,22 +8,16 @@ import { z } from 'zod'
 import type { Dependencies } from '@/dependencies'
 import { OutboundError } from '@/lib/outbound'
 import { adaptorFor, channelTypeName, isKnownChannelType } from '@/relay/providers/registry'
+import { withValues } from '@shared/messages'
+import { CHANNEL_MESSAGES, CHANNEL_TOOL_MESSAGES } from '@shared/messages/channels'
 import { badRequest, refused } from '../../errors'
-import { baseUrlOf, firstKey, loadToolChannel, upstreamFailure, upstreamGet, withoutV1 } from './upstream'
-
-const FETCH_MODELS_MESSAGES = {
-	keyRequired: 'please fill in the key',
-	baseUrlRequired: 'please fill in the base URL',
-	typeUnknown: 'please choose a known channel type',
-	unreadable: 'the upstream model list could not be read',
-	unsupported: (type: number) => `${channelTypeName(type)} channels have no model list call`,
-}
+import { baseUrlOf, firstKey, loadToolChannel, outboundFailure, upstreamFailure, upstreamGet, withoutV1 } from './upstream'
 
 /** `POST /api/channel/fetch_models`: a channel not saved yet. */
 export const fetchModelsSchema = z.object({
 	base_url: z.string().trim().max(2048).optional().default('').transform((value) => value.replace(/\/+$/, '')),
-	type: z.coerce.number({ error: FETCH_MODELS_MESSAGES.typeUnknown }).int().refine(isKnownChannelType, FETCH_MODELS_MESSAGES.typeUnknown),
-	key: z.string({ error: FETCH_MODELS_MESSAGES.keyRequired }).trim().min(1, FETCH_MODELS_MESSAGES.keyRequired).max(16_384),
+	type: z.coerce.number({ error: CHANNEL_MESSAGES.typeUnknown }).int().refine(isKnownChannelType, CHANNEL_MESSAGES.typeUnknown),
+	key: z.string({ error: CHANNEL_TOOL_MESSAGES.keyRequired }).trim().min(1, CHANNEL_TOOL_MESSAGES.keyRequired).max(16_384),
 })
 
 interface ListTarget {
@@ -36,22 +30,22 @@ interface ListTarget {
 
 async function listUpstreamModels(dependencies: Dependencies, target: ListTarget): Promise<string[]> {
 	const modelList = adaptorFor(target.type)?.modelList
-	if (!modelList) throw refused(FETCH_MODELS_MESSAGES.unsupported(target.type))
+	if (!modelList) throw refused(withValues(CHANNEL_TOOL_MESSAGES.modelListUnsupported, { type: channelTypeName(target.type) }))
 	const baseUrl = baseUrlOf(target.type, target.baseUrl)
-	if (!baseUrl) throw refused(FETCH_MODELS_MESSAGES.baseUrlRequired)
+	if (!baseUrl) throw refused(CHANNEL_TOOL_MESSAGES.baseUrlRequired)
 	const call = modelList.request({ ...target, baseUrl: withoutV1(baseUrl), organization: '' })
 	let answer: Awaited<ReturnType<typeof upstreamGet>>
 	try {
 		answer = await upstreamGet(dependencies, call.url, { ...call.headers, accept: 'application/json' })
 	} catch (error) {
-		throw refused(error instanceof OutboundError ? error.message : 'the model list request to the upstream failed')
+		throw refused(error instanceof OutboundError ? outboundFailure(error, CHANNEL_TOOL_MESSAGES.modelListRequestFailed) : CHANNEL_TOOL_MESSAGES.modelListRequestFailed)
 	}
 	if (answer.status < 200 || answer.status > 299) throw refused(upstreamFailure(answer.status, answer.text, target))
 	let names: unknown[]
 	try {
 		names = modelList.names(JSON.parse(answer.text))
 	} catch {
-		throw refused(FETCH_MODELS_MESSAGES.unreadable)
+		throw refused(CHANNEL_TOOL_MESSAGES.modelListUnreadable)
 	}
 	const models = names.filter((name): name is string => typeof name === 'string' && name.trim() !== '').map((name) => name.trim())
 	return [...new Set(models)].sort()
@@ -63,6 +57,6 @@ export async function fetchModelsOfChannel(dependencies: Dependencies, id: numbe
 }
 
 export function fetchModelsOfNewChannel(dependencies: Dependencies, input: z.infer<typeof fetchModelsSchema>): Promise<string[]> {
-	if (!input.key) throw badRequest(FETCH_MODELS_MESSAGES.keyRequired)
+	if (!input.key) throw badRequest(CHANNEL_TOOL_MESSAGES.keyRequired)
 	return listUpstreamModels(dependencies, { type: input.type, baseUrl: input.base_url, key: firstKey(input.key), other: '' })
 }

@@ -5,8 +5,11 @@
  */
 import { eq, inArray } from 'drizzle-orm'
 import { CHANNEL_MESSAGES } from '@shared/channel'
+import { type LocalizedMessage, nested, type ServerMessage, withValues } from '@shared/messages'
+import { CHANNEL_TOOL_MESSAGES } from '@shared/messages/channels'
 import type { Dependencies } from '@/dependencies'
-import { openerWith } from '@/lib/outbound'
+import { OutboundBlockedError, OutboundError, OutboundNetworkError, OutboundTimeoutError, OutboundTooLargeError, openerWith } from '@/lib/outbound'
+import { WebSocketHandshakeError } from '@/lib/outbound/websocket'
 import type { UpstreamFetch } from '@/relay/upstream/open'
 import { scrubSecrets, upstreamMessageOf, type UpstreamIdentity } from '@/relay/upstream/messages'
 import { adaptorFor } from '@/relay/providers/registry'
@@ -26,8 +29,6 @@ const toolTimeouts = (dependencies: Dependencies) =>
 
 export type ToolChannel = RoutableChannel & { status: number; otherInfo: string }
 
-const KEY_UNREADABLE = 'the channel key cannot be decrypted with this CRYPTO_SECRET; enter the key again'
-
 /** Throws when the key was written under another CRYPTO_SECRET: a tool cannot use it. */
 const toToolChannel = (dependencies: Dependencies, row: ChannelRecord): ToolChannel =>
 	({ ...toRoutableChannel(dependencies.secrets, row), status: row.status, otherInfo: row.otherInfo })
@@ -39,7 +40,7 @@ export async function loadToolChannel(dependencies: Dependencies, id: number): P
 	try {
 		return toToolChannel(dependencies, row)
 	} catch {
-		throw refused(KEY_UNREADABLE)
+		throw refused(CHANNEL_TOOL_MESSAGES.keyUnreadable)
 	}
 }
 
@@ -74,8 +75,47 @@ export async function upstreamSend(dependencies: Dependencies, url: string, init
 export const upstreamGet = (dependencies: Dependencies, url: string, headers: Record<string, string>) =>
 	upstreamSend(dependencies, url, { method: 'GET', headers })
 
-/** What an admin is told of an upstream's error answer: its status and own message, the channel's keys and whereabouts scrubbed out. */
-export function upstreamFailure(status: number, text: string, channel: UpstreamIdentity) {
+/**
+ * What an admin is told of an upstream's error answer: its status and own message (in the
+ * upstream's words), the channel's keys and whereabouts scrubbed out.
+ */
+export function upstreamFailure(status: number, text: string, channel: UpstreamIdentity): LocalizedMessage {
 	const found = upstreamMessageOf(text)
-	return scrubSecrets(found ? `upstream answered ${status}: ${found}` : `upstream answered ${status}`, channel)
+	return found
+		? withValues(CHANNEL_TOOL_MESSAGES.upstreamAnswered, { status, message: scrubSecrets(found, channel) })
+		: withValues(CHANNEL_TOOL_MESSAGES.upstreamAnsweredStatus, { status })
+}
+
+const BLOCK_REASONS = {
+	invalid_url: CHANNEL_TOOL_MESSAGES.blockedInvalidUrl,
+	scheme: CHANNEL_TOOL_MESSAGES.blockedScheme,
+	credentials: CHANNEL_TOOL_MESSAGES.blockedCredentials,
+	private_address: CHANNEL_TOOL_MESSAGES.blockedPrivateAddress,
+	metadata_address: CHANNEL_TOOL_MESSAGES.blockedMetadataAddress,
+	reserved_address: CHANNEL_TOOL_MESSAGES.blockedReservedAddress,
+	redirect: CHANNEL_TOOL_MESSAGES.blockedRedirect,
+	too_many_redirects: CHANNEL_TOOL_MESSAGES.blockedTooManyRedirects,
+	redirect_body: CHANNEL_TOOL_MESSAGES.blockedRedirectBody,
+} as const satisfies Record<OutboundBlockedError['reason'], ServerMessage>
+
+const TIMEOUT_PHASES = {
+	connect: CHANNEL_TOOL_MESSAGES.timeoutConnect,
+	first_byte: CHANNEL_TOOL_MESSAGES.timeoutFirstByte,
+	idle: CHANNEL_TOOL_MESSAGES.timeoutIdle,
+} as const satisfies Record<OutboundTimeoutError['phase'], ServerMessage>
+
+/**
+ * What the outbound client's error says, for an admin: the same facts as its (English) message,
+ * naming the target by scheme, host and port only. `fallback` for an error of no known kind.
+ */
+export function outboundFailure(error: OutboundError, fallback: ServerMessage): ServerMessage {
+	const { target } = error
+	if (error instanceof OutboundBlockedError) return withValues(CHANNEL_TOOL_MESSAGES.outboundBlocked, { target, reason: nested(BLOCK_REASONS[error.reason]) })
+	if (error instanceof OutboundTimeoutError) {
+		return withValues(CHANNEL_TOOL_MESSAGES.outboundTimedOut, { target, phase: nested(TIMEOUT_PHASES[error.phase]), milliseconds: error.milliseconds })
+	}
+	if (error instanceof OutboundTooLargeError) return withValues(CHANNEL_TOOL_MESSAGES.outboundTooLarge, { target, limit: error.limit })
+	if (error instanceof OutboundNetworkError) return withValues(CHANNEL_TOOL_MESSAGES.outboundNetwork, { target, code: error.code })
+	if (error instanceof WebSocketHandshakeError) return withValues(CHANNEL_TOOL_MESSAGES.outboundHandshake, { target, status: error.status })
+	return fallback
 }

@@ -1,0 +1,20 @@
+/** Messages every `/api` call may answer: sign-in, permission, limits, bad bodies. */
+import { MAX_JSON_DEPTH } from '../api-constants'
+import { sourceTexts } from './define'
+
+export const API_MESSAGE_ENTRIES = {
+	notLoggedIn: ['未登录或登录已过期，请重新登录', 'not logged in or login expired, please log in again'],
+	forbidden: ['无权进行此操作', 'insufficient permission for this operation'],
+	userHeaderMissing: ['缺少 New-Api-User 请求头，或它与登录的用户不符', 'the New-Api-User header is missing or does not match the logged-in user'],
+	tooManyRequests: ['请求次数过多，请稍后再试', 'too many requests, try later'],
+	serverError: ['服务器内部错误，请联系管理员', 'server internal error, contact the administrator'],
+	invalidJson: ['请求体不是有效的 JSON', 'the request body is not valid JSON'],
+	jsonTooDeep: [`请求体中数组和对象的嵌套超过 ${MAX_JSON_DEPTH} 层`, `the request body nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep`],
+	invalidParameter: ['参数错误', 'invalid parameter'],
+	/** A field the schema refused with its own (library) wording: the field's path. */
+	invalidField: ['参数错误：{field}', 'invalid parameter: {field}'],
+	notFound: ['未找到', 'not found'],
+	bodyTooLarge: ['请求体过大', 'the request body is too large'],
+} as const
+
+export const API_MESSAGES = /* @__PURE__ */ sourceTexts(API_MESSAGE_ENTRIES)

@@ -1,0 +1,75 @@
+/** What the channel calls and the channel tools (test, balance, model list, detection) answer (seed 001). */
+import { CHANNEL_LIST_MAX_ITEMS, PRIORITY_MIN } from '../channel-constants'
+import { sourceTexts } from './define'
+
+export const CHANNEL_MESSAGE_ENTRIES = {
+	listTooLong: [`列表最多 ${CHANNEL_LIST_MAX_ITEMS} 项`, `a list may have at most ${CHANNEL_LIST_MAX_ITEMS} entries`],
+	nameAndKeyRequired: ['请填写渠道名称和渠道密钥', 'please fill channel name and key'],
+	modelsRequired: ['请至少选择一个模型', 'please select at least one model'],
+	typeUnknown: ['请选择已知的渠道类型', 'please choose a known channel type'],
+	modelMappingInvalid: ['模型重定向必须是合法的 JSON 格式', 'model mapping must be valid JSON'],
+	modelMappingCycle: ['模型重定向存在循环（{cycle}），模型不能经由其他名称映射回自身', 'model mapping has a cycle ({cycle}): a model must not map back to itself through other names'],
+	keyNeededForNewDestination: [
+		'类型、Base URL 和“其他”设置（区域、账户、API 版本）决定渠道密钥发往何处：修改它们需要重新输入密钥（只有超级管理员可以不输入）',
+		'the type, base URL and "other" setting (region, account, API version) decide where the channel key is sent: enter the key again to change them (only the super admin may change them without it)',
+	],
+	statusCodeMappingInvalid: ['状态码复写必须是从状态码到状态码的 JSON 对象', 'status code mapping must be a JSON object from status code to status code'],
+	settingInvalid: ['额外设置必须是合法的 JSON 对象', 'extra setting must be a JSON object'],
+	priorityInteger: ['优先级必须是整数', 'priority must be an integer'],
+	priorityMinimum: [`优先级不能小于 ${PRIORITY_MIN}`, `priority must not be less than ${PRIORITY_MIN}`],
+	weightInteger: ['权重必须是非负整数', 'weight must be a non-negative integer'],
+	statusInvalid: ['状态必须是 1（启用）、2（禁用）或 3（自动禁用）', 'status must be 1 (enabled), 2 (disabled) or 3 (auto-disabled)'],
+	notFound: ['渠道不存在，请刷新后重试', 'channel not found, refresh and retry'],
+	selectChannels: ['请先选择渠道', 'please select channels first'],
+	selectChannelsToDelete: ['请先选择要删除的渠道', 'please select channels to delete first'],
+	tagRequired: ['标签不能为空', 'the tag must not be empty'],
+	noChanges: ['没有修改', 'no changes'],
+	noChannelsWithTag: ['没有渠道使用该标签', 'no channel has this tag'],
+	disabledByAdministrator: ['被管理员禁用', 'disabled by an administrator'],
+} as const
+
+export const CHANNEL_MESSAGES = /* @__PURE__ */ sourceTexts(CHANNEL_MESSAGE_ENTRIES)
+
+export const CHANNEL_TOOL_MESSAGE_ENTRIES = {
+	testAllStarted: ['已在后台开始测试所有已启用和自动禁用的渠道', 'testing all enabled and auto-disabled channels in the background'],
+	testAllRunning: ['所有渠道的测试已在进行，请等待它结束', 'a test of all channels is already running, please wait for it to finish'],
+	cannotTest: ['Ferry 无法测试这种类型的渠道', 'this channel type has no endpoint Ferry can test'],
+	malformed: ['上游的回答不是有效的应答', 'the upstream answered with something that is not a valid answer'],
+	mappingCycle: ['渠道的模型重定向存在循环', 'the channel model mapping has a cycle'],
+	testTimedOut: ['{seconds} 秒内没有应答', 'no answer within {seconds} s'],
+	requestFailed: ['向上游的请求失败', 'the request to the upstream failed'],
+	keyUnreadable: ['当前 CRYPTO_SECRET 无法解密渠道密钥，请重新输入密钥', 'the channel key cannot be decrypted with this CRYPTO_SECRET; enter the key again'],
+	/** An upstream's error answer: its status and its own message (in its own language), secrets scrubbed. */
+	upstreamAnswered: ['上游返回 {status}：{message}', 'upstream answered {status}: {message}'],
+	upstreamAnsweredStatus: ['上游返回 {status}', 'upstream answered {status}'],
+	balanceUnsupported: ['{type} 渠道没有余额接口', '{type} channels have no balance API'],
+	balanceUnreadable: ['无法读取上游的余额应答', 'the upstream balance answer could not be read'],
+	balanceRequestFailed: ['向上游查询余额的请求失败', 'the balance request to the upstream failed'],
+	keyRequired: ['请填写密钥', 'please fill in the key'],
+	baseUrlRequired: ['请填写 Base URL', 'please fill in the base URL'],
+	modelListUnreadable: ['无法读取上游的模型列表', 'the upstream model list could not be read'],
+	modelListUnsupported: ['{type} 渠道没有获取模型列表的接口', '{type} channels have no model list call'],
+	modelListRequestFailed: ['向上游获取模型列表的请求失败', 'the model list request to the upstream failed'],
+	noBaseUrlToProbe: ['渠道没有可以探测的 Base URL', 'the channel has no base URL to probe'],
+	upstreamUnreachable: ['无法连接上游', 'the upstream could not be reached'],
+	// What the outbound client refused or met, naming the target by scheme, host and port only.
+	outboundBlocked: ['到 {target} 的请求被拒绝：{reason}', 'outbound request to {target} refused: {reason}'],
+	blockedInvalidUrl: ['无法解析该 URL', 'the URL cannot be parsed'],
+	blockedScheme: ['只允许 http 和 https', 'only http and https are allowed'],
+	blockedCredentials: ['URL 中不允许包含用户名和密码', 'user names and passwords in the URL are not allowed'],
+	blockedPrivateAddress: ['该主机位于私有、回环或链路本地网络', 'the host is on a private, loopback or link-local network'],
+	blockedMetadataAddress: ['该主机是云元数据地址', 'the host is a cloud metadata address'],
+	blockedReservedAddress: ['该主机是未指定、组播、广播或保留地址', 'the host is an unspecified, multicast, broadcast or reserved address'],
+	blockedRedirect: ['服务器返回了重定向，而该请求不允许重定向', 'the server answered with a redirect and redirects were not allowed'],
+	blockedTooManyRedirects: ['重定向次数过多', 'too many redirects'],
+	blockedRedirectBody: ['重定向需要再次发送请求体，而请求体是流', 'the redirect needs the request body again and the body was a stream'],
+	outboundTimedOut: ['到 {target} 的请求超时：{milliseconds} 毫秒内{phase}', 'outbound request to {target} timed out: {phase} within {milliseconds} ms'],
+	timeoutConnect: ['未能建立连接', 'no connection'],
+	timeoutFirstByte: ['没有响应', 'no response'],
+	timeoutIdle: ['没有数据', 'no data'],
+	outboundTooLarge: ['{target} 的响应超过 {limit} 字节', 'outbound response from {target} is larger than {limit} bytes'],
+	outboundNetwork: ['到 {target} 的请求失败：{code}', 'outbound request to {target} failed: {code}'],
+	outboundHandshake: ['到 {target} 的 WebSocket 握手被拒绝：状态 {status}', 'WebSocket handshake with {target} refused: status {status}'],
+} as const
+
+export const CHANNEL_TOOL_MESSAGES = /* @__PURE__ */ sourceTexts(CHANNEL_TOOL_MESSAGE_ENTRIES)

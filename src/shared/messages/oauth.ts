@@ -1,0 +1,27 @@
+/** What sign-in and binding through another service answer when they say no (seed 000 §4). */
+import { sourceTexts } from './define'
+
+export const OAUTH_MESSAGE_ENTRIES = {
+	disabled: ['管理员未开启 {provider} 登录', 'administrator has not enabled {provider} login'],
+	notConfigured: ['{provider} 登录未配置，请联系管理员', '{provider} login is not configured, please contact the administrator'],
+	alreadyBound: ['该 {provider} 账户已被绑定', 'this {provider} account is already bound'],
+	unreachable: ['无法连接 {provider}，请稍后再试', 'could not reach {provider}, please try again later'],
+	unreadable: ['{provider} 返回了意外的应答，请稍后再试', '{provider} gave an unexpected answer, please try again later'],
+	codeRejected: ['{provider} 未接受授权，请重试', '{provider} did not accept the authorization, please try again'],
+	banned: ['用户已被封禁', 'the user has been banned'],
+	codeMissing: ['缺少授权码', 'the authorization code is missing'],
+	stateInvalid: ['授权状态无效或已过期，请重新开始', 'the authorization state is invalid or expired, please start again'],
+	usernameUnavailable: ['无法为新账户选定用户名，请重试', 'could not pick a username for the new account, please try again'],
+	linuxdoInactive: ['该 LinuxDO 账户未激活', 'this LinuxDO account is not active'],
+	telegramInvalid: ['Telegram 登录数据无效', 'the Telegram login data is invalid'],
+	telegramExpired: ['Telegram 登录数据已过期，请重新登录', 'the Telegram login data has expired, please log in again'],
+	telegramUsed: ['Telegram 登录数据已被使用，请重新登录', 'the Telegram login data has already been used, please log in again'],
+	weChatRefused: ['微信登录失败', 'WeChat login failed'],
+	/** The WeChat server's own refusal, in its own words. */
+	weChatAnswered: ['微信登录失败：{reason}', 'WeChat login failed: {reason}'],
+} as const
+
+/** Not a sentence: the peers' clients read `message: "bind"` as "the account was bound" (seed 002 §4). */
+export const OAUTH_BOUND_MARKER = 'bind'
+
+export const OAUTH_MESSAGES = { .../* @__PURE__ */ sourceTexts(OAUTH_MESSAGE_ENTRIES), bound: OAUTH_BOUND_MARKER } as const

@@ -1,0 +1,24 @@
+/** What saving an option answers when its value is refused (seed 000 §7), and the ratio reset. */
+import { sourceTexts } from './define'
+
+export const OPTION_MESSAGE_ENTRIES = {
+	unknownKey: ['未知的设置项：{key}', 'unknown option: {key}'],
+	serverAddressFirst: ['请先填写服务器地址', 'fill in server address first'],
+	/** `{reason}` is one of the value rules below. */
+	valueRefused: ['{key} 的值无效：{reason}', '{key} {reason}'],
+	notBoolean: ['必须是 true 或 false', 'must be true or false'],
+	notNumber: ['请输入数字', 'please enter a number'],
+	notWholeNumber: ['必须是整数', 'must be a whole number'],
+	belowMinimum: ['不能小于 {min}', 'must not be less than {min}'],
+	aboveMaximum: ['不能大于 {max}', 'must not be more than {max}'],
+	notAChoice: ['必须是 {choices} 之一', 'must be one of {choices}'],
+	notJson: ['不是有效的 JSON 字符串', 'is not a valid JSON string'],
+	/** `{detail}`: the schema's own wording of the first problem, in the reader's language. */
+	jsonShape: ['不是有效的 JSON 字符串：{detail}', 'is not a valid JSON string: {detail}'],
+	/** `{max}`: the largest count a limit may be; `{example}`: a valid value. */
+	rateLimitGroups: ['必须把每个分组映射为 [总请求数, 成功请求数]，两个 0 到 {max} 的整数（例如 {example}）', 'must map each group to [total requests, successful requests], two whole numbers from 0 to {max} (like {example})'],
+	rateLimitGroupRefused: ['必须把每个分组映射为 [总请求数, 成功请求数]，两个 0 到 {max} 的整数（例如 {example}）；分组“{group}”不符合', 'must map each group to [total requests, successful requests], two whole numbers from 0 to {max} (like {example}); the group "{group}" does not'],
+	modelRatioReset: ['模型倍率已重置为默认值', 'model ratios have been reset to the defaults'],
+} as const
+
+export const OPTION_MESSAGES = /* @__PURE__ */ sourceTexts(OPTION_MESSAGE_ENTRIES)
