@@ -1,3 +1,5 @@
+import { inEnglish, type Language, type LocalizedMessage, nested, renderMessage, withValues, type ServerMessage } from '@shared/messages'
+import { RELAY_MESSAGES } from '@shared/messages/relay'
 import type { Logger } from '@/lib/logger'
 
 /**
@@ -10,10 +12,22 @@ export class RelayError extends Error {
 		message: string,
 		readonly type: string = 'invalid_request_error',
 		readonly code: string | null = null,
+		/** Ferry's own refusal as a catalogue message, for the console's playground (the message is its English). */
+		readonly wording?: LocalizedMessage,
 	) {
 		super(message)
 	}
 }
+
+/** A refusal of Ferry's own: English for API clients, worded in the console's language by the playground. */
+export const wordedRelayError = (status: number, message: ServerMessage, type: string, code: string | null) =>
+	new RelayError(status, inEnglish(message), type, code, nested(message))
+
+/** The error worded in `language` when Ferry wrote it; an upstream's message stays as it is. */
+export const inLanguage = (error: RelayError, language: Language) =>
+	error.wording ? new RelayError(error.status, renderMessage(language, error.wording), error.type, error.code) : error
+
+const supported = (endpoint: string, stream: boolean) => (stream ? withValues(RELAY_MESSAGES.streaming, { endpoint }) : endpoint)
 
 export const relayErrors = {
 	missingKey: () => new RelayError(401, 'no API key provided: send it as "Authorization: Bearer sk-..."', 'invalid_request_error', 'missing_api_key'),
@@ -26,23 +40,23 @@ export const relayErrors = {
 	channelPinForbidden: () => new RelayError(403, 'ordinary users cannot specify a channel', 'invalid_request_error', 'channel_pin_forbidden'),
 	channelNotFound: () => new RelayError(403, 'invalid channel ID', 'invalid_request_error', 'channel_not_found'),
 	channelDisabled: () => new RelayError(403, 'channel disabled', 'invalid_request_error', 'channel_disabled'),
-	groupNotAllowed: (group: string) => new RelayError(403, `the group ${group} is not available to this user`, 'invalid_request_error', 'group_not_allowed'),
+	groupNotAllowed: (group: string) => wordedRelayError(403, withValues(RELAY_MESSAGES.groupNotAllowed, { group }), 'invalid_request_error', 'group_not_allowed'),
 	modelNotAllowed: (model: string) => new RelayError(403, `this API token may not use the model ${model}`, 'invalid_request_error', 'model_not_allowed'),
-	modelUnpriced: (model: string) => new RelayError(400, `the model ${model} has no price set; ask the administrator to set its ratio or price`, 'invalid_request_error', 'model_price_unset'),
+	modelUnpriced: (model: string) => wordedRelayError(400, withValues(RELAY_MESSAGES.modelUnpriced, { model }), 'invalid_request_error', 'model_price_unset'),
 	/** The channel type (pinned, or of every channel serving the model) lacks the endpoint: asking again will not help. */
 	endpointUnsupported: (endpoint: string, stream: boolean, model?: string) => {
-		const what = stream ? `streaming ${endpoint}` : endpoint
-		const message = model ? `no channel serving the model ${model} supports ${what}` : `this channel type does not support ${what}`
-		return new RelayError(400, message, 'invalid_request_error', 'endpoint_not_supported')
+		const what = supported(endpoint, stream)
+		const message = model ? withValues(RELAY_MESSAGES.noChannelSupports, { model, what }) : withValues(RELAY_MESSAGES.channelTypeUnsupported, { what })
+		return wordedRelayError(400, message, 'invalid_request_error', 'endpoint_not_supported')
 	},
-	noChannel: (group: string, model: string) => new RelayError(503, `no available channels for model ${model} in group ${group}`, 'server_error', 'model_not_found'),
-	insufficientUserQuota: () => new RelayError(403, 'insufficient user quota', 'insufficient_quota', 'insufficient_user_quota'),
+	noChannel: (group: string, model: string) => wordedRelayError(503, withValues(RELAY_MESSAGES.noChannel, { group, model }), 'server_error', 'model_not_found'),
+	insufficientUserQuota: () => wordedRelayError(403, RELAY_MESSAGES.insufficientUserQuota, 'insufficient_quota', 'insufficient_user_quota'),
 	insufficientTokenQuota: () => new RelayError(403, 'insufficient token quota', 'insufficient_quota', 'insufficient_token_quota'),
 	badRequest: (message: string) => new RelayError(400, message, 'invalid_request_error', 'invalid_request'),
 	notImplemented: (path: string) => new RelayError(501, `${path} is not supported by this gateway yet`, 'invalid_request_error', 'not_implemented'),
-	modelNotFound: (model: string) => new RelayError(404, `the model ${model} does not exist or you do not have access to it`, 'invalid_request_error', 'model_not_found'),
-	upstreamUnavailable: () => new RelayError(502, 'the upstream service did not answer', 'upstream_error', 'bad_gateway'),
-	internal: () => new RelayError(500, 'the gateway failed to handle the request', 'server_error', 'internal_error'),
+	modelNotFound: (model: string) => wordedRelayError(404, withValues(RELAY_MESSAGES.modelNotFound, { model }), 'invalid_request_error', 'model_not_found'),
+	upstreamUnavailable: () => wordedRelayError(502, RELAY_MESSAGES.upstreamUnavailable, 'upstream_error', 'bad_gateway'),
+	internal: () => wordedRelayError(500, RELAY_MESSAGES.internal, 'server_error', 'internal_error'),
 }
 
 function openAIErrorBody(error: RelayError) {

@@ -4,6 +4,8 @@
  * own shape; unknown OpenAI paths answer 501.
  */
 import { Elysia } from 'elysia'
+import { inEnglish } from '@shared/messages'
+import { statusReasonMessage } from '@shared/messages/channel-status'
 import type { Dependencies } from '@/dependencies'
 import { loadRoutableChannels, markChannelAutoDisabled } from '@/db/stores/channels'
 import { createBatchingExecutor } from '@/billing/batcher'
@@ -39,7 +41,7 @@ export function createRelayServices(dependencies: Dependencies, outbound: RelayS
 		async disableChannel(channelId, reason) {
 			routing.remove(channelId)
 			await markChannelAutoDisabled(store, channelId, reason, changes)
-			logger.warn('channel disabled automatically', { channelId, reason })
+			logger.warn('channel disabled automatically', { channelId, reason: inEnglish(statusReasonMessage(reason)) })
 		},
 		recordResponseTime: createResponseTimeRecorder(store),
 		nodeInstance: nodeInstance(dependencies.config.nodeName, randomString(8)),

@@ -7,6 +7,9 @@ import { loadRoutableChannels, markChannelAutoDisabled } from '@/db/stores/chann
 import { createTestApp, type Caller, type TestApp } from '../helpers/app'
 import { databaseTargets } from '../helpers/database'
 import { inEnglish, withValues } from '@shared/messages'
+import { statusReason } from '@shared/messages/channel-status'
+
+const UNAUTHORIZED_REASON = statusReason('upstream.unauthorized', { message: 'bad key' })
 
 for (const target of databaseTargets()) {
 	describe(`channels on ${target.dialect}`, () => {
@@ -338,7 +341,7 @@ for (const target of databaseTargets()) {
 				const disabled = await call('PUT', '/api/channel/', { id, status: CHANNEL_STATUS.manuallyDisabled })
 				expect(disabled.body.data.status).toBe(2)
 				const info = JSON.parse(disabled.body.data.other_info)
-				expect(info.status_reason).toBe(inEnglish(CHANNEL_MESSAGES.disabledByAdministrator))
+				expect(info.status_reason).toBe('disabled by an administrator')
 				expect(Math.abs(info.status_time - Date.now() / 1000)).toBeLessThan(60)
 				expect((await abilityRows()).map((row) => row.enabled)).toEqual([false])
 				const enabled = await call('PUT', '/api/channel/', { id, status: CHANNEL_STATUS.enabled })
@@ -452,7 +455,7 @@ for (const target of databaseTargets()) {
 				expect([(await storedRow(first)).status, (await storedRow(second)).status, (await storedRow(untagged)).status]).toEqual([2, 2, 1])
 				expect((await abilityRows()).map((row) => row.enabled)).toEqual([false, false, true])
 				expect((await call('GET', '/api/channel/?tag_mode=true')).body.data.items[1]).toMatchObject({ kind: 'tag', status: TAG_STATUS.disabled })
-				await markChannelAutoDisabled(ferry.store, untagged, 'upstream said 401', ferry.dependencies.changes)
+				await markChannelAutoDisabled(ferry.store, untagged, UNAUTHORIZED_REASON, ferry.dependencies.changes)
 				await call('POST', '/api/channel/batch/tag', { ids: [untagged], tag: 'pool' })
 				const enabled = await call('POST', '/api/channel/tag/enabled', { tag: 'pool' })
 				expect(enabled.body.data).toBe(3)
@@ -475,7 +478,7 @@ for (const target of databaseTargets()) {
 				const enabled = await createOne()
 				const manual = await createOne({ name: 'manual', status: CHANNEL_STATUS.manuallyDisabled })
 				const automatic = await createOne({ name: 'automatic' })
-				await markChannelAutoDisabled(ferry.store, automatic, 'quota exhausted', ferry.dependencies.changes)
+				await markChannelAutoDisabled(ferry.store, automatic, UNAUTHORIZED_REASON, ferry.dependencies.changes)
 				const answer = await call('DELETE', '/api/channel/disabled')
 				expect(answer.body).toEqual({ success: true, message: '', data: 2 })
 				expect(await routes()).toEqual([`default/gpt-4o/${enabled}`])
@@ -525,7 +528,7 @@ for (const target of databaseTargets()) {
 				})
 				await createOne({ name: 'off', status: CHANNEL_STATUS.manuallyDisabled })
 				const automatic = await createOne({ name: 'auto' })
-				await markChannelAutoDisabled(ferry.store, automatic, 'bad key', ferry.dependencies.changes)
+				await markChannelAutoDisabled(ferry.store, automatic, UNAUTHORIZED_REASON, ferry.dependencies.changes)
 				const channels = await loadRoutableChannels(ferry.store, ferry.dependencies.secrets)
 				expect(channels).toEqual([{
 					id: routable, type: 14, name: 'main', key: 'sk-ant', baseUrl: 'https://anthropic.example', other: '', organization: 'org-1',
@@ -547,19 +550,47 @@ for (const target of databaseTargets()) {
 			test('auto-disables an enabled channel with reason and time, disabling its abilities, once', async () => {
 				const id = await createOne({ group: 'default,vip' })
 				notifications = 0
-				expect(await markChannelAutoDisabled(ferry.store, id, 'upstream answered 401', ferry.dependencies.changes)).toBe(true)
+				expect(await markChannelAutoDisabled(ferry.store, id, UNAUTHORIZED_REASON, ferry.dependencies.changes)).toBe(true)
 				const row = await storedRow(id)
 				expect(row.status).toBe(CHANNEL_STATUS.autoDisabled)
 				const info = JSON.parse(row.otherInfo)
-				expect(info.status_reason).toBe('upstream answered 401')
+				expect(info.status_reason).toBe('upstream answered 401: bad key')
 				expect(Math.abs(info.status_time - Date.now() / 1000)).toBeLessThan(60)
 				expect((await abilityRows()).map((ability) => ability.enabled)).toEqual([false, false])
 				expect(notifications).toBe(1)
-				expect(await markChannelAutoDisabled(ferry.store, id, 'again', ferry.dependencies.changes)).toBe(false)
-				expect(JSON.parse((await storedRow(id)).otherInfo).status_reason).toBe('upstream answered 401')
+				expect(await markChannelAutoDisabled(ferry.store, id, statusReason('test.slow', { seconds: 9, threshold: 1 }), ferry.dependencies.changes)).toBe(false)
+				expect(JSON.parse((await storedRow(id)).otherInfo).status_reason).toBe('upstream answered 401: bad key')
 				expect(notifications).toBe(1)
 				const enabled = await call('PUT', '/api/channel/', { id, status: CHANNEL_STATUS.enabled })
 				expect(enabled.body.data).toMatchObject({ status: 1, other_info: '' })
+			})
+
+			test('words Ferry\'s own status reasons in the reader\'s language, keeping the upstream\'s message and old stored reasons as they are', async () => {
+				const reasonIn = async (id: number, language: string) => {
+					const answer = await ferry.call('GET', `/api/channel/${id}`, { as: admin, headers: { 'accept-language': language } })
+					return JSON.parse(answer.body.data.other_info).status_reason as string
+				}
+				const unauthorized = await createOne()
+				await markChannelAutoDisabled(ferry.store, unauthorized, UNAUTHORIZED_REASON, ferry.dependencies.changes)
+				expect(await reasonIn(unauthorized, 'zh-CN')).toBe('上游返回 401：bad key')
+				expect(await reasonIn(unauthorized, 'en-US')).toBe('upstream answered 401: bad key')
+				const failedTest = await createOne()
+				await markChannelAutoDisabled(ferry.store, failedTest, statusReason('test.failed', { reason: { text: '上游返回 {status}', values: { status: 503 } } }), ferry.dependencies.changes)
+				expect(await reasonIn(failedTest, 'zh-CN')).toBe('渠道测试失败：上游返回 503')
+				expect(await reasonIn(failedTest, 'en-US')).toBe('channel test failed: upstream answered 503')
+				const byHand = await createOne()
+				await call('PUT', '/api/channel/', { id: byHand, status: CHANNEL_STATUS.manuallyDisabled })
+				expect(await reasonIn(byHand, 'zh-CN')).toBe('被管理员禁用')
+				const listed = await ferry.call('GET', '/api/channel/?page_size=50', { as: admin, headers: { 'accept-language': 'zh-CN' } })
+				const listedReasons = listed.body.data.items.filter((item: { other_info: string }) => item.other_info)
+					.map((item: { other_info: string }) => JSON.parse(item.other_info).status_reason)
+				expect(listedReasons.sort()).toEqual(['上游返回 401：bad key', '被管理员禁用', '渠道测试失败：上游返回 503'].sort())
+				// Rows written before the codes: the administrator's reason is known by its English; any other stays as stored.
+				const { channels } = ferry.store.tables
+				await ferry.store.db.update(channels).set({ otherInfo: JSON.stringify({ status_reason: 'disabled by an administrator', status_time: 1 }) }).where(eq(channels.id, byHand))
+				await ferry.store.db.update(channels).set({ otherInfo: JSON.stringify({ status_reason: 'upstream answered 401: old', status_time: 1 }) }).where(eq(channels.id, unauthorized))
+				expect(await reasonIn(byHand, 'zh-CN')).toBe('被管理员禁用')
+				expect(await reasonIn(unauthorized, 'zh-CN')).toBe('upstream answered 401: old')
 			})
 		})
 	})

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { eq } from 'drizzle-orm'
 import { LOG_TYPE } from '@shared/log'
+import { en } from '@ui/i18n/en/index'
 import { ROLE } from '@shared/user'
 import { auditLedger } from '@/billing/audit'
 import type { Caller } from '../helpers/app'
@@ -102,7 +103,24 @@ describe.skipIf(!browserExecutable)('the playground in a browser', () => {
 		await logPage.close()
 	}, PAGE_TIMEOUT_MS)
 
-	test('shows the server\'s refusal as the reply\'s error, and starts a new conversation', async () => {
+	test('shows the server\'s refusal in English on an English page, though the browser asks for Chinese', async () => {
+		const opened = await harness.open('/playground', { as: alice, language: 'en' })
+		const { page } = opened
+		const funds = await balance(alice.userId)
+		await harness.ferry.call('PUT', '/api/user/', { as: harness.root, body: { id: alice.userId, quota: 0 } })
+		try {
+			await page.getByLabel(en['消息']!).fill('Hello?')
+			await page.getByRole('button', { name: en['发送']! }).click()
+			const reply = page.locator('li[data-role="assistant"][data-state="error"]')
+			await reply.waitFor({ timeout: STEP_TIMEOUT_MS })
+			expect(await reply.getByRole('alert').textContent()).toBe('insufficient user quota')
+		} finally {
+			await harness.ferry.call('PUT', '/api/user/', { as: harness.root, body: { id: alice.userId, quota: funds } })
+		}
+		await opened.close()
+	}, PAGE_TIMEOUT_MS)
+
+	test('shows the server\'s refusal, in the page\'s language, as the reply\'s error, and starts a new conversation', async () => {
 		const opened = await harness.open('/playground', { as: alice, language: 'zh' })
 		const { page } = opened
 		// An empty wallet: the relay refuses before any upstream call.
@@ -113,7 +131,7 @@ describe.skipIf(!browserExecutable)('the playground in a browser', () => {
 		await page.getByRole('button', { name: '发送' }).click()
 		const reply = page.locator('li[data-role="assistant"][data-state="error"]')
 		await reply.waitFor({ timeout: STEP_TIMEOUT_MS })
-		expect(await reply.getByRole('alert').textContent()).toBe('insufficient user quota')
+		expect(await reply.getByRole('alert').textContent()).toBe('用户额度不足')
 		expect(upstream.requests.length).toBe(calls)
 		await harness.ferry.call('PUT', '/api/user/', { as: harness.root, body: { id: alice.userId, quota: funds } })
 		await page.getByRole('button', { name: '新对话' }).click()

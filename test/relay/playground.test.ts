@@ -147,6 +147,27 @@ for (const target of databaseTargets()) {
 			expect(await auditLedger(harness.ferry.store)).toEqual([])
 		})
 
+		test('words Ferry\'s own refusals in the console\'s language, while /v1 answers the same refusal in English', async () => {
+			const messageOf = async (response: Response) => ((await response.json()) as { error: { code: string; message: string } }).error
+			const zh = { 'accept-language': 'zh-CN,zh;q=0.9' }
+			expect(await messageOf(await playground(chatBody(), { ...zh, 'new-api-user': String(alice.userId) })))
+				.toMatchObject({ code: 'not_signed_in', message: '请先登录控制台再使用演练场', type: 'invalid_request_error' })
+			expect((await messageOf(await playground(chatBody({ group: 'svip' }), { ...asSession(alice), ...zh }))).message).toBe('该用户不能使用分组 svip')
+			// Without Accept-Language the console's language cookie decides.
+			const cookieZh = { ...asSession(alice), cookie: `${alice.cookie!}; language=zh` }
+			expect((await messageOf(await playground(chatBody({ model: 'no-such-model' }), cookieZh))).message).toBe('分组 default 下没有模型 no-such-model 的可用渠道')
+			expect((await messageOf(await playground(chatBody({ group: 'svip' }), { ...asSession(alice), 'accept-language': 'en-US' }))).message)
+				.toBe('the group svip is not available to this user')
+			await harness.ferry.call('PUT', '/api/user/', { as: harness.root, body: { id: alice.userId, quota: 0 } })
+			expect((await messageOf(await playground(chatBody(), { ...asSession(alice), ...zh }))).message).toBe('用户额度不足')
+			const apiToken = await harness.createToken({ name: 'api' }, alice)
+			const relayed = await fetch(`${harness.baseUrl}/v1/chat/completions`, {
+				method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${apiToken.key}`, ...zh }, body: JSON.stringify(chatBody()),
+			})
+			expect((await messageOf(relayed)).message).toBe('insufficient user quota')
+			expect(upstream.requests).toHaveLength(0)
+		})
+
 		test('answers a body the relay would refuse with the relay\'s 400, in OpenAI\'s shape', async () => {
 			await expectRefused(await playground('{not json', asSession(alice)), 400, 'invalid_request')
 			await expectRefused(await playground(chatBody({ messages: [] }), asSession(alice)), 400, 'invalid_request')

@@ -8,12 +8,14 @@ export function setApiNavigation(navigate: (path: string) => void) {
 	navigateTo = navigate
 }
 
+/** The language the page shows (set by the render and the language switch). */
+export const pageLanguage = () => (document.documentElement.lang.startsWith('en') ? 'en' : 'zh')
+
 export const browserApi = createApi(
 	'browser',
 	(path, init) => {
-		// The server words its messages in the language the page shows (set by the render and the language switch).
-		const language = document.documentElement.lang.startsWith('en') ? 'en' : 'zh'
-		const headers: Record<string, string> = { ...init.headers, 'cache-control': 'no-store', 'accept-language': language }
+		// The server words its messages in the language the page shows.
+		const headers: Record<string, string> = { ...init.headers, 'cache-control': 'no-store', 'accept-language': pageLanguage() }
 		const user = readStoredUser()
 		if (user) headers['New-Api-User'] = String(user.id)
 		return fetch(path, { ...init, headers, credentials: 'same-origin', cache: 'no-store' })

@@ -4,13 +4,10 @@ import { CHANNEL_MESSAGES, DEFAULT_CHANNEL_GROUP, type createChannelSchema, type
 import { CHANNEL_STATUS, DEFAULT_CHANNEL_OTHER, type ChannelType } from '@shared/channel-type'
 import type { Tables } from '@/db'
 import { withStatusInfo, type ChannelRecord } from '@/db/stores/channels'
-import { inEnglish } from '@shared/messages'
+import { statusReason } from '@shared/messages/channel-status'
 
-/**
- * The stored reason of a channel disabled by hand. Status reasons are stored text (the health
- * check's and the relay's are the upstream's words), so this one is stored in English too.
- */
-export const DISABLED_BY_ADMINISTRATOR = inEnglish(CHANNEL_MESSAGES.disabledByAdministrator)
+/** The stored reason of a channel disabled by hand, worded in the reader's language on read. */
+export const DISABLED_BY_ADMINISTRATOR = statusReason('admin.disabled')
 
 type CreateInput = z.infer<typeof createChannelSchema>
 type UpdateInput = z.infer<typeof updateChannelSchema>

@@ -7,6 +7,7 @@ import {
 import { CHANNEL_STATUS } from '@shared/channel-type'
 import type { Dependencies } from '@/dependencies'
 import { authentication, requireCaller } from '../plugins/auth'
+import { requestLanguage } from '../language'
 import { ok } from '../respond'
 import { channelTypes } from './channel-types'
 import { listChannels, searchChannels } from './listing'
@@ -33,13 +34,13 @@ export function channelRoutes(dependencies: Dependencies) {
 function channelManagementRoutes(dependencies: Dependencies) {
 	return new Elysia({ prefix: '/channel' })
 		.use(authentication(dependencies))
-		.get('/', async ({ query }) => ok(await listChannels(dependencies, query)), { query: channelListQuerySchema })
-		.get('/search', async ({ query }) => ok(await searchChannels(dependencies, query)), { query: channelSearchQuerySchema })
+		.get('/', async ({ query, request }) => ok(await listChannels(dependencies, query, requestLanguage(request))), { query: channelListQuerySchema })
+		.get('/search', async ({ query, request }) => ok(await searchChannels(dependencies, query, requestLanguage(request))), { query: channelSearchQuerySchema })
 		.get('/models', async () => ok(await configuredModels(dependencies)))
 		.get('/types', () => ok(channelTypes()))
-		.get('/:id', async ({ params }) => ok(await getChannel(dependencies, params.id)), { params: idParams })
-		.post('/', async ({ body, caller }) => ok(await createChannels(dependencies, body, requireCaller(caller).user)), { body: createChannelSchema })
-		.put('/', async ({ body, caller }) => ok(await updateChannel(dependencies, body, requireCaller(caller).user)), { body: updateChannelSchema })
+		.get('/:id', async ({ params, request }) => ok(await getChannel(dependencies, params.id, requestLanguage(request))), { params: idParams })
+		.post('/', async ({ body, caller, request }) => ok(await createChannels(dependencies, body, requireCaller(caller).user, requestLanguage(request))), { body: createChannelSchema })
+		.put('/', async ({ body, caller, request }) => ok(await updateChannel(dependencies, body, requireCaller(caller).user, requestLanguage(request))), { body: updateChannelSchema })
 		.delete('/disabled', async ({ caller }) => ok(await deleteDisabledChannels(dependencies, requireCaller(caller).user)))
 		.delete('/:id', async ({ params, caller }) => {
 			await deleteChannel(dependencies, params.id, requireCaller(caller).user)

@@ -2,23 +2,24 @@
 import { and, count, desc, eq, or, sql, type SQL } from 'drizzle-orm'
 import type { z } from 'zod'
 import { resolvePage, type Page } from '@shared/api'
-import { splitList, TAG_STATUS, type ChannelListItem, type ChannelTagRow, type channelListQuerySchema, type channelSearchQuerySchema } from '@shared/channel'
+import { splitList, TAG_STATUS, type ChannelListItem, type ChannelTagRow, type ChannelView, type channelListQuerySchema, type channelSearchQuerySchema } from '@shared/channel'
 import { CHANNEL_STATUS } from '@shared/channel-type'
+import type { Language } from '@shared/messages'
 import type { Dependencies } from '@/dependencies'
 import { readPage } from '../paging'
 import { columnsWithoutKey, toChannelView, type ChannelWithoutKey } from './view'
 
 type ListQuery = z.infer<typeof channelListQuerySchema>
 
-export function listChannels(dependencies: Dependencies, query: ListQuery) {
-	return listWhere(dependencies, undefined, query)
+export function listChannels(dependencies: Dependencies, query: ListQuery, language: Language) {
+	return listWhere(dependencies, undefined, query, language)
 }
 
 /**
  * The keyword never matches keys: they are stored encrypted (with a random nonce), so the
  * database cannot compare them, and a search must not become a way to probe for a key.
  */
-export function searchChannels(dependencies: Dependencies, query: z.infer<typeof channelSearchQuerySchema>) {
+export function searchChannels(dependencies: Dependencies, query: z.infer<typeof channelSearchQuerySchema>, language: Language) {
 	const { store } = dependencies
 	const { channels } = store.tables
 	const conditions: SQL[] = []
@@ -30,29 +31,30 @@ export function searchChannels(dependencies: Dependencies, query: z.infer<typeof
 	if (query.model) conditions.push(store.contains(channels.models, query.model))
 	// Whole items of the comma list: `,default,` is in `,vip,default,` but not in `,default-2,`.
 	if (query.group) conditions.push(store.contains(sql`(',' || ${channels.group} || ',')`, `,${query.group},`))
-	return listWhere(dependencies, conditions.length ? and(...conditions) : undefined, query)
+	return listWhere(dependencies, conditions.length ? and(...conditions) : undefined, query, language)
 }
 
-async function listWhere({ store }: Dependencies, where: SQL | undefined, query: ListQuery): Promise<Page<ChannelListItem>> {
+async function listWhere({ store }: Dependencies, where: SQL | undefined, query: ListQuery, language: Language): Promise<Page<ChannelListItem>> {
+	const view = (channel: ChannelWithoutKey) => toChannelView(channel, language)
 	const { channels } = store.tables
 	const order = query.id_sort ? [desc(channels.id)] : [desc(channels.priority), desc(channels.id)]
 	const select = () => store.db.select(columnsWithoutKey(store.tables)).from(channels).where(where).orderBy(...order)
 	if (query.tag_mode) {
 		// Tag rows stand for a varying number of channels, so the page is cut after folding.
 		const { page, pageSize, offset } = resolvePage(query)
-		const folded = foldTags(await select())
+		const folded = foldTags(await select(), view)
 		return { items: folded.slice(offset, offset + pageSize), page, page_size: pageSize, total: folded.length }
 	}
-	return readPage(query, (limit, offset) => select().limit(limit).offset(offset), store.db.select({ value: count() }).from(channels).where(where), toChannelView)
+	return readPage(query, (limit, offset) => select().limit(limit).offset(offset), store.db.select({ value: count() }).from(channels).where(where), view)
 }
 
 /** Keeps the given order: a tag's row takes the place of its first channel. */
-function foldTags(channels: ChannelWithoutKey[]): ChannelListItem[] {
+function foldTags(channels: ChannelWithoutKey[], view: (channel: ChannelWithoutKey) => ChannelView): ChannelListItem[] {
 	const items: (ChannelListItem | ChannelWithoutKey[])[] = []
 	const byTag = new Map<string, ChannelWithoutKey[]>()
 	for (const channel of channels) {
 		if (!channel.tag) {
-			items.push(toChannelView(channel))
+			items.push(view(channel))
 			continue
 		}
 		const members = byTag.get(channel.tag)
@@ -64,13 +66,13 @@ function foldTags(channels: ChannelWithoutKey[]): ChannelListItem[] {
 		byTag.set(channel.tag, created)
 		items.push(created)
 	}
-	return items.map((item) => Array.isArray(item) ? tagRow(item) : item)
+	return items.map((item) => Array.isArray(item) ? tagRow(item, view) : item)
 }
 
 const sharedValue = (values: number[]) => values.every((value) => value === values[0]) ? values[0]! : null
 const sum = (values: number[]) => values.reduce((total, value) => total + value, 0)
 
-function tagRow(members: ChannelWithoutKey[]): ChannelTagRow {
+function tagRow(members: ChannelWithoutKey[], view: (channel: ChannelWithoutKey) => ChannelView): ChannelTagRow {
 	const countStatus = (status: number) => members.filter((channel) => channel.status === status).length
 	const enabled = countStatus(CHANNEL_STATUS.enabled)
 	const tested = members.map((channel) => channel.responseTime).filter((time) => time > 0)
@@ -89,6 +91,6 @@ function tagRow(members: ChannelWithoutKey[]): ChannelTagRow {
 		used_quota: sum(members.map((channel) => channel.usedQuota)),
 		balance: sum(members.map((channel) => channel.balance)),
 		response_time: tested.length ? Math.round(sum(tested) / tested.length) : 0,
-		channels: members.map(toChannelView),
+		channels: members.map(view),
 	}
 }

@@ -9,6 +9,7 @@ import {
 	type KeyDestination, type updateChannelSchema,
 } from '@shared/channel'
 import { CHANNEL_STATUS } from '@shared/channel-type'
+import type { Language } from '@shared/messages'
 import { ROLE } from '@shared/user'
 import { rows, type Tables } from '@/db'
 import type { Dependencies } from '@/dependencies'
@@ -20,11 +21,11 @@ import { batchKeys, batchName, changedColumns, newChannelColumns } from './field
 import { columnsWithoutKey, toChannelView } from './view'
 import { adminActionWork, named, namedList, type AdminActor } from '../admin-audit'
 
-export async function getChannel({ store }: Dependencies, id: number): Promise<ChannelView> {
+export async function getChannel({ store }: Dependencies, id: number, language: Language): Promise<ChannelView> {
 	const { channels } = store.tables
 	const [channel] = await store.db.select(columnsWithoutKey(store.tables)).from(channels).where(eq(channels.id, id))
 	if (!channel) throw refused(CHANNEL_MESSAGES.notFound)
-	return toChannelView(channel)
+	return toChannelView(channel, language)
 }
 
 /**
@@ -40,7 +41,7 @@ function checkKeyDestination(before: KeyDestination, after: KeyDestination, call
 }
 
 /** Answers the created channels in creation order. The actor's role decides whether a copy may go to a new destination without its key. */
-export async function createChannels(dependencies: Dependencies, input: z.infer<typeof createChannelSchema>, actor: AdminActor): Promise<ChannelView[]> {
+export async function createChannels(dependencies: Dependencies, input: z.infer<typeof createChannelSchema>, actor: AdminActor, language: Language): Promise<ChannelView[]> {
 	const { store } = dependencies
 	requireKnownType(input.type)
 	const keys = await storedKeys(dependencies, input, actor.role)
@@ -58,7 +59,7 @@ export async function createChannels(dependencies: Dependencies, input: z.infer<
 		return inserted
 	})
 	dependencies.changes.notify('channels')
-	return created.sort((left, right) => left.id - right.id).map(toChannelView)
+	return created.sort((left, right) => left.id - right.id).map((channel) => toChannelView(channel, language))
 }
 
 /**
@@ -88,7 +89,7 @@ const FIELD_OF_COLUMN: Record<string, string> = {
 }
 
 /** An empty key keeps the stored one, which then may go only where it went before (see createChannels on the actor's role). */
-export async function updateChannel(dependencies: Dependencies, input: z.infer<typeof updateChannelSchema>, actor: AdminActor): Promise<ChannelView> {
+export async function updateChannel(dependencies: Dependencies, input: z.infer<typeof updateChannelSchema>, actor: AdminActor, language: Language): Promise<ChannelView> {
 	const callerRole = actor.role
 	const { store, secrets } = dependencies
 	requireKnownType(input.type)
@@ -121,7 +122,7 @@ export async function updateChannel(dependencies: Dependencies, input: z.infer<t
 		return channel!
 	})
 	dependencies.changes.notify('channels')
-	return toChannelView(updated)
+	return toChannelView(updated, language)
 }
 
 export async function deleteChannel(dependencies: Dependencies, id: number, actor: AdminActor) {

@@ -1,7 +1,9 @@
 import { getTableColumns } from 'drizzle-orm'
 import type { ChannelView } from '@shared/channel'
+import { inEnglish, type Language, renderMessage } from '@shared/messages'
+import { statusReason, statusReasonMessage, storedStatusReason } from '@shared/messages/channel-status'
 import type { Tables } from '@/db'
-import type { ChannelRecord } from '@/db/stores/channels'
+import { parseJsonObject, type ChannelRecord } from '@/db/stores/channels'
 
 export type ChannelWithoutKey = Omit<ChannelRecord, 'key'>
 
@@ -11,7 +13,23 @@ export function columnsWithoutKey({ channels }: Tables) {
 	return columns
 }
 
-export function toChannelView(channel: ChannelWithoutKey): ChannelView {
+/** How channels disabled by hand before the codes were stored: worded again too. */
+const OLD_ADMINISTRATOR_REASON = inEnglish(statusReasonMessage(statusReason('admin.disabled')))
+
+/**
+ * `other_info` with Ferry's own status reason worded in the reader's language (issue 16). A
+ * reason without its code (stored before the codes, or by another writer) is shown as stored.
+ */
+function wordedOtherInfo(otherInfo: string, language: Language): string {
+	if (!otherInfo.includes('status_reason')) return otherInfo
+	const info = parseJsonObject(otherInfo)
+	const reason = storedStatusReason(info.status_reason_line)
+		?? (info.status_reason === OLD_ADMINISTRATOR_REASON ? statusReason('admin.disabled') : undefined)
+	return reason ? JSON.stringify({ ...info, status_reason: renderMessage(language, statusReasonMessage(reason)) }) : otherInfo
+}
+
+/** The channel as the API answers it, its status reason worded in `language`. */
+export function toChannelView(channel: ChannelWithoutKey, language: Language): ChannelView {
 	return {
 		id: channel.id,
 		type: channel.type,
@@ -39,6 +57,6 @@ export function toChannelView(channel: ChannelWithoutKey): ChannelView {
 		test_time: channel.testTime,
 		expired_time: channel.expiredTime,
 		created_time: channel.createdTime,
-		other_info: channel.otherInfo,
+		other_info: wordedOtherInfo(channel.otherInfo, language),
 	}
 }

@@ -5,6 +5,8 @@
 import { and, eq } from 'drizzle-orm'
 import { splitList } from '@shared/channel'
 import { CHANNEL_STATUS } from '@shared/channel-type'
+import { inEnglish } from '@shared/messages'
+import { statusReasonMessage, type StatusReason } from '@shared/messages/channel-status'
 import { rows, type Store, type Tables } from '@/db'
 import type { ChangeFeed } from '@/lib/change-feed'
 import type { SecretBox } from '@/lib/crypto'
@@ -25,11 +27,14 @@ export function parseJsonObject(text: string): Record<string, unknown> {
 
 /**
  * `other_info` for a channel entering `status`: enabling clears the reason and time, disabling
- * records them. Other keys in `other_info` are kept.
+ * records them (the reason's English wording and its code, `@shared/messages/channel-status`).
+ * Other keys in `other_info` are kept.
  */
-export function withStatusInfo(otherInfo: string, status: number, reason: string, time: number): string {
-	const { status_reason: _reason, status_time: _time, ...rest } = parseJsonObject(otherInfo)
-	const info = status === CHANNEL_STATUS.enabled ? rest : { ...rest, status_reason: reason, status_time: time }
+export function withStatusInfo(otherInfo: string, status: number, reason: StatusReason | undefined, time: number): string {
+	const { status_reason: _reason, status_reason_line: _line, status_time: _time, ...rest } = parseJsonObject(otherInfo)
+	const info = status === CHANNEL_STATUS.enabled || !reason
+		? rest
+		: { ...rest, status_reason: inEnglish(statusReasonMessage(reason)), status_reason_line: reason, status_time: time }
 	return Object.keys(info).length ? JSON.stringify(info) : ''
 }
 
@@ -111,7 +116,7 @@ export async function loadRoutableChannels(store: Store, secrets: SecretBox, onU
  * `auto_ban` and the auto-disable option is the caller's business. Answers false when the channel
  * was not enabled (already disabled, or gone), in which case nothing changes.
  */
-export async function markChannelAutoDisabled(store: Store, channelId: number, reason: string, changes: ChangeFeed): Promise<boolean> {
+export async function markChannelAutoDisabled(store: Store, channelId: number, reason: StatusReason, changes: ChangeFeed): Promise<boolean> {
 	const now = nowSeconds()
 	const disabled = await store.transaction(function* (tx, tables) {
 		const { channels } = tables

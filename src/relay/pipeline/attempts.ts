@@ -6,7 +6,8 @@
 import type { Dependencies } from '@/dependencies'
 import type { RoutableChannel } from '@/db/stores/channels'
 import type { OpenedResponse } from '@/lib/outbound'
-import { RelayError, relayErrors } from '../errors'
+import { RELAY_MESSAGES } from '@shared/messages/relay'
+import { RelayError, relayErrors, wordedRelayError } from '../errors'
 import { AdaptorFetchError } from '../providers/types'
 import { scrubSecrets, upstreamMessageOf } from '../upstream/messages'
 import { ChannelUnfitError, channelCanTake, openUpstream, type OpenedUpstream, type UpstreamCall } from '../upstream/open'
@@ -34,7 +35,7 @@ interface AttemptPlan extends UpstreamCall {
 const CREDENTIAL_STATUSES = new Set([400, 401, 403])
 const UNAUTHORIZED = 401
 
-const credentialsRejected = () => new RelayError(502, 'the upstream rejected the channel credentials', 'upstream_error', 'upstream_auth_failed')
+const credentialsRejected = () => wordedRelayError(502, RELAY_MESSAGES.credentialsRejected, 'upstream_error', 'upstream_auth_failed')
 
 /** A channel's `status_code_mapping` rewrites the upstream status before anything else sees it. */
 function mappedStatus(channel: RoutableChannel, status: number) {

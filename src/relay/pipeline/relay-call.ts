@@ -13,7 +13,8 @@ import type { Dependencies } from '@/dependencies'
 import { holdFor, resolvePricing, type Pricing, type Usage } from '@/billing/price'
 import { countPrompt, countText, estimatePrompt, type PromptRequest } from '@/billing/tokenizer'
 import { bodyOrEmpty } from '@/lib/outbound'
-import { RelayError, relayErrors } from '../errors'
+import { RELAY_MESSAGES } from '@shared/messages/relay'
+import { RelayError, relayErrors, wordedRelayError } from '../errors'
 import type { EventReader, Json, WireFormat } from '../formats/events'
 import { generatesNoTokens, imageCallRatio, isImageEndpoint, isMediaEndpoint, mediaPromptTexts } from '../formats/media/requests'
 import { checkOpenAIRequest, isStreamable } from '../formats/openai/requests'
@@ -190,7 +191,7 @@ async function wholeAnswer(relay: RelayServices, call: AnsweredCall, upstream: U
 	} catch (error) {
 		if (error instanceof MalformedAnswerError) {
 			await scope.void('upstream_malformed')
-			throw new RelayError(502, 'the upstream sent a malformed answer', 'upstream_error', 'upstream_malformed')
+			throw wordedRelayError(502, RELAY_MESSAGES.malformedAnswer, 'upstream_error', 'upstream_malformed')
 		}
 		await scope.void('upstream_failed')
 		// A converter that found the upstream's answer to be an error says so in a RelayError.

@@ -11,7 +11,9 @@
  */
 import type { OptionStore } from '@/db/stores/options'
 import { compileWordMatcher, type WordMatcher } from '@/lib/word-matcher'
-import { RelayError } from '../errors'
+import { withValues } from '@shared/messages'
+import { RELAY_MESSAGES } from '@shared/messages/relay'
+import { wordedRelayError } from '../errors'
 import { isObject } from '../formats/json'
 import { isMediaEndpoint, mediaPromptTexts } from '../formats/media/requests'
 import type { RelayEndpoint } from '../providers/types'
@@ -65,8 +67,8 @@ export function wordList(words: readonly string[]) {
 }
 
 export const sensitiveErrors = {
-	prompt: (words: readonly string[]) => new RelayError(400, `sensitive words detected: ${wordList(words)}`, 'invalid_request_error', 'sensitive_words_detected'),
-	answer: (words: readonly string[]) => new RelayError(400, `sensitive words detected in the answer: ${wordList(words)}`, 'invalid_request_error', 'sensitive_words_detected'),
+	prompt: (words: readonly string[]) => wordedRelayError(400, withValues(RELAY_MESSAGES.sensitivePrompt, { words: wordList(words) }), 'invalid_request_error', 'sensitive_words_detected'),
+	answer: (words: readonly string[]) => wordedRelayError(400, withValues(RELAY_MESSAGES.sensitiveAnswer, { words: wordList(words) }), 'invalid_request_error', 'sensitive_words_detected'),
 }
 
 function pushText(texts: string[], value: unknown) {

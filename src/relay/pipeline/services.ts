@@ -1,4 +1,5 @@
 /** What the relay needs beyond the app's dependencies: the routing table and the way upstream. */
+import type { StatusReason } from '@shared/messages/channel-status'
 import type { Executor } from '@/billing/batcher'
 import type { QuotaReminder } from '@/billing/quota-reminder'
 import type { UpstreamFetch } from '../upstream/open'
@@ -16,7 +17,7 @@ export interface RelayServices {
 	/** The outbound client every upstream call goes through (design §8), answering bodies as guarded readers. */
 	outbound: UpstreamFetch
 	/** Takes a channel out after an upstream error (status 3, with its reason). */
-	disableChannel(channelId: number, reason: string): Promise<void>
+	disableChannel(channelId: number, reason: StatusReason): Promise<void>
 	/** Remembers how long a channel took (written to `channels.response_time` now and then). */
 	recordResponseTime(channelId: number, milliseconds: number): void
 	/** Identifies this process in `quota_holds.node`. */

@@ -7,17 +7,18 @@ import { USER_STATUS } from '@shared/user'
 import type { Dependencies } from '@/dependencies'
 import { sessionUser } from '@/auth/session-user'
 import { usableGroups } from '@/billing/groups'
-import { RelayError, relayErrors } from '../errors'
+import { RELAY_MESSAGES } from '@shared/messages/relay'
+import { relayErrors, wordedRelayError } from '../errors'
 import type { RelayCaller } from '../pipeline/token-auth'
 
 const PLAYGROUND_TOKEN_PREFIX = 'playground-'
 
 const playgroundErrors = {
-	accessTokenRefused: () => new RelayError(401, 'the playground accepts only a console session, not a token', 'invalid_request_error', 'access_token_refused'),
-	notSignedIn: () => new RelayError(401, 'sign in to the console to use the playground', 'invalid_request_error', 'not_signed_in'),
-	userHeaderMismatch: () => new RelayError(401, 'the New-Api-User header must carry the id of the signed-in user', 'invalid_request_error', 'user_header_mismatch'),
-	userDisabled: () => new RelayError(403, 'this user is disabled', 'invalid_request_error', 'user_disabled'),
-	groupInvalid: () => new RelayError(400, 'group: expected a group name', 'invalid_request_error', 'invalid_request'),
+	accessTokenRefused: () => wordedRelayError(401, RELAY_MESSAGES.accessTokenRefused, 'invalid_request_error', 'access_token_refused'),
+	notSignedIn: () => wordedRelayError(401, RELAY_MESSAGES.notSignedIn, 'invalid_request_error', 'not_signed_in'),
+	userHeaderMismatch: () => wordedRelayError(401, RELAY_MESSAGES.userHeaderMismatch, 'invalid_request_error', 'user_header_mismatch'),
+	userDisabled: () => wordedRelayError(403, RELAY_MESSAGES.playgroundUserDisabled, 'invalid_request_error', 'user_disabled'),
+	groupInvalid: () => wordedRelayError(400, RELAY_MESSAGES.groupInvalid, 'invalid_request_error', 'invalid_request'),
 }
 
 /** The session's user, checked like the console's API checks it (header included); tokens are refused. */

@@ -1,11 +1,14 @@
 /**
  * `POST /pg/chat/completions`: the console's playground. Authenticated by the session cookie and
  * the `New-Api-User` header; the body is an OpenAI chat request plus an optional `group`, which is
- * taken out before the call goes upstream. Errors answer in OpenAI's shape.
+ * taken out before the call goes upstream. Errors answer in OpenAI's shape; Ferry's own refusals
+ * are worded in the console's language (`Accept-Language`, then the `language` cookie), unlike
+ * the `/v1` relay's, which stay English for API clients.
  */
 import { Elysia } from 'elysia'
+import { requestLanguage } from '@shared/request-language'
 import type { Dependencies } from '@/dependencies'
-import { openAIErrorResponse } from '../errors'
+import { type ErrorResponder, inLanguage, openAIErrorResponse } from '../errors'
 import { canonicalFromOpenAI } from '../formats/canonical'
 import { isObject } from '../formats/json'
 import { openAIClientFormat } from '../formats/openai/client'
@@ -15,7 +18,9 @@ import type { RelayServices } from '../pipeline/services'
 import { playgroundCaller, playgroundGroup, playgroundUser } from './caller'
 
 function playgroundChat(dependencies: Dependencies, relay: RelayServices, request: Request, clientAddress: string): Promise<Response> {
-	return respond(dependencies, relay, request, clientAddress, openAIErrorResponse, async () => {
+	const language = requestLanguage(request)
+	const respondError: ErrorResponder = (error, requestId) => openAIErrorResponse(inLanguage(error, language), requestId)
+	return respond(dependencies, relay, request, clientAddress, respondError, async () => {
 		const user = await playgroundUser(dependencies, request.headers)
 		const body = await readJsonBody(request)
 		let forwarded = body

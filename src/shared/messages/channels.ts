@@ -25,7 +25,6 @@ export const CHANNEL_MESSAGE_ENTRIES = {
 	tagRequired: ['标签不能为空', 'the tag must not be empty'],
 	noChanges: ['没有修改', 'no changes'],
 	noChannelsWithTag: ['没有渠道使用该标签', 'no channel has this tag'],
-	disabledByAdministrator: ['被管理员禁用', 'disabled by an administrator'],
 } as const
 
 export const CHANNEL_MESSAGES = /* @__PURE__ */ sourceTexts(CHANNEL_MESSAGE_ENTRIES)

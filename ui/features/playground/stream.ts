@@ -3,6 +3,7 @@
  * New-Api-User header, its Server-Sent Events read with fetch and a reader. The reply text is each
  * event's `choices[0].delta.content`; the stream ends at `[DONE]`.
  */
+import { pageLanguage } from '@ui/lib/browser-api'
 import { readStoredUser } from '@ui/lib/storage'
 
 const PLAYGROUND_PATH = '/pg/chat/completions'
@@ -61,7 +62,8 @@ export async function streamChat(request: PlaygroundRequest, onText: (text: stri
 	const user = readStoredUser()
 	const response = await fetch(PLAYGROUND_PATH, {
 		method: 'POST',
-		headers: { 'content-type': 'application/json', ...(user ? { 'New-Api-User': String(user.id) } : {}) },
+		// The server words its refusals in the language the page shows, as browserApi asks for its answers.
+		headers: { 'content-type': 'application/json', 'accept-language': pageLanguage(), ...(user ? { 'New-Api-User': String(user.id) } : {}) },
 		body: JSON.stringify(requestBody(request)),
 		credentials: 'same-origin',
 		signal,

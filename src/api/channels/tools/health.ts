@@ -8,7 +8,8 @@
  */
 import { and, eq } from 'drizzle-orm'
 import { CHANNEL_STATUS } from '@shared/channel-type'
-import { inEnglish } from '@shared/messages'
+import { inEnglish, nested } from '@shared/messages'
+import { statusReason, statusReasonMessage, type StatusReason } from '@shared/messages/channel-status'
 import { rows } from '@/db'
 import type { Dependencies } from '@/dependencies'
 import { rebuildAbilities } from '@/db/stores/abilities'
@@ -30,11 +31,11 @@ export interface HealthRoundSummary {
 }
 
 /** Why the outcome counts as a failure, or undefined when it passed. */
-function failureReason(dependencies: Dependencies, outcome: ChannelTestOutcome): string | undefined {
-	if (!outcome.success) return `channel test failed: ${inEnglish(outcome.message)}`
+function failureReason(dependencies: Dependencies, outcome: ChannelTestOutcome): StatusReason | undefined {
+	if (!outcome.success) return statusReason('test.failed', { reason: outcome.message ? nested(outcome.message) : '' })
 	const thresholdSeconds = dependencies.options.get('ChannelDisableThreshold')
 	if (thresholdSeconds > 0 && outcome.time > thresholdSeconds * MILLISECONDS_PER_SECOND) {
-		return `channel test took ${(outcome.time / MILLISECONDS_PER_SECOND).toFixed(2)} s, more than the ${thresholdSeconds} s threshold`
+		return statusReason('test.slow', { seconds: (outcome.time / MILLISECONDS_PER_SECOND).toFixed(2), threshold: thresholdSeconds })
 	}
 	return undefined
 }
@@ -46,7 +47,7 @@ async function enableAutoDisabledChannel(dependencies: Dependencies, channelId: 
 		const isAutoDisabled = and(eq(channels.id, channelId), eq(channels.status, CHANNEL_STATUS.autoDisabled))
 		const [channel] = yield* rows(tx.select({ otherInfo: channels.otherInfo }).from(channels).where(isAutoDisabled))
 		if (!channel) return false
-		const otherInfo = withStatusInfo(channel.otherInfo, CHANNEL_STATUS.enabled, '', 0)
+		const otherInfo = withStatusInfo(channel.otherInfo, CHANNEL_STATUS.enabled, undefined, 0)
 		const [updated] = yield* rows(tx.update(channels).set({ status: CHANNEL_STATUS.enabled, otherInfo }).where(isAutoDisabled).returning({ id: channels.id }))
 		if (!updated) return false
 		yield* rebuildAbilities(tx, tables, [channelId])
@@ -63,7 +64,7 @@ async function judge(dependencies: Dependencies, channel: ToolChannel, outcome: 
 	if (reason && channel.status === CHANNEL_STATUS.enabled && channel.autoBan && options.get('AutomaticDisableChannelEnabled')) {
 		if (await markChannelAutoDisabled(store, channel.id, reason, changes)) {
 			summary.disabled.push(channel.id)
-			logger.warn('channel disabled by its health check', { channelId: channel.id, reason })
+			logger.warn('channel disabled by its health check', { channelId: channel.id, reason: inEnglish(statusReasonMessage(reason)) })
 		}
 	}
 	if (!reason && channel.status === CHANNEL_STATUS.autoDisabled && options.get('AutomaticEnableChannelEnabled')) {

@@ -1,0 +1,31 @@
+/**
+ * The relay's own refusals that the console's playground meets (issue 16). A relay error keeps
+ * its English for API clients (`/v1`: the provider's English shapes); the playground, a console
+ * feature, answers the same error worded in the console's language. The English here is exactly
+ * what API clients have always read. An upstream's own message is never in this list.
+ */
+import { sourceTexts } from './define'
+
+export const RELAY_MESSAGE_ENTRIES = {
+	accessTokenRefused: ['演练场只接受控制台会话，不接受令牌', 'the playground accepts only a console session, not a token'],
+	notSignedIn: ['请先登录控制台再使用演练场', 'sign in to the console to use the playground'],
+	userHeaderMismatch: ['New-Api-User 请求头必须是当前登录用户的 ID', 'the New-Api-User header must carry the id of the signed-in user'],
+	playgroundUserDisabled: ['该用户已被禁用', 'this user is disabled'],
+	groupInvalid: ['group：应为分组名称', 'group: expected a group name'],
+	groupNotAllowed: ['该用户不能使用分组 {group}', 'the group {group} is not available to this user'],
+	modelUnpriced: ['模型 {model} 未设置价格，请联系管理员设置其倍率或价格', 'the model {model} has no price set; ask the administrator to set its ratio or price'],
+	streaming: ['流式 {endpoint}', 'streaming {endpoint}'],
+	noChannelSupports: ['没有提供模型 {model} 的渠道支持 {what}', 'no channel serving the model {model} supports {what}'],
+	channelTypeUnsupported: ['该渠道类型不支持 {what}', 'this channel type does not support {what}'],
+	noChannel: ['分组 {group} 下没有模型 {model} 的可用渠道', 'no available channels for model {model} in group {group}'],
+	insufficientUserQuota: ['用户额度不足', 'insufficient user quota'],
+	modelNotFound: ['模型 {model} 不存在，或你无权使用', 'the model {model} does not exist or you do not have access to it'],
+	upstreamUnavailable: ['上游服务没有应答', 'the upstream service did not answer'],
+	internal: ['网关处理请求失败', 'the gateway failed to handle the request'],
+	credentialsRejected: ['上游拒绝了渠道的凭据', 'the upstream rejected the channel credentials'],
+	malformedAnswer: ['上游返回了格式错误的应答', 'the upstream sent a malformed answer'],
+	sensitivePrompt: ['检测到敏感词：{words}', 'sensitive words detected: {words}'],
+	sensitiveAnswer: ['回答中检测到敏感词：{words}', 'sensitive words detected in the answer: {words}'],
+} as const
+
+export const RELAY_MESSAGES = /* @__PURE__ */ sourceTexts(RELAY_MESSAGE_ENTRIES)
