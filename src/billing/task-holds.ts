@@ -5,6 +5,7 @@
  * returns it with a log line the user sees (failure, refusal, timeout). The reconciler leaves the
  * hold of a task that is still alive alone (reconciler.ts).
  */
+import type { StoredLogLine } from '@shared/messages/logs'
 import { and, inArray } from 'drizzle-orm'
 import { LOG_TYPE } from '@shared/log'
 import { execute, rows, type Database, type Tables } from '@/db'
@@ -26,12 +27,12 @@ export function* adoptHoldForTask(requestId: string, deadline: number) {
  * quota: the hold going back is not a credit). Answers the amount returned, or 0 when the hold
  * was no longer pending (another node closed it first).
  */
-export function* returnTaskHold(tx: Database, tables: Tables, requestId: string, reason: string, content: (amount: number) => string) {
+export function* returnTaskHold(tx: Database, tables: Tables, requestId: string, reason: string, line: (amount: number) => StoredLogLine) {
 	const hold = yield* voidHoldWork(requestId, reason)
 	if (!hold) return 0
 	const { logs } = tables
 	yield* rows(tx.insert(logs).values({
-		userId: hold.userId, type: LOG_TYPE.system, requestId, tokenId: hold.tokenId, quota: 0, content: content(hold.amount),
+		userId: hold.userId, type: LOG_TYPE.system, requestId, tokenId: hold.tokenId, quota: 0, ...line(hold.amount),
 	}).returning({ id: logs.id }))
 	return hold.amount
 }

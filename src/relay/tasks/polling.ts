@@ -5,6 +5,7 @@
  * a task's end, and its settle or refund, happens once even when nodes overlap. Work per round is
  * bounded: the oldest unfinished tasks first, at most ROUND_LIMIT of each kind.
  */
+import { storedLine } from '@shared/messages/logs'
 import { and, asc, eq, inArray, lt } from 'drizzle-orm'
 import { TASK_PLATFORM, TASK_STATUS } from '@shared/task-constants'
 import type { Dependencies } from '@/dependencies'
@@ -100,9 +101,9 @@ export async function pollTasks(dependencies: Dependencies, relay: RelayServices
 	const timeoutMinutes = options.get('TaskTimeoutMinutes')
 	const tally: Tally = { updated: 0, succeeded: 0, failed: 0 }
 	const applyDrawing = (row: DrawingRow, report: UpstreamTaskState, reason: string) => relay.ledger.transaction((tx, tables) =>
-		applyDrawingReport(tx, tables, book, row, report, { holdReason: reason, describe: (amount) => `the drawing task ${row.mjId || row.id} failed (${report.failReason}); its hold of ${amount} quota was returned` }))
+		applyDrawingReport(tx, tables, book, row, report, { holdReason: reason, describe: (quota) => storedLine('task.drawing_failed', { task: row.mjId || row.id, reason: report.failReason, quota }) }))
 	const applyTask = (row: TaskRow, report: UpstreamTaskState, reason: string) => relay.ledger.transaction((tx, tables) =>
-		applyTaskReport(tx, tables, book, row, report, { holdReason: reason, describe: (amount) => `the task ${row.taskId} failed (${report.failReason}); its hold of ${amount} quota was returned` }))
+		applyTaskReport(tx, tables, book, row, report, { holdReason: reason, describe: (quota) => storedLine('task.failed', { task: row.taskId, reason: report.failReason, quota }) }))
 
 	// Timeouts first: a task past its time fails whatever the upstream would say now.
 	const cutoff = book.now - timeoutMinutes * SECONDS_PER_MINUTE

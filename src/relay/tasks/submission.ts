@@ -7,6 +7,7 @@
  * A submit is never retried on another channel: an upstream that took the task but answered late
  * would run it twice. Nor does a client that hangs up abort it: the task is recorded either way.
  */
+import { storedLine } from '@shared/messages/logs'
 import type { Dependencies } from '@/dependencies'
 import { InsufficientQuotaError, reserve, voidHold } from '@/billing/holds'
 import { quotaForUsage, resolvePricing } from '@/billing/price'
@@ -136,7 +137,7 @@ export async function sendTask(dependencies: Dependencies, relay: RelayServices,
 export async function returnRefusedHold(relay: RelayServices, prepared: PreparedTask, description: string): Promise<void> {
 	if (!prepared.requestId) return
 	await relay.ledger.transaction((tx, tables) => returnTaskHold(tx, tables, prepared.requestId, 'upstream_refused',
-		(amount) => `the upstream refused the ${prepared.call.model} task (${description}); its hold of ${amount} quota was returned`))
+		(quota) => storedLine('task.refused', { model: prepared.call.model, reason: description, quota })))
 }
 
 /** Returns the hold of a task that could not be recorded (a database failure): nothing was billed. */

@@ -4,6 +4,7 @@
  * with a compare-and-set on that state, and settles (SUCCESS) or returns (FAILURE) the hold in the
  * same transaction, so a task's end and its bill happen once however many nodes poll.
  */
+import { storedLine, type StoredLogLine } from '@shared/messages/logs'
 import { and, eq } from 'drizzle-orm'
 import { isFinishedTaskStatus, TASK_STATUS } from '@shared/task-constants'
 import { parseJsonObject } from '@/db/stores/channels'
@@ -57,7 +58,7 @@ export interface TaskBook {
 interface TaskEnd {
 	status: string
 	holdReason: string
-	describe: (amount: number) => string
+	describe: (amount: number) => StoredLogLine
 }
 
 /** The common part of both kinds of task row that billing reads. */
@@ -112,7 +113,7 @@ export function* recordTask(tx: Database, tables: Tables, book: TaskBook, values
 function* startOrEnd(tx: Database, tables: Tables, book: TaskBook, row: BilledTask & { id: number }, taskId: string, status: string) {
 	if (!row.requestId) return
 	if (isFinishedTaskStatus(status)) {
-		yield* closeHold(tx, tables, book, row, taskId, { status, holdReason: 'task_failed', describe: (amount) => `the task ${taskId} failed at once; its hold of ${amount} quota was returned` })
+		yield* closeHold(tx, tables, book, row, taskId, { status, holdReason: 'task_failed', describe: (quota) => storedLine('task.failed_at_once', { task: taskId, quota }) })
 		return
 	}
 	yield* adoptHoldForTask(row.requestId, book.now + book.lifetimeSeconds)

@@ -25,6 +25,10 @@ export const LOG_LINE_ENTRIES = {
 	'top_up.online': ['在线充值 {amount} 个单位（{quota} 额度），支付方式 {method}，订单号 {trade}', 'online top-up of {amount} units ({quota} quota) via {method}, trade {trade}'],
 	'redemption.redeemed': ['使用兑换码 #{id}（{name}）兑换 {quota} 额度', 'redeemed code #{id} ({name}) for {quota} quota'],
 	'hold.returned': ['请求 {request} 未完成即中断，预扣的 {quota} 额度已退回', 'request {request} was interrupted before it finished; its hold of {quota} quota was returned'],
+	'task.refused': ['上游拒绝了 {model} 任务（{reason}），预扣的 {quota} 额度已退回', 'the upstream refused the {model} task ({reason}); its hold of {quota} quota was returned'],
+	'task.failed_at_once': ['任务 {task} 提交后即失败，预扣的 {quota} 额度已退回', 'the task {task} failed at once; its hold of {quota} quota was returned'],
+	'task.drawing_failed': ['绘图任务 {task} 失败（{reason}），预扣的 {quota} 额度已退回', 'the drawing task {task} failed ({reason}); its hold of {quota} quota was returned'],
+	'task.failed': ['任务 {task} 失败（{reason}），预扣的 {quota} 额度已退回', 'the task {task} failed ({reason}); its hold of {quota} quota was returned'],
 	'import.opening_balance': ['从 {source} 转入的期初余额', 'opening balance carried over from {source}'],
 	'import.used_before': ['迁移前在 {source} 已使用的额度（在此记为一笔已结算的消费）', 'quota used in {source} before the move (booked here as one settled charge)'],
 } as const
@@ -42,8 +46,10 @@ export function logLine(code: LogLineCode, values: LogLineValues = {}): { conten
 	return { content: english, other: { log_line: { code, values } } }
 }
 
+export type StoredLogLine = { content: string; other: string }
+
 /** `logLine` for a direct insert into the log table, whose `other` column holds JSON text. */
-export function storedLine(code: LogLineCode, values: LogLineValues = {}): { content: string; other: string } {
+export function storedLine(code: LogLineCode, values: LogLineValues = {}): StoredLogLine {
 	const { content, other } = logLine(code, values)
 	return { content, other: JSON.stringify(other) }
 }

@@ -129,6 +129,9 @@ for (const target of databaseTargets()) {
 			expect(lines.at(-1)).toMatchObject({ type: LOG_TYPE.system, quota: 0, content: `the upstream refused the mj_imagine task (May contains sensitive words); its hold of ${PRICE.mj_imagine} quota was returned` })
 			const listed = await tasks.harness.ferry.call('GET', '/api/mj/self/', { as: tasks.alice })
 			expect(listed.body.data.items[0]).toMatchObject({ code: 24, status: 'FAILURE', fail_reason: 'May contains sensitive words', prompt: 'a forbidden thing', mj_id: '' })
+			// The console words the line in its reader's language; the upstream's own words stay as sent.
+			const inChinese = await tasks.harness.ferry.call('GET', '/api/log/self?p=1&page_size=1', { as: tasks.alice, headers: { 'accept-language': 'zh-CN' } })
+			expect(inChinese.body.data.items[0].content).toBe(`上游拒绝了 mj_imagine 任务（May contains sensitive words），预扣的 ${PRICE.mj_imagine} 额度已退回`)
 		})
 
 		test('queued and existing-task answers read as submitted to the client, and a finished duplicate is charged at once', async () => {
