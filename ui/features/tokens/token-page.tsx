@@ -1,4 +1,4 @@
-import { useState } from 'react'
+import { lazy, Suspense, useRef, useState } from 'react'
 import { useLoaderData, useRevalidator } from 'react-router'
 import { TOKEN_STATUS } from '@shared/token-constants'
 import { deselect, type RowSelectionState } from '@ui/components/data-table/data-table'
@@ -10,10 +10,13 @@ import { useTranslation } from '@ui/i18n'
 import { browserApi } from '@ui/lib/browser-api'
 import { callApi } from '@ui/lib/call-api'
 import { deleteToken, getToken, readTokenFilters, setTokenStatus, type TokenView } from '@ui/features/tokens/api'
-import { type DrawerTarget, TokenDrawer } from '@ui/features/tokens/components/token-drawer'
+import type { DrawerTarget } from '@ui/features/tokens/components/token-drawer'
 import { TokenTable } from '@ui/features/tokens/components/token-table'
 import { TokenToolbar } from '@ui/features/tokens/components/token-toolbar'
 import type { TokenPageData } from '@ui/features/tokens/token-route'
+
+/** The form's code loads when it is first opened: most visits only read the list. */
+const TokenDrawer = lazy(() => import('@ui/features/tokens/components/token-drawer').then((module) => ({ default: module.TokenDrawer })))
 
 const copySelectedMessage = '请至少选择一个令牌'
 
@@ -26,6 +29,9 @@ export function TokenPage() {
 	const filters = readTokenFilters(table.searchParameters)
 	const [selected, setSelected] = useState<RowSelectionState>({})
 	const [drawer, setDrawer] = useState<DrawerTarget | null>(null)
+	// Once opened, the drawer stays mounted so that it can close with its animation.
+	const drawerOpened = useRef(false)
+	if (drawer) drawerOpened.current = true
 	// The token stays set while the dialog closes, so its name does not vanish mid-animation.
 	const [deleting, setDeleting] = useState<TokenView | null>(null)
 	const [confirmingDelete, setConfirmingDelete] = useState(false)
@@ -86,16 +92,20 @@ export function TokenPage() {
 					setConfirmingDelete(true)
 				}}
 			/>
-			<TokenDrawer
-				target={drawer}
-				models={data.models}
-				groups={data.groups}
-				onClose={() => setDrawer(null)}
-				onSaved={() => {
-					setDrawer(null)
-					revalidator.revalidate()
-				}}
-			/>
+			{drawerOpened.current && (
+				<Suspense fallback={null}>
+					<TokenDrawer
+						target={drawer}
+						models={data.models}
+						groups={data.groups}
+						onClose={() => setDrawer(null)}
+						onSaved={() => {
+							setDrawer(null)
+							revalidator.revalidate()
+						}}
+					/>
+				</Suspense>
+			)}
 			<ConfirmDialog
 				open={confirmingDelete}
 				onOpenChange={setConfirmingDelete}

@@ -1,5 +1,5 @@
 import { CopyIcon, PowerIcon, PowerOffIcon, RadarIcon, Trash2Icon } from 'lucide-react'
-import { useState } from 'react'
+import { lazy, Suspense, useState } from 'react'
 import type { ChannelView, UpstreamGroup } from '@shared/channel'
 import { CHANNEL_STATUS } from '@shared/channel-type'
 import { RowActions } from '@ui/components/data-table/row-actions'
@@ -7,12 +7,14 @@ import { ConfirmDialog } from '@ui/components/ui/confirm-dialog'
 import { toast } from '@ui/components/ui/toaster'
 import { copyChannel, deleteChannel, detectUpstream, updateChannel } from '@ui/features/channels/api'
 import { TestButton } from '@ui/features/channels/components/test-button'
-import { UpstreamDialog } from '@ui/features/channels/components/upstream-dialog'
 import { useChannelAction } from '@ui/features/channels/use-channel-action'
 import { useTranslation } from '@ui/i18n'
 import { describeError } from '@ui/lib/api'
 import { browserApi } from '@ui/lib/browser-api'
 import { callApi } from '@ui/lib/call-api'
+
+/** The detected upstream groups' dialog: its code loads with the first detection. */
+const UpstreamDialog = lazy(() => import('@ui/features/channels/components/upstream-dialog').then((module) => ({ default: module.UpstreamDialog })))
 
 /** Test and edit on the row; enable/disable, detect upstream, copy and delete in its menu. */
 export function ChannelActions({ channel }: { channel: ChannelView }) {
@@ -67,7 +69,11 @@ export function ChannelActions({ channel }: { channel: ChannelView }) {
 				destructive
 				onConfirm={() => run(deleteChannel(browserApi, channel.id), '删除成功')}
 			/>
-			<UpstreamDialog channelName={channel.name} groups={upstreamGroups} onClose={() => setUpstreamGroups(null)} />
+			{upstreamGroups && (
+				<Suspense fallback={null}>
+					<UpstreamDialog channelName={channel.name} groups={upstreamGroups} onClose={() => setUpstreamGroups(null)} />
+				</Suspense>
+			)}
 		</RowActions>
 	)
 }

@@ -1,14 +1,16 @@
 import { PlusIcon, RefreshCwIcon } from 'lucide-react'
-import { useState } from 'react'
+import { lazy, Suspense, useState } from 'react'
 import { Link, useRevalidator } from 'react-router'
 import { Button } from '@ui/components/ui/button'
 import { ConfirmDialog } from '@ui/components/ui/confirm-dialog'
 import { toast } from '@ui/components/ui/toaster'
 import { deleteChannels, deleteDisabledChannels, fixChannels, testAllChannels, updateAllBalances } from '@ui/features/channels/api'
-import { BatchTagDialog } from '@ui/features/channels/components/batch-tag-dialog'
 import { useChannelAction } from '@ui/features/channels/use-channel-action'
 import { useTranslation } from '@ui/i18n'
 import { browserApi } from '@ui/lib/browser-api'
+
+/** Tagging a selection is a batch-mode tool: its dialog's code loads when it is first opened. */
+const BatchTagDialog = lazy(() => import('@ui/features/channels/components/batch-tag-dialog').then((module) => ({ default: module.BatchTagDialog })))
 
 /** Failed channels named in the toast; the rest are counted. */
 const FAILURES_SHOWN = 3
@@ -32,6 +34,9 @@ export function PageActions({ batchMode, selectedIds, onSelectionDone }: PageAct
 	const revalidator = useRevalidator()
 	const [confirming, setConfirming] = useState<'disabled' | 'selected' | null>(null)
 	const [tagging, setTagging] = useState(false)
+	// Once opened, the dialog stays mounted so that it can close with its animation.
+	const [taggingOpened, setTaggingOpened] = useState(false)
+	if (tagging && !taggingOpened) setTaggingOpened(true)
 	/** Test-all answers only a message: it is shown, or the fallback when empty. */
 	async function runWithMessage(call: ReturnType<typeof testAllChannels>, fallback: string) {
 		const envelope = await run(call)
@@ -106,7 +111,11 @@ export function PageActions({ batchMode, selectedIds, onSelectionDone }: PageAct
 				destructive
 				onConfirm={deleteSelected}
 			/>
-			<BatchTagDialog ids={selectedIds} open={tagging} onOpenChange={setTagging} onDone={onSelectionDone} />
+			{taggingOpened && (
+				<Suspense fallback={null}>
+					<BatchTagDialog ids={selectedIds} open={tagging} onOpenChange={setTagging} onDone={onSelectionDone} />
+				</Suspense>
+			)}
 		</div>
 	)
 }
