@@ -33,6 +33,22 @@ describe('request rate limits', () => {
 	const chat = (client: OpenAI, content = 'Hi') => client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content }] })
 		.then(() => 200, (error: InstanceType<typeof OpenAI.APIError>) => error.status ?? 0)
 
+	test('the console\'s playground words the same refusal in the console\'s language; API clients read it in English', async () => {
+		await setOptions({ ModelRequestRateLimitEnabled: 'true', ModelRequestRateLimitCount: '1', ModelRequestRateLimitDurationMinutes: '2' })
+		const playground = () => fetch(`${harness.baseUrl}/pg/chat/completions`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json', cookie: harness.root.cookie!, 'new-api-user': String(harness.root.userId), 'accept-language': 'zh-CN' },
+			body: JSON.stringify({ model: MODEL, messages: [{ role: 'user', content: 'Hi' }] }),
+		})
+		expect((await playground()).status).toBe(200)
+		const refused = await playground()
+		expect(refused.status).toBe(429)
+		expect(((await refused.json()) as { error: { message: string } }).error.message).toBe('请求次数过多，请稍后再试（2 分钟内最多 1 次请求）')
+		const { key } = await harness.createToken()
+		const relayed = await harness.client(key).chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'Hi' }] }).catch((error) => error)
+		expect(relayed.error.message).toBe('too many requests, try later (at most 1 requests in 2 minutes)')
+	})
+
 	test('past the total limit a call is refused with 429 and the seed\'s message, in the OpenAI, Claude and Gemini shapes', async () => {
 		await setOptions({ ModelRequestRateLimitEnabled: 'true', ModelRequestRateLimitCount: '2', ModelRequestRateLimitDurationMinutes: '1' })
 		const { key } = await harness.createToken()

@@ -14,10 +14,11 @@
  * them (the same atomic `INCR`/`EXPIRE` script as the login limits), in this node's memory otherwise
  * or while Redis is unreachable. Each window starts at the user's first call in it.
  */
-import { MESSAGES } from '@shared/api'
+import { withValues } from '@shared/messages'
+import { RELAY_MESSAGES } from '@shared/messages/relay'
 import type { OptionStore } from '@/db/stores/options'
 import type { RateLimiter } from '@/lib/rate-limiter'
-import { RelayError } from '../errors'
+import { wordedRelayError } from '../errors'
 import type { RelayCaller } from './token-auth'
 
 const SECONDS_PER_MINUTE = 60
@@ -30,9 +31,14 @@ export interface RequestLimits {
 	admit(caller: RelayCaller): Promise<(() => void) | undefined>
 }
 
-const tooMany = (limit: number, what: string, minutes: number) => new RelayError(
-	429, `${MESSAGES.tooManyRequests} (at most ${limit} ${what} in ${minutes} minute${minutes === 1 ? '' : 's'})`, 'rate_limit_error', 'rate_limit_exceeded',
-)
+/** Worded for the playground in the console's language; API clients read the English. */
+function tooMany(limit: number, counted: 'all' | 'successful', minutes: number) {
+	const all = counted === 'all'
+	const message = minutes === 1
+		? withValues(all ? RELAY_MESSAGES.requestLimitMinute : RELAY_MESSAGES.successLimitMinute, { limit })
+		: withValues(all ? RELAY_MESSAGES.requestLimitMinutes : RELAY_MESSAGES.successLimitMinutes, { limit, minutes })
+	return wordedRelayError(429, message, 'rate_limit_error', 'rate_limit_exceeded')
+}
 
 export function createRequestLimits(options: OptionStore, limiter: RateLimiter): RequestLimits {
 	return {
@@ -45,11 +51,11 @@ export function createRequestLimits(options: OptionStore, limiter: RateLimiter):
 				?? [options.get('ModelRequestRateLimitCount'), options.get('ModelRequestRateLimitSuccessCount')]
 			// The window's length is part of the bucket, so a changed duration starts fresh counters.
 			const bucket = (kind: string) => `model-request:${kind}:${minutes}:${caller.user.id}`
-			if (total > 0 && !await limiter.hit(bucket('total'), total, windowSeconds)) throw tooMany(total, 'requests', minutes)
+			if (total > 0 && !await limiter.hit(bucket('total'), total, windowSeconds)) throw tooMany(total, 'all', minutes)
 			if (success <= 0) return undefined
 			const successes = bucket('success')
 			// A limiter that cannot read a count (a test double) never refuses on successes.
-			if ((await limiter.count?.(successes) ?? 0) >= success) throw tooMany(success, 'successful requests', minutes)
+			if ((await limiter.count?.(successes) ?? 0) >= success) throw tooMany(success, 'successful', minutes)
 			return () => {
 				void Promise.resolve(limiter.hit(successes, success, windowSeconds)).catch(() => {})
 			}

@@ -25,6 +25,11 @@ export const RELAY_MESSAGE_ENTRIES = {
 	credentialsRejected: ['上游拒绝了渠道的凭据', 'the upstream rejected the channel credentials'],
 	malformedAnswer: ['上游返回了格式错误的应答', 'the upstream sent a malformed answer'],
 	sensitivePrompt: ['检测到敏感词：{words}', 'sensitive words detected: {words}'],
+	/** The request rate limits (ModelRequestRateLimit*): all requests, or successful ones, in a window of one or more minutes. */
+	requestLimitMinute: ['请求次数过多，请稍后再试（1 分钟内最多 {limit} 次请求）', 'too many requests, try later (at most {limit} requests in 1 minute)'],
+	requestLimitMinutes: ['请求次数过多，请稍后再试（{minutes} 分钟内最多 {limit} 次请求）', 'too many requests, try later (at most {limit} requests in {minutes} minutes)'],
+	successLimitMinute: ['请求次数过多，请稍后再试（1 分钟内最多 {limit} 次成功请求）', 'too many requests, try later (at most {limit} successful requests in 1 minute)'],
+	successLimitMinutes: ['请求次数过多，请稍后再试（{minutes} 分钟内最多 {limit} 次成功请求）', 'too many requests, try later (at most {limit} successful requests in {minutes} minutes)'],
 	sensitiveAnswer: ['回答中检测到敏感词：{words}', 'sensitive words detected in the answer: {words}'],
 } as const
 
