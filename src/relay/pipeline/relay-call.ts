@@ -100,7 +100,10 @@ function completionAllowance(dependencies: Dependencies, endpoint: RelayEndpoint
 /** Only chat and completions generate text that could carry a sensitive word. */
 const generatesText = (endpoint: RelayEndpoint) => endpoint === 'chat' || endpoint === 'completions'
 
-/** Throws a RelayError (in no format: the client format renders it) when the call is refused or fails. */
+/**
+ * Throws a RelayError (in no format: the client format renders it) when the call is refused or fails.
+ * The caller (respond.ts) has waited for the routing table to be ready.
+ */
 export async function relayCall(dependencies: Dependencies, relay: RelayServices, request: CallRequest): Promise<CallResult> {
 	const { requestId, endpoint, caller } = request
 	const body = checkOpenAIRequest(endpoint, request.body)
@@ -120,7 +123,6 @@ export async function relayCall(dependencies: Dependencies, relay: RelayServices
 	const checksAnswers = generatesText(endpoint) && relay.sensitiveWords.forAnswers() !== undefined
 	if (checksAnswers && request.native?.required) throw relayErrors.badRequest(`${request.native.required}, and answers are checked for sensitive words here, which such a channel's answers cannot be`)
 	const native = checksAnswers ? undefined : request.native
-	await relay.routing.ready()
 	const service = { endpoint, stream, native: native?.format, nativeRequired: native?.required !== undefined }
 	const takes = (channel: RoutableChannel) => channelCanTake(channel, { ...service, model })
 	const group = resolveGroup(dependencies.options, caller, model, (candidate, name) => relay.routing.hasModel(candidate, name, takes))

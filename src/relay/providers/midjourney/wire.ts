@@ -5,12 +5,11 @@
  */
 import { MJ_ACCEPTED_CODES, TASK_STATUS } from '@shared/task-constants'
 import type { TaskSubmitOutcome, UpstreamChannel, UpstreamRequest, UpstreamTaskState } from '../types'
-import { bareKey, jsonText, objectOr, parseAnswer, textOf, unixSeconds } from '../shared/task-wire'
+import { answeredWithoutTask, bareKey, jsonText, objectOr, parseAnswer, submitAnswerObject, textOf, unixSeconds } from '../shared/task-wire'
 import { isObject } from '../../formats/json'
 
 /** midjourney-proxy's code for a request it found invalid; what a refusal without a code is given. */
 const VALIDATION_ERROR = 4
-const BAD_GATEWAY = 502
 /** midjourney-proxy Plus can cancel a task; for Ferry that is a task that failed. */
 const CANCELLED = 'CANCEL'
 
@@ -38,15 +37,8 @@ export function fetchRequest(channel: UpstreamChannel, ids: readonly string[]): 
  * midjourney-proxy's own refusals (banned prompt, full queue…), with its description.
  */
 export function readSubmit(status: number, text: string): TaskSubmitOutcome {
-	let answer: unknown
-	try {
-		answer = JSON.parse(text)
-	} catch {
-		answer = undefined
-	}
-	if (!isObject(answer)) {
-		return { accepted: false, status: status >= 400 ? status : BAD_GATEWAY, code: VALIDATION_ERROR, description: `the upstream answered ${status} without a task`, properties: {} }
-	}
+	const answer = submitAnswerObject(text)
+	if (!answer) return answeredWithoutTask(status, VALIDATION_ERROR)
 	const code = typeof answer.code === 'number' ? answer.code : Number(answer.code)
 	const description = textOf(answer.description)
 	const properties = objectOr(answer.properties)

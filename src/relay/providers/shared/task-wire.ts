@@ -1,5 +1,6 @@
 /** Reading task answers: what midjourney-proxy and the Suno APIs write for times, ids and text. */
 import { isObject } from '../../formats/json'
+import type { TaskSubmitOutcome } from '../types'
 
 /** Times past this are milliseconds (2001-09-09 in ms; year 5138 in seconds). */
 const MILLISECONDS_THRESHOLD = 1e12
@@ -26,6 +27,23 @@ export function jsonText(value: unknown): string {
 
 export function objectOr(value: unknown): Record<string, unknown> {
 	return isObject(value) ? value : {}
+}
+
+const BAD_GATEWAY = 502
+
+/** A submit's answer as a JSON object; undefined for anything else (not JSON, or not an object). */
+export function submitAnswerObject(text: string): Record<string, unknown> | undefined {
+	try {
+		const answer: unknown = JSON.parse(text)
+		return isObject(answer) ? answer : undefined
+	} catch {
+		return undefined
+	}
+}
+
+/** The refusal of a submit answered without a task: its HTTP status when that is an error, else 502. */
+export function answeredWithoutTask(status: number, code: number | string): TaskSubmitOutcome {
+	return { accepted: false, status: status >= 400 ? status : BAD_GATEWAY, code, description: `the upstream answered ${status} without a task`, properties: {} }
 }
 
 /** The parsed JSON of an answer, or a SyntaxError naming what was expected. */

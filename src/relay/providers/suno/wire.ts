@@ -4,11 +4,10 @@
  * start_time, finish_time, progress, data}]}`.
  */
 import type { TaskSubmitOutcome, UpstreamChannel, UpstreamRequest, UpstreamTaskState } from '../types'
-import { bareKey, jsonText, parseAnswer, textOf, unixSeconds } from '../shared/task-wire'
+import { answeredWithoutTask, bareKey, jsonText, parseAnswer, submitAnswerObject, textOf, unixSeconds } from '../shared/task-wire'
 import { isObject } from '../../formats/json'
 
 const SUCCESS_CODE = 'success'
-const BAD_GATEWAY = 502
 const BAD_REQUEST = 400
 
 const headers = (channel: UpstreamChannel) => ({ 'content-type': 'application/json', accept: 'application/json', authorization: `Bearer ${bareKey(channel.key)}` })
@@ -22,15 +21,8 @@ export function fetchRequest(channel: UpstreamChannel, ids: readonly string[]): 
 }
 
 export function readSubmit(status: number, text: string): TaskSubmitOutcome {
-	let answer: unknown
-	try {
-		answer = JSON.parse(text)
-	} catch {
-		answer = undefined
-	}
-	if (!isObject(answer)) {
-		return { accepted: false, status: status >= 400 ? status : BAD_GATEWAY, code: 'upstream_error', description: `the upstream answered ${status} without a task`, properties: {} }
-	}
+	const answer = submitAnswerObject(text)
+	if (!answer) return answeredWithoutTask(status, 'upstream_error')
 	const code = textOf(answer.code)
 	const upstreamId = textOf(answer.data).trim()
 	const description = textOf(answer.message) || textOf(answer.msg)
