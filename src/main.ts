@@ -12,6 +12,7 @@ import { startDataExport } from './api/data/schedule'
 import { startTaskPolling } from './relay/tasks/schedule'
 import { startRetention } from './api/logs/retention'
 import { openStore } from './db'
+import { startWalCheckpointer } from './db/wal-checkpointer'
 import { runImportCommand } from './cli/import-new-api/command'
 import { createLogger } from './lib/logger'
 import { configureTokenizerWorker } from '@/billing/tokenizer'
@@ -20,6 +21,7 @@ async function serve(config: Config) {
 	const logger = createLogger(config.logLevel)
 	configureTokenizerWorker(new URL('./workers/tokenizer.ts', import.meta.url), logger)
 	const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir })
+	const walCheckpointer = startWalCheckpointer(store, { workerUrl: new URL('./workers/wal-checkpoint.ts', import.meta.url), logger })
 	const { app, relay, changes, dependencies, redis } = await createApp({ config, store, logger })
 	const stopReconciler = startReconciler(store, relay.nodeInstance, logger)
 	// Relative to this file, so the compiled binary finds the worker among its entrypoints.
@@ -40,6 +42,7 @@ async function serve(config: Config) {
 		stopWatchingChanges()
 		await app.stop()
 		redis?.close()
+		await walCheckpointer.stop()
 		await store.close()
 		process.exit(0)
 	}

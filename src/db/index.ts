@@ -28,6 +28,15 @@ export interface Store {
 	/** Case-insensitive "column contains text" on both dialects, with LIKE wildcards escaped. */
 	contains(column: SQLWrapper, text: string): SQL
 	close(): Promise<void>
+	/** SQLite on a file only: what the WAL checkpointer (wal-checkpointer.ts) needs. */
+	readonly wal?: SqliteWal
+}
+
+export interface SqliteWal {
+	/** The database file; its WAL is `<file>-wal`. */
+	readonly file: string
+	/** The request connection's automatic checkpoint, in WAL pages (SQLite's default 1 000; 0 turns it off). */
+	setAutoCheckpointPages(pages: number): void
 }
 
 interface StoreOptions {
@@ -55,7 +64,8 @@ function openSqliteStore(dataDir: string): Store {
 	client.run('PRAGMA foreign_keys = ON')
 	client.run('PRAGMA busy_timeout = 5000')
 	// Billing touches many rows per second: a 64 MB page cache (the default is 2 MB) keeps them in
-	// memory. Checkpoints stay at SQLite's default size: they run on the request thread.
+	// memory. Checkpoints stay automatic (in the commit that fills 1 000 WAL pages, with two fsyncs,
+	// on the request thread) until `serve` starts the checkpointer thread (wal-checkpointer.ts).
 	client.run('PRAGMA cache_size = -65536')
 	const db = drizzleSqlite(client, { schema: sqliteTables })
 	const store: Store = {
@@ -66,6 +76,10 @@ function openSqliteStore(dataDir: string): Store {
 		read: async (text, params = []) => client.query(toSqlite(text)).all(...sqliteParams(params) as never[]) as never[],
 		contains: (column, text) => sql`${column} LIKE ${escapeLike(text)} ESCAPE '\\'`,
 		close: async () => client.close(),
+		wal: file === ':memory:' ? undefined : {
+			file,
+			setAutoCheckpointPages: (pages) => client.run(`PRAGMA wal_autocheckpoint = ${Math.max(0, Math.trunc(pages))}`),
+		},
 	}
 	applyMigrations(db, 'sqlite')
 	return store

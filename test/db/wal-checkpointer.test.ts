@@ -1,0 +1,118 @@
+import { afterEach, describe, expect, test } from 'bun:test'
+import { Database } from 'bun:sqlite'
+import { mkdtempSync, rmSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { openStore, type Store } from '@/db'
+import { startWalCheckpointer, type WalCheckpointer, type WalCheckpointReport } from '@/db/wal-checkpointer'
+import type { Logger } from '@/lib/logger'
+import { eventually } from '../helpers/eventually'
+
+const WORKER_URL = new URL('../../src/workers/wal-checkpoint.ts', import.meta.url)
+const DYING_WORKER_URL = new URL('../fixtures/workers/dying-wal-checkpoint.ts', import.meta.url)
+const TRUNCATE_ABOVE_BYTES = 1024 * 1024
+/** 1 200 rows of 16 KB: about 20 MB of WAL frames if nothing checkpointed them. */
+const ROWS = 1200
+const ROW_BYTES = 16 * 1024
+
+type Line = { level: keyof Logger; message: string }
+
+function recordingLogger(lines: Line[]): Logger {
+	const record = (level: keyof Logger) => (message: string) => void lines.push({ level, message })
+	return { debug: record('debug'), info: record('info'), warn: record('warn'), error: record('error') }
+}
+
+describe('the WAL checkpointer on SQLite', () => {
+	let dataDir: string
+	let store: Store
+	let checkpointer: WalCheckpointer | undefined
+	const lines: Line[] = []
+	const reports: WalCheckpointReport[] = []
+
+	async function open() {
+		dataDir = mkdtempSync(join(tmpdir(), 'ferry-wal-'))
+		store = await openStore({ databaseUrl: '', dataDir })
+		await store.read('CREATE TABLE scratch (id INTEGER PRIMARY KEY, body BLOB NOT NULL)')
+	}
+
+	async function start(workerUrl = WORKER_URL) {
+		checkpointer = startWalCheckpointer(store, {
+			workerUrl, logger: recordingLogger(lines), intervalMs: 10, truncateAboveBytes: TRUNCATE_ABOVE_BYTES,
+			onReport: (report) => void reports.push(report),
+		})
+		await eventually(async () => reports.some((report) => report.kind === 'ready'))
+	}
+
+	const autoCheckpointPages = async () => (await store.read<{ wal_autocheckpoint: number }>('PRAGMA wal_autocheckpoint'))[0]!.wal_autocheckpoint
+	const walBytes = () => statSync(join(dataDir, 'ferry.db-wal')).size
+	const writeRow = () => store.read(`INSERT INTO scratch (body) VALUES (randomblob(${ROW_BYTES}))`)
+
+	afterEach(async () => {
+		await checkpointer?.stop()
+		checkpointer = undefined
+		await store.close()
+		rmSync(dataDir, { recursive: true, force: true })
+		lines.length = 0
+		reports.length = 0
+	})
+
+	test('turns off the request connection\'s own checkpoints while the worker checkpoints, and back on when it stops', async () => {
+		await open()
+		expect(await autoCheckpointPages()).toBe(1000)
+		await start()
+		expect(await autoCheckpointPages()).toBe(0)
+		await checkpointer!.stop()
+		expect(await autoCheckpointPages()).toBe(1000)
+	})
+
+	test('keeps the WAL far smaller than what was written while the request connection never checkpoints', async () => {
+		await open()
+		await start()
+		let largest = 0
+		for (let row = 0; row < ROWS; row++) {
+			await writeRow()
+			largest = Math.max(largest, walBytes())
+			await Bun.sleep(1)
+		}
+		expect(await autoCheckpointPages()).toBe(0)
+		expect(largest).toBeLessThan((ROWS * ROW_BYTES) / 3)
+		const [{ count }] = await store.read<{ count: number }>('SELECT count(*) AS count FROM scratch') as [{ count: number }]
+		expect(count).toBe(ROWS)
+	})
+
+	test('logs a checkpoint that a reader holds up, and empties the WAL once the reader is gone', async () => {
+		await open()
+		const reader = new Database(join(dataDir, 'ferry.db'), { readonly: true })
+		try {
+			reader.run('BEGIN')
+			reader.query('SELECT count(*) FROM scratch').get()
+			await start()
+			for (let row = 0; row < (2 * TRUNCATE_ABOVE_BYTES) / ROW_BYTES; row++) await writeRow()
+			await eventually(async () => reports.some((report) => report.kind === 'incomplete'))
+			expect(lines).toContainEqual(expect.objectContaining({ level: 'warn', message: expect.stringContaining('could not finish') }))
+			expect(walBytes()).toBeGreaterThan(TRUNCATE_ABOVE_BYTES)
+			reader.run('COMMIT')
+		} finally {
+			reader.close()
+		}
+		await eventually(async () => walBytes() === 0)
+		expect(reports.some((report) => report.kind === 'truncated')).toBe(true)
+	})
+
+	test('logs an error and lets the request connection checkpoint again when the worker dies', async () => {
+		await open()
+		await start(DYING_WORKER_URL)
+		await eventually(async () => lines.some((line) => line.level === 'error'))
+		expect(lines).toContainEqual(expect.objectContaining({ level: 'error', message: expect.stringContaining('SQLite checkpoints in commits again') }))
+		expect(await autoCheckpointPages()).toBe(1000)
+	})
+
+	test('leaves an in-memory store alone', async () => {
+		dataDir = mkdtempSync(join(tmpdir(), 'ferry-wal-'))
+		store = await openStore({ databaseUrl: '', dataDir: ':memory:' })
+		checkpointer = startWalCheckpointer(store, { workerUrl: WORKER_URL, logger: recordingLogger(lines) })
+		expect(store.wal).toBeUndefined()
+		await checkpointer.stop()
+		expect(lines).toEqual([])
+	})
+})
