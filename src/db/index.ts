@@ -37,6 +37,11 @@ export interface SqliteWal {
 	readonly file: string
 	/** The request connection's automatic checkpoint, in WAL pages (SQLite's default 1 000; 0 turns it off). */
 	setAutoCheckpointPages(pages: number): void
+	/**
+	 * Holds `transaction`s until the returned function is called: they wait in memory, in order, and
+	 * the event loop keeps running. Writes made outside `transaction` are not held.
+	 */
+	holdWrites(): () => void
 }
 
 interface StoreOptions {
@@ -56,6 +61,9 @@ function escapeLike(text: string) {
 	return `%${text.replace(/[\\%_]/g, (character) => `\\${character}`)}%`
 }
 
+/** 64 MB: what the WAL checkpointer (wal-checkpointer.ts) lets the WAL grow to between catch-ups. */
+const WAL_SIZE_LIMIT_BYTES = 64 * 1024 * 1024
+
 function openSqliteStore(dataDir: string): Store {
 	const file = dataDir === ':memory:' ? ':memory:' : join(dataDir, 'ferry.db')
 	const client = new SqliteDatabase(file, { create: true, strict: true })
@@ -67,18 +75,36 @@ function openSqliteStore(dataDir: string): Store {
 	// memory. Checkpoints stay automatic (in the commit that fills 1 000 WAL pages, with two fsyncs,
 	// on the request thread) until `serve` starts the checkpointer thread (wal-checkpointer.ts).
 	client.run('PRAGMA cache_size = -65536')
+	// A WAL started over after a checkpoint is cut back to this size (SQLite reuses the file otherwise).
+	client.run(`PRAGMA journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`)
 	const db = drizzleSqlite(client, { schema: sqliteTables })
+	/** Set while writes are held (`holdWrites`): resolves when they may go on. */
+	let held: Promise<void> | undefined
 	const store: Store = {
 		dialect: 'sqlite',
 		db,
 		tables: sqliteTables,
-		transaction: async (work) => runSqliteWork(db, client, sqliteTables, work),
+		transaction: async (work) => {
+			while (held) await held
+			return runSqliteWork(db, client, sqliteTables, work)
+		},
 		read: async (text, params = []) => client.query(toSqlite(text)).all(...sqliteParams(params) as never[]) as never[],
 		contains: (column, text) => sql`${column} LIKE ${escapeLike(text)} ESCAPE '\\'`,
 		close: async () => client.close(),
 		wal: file === ':memory:' ? undefined : {
 			file,
 			setAutoCheckpointPages: (pages) => client.run(`PRAGMA wal_autocheckpoint = ${Math.max(0, Math.trunc(pages))}`),
+			holdWrites() {
+				let release = () => {}
+				const hold = new Promise<void>((resolve) => {
+					release = resolve
+				})
+				held = hold
+				return () => {
+					if (held === hold) held = undefined
+					release()
+				}
+			},
 		},
 	}
 	applyMigrations(db, 'sqlite')

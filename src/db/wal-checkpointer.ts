@@ -3,14 +3,18 @@
  * checkpoints inside the commit that fills 1 000 WAL pages: it copies them into the database file
  * and fsyncs both files, on the main thread, while every request waits. With the checkpointer
  * running, the request connection never checkpoints (`wal_autocheckpoint = 0`) and a worker thread
- * (src/workers/wal-checkpoint.ts) does it on its own connection every `intervalMs`.
+ * (src/workers/wal-checkpoint.ts) copies the pages on its own connection, every `intervalMs`.
+ *
+ * Keeping the WAL bounded: SQLite starts the WAL over from its beginning only in a commit that
+ * begins after a checkpoint copied every frame. Under steady writes the worker never catches up by
+ * itself, so once the WAL holds `wrapAboveFrames` frames the main thread holds its own transactions
+ * (they wait in memory; the event loop keeps running) while the worker copies the last few frames;
+ * the next commit then starts the WAL over. That pause costs the calls writing meanwhile a millisecond
+ * or two, once every `wrapAboveFrames` frames, instead of a stalled event loop every 1 000.
  *
  * Crash safety is SQLite's own: a checkpoint copies only committed frames and the WAL stays the
- * record until the database file is synced, whichever connection runs it.
- *
- * The WAL stays bounded: the worker empties it past `truncateAboveBytes`; a checkpoint that fails is
- * logged and tried again on the next tick; and should the worker be unavailable or die, the request
- * connection checkpoints by itself again, as it did without the checkpointer.
+ * record until the database file is synced, whichever connection runs it. Should the worker fail or
+ * die, the request connection checkpoints by itself again, as it did without the checkpointer.
  */
 import type { Logger } from '@/lib/logger'
 import type { Store } from './index'
@@ -18,34 +22,39 @@ import type { Store } from './index'
 /** SQLite's default `wal_autocheckpoint`, restored whenever the worker is not checkpointing. */
 export const SQLITE_AUTO_CHECKPOINT_PAGES = 1000
 const DEFAULT_INTERVAL_MS = 100
-/** Far above what one interval of writes needs, so only writes that never pause reach it. */
-const DEFAULT_TRUNCATE_ABOVE_BYTES = 64 * 1024 * 1024
+/** 16 384 frames of 4 KB: a 64 MB WAL at most, started over a few times a second at full load. */
+const DEFAULT_WRAP_ABOVE_FRAMES = 16_384
+/** Writes are never held longer than this, whatever the worker does. */
+const MAX_HOLD_MS = 250
 /** How long `stop` waits for the worker to close its connection before terminating it. */
 const STOP_TIMEOUT_MS = 2000
 
-export interface WalCheckpointStart {
-	file: string
-	intervalMs: number
-	truncateAboveBytes: number
-}
+export type WalCheckpointRequest = { kind: 'open'; file: string } | { kind: 'checkpoint' } | { kind: 'stop' }
 
 export type WalCheckpointReport =
 	| { kind: 'ready' }
 	| { kind: 'unavailable'; error: string }
-	| { kind: 'truncated'; walBytes: number }
-	| { kind: 'incomplete'; walBytes: number }
+	/** `frames` in the WAL, of which `copied` are in the database file now. */
+	| { kind: 'checkpointed'; frames: number; copied: number }
 	| { kind: 'failed'; error: string }
-	| { kind: 'recovered' }
 	| { kind: 'stopped' }
+
+/** What the checkpointer tells a test (`onEvent`), besides the worker's own reports. */
+export type WalCheckpointerEvent =
+	| WalCheckpointReport
+	/** Writes were held and the worker copied every frame: the next commit starts the WAL over. */
+	| { kind: 'caught-up'; frames: number; heldMs: number }
+	/** Writes were held but a reader kept the worker from copying every frame. */
+	| { kind: 'held-up'; frames: number; copied: number }
 
 export interface WalCheckpointerInput {
 	/** src/workers/wal-checkpoint.ts, resolved by the caller (main.ts) so the compiled binary finds it. */
 	workerUrl: URL
 	logger: Logger
 	intervalMs?: number
-	truncateAboveBytes?: number
-	/** Tests: told every report of the worker. */
-	onReport?: (report: WalCheckpointReport) => void
+	wrapAboveFrames?: number
+	/** Tests: told every report of the worker and every catch-up. */
+	onEvent?: (event: WalCheckpointerEvent) => void
 }
 
 export interface WalCheckpointer {
@@ -56,45 +65,86 @@ export interface WalCheckpointer {
 export function startWalCheckpointer(store: Store, input: WalCheckpointerInput): WalCheckpointer {
 	const wal = store.wal
 	if (!wal) return { stop: async () => {} }
+	const intervalMs = input.intervalMs ?? DEFAULT_INTERVAL_MS
+	const wrapAboveFrames = input.wrapAboveFrames ?? DEFAULT_WRAP_ABOVE_FRAMES
 	const worker: Worker & { unref?: () => void } = new Worker(input.workerUrl)
 	let stopped = false
+	/** The worker failed: the request connection checkpoints again, for good. */
+	let fallenBack = false
+	let failing = false
+	let timer: ReturnType<typeof setTimeout> | undefined
+	/** Set while writes are held for a catch-up: releases them. */
+	let release: (() => void) | undefined
+	let holdTimer: ReturnType<typeof setTimeout> | undefined
+	let heldAt = 0
 	let resolveStopped: () => void = () => {}
 	const stoppedReport = new Promise<void>((resolve) => {
 		resolveStopped = resolve
 	})
 
+	const send = (request: WalCheckpointRequest) => worker.postMessage(request)
+	const tell = (event: WalCheckpointerEvent) => input.onEvent?.(event)
+
+	function releaseWrites() {
+		clearTimeout(holdTimer)
+		release?.()
+		release = undefined
+	}
+
+	function next() {
+		if (!stopped && !fallenBack) timer = setTimeout(() => send({ kind: 'checkpoint' }), intervalMs)
+	}
+
 	/** The request connection checkpoints by itself again: the WAL stays bounded without the worker. */
 	function fallBack(message: string, error: string) {
-		if (stopped) return
+		releaseWrites()
+		clearTimeout(timer)
+		if (stopped || fallenBack) return
+		fallenBack = true
 		wal!.setAutoCheckpointPages(SQLITE_AUTO_CHECKPOINT_PAGES)
 		input.logger.error(message, { error })
 	}
 
+	function checkpointed(frames: number, copied: number) {
+		if (failing) input.logger.info('WAL checkpoints succeed again')
+		failing = false
+		if (release) {
+			const heldMs = performance.now() - heldAt
+			releaseWrites()
+			if (copied === frames) tell({ kind: 'caught-up', frames, heldMs })
+			else {
+				tell({ kind: 'held-up', frames, copied })
+				input.logger.warn('a WAL checkpoint could not finish (a reader held it); the checkpointer tries again', { frames, copied })
+			}
+			return next()
+		}
+		if (frames < wrapAboveFrames) return next()
+		// Hold writes so that the next checkpoint copies the last frames and nothing comes after them.
+		release = wal!.holdWrites()
+		heldAt = performance.now()
+		holdTimer = setTimeout(releaseWrites, MAX_HOLD_MS)
+		send({ kind: 'checkpoint' })
+	}
+
 	worker.onmessage = (event: MessageEvent<WalCheckpointReport>) => {
 		const report = event.data
-		input.onReport?.(report)
+		tell(report)
 		switch (report.kind) {
 			case 'ready':
-				if (!stopped) wal.setAutoCheckpointPages(0)
-				break
+				if (stopped || fallenBack) return
+				wal.setAutoCheckpointPages(0)
+				return next()
 			case 'unavailable':
-				fallBack('the WAL checkpointer could not open the database; SQLite checkpoints in commits again', report.error)
-				break
-			case 'truncated':
-				input.logger.debug('the WAL checkpointer emptied a large WAL', { walBytes: report.walBytes })
-				break
-			case 'incomplete':
-				input.logger.warn('a WAL checkpoint could not finish (a reader or writer held it); the checkpointer tries again', { walBytes: report.walBytes })
-				break
+				return fallBack('the WAL checkpointer could not open the database; SQLite checkpoints in commits again', report.error)
+			case 'checkpointed':
+				return checkpointed(report.frames, report.copied)
 			case 'failed':
-				input.logger.warn('a WAL checkpoint failed; the checkpointer tries again', { error: report.error })
-				break
-			case 'recovered':
-				input.logger.info('WAL checkpoints succeed again')
-				break
+				releaseWrites()
+				if (!failing) input.logger.warn('a WAL checkpoint failed; the checkpointer tries again', { error: report.error })
+				failing = true
+				return next()
 			case 'stopped':
-				resolveStopped()
-				break
+				return resolveStopped()
 		}
 	}
 	worker.onerror = (event) => {
@@ -105,12 +155,7 @@ export function startWalCheckpointer(store: Store, input: WalCheckpointerInput):
 		fallBack('the WAL checkpointer stopped; SQLite checkpoints in commits again', 'the worker exited')
 		resolveStopped()
 	})
-	const start: WalCheckpointStart = {
-		file: wal.file,
-		intervalMs: input.intervalMs ?? DEFAULT_INTERVAL_MS,
-		truncateAboveBytes: input.truncateAboveBytes ?? DEFAULT_TRUNCATE_ABOVE_BYTES,
-	}
-	worker.postMessage(start)
+	send({ kind: 'open', file: wal.file })
 	// Bun's workers can be unref'd (the DOM typings do not know it): the checkpointer keeps no process alive.
 	worker.unref?.()
 
@@ -118,13 +163,15 @@ export function startWalCheckpointer(store: Store, input: WalCheckpointerInput):
 		async stop() {
 			if (stopped) return
 			stopped = true
-			wal.setAutoCheckpointPages(SQLITE_AUTO_CHECKPOINT_PAGES)
-			worker.postMessage('stop')
-			let timer: ReturnType<typeof setTimeout> | undefined
-			await Promise.race([stoppedReport, new Promise<void>((resolve) => {
-				timer = setTimeout(resolve, STOP_TIMEOUT_MS)
-			})])
 			clearTimeout(timer)
+			releaseWrites()
+			wal.setAutoCheckpointPages(SQLITE_AUTO_CHECKPOINT_PAGES)
+			send({ kind: 'stop' })
+			let stopTimer: ReturnType<typeof setTimeout> | undefined
+			await Promise.race([stoppedReport, new Promise<void>((resolve) => {
+				stopTimer = setTimeout(resolve, STOP_TIMEOUT_MS)
+			})])
+			clearTimeout(stopTimer)
 			worker.terminate()
 		},
 	}

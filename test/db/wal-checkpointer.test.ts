@@ -3,17 +3,19 @@ import { Database } from 'bun:sqlite'
 import { mkdtempSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { openStore, type Store } from '@/db'
-import { startWalCheckpointer, type WalCheckpointer, type WalCheckpointReport } from '@/db/wal-checkpointer'
+import { execute, openStore, type Store } from '@/db'
+import { startWalCheckpointer, type WalCheckpointer, type WalCheckpointerEvent } from '@/db/wal-checkpointer'
 import type { Logger } from '@/lib/logger'
 import { eventually } from '../helpers/eventually'
 
 const WORKER_URL = new URL('../../src/workers/wal-checkpoint.ts', import.meta.url)
 const DYING_WORKER_URL = new URL('../fixtures/workers/dying-wal-checkpoint.ts', import.meta.url)
-const TRUNCATE_ABOVE_BYTES = 1024 * 1024
-/** 1 200 rows of 16 KB: about 20 MB of WAL frames if nothing checkpointed them. */
+/** Small enough that a test's writes pass it many times over. */
+const WRAP_ABOVE_FRAMES = 256
+/** 1 200 rows of 16 KB: about 20 MB, 5 000 frames of WAL if nothing checkpointed them. */
 const ROWS = 1200
 const ROW_BYTES = 16 * 1024
+const FRAME_BYTES = 4096 + 24
 
 type Line = { level: keyof Logger; message: string }
 
@@ -27,7 +29,7 @@ describe('the WAL checkpointer on SQLite', () => {
 	let store: Store
 	let checkpointer: WalCheckpointer | undefined
 	const lines: Line[] = []
-	const reports: WalCheckpointReport[] = []
+	const reports: WalCheckpointerEvent[] = []
 
 	async function open() {
 		dataDir = mkdtempSync(join(tmpdir(), 'ferry-wal-'))
@@ -37,15 +39,26 @@ describe('the WAL checkpointer on SQLite', () => {
 
 	async function start(workerUrl = WORKER_URL) {
 		checkpointer = startWalCheckpointer(store, {
-			workerUrl, logger: recordingLogger(lines), intervalMs: 10, truncateAboveBytes: TRUNCATE_ABOVE_BYTES,
-			onReport: (report) => void reports.push(report),
+			workerUrl, logger: recordingLogger(lines), intervalMs: 10, wrapAboveFrames: WRAP_ABOVE_FRAMES,
+			onEvent: (event) => void reports.push(event),
 		})
 		await eventually(async () => reports.some((report) => report.kind === 'ready'))
 	}
 
 	const autoCheckpointPages = async () => (await store.read<{ wal_autocheckpoint: number }>('PRAGMA wal_autocheckpoint'))[0]!.wal_autocheckpoint
 	const walBytes = () => statSync(join(dataDir, 'ferry.db-wal')).size
-	const writeRow = () => store.read(`INSERT INTO scratch (body) VALUES (randomblob(${ROW_BYTES}))`)
+	const writeRow = () => store.transaction(function* () {
+		yield* execute(`INSERT INTO scratch (body) VALUES (randomblob(${ROW_BYTES}))`, [])
+	})
+	/** Frames in the WAL now, counted by a checkpoint that copies none (another connection, so it sees the end). */
+	const walFrames = () => {
+		const other = new Database(join(dataDir, 'ferry.db'))
+		try {
+			return (other.query('PRAGMA wal_checkpoint(PASSIVE)').get() as { log: number }).log
+		} finally {
+			other.close()
+		}
+	}
 
 	afterEach(async () => {
 		await checkpointer?.stop()
@@ -65,38 +78,54 @@ describe('the WAL checkpointer on SQLite', () => {
 		expect(await autoCheckpointPages()).toBe(1000)
 	})
 
-	test('keeps the WAL far smaller than what was written while the request connection never checkpoints', async () => {
+	test('keeps the WAL bounded while the request connection writes without pause and never checkpoints', async () => {
 		await open()
 		await start()
 		let largest = 0
 		for (let row = 0; row < ROWS; row++) {
 			await writeRow()
 			largest = Math.max(largest, walBytes())
-			await Bun.sleep(1)
+			// Requests arrive through the event loop: let the checkpointer's messages in between writes.
+			await Bun.sleep(0)
 		}
 		expect(await autoCheckpointPages()).toBe(0)
+		// Every frame written stays in a WAL that never starts over; held writes let it start over.
+		expect(reports.some((report) => report.kind === 'caught-up')).toBe(true)
 		expect(largest).toBeLessThan((ROWS * ROW_BYTES) / 3)
 		const [{ count }] = await store.read<{ count: number }>('SELECT count(*) AS count FROM scratch') as [{ count: number }]
 		expect(count).toBe(ROWS)
 	})
 
-	test('logs a checkpoint that a reader holds up, and empties the WAL once the reader is gone', async () => {
+	test('holds writes while it catches up and lets every one of them through afterwards', async () => {
+		await open()
+		await start()
+		const writes = Array.from({ length: ROWS }, () => writeRow())
+		await Promise.all(writes)
+		const caughtUp = await eventually(async () => reports.find((report) => report.kind === 'caught-up'))
+		expect(caughtUp.kind === 'caught-up' && caughtUp.frames).toBeGreaterThanOrEqual(WRAP_ABOVE_FRAMES)
+		const [{ count }] = await store.read<{ count: number }>('SELECT count(*) AS count FROM scratch') as [{ count: number }]
+		expect(count).toBe(ROWS)
+	})
+
+	test('logs a catch-up that a reader holds up, and catches up once the reader is gone', async () => {
 		await open()
 		const reader = new Database(join(dataDir, 'ferry.db'), { readonly: true })
 		try {
 			reader.run('BEGIN')
 			reader.query('SELECT count(*) FROM scratch').get()
 			await start()
-			for (let row = 0; row < (2 * TRUNCATE_ABOVE_BYTES) / ROW_BYTES; row++) await writeRow()
-			await eventually(async () => reports.some((report) => report.kind === 'incomplete'))
+			for (let row = 0; row < (4 * WRAP_ABOVE_FRAMES * 4096) / ROW_BYTES; row++) await writeRow()
+			await eventually(async () => reports.some((report) => report.kind === 'held-up'))
 			expect(lines).toContainEqual(expect.objectContaining({ level: 'warn', message: expect.stringContaining('could not finish') }))
-			expect(walBytes()).toBeGreaterThan(TRUNCATE_ABOVE_BYTES)
 			reader.run('COMMIT')
 		} finally {
 			reader.close()
 		}
-		await eventually(async () => reports.some((report) => report.kind === 'truncated'))
-		expect(walBytes()).toBe(0)
+		await eventually(async () => reports.some((report) => report.kind === 'caught-up'))
+		await writeRow()
+		// The commit after a catch-up started the WAL over: it holds that one commit's frames.
+		expect(walFrames()).toBeLessThan(WRAP_ABOVE_FRAMES)
+		expect(walBytes()).toBeLessThan(WRAP_ABOVE_FRAMES * FRAME_BYTES * 8)
 	})
 
 	test('logs an error and lets the request connection checkpoint again when the worker dies', async () => {
