@@ -4,7 +4,8 @@
  * Starts the bench upstream, the bare pass-through proxy and Ferry (seeded with 1 000 channels and
  * 10 000 tokens), each as its own process, then drives each target with the same load from a fresh
  * load-generator process: saturation, open loop at half the bare proxy's saturation rate, and one
- * connection at a time — for non-stream and stream chat completions. Prints the tables and a summary
+ * connection at a time — for non-stream and stream chat completions with the tokens taken in turn,
+ * and for non-stream calls with a skewed mix of tokens (workload.ts). Prints the tables and a summary
  * block for the README. Never asserts numbers; stops by itself.
  *
  * Flags: --seconds N (each measured run, default 5), --connections N (default 64), --keep-data (leave
@@ -18,7 +19,7 @@ import { type FerryTarget, startFerry } from './ferry'
 import type { LoadPlan, LoadResult } from './load'
 import { cpuSeconds, memory, type Server, startServer, stopProcess } from './processes'
 import { type Memory, type ModeResults, modeTables, type OpenBlock, type Run, summaryBlock, TARGETS, type TargetName } from './report'
-import { CHAT_PATH, requestBodies } from './workload'
+import { CHAT_PATH, requestBodies, skewedTokens } from './workload'
 
 const benchDirectory = import.meta.dir
 const WATCHDOG_MS = 5 * 60_000
@@ -82,8 +83,8 @@ type Targets = Record<TargetName, { url: string; pid: number; unavailable?: stri
 /** Sustaining a rate needs headroom: open-loop latency at or past saturation only measures the queue. */
 const HEADROOM = 1.1
 
-async function measureMode(stream: boolean, targets: Targets, tokens: string[]): Promise<ModeResults> {
-	const mode = stream ? 'stream' : 'non-stream'
+async function measureMode(mode: ModeResults['mode'], targets: Targets, tokens: string[]): Promise<ModeResults> {
+	const stream = mode === 'stream'
 	const results: ModeResults = { mode, saturation: {}, open: [], sequential: {} }
 	const closed = (durationMs: number, count: number) => ({ mode: 'closed' as const, connections: count, durationMs, maxRequests: 2_000_000 })
 	for (const name of TARGETS) {
@@ -154,7 +155,11 @@ async function main() {
 		bare: { url: bare.url, pid: bare.process.pid },
 		ferry: { url: ferry?.url ?? '', pid: ferry?.process.pid ?? 0, unavailable: ferryProblem },
 	}
-	const all = [await measureMode(false, targets, tokens), await measureMode(true, targets, tokens)]
+	const all = [
+		await measureMode('non-stream', targets, tokens),
+		await measureMode('stream', targets, tokens),
+		await measureMode('non-stream, skewed tokens', targets, skewedTokens(tokens)),
+	]
 
 	const memoryReadings: Partial<Record<TargetName, Memory>> = { bare: { idleMb: bareIdle.rssMb, peakMb: memory(bare.process.pid).peakMb } }
 	if (ferry && ferryIdle) memoryReadings.ferry = { idleMb: ferryIdle.rssMb, peakMb: memory(ferry.process.pid).peakMb }
