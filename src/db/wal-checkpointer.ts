@@ -8,9 +8,10 @@
  * Keeping the WAL bounded: SQLite starts the WAL over from its beginning only in a commit that
  * begins after a checkpoint copied every frame. Under steady writes the worker never catches up by
  * itself, so once the WAL holds `wrapAboveFrames` frames the main thread holds its own transactions
- * (they wait in memory; the event loop keeps running) while the worker copies the last few frames;
- * the next commit then starts the WAL over. That pause costs the calls writing meanwhile a millisecond
- * or two, once every `wrapAboveFrames` frames, instead of a stalled event loop every 1 000.
+ * (they wait in memory; the event loop keeps running) while the worker copies the last few frames
+ * (a checkpoint right before it copied what came during the previous one); the next commit then starts
+ * the WAL over. That pause costs the calls writing meanwhile a millisecond or two, once every
+ * `wrapAboveFrames` frames, instead of a stalled event loop every 1 000.
  *
  * Crash safety is SQLite's own: a checkpoint copies only committed frames and the WAL stays the
  * record until the database file is synced, whichever connection runs it. Should the worker fail or
@@ -77,6 +78,8 @@ export function startWalCheckpointer(store: Store, input: WalCheckpointerInput):
 	let release: (() => void) | undefined
 	let holdTimer: ReturnType<typeof setTimeout> | undefined
 	let heldAt = 0
+	/** The WAL passed `wrapAboveFrames`: the checkpoint under way is the one right before the held one. */
+	let approaching = false
 	let resolveStopped: () => void = () => {}
 	const stoppedReport = new Promise<void>((resolve) => {
 		resolveStopped = resolve
@@ -118,7 +121,17 @@ export function startWalCheckpointer(store: Store, input: WalCheckpointerInput):
 			}
 			return next()
 		}
-		if (frames < wrapAboveFrames) return next()
+		if (frames < wrapAboveFrames) {
+			approaching = false
+			return next()
+		}
+		if (!approaching) {
+			// One more checkpoint at once copies what was written during this one: the held one after
+			// it has only a few milliseconds of writes left to copy.
+			approaching = true
+			return send({ kind: 'checkpoint' })
+		}
+		approaching = false
 		// Hold writes so that the next checkpoint copies the last frames and nothing comes after them.
 		release = wal!.holdWrites()
 		heldAt = performance.now()
