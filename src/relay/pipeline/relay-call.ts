@@ -23,7 +23,7 @@ import { wireReader } from '../formats/wire'
 import { servesEndpoint, type ServiceCall } from '../providers/registry'
 import type { NativeRequest, RelayEndpoint } from '../providers/types'
 import { scrubbedStreamErrors } from '../upstream/messages'
-import { channelCanTake, MalformedAnswerError } from '../upstream/open'
+import { canTakeKey, channelCanTake, MalformedAnswerError } from '../upstream/open'
 import { checkWholeAnswer, streamAnswerFilter } from './answer-filter'
 import { sendWithRetries, type UpstreamAnswer } from './attempts'
 import type { CallRecord } from './call-metrics'
@@ -125,8 +125,9 @@ export async function relayCall(dependencies: Dependencies, relay: RelayServices
 	const native = checksAnswers ? undefined : request.native
 	const service = { endpoint, stream, native: native?.format, nativeRequired: native?.required !== undefined }
 	const takes = (channel: RoutableChannel) => channelCanTake(channel, { ...service, model })
-	const group = resolveGroup(dependencies.options, caller, model, (candidate, name) => relay.routing.hasModel(candidate, name, takes))
-	checkChannels(relay, caller.pinnedChannelId, group, model, takes, service, native?.required)
+	const takesKey = canTakeKey(service)
+	const group = resolveGroup(dependencies.options, caller, model, (candidate, name) => relay.routing.hasModel(candidate, name, takes, takesKey))
+	checkChannels(relay, caller.pinnedChannelId, group, model, takes, takesKey, service, native?.required)
 	const price = resolvePricing(dependencies.options, model, caller.user.group, group)
 		?? (dependencies.options.get('SelfUseModeEnabled') ? FREE : undefined)
 	if (!price) throw relayErrors.modelUnpriced(model)
@@ -159,7 +160,7 @@ export async function relayCall(dependencies: Dependencies, relay: RelayServices
  */
 function checkChannels(
 	relay: RelayServices, pinnedChannelId: number | undefined, group: string, model: string,
-	takes: (channel: RoutableChannel) => boolean, call: ServiceCall, nativeRequired?: string,
+	takes: (channel: RoutableChannel) => boolean, takesKey: string, call: ServiceCall, nativeRequired?: string,
 ) {
 	const serves = (channel: RoutableChannel) => servesEndpoint(channel.type, call.endpoint, call.stream, call.native, call.nativeRequired)
 	const unsupported = (modelName?: string) => nativeRequired
@@ -171,7 +172,7 @@ function checkChannels(
 		if (pinned && !takes(pinned)) throw relayErrors.noChannel(group, model)
 		return
 	}
-	if (relay.routing.hasModel(group, model, takes)) return
+	if (relay.routing.hasModel(group, model, takes, takesKey)) return
 	const endpointLacking = relay.routing.hasModel(group, model) && !relay.routing.hasModel(group, model, serves)
 	throw endpointLacking ? unsupported(model) : relayErrors.noChannel(group, model)
 }

@@ -38,6 +38,13 @@ export function channelCanTake(channel: RoutableChannel, call: { endpoint: Relay
 	return servesEndpoint(channel.type, call.endpoint, call.stream, call.native, call.nativeRequired) && mappingServes(channel.modelMapping, call.model)
 }
 
+/**
+ * What channelCanTake's answer depends on besides the channel and the model: the key under which
+ * the routing table keeps it (routing-table.ts `cacheKey`) until channels change.
+ */
+export const canTakeKey = (call: { endpoint: RelayEndpoint; stream: boolean; native?: NativeFormat; nativeRequired?: boolean }) =>
+	`can-take ${call.endpoint} ${call.stream} ${call.native ?? ''} ${call.nativeRequired === true}`
+
 export interface UpstreamCall {
 	endpoint: RelayEndpoint
 	/** The model the client asked for. */
