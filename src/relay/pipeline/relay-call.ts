@@ -59,6 +59,8 @@ export interface CallRequest {
 	startedAt: number
 	/** The call's metrics record: what it settled is added to it. */
 	metrics?: CallRecord
+	/** The wire format the client's format writes as it came (ClientFormat.passThroughWire): a stream in it may pass through unread. */
+	passThroughWire?: WireFormat
 }
 
 /** A whole answer, already settled. `text` is `answer` as the upstream sent it, while unchanged. */
@@ -144,7 +146,7 @@ export async function relayCall(dependencies: Dependencies, relay: RelayServices
 		})
 		scope.answered(answer.channel, answer.tried)
 		if (isMediaEndpoint(endpoint)) return await mediaAnswer({ logger: dependencies.logger, endpoint, prompt, scope }, answer)
-		const call = { endpoint, prompt, stream, body, scope }
+		const call = { endpoint, prompt, stream, body, scope, passThroughWire: request.passThroughWire }
 		return stream ? streamedAnswer(dependencies, relay, call, answer) : await wholeAnswer(relay, call, answer)
 	} catch (error) {
 		// Whatever failed before an answer could be returned: nothing billable reached the client.
@@ -183,6 +185,7 @@ interface AnsweredCall {
 	stream: boolean
 	body: Record<string, unknown>
 	scope: CallScope
+	passThroughWire: WireFormat | undefined
 }
 
 async function wholeAnswer(relay: RelayServices, call: AnsweredCall, upstream: UpstreamAnswer): Promise<WholeResult> {
@@ -223,7 +226,9 @@ function streamedAnswer(dependencies: Dependencies, relay: RelayServices, call: 
 	let firstTokenMs: number | undefined
 	const policy = opened.wire === 'openai' && generatesText(call.endpoint) ? relay.sensitiveWords.forAnswers() : undefined
 	const body = readAhead(bodyOrEmpty(opened.response), dependencies.options.get('StreamCacheQueueLength'))
-	const events = meterStream(scrubbedStreamErrors(opened.readEvents(body), channel), wireReader(opened.wire).stream(), {
+	// The client gets the upstream's own events: only what billing needs is parsed (stream-meter.ts).
+	const deferParsing = !policy && opened.wire === call.passThroughWire
+	const events = meterStream(scrubbedStreamErrors(opened.readEvents(body, { deferParsing }), channel), wireReader(opened.wire).stream(), {
 		includeUsage: (call.body.stream_options as { include_usage?: boolean } | undefined)?.include_usage === true,
 		answerFilter: policy && streamAnswerFilter(policy),
 		onFirstContent: () => {

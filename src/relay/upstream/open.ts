@@ -8,7 +8,7 @@
 import type { Dependencies } from '@/dependencies'
 import type { RoutableChannel } from '@/db/stores/channels'
 import type { BodyReader, OpenedResponse } from '@/lib/outbound'
-import { readSseAnswerEvents, type EventReader, type Json, type WireFormat } from '../formats/events'
+import { readSseAnswerEvents, type EventReader, type Json, type ReadEvent, type SseAnswerOptions, type WireFormat } from '../formats/events'
 import { isObject } from '../formats/json'
 import { multipartUpstreamBody } from '../formats/media/multipart'
 import { textReader } from '../formats/sse'
@@ -76,8 +76,11 @@ export interface OpenedUpstream {
 	 * answer that is not a JSON object; a converter's failures (a RelayError for an error it found) propagate.
 	 */
 	readAnswer(text: string): ReadAnswer
-	/** A stream's body → its events in `wire`, parsed once, one upstream read per read. */
-	readEvents(body: BodyReader): EventReader
+	/**
+	 * A stream's body → its events in `wire`, parsed once, one upstream read per read. Asked to defer
+	 * parsing, an SSE pass-through may answer data events unparsed (`passed`); other readers ignore it.
+	 */
+	readEvents(body: BodyReader, options?: SseAnswerOptions): EventReader<ReadEvent>
 }
 
 /** A passed-through answer: parsed, and kept with its bytes. */
@@ -116,7 +119,7 @@ export async function openUpstream(dependencies: Dependencies, relay: { outbound
 		const { bodyFor, format: _, required: __, ...wire } = call.native!
 		const { passThrough } = service
 		const request = await passThrough.buildRequest(upstreamChannel, { ...wire, model, stream: call.stream, body: bodyFor(model) }, adaptorContext(dependencies, relay, call.signal))
-		return { response: await send(request), upstreamModel: model, wire: service.format, readAnswer: passedAnswer, readEvents: passThrough.streamEvents ?? readSseAnswerEvents }
+		return { response: await send(request), upstreamModel: model, wire: service.format, readAnswer: passedAnswer, readEvents: (body) => (passThrough.streamEvents ?? readSseAnswerEvents)(body) }
 	}
 
 	const usageAsked = (call.body.stream_options as { include_usage?: unknown } | undefined)?.include_usage === true
@@ -140,7 +143,7 @@ export async function openUpstream(dependencies: Dependencies, relay: { outbound
 		// An upload goes as it came (formats/media/multipart.ts), not as the JSON of its text fields.
 		const upload = await multipartUpstreamBody(body)
 		const sent = upload ? { ...request, headers: { ...request.headers, 'content-type': upload.contentType }, body: upload.bytes } : request
-		return { ...canonical, response: await send(sent), readAnswer: passedAnswer, readEvents: readSseAnswerEvents }
+		return { ...canonical, response: await send(sent), readAnswer: passedAnswer, readEvents: (body, options = {}) => readSseAnswerEvents(body, options) }
 	}
 
 	const { converter } = service
