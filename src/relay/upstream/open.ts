@@ -123,9 +123,10 @@ export async function openUpstream(dependencies: Dependencies, relay: { outbound
 	}
 
 	const usageAsked = (call.body.stream_options as { include_usage?: unknown } | undefined)?.include_usage === true
+	// The body is copied only when Ferry changes it: the model's upstream name, usage asked for.
 	const body: Record<string, unknown> = call.stream && !usageAsked
 		? { ...call.body, model, stream_options: { ...(call.body.stream_options as object | undefined), include_usage: true } }
-		: { ...call.body, model }
+		: model === call.model ? call.body : { ...call.body, model }
 	const canonical = { upstreamModel: model, wire: 'openai' as const }
 
 	if (service.via === 'self-opened') {
