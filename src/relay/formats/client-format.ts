@@ -17,4 +17,9 @@ export interface ClientFormat {
 	/** A stream's events in `wire` → the client's bytes (encodedStream), sent with `streamContentType`. */
 	stream(events: EventReader, wire: WireFormat, channelId: number): ReadableStream<Uint8Array>
 	streamContentType: string
+	/**
+	 * The wire format whose stream events this format writes exactly as they came (their `raw`
+	 * bytes, `other` events included): a stream in it may pass through unread (stream-meter.ts).
+	 */
+	passThroughWire?: WireFormat
 }

@@ -22,7 +22,11 @@ export type AnswerEvent =
 	| { type: 'data'; data: Json; raw?: string }
 	/** OpenAI's `data: [DONE]`. */
 	| { type: 'done' }
-	/** A block that carries no data (a comment, a keep-alive): only a client of the same wire format gets it. */
+	/**
+	 * A block passed on unread: one that carries no data (a comment, a keep-alive), or in a stream
+	 * passed through (pipeline/stream-meter.ts) a data event billing did not need to read. Only a
+	 * client of the same wire format gets it.
+	 */
 	| { type: 'other'; raw: string }
 	/**
 	 * The stream failed: the last event, written by each client format as its own error event. Only the
@@ -30,42 +34,66 @@ export type AnswerEvent =
 	 */
 	| { type: 'failed'; error: RelayError }
 
-interface EventBatch {
+/**
+ * One data event of a stream read for pass-through (`readSseAnswerEvents(body, { deferParsing: true })`),
+ * not parsed: `raw` is the block as the upstream sent it, `json` its data. Only the stream meter
+ * (pipeline/stream-meter.ts) reads these: it parses the ones billing needs and passes the others on
+ * unread, as `other` events, to a client of the same wire format.
+ */
+export type PassedEvent = { type: 'passed'; raw: string; json: string }
+
+/** What an upstream stream's reader answers: events, and in a stream read for pass-through, passed events. */
+export type ReadEvent = AnswerEvent | PassedEvent
+
+interface EventBatch<Event> {
 	/** The events one upstream read completed (possibly none). */
-	events: AnswerEvent[]
+	events: Event[]
 	/** The stream is over: no read after this one answers anything. */
 	done: boolean
 }
 
-export interface EventReader {
+export interface EventReader<Event = AnswerEvent> {
 	/** Rejects when the upstream fails: a SyntaxError for a malformed event, a RelayError for an error the upstream reported. */
-	read(): Promise<EventBatch>
+	read(): Promise<EventBatch<Event>>
 	cancel(reason?: unknown): Promise<void>
 }
 
 const DONE_DATA = '[DONE]'
 
+/** An event's data as a JSON object; throws a SyntaxError when it is not one. */
+export function parseEventData(data: string): Json {
+	const parsed = JSON.parse(data) as unknown
+	if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new SyntaxError('a stream event must be a JSON object')
+	return parsed as Json
+}
+
 /** One SSE block as an event; throws a SyntaxError when its data is not a JSON object. */
-function sseBlockEvent(block: string): AnswerEvent {
+function sseBlockEvent(block: string, deferParsing: boolean): ReadEvent {
 	const data = dataOf(block)
 	if (!data) return { type: 'other', raw: block }
 	if (data === DONE_DATA) return { type: 'done' }
-	const parsed = JSON.parse(data) as unknown
-	if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new SyntaxError('a stream event must be a JSON object')
-	return { type: 'data', data: parsed as Json, raw: block }
+	if (deferParsing) return { type: 'passed', raw: block, json: data }
+	return { type: 'data', data: parseEventData(data), raw: block }
+}
+
+export interface SseAnswerOptions {
+	/** Data events come unparsed, as `passed` events, for the stream meter to parse only those it needs. */
+	deferParsing?: boolean
 }
 
 /**
  * The events of an SSE body whose data are JSON objects (OpenAI's, Claude's and Gemini's streams),
- * each parsed once and kept with its bytes. Blank blocks are skipped.
+ * each parsed once and kept with its bytes (or, deferring, not parsed). Blank blocks are skipped.
  */
-export function readSseAnswerEvents(body: BodyReader): EventReader {
+export function readSseAnswerEvents(body: BodyReader): EventReader
+export function readSseAnswerEvents(body: BodyReader, options: SseAnswerOptions): EventReader<ReadEvent>
+export function readSseAnswerEvents(body: BodyReader, { deferParsing = false }: SseAnswerOptions = {}): EventReader<ReadEvent> {
 	const blocks = readSseBlocks(body)
 	return {
 		async read() {
 			const { blocks: read, done } = await blocks.read()
-			const events: AnswerEvent[] = []
-			for (const block of read) if (block.trim()) events.push(sseBlockEvent(block))
+			const events: ReadEvent[] = []
+			for (const block of read) if (block.trim()) events.push(sseBlockEvent(block, deferParsing))
 			return { events, done }
 		},
 		cancel: (reason) => blocks.cancel(reason),

@@ -26,6 +26,12 @@ export interface StreamInspector {
 	/** The usage the stream reported so far, as billed. */
 	usage(): Usage | undefined
 	/**
+	 * Whether an event's data (JSON text, not parsed) may carry what billing reads besides text —
+	 * usage, the end — so that it must be parsed when a stream passes through unread
+	 * (stream-meter.ts). A wire format without it never passes events on unread.
+	 */
+	needsReading?(json: string): boolean
+	/**
 	 * What an upstream stream that ends without its end event means: nothing (undefined) for formats
 	 * whose streams simply end; else the stream failed and the client is told this message.
 	 */

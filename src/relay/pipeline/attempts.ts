@@ -10,7 +10,7 @@ import { RELAY_MESSAGES } from '@shared/messages/relay'
 import { RelayError, relayErrors, wordedRelayError } from '../errors'
 import { AdaptorFetchError } from '../providers/types'
 import { scrubSecrets, upstreamMessageOf } from '../upstream/messages'
-import { ChannelUnfitError, channelCanTake, openUpstream, type OpenedUpstream, type UpstreamCall } from '../upstream/open'
+import { canTakeKey, ChannelUnfitError, channelCanTake, openUpstream, type OpenedUpstream, type UpstreamCall } from '../upstream/open'
 import { UNREACHABLE } from './call-metrics'
 import { disableReason } from './channel-health'
 import type { RelayServices } from './services'
@@ -63,10 +63,12 @@ export async function sendWithRetries(dependencies: Dependencies, relay: RelaySe
 	const tried: number[] = []
 	const retries = plan.pinnedChannelId ? 0 : dependencies.options.get('RetryTimes')
 	let lastError: RelayError | undefined
+	const call = { endpoint: plan.endpoint, stream: plan.stream, model: plan.model, native: plan.native?.format, nativeRequired: plan.native?.required !== undefined }
+	const takes = { accepts: (candidate: RoutableChannel) => channelCanTake(candidate, call), cacheKey: canTakeKey(call) }
 	for (let attempts = 0; attempts <= retries;) {
 		const channel = plan.pinnedChannelId
 			? relay.routing.channel(plan.pinnedChannelId)
-			: relay.routing.pick(plan.group, plan.model, new Set(tried), { accepts: (candidate) => channelCanTake(candidate, { ...plan, native: plan.native?.format, nativeRequired: plan.native?.required !== undefined }) })
+			: relay.routing.pick(plan.group, plan.model, new Set(tried), takes)
 		if (!channel) {
 			if (plan.pinnedChannelId) throw relayErrors.channelDisabled()
 			break

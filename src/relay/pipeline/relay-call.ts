@@ -23,7 +23,7 @@ import { wireReader } from '../formats/wire'
 import { servesEndpoint, type ServiceCall } from '../providers/registry'
 import type { NativeRequest, RelayEndpoint } from '../providers/types'
 import { scrubbedStreamErrors } from '../upstream/messages'
-import { channelCanTake, MalformedAnswerError } from '../upstream/open'
+import { canTakeKey, channelCanTake, MalformedAnswerError } from '../upstream/open'
 import { checkWholeAnswer, streamAnswerFilter } from './answer-filter'
 import { sendWithRetries, type UpstreamAnswer } from './attempts'
 import type { CallRecord } from './call-metrics'
@@ -59,6 +59,8 @@ export interface CallRequest {
 	startedAt: number
 	/** The call's metrics record: what it settled is added to it. */
 	metrics?: CallRecord
+	/** The wire format the client's format writes as it came (ClientFormat.passThroughWire): a stream in it may pass through unread. */
+	passThroughWire?: WireFormat
 }
 
 /** A whole answer, already settled. `text` is `answer` as the upstream sent it, while unchanged. */
@@ -125,8 +127,9 @@ export async function relayCall(dependencies: Dependencies, relay: RelayServices
 	const native = checksAnswers ? undefined : request.native
 	const service = { endpoint, stream, native: native?.format, nativeRequired: native?.required !== undefined }
 	const takes = (channel: RoutableChannel) => channelCanTake(channel, { ...service, model })
-	const group = resolveGroup(dependencies.options, caller, model, (candidate, name) => relay.routing.hasModel(candidate, name, takes))
-	checkChannels(relay, caller.pinnedChannelId, group, model, takes, service, native?.required)
+	const takesKey = canTakeKey(service)
+	const group = resolveGroup(dependencies.options, caller, model, (candidate, name) => relay.routing.hasModel(candidate, name, takes, takesKey))
+	checkChannels(relay, caller.pinnedChannelId, group, model, takes, takesKey, service, native?.required)
 	const price = resolvePricing(dependencies.options, model, caller.user.group, group)
 		?? (dependencies.options.get('SelfUseModeEnabled') ? FREE : undefined)
 	if (!price) throw relayErrors.modelUnpriced(model)
@@ -143,7 +146,7 @@ export async function relayCall(dependencies: Dependencies, relay: RelayServices
 		})
 		scope.answered(answer.channel, answer.tried)
 		if (isMediaEndpoint(endpoint)) return await mediaAnswer({ logger: dependencies.logger, endpoint, prompt, scope }, answer)
-		const call = { endpoint, prompt, stream, body, scope }
+		const call = { endpoint, prompt, stream, body, scope, passThroughWire: request.passThroughWire }
 		return stream ? streamedAnswer(dependencies, relay, call, answer) : await wholeAnswer(relay, call, answer)
 	} catch (error) {
 		// Whatever failed before an answer could be returned: nothing billable reached the client.
@@ -159,7 +162,7 @@ export async function relayCall(dependencies: Dependencies, relay: RelayServices
  */
 function checkChannels(
 	relay: RelayServices, pinnedChannelId: number | undefined, group: string, model: string,
-	takes: (channel: RoutableChannel) => boolean, call: ServiceCall, nativeRequired?: string,
+	takes: (channel: RoutableChannel) => boolean, takesKey: string, call: ServiceCall, nativeRequired?: string,
 ) {
 	const serves = (channel: RoutableChannel) => servesEndpoint(channel.type, call.endpoint, call.stream, call.native, call.nativeRequired)
 	const unsupported = (modelName?: string) => nativeRequired
@@ -171,7 +174,7 @@ function checkChannels(
 		if (pinned && !takes(pinned)) throw relayErrors.noChannel(group, model)
 		return
 	}
-	if (relay.routing.hasModel(group, model, takes)) return
+	if (relay.routing.hasModel(group, model, takes, takesKey)) return
 	const endpointLacking = relay.routing.hasModel(group, model) && !relay.routing.hasModel(group, model, serves)
 	throw endpointLacking ? unsupported(model) : relayErrors.noChannel(group, model)
 }
@@ -182,6 +185,7 @@ interface AnsweredCall {
 	stream: boolean
 	body: Record<string, unknown>
 	scope: CallScope
+	passThroughWire: WireFormat | undefined
 }
 
 async function wholeAnswer(relay: RelayServices, call: AnsweredCall, upstream: UpstreamAnswer): Promise<WholeResult> {
@@ -222,7 +226,9 @@ function streamedAnswer(dependencies: Dependencies, relay: RelayServices, call: 
 	let firstTokenMs: number | undefined
 	const policy = opened.wire === 'openai' && generatesText(call.endpoint) ? relay.sensitiveWords.forAnswers() : undefined
 	const body = readAhead(bodyOrEmpty(opened.response), dependencies.options.get('StreamCacheQueueLength'))
-	const events = meterStream(scrubbedStreamErrors(opened.readEvents(body), channel), wireReader(opened.wire).stream(), {
+	// The client gets the upstream's own events: only what billing needs is parsed (stream-meter.ts).
+	const deferParsing = !policy && opened.wire === call.passThroughWire
+	const events = meterStream(scrubbedStreamErrors(opened.readEvents(body, { deferParsing }), channel), wireReader(opened.wire).stream(), {
 		includeUsage: (call.body.stream_options as { include_usage?: boolean } | undefined)?.include_usage === true,
 		answerFilter: policy && streamAnswerFilter(policy),
 		onFirstContent: () => {

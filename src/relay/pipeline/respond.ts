@@ -15,7 +15,7 @@ import { relayCall, type CallRequest } from './relay-call'
 import type { RelayServices } from './services'
 
 /** What a handler learns about the call before it is relayed: everything of CallRequest but what the edge adds. */
-type PreparedCall = Omit<CallRequest, 'requestId' | 'signal' | 'clientAddress' | 'startedAt' | 'metrics'>
+type PreparedCall = Omit<CallRequest, 'requestId' | 'signal' | 'clientAddress' | 'startedAt' | 'metrics' | 'passThroughWire'>
 
 /** The stream as the client format reads it, finishing the call's record when it ends or is cancelled. */
 function recordedStream(events: EventReader, record: CallRecord): EventReader {
@@ -56,7 +56,8 @@ export async function respond(
 		await relay.routing.ready()
 		metrics.describe(call.endpoint, (call.body as { model?: unknown } | null)?.model)
 		const succeeded = await relay.requestLimits.admit(call.caller)
-		const result = await relayCall(dependencies, relay, { ...call, requestId, signal: request.signal, clientAddress, startedAt, metrics })
+		const passThroughWire = prepared.format.passThroughWire
+		const result = await relayCall(dependencies, relay, { ...call, requestId, signal: request.signal, clientAddress, startedAt, metrics, passThroughWire })
 		succeeded?.()
 		const headers = { 'x-ferry-request-id': requestId }
 		if (result.kind === 'stream') {

@@ -2,7 +2,9 @@
  * The in-memory routing table (design §5.4): group → model → enabled channels, rebuilt from the
  * database when channels change. Choosing a channel: the highest priority among channels not yet
  * tried, then weighted random inside that priority. Callers pass which channels can take the call
- * (their type has the endpoint); the others are never picked.
+ * (their type has the endpoint); the others are never picked. A filter passed with a `cacheKey` is
+ * evaluated once per group, model and key until the table changes: a relayed call asks two or three
+ * times whether its model has a channel, and the answer is the same for every call of its kind.
  */
 import type { RoutableChannel } from '@/db/stores/channels'
 
@@ -12,11 +14,14 @@ export type { RoutableChannel }
 type ChannelFilter = (channel: RoutableChannel) => boolean
 
 const everyChannel: ChannelFilter = () => true
+const NO_CHANNELS: readonly RoutableChannel[] = []
 
 export class RoutingTable {
 	private byGroupModel = new Map<string, Map<string, RoutableChannel[]>>()
 	private byId = new Map<number, RoutableChannel>()
 	private served = new Set<string>()
+	/** Channels a keyed filter accepts, by group, model and key; emptied whenever the table changes. */
+	private accepted = new Map<string, readonly RoutableChannel[]>()
 	private loading: Promise<void> | undefined
 	private stale = true
 
@@ -59,6 +64,25 @@ export class RoutingTable {
 		this.byGroupModel = byGroupModel
 		this.byId = new Map(channels.map((channel) => [channel.id, channel]))
 		this.served = new Set(channels.flatMap((channel) => channel.models))
+		this.accepted = new Map()
+	}
+
+	/**
+	 * The channels of the model in the group that `accepts` takes, highest priority first. With a
+	 * `cacheKey` (which must stand for the same filter every time) the answer is kept until the table changes.
+	 */
+	private candidates(group: string, model: string, accepts: ChannelFilter, cacheKey: string | undefined): readonly RoutableChannel[] {
+		const listed = this.byGroupModel.get(group)?.get(model)
+		if (!listed) return NO_CHANNELS
+		if (accepts === everyChannel) return listed
+		if (cacheKey === undefined) return listed.filter(accepts)
+		const key = `${group}\u0000${model}\u0000${cacheKey}`
+		let found = this.accepted.get(key)
+		if (!found) {
+			found = listed.filter(accepts)
+			this.accepted.set(key, found)
+		}
+		return found
 	}
 
 	/** Whether some enabled channel, in any group, lists the model. */
@@ -70,8 +94,8 @@ export class RoutingTable {
 		return this.byId.get(id)
 	}
 
-	hasModel(group: string, model: string, accepts: ChannelFilter = everyChannel): boolean {
-		return this.byGroupModel.get(group)?.get(model)?.some(accepts) ?? false
+	hasModel(group: string, model: string, accepts: ChannelFilter = everyChannel, cacheKey?: string): boolean {
+		return this.candidates(group, model, accepts, cacheKey).length > 0
 	}
 
 	models(group: string): string[] {
@@ -84,13 +108,15 @@ export class RoutingTable {
 			for (const [model, list] of models) models.set(model, list.filter((channel) => channel.id !== channelId))
 		}
 		this.byId.delete(channelId)
+		this.accepted = new Map()
 	}
 
 	pick(
 		group: string, model: string, tried: ReadonlySet<number>,
-		{ accepts = everyChannel, random = Math.random }: { accepts?: ChannelFilter; random?: () => number } = {},
+		{ accepts = everyChannel, cacheKey, random = Math.random }: { accepts?: ChannelFilter; cacheKey?: string; random?: () => number } = {},
 	): RoutableChannel | undefined {
-		const untried = (this.byGroupModel.get(group)?.get(model) ?? []).filter((channel) => !tried.has(channel.id) && accepts(channel))
+		const candidates = this.candidates(group, model, accepts, cacheKey)
+		const untried = tried.size === 0 ? candidates : candidates.filter((channel) => !tried.has(channel.id))
 		if (untried.length === 0) return undefined
 		const top = untried[0]!.priority
 		const level = untried.filter((channel) => channel.priority === top)

@@ -11,10 +11,21 @@
  * error event. An upstream's own error event passes on as it came and ends the stream as failed.
  * A word that stops the answer ends it there: a finish reason `content_filter`, the billed usage when
  * the client asked for it, and `[DONE]`.
+ *
+ * Pass-through (issue 18; design §5 describes streams as parsed events): when the client speaks the
+ * upstream's wire format and no filter reads the answer, the upstream's data events may come unparsed
+ * (`passed`, formats/events.ts). The meter then parses only what billing needs — events that may
+ * carry usage (the wire's `needsReading`), and events up to the first generated text (its time) —
+ * and passes the others on as the upstream's bytes (`other` events), after checking that each is
+ * framed as a JSON object (a truncated event still ends the stream as malformed). Their data is kept
+ * (at most UNREAD_LIMIT characters, beyond that it is read as it comes) and read only when the
+ * generated text must be counted locally: no usage was reported, or the stream did not complete.
+ * An unread event framed as an object but not valid JSON reaches the client as the upstream sent it
+ * and counts for no text.
  */
 import type { Usage } from '@/billing/price'
 import { RelayError } from '../errors'
-import { streamFailure, type AnswerEvent, type EventReader, type Json } from '../formats/events'
+import { parseEventData, streamFailure, type AnswerEvent, type EventReader, type Json, type PassedEvent, type ReadEvent } from '../formats/events'
 import type { StreamInspector } from '../formats/wire'
 import type { StreamAnswerFilter } from './answer-filter'
 
@@ -47,8 +58,20 @@ const cutStream = (message: string) => new RelayError(502, message, 'upstream_er
 /** The fields that identify an OpenAI chunk, for the usage chunk a stream stopped at a word ends with. */
 const chunkBase = (chunk: Json) => ({ id: chunk.id, object: chunk.object, created: chunk.created, model: chunk.model })
 
-export function meterStream(source: EventReader, inspector: StreamInspector, hooks: MeterHooks): EventReader {
+/** How much unread event data a passed-through stream keeps for a local count before it reads it as it comes. */
+const UNREAD_LIMIT = 64 * 1024
+
+/** Data passed on unread must at least look like one JSON object: a cut-off event does not. */
+function checkFraming(json: string) {
+	const text = json.trim()
+	if (!text.startsWith('{') || !text.endsWith('}')) throw new SyntaxError('a stream event must be a JSON object')
+}
+
+export function meterStream(source: EventReader<ReadEvent>, inspector: StreamInspector, hooks: MeterHooks): EventReader {
 	const texts: string[] = []
+	/** Data of events passed on unread, by the index in `texts` their text belongs at. */
+	let unread = new Map<number, string>()
+	let unreadLength = 0
 	const filter = hooks.answerFilter
 	let delivered = false
 	let firstContent = true
@@ -56,10 +79,39 @@ export function meterStream(source: EventReader, inspector: StreamInspector, hoo
 	let closed = false
 	let base: Json = {}
 
+	/** Reads the text of the events passed on unread into its place in `texts`. */
+	const readUnread = () => {
+		for (const [index, json] of unread) {
+			// An event of a batch that failed before it was delivered counts for nothing, as a parsed one would.
+			if (index >= texts.length) continue
+			let data: Json
+			try {
+				data = parseEventData(json)
+			} catch {
+				continue
+			}
+			texts[index] = inspector.inspect(data).text
+		}
+		unread = new Map()
+		unreadLength = 0
+	}
+
+	/** Passes an event on unread (kept for a local count), or answers it parsed when billing needs to read it. */
+	const passOn = (event: PassedEvent, batchTexts: string[]): AnswerEvent => {
+		if (firstContent || !inspector.needsReading || inspector.needsReading(event.json)) return { type: 'data', data: parseEventData(event.json), raw: event.raw }
+		checkFraming(event.json)
+		unread.set(texts.length + batchTexts.length, event.json)
+		batchTexts.push('')
+		unreadLength += event.json.length
+		return { type: 'other', raw: event.raw }
+	}
+
 	const finish = async (end: StreamEnd) => {
 		if (ended) return undefined
 		ended = true
-		return await hooks.onEnd({ end, usage: inspector.usage(), text: texts.join(''), delivered, sensitiveWords: filter?.words() ?? [] }) ?? undefined
+		const usage = inspector.usage()
+		if (unread.size > 0 && (end !== 'completed' || !usage)) readUnread()
+		return await hooks.onEnd({ end, usage, text: texts.join(''), delivered, sensitiveWords: filter?.words() ?? [] }) ?? undefined
 	}
 
 	/** The text still held by the filter, as a last chunk before the end. */
@@ -93,7 +145,8 @@ export function meterStream(source: EventReader, inspector: StreamInspector, hoo
 					const output: AnswerEvent[] = []
 					const batchTexts: string[] = []
 					let end: 'completed' | 'failed' | 'sensitive_words' | 'cut' | undefined
-					for (const event of batch.events) {
+					for (const read of batch.events) {
+						const event = read.type === 'passed' ? passOn(read, batchTexts) : read
 						if (event.type === 'done') {
 							heldText(output)
 							output.push(event)
@@ -147,6 +200,7 @@ export function meterStream(source: EventReader, inspector: StreamInspector, hoo
 					if (output.length > 0) {
 						texts.push(...batchTexts)
 						delivered = true
+						if (unreadLength > UNREAD_LIMIT) readUnread()
 						return { events: output, done: false }
 					}
 				}

@@ -8,6 +8,8 @@ import { describeCycle, followModelMapping } from '@shared/model-mapping'
 export class ModelMappingCycleError extends Error {}
 
 export function upstreamModel(mapping: Record<string, string>, model: string): string {
+	// Most channels map nothing for most models: then there is no chain to follow.
+	if (!Object.hasOwn(mapping, model)) return model
 	const outcome = followModelMapping(mapping, model)
 	if (outcome.cycle) throw new ModelMappingCycleError(`model mapping of ${model} loops through ${describeCycle(outcome.cycle)}`)
 	return outcome.model

@@ -8,7 +8,7 @@
 import type { Dependencies } from '@/dependencies'
 import type { RoutableChannel } from '@/db/stores/channels'
 import type { BodyReader, OpenedResponse } from '@/lib/outbound'
-import { readSseAnswerEvents, type EventReader, type Json, type WireFormat } from '../formats/events'
+import { readSseAnswerEvents, type EventReader, type Json, type ReadEvent, type SseAnswerOptions, type WireFormat } from '../formats/events'
 import { isObject } from '../formats/json'
 import { multipartUpstreamBody } from '../formats/media/multipart'
 import { textReader } from '../formats/sse'
@@ -37,6 +37,13 @@ export class MalformedAnswerError extends Error {}
 export function channelCanTake(channel: RoutableChannel, call: { endpoint: RelayEndpoint; stream: boolean; model: string; native?: NativeFormat; nativeRequired?: boolean }): boolean {
 	return servesEndpoint(channel.type, call.endpoint, call.stream, call.native, call.nativeRequired) && mappingServes(channel.modelMapping, call.model)
 }
+
+/**
+ * What channelCanTake's answer depends on besides the channel and the model: the key under which
+ * the routing table keeps it (routing-table.ts `cacheKey`) until channels change.
+ */
+export const canTakeKey = (call: { endpoint: RelayEndpoint; stream: boolean; native?: NativeFormat; nativeRequired?: boolean }) =>
+	`can-take ${call.endpoint} ${call.stream} ${call.native ?? ''} ${call.nativeRequired === true}`
 
 export interface UpstreamCall {
 	endpoint: RelayEndpoint
@@ -69,8 +76,11 @@ export interface OpenedUpstream {
 	 * answer that is not a JSON object; a converter's failures (a RelayError for an error it found) propagate.
 	 */
 	readAnswer(text: string): ReadAnswer
-	/** A stream's body → its events in `wire`, parsed once, one upstream read per read. */
-	readEvents(body: BodyReader): EventReader
+	/**
+	 * A stream's body → its events in `wire`, parsed once, one upstream read per read. Asked to defer
+	 * parsing, an SSE pass-through may answer data events unparsed (`passed`); other readers ignore it.
+	 */
+	readEvents(body: BodyReader, options?: SseAnswerOptions): EventReader<ReadEvent>
 }
 
 /** A passed-through answer: parsed, and kept with its bytes. */
@@ -109,13 +119,14 @@ export async function openUpstream(dependencies: Dependencies, relay: { outbound
 		const { bodyFor, format: _, required: __, ...wire } = call.native!
 		const { passThrough } = service
 		const request = await passThrough.buildRequest(upstreamChannel, { ...wire, model, stream: call.stream, body: bodyFor(model) }, adaptorContext(dependencies, relay, call.signal))
-		return { response: await send(request), upstreamModel: model, wire: service.format, readAnswer: passedAnswer, readEvents: passThrough.streamEvents ?? readSseAnswerEvents }
+		return { response: await send(request), upstreamModel: model, wire: service.format, readAnswer: passedAnswer, readEvents: (body) => (passThrough.streamEvents ?? readSseAnswerEvents)(body) }
 	}
 
 	const usageAsked = (call.body.stream_options as { include_usage?: unknown } | undefined)?.include_usage === true
+	// The body is copied only when Ferry changes it: the model's upstream name, usage asked for.
 	const body: Record<string, unknown> = call.stream && !usageAsked
 		? { ...call.body, model, stream_options: { ...(call.body.stream_options as object | undefined), include_usage: true } }
-		: { ...call.body, model }
+		: model === call.model ? call.body : { ...call.body, model }
 	const canonical = { upstreamModel: model, wire: 'openai' as const }
 
 	if (service.via === 'self-opened') {
@@ -133,7 +144,7 @@ export async function openUpstream(dependencies: Dependencies, relay: { outbound
 		// An upload goes as it came (formats/media/multipart.ts), not as the JSON of its text fields.
 		const upload = await multipartUpstreamBody(body)
 		const sent = upload ? { ...request, headers: { ...request.headers, 'content-type': upload.contentType }, body: upload.bytes } : request
-		return { ...canonical, response: await send(sent), readAnswer: passedAnswer, readEvents: readSseAnswerEvents }
+		return { ...canonical, response: await send(sent), readAnswer: passedAnswer, readEvents: (body, options = {}) => readSseAnswerEvents(body, options) }
 	}
 
 	const { converter } = service

@@ -28,4 +28,5 @@ export const openAIClientFormat: ClientFormat = {
 	answerText: (answer, _wire, text) => text ?? JSON.stringify(answer),
 	stream: (events) => encodedStream(events, openAIEvents),
 	streamContentType: 'text/event-stream',
+	passThroughWire: 'openai',
 }

@@ -5,7 +5,6 @@
  * Hand-written rather than zod: this runs on every relay call, and a schema library's generic
  * object handling cost about a seventh of the relay's CPU in `bun run bench`.
  */
-import { z } from 'zod'
 import { MESSAGES } from '@shared/api'
 import { JsonBodyError, parseJsonBody } from '@/lib/json-body'
 import { relayErrors } from '../../errors'
@@ -108,14 +107,3 @@ export function checkOpenAIRequest(endpoint: RelayEndpoint, body: unknown): Open
 	}
 	return body as OpenAIRequest
 }
-
-/** The upstream answer's usage, as OpenAI reports it (all fields optional: parse what is there). */
-export const openAIUsageSchema = z.looseObject({
-	prompt_tokens: z.number().nullish(),
-	completion_tokens: z.number().nullish(),
-	total_tokens: z.number().nullish(),
-	/** `cache_creation_tokens` is not OpenAI's: converters of upstreams that bill cache writes (Claude) fill it. */
-	prompt_tokens_details: z.looseObject({ cached_tokens: z.number().nullish(), cache_creation_tokens: z.number().nullish(), audio_tokens: z.number().nullish() }).nullish(),
-	/** Audio models (gpt-4o-audio) report their audio tokens here: priced by the audio ratios. */
-	completion_tokens_details: z.looseObject({ audio_tokens: z.number().nullish() }).nullish(),
-})

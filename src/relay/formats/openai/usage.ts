@@ -1,19 +1,44 @@
 /** Reading usage and generated text out of OpenAI-format answers. */
 import type { Usage } from '@/billing/price'
-import { openAIUsageSchema } from './requests'
+import { isObject } from '../json'
 
+/** A count that is absent (undefined or null) reads as undefined; anything but a finite number is not a count. */
+const NOT_A_COUNT = Symbol('not a count')
+function count(value: unknown): number | undefined | typeof NOT_A_COUNT {
+	if (value === undefined || value === null) return undefined
+	return typeof value === 'number' && Number.isFinite(value) ? value : NOT_A_COUNT
+}
+
+/** A details object, `{}` when absent; undefined when it is not an object. */
+const details = (value: unknown): Record<string, unknown> | undefined => value === undefined || value === null ? {} : isObject(value) ? value : undefined
+
+/**
+ * The usage an OpenAI-format answer reports (all fields optional: what is there is read). A usage
+ * with any of these fields of the wrong type is no usage at all (the call is then counted locally).
+ * `prompt_tokens_details.cache_creation_tokens` is not OpenAI's: converters of upstreams that bill
+ * cache writes (Claude) fill it; `*_details.audio_tokens` come from audio models, priced by the audio
+ * ratios. Hand-written rather than a schema: it runs on every relayed answer.
+ */
 export function usageFrom(value: unknown): Usage | undefined {
-	const parsed = openAIUsageSchema.safeParse(value)
-	if (!parsed.success) return undefined
-	const usage = parsed.data
-	if (usage.prompt_tokens == null && usage.completion_tokens == null) return undefined
-	const audioPromptTokens = usage.prompt_tokens_details?.audio_tokens ?? 0
-	const audioCompletionTokens = usage.completion_tokens_details?.audio_tokens ?? 0
+	if (!isObject(value)) return undefined
+	const promptDetails = details(value.prompt_tokens_details)
+	const completionDetails = details(value.completion_tokens_details)
+	if (!promptDetails || !completionDetails) return undefined
+	const counts = [
+		count(value.prompt_tokens), count(value.completion_tokens), count(value.total_tokens),
+		count(promptDetails.cached_tokens), count(promptDetails.cache_creation_tokens), count(promptDetails.audio_tokens),
+		count(completionDetails.audio_tokens),
+	]
+	if (counts.includes(NOT_A_COUNT)) return undefined
+	const [promptTokens, completionTokens, , cachedTokens, cacheCreationTokens, audioPrompt, audioCompletion] = counts as (number | undefined)[]
+	if (promptTokens === undefined && completionTokens === undefined) return undefined
+	const audioPromptTokens = audioPrompt ?? 0
+	const audioCompletionTokens = audioCompletion ?? 0
 	return {
-		promptTokens: usage.prompt_tokens ?? 0,
-		completionTokens: usage.completion_tokens ?? 0,
-		cachedTokens: usage.prompt_tokens_details?.cached_tokens ?? 0,
-		cacheCreationTokens: usage.prompt_tokens_details?.cache_creation_tokens ?? 0,
+		promptTokens: promptTokens ?? 0,
+		completionTokens: completionTokens ?? 0,
+		cachedTokens: cachedTokens ?? 0,
+		cacheCreationTokens: cacheCreationTokens ?? 0,
 		...(audioPromptTokens > 0 ? { audioPromptTokens } : {}),
 		...(audioCompletionTokens > 0 ? { audioCompletionTokens } : {}),
 	}

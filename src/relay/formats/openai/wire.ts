@@ -3,6 +3,14 @@ import type { Usage } from '@/billing/price'
 import type { WireReader } from '../wire'
 import { answerText, choiceText, usageFrom } from './usage'
 
+/**
+ * A `usage` field with a value other than null (OpenAI writes `"usage":null` on every chunk but the
+ * last when usage is asked for). A quote inside a JSON string is escaped, so text the model
+ * generated cannot look like this unless it names a key of its own that ends in `usage`: then the
+ * event is merely parsed.
+ */
+const USAGE_FIELD = /"usage"\s*:\s*(?!null)/
+
 export const openAIWire: WireReader = {
 	usageOf: (answer) => usageFrom(answer.usage),
 	textOf: answerText,
@@ -19,6 +27,7 @@ export const openAIWire: WireReader = {
 				return { text, usageOnly: choices.length === 0 && chunkUsage !== undefined }
 			},
 			usage: () => usage,
+			needsReading: (json) => USAGE_FIELD.test(json),
 		}
 	},
 }
