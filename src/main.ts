@@ -22,11 +22,12 @@ async function serve(config: Config) {
 	const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir })
 	const { app, relay, changes, dependencies, redis } = await createApp({ config, store, logger })
 	const stopReconciler = startReconciler(store, relay.nodeInstance, logger)
-	// Relative to this file, so the compiled binary finds the worker among its entrypoints.
-	const healthCheck = startChannelHealthCheck(dependencies, { workerUrl: new URL('./workers/channel-health.ts', import.meta.url), holder: relay.nodeInstance })
-	const dataExport = startDataExport(dependencies, { workerUrl: new URL('./workers/data-export.ts', import.meta.url), holder: relay.nodeInstance })
-	const taskPolling = startTaskPolling(dependencies, relay, { workerUrl: new URL('./workers/task-polling.ts', import.meta.url), holder: relay.nodeInstance })
-	const retention = startRetention(dependencies, { workerUrl: new URL('./workers/retention.ts', import.meta.url), holder: relay.nodeInstance })
+	// Relative to this file, so the compiled binary finds the worker among its entrypoints; the jobs share it.
+	const clockUrl = new URL('./workers/schedule-clock.ts', import.meta.url)
+	const healthCheck = startChannelHealthCheck(dependencies, { workerUrl: clockUrl, holder: relay.nodeInstance })
+	const dataExport = startDataExport(dependencies, { workerUrl: clockUrl, holder: relay.nodeInstance })
+	const taskPolling = startTaskPolling(dependencies, relay, { workerUrl: clockUrl, holder: relay.nodeInstance })
+	const retention = startRetention(dependencies, { workerUrl: clockUrl, holder: relay.nodeInstance })
 	const stopWatchingChanges = changes.start()
 	app.listen({ port: config.port, hostname: config.host, maxRequestBodySize: config.maxBodyBytes })
 	logger.info(`Ferry listening on http://${config.host}:${app.server?.port} (${store.dialect === 'sqlite' ? `SQLite in ${config.dataDir}` : 'Postgres'})`)

@@ -3,6 +3,11 @@
  * (a busy main thread never drifts it) and wakes the main thread, which owns the database; on each
  * tick that finds a run due, this node takes the job's lease and runs it. The holder renews the
  * lease with every run, for two intervals, so another node takes over only after the holder stopped.
+ *
+ * The jobs share one clock worker (src/workers/schedule-clock.ts), each with a timer of its own in
+ * it: a Bun worker is a thread with a JavaScript VM of its own, about 1.5 MB resident even idle, and
+ * one thread keeps time for all of them as well as one each would. It starts with the first job of
+ * its URL and ends with the last.
  */
 import type { Logger } from '@/lib/logger'
 import type { Store } from './index'
@@ -14,7 +19,7 @@ const LEASE_INTERVALS = 2
 interface LeasedScheduleInput {
 	/** The lease row's name. */
 	lease: string
-	/** A clock worker (src/workers/), resolved by the caller so the compiled binary finds it. */
+	/** The clock worker (src/workers/schedule-clock.ts), resolved by the caller so the compiled binary finds it. */
 	workerUrl: URL
 	/** This process (`<node>/<boot id>`), the lease holder. */
 	holder: string
@@ -30,7 +35,7 @@ interface LeasedScheduleInput {
 
 /** What a caller gives to start one of the scheduled jobs (health check, dashboard export). */
 export interface ScheduledJobInput<Summary> {
-	/** The job's clock worker in src/workers/, resolved by the caller (main.ts) so the compiled binary finds it. */
+	/** The clock worker (src/workers/schedule-clock.ts), resolved by the caller (main.ts) so the compiled binary finds it. */
 	workerUrl: URL
 	/** This process (`<node>/<boot id>`), the lease holder. */
 	holder: string
@@ -45,8 +50,55 @@ export interface LeasedSchedule {
 	stop(): Promise<void>
 }
 
+/** The clock worker's messages: a job's timer in (`tickMs` 0 stops it), the job's id out on every tick. */
+export type ClockRequest = { id: number; tickMs: number }
+export type ClockTick = number
+
+/** Bun's workers can be unref'd (the DOM typings do not know it). */
+type BunWorker = Worker & { unref?: () => void }
+
+type ClockSubscriber = { tick: () => void; fail: (message: string) => void }
+type SharedClock = { worker: BunWorker; subscribers: Map<number, ClockSubscriber> }
+
+/** The running clock worker of each worker URL. */
+const clocks = new Map<string, SharedClock>()
+let nextJobId = 1
+
+function startClock(workerUrl: URL): SharedClock {
+	const worker: BunWorker = new Worker(workerUrl)
+	const clock: SharedClock = { worker, subscribers: new Map() }
+	worker.onmessage = (event: MessageEvent<ClockTick>) => clock.subscribers.get(event.data)?.tick()
+	worker.onerror = (event) => {
+		for (const subscriber of clock.subscribers.values()) subscriber.fail(String(event.message))
+	}
+	// The clock alone keeps no process alive.
+	worker.unref?.()
+	return clock
+}
+
+/** Ticks `subscriber` every `tickMs` from the shared clock worker of `workerUrl`; returns the unsubscribe. */
+function subscribeClock(workerUrl: URL, tickMs: number, subscriber: ClockSubscriber): () => void {
+	let clock = clocks.get(workerUrl.href)
+	if (!clock) {
+		clock = startClock(workerUrl)
+		clocks.set(workerUrl.href, clock)
+	}
+	const id = nextJobId++
+	clock.subscribers.set(id, subscriber)
+	clock.worker.postMessage({ id, tickMs } satisfies ClockRequest)
+	const subscribed = clock
+	return () => {
+		if (!subscribed.subscribers.delete(id)) return
+		if (subscribed.subscribers.size > 0) {
+			subscribed.worker.postMessage({ id, tickMs: 0 } satisfies ClockRequest)
+			return
+		}
+		subscribed.worker.terminate()
+		if (clocks.get(workerUrl.href) === subscribed) clocks.delete(workerUrl.href)
+	}
+}
+
 export function startLeasedSchedule(store: Store, logger: Logger, input: LeasedScheduleInput): LeasedSchedule {
-	const worker = new Worker(input.workerUrl)
 	let lastRun = input.runAtStart ? Number.NEGATIVE_INFINITY : performance.now()
 	let running: Promise<void> | undefined
 	let stopped = false
@@ -60,24 +112,22 @@ export function startLeasedSchedule(store: Store, logger: Logger, input: LeasedS
 		await input.run()
 	}
 
-	worker.onmessage = () => {
-		if (running || stopped) return
-		running = maybeRun()
-			.catch((error) => logger.error(`the ${input.description} failed`, { error: String(error) }))
-			.finally(() => {
-				running = undefined
-			})
-	}
-	worker.onerror = (event) => logger.error(`the ${input.description} worker failed`, { error: String(event.message) })
-	worker.postMessage({ tickMs: input.tickMs })
-	// Bun's workers can be unref'd (the DOM typings do not know it): the clock alone keeps no process alive.
-	const bunWorker: Worker & { unref?: () => void } = worker
-	bunWorker.unref?.()
+	const unsubscribe = subscribeClock(input.workerUrl, input.tickMs, {
+		tick() {
+			if (running || stopped) return
+			running = maybeRun()
+				.catch((error) => logger.error(`the ${input.description} failed`, { error: String(error) }))
+				.finally(() => {
+					running = undefined
+				})
+		},
+		fail: (message) => logger.error(`the ${input.description} worker failed`, { error: message }),
+	})
 
 	return {
 		async stop() {
 			stopped = true
-			worker.terminate()
+			unsubscribe()
 			await running
 			await releaseLease(store, input.lease, input.holder).catch(() => {})
 		},

@@ -12,7 +12,7 @@ import { databaseTargets } from '../helpers/database'
 import { eventually } from '../helpers/eventually'
 import { startRelayHarness, type RelayHarness } from '../helpers/relay'
 
-const WORKER_URL = new URL('../../src/workers/channel-health.ts', import.meta.url)
+const WORKER_URL = new URL('../../src/workers/schedule-clock.ts', import.meta.url)
 const INTERVAL_MS = 400
 const TICK_MS = 40
 

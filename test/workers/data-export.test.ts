@@ -17,7 +17,7 @@ import { createTestApp, type TestApp } from '../helpers/app'
 import { databaseTargets } from '../helpers/database'
 import { eventually } from '../helpers/eventually'
 
-const WORKER_URL = new URL('../../src/workers/data-export.ts', import.meta.url)
+const WORKER_URL = new URL('../../src/workers/schedule-clock.ts', import.meta.url)
 const INTERVAL_MS = 300
 const TICK_MS = 30
 const HOUR = 3600

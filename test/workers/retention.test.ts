@@ -19,7 +19,7 @@ import { databaseTargets } from '../helpers/database'
 import { eventually } from '../helpers/eventually'
 
 const DAY = 24 * 60 * 60
-const WORKER_URL = new URL('../../src/workers/retention.ts', import.meta.url)
+const WORKER_URL = new URL('../../src/workers/schedule-clock.ts', import.meta.url)
 
 for (const target of databaseTargets()) {
 	describe(`retention on ${target.dialect}`, () => {

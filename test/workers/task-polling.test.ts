@@ -14,7 +14,7 @@ import { databaseTargets } from '../helpers/database'
 import { eventually } from '../helpers/eventually'
 import { PRICE, startTaskHarness, type TaskHarness } from '../helpers/task-relay'
 
-const WORKER_URL = new URL('../../src/workers/task-polling.ts', import.meta.url)
+const WORKER_URL = new URL('../../src/workers/schedule-clock.ts', import.meta.url)
 const INTERVAL_MS = 300
 const TICK_MS = 30
 
