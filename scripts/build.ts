@@ -33,6 +33,10 @@ const command = [
 	'--minify',
 	'--bytecode',
 	'--format=esm',
+	// What main.ts imports when first needed (the console's React pages, the tokenizer) goes into chunks
+	// of its own, read from the binary only then: without it, one bundle holds them all and idle
+	// memory is about 10 MB higher.
+	'--splitting',
 	'--sourcemap',
 	'--define',
 	'process.env.NODE_ENV="production"',
