@@ -5,14 +5,12 @@
  */
 import { createApp } from './app'
 import { ConfigError, loadConfig, type Config } from './config'
-import { auditLedger } from './billing/audit'
 import { startReconciler } from './billing/reconciler'
 import { startChannelHealthCheck } from './api/channels/tools/schedule'
 import { startDataExport } from './api/data/schedule'
 import { startTaskPolling } from './relay/tasks/schedule'
 import { startRetention } from './api/logs/retention'
 import { openStore } from './db'
-import { runImportCommand } from './cli/import-new-api/command'
 import { createLogger } from './lib/logger'
 import { configureTokenizerWorker } from '@/billing/tokenizer'
 
@@ -51,6 +49,7 @@ async function serve(config: Config) {
 /** Prints every difference from the ledger invariant; exits 1 when there is one. */
 async function audit(config: Config) {
 	const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir })
+	const { auditLedger } = await import('./billing/audit')
 	const differences = await auditLedger(store)
 	await store.close()
 	for (const difference of differences) console.log(JSON.stringify(difference))
@@ -65,7 +64,7 @@ const argv = command && !command.startsWith('--') ? flags : Bun.argv.slice(2)
 
 if (command === 'import') {
 	// Reads its own arguments: a dry run must not load the configuration (which creates the data directory).
-	runImportCommand(flags).then((code) => process.exit(code), (error) => {
+	import('./cli/import-new-api/command').then(({ runImportCommand }) => runImportCommand(flags)).then((code) => process.exit(code), (error) => {
 		console.error(error)
 		process.exit(1)
 	})
