@@ -3,7 +3,7 @@
  * Ferry exactly as the bench does (bench/ferry.ts: 1 000 channels, 10 000 tokens, the two probe
  * calls), waits 1 s and prints its VmRSS, its thread count and, with --console, VmRSS again after
  * one console page. Several runs (--runs) because a single reading moves by a megabyte or two.
- * Usage: bun bench/idle-memory.ts [--runs 3] [--binary dist/ferry] [--console] [--env KEY=VALUE …] [--signal SIGUSR2] [--smaps <file to copy /proc/<pid>/smaps into>] [-- extra bun flags]
+ * Usage: bun bench/idle-memory.ts [--runs 3] [--binary dist/ferry] [--console] [--env KEY=VALUE …] [--signal SIGUSR2] [--smaps <file to copy /proc/<pid>/smaps into>] [--wait <ms idle before reading, 1000 as the bench>] [-- extra bun flags]
  */
 import { readFileSync, writeFileSync } from 'node:fs'
 import { resolve } from 'node:path'
@@ -22,6 +22,7 @@ const { values, positionals } = parseArgs({
 		env: { type: 'string', multiple: true, default: [] },
 		signal: { type: 'string' },
 		smaps: { type: 'string' },
+		wait: { type: 'string', default: String(IDLE_WAIT_MS) },
 	},
 })
 
@@ -39,10 +40,14 @@ const upstream = await startServer('upstream', ['bun', resolve(import.meta.dir, 
 const readings: number[] = []
 try {
 	for (let run = 0; run < Number(values.runs); run++) {
-		const ferry = await startFerry(upstream.url, { command, env })
+		// A start sometimes fails with SQLITE_BUSY on `PRAGMA journal_mode` right after seeding: try once more.
+		const ferry = await startFerry(upstream.url, { command, env }).catch((error: Error) => {
+			console.error(`retrying a failed start: ${error.message.split('\n')[0]}`)
+			return startFerry(upstream.url, { command, env })
+		})
 		try {
 			if (ferry.unavailable) throw new Error(ferry.unavailable)
-			await Bun.sleep(IDLE_WAIT_MS)
+			await Bun.sleep(Number(values.wait))
 			const idle = memory(ferry.process.pid)
 			readings.push(idle.rssMb)
 			if (values.smaps) writeFileSync(values.smaps, readFileSync(`/proc/${ferry.process.pid}/smaps`))
