@@ -3,6 +3,8 @@
  * configuration → database → migrations → app → listen. `ferry audit` checks the ledger instead;
  * `ferry import new-api <source>` moves a new-api installation in (src/cli/import-new-api).
  */
+// First: it sets the JIT policy for everything evaluated after it.
+import { endStartUpJitPolicy } from './lib/start-up-jit'
 import { createApp } from './app'
 import { ConfigError, loadConfig, type Config } from './config'
 import { startReconciler } from './billing/reconciler'
@@ -28,6 +30,7 @@ async function serve(config: Config) {
 	const retention = startRetention(dependencies, { workerUrl: clockUrl, holder: relay.nodeInstance })
 	const stopWatchingChanges = changes.start()
 	app.listen({ port: config.port, hostname: config.host, maxRequestBodySize: config.maxBodyBytes })
+	endStartUpJitPolicy()
 	logger.info(`Ferry listening on http://${config.host}:${app.server?.port} (${store.dialect === 'sqlite' ? `SQLite in ${config.dataDir}` : 'Postgres'})`)
 	const stop = async (signal: string) => {
 		logger.info(`received ${signal}, shutting down`)
