@@ -27,6 +27,10 @@ export interface FerryOptions {
 	keepData?: boolean
 	/** Write a CPU profile of Ferry (.cpuprofile and Markdown) into this directory when it stops. */
 	profileDirectory?: string
+	/** Start Ferry with this command instead of `bun src/main.ts` (e.g. the compiled `dist/ferry`). */
+	command?: string[]
+	/** Extra environment for Ferry's process. */
+	env?: Record<string, string>
 }
 
 export async function startFerry(upstreamUrl: string, options: FerryOptions = {}): Promise<FerryTarget> {
@@ -44,9 +48,9 @@ export async function startFerry(upstreamUrl: string, options: FerryOptions = {}
 	const profiling = options.profileDirectory ? ['--cpu-prof', '--cpu-prof-md', `--cpu-prof-dir=${resolve(options.profileDirectory)}`] : []
 	try {
 		const tokens = await seedFerry({ dataDir, upstreamUrl, ...secrets })
-		child = Bun.spawn(['bun', ...profiling, 'src/main.ts'], {
+		child = Bun.spawn(options.command ?? ['bun', ...profiling, 'src/main.ts'], {
 			cwd: repositoryRoot,
-			env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), DATA_DIR: dataDir, DATABASE_URL: '', REDIS_URL: '', CRYPTO_SECRET: secrets.cryptoSecret, SESSION_SECRET: secrets.sessionSecret },
+			env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), DATA_DIR: dataDir, DATABASE_URL: '', REDIS_URL: '', CRYPTO_SECRET: secrets.cryptoSecret, SESSION_SECRET: secrets.sessionSecret, ...options.env },
 			stdout: Bun.file(logFile),
 			stderr: Bun.file(join(dataDir, 'ferry.err.log')),
 		})

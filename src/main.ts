@@ -3,9 +3,10 @@
  * configuration → database → migrations → app → listen. `ferry audit` checks the ledger instead;
  * `ferry import new-api <source>` moves a new-api installation in (src/cli/import-new-api).
  */
+// First: it sets the JIT policy for everything evaluated after it.
+import { endStartUpJitPolicy } from './lib/start-up-jit'
 import { createApp } from './app'
 import { ConfigError, loadConfig, type Config } from './config'
-import { auditLedger } from './billing/audit'
 import { startReconciler } from './billing/reconciler'
 import { startChannelHealthCheck } from './api/channels/tools/schedule'
 import { startDataExport } from './api/data/schedule'
@@ -13,7 +14,6 @@ import { startTaskPolling } from './relay/tasks/schedule'
 import { startRetention } from './api/logs/retention'
 import { openStore } from './db'
 import { startWalCheckpointer } from './db/wal-checkpointer'
-import { runImportCommand } from './cli/import-new-api/command'
 import { createLogger } from './lib/logger'
 import { configureTokenizerWorker } from '@/billing/tokenizer'
 
@@ -24,13 +24,13 @@ async function serve(config: Config) {
 	const walCheckpointer = startWalCheckpointer(store, { workerUrl: new URL('./workers/wal-checkpoint.ts', import.meta.url), logger })
 	const { app, relay, changes, dependencies, redis } = await createApp({ config, store, logger })
 	const stopReconciler = startReconciler(store, relay.nodeInstance, logger)
-	// Relative to this file, so the compiled binary finds the worker among its entrypoints.
-	const healthCheck = startChannelHealthCheck(dependencies, { workerUrl: new URL('./workers/channel-health.ts', import.meta.url), holder: relay.nodeInstance })
-	const dataExport = startDataExport(dependencies, { workerUrl: new URL('./workers/data-export.ts', import.meta.url), holder: relay.nodeInstance })
-	const taskPolling = startTaskPolling(dependencies, relay, { workerUrl: new URL('./workers/task-polling.ts', import.meta.url), holder: relay.nodeInstance })
-	const retention = startRetention(dependencies, { workerUrl: new URL('./workers/retention.ts', import.meta.url), holder: relay.nodeInstance })
+	const healthCheck = startChannelHealthCheck(dependencies, { holder: relay.nodeInstance })
+	const dataExport = startDataExport(dependencies, { holder: relay.nodeInstance })
+	const taskPolling = startTaskPolling(dependencies, relay, { holder: relay.nodeInstance })
+	const retention = startRetention(dependencies, { holder: relay.nodeInstance })
 	const stopWatchingChanges = changes.start()
 	app.listen({ port: config.port, hostname: config.host, maxRequestBodySize: config.maxBodyBytes })
+	endStartUpJitPolicy()
 	logger.info(`Ferry listening on http://${config.host}:${app.server?.port} (${store.dialect === 'sqlite' ? `SQLite in ${config.dataDir}` : 'Postgres'})`)
 	const stop = async (signal: string) => {
 		logger.info(`received ${signal}, shutting down`)
@@ -53,6 +53,7 @@ async function serve(config: Config) {
 /** Prints every difference from the ledger invariant; exits 1 when there is one. */
 async function audit(config: Config) {
 	const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir })
+	const { auditLedger } = await import('./billing/audit')
 	const differences = await auditLedger(store)
 	await store.close()
 	for (const difference of differences) console.log(JSON.stringify(difference))
@@ -67,7 +68,7 @@ const argv = command && !command.startsWith('--') ? flags : Bun.argv.slice(2)
 
 if (command === 'import') {
 	// Reads its own arguments: a dry run must not load the configuration (which creates the data directory).
-	runImportCommand(flags).then((code) => process.exit(code), (error) => {
+	import('./cli/import-new-api/command').then(({ runImportCommand }) => runImportCommand(flags)).then((code) => process.exit(code), (error) => {
 		console.error(error)
 		process.exit(1)
 	})

@@ -4,8 +4,11 @@
  * `users.session_version` (logout, password, role or status change) ends every session of that
  * user at once, on every node. Sessions signed before Ferry used the plugin verify too: same key,
  * same algorithm, same claims.
+ *
+ * The plugin and jose under it (about 50 modules) load on the first session signed or read, not at
+ * start: a gateway that only relays never pays their memory. (The relay's providers that sign JWTs,
+ * Vertex and Zhipu, load jose on their first call likewise.)
  */
-import { jwt } from '@elysiajs/jwt'
 import { sessionSigningKey } from '@/lib/crypto'
 
 const SESSION_COOKIE = 'ferry_session'
@@ -24,19 +27,25 @@ export interface Sessions {
 	fromHeaders(headers: Headers): Promise<SessionClaims | undefined>
 }
 
-export function createSessions(sessionSecret: string): Sessions {
-	const { session } = jwt({
+async function sessionSigner(sessionSecret: string) {
+	const { jwt } = await import('@elysiajs/jwt')
+	return jwt({
 		name: 'session', secret: new Uint8Array(sessionSigningKey(sessionSecret)), alg: 'HS256', exp: `${SESSION_LIFETIME_SECONDS}s`,
-	}).decorator
+	}).decorator.session
+}
+
+export function createSessions(sessionSecret: string): Sessions {
+	let signer: ReturnType<typeof sessionSigner> | undefined
+	const session = () => (signer ??= sessionSigner(sessionSecret))
 	async function verify(token: string | undefined): Promise<SessionClaims | undefined> {
 		if (!token) return undefined
-		const claims = await session.verify(token, { algorithms: ['HS256'] })
+		const claims = await (await session()).verify(token, { algorithms: ['HS256'] })
 		if (!claims || !Number.isInteger(claims.sub) || !Number.isInteger(claims.ver) || typeof claims.exp !== 'number') return undefined
 		return { sub: claims.sub as unknown as number, ver: claims.ver as number }
 	}
 	return {
 		// `sub` stays a number, as every session ever issued carries it.
-		sign: (userId, sessionVersion) => session.sign({ sub: userId as unknown as string, ver: sessionVersion }),
+		sign: async (userId, sessionVersion) => (await session()).sign({ sub: userId as unknown as string, ver: sessionVersion }),
 		verify,
 		fromHeaders: (headers) => verify(readCookie(headers.get('cookie'), SESSION_COOKIE)),
 	}

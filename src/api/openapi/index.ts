@@ -6,8 +6,10 @@
  * from unpkg). A gateway often runs where the internet is out of reach, so the page is Swagger UI
  * with its bundle and stylesheet served by Ferry itself from the `swagger-ui-dist` package, embedded
  * in the binary like the console's files: the page needs nothing but this server.
+ *
+ * The plugin (a 270 KB module) loads on the first request for the page or the document, not at
+ * start: a gateway that is never asked for its API reference never pays its memory.
  */
-import { openapi } from '@elysiajs/openapi'
 import { Elysia } from 'elysia'
 import { z } from 'zod'
 import swaggerBundle from 'swagger-ui-dist/swagger-ui-bundle.js' with { type: 'file' }
@@ -96,24 +98,32 @@ function describeJsonBodies(document: OpenApiDocument, routes: readonly RouteWit
 	return document
 }
 
-/** `routes`: every route of the app, read when the document is asked for (the app is still being built here). */
-export function openApiRoutes({ routes }: { routes: () => readonly unknown[] }) {
+/**
+ * The plugin on an app of its own, made on first use. The plugin describes the routes its app
+ * sees; that app is told the whole app's routes (`routes`), read when the document is asked for.
+ */
+async function documentationApp(routes: () => readonly unknown[]) {
+	const { openapi } = await import('@elysiajs/openapi')
 	const plugin = openapi({
-			path: OPENAPI_PATH,
-			provider: 'swagger-ui',
-			swagger: { cdn: `${ASSETS_PATH}/swagger-ui-bundle.js`, theme: `${ASSETS_PATH}/swagger-ui.css` },
-			exclude: { paths: EXCLUDED_PATHS },
-			mapJsonSchema: { zod: zodToJsonSchema },
-			documentation: {
-				info: { title: 'Ferry', version: packageJson.version, description: DESCRIPTION },
-				paths: geminiPaths,
-				tags: [
-					{ name: 'relay', description: 'OpenAI, Claude and Gemini formats, authenticated with an API token' },
-					{ name: 'management', description: 'The console\'s API under /api' },
-				],
-			},
+		path: OPENAPI_PATH,
+		provider: 'swagger-ui',
+		swagger: { cdn: `${ASSETS_PATH}/swagger-ui-bundle.js`, theme: `${ASSETS_PATH}/swagger-ui.css` },
+		exclude: { paths: EXCLUDED_PATHS },
+		mapJsonSchema: { zod: zodToJsonSchema },
+		documentation: {
+			info: { title: 'Ferry', version: packageJson.version, description: DESCRIPTION },
+			paths: geminiPaths,
+			tags: [
+				{ name: 'relay', description: 'OpenAI, Claude and Gemini formats, authenticated with an API token' },
+				{ name: 'management', description: 'The console\'s API under /api' },
+			],
+		},
 	})
-	return new Elysia({ name: 'ferry-openapi' })
+	const documentation = new Elysia({ name: 'ferry-openapi' })
+	// Elysia hands a plugin its parent's routes through this (protected) method: here, the whole app's.
+	const parent: { getGlobalRoutes: () => readonly unknown[] } = documentation as never
+	parent.getGlobalRoutes = routes
+	return documentation
 		// A local hook: it runs for the plugin's routes, used below, and for no other route.
 		.onAfterHandle(({ path, response }) => {
 			if (path !== `${OPENAPI_PATH}/json`) return
@@ -121,6 +131,15 @@ export function openApiRoutes({ routes }: { routes: () => readonly unknown[] }) 
 			tagByPart(response as OpenApiDocument)
 		})
 		.use(plugin)
+}
+
+/** `routes`: every route of the app, read when the document is asked for (the app is still being built here). */
+export function openApiRoutes({ routes }: { routes: () => readonly unknown[] }) {
+	let documentation: ReturnType<typeof documentationApp> | undefined
+	const answer = async ({ request }: { request: Request }) => (await (documentation ??= documentationApp(routes))).handle(request)
+	return new Elysia({ name: 'ferry-openapi-routes' })
+		.get(OPENAPI_PATH, answer, { detail: { hide: true } })
+		.get(`${OPENAPI_PATH}/json`, answer, { detail: { hide: true } })
 		.get(`${ASSETS_PATH}/swagger-ui-bundle.js`, cachedFile(swaggerBundle, 'text/javascript; charset=utf-8'), { detail: { hide: true } })
 		.get(`${ASSETS_PATH}/swagger-ui.css`, cachedFile(swaggerStyles, 'text/css; charset=utf-8'), { detail: { hide: true } })
 }

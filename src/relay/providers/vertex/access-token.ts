@@ -4,7 +4,6 @@
  * about an hour. Tokens are cached per service account until shortly before they expire.
  */
 import { createPrivateKey } from 'node:crypto'
-import { SignJWT } from 'jose'
 import { TokenCache, type IssuedToken } from '../shared/token-cache'
 import type { AdaptorContext } from '../types'
 import type { ServiceAccount } from './service-account'
@@ -20,7 +19,9 @@ const JWT_BEARER_GRANT = 'urn:ietf:params:oauth:grant-type:jwt-bearer'
  * The signed assertion: `iss` is the account, `aud` the token endpoint, valid for an hour from `now`.
  * The key is read by node:crypto, which takes both PEM forms (PKCS#8 as Google issues it, and PKCS#1).
  */
-function signedAssertion(account: ServiceAccount, nowMs: number): Promise<string> {
+async function signedAssertion(account: ServiceAccount, nowMs: number): Promise<string> {
+	// jose loads on the first Vertex call (src/auth/session.ts says why).
+	const { SignJWT } = await import('jose')
 	const issuedAt = Math.floor(nowMs / MILLISECONDS_PER_SECOND)
 	return new SignJWT({ scope: CLOUD_PLATFORM_SCOPE })
 		.setProtectedHeader({ alg: 'RS256', typ: 'JWT', ...(account.privateKeyId ? { kid: account.privateKeyId } : {}) })

@@ -1,5 +1,0 @@
-/**
- * The clock of the dashboard export (src/api/data/schedule.ts): the same tick as the channel health
- * check's, on a thread of its own. Messages in: `{ tickMs }` (0 stops it). Messages out: `'tick'`.
- */
-import './channel-health'

@@ -1,5 +1,0 @@
-/**
- * The clock of task polling (src/relay/tasks/schedule.ts): the same tick as the channel health
- * check's, on a thread of its own. Messages in: `{ tickMs }` (0 stops it). Messages out: `'tick'`.
- */
-import './channel-health'

@@ -1,0 +1,37 @@
+/**
+ * What a started Ferry loads only when first needed (idle memory, issue 18): the OpenAPI plugin on
+ * the first request for the API reference, React and the console's pages on the first page, the
+ * tokenizer on the first local count, jose on the first session or JWT-signed upstream call. Each
+ * first request is still answered in full.
+ */
+import { beforeAll, describe, expect, test } from 'bun:test'
+import { join } from 'node:path'
+
+type Loaded = { openapi: boolean; react: boolean; tokenizer: boolean; jose: boolean }
+type Report = { atStart: Loaded; afterReference: Loaded; afterPage: Loaded; statuses: number[]; page: string }
+
+describe('modules loaded on first use', () => {
+	let report: Report
+
+	beforeAll(async () => {
+		const child = Bun.spawn([process.execPath, join(import.meta.dir, 'fixtures', 'loaded-modules.ts')], { cwd: join(import.meta.dir, '..'), stdout: 'pipe', stderr: 'pipe' })
+		const [output, errors, exitCode] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited])
+		if (exitCode !== 0) throw new Error(`the fixture failed: ${errors}`)
+		report = JSON.parse(output.trim().split('\n').at(-1)!)
+	})
+
+	test('a started app has loaded neither the OpenAPI plugin, nor React, nor the tokenizer, nor jose', () => {
+		expect(report.atStart).toEqual({ openapi: false, react: false, tokenizer: false, jose: false })
+	})
+
+	test('the first request for the API reference loads the OpenAPI plugin and gets the document', () => {
+		expect(report.statuses[0]).toBe(200)
+		expect(report.afterReference).toMatchObject({ openapi: true, react: false, tokenizer: false })
+	})
+
+	test('the first console page loads React and is rendered in full on the server', () => {
+		expect(report.statuses[1]).toBe(200)
+		expect(report.afterPage.react).toBe(true)
+		expect(report.page).toContain('<form')
+	})
+})
