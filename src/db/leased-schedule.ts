@@ -1,17 +1,13 @@
 /**
- * A background job that runs every so often on one node only (design §9). A timer ticks every
- * `tickMs`; on each tick that finds a run due (by the time elapsed since this node's last run),
- * this node takes the job's lease and runs it. The holder renews the lease with every run, for two
- * intervals, so another node takes over only after the holder stopped.
+ * A background job that runs every so often on one node only (design §9). A Bun worker keeps time
+ * (a busy main thread never drifts it) and wakes the main thread, which owns the database; on each
+ * tick that finds a run due, this node takes the job's lease and runs it. The holder renews the
+ * lease with every run, for two intervals, so another node takes over only after the holder stopped.
  *
- * A busy main thread never drifts the schedule. The timer is on the main thread, which owns the
- * database: a tick that falls while the thread is busy comes when it is free, which is also when a
- * clock worker's message would have been handled (these jobs used to have one; measured with the
- * thread busy in 200 ms stretches for 6 s: the longest wait between ticks was 206 ms either way, and
- * the last tick came at 5 947 ms against 5 951). Bun's intervals keep their schedule (ticks missed
- * while busy are skipped, not shifted), and a run is due by elapsed time, so a busy stretch delays
- * one run by at most its own length and the next runs are not moved. A worker cost a thread and a
- * JavaScript VM, about 3 MB of idle memory.
+ * The jobs share one clock worker (src/workers/schedule-clock.ts), each with a timer of its own in
+ * it: a Bun worker is a thread with a JavaScript VM of its own, about 1.5 MB resident even idle, and
+ * one thread keeps time for all of them as well as one each would. It starts with the first job of
+ * its URL and ends with the last.
  */
 import type { Logger } from '@/lib/logger'
 import type { Store } from './index'
@@ -23,6 +19,8 @@ const LEASE_INTERVALS = 2
 interface LeasedScheduleInput {
 	/** The lease row's name. */
 	lease: string
+	/** The clock worker (src/workers/schedule-clock.ts), resolved by the caller so the compiled binary finds it. */
+	workerUrl: URL
 	/** This process (`<node>/<boot id>`), the lease holder. */
 	holder: string
 	/** Milliseconds between runs, read on every tick; 0 or less turns the job off. */
@@ -37,6 +35,8 @@ interface LeasedScheduleInput {
 
 /** What a caller gives to start one of the scheduled jobs (health check, dashboard export). */
 export interface ScheduledJobInput<Summary> {
+	/** The clock worker (src/workers/schedule-clock.ts), resolved by the caller (main.ts) so the compiled binary finds it. */
+	workerUrl: URL
 	/** This process (`<node>/<boot id>`), the lease holder. */
 	holder: string
 	/** Tests: a run every this many milliseconds instead of the option's minutes. */
@@ -48,6 +48,54 @@ export interface ScheduledJobInput<Summary> {
 
 export interface LeasedSchedule {
 	stop(): Promise<void>
+}
+
+/** The clock worker's messages: a job's timer in (`tickMs` 0 stops it), the job's id out on every tick. */
+export type ClockRequest = { id: number; tickMs: number }
+export type ClockTick = number
+
+/** Bun's workers can be unref'd (the DOM typings do not know it). */
+type BunWorker = Worker & { unref?: () => void }
+
+type ClockSubscriber = { tick: () => void; fail: (message: string) => void }
+type SharedClock = { worker: BunWorker; subscribers: Map<number, ClockSubscriber> }
+
+/** The running clock worker of each worker URL. */
+const clocks = new Map<string, SharedClock>()
+let nextJobId = 1
+
+function startClock(workerUrl: URL): SharedClock {
+	const worker: BunWorker = new Worker(workerUrl)
+	const clock: SharedClock = { worker, subscribers: new Map() }
+	worker.onmessage = (event: MessageEvent<ClockTick>) => clock.subscribers.get(event.data)?.tick()
+	worker.onerror = (event) => {
+		for (const subscriber of clock.subscribers.values()) subscriber.fail(String(event.message))
+	}
+	// The clock alone keeps no process alive.
+	worker.unref?.()
+	return clock
+}
+
+/** Ticks `subscriber` every `tickMs` from the shared clock worker of `workerUrl`; returns the unsubscribe. */
+function subscribeClock(workerUrl: URL, tickMs: number, subscriber: ClockSubscriber): () => void {
+	let clock = clocks.get(workerUrl.href)
+	if (!clock) {
+		clock = startClock(workerUrl)
+		clocks.set(workerUrl.href, clock)
+	}
+	const id = nextJobId++
+	clock.subscribers.set(id, subscriber)
+	clock.worker.postMessage({ id, tickMs } satisfies ClockRequest)
+	const subscribed = clock
+	return () => {
+		if (!subscribed.subscribers.delete(id)) return
+		if (subscribed.subscribers.size > 0) {
+			subscribed.worker.postMessage({ id, tickMs: 0 } satisfies ClockRequest)
+			return
+		}
+		subscribed.worker.terminate()
+		if (clocks.get(workerUrl.href) === subscribed) clocks.delete(workerUrl.href)
+	}
 }
 
 export function startLeasedSchedule(store: Store, logger: Logger, input: LeasedScheduleInput): LeasedSchedule {
@@ -64,21 +112,22 @@ export function startLeasedSchedule(store: Store, logger: Logger, input: LeasedS
 		await input.run()
 	}
 
-	const timer = setInterval(() => {
-		if (running || stopped) return
-		running = maybeRun()
-			.catch((error) => logger.error(`the ${input.description} failed`, { error: String(error) }))
-			.finally(() => {
-				running = undefined
-			})
-	}, input.tickMs)
-	// The clock alone keeps no process alive.
-	timer.unref()
+	const unsubscribe = subscribeClock(input.workerUrl, input.tickMs, {
+		tick() {
+			if (running || stopped) return
+			running = maybeRun()
+				.catch((error) => logger.error(`the ${input.description} failed`, { error: String(error) }))
+				.finally(() => {
+					running = undefined
+				})
+		},
+		fail: (message) => logger.error(`the ${input.description} worker failed`, { error: message }),
+	})
 
 	return {
 		async stop() {
 			stopped = true
-			clearInterval(timer)
+			unsubscribe()
 			await running
 			await releaseLease(store, input.lease, input.holder).catch(() => {})
 		},

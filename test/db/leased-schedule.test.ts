@@ -1,6 +1,6 @@
 /**
- * Leased schedules keep time with timers on the main thread: no worker thread, each job at its own
- * tick, and a busy main thread delays a due run only until it is free.
+ * Leased schedules share one clock: every job started with the clock worker's URL ticks from the
+ * same Bun worker thread, each at its own rate, and the thread ends with the last job.
  */
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
 import type { Store } from '@/db'
@@ -9,11 +9,9 @@ import { silentLogger } from '@/lib/logger'
 import { databaseTargets } from '../helpers/database'
 import { eventually } from '../helpers/eventually'
 
+const CLOCK_URL = new URL('../../src/workers/schedule-clock.ts', import.meta.url)
 const JOB_COUNT = 4
 const BASE_TICK_MS = 15
-const BUSY_MS = 300
-/** Generous: one tick and a lease round trip, on a shared machine. */
-const LATE_RUN_BOUND_MS = 250
 
 /** Counts the Bun workers started while it is installed. */
 function countWorkers() {
@@ -33,9 +31,9 @@ for (const target of databaseTargets()) {
 		let store: Store
 		let workers: ReturnType<typeof countWorkers>
 		const schedules: LeasedSchedule[] = []
-		const start = (name: string, tickMs: number, runs: number[], intervalMs = 1) => {
+		const start = (name: string, tickMs: number, runs: number[]) => {
 			const schedule = startLeasedSchedule(store, silentLogger, {
-				lease: name, holder: 'node-a/1', intervalMs: () => intervalMs, tickMs, runAtStart: true,
+				lease: name, workerUrl: CLOCK_URL, holder: 'node-a/1', intervalMs: () => 1, tickMs, runAtStart: true,
 				description: name, run: async () => { runs.push(performance.now()) },
 			})
 			schedules.push(schedule)
@@ -52,15 +50,15 @@ for (const target of databaseTargets()) {
 			await store.close()
 		})
 
-		test('every job runs at its own tick without starting a worker thread', async () => {
+		test('every job runs from one clock worker thread, each at its own tick', async () => {
 			const runs = Array.from({ length: JOB_COUNT }, () => [] as number[])
 			runs.forEach((jobRuns, index) => start(`job-${index}`, BASE_TICK_MS * (index + 1), jobRuns))
 
 			await eventually(async () => runs.every((jobRuns) => jobRuns.length >= 3))
-			expect(workers.started).toBe(0)
+			expect(workers.started).toBe(1)
 		})
 
-		test('a stopped job stops ticking while the others go on', async () => {
+		test('a stopped job stops ticking while the others go on, and the thread ends with the last job', async () => {
 			const stoppedRuns: number[] = []
 			const keptRuns: number[] = []
 			const stopped = start('stopped', BASE_TICK_MS, stoppedRuns)
@@ -72,20 +70,12 @@ for (const target of databaseTargets()) {
 			const keptAtStop = keptRuns.length
 			await eventually(async () => keptRuns.length >= keptAtStop + 3)
 			expect(stoppedRuns.length).toBe(runsAtStop)
-		})
 
-		test('a run that fell due while the main thread was busy comes as soon as it is free', async () => {
-			const runs: number[] = []
-			start('busy', BASE_TICK_MS, runs, BASE_TICK_MS * 4)
-			await eventually(async () => runs.length >= 1)
-
-			const busyUntil = performance.now() + BUSY_MS
-			while (performance.now() < busyUntil) {
-				// The main thread is busy: no timer, no message can be handled.
-			}
-			const freed = performance.now()
-			await eventually(async () => runs.some((time) => time >= freed))
-			expect(runs.find((time) => time >= freed)! - freed).toBeLessThan(LATE_RUN_BOUND_MS)
+			await Promise.all(schedules.splice(0).map((schedule) => schedule.stop()))
+			const laterRuns: number[] = []
+			start('later', BASE_TICK_MS, laterRuns)
+			await eventually(async () => laterRuns.length >= 2)
+			expect(workers.started).toBe(2)
 		})
 	})
 }

@@ -46,7 +46,7 @@ describe.skipIf(!browserExecutable)('the usage dashboard in a browser', () => {
 	beforeAll(async () => {
 		harness = await startConsoleHarness()
 		schedule = startDataExport(harness.ferry.dependencies, {
-			holder: 'e2e/1',
+			workerUrl: new URL('../../src/workers/schedule-clock.ts', import.meta.url), holder: 'e2e/1',
 			intervalMs: EXPORT_INTERVAL_MS, tickMs: 50, onRun: (summary) => runs.push(summary),
 		})
 		const upstream = harness.startUpstream({ promptTokens: 120, completionTokens: 30 })

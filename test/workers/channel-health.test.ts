@@ -12,6 +12,7 @@ import { databaseTargets } from '../helpers/database'
 import { eventually } from '../helpers/eventually'
 import { startRelayHarness, type RelayHarness } from '../helpers/relay'
 
+const WORKER_URL = new URL('../../src/workers/schedule-clock.ts', import.meta.url)
 const INTERVAL_MS = 400
 const TICK_MS = 40
 
@@ -21,7 +22,7 @@ for (const target of databaseTargets()) {
 		const schedules: HealthSchedule[] = []
 		const start = (holder: string, rounds: HealthRoundSummary[] = []) => {
 			const schedule = startChannelHealthCheck(harness.ferry.dependencies, {
-				holder, intervalMs: INTERVAL_MS, tickMs: TICK_MS, onRun: (summary) => rounds.push(summary),
+				workerUrl: WORKER_URL, holder, intervalMs: INTERVAL_MS, tickMs: TICK_MS, onRun: (summary) => rounds.push(summary),
 			})
 			schedules.push(schedule)
 			return rounds
@@ -118,7 +119,7 @@ for (const target of databaseTargets()) {
 		test('does nothing while ChannelTestIntervalMinutes is 0', async () => {
 			const failing = harness.startUpstream({ fault: 'status=500' })
 			const id = await harness.createChannel({ name: 'off', base_url: failing.url, models: 'gpt-4o-mini' })
-			const schedule = startChannelHealthCheck(harness.ferry.dependencies, { holder: 'node-a/1', tickMs: TICK_MS })
+			const schedule = startChannelHealthCheck(harness.ferry.dependencies, { workerUrl: WORKER_URL, holder: 'node-a/1', tickMs: TICK_MS })
 			schedules.push(schedule)
 			await Bun.sleep(3 * TICK_MS)
 			expect(failing.requests).toEqual([])

@@ -17,6 +17,7 @@ import { createTestApp, type TestApp } from '../helpers/app'
 import { databaseTargets } from '../helpers/database'
 import { eventually } from '../helpers/eventually'
 
+const WORKER_URL = new URL('../../src/workers/schedule-clock.ts', import.meta.url)
 const INTERVAL_MS = 300
 const TICK_MS = 30
 const HOUR = 3600
@@ -125,7 +126,7 @@ for (const target of databaseTargets()) {
 			await ferry.dependencies.options.set('DataExportEnabled', 'false')
 			await addLogs(ferry.store, [{ userId: 1, username: 'root', model: 'gpt-4o-mini', at: hour + 5, prompt: 1, completion: 2, quota: 3 }])
 			const runs: ExportSummary[] = []
-			schedules.push(startDataExport(ferry.dependencies, { holder: 'node-a/1', intervalMs: INTERVAL_MS, tickMs: TICK_MS, onRun: (summary) => runs.push(summary) }))
+			schedules.push(startDataExport(ferry.dependencies, { workerUrl: WORKER_URL, holder: 'node-a/1', intervalMs: INTERVAL_MS, tickMs: TICK_MS, onRun: (summary) => runs.push(summary) }))
 			await Bun.sleep(5 * TICK_MS)
 			expect(runs).toEqual([])
 			expect(await buckets(ferry.store)).toEqual([])
@@ -145,7 +146,7 @@ for (const target of databaseTargets()) {
 			await addLogs(first, [{ userId: 1, username: 'root', model: 'gpt-4o-mini', at: hour + 5, prompt: 4, completion: 4, quota: 8 }])
 			const runsA: ExportSummary[] = []
 			const runsB: ExportSummary[] = []
-			const input = { intervalMs: INTERVAL_MS, tickMs: TICK_MS }
+			const input = { workerUrl: WORKER_URL, intervalMs: INTERVAL_MS, tickMs: TICK_MS }
 			schedules.push(startDataExport(nodeA.dependencies, { ...input, holder: 'node-a/1', onRun: (summary) => runsA.push(summary) }))
 			schedules.push(startDataExport(nodeB.dependencies, { ...input, holder: 'node-b/1', onRun: (summary) => runsB.push(summary) }))
 			await eventually(async () => runsA.length + runsB.length >= 3, 4 * INTERVAL_MS + 2_000)

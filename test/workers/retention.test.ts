@@ -19,6 +19,7 @@ import { databaseTargets } from '../helpers/database'
 import { eventually } from '../helpers/eventually'
 
 const DAY = 24 * 60 * 60
+const WORKER_URL = new URL('../../src/workers/schedule-clock.ts', import.meta.url)
 
 for (const target of databaseTargets()) {
 	describe(`retention on ${target.dialect}`, () => {
@@ -187,7 +188,7 @@ for (const target of databaseTargets()) {
 			const nodeB = await start(async () => second)
 			const runsA: RetentionSummary[] = []
 			const runsB: RetentionSummary[] = []
-			const input = { intervalMs: 200, tickMs: 20 }
+			const input = { workerUrl: WORKER_URL, intervalMs: 200, tickMs: 20 }
 			schedules.push(startRetention(nodeA.dependencies, { ...input, holder: 'node-a/1', onRun: (summary) => runsA.push(summary) }))
 			schedules.push(startRetention(nodeB.dependencies, { ...input, holder: 'node-b/1', onRun: (summary) => runsB.push(summary) }))
 			await eventually(async () => runsA.length + runsB.length >= 3, 5_000)

@@ -14,6 +14,7 @@ import { databaseTargets } from '../helpers/database'
 import { eventually } from '../helpers/eventually'
 import { PRICE, startTaskHarness, type TaskHarness } from '../helpers/task-relay'
 
+const WORKER_URL = new URL('../../src/workers/schedule-clock.ts', import.meta.url)
 const INTERVAL_MS = 300
 const TICK_MS = 30
 
@@ -32,7 +33,7 @@ for (const target of databaseTargets()) {
 		 */
 		const start = (node: Pick<TestApp, 'dependencies' | 'relay'>, holder: string, onRun = (_summary: PollSummary) => {}, interval: { intervalMs?: number } = { intervalMs: INTERVAL_MS }) => {
 			const rounds: PollSummary[] = []
-			schedules.push(startTaskPolling(node.dependencies, node.relay, { holder, ...interval, tickMs: TICK_MS, onRun: (summary) => { rounds.push(summary); onRun(summary) } }))
+			schedules.push(startTaskPolling(node.dependencies, node.relay, { workerUrl: WORKER_URL, holder, ...interval, tickMs: TICK_MS, onRun: (summary) => { rounds.push(summary); onRun(summary) } }))
 			return rounds
 		}
 

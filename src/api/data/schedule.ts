@@ -9,7 +9,7 @@ import { startLeasedSchedule, type LeasedSchedule, type ScheduledJobInput } from
 import { exportQuotaData, type ExportSummary } from './export'
 
 export const DATA_EXPORT_LEASE = 'data-export'
-/** How often the timer looks whether a run is due. */
+/** How often the worker wakes the main thread to see whether a run is due. */
 const DATA_EXPORT_TICK_MS = 15_000
 const MILLISECONDS_PER_MINUTE = 60_000
 
@@ -21,6 +21,7 @@ export function startDataExport(dependencies: Dependencies, input: DataExportSch
 	const { store, options, logger } = dependencies
 	return startLeasedSchedule(store, logger, {
 		lease: DATA_EXPORT_LEASE,
+		workerUrl: input.workerUrl,
 		holder: input.holder,
 		// Off while the dashboard is off.
 		intervalMs: () => (options.get('DataExportEnabled') ? input.intervalMs ?? options.get('DataExportInterval') * MILLISECONDS_PER_MINUTE : 0),

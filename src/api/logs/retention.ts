@@ -78,6 +78,7 @@ export function startRetention(dependencies: Dependencies, input: ScheduledJobIn
 	const { store, logger } = dependencies
 	return startLeasedSchedule(store, logger, {
 		lease: RETENTION_LEASE,
+		workerUrl: input.workerUrl,
 		holder: input.holder,
 		intervalMs: () => input.intervalMs ?? RETENTION_INTERVAL_MS,
 		tickMs: input.tickMs ?? RETENTION_TICK_MS,

@@ -1,6 +1,6 @@
 /**
  * Polls unfinished tasks every `TaskPollingIntervalSeconds` seconds (default 15, 0 = off) on one
- * node only, under the `task-polling` lease (src/db/leased-schedule.ts).
+ * node only, under the `task-polling` lease (src/db/leased-schedule.ts; its clock is a Bun worker).
  * The first round is due at the first tick, so a restarted node catches up at once.
  */
 import type { Dependencies } from '@/dependencies'
@@ -9,7 +9,7 @@ import type { RelayServices } from '../pipeline/services'
 import { pollTasks, type PollSummary } from './polling'
 
 export const TASK_POLLING_LEASE = 'task-polling'
-/** How often the timer looks whether a round is due. */
+/** How often the worker wakes the main thread to see whether a round is due. */
 const TASK_POLLING_TICK_MS = 5_000
 const MILLISECONDS_PER_SECOND = 1000
 
@@ -17,6 +17,7 @@ export function startTaskPolling(dependencies: Dependencies, relay: RelayService
 	const { store, options, logger } = dependencies
 	return startLeasedSchedule(store, logger, {
 		lease: TASK_POLLING_LEASE,
+		workerUrl: input.workerUrl,
 		holder: input.holder,
 		intervalMs: () => input.intervalMs ?? options.get('TaskPollingIntervalSeconds') * MILLISECONDS_PER_SECOND,
 		tickMs: input.tickMs ?? TASK_POLLING_TICK_MS,

@@ -7,7 +7,7 @@ import { startLeasedSchedule, type LeasedSchedule, type ScheduledJobInput } from
 import { runHealthRound, type HealthRoundSummary } from './health'
 
 const HEALTH_LEASE = 'channel-health'
-/** How often the timer looks whether a round is due. */
+/** How often the worker wakes the main thread to see whether a round is due. */
 const HEALTH_TICK_MS = 15_000
 const MILLISECONDS_PER_MINUTE = 60_000
 
@@ -19,6 +19,7 @@ export function startChannelHealthCheck(dependencies: Dependencies, input: Healt
 	const { store, options, logger } = dependencies
 	return startLeasedSchedule(store, logger, {
 		lease: HEALTH_LEASE,
+		workerUrl: input.workerUrl,
 		holder: input.holder,
 		intervalMs: () => input.intervalMs ?? options.get('ChannelTestIntervalMinutes') * MILLISECONDS_PER_MINUTE,
 		tickMs: input.tickMs ?? HEALTH_TICK_MS,
