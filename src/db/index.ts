@@ -67,6 +67,9 @@ const WAL_SIZE_LIMIT_BYTES = 64 * 1024 * 1024
 function openSqliteStore(dataDir: string): Store {
 	const file = dataDir === ':memory:' ? ':memory:' : join(dataDir, 'ferry.db')
 	const client = new SqliteDatabase(file, { create: true, strict: true })
+	// Before anything that locks: a process that had the file open a moment ago (a seeding script, a
+	// node just stopped) may still hold it, and switching the journal mode must wait for it too.
+	client.run('PRAGMA busy_timeout = 5000')
 	client.run('PRAGMA journal_mode = WAL')
 	client.run('PRAGMA synchronous = NORMAL')
 	client.run('PRAGMA foreign_keys = ON')
