@@ -1,16 +1,22 @@
 /**
  * Token and owner rows by key digest, so an active token costs no database read per call. Any
  * change to tokens or users, on this node or another (the change feed, design §9), drops the whole
- * cache; entries also expire after a minute as a safety net. Money is never decided here: a stale
- * remaining quota only means the ledger's guarded reserve refuses the call instead.
+ * cache. Entries are also read again a minute after they were read, as a safety net for what no
+ * change told: the call that finds its entry past that age still gets it at once, and the row is
+ * read again off its path (one read per entry at a time). Tokens first used together would otherwise
+ * all expire together a minute later and send a burst of calls to the database at once. Money is
+ * never decided here: a stale remaining quota only means the ledger's guarded reserve refuses the
+ * call instead.
  */
 import type { ChangeFeed } from '@/lib/change-feed'
 
 const TOKEN_CACHE_TTL_MS = 60_000
 const MAX_ENTRIES = 50_000
 
+type Entry<Row> = { row: Row | undefined; expiresAt: number; refreshing: boolean }
+
 export function createTokenCache<Row>(changes: ChangeFeed, now: () => number = performance.now.bind(performance)) {
-	let entries = new Map<string, { row: Row | undefined; expiresAt: number }>()
+	let entries = new Map<string, Entry<Row>>()
 	// A read that started before a change must not put its (old) row into the new cache.
 	let generation = 0
 	const clear = () => {
@@ -19,17 +25,28 @@ export function createTokenCache<Row>(changes: ChangeFeed, now: () => number = p
 	}
 	changes.subscribe('tokens', clear)
 	changes.subscribe('users', clear)
+
+	/** Reads the row and keeps it, unless a change came meanwhile. */
+	async function load(digest: string, read: () => Promise<Row | undefined>): Promise<Row | undefined> {
+		const startedIn = generation
+		const row = await read()
+		if (startedIn !== generation) return row
+		if (entries.size >= MAX_ENTRIES && !entries.has(digest)) clear()
+		entries.set(digest, { row, expiresAt: now() + TOKEN_CACHE_TTL_MS, refreshing: false })
+		return row
+	}
+
 	return {
-		async get(digest: string, load: () => Promise<Row | undefined>): Promise<Row | undefined> {
-			const time = now()
+		async get(digest: string, read: () => Promise<Row | undefined>): Promise<Row | undefined> {
 			const cached = entries.get(digest)
-			if (cached && cached.expiresAt > time) return cached.row
-			const startedIn = generation
-			const row = await load()
-			if (startedIn !== generation) return row
-			if (entries.size >= MAX_ENTRIES) clear()
-			entries.set(digest, { row, expiresAt: time + TOKEN_CACHE_TTL_MS })
-			return row
+			if (!cached) return load(digest, read)
+			if (cached.expiresAt <= now() && !cached.refreshing) {
+				cached.refreshing = true
+				load(digest, read).catch(() => {
+					cached.refreshing = false
+				})
+			}
+			return cached.row
 		},
 	}
 }

@@ -1,0 +1,85 @@
+import { describe, expect, test } from 'bun:test'
+import { createChangeFeed } from '@/lib/change-feed'
+import { createTokenCache } from '@/relay/pipeline/token-cache'
+
+const MINUTE_MS = 60_000
+
+function setUp() {
+	let time = 0
+	const changes = createChangeFeed()
+	const cache = createTokenCache<string>(changes, () => time)
+	let reads = 0
+	let current = 'row v1'
+	let pending: (() => void) | undefined
+	/** Reads answer at once, unless `hold` made them wait for `finishRead`. */
+	let hold = false
+	const read = () => {
+		reads++
+		const row = current
+		if (!hold) return Promise.resolve(row)
+		return new Promise<string>((resolve) => {
+			pending = () => resolve(row)
+		})
+	}
+	return {
+		cache, changes, read,
+		advance: (milliseconds: number) => void (time += milliseconds),
+		reads: () => reads,
+		setRow: (row: string) => void (current = row),
+		holdReads: () => void (hold = true),
+		finishRead: () => pending?.(),
+	}
+}
+
+describe('the token cache', () => {
+	test('reads a token once and answers it from memory afterwards', async () => {
+		const { cache, read, reads } = setUp()
+		expect(await cache.get('digest', read)).toBe('row v1')
+		expect(await cache.get('digest', read)).toBe('row v1')
+		expect(reads()).toBe(1)
+	})
+
+	test('an entry a minute old is answered at once and read again off the call, once however many calls find it', async () => {
+		const { cache, read, reads, advance, setRow, holdReads, finishRead } = setUp()
+		await cache.get('digest', read)
+		setRow('row v2')
+		advance(MINUTE_MS + 1)
+		holdReads()
+		// The database read is still under way: the calls get the row they had, without waiting.
+		expect(await cache.get('digest', read)).toBe('row v1')
+		expect(await cache.get('digest', read)).toBe('row v1')
+		expect(reads()).toBe(2)
+		finishRead()
+		await Bun.sleep(0)
+		expect(await cache.get('digest', read)).toBe('row v2')
+		expect(reads()).toBe(2)
+	})
+
+	test('a change to tokens drops every entry, and the next call reads the new row before answering', async () => {
+		const { cache, changes, read, reads, setRow } = setUp()
+		await cache.get('digest', read)
+		setRow('row v2')
+		changes.notify('tokens', 'local')
+		expect(await cache.get('digest', read)).toBe('row v2')
+		expect(reads()).toBe(2)
+	})
+
+	test('a read that started before a change does not put its old row back', async () => {
+		const { cache, changes, read, reads, advance, holdReads, finishRead } = setUp()
+		await cache.get('digest', read)
+		advance(MINUTE_MS + 1)
+		holdReads()
+		await cache.get('digest', read)
+		changes.notify('users', 'local')
+		finishRead()
+		await Bun.sleep(0)
+		// Nothing was kept from the read that straddled the change: this call reads again.
+		let readsAfter = 0
+		expect(await cache.get('digest', async () => {
+			readsAfter++
+			return 'row after the change'
+		})).toBe('row after the change')
+		expect(readsAfter).toBe(1)
+		expect(reads()).toBe(2)
+	})
+})
