@@ -1,13 +1,11 @@
 /** The drawing task log `/midjourney` (seed 002 §2): filters, default range the last 30 days, the task table. */
-import { useCallback } from 'react'
 import { type LoaderFunctionArgs, useLoaderData } from 'react-router'
 import type { Page } from '@shared/api'
 import { MJ_DEFAULT_LOOKBACK_SECONDS } from '@shared/task-constants'
-import { DataTable } from '@ui/components/data-table/data-table'
-import { apiQuery, readPaging, useTableUrlState } from '@ui/components/data-table/url-state'
+import { apiQuery, readPaging } from '@ui/components/data-table/url-state'
 import { useDrawingColumns } from '@ui/features/midjourney/components/drawing-columns'
 import type { DrawingRow } from '@ui/features/midjourney/midjourney-display'
-import { type FilterChanges, TaskFilterForm } from '@ui/features/tasks/components/task-filters'
+import { TaskLogPage } from '@ui/features/tasks/components/task-log-page'
 import { filterQuery, readTaskFilters, type TaskFilters } from '@ui/features/tasks/task-query'
 import { useTranslation } from '@ui/i18n'
 import { apiContext } from '@ui/lib/api'
@@ -41,24 +39,18 @@ export async function loader({ request, context }: LoaderFunctionArgs): Promise<
 export function Component() {
 	const { t } = useTranslation()
 	const { admin, filters, defaultRange, entries } = useLoaderData() as DrawingPageData
-	const table = useTableUrlState('drawings')
 	const columns = useDrawingColumns(admin)
-	const { setFilters } = table
-	const applyFilters = useCallback((changes: FilterChanges) => setFilters(changes), [setFilters])
-	const resetFilters = useCallback(() => setFilters({ mj_id: null, channel_id: null, start_timestamp: null, end_timestamp: null }), [setFilters])
 	return (
-		<div className="flex flex-col gap-4">
-			<div className="flex flex-col gap-1">
-				<h1 className="text-xl font-semibold">{t('绘图日志')}</h1>
-				{defaultRange && <p className="text-sm text-muted-foreground">{t('默认显示最近 {days} 天的绘图任务', { days: MJ_DEFAULT_LOOKBACK_SECONDS / SECONDS_PER_DAY })}</p>}
-			</div>
-			<TaskFilterForm filters={filters} idName="mj_id" idLabel="任务 ID" formLabel="筛选绘图任务" admin={admin} onApply={applyFilters} onReset={resetFilters} />
-			<DataTable
-				columns={columns}
-				rows={entries.items}
-				rowKey={(entry) => entry.id}
-				pagination={{ page: entries.page, pageSize: entries.page_size, total: entries.total, onPageChange: table.setPage, onPageSizeChange: table.setPageSize }}
-			/>
-		</div>
+		<TaskLogPage
+			title={t('绘图日志')}
+			defaultRangeHint={defaultRange ? t('默认显示最近 {days} 天的绘图任务', { days: MJ_DEFAULT_LOOKBACK_SECONDS / SECONDS_PER_DAY }) : undefined}
+			tableName="drawings"
+			idName="mj_id"
+			formLabel="筛选绘图任务"
+			admin={admin}
+			filters={filters}
+			columns={columns}
+			entries={entries}
+		/>
 	)
 }

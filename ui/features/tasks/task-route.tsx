@@ -1,10 +1,8 @@
 /** The async task log `/task` (seed 002 §2): filters, default range from the start of today, the task table. */
-import { useCallback } from 'react'
 import { type LoaderFunctionArgs, useLoaderData } from 'react-router'
 import type { Page } from '@shared/api'
-import { DataTable } from '@ui/components/data-table/data-table'
-import { apiQuery, readPaging, useTableUrlState } from '@ui/components/data-table/url-state'
-import { type FilterChanges, TaskFilterForm } from '@ui/features/tasks/components/task-filters'
+import { apiQuery, readPaging } from '@ui/components/data-table/url-state'
+import { TaskLogPage } from '@ui/features/tasks/components/task-log-page'
 import { useTaskColumns } from '@ui/features/tasks/components/task-columns'
 import type { TaskRow } from '@ui/features/tasks/task-display'
 import { filterQuery, readTaskFilters, startOfDay, type TaskFilters } from '@ui/features/tasks/task-query'
@@ -39,24 +37,18 @@ export async function loader({ request, context }: LoaderFunctionArgs): Promise<
 export function Component() {
 	const { t } = useTranslation()
 	const { admin, filters, defaultRange, entries } = useLoaderData() as TaskPageData
-	const table = useTableUrlState('tasks')
 	const columns = useTaskColumns(admin)
-	const { setFilters } = table
-	const applyFilters = useCallback((changes: FilterChanges) => setFilters(changes), [setFilters])
-	const resetFilters = useCallback(() => setFilters({ task_id: null, channel_id: null, start_timestamp: null, end_timestamp: null }), [setFilters])
 	return (
-		<div className="flex flex-col gap-4">
-			<div className="flex flex-col gap-1">
-				<h1 className="text-xl font-semibold">{t('任务日志')}</h1>
-				{defaultRange && <p className="text-sm text-muted-foreground">{t('默认显示今天提交的任务')}</p>}
-			</div>
-			<TaskFilterForm filters={filters} idName="task_id" idLabel="任务 ID" formLabel="筛选任务" admin={admin} onApply={applyFilters} onReset={resetFilters} />
-			<DataTable
-				columns={columns}
-				rows={entries.items}
-				rowKey={(entry) => entry.id}
-				pagination={{ page: entries.page, pageSize: entries.page_size, total: entries.total, onPageChange: table.setPage, onPageSizeChange: table.setPageSize }}
-			/>
-		</div>
+		<TaskLogPage
+			title={t('任务日志')}
+			defaultRangeHint={defaultRange ? t('默认显示今天提交的任务') : undefined}
+			tableName="tasks"
+			idName="task_id"
+			formLabel="筛选任务"
+			admin={admin}
+			filters={filters}
+			columns={columns}
+			entries={entries}
+		/>
 	)
 }
