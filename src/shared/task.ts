@@ -11,20 +11,18 @@ const optionalNumber = z.coerce.number().int().min(0).optional()
 const optionalText = z.string().trim().max(200).optional().default('')
 
 /** 0 (or an empty value) in `channel_id` and the time bounds means no filter; `channel_id` is read for admins only. */
-export const midjourneyQuerySchema = pageQuerySchema.extend({
+const taskListQuerySchema = pageQuerySchema.extend({
 	channel_id: optionalNumber,
-	mj_id: optionalText,
 	start_timestamp: optionalNumber,
 	end_timestamp: optionalNumber,
 })
+/** What both task lists filter on besides their own id. */
+export type TaskListQuery = z.infer<typeof taskListQuerySchema>
+
+export const midjourneyQuerySchema = taskListQuerySchema.extend({ mj_id: optionalText })
 export type MidjourneyQuery = z.infer<typeof midjourneyQuerySchema>
 
-export const taskQuerySchema = pageQuerySchema.extend({
-	channel_id: optionalNumber,
-	task_id: optionalText,
-	start_timestamp: optionalNumber,
-	end_timestamp: optionalNumber,
-})
+export const taskQuerySchema = taskListQuerySchema.extend({ task_id: optionalText })
 export type TaskQuery = z.infer<typeof taskQuerySchema>
 
 /** A drawing task as its owner sees it (seed 002 §3); `image_url` goes through Ferry when MjForwardUrlEnabled. */

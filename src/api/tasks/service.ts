@@ -1,7 +1,7 @@
 /** Reading drawing and async tasks: everyone's for admins, the caller's own otherwise (seed 002 §7). */
 import { and, type Column, count, desc, eq, gte, lte, ne, type SQL } from 'drizzle-orm'
 import type { Page } from '@shared/api'
-import type { AdminMidjourneyEntry, AdminTaskEntry, MidjourneyEntry, MidjourneyQuery, TaskEntry, TaskQuery } from '@shared/task'
+import type { AdminMidjourneyEntry, AdminTaskEntry, MidjourneyEntry, MidjourneyQuery, TaskEntry, TaskListQuery, TaskQuery } from '@shared/task'
 import type { Dependencies } from '@/dependencies'
 import { KEPT_RESPONSE_PLATFORM } from '@/db/stores/kept-responses'
 import { readPage } from '../paging'
@@ -12,10 +12,9 @@ export type TaskScope = { userId?: number; admin: boolean }
 
 /** The columns both task tables filter on. */
 type TaskColumns = { userId: Column; channelId: Column; submitTime: Column }
-type TaskFilter = { channel_id?: number; start_timestamp?: number; end_timestamp?: number }
 
 /** The scope's and the query's conditions, with the id column matched exactly; times bound the submit time. */
-function taskConditions(columns: TaskColumns, query: TaskFilter, scope: TaskScope, id: { column: Column; value?: string }): SQL[] {
+function taskConditions(columns: TaskColumns, query: TaskListQuery, scope: TaskScope, id: { column: Column; value?: string }): SQL[] {
 	const conditions: SQL[] = []
 	if (scope.userId !== undefined) conditions.push(eq(columns.userId, scope.userId))
 	if (scope.admin && query.channel_id) conditions.push(eq(columns.channelId, query.channel_id))
