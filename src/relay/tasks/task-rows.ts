@@ -130,6 +130,21 @@ const PROGRESS_DONE = '100%'
 /** A report's status, or the row's own when the upstream said nothing. */
 const statusOf = (row: { status: string }, report: Pick<UpstreamTaskState, 'status'>) => report.status || row.status
 
+type ReportedColumns = { progress: string; failReason: string; startTime: number; finishTime: number }
+
+/** What a report changes on either kind of task row: status, progress, failure, times, and no charge once failed. */
+function reportedChanges(row: ReportedColumns, report: UpstreamTaskState, status: string, now: number) {
+	const finished = isFinishedTaskStatus(status)
+	return {
+		status,
+		progress: status === TASK_STATUS.success ? PROGRESS_DONE : report.progress || row.progress,
+		failReason: status === TASK_STATUS.failure ? report.failReason || row.failReason || 'the upstream reported the task failed' : row.failReason,
+		startTime: report.startTime || row.startTime,
+		finishTime: finished ? report.finishTime || row.finishTime || now : row.finishTime,
+		...(status === TASK_STATUS.failure ? { quota: 0 } : {}),
+	}
+}
+
 /**
  * Applies an upstream report (or Ferry's own verdict: timeout, lost channel) to a drawing row.
  * Writes only what changed, only while the row is unfinished; the write that finishes it bills it.
@@ -139,11 +154,7 @@ export function* applyDrawingReport(tx: Database, tables: Tables, book: TaskBook
 	const finished = isFinishedTaskStatus(status)
 	const drawing = report.drawing
 	const changes: Partial<DrawingRow> = {
-		status,
-		progress: status === TASK_STATUS.success ? PROGRESS_DONE : report.progress || row.progress,
-		failReason: status === TASK_STATUS.failure ? report.failReason || row.failReason || 'the upstream reported the task failed' : row.failReason,
-		startTime: report.startTime || row.startTime,
-		finishTime: finished ? report.finishTime || row.finishTime || book.now : row.finishTime,
+		...reportedChanges(row, report, status, book.now),
 		...(drawing ? {
 			imageUrl: drawing.imageUrl || row.imageUrl,
 			promptEn: drawing.promptEn || row.promptEn,
@@ -152,7 +163,6 @@ export function* applyDrawingReport(tx: Database, tables: Tables, book: TaskBook
 			buttons: drawing.buttons || row.buttons,
 			properties: drawing.properties || row.properties,
 		} : {}),
-		...(status === TASK_STATUS.failure ? { quota: 0 } : {}),
 	}
 	if (!differs(row, changes)) return 'unchanged' as ReportOutcome
 	const { midjourneys } = tables
@@ -168,13 +178,8 @@ export function* applyTaskReport(tx: Database, tables: Tables, book: TaskBook, r
 	const status = statusOf(row, report)
 	const finished = isFinishedTaskStatus(status)
 	const changes: Partial<TaskRow> = {
-		status,
-		progress: status === TASK_STATUS.success ? PROGRESS_DONE : report.progress || row.progress,
-		failReason: status === TASK_STATUS.failure ? report.failReason || row.failReason || 'the upstream reported the task failed' : row.failReason,
-		startTime: report.startTime || row.startTime,
-		finishTime: finished ? report.finishTime || row.finishTime || book.now : row.finishTime,
+		...reportedChanges(row, report, status, book.now),
 		data: report.data || row.data,
-		...(status === TASK_STATUS.failure ? { quota: 0 } : {}),
 	}
 	if (!differs(row, changes)) return 'unchanged' as ReportOutcome
 	const { tasks } = tables
