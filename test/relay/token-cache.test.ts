@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import { createChangeFeed } from '@/lib/change-feed'
-import { createTokenCache } from '@/relay/pipeline/token-cache'
+import { createTokenCache, REFRESHES_PER_SECOND } from '@/relay/pipeline/token-cache'
 
 const MINUTE_MS = 60_000
 
@@ -81,5 +81,49 @@ describe('the token cache', () => {
 		})).toBe('row after the change')
 		expect(readsAfter).toBe(1)
 		expect(reads()).toBe(2)
+	})
+})
+
+describe('the token cache under many stale entries', () => {
+	test('stale entries are read again at most REFRESHES_PER_SECOND a second, and the rest answer as they are until a later call', async () => {
+		const { cache, read, reads, advance, setRow } = setUp()
+		const digests = Array.from({ length: REFRESHES_PER_SECOND * 3 }, (_, index) => `digest ${index}`)
+		for (const digest of digests) await cache.get(digest, read)
+		expect(reads()).toBe(digests.length)
+		setRow('row v2')
+		advance(MINUTE_MS + 1)
+
+		// Every entry is found stale in the same instant: one second's budget of them is read again.
+		const answers = await Promise.all(digests.map((digest) => cache.get(digest, read)))
+		expect(answers.every((answer) => answer === 'row v1')).toBe(true)
+		expect(reads()).toBe(digests.length + REFRESHES_PER_SECOND)
+
+		// Half a second later, half a second's budget more; the entries already read again stay fresh.
+		advance(500)
+		await Bun.sleep(0)
+		for (const digest of digests) await cache.get(digest, read)
+		expect(reads()).toBe(digests.length + REFRESHES_PER_SECOND * 1.5)
+		expect(await cache.get(digests[0]!, read)).toBe('row v2')
+		expect(await cache.get(digests.at(-1)!, read)).toBe('row v1')
+
+		// Given time, every entry is read again once, and only once.
+		for (const second of [1, 2]) {
+			advance(1000 * second)
+			for (const digest of digests) await cache.get(digest, read)
+			await Bun.sleep(0)
+		}
+		expect(reads()).toBe(digests.length * 2)
+		expect(await cache.get(digests.at(-1)!, read)).toBe('row v2')
+	})
+
+	test('a token read for the first time is never held back by the refresh budget', async () => {
+		const { cache, read, reads, advance } = setUp()
+		const digests = Array.from({ length: REFRESHES_PER_SECOND + 10 }, (_, index) => `digest ${index}`)
+		for (const digest of digests) await cache.get(digest, read)
+		advance(MINUTE_MS + 1)
+		for (const digest of digests) await cache.get(digest, read)
+		// The budget is spent on refreshes; a new token is still read before its call is answered.
+		expect(await cache.get('a new token', read)).toBe('row v1')
+		expect(reads()).toBe(digests.length + REFRESHES_PER_SECOND + 1)
 	})
 })
