@@ -188,6 +188,15 @@ for (const target of databaseTargets()) {
 		})
 
 		describe('redeeming', () => {
+			test('changes only the balance, so the token caches are not told to drop their entries', async () => {
+				const [key] = await createKeys()
+				let notified = 0
+				const stop = ferry.dependencies.changes.subscribe('users', () => notified++)
+				expect((await redeemAs(alice, key)).body.success).toBe(true)
+				stop()
+				expect(notified).toBe(0)
+			})
+
 			test('credits the quota once, marks the code used by the user, and logs a top-up line without the key', async () => {
 				const [key] = await createKeys()
 				const before = await balanceOf(alice)

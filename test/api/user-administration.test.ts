@@ -133,6 +133,21 @@ for (const target of databaseTargets()) {
 				expect(entries.map((entry) => [entry.type, entry.quota])).toEqual([[LOG_TYPE.manage, 750_000], [LOG_TYPE.manage, -500_000]])
 			})
 
+			test('tells the token caches when the name or group changes, and not for a quota, display name or password edit', async () => {
+				const user = await ferry.createUser('cached')
+				let notified = 0
+				ferry.dependencies.changes.subscribe('users', () => notified++)
+				const edit = (body: Record<string, unknown>) => ferry.call('PUT', '/api/user/', { as: root, body: { id: user.userId, ...body } })
+				expect((await edit({ quota: 900_000, display_name: 'Cached', password: 'a-new-password' })).body.success).toBe(true)
+				// The console sends the whole form: an unchanged name and group are no change.
+				expect((await edit({ username: 'cached', group: 'default', quota: 800_000 })).body.success).toBe(true)
+				expect(notified).toBe(0)
+				expect((await edit({ group: 'vip' })).body.success).toBe(true)
+				expect(notified).toBe(1)
+				expect((await edit({ username: 'renamed' })).body.success).toBe(true)
+				expect(notified).toBe(2)
+			})
+
 			test('refuses a negative quota and a too-short password with 400', async () => {
 				const user = await ferry.createUser('plain')
 				const negative = await ferry.call('PUT', '/api/user/', { as: root, body: { id: user.userId, quota: -1 } })

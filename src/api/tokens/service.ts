@@ -89,7 +89,8 @@ export async function createTokens(dependencies: Dependencies, user: UserRecord,
 	const created = await store.transaction(function* (tx, { tokens }) {
 		return yield* rows(tx.insert(tokens).values(values).returning())
 	})
-	dependencies.changes.notify('tokens')
+	// No change notice: no cache can hold a key made just now, and the notice would empty every
+	// node's token cache (each of its tokens read again on its next call) for nothing.
 	return created.sort((first, second) => first.id - second.id).map((token) => toTokenView(secrets, token, now))
 }
 

@@ -98,6 +98,9 @@ export async function updateUser(dependencies: Dependencies, actor: UserRecord, 
 	if (input.group !== undefined) changes.group = input.group
 	if (input.email !== undefined) changes.email = input.email
 	const newPassword = input.password ? await dependencies.passwords.hash(input.password) : undefined
+	// The relay's token cache holds the owner's name and group; a quota, display name, email or
+	// password edit leaves it as it is (a notice would empty every node's token cache).
+	const cachedFieldsChange = changes.username !== undefined || (changes.group !== undefined && changes.group !== target.group)
 	try {
 		return await store.transaction(function* (tx, tables) {
 			const { users } = tables
@@ -120,7 +123,9 @@ export async function updateUser(dependencies: Dependencies, actor: UserRecord, 
 			}
 			const [updated] = yield* rows(tx.select().from(users).where(eq(users.id, target.id)))
 			return toUserView(updated!)
-		}).finally(() => dependencies.changes.notify('users'))
+		}).finally(() => {
+			if (cachedFieldsChange) dependencies.changes.notify('users')
+		})
 	} catch (error) {
 		if (isUniqueViolation(error)) throw refused(USER_MESSAGES.usernameTaken)
 		throw error

@@ -1,7 +1,7 @@
 /**
  * Token and owner rows by key digest, so an active token costs no database read per call. Any
  * change to tokens or users, on this node or another (the change feed, design §9), drops the whole
- * cache. Entries are also read again a minute after they were read, as a safety net for what no
+ * cache; changes to what it does not hold (a balance, a new token's key) tell nothing. Entries are also read again a minute after they were read, as a safety net for what no
  * change told: the call that finds its entry past that age still gets it at once, and the row is
  * read again off its path (one read per entry at a time). Tokens first used together would otherwise
  * all expire together a minute later and send a burst of calls to the database at once.
