@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import { createChangeFeed } from '@/lib/change-feed'
-import { createTokenCache, REFRESHES_PER_SECOND } from '@/relay/pipeline/token-cache'
+import { createTokenCache, MAX_UNKNOWN_KEYS, REFRESHES_PER_SECOND } from '@/relay/pipeline/token-cache'
 
 const MINUTE_MS = 60_000
 
@@ -125,5 +125,47 @@ describe('the token cache under many stale entries', () => {
 		// The budget is spent on refreshes; a new token is still read before its call is answered.
 		expect(await cache.get('a new token', read)).toBe('row v1')
 		expect(reads()).toBe(digests.length + REFRESHES_PER_SECOND + 1)
+	})
+})
+
+describe('the token cache under made-up keys', () => {
+	test('a flood of keys that match no token never pushes the tokens in use out of the cache', async () => {
+		const { cache, read, reads } = setUp()
+		await cache.get('a token in use', read)
+		const unknown = async () => undefined
+		// More made-up keys than the whole cache holds: only the unknown keys are dropped, apart.
+		for (let index = 0; index < 60_000; index++) await cache.get(`made-up ${index}`, unknown)
+		expect(await cache.get('a token in use', read)).toBe('row v1')
+		expect(reads()).toBe(1)
+	})
+
+	test('a key that matched no token is answered from memory until the unknown keys overflow', async () => {
+		const { cache } = setUp()
+		let lookups = 0
+		const unknown = async () => {
+			lookups++
+			return undefined
+		}
+		expect(await cache.get('a wrong key', unknown)).toBeUndefined()
+		expect(await cache.get('a wrong key', unknown)).toBeUndefined()
+		expect(lookups).toBe(1)
+		for (let index = 0; index < MAX_UNKNOWN_KEYS; index++) await cache.get(`made-up ${index}`, unknown)
+		await cache.get('a wrong key', unknown)
+		expect(lookups).toBe(MAX_UNKNOWN_KEYS + 2)
+	})
+
+	test('a token deleted and read again is kept as unknown, and a key later made valid is found at once after its change', async () => {
+		const { cache, changes, advance } = setUp()
+		let row: string | undefined = 'row v1'
+		const read = async () => row
+		await cache.get('digest', read)
+		row = undefined
+		advance(MINUTE_MS + 1)
+		await cache.get('digest', read)
+		await Bun.sleep(0)
+		expect(await cache.get('digest', read)).toBeUndefined()
+		row = 'row v2'
+		changes.notify('tokens', 'local')
+		expect(await cache.get('digest', read)).toBe('row v2')
 	})
 })

@@ -17,6 +17,11 @@ import type { ChangeFeed } from '@/lib/change-feed'
 
 const TOKEN_CACHE_TTL_MS = 60_000
 const MAX_ENTRIES = 50_000
+/**
+ * Keys that match no token are remembered too (a client retrying a wrong key costs no read), but
+ * apart and fewer: a flood of made-up keys empties only them, never the tokens in use.
+ */
+export const MAX_UNKNOWN_KEYS = 10_000
 /** Safety-net reads at most this often: 50 000 entries are all read again within about four minutes. */
 export const REFRESHES_PER_SECOND = 200
 const MILLISECONDS_PER_SECOND = 1000
@@ -25,10 +30,12 @@ type Entry<Row> = { row: Row | undefined; expiresAt: number; refreshing: boolean
 
 export function createTokenCache<Row>(changes: ChangeFeed, now: () => number = performance.now.bind(performance)) {
 	let entries = new Map<string, Entry<Row>>()
+	let unknownKeys = new Map<string, Entry<Row>>()
 	// A read that started before a change must not put its (old) row into the new cache.
 	let generation = 0
 	const clear = () => {
 		entries = new Map()
+		unknownKeys = new Map()
 		generation++
 	}
 	changes.subscribe('tokens', clear)
@@ -51,14 +58,22 @@ export function createTokenCache<Row>(changes: ChangeFeed, now: () => number = p
 		const startedIn = generation
 		const row = await read()
 		if (startedIn !== generation) return row
-		if (entries.size >= MAX_ENTRIES && !entries.has(digest)) clear()
-		entries.set(digest, { row, expiresAt: now() + TOKEN_CACHE_TTL_MS, refreshing: false })
+		const entry = { row, expiresAt: now() + TOKEN_CACHE_TTL_MS, refreshing: false }
+		if (row === undefined) {
+			entries.delete(digest)
+			if (unknownKeys.size >= MAX_UNKNOWN_KEYS && !unknownKeys.has(digest)) unknownKeys = new Map()
+			unknownKeys.set(digest, entry)
+		} else {
+			unknownKeys.delete(digest)
+			if (entries.size >= MAX_ENTRIES && !entries.has(digest)) clear()
+			entries.set(digest, entry)
+		}
 		return row
 	}
 
 	return {
 		async get(digest: string, read: () => Promise<Row | undefined>): Promise<Row | undefined> {
-			const cached = entries.get(digest)
+			const cached = entries.get(digest) ?? unknownKeys.get(digest)
 			if (!cached) return load(digest, read)
 			if (cached.expiresAt <= now() && !cached.refreshing && mayRefresh()) {
 				cached.refreshing = true
