@@ -37,6 +37,10 @@ export interface SqliteWal {
 	readonly file: string
 	/** The request connection's automatic checkpoint, in WAL pages (SQLite's default 1 000; 0 turns it off). */
 	setAutoCheckpointPages(pages: number): void
+	/** The database's page size: a WAL frame is one page and its 24-byte header. */
+	readonly pageSize: number
+	/** What a WAL started over is cut back to, when its file grew past it (`journal_size_limit`). */
+	setSizeLimit(bytes: number): void
 	/**
 	 * Holds `transaction`s until the returned function is called: they wait in memory, in order, and
 	 * the event loop keeps running. Writes made outside `transaction` are not held.
@@ -61,7 +65,7 @@ function escapeLike(text: string) {
 	return `%${text.replace(/[\\%_]/g, (character) => `\\${character}`)}%`
 }
 
-/** 64 MB: what the WAL checkpointer (wal-checkpointer.ts) lets the WAL grow to between catch-ups. */
+/** Until the WAL checkpointer (wal-checkpointer.ts) sets it from how far it lets the WAL grow. */
 const WAL_SIZE_LIMIT_BYTES = 64 * 1024 * 1024
 
 function openSqliteStore(dataDir: string): Store {
@@ -97,6 +101,8 @@ function openSqliteStore(dataDir: string): Store {
 		wal: file === ':memory:' ? undefined : {
 			file,
 			setAutoCheckpointPages: (pages) => client.run(`PRAGMA wal_autocheckpoint = ${Math.max(0, Math.trunc(pages))}`),
+			pageSize: Number((client.query('PRAGMA page_size').get() as { page_size: number }).page_size),
+			setSizeLimit: (bytes) => client.run(`PRAGMA journal_size_limit = ${Math.max(0, Math.trunc(bytes))}`),
 			holdWrites() {
 				let release = () => {}
 				const hold = new Promise<void>((resolve) => {

@@ -37,9 +37,9 @@ describe('the WAL checkpointer on SQLite', () => {
 		await store.read('CREATE TABLE scratch (id INTEGER PRIMARY KEY, body BLOB NOT NULL)')
 	}
 
-	async function start(workerUrl = WORKER_URL) {
+	async function start(workerUrl = WORKER_URL, wrapAboveFrames = WRAP_ABOVE_FRAMES) {
 		checkpointer = startWalCheckpointer(store, {
-			workerUrl, logger: recordingLogger(lines), intervalMs: 10, wrapAboveFrames: WRAP_ABOVE_FRAMES,
+			workerUrl, logger: recordingLogger(lines), intervalMs: 10, wrapAboveFrames,
 			onEvent: (event) => void reports.push(event),
 		})
 		await eventually(async () => reports.some((report) => report.kind === 'ready'))
@@ -95,6 +95,33 @@ describe('the WAL checkpointer on SQLite', () => {
 		expect(largest).toBeLessThan((ROWS * ROW_BYTES) / 2)
 		const [{ count }] = await store.read<{ count: number }>('SELECT count(*) AS count FROM scratch') as [{ count: number }]
 		expect(count).toBe(ROWS)
+	})
+
+	test('writes a WAL started over again in place: across catch-ups its file never shrinks', async () => {
+		await open()
+		// 1 024 frames: the limit leaves 1 024 more, 200 rows of room for a checkpoint that comes late.
+		await start(WORKER_URL, 1024)
+		let largest = 0
+		const catchUps = () => reports.filter((report) => report.kind === 'caught-up').length
+		// Until the WAL started over three times (a bounded number of rows, however slow the machine).
+		for (let row = 0; row < ROWS * 5 && catchUps() < 3; row++) {
+			await writeRow()
+			// The file is only ever written over or extended; a commit that cut it back would make it smaller.
+			const size = walBytes()
+			expect(size).toBeGreaterThanOrEqual(largest)
+			largest = size
+			// A steady pace, as calls come: a few dozen frames between two checkpoints, not a burst past the limit.
+			await Bun.sleep(1)
+		}
+		expect(catchUps()).toBe(3)
+	})
+
+	test('with its default threshold, sets the WAL\'s size limit above the WAL a catch-up starts from', async () => {
+		await open()
+		checkpointer = startWalCheckpointer(store, { workerUrl: WORKER_URL, logger: recordingLogger(lines) })
+		const [{ journal_size_limit: limit }] = await store.read<{ journal_size_limit: number }>('PRAGMA journal_size_limit') as [{ journal_size_limit: number }]
+		// 16 384 frames: past them the checkpointer holds writes and the WAL starts over.
+		expect(limit).toBeGreaterThanOrEqual(16_384 * FRAME_BYTES * 2)
 	})
 
 	test('holds writes while it catches up and lets every one of them through afterwards', async () => {
