@@ -1,17 +1,18 @@
 /**
  * Token and owner rows by key digest, so an active token costs no database read per call. Any
  * change to tokens or users, on this node or another (the change feed, design §9), drops the whole
- * cache; changes to what it does not hold (a balance, a new token's key) tell nothing. Entries are also read again a minute after they were read, as a safety net for what no
- * change told: the call that finds its entry past that age still gets it at once, and the row is
- * read again off its path (one read per entry at a time). Tokens first used together would otherwise
- * all expire together a minute later and send a burst of calls to the database at once.
+ * cache; changes to what it does not hold (a balance, a new token's key) tell nothing.
  *
- * Those refreshes share a budget of REFRESHES_PER_SECOND (a token bucket): an entry found stale
- * while the budget is spent is answered as it is and refreshed by a later call. Without it, every
- * entry of a busy node went stale in the same minute and was read again in the same few seconds
- * (10 000 tokens: about half a second of the event loop, measured in the bench, on top of the
- * calls). Money is never decided here: a stale remaining quota only means the ledger's guarded
- * reserve refuses the call instead, and edits reach the cache at once through the change feed.
+ * Entries are also read again a minute after they were read, as a safety net for what no change
+ * told: the call that finds its entry past that age still gets it at once, and the row is read again
+ * off its path (one read per entry at a time). Those refreshes share a budget of
+ * REFRESHES_PER_SECOND (a token bucket): an entry found stale while the budget is spent is answered
+ * as it is and refreshed by a later call. Without it, every entry of a busy node went stale in the
+ * same minute and was read again in the same few seconds (10 000 tokens: about half a second of the
+ * event loop, estimated from the bench's profile, on top of the calls).
+ *
+ * Money is never decided here: a stale remaining quota only means the ledger's guarded reserve
+ * refuses the call instead, and edits reach the cache at once through the change feed.
  */
 import type { ChangeFeed } from '@/lib/change-feed'
 
