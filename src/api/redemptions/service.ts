@@ -212,8 +212,8 @@ export async function redeem(dependencies: Dependencies, userId: number, key: st
 		if (error instanceof BalanceLimitError) throw error
 		throw withoutKeys('redeeming a code', error)
 	})
+	if (quota === undefined) throw refused(REDEMPTION_MESSAGES.invalidCode)
 	// A credit changes only the balance, which no cache holds: no change notice (it would empty every
 	// node's token cache).
-	if (quota === undefined) throw refused(REDEMPTION_MESSAGES.invalidCode)
 	return quota
 }
