@@ -8,7 +8,7 @@ import { API_MESSAGES } from '@shared/api'
 import { inEnglish, type ServerMessage } from '@shared/messages'
 
 export class ApiError extends Error {
-	constructor(readonly reason: ServerMessage, readonly status: 200 | 400 | 401 | 403 | 404 | 409 | 413 | 429 = 200) {
+	constructor(readonly reason: ServerMessage, readonly status: 200 | 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 = 200) {
 		super(inEnglish(reason))
 	}
 }

@@ -6,7 +6,7 @@ import { groupRoutes } from './groups'
 import { logRoutes } from './logs'
 import { optionRoutes } from './options'
 import { envelopeErrors } from './plugins/envelope'
-import { parseApiJson } from './plugins/json-body'
+import { parseApiBody } from './plugins/request-body'
 import { localizeAnswer } from './plugins/localize'
 import { statusRoutes } from './status'
 import { tokenRoutes } from './tokens'
@@ -24,8 +24,8 @@ export function createApi(dependencies: Dependencies) {
 		.use(envelopeErrors(dependencies.logger))
 		// Mounted before the JSON parser, which would otherwise read its body first: it wants the raw text.
 		.use(epayNotifyRoutes(dependencies))
-		// A JSON body sent without a content type is still read as JSON; bad or too deep JSON is a 400.
-		.onParse(parseApiJson)
+		// Every body through the one bounded reader: JSON (also without a content type), forms as text fields.
+		.onParse(parseApiBody(dependencies.config.maxBodyBytes))
 		.onAfterHandle(({ set }) => {
 			set.headers['cache-control'] = 'no-store'
 		})

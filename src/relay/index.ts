@@ -20,6 +20,7 @@ import { geminiRoutes } from './formats/gemini/routes'
 import { responsesRoutes } from './formats/responses/routes'
 import { playgroundRoutes } from './playground/routes'
 import { taskRoutes } from './tasks/routes'
+import { createBodyGate } from './pipeline/body-gate'
 import { RelayMetrics } from './pipeline/call-metrics'
 import { resolveGroup } from './pipeline/groups'
 import { createRequestLimits } from './pipeline/request-limits'
@@ -49,6 +50,7 @@ export function createRelayServices(dependencies: Dependencies, outbound: RelayS
 		quotaReminder: createQuotaReminder(dependencies),
 		metrics: new RelayMetrics((model) => routing.servesModel(model)),
 		requestLimits: createRequestLimits(dependencies.options, dependencies.rateLimiter),
+		bodyGate: createBodyGate(dependencies),
 	}
 }
 

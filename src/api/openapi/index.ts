@@ -82,7 +82,7 @@ function tagByPart(document: OpenApiDocument) {
 
 /**
  * The plugin names a body's media types after the route's parsers, and `/api` reads JSON with a
- * parser of its own (plugins/json-body.ts), which it cannot name: such bodies would be listed with
+ * parser of its own (plugins/request-body.ts), which it cannot name: such bodies would be listed with
  * no schema. They are JSON, so the document lists them as JSON.
  */
 function describeJsonBodies(document: OpenApiDocument, routes: readonly RouteWithBody[]) {

@@ -46,7 +46,7 @@ export function envelopeErrors(logger: Logger) {
 			case 'VALIDATION':
 				return reply(language, 400, validationMessage(error.valueError as Issue | undefined))
 			case 'PARSE':
-				// Elysia wraps what the parse hook threw (`parseApiJson`: bad or too deep JSON).
+				// Elysia wraps what the parse hook threw (`parseApiBody`: a body it refused).
 				return reply(language, 400, error.cause instanceof ApiError ? error.cause.reason : API_MESSAGES.invalidJson)
 			case 'NOT_FOUND':
 				return reply(language, 404, API_MESSAGES.notFound)

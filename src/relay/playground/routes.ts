@@ -12,7 +12,7 @@ import { type ErrorResponder, inLanguage, openAIErrorResponse } from '../errors'
 import { canonicalFromOpenAI } from '../formats/canonical'
 import { isObject } from '../formats/json'
 import { openAIClientFormat } from '../formats/openai/client'
-import { readJsonBody } from '../formats/openai/requests'
+import { readJsonCall } from '../pipeline/read-body'
 import { respond } from '../pipeline/respond'
 import type { RelayServices } from '../pipeline/services'
 import { playgroundCaller, playgroundGroup, playgroundUser } from './caller'
@@ -22,7 +22,8 @@ function playgroundChat(dependencies: Dependencies, relay: RelayServices, reques
 	const respondError: ErrorResponder = (error, requestId) => openAIErrorResponse(inLanguage(error, language), requestId)
 	return respond(dependencies, relay, request, clientAddress, respondError, async () => {
 		const user = await playgroundUser(dependencies, request.headers)
-		const body = await readJsonBody(request)
+		// Gated as the wallet alone: the playground's token has no balance of its own.
+		const { value: body } = await readJsonCall(request, relay.bodyGate(playgroundCaller(user, user.group)))
 		let forwarded = body
 		let requestedGroup: unknown
 		if (isObject(body)) {

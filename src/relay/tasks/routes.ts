@@ -47,7 +47,7 @@ export function taskRoutes(dependencies: Dependencies, relay: RelayServices) {
 		for (const path of MJ_SUBMIT_PATHS) {
 			routes = routes.post(`/${path}`, drawing(async ({ request }, caller, clientAddress) => {
 				drawingOn()
-				return submitDrawing(dependencies, relay, { caller, path, modePrefix, body: await readTaskBody(request), clientAddress })
+				return submitDrawing(dependencies, relay, { caller, path, modePrefix, body: await readTaskBody(request, relay.bodyGate(caller)), clientAddress })
 			}), { parse: 'none' })
 		}
 		return routes
@@ -56,7 +56,7 @@ export function taskRoutes(dependencies: Dependencies, relay: RelayServices) {
 				drawingOn()
 				return imageSeed(dependencies, relay, caller, params.id!)
 			}))
-			.post('/task/list-by-condition', drawing(async ({ request }, caller) => listDrawings(dependencies, caller, await readTaskBody(request), publicOrigin(dependencies, request))), { parse: 'none' })
+			.post('/task/list-by-condition', drawing(async ({ request }, caller) => listDrawings(dependencies, caller, await readTaskBody(request, relay.bodyGate(caller)), publicOrigin(dependencies, request))), { parse: 'none' })
 			// GET too: the console's page route would otherwise answer unknown GETs.
 			.get('/*', ({ request }) => midjourneyErrorResponse(notSupported(request)))
 			.all('/*', ({ request }) => midjourneyErrorResponse(notSupported(request)))
@@ -66,9 +66,9 @@ export function taskRoutes(dependencies: Dependencies, relay: RelayServices) {
 	const suno = new Elysia({ prefix: '/suno' })
 		.post('/submit/:action', song(async ({ request, params }, caller, clientAddress) => {
 			if (!options.get('TaskEnabled')) throw taskErrors.tasksDisabled()
-			return submitSong(dependencies, relay, { caller, action: params.action!, body: await readTaskBody(request), clientAddress })
+			return submitSong(dependencies, relay, { caller, action: params.action!, body: await readTaskBody(request, relay.bodyGate(caller)), clientAddress })
 		}), { parse: 'none' })
-		.post('/fetch', song(async ({ request }, caller) => fetchSongs(dependencies, caller, await readTaskBody(request))), { parse: 'none' })
+		.post('/fetch', song(async ({ request }, caller) => fetchSongs(dependencies, caller, await readTaskBody(request, relay.bodyGate(caller)))), { parse: 'none' })
 		.get('/fetch/:id', song(({ params }, caller) => fetchSong(dependencies, caller, params.id!)))
 		.get('/*', ({ request }) => sunoErrorResponse(notSupported(request)))
 		.all('/*', ({ request }) => sunoErrorResponse(notSupported(request)))

@@ -1,5 +1,5 @@
 /** Messages every `/api` call may answer: sign-in, permission, limits, bad bodies. */
-import { MAX_JSON_DEPTH } from '../api-constants'
+import { MAX_FORM_FIELDS, MAX_JSON_DEPTH } from '../api-constants'
 import { sourceTexts } from './define'
 
 export const API_MESSAGE_ENTRIES = {
@@ -15,6 +15,9 @@ export const API_MESSAGE_ENTRIES = {
 	invalidField: ['参数错误：{field}', 'invalid parameter: {field}'],
 	notFound: ['未找到', 'not found'],
 	bodyTooLarge: ['请求体过大', 'the request body is too large'],
+	tooManyFields: [`请求体的字段超过 ${MAX_FORM_FIELDS} 个`, `the request body has more than ${MAX_FORM_FIELDS} fields`],
+	malformedForm: ['请求体不是有效的表单数据', 'the request body is not valid form data'],
+	unsupportedContentType: ['不支持的请求体类型，请以 JSON 发送', 'unsupported content type: send the request body as JSON'],
 } as const
 
 export const API_MESSAGES = /* @__PURE__ */ sourceTexts(API_MESSAGE_ENTRIES)

@@ -10,11 +10,11 @@ import type { Dependencies } from '@/dependencies'
 import { relayErrors, relayFailure } from '../../errors'
 import { respond } from '../../pipeline/respond'
 import type { RelayServices } from '../../pipeline/services'
+import { type BodyGate, readJsonCall } from '../../pipeline/read-body'
 import { bearerKey } from '../../pipeline/token-auth'
 import { countPrompt } from '@/billing/tokenizer'
 import type { ClientFormat } from '../client-format'
 import { encodedStream } from '../events'
-import { readJsonRequest } from '../openai/requests'
 import { claudeMessageFromOpenAI } from './answer'
 import { claudeErrorResponse } from './errors'
 import { openAIBodyFromClaude } from './request'
@@ -26,8 +26,8 @@ function claudeKey(headers: Headers): string | undefined {
 }
 
 /** The client's request as sent (text) and parsed, and its OpenAI form (`body`). */
-async function readClaudeRequest(request: Request) {
-	const { text, value: parsed } = await readJsonRequest(request)
+async function readClaudeRequest(request: Request, gate: BodyGate) {
+	const { text, value: parsed } = await readJsonCall(request, gate)
 	const body = openAIBodyFromClaude(parsed)
 	return { model: typeof body.model === 'string' ? body.model : '', text, claude: parsed as Record<string, unknown>, body }
 }
@@ -43,16 +43,16 @@ function claudeFormat(model: string): ClientFormat {
 
 export function relayClaudeMessages(dependencies: Dependencies, relay: RelayServices, request: Request, clientAddress: string): Promise<Response> {
 	return respond(dependencies, relay, request, clientAddress, claudeErrorResponse, async () => {
-		const { model, text, claude, body } = await readClaudeRequest(request)
 		const caller = await relay.authenticate(claudeKey(request.headers), clientAddress)
+		const { model, text, claude, body } = await readClaudeRequest(request, relay.bodyGate(caller))
 		return { call: { endpoint: 'chat', caller, body, native: claudeNativeRequest(request, text, claude) }, format: claudeFormat(model) }
 	})
 }
 
 export async function countClaudeTokens(dependencies: Dependencies, relay: RelayServices, request: Request, clientAddress: string): Promise<Response> {
 	try {
-		await relay.authenticate(claudeKey(request.headers), clientAddress)
-		const { model, body } = await readClaudeRequest(request)
+		const caller = await relay.authenticate(claudeKey(request.headers), clientAddress)
+		const { model, body } = await readClaudeRequest(request, relay.bodyGate(caller))
 		if (!model) throw relayErrors.badRequest('model: Field required')
 		const { messages, tools } = body as { messages: never[]; tools?: unknown }
 		return Response.json({ input_tokens: await countPrompt({ endpoint: 'chat', messages, tools }) })

@@ -7,6 +7,7 @@
  */
 import type { Dependencies } from '@/dependencies'
 import { RelayError } from '../../errors'
+import { readJsonCall } from '../../pipeline/read-body'
 import { respond } from '../../pipeline/respond'
 import type { RelayServices } from '../../pipeline/services'
 import { bearerKey } from '../../pipeline/token-auth'
@@ -14,7 +15,6 @@ import type { NativeRequest } from '../../providers/types'
 import type { ClientFormat } from '../client-format'
 import { encodedStream } from '../events'
 import { isObject } from '../json'
-import { readJsonRequest } from '../openai/requests'
 import { geminiAnswerFromOpenAI, geminiStreamEncoder } from './client-answer'
 import { openAIChatFromGemini, openAIEmbeddingsFromGemini } from './client-request'
 import { geminiErrorResponse } from './errors'
@@ -59,10 +59,10 @@ export async function relayGemini(dependencies: Dependencies, relay: RelayServic
 		streamContentType: framing === 'sse' ? 'text/event-stream' : 'application/json',
 	}
 	return respond(dependencies, relay, request, clientAddress, geminiErrorResponse, async () => {
-		const { text, value } = await readJsonRequest(request)
+		const caller = await relay.authenticate(key, clientAddress)
+		const { text, value } = await readJsonCall(request, relay.bodyGate(caller))
 		const chat = !isEmbedding(method)
 		const body = chat ? openAIChatFromGemini(value, model, method === 'streamGenerateContent') : openAIEmbeddingsFromGemini(value, model, method === 'batchEmbedContents')
-		const caller = await relay.authenticate(key, clientAddress)
 		const native = chat && isObject(value) ? geminiNativeRequest(text, value) : undefined
 		return { call: { endpoint: chat ? 'chat' : 'embeddings', caller, body, native }, format }
 	})

@@ -1,6 +1,6 @@
 /**
  * Multipart uploads (`/v1/images/edits`, `/variations`, `/v1/audio/transcriptions`, `/translations`):
- * read within the relay's body limit, checked and billed by their text fields, and sent upstream
+ * read by the relay's one body reader, checked and billed by their text fields, and sent upstream
  * intact — the client's own bytes while the model name is unchanged, the same parts re-encoded with
  * the upstream model name when the channel maps it.
  *
@@ -8,7 +8,7 @@
  * holds, routes and bills by); the upload itself rides on it under a symbol, like the canonical
  * form's other extras (canonical.ts): never serialised, kept by `{ ...body, model }`.
  */
-import { RelayError, relayErrors } from '../../errors'
+import type { RequestBody } from '@/lib/request-body'
 
 const MULTIPART = Symbol('ferry.multipart')
 
@@ -25,67 +25,17 @@ interface Multipart {
 
 type Body = Record<string, unknown> & { [MULTIPART]?: Multipart }
 
-export const bodyTooLarge = () => new RelayError(413, 'the request body is too large', 'invalid_request_error', 'request_too_large')
-
 /** Whether the request says it carries JSON (the JSON form of an endpoint that also takes uploads). */
 export const isJsonRequest = (request: Request) => (request.headers.get('content-type') ?? '').toLowerCase().startsWith('application/json')
 
 /**
- * The body, read in full but never past `maxBytes`: a declared or actual length above it is a 413,
- * and reading stops there (the rest of an oversized upload is never buffered).
+ * An upload read by the relay's body reader (pipeline/read-body.ts) → its canonical body: the text
+ * fields (a field sent more than once, such as `timestamp_granularities[]`, as a list), with the
+ * upload attached.
  */
-async function readBounded(request: Request, maxBytes: number): Promise<Uint8Array<ArrayBuffer>> {
-	const declared = Number(request.headers.get('content-length') ?? '')
-	if (Number.isFinite(declared) && declared > maxBytes) throw bodyTooLarge()
-	if (!request.body) return new Uint8Array()
-	const reader = request.body.getReader()
-	const chunks: Uint8Array[] = []
-	let length = 0
-	for (;;) {
-		const { done, value } = await reader.read()
-		if (done) break
-		length += value.byteLength
-		if (length > maxBytes) {
-			await reader.cancel().catch(() => {})
-			throw bodyTooLarge()
-		}
-		chunks.push(value)
-	}
-	const bytes = new Uint8Array(length)
-	let offset = 0
-	for (const chunk of chunks) {
-		bytes.set(chunk, offset)
-		offset += chunk.byteLength
-	}
-	return bytes
-}
-
-/**
- * A multipart/form-data request → its canonical body: the text fields (a field sent more than once,
- * such as `timestamp_granularities[]`, as a list), with the upload attached. Anything that is not
- * well-formed multipart within the limit is a 400 (or 413).
- */
-export async function readMultipartRequest(request: Request, maxBytes: number): Promise<Record<string, unknown>> {
-	const contentType = request.headers.get('content-type') ?? ''
-	if (!/^multipart\/form-data\s*;.*boundary=/i.test(contentType)) throw relayErrors.badRequest('expected a multipart/form-data body (with its boundary)')
-	const bytes = await readBounded(request, maxBytes)
-	let form: FormData
-	try {
-		form = await new Response(bytes, { headers: { 'content-type': contentType } }).formData()
-	} catch {
-		throw relayErrors.badRequest('the multipart/form-data body is malformed')
-	}
-	const body: Body = {}
-	const files = new Set<string>()
-	for (const [name, value] of form.entries()) {
-		if (typeof value !== 'string') {
-			files.add(name)
-			continue
-		}
-		const previous = body[name]
-		body[name] = previous === undefined ? value : [...(Array.isArray(previous) ? previous : [previous]), value]
-	}
-	body[MULTIPART] = { bytes, contentType, form, model: body.model, files }
+export function uploadBody(upload: Extract<RequestBody, { type: 'multipart' }>): Record<string, unknown> {
+	const body: Body = { ...upload.fields }
+	body[MULTIPART] = { bytes: upload.bytes, contentType: upload.contentType, form: upload.form, model: body.model, files: upload.files }
 	return body
 }
 

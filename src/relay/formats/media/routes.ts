@@ -15,8 +15,8 @@ import type { RelayServices } from '../../pipeline/services'
 import { bearerKey } from '../../pipeline/token-auth'
 import type { MediaEndpoint } from '../../providers/types'
 import { openAIClientFormat } from '../openai/client'
-import { readJsonRequest } from '../openai/requests'
-import { isJsonRequest, readMultipartRequest } from './multipart'
+import { readJsonCall, readUploadCall } from '../../pipeline/read-body'
+import { isJsonRequest, uploadBody } from './multipart'
 import { withDefaultModel } from './requests'
 
 type Uploads = 'json' | 'multipart'
@@ -26,11 +26,11 @@ function relayMedia(dependencies: Dependencies, relay: RelayServices, endpoint: 
 	return respond(dependencies, relay, request, clientAddress, openAIErrorResponse, async () => {
 		const caller = await relay.authenticate(bearerKey(request.headers), clientAddress)
 		if (uploads === 'json' || isJsonRequest(request)) {
-			const { text, value } = await readJsonRequest(request)
+			const { text, value } = await readJsonCall(request, relay.bodyGate(caller))
 			const body = withDefaultModel(endpoint, value)
 			return { call: { endpoint, caller, body, bodyText: body === value ? text : undefined }, format: openAIClientFormat }
 		}
-		const body = withDefaultModel(endpoint, await readMultipartRequest(request, dependencies.config.maxBodyBytes))
+		const body = withDefaultModel(endpoint, uploadBody(await readUploadCall(request, relay.bodyGate(caller))))
 		return { call: { endpoint, caller, body }, format: openAIClientFormat }
 	})
 }

@@ -5,8 +5,6 @@
  * Hand-written rather than zod: this runs on every relay call, and a schema library's generic
  * object handling cost about a seventh of the relay's CPU in `bun run bench`.
  */
-import { MESSAGES } from '@shared/api'
-import { JsonBodyError, parseJsonBody } from '@/lib/json-body'
 import { relayErrors } from '../../errors'
 import { MEDIA_ENDPOINTS, type RelayEndpoint } from '../../providers/types'
 import { isObject } from '../json'
@@ -19,22 +17,6 @@ const MODEL_MAX_LENGTH = 200
 function fail(message: string): never {
 	throw relayErrors.badRequest(message)
 }
-
-/**
- * A client's request body, in any client format, as JSON with its nesting bounded
- * (`MAX_JSON_DEPTH`); anything else is a bad request.
- */
-/** The body as sent and as a value, refused with a 400 when it is malformed or nested too deeply. */
-export async function readJsonRequest(request: Request): Promise<{ text: string; value: unknown }> {
-	const text = await request.text()
-	try {
-		return { text, value: parseJsonBody(text) }
-	} catch (error) {
-		throw relayErrors.badRequest(error instanceof JsonBodyError ? error.message : MESSAGES.invalidJson)
-	}
-}
-
-export const readJsonBody = async (request: Request): Promise<unknown> => (await readJsonRequest(request)).value
 
 function optionalBoolean(body: Record<string, unknown>, field: string) {
 	const value = body[field]

@@ -22,7 +22,7 @@ import type { NativeRequest } from '../../providers/types'
 import type { ClientFormat } from '../client-format'
 import { encodedStream, type EventReader, type Json } from '../events'
 import { isObject } from '../json'
-import { readJsonRequest } from '../openai/requests'
+import { readJsonCall } from '../../pipeline/read-body'
 import { itemId, responseEcho, responseFromChat, type ResponseIdentity } from './answer'
 import { chatBodyFromResponses, nativeOnlyReason } from './request'
 import { responsesStreamEncoder } from './stream'
@@ -89,7 +89,7 @@ async function continuing(dependencies: Dependencies, caller: RelayCaller, previ
 export function relayResponses(dependencies: Dependencies, relay: RelayServices, request: Request, clientAddress: string): Promise<Response> {
 	return respond(dependencies, relay, request, clientAddress, openAIErrorResponse, async () => {
 		const authenticated = await relay.authenticate(bearerKey(request.headers), clientAddress)
-		const { text, value } = await readJsonRequest(request)
+		const { text, value } = await readJsonCall(request, relay.bodyGate(authenticated))
 		if (!isObject(value)) throw relayErrors.badRequest('the request body must be a JSON object')
 		const required = nativeOnlyReason(value)
 		const body = chatBodyFromResponses(value, required !== undefined)
@@ -110,8 +110,8 @@ export function relayResponses(dependencies: Dependencies, relay: RelayServices,
 /** `POST /v1/responses/input_tokens`: the input counted locally with the gateway's tokenizer, as the request would be bridged. */
 export async function countResponseTokens(dependencies: Dependencies, relay: RelayServices, request: Request, clientAddress: string): Promise<Response> {
 	try {
-		await relay.authenticate(bearerKey(request.headers), clientAddress)
-		const { value } = await readJsonRequest(request)
+		const caller = await relay.authenticate(bearerKey(request.headers), clientAddress)
+		const { value } = await readJsonCall(request, relay.bodyGate(caller))
 		const { messages, tools } = chatBodyFromResponses(value, true) as { messages: never[]; tools?: unknown }
 		return Response.json({ object: 'response.input_tokens', input_tokens: await countPrompt({ endpoint: 'chat', messages, tools }) })
 	} catch (error) {
