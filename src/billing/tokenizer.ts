@@ -15,9 +15,15 @@
 import type { Logger } from '@/lib/logger'
 import { countInSlices, loadSliceCounter, type SliceCounter } from './slice-count'
 
-/** The tokenizer worker's messages (src/workers/tokenizer.ts): texts in, their count or an error out. */
-export type TokenizerRequest = { id: number; texts: string[] }
-export type TokenizerReply = { id: number; count: number } | { id: number; error: string }
+/**
+ * The tokenizer worker's messages (src/workers/tokenizer.ts): texts in, or a client's whole request
+ * as bytes with the name of its format (the worker reads its prompt: see `countRequestOnWorker`);
+ * their count, a refusal of the request (`refusal`: what the relay answers the client), or an error out.
+ */
+export type TokenizerRequest = { id: number; texts: string[] } | { id: number; request: { format: string; bytes: Uint8Array } }
+export type TokenizerRefusal = { status: number; message: string; type: string; code: string | null }
+export type TokenizerReply = { id: number; count: number } | { id: number; refusal: TokenizerRefusal } | { id: number; error: string }
+export type RequestCount = { count: number } | { refusal: TokenizerRefusal }
 
 const CHARACTERS_PER_TOKEN_ESTIMATE = 3
 /** Per-message framing tokens in OpenAI's chat format. */
@@ -36,7 +42,8 @@ const estimate = (text: string) => Math.ceil(text.length / CHARACTERS_PER_TOKEN_
  * Where the worker is. Running from source, it is found from here; the compiled binary has no
  * such path, so main.ts names it (relative to itself, as for the other workers).
  */
-let workerUrl = new URL('../../workers/tokenizer.ts', import.meta.url)
+export const TOKENIZER_WORKER_FROM_SOURCE = new URL('../workers/tokenizer.ts', import.meta.url)
+let workerUrl = TOKENIZER_WORKER_FROM_SOURCE
 let workerLogger: Logger | undefined
 
 export function configureTokenizerWorker(url: URL, logger: Logger) {
@@ -50,7 +57,7 @@ type BunWorker = Worker & { ref?: () => void; unref?: () => void }
 let worker: BunWorker | undefined
 let workerFailed = false
 let nextRequestId = 1
-const waiting = new Map<number, { resolve: (count: number) => void; reject: (error: Error) => void }>()
+const waiting = new Map<number, { resolve: (outcome: RequestCount) => void; reject: (error: Error) => void }>()
 
 function workerFailure(message: string) {
 	workerFailed = true
@@ -76,19 +83,41 @@ function tokenizerWorker(): BunWorker | undefined {
 		// The worker keeps the process alive only while a count is waiting for it.
 		if (waiting.size === 0) worker?.unref?.()
 		if ('error' in reply) waiter?.reject(new Error(reply.error))
-		else waiter?.resolve(reply.count)
+		else waiter?.resolve(reply)
 	}
 	worker.onerror = (event) => workerFailure(String(event.message))
 	return worker
 }
 
-function countOnWorker(counter: BunWorker, texts: string[]): Promise<number> {
-	const id = nextRequestId++
-	return new Promise<number>((resolve, reject) => {
-		waiting.set(id, { resolve, reject })
+function askWorker(counter: BunWorker, message: TokenizerRequest): Promise<RequestCount> {
+	return new Promise<RequestCount>((resolve, reject) => {
+		waiting.set(message.id, { resolve, reject })
 		counter.ref?.()
-		counter.postMessage({ id, texts } satisfies TokenizerRequest)
+		counter.postMessage(message)
 	})
+}
+
+async function countOnWorker(counter: BunWorker, texts: string[]): Promise<number> {
+	const outcome = await askWorker(counter, { id: nextRequestId++, texts })
+	if ('refusal' in outcome) throw new Error(outcome.refusal.message)
+	return outcome.count
+}
+
+/**
+ * The prompt of a client's request counted wholly on the worker: its bytes are copied over (a
+ * memory copy) and decoded, parsed and counted there, so a request of many megabytes costs the main
+ * thread next to nothing (the count endpoints, which are free to call). `format` names how the worker reads the
+ * prompt out of the request (src/relay/formats/counted-prompts.ts). Undefined when the worker is
+ * not available: the caller then does the same work itself.
+ */
+export async function countRequestOnWorker(format: string, bytes: Uint8Array): Promise<RequestCount | undefined> {
+	const counter = tokenizerWorker()
+	if (!counter) return undefined
+	try {
+		return await askWorker(counter, { id: nextRequestId++, request: { format, bytes } })
+	} catch {
+		return undefined
+	}
 }
 
 let mainThreadCounter: Promise<SliceCounter> | undefined
@@ -169,10 +198,16 @@ export function estimatePrompt(request: PromptRequest): number {
 	return fixed + estimated
 }
 
-/** The prompt counted with the tokenizer, for a bill without upstream usage. */
-export async function countPrompt(request: PromptRequest): Promise<number> {
+/** The texts of a prompt to count, and the tokens that do not depend on them. */
+export function textsOfPrompt(request: PromptRequest): { texts: string[]; fixed: number } {
 	const texts: string[] = []
 	const fixed = promptTexts(request, (text) => texts.push(text))
+	return { texts, fixed }
+}
+
+/** The prompt counted with the tokenizer, for a bill without upstream usage. */
+export async function countPrompt(request: PromptRequest): Promise<number> {
+	const { texts, fixed } = textsOfPrompt(request)
 	return fixed + await countTexts(texts)
 }
 

@@ -1,6 +1,8 @@
 import { inEnglish, type Language, type LocalizedMessage, nested, renderMessage, withValues, type ServerMessage } from '@shared/messages'
 import { RELAY_MESSAGES } from '@shared/messages/relay'
+import { MESSAGES } from '@shared/api'
 import type { Logger } from '@/lib/logger'
+import { BODY_PROBLEM, type BodyProblem, RequestBodyError } from '@/lib/request-body'
 
 /**
  * Relay failures. Every failure a client can see is a `RelayError` with an HTTP status, a message
@@ -58,6 +60,19 @@ export const relayErrors = {
 	upstreamUnavailable: () => wordedRelayError(502, RELAY_MESSAGES.upstreamUnavailable, 'upstream_error', 'bad_gateway'),
 	internal: () => wordedRelayError(500, RELAY_MESSAGES.internal, 'server_error', 'internal_error'),
 }
+
+/** The body reader's refusals (src/lib/request-body.ts), in the relay's English. */
+const BODY_REFUSALS: Record<BodyProblem, () => RelayError> = {
+	[BODY_PROBLEM.tooLarge]: () => new RelayError(413, MESSAGES.bodyTooLarge, 'invalid_request_error', 'request_too_large'),
+	[BODY_PROBLEM.tooDeep]: () => relayErrors.badRequest(MESSAGES.jsonTooDeep),
+	[BODY_PROBLEM.invalidJson]: () => relayErrors.badRequest(MESSAGES.invalidJson),
+	[BODY_PROBLEM.tooManyFields]: () => relayErrors.badRequest(MESSAGES.tooManyFields),
+	[BODY_PROBLEM.malformedForm]: () => relayErrors.badRequest('the multipart/form-data body is malformed'),
+	[BODY_PROBLEM.unsupportedType]: () => new RelayError(415, MESSAGES.unsupportedContentType, 'invalid_request_error', 'unsupported_media_type'),
+}
+
+/** The body reader's refusal as the relay's error; any other error as it is. */
+export const asRelayError = (error: unknown) => (error instanceof RequestBodyError ? BODY_REFUSALS[error.problem]() : error)
 
 function openAIErrorBody(error: RelayError) {
 	return { error: { message: error.message, type: error.type, param: null, code: error.code } }

@@ -1,23 +1,43 @@
 /**
  * The tokenizer's own thread (src/billing/tokenizer.ts): loading o200k and counting long
- * texts take CPU that must not hold the main thread's requests. Counts one message at a time.
+ * texts take CPU that must not hold the main thread's requests. Counts one message at a time:
+ * texts, or a client's whole request (bytes and the name of its format), which it decodes, parses
+ * and reads the prompt of here (src/relay/formats/counted-prompts.ts).
  *
- * Messages in: `{ id, texts }`. Messages out: `{ id, count }`, or `{ id, error }` when counting failed.
+ * Messages in: `{ id, texts }` or `{ id, request: { format, bytes } }`. Messages out: `{ id, count }`,
+ * `{ id, refusal }` when the request is the client's error, or `{ id, error }` when counting failed.
  */
 import { countInSlices, loadSliceCounter } from '@/billing/slice-count'
-import type { TokenizerReply, TokenizerRequest } from '@/billing/tokenizer'
+import { textsOfPrompt, type TokenizerReply, type TokenizerRequest } from '@/billing/tokenizer'
+import { decodeText, parseJsonText } from '@/lib/request-body'
+import { asRelayError, RelayError } from '@/relay/errors'
+import { countedPrompt, isCountedFormat } from '@/relay/formats/counted-prompts'
 
 // The DOM typings see `self` as a window; in a Bun worker it is the worker's own scope.
 const scope = self as unknown as Worker
 const counter = loadSliceCounter()
 
+async function countMessage(message: TokenizerRequest): Promise<TokenizerReply> {
+	const { id } = message
+	if ('texts' in message) return { id, count: await countInSlices(message.texts, await counter) }
+	const { format, bytes } = message.request
+	if (!isCountedFormat(format)) return { id, error: `no prompt reader for ${format}` }
+	try {
+		const { texts, fixed } = textsOfPrompt(countedPrompt(format, parseJsonText(decodeText(bytes))))
+		return { id, count: fixed + await countInSlices(texts, await counter) }
+	} catch (error) {
+		const refusal = asRelayError(error)
+		if (!(refusal instanceof RelayError)) throw error
+		return { id, refusal: { status: refusal.status, message: refusal.message, type: refusal.type, code: refusal.code } }
+	}
+}
+
 scope.onmessage = async (event: MessageEvent<TokenizerRequest>) => {
-	const { id, texts } = event.data
 	let reply: TokenizerReply
 	try {
-		reply = { id, count: await countInSlices(texts, await counter) }
+		reply = await countMessage(event.data)
 	} catch (error) {
-		reply = { id, error: String(error) }
+		reply = { id: event.data.id, error: String(error) }
 	}
 	scope.postMessage(reply)
 }

@@ -80,14 +80,23 @@ for (const target of databaseTargets()) {
 			expectNoStall(latencies)
 		})
 
+		/** 20 MB of prose in one Claude message (4.5 million tokens). */
+		const LARGE_PROMPT = new TextEncoder().encode(JSON.stringify({ model: 'claude-sonnet-4-5', messages: [{ role: 'user', content: 'A ferry crosses the river. '.repeat(750_000) }] }))
+
 		test('four 20 MB count_tokens calls at once from a token without quota are refused before they are parsed, and no probe waits 300 ms meanwhile', async () => {
-			const prompt = new TextEncoder().encode(JSON.stringify({ model: 'claude-sonnet-4-5', messages: [{ role: 'user', content: 'A ferry crosses the river. '.repeat(750_000) }] }))
 			// Sent from a thread of its own: sending 80 MB costs the sender, which here shares Ferry's thread.
-			const attacker = attackFromWorker({ url: `${harness.baseUrl}/v1/messages/count_tokens`, method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': keyWithoutQuota }, body: prompt, copies: 4 })
+			const attacker = attackFromWorker({ url: `${harness.baseUrl}/v1/messages/count_tokens`, method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': keyWithoutQuota }, body: LARGE_PROMPT, copies: 4 })
 			const { attacks, latencies } = await probeWhile(harness.baseUrl, attacker.attack).finally(attacker.stop)
 			for (const attack of attacks) expect(attack).toMatchObject({ status: 403, body: { type: 'error', error: { type: 'permission_error' } } })
 			expectNoStall(latencies)
 		})
+
+		test('four 20 MB count_tokens calls at once from a token with quota are counted, and no probe waits 300 ms meanwhile', async () => {
+			const attacker = attackFromWorker({ url: `${harness.baseUrl}/v1/messages/count_tokens`, method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': keyWithQuota }, body: LARGE_PROMPT, copies: 4 })
+			const { attacks, latencies } = await probeWhile(harness.baseUrl, attacker.attack).finally(attacker.stop)
+			for (const attack of attacks) expect(attack).toMatchObject({ status: 200, body: { input_tokens: expect.any(Number) } })
+			expectNoStall(latencies)
+		}, 60_000)
 
 		test('80 KB of nested JSON posted to the login is a 400, and /api/status answers others within 300 ms meanwhile', async () => {
 			const { attacks, latencies } = await probeWhile(harness.baseUrl, () => post('/api/user/login', NESTED_ARRAYS))

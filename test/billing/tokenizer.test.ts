@@ -5,7 +5,9 @@
 import { describe, expect, test } from 'bun:test'
 import { countTokens } from 'gpt-tokenizer'
 import { O200K_TOKEN_SPLIT_REGEX } from 'gpt-tokenizer/encodingParams/constants'
-import { countPrompt, countText } from '@/billing/tokenizer'
+import { existsSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { countPrompt, countText, TOKENIZER_WORKER_FROM_SOURCE } from '@/billing/tokenizer'
 import { beginsPiece, LONGEST_PIECE, textSlices } from '@/billing/text-slices'
 
 /** A small seeded generator (mulberry32): the same texts on every run. */
@@ -108,6 +110,11 @@ describe('counting tokens in slices', () => {
 		const text = 'say <|endoftext|> and <|im_start|> aloud'
 		expect(await countText(text)).toBe(countTokens(text, PLAIN_TEXT))
 		expect(await countPrompt({ endpoint: 'chat', messages: [{ role: 'user', content: text }] })).toBe(countTokens(text, PLAIN_TEXT) + 6)
+	})
+
+	test('run from source, the tokenizer finds its worker without being told where it is', () => {
+		// It once named a path one folder too high: every count outside main.ts ran on the main thread.
+		expect(existsSync(fileURLToPath(TOKENIZER_WORKER_FROM_SOURCE))).toBe(true)
 	})
 
 	test('when the worker cannot start, the count is made on the main thread and the failure is logged', async () => {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { MESSAGES } from '@shared/api'
 import Anthropic from '@anthropic-ai/sdk'
 import { openAIBodyFromClaude } from '@/relay/formats/claude/request'
 import { claudeRequestBody } from '@/relay/providers/anthropic/request'
@@ -269,6 +270,21 @@ for (const target of databaseTargets()) {
 			const stranger = new Anthropic({ apiKey: 'sk-not-a-token', baseURL: harness.baseUrl, maxRetries: 0 })
 			const failure = await stranger.messages.countTokens({ model: OPENAI_MODEL, messages: [{ role: 'user', content: 'Hi' }] }).catch((error) => error)
 			expect(failure).toBeInstanceOf(Anthropic.AuthenticationError)
+		})
+
+		test('count_tokens answers a request it cannot count with a 400 in Claude\'s shape, naming why', async () => {
+			const count = (body: string) => fetch(`${harness.baseUrl}/v1/messages/count_tokens`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body })
+			const cases: [string, string][] = [
+				['{"model":', MESSAGES.invalidJson],
+				[`{"model":"m","messages":${'['.repeat(100)}${']'.repeat(100)}}`, MESSAGES.jsonTooDeep],
+				[JSON.stringify({ messages: [{ role: 'user', content: 'Hi' }] }), 'model: Field required'],
+				[JSON.stringify({ model: OPENAI_MODEL }), 'messages: Field required'],
+			]
+			for (const [body, message] of cases) {
+				const answer = await count(body)
+				expect(answer.status).toBe(400)
+				expect(await answer.json()).toEqual({ type: 'error', error: { type: 'invalid_request_error', message } })
+			}
 		})
 
 		test('accepts the key as a bearer token too', async () => {

@@ -3,16 +3,16 @@
  * form, which the pipeline checks, holds, routes and bills by; a channel that speaks Claude's API
  * gets the client's own request (same-format.ts) and its answer reaches the client as it came,
  * any other channel's answer is converted back (answer.ts, stream.ts). `POST
- * /v1/messages/count_tokens` counts the prompt locally. Keys come as `x-api-key` or as a bearer
+ * /v1/messages/count_tokens` counts the prompt locally, on the tokenizer's thread. Keys come as `x-api-key` or as a bearer
  * token; errors answer in Claude's shape. Query strings such as the SDKs' `?beta=true` are accepted.
  */
 import type { Dependencies } from '@/dependencies'
-import { relayErrors, relayFailure } from '../../errors'
+import { relayFailure } from '../../errors'
 import { respond } from '../../pipeline/respond'
 import type { RelayServices } from '../../pipeline/services'
 import { type BodyGate, readJsonCall } from '../../pipeline/read-body'
+import { countRequestTokens } from '../../pipeline/count-request'
 import { bearerKey } from '../../pipeline/token-auth'
-import { countPrompt } from '@/billing/tokenizer'
 import type { ClientFormat } from '../client-format'
 import { encodedStream } from '../events'
 import { claudeMessageFromOpenAI } from './answer'
@@ -52,10 +52,7 @@ export function relayClaudeMessages(dependencies: Dependencies, relay: RelayServ
 export async function countClaudeTokens(dependencies: Dependencies, relay: RelayServices, request: Request, clientAddress: string): Promise<Response> {
 	try {
 		const caller = await relay.authenticate(claudeKey(request.headers), clientAddress)
-		const { model, body } = await readClaudeRequest(request, relay.bodyGate(caller))
-		if (!model) throw relayErrors.badRequest('model: Field required')
-		const { messages, tools } = body as { messages: never[]; tools?: unknown }
-		return Response.json({ input_tokens: await countPrompt({ endpoint: 'chat', messages, tools }) })
+		return Response.json({ input_tokens: await countRequestTokens(request, relay.bodyGate(caller), 'claude') })
 	} catch (error) {
 		return relayFailure(error, dependencies.logger, claudeErrorResponse)
 	}

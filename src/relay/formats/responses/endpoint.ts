@@ -12,9 +12,10 @@
  */
 import type { Dependencies } from '@/dependencies'
 import { keptResponseChannel, rememberResponse } from '@/db/stores/kept-responses'
-import { countPrompt } from '@/billing/tokenizer'
 import { nowSeconds } from '@/lib/clock'
 import { openAIErrorResponse, relayErrors, relayFailure, RelayError } from '../../errors'
+import { countRequestTokens } from '../../pipeline/count-request'
+import { readJsonCall } from '../../pipeline/read-body'
 import { respond } from '../../pipeline/respond'
 import type { RelayServices } from '../../pipeline/services'
 import { bearerKey, type RelayCaller } from '../../pipeline/token-auth'
@@ -22,7 +23,6 @@ import type { NativeRequest } from '../../providers/types'
 import type { ClientFormat } from '../client-format'
 import { encodedStream, type EventReader, type Json } from '../events'
 import { isObject } from '../json'
-import { readJsonCall } from '../../pipeline/read-body'
 import { itemId, responseEcho, responseFromChat, type ResponseIdentity } from './answer'
 import { chatBodyFromResponses, nativeOnlyReason } from './request'
 import { responsesStreamEncoder } from './stream'
@@ -111,9 +111,7 @@ export function relayResponses(dependencies: Dependencies, relay: RelayServices,
 export async function countResponseTokens(dependencies: Dependencies, relay: RelayServices, request: Request, clientAddress: string): Promise<Response> {
 	try {
 		const caller = await relay.authenticate(bearerKey(request.headers), clientAddress)
-		const { value } = await readJsonCall(request, relay.bodyGate(caller))
-		const { messages, tools } = chatBodyFromResponses(value, true) as { messages: never[]; tools?: unknown }
-		return Response.json({ object: 'response.input_tokens', input_tokens: await countPrompt({ endpoint: 'chat', messages, tools }) })
+		return Response.json({ object: 'response.input_tokens', input_tokens: await countRequestTokens(request, relay.bodyGate(caller), 'responses') })
 	} catch (error) {
 		return relayFailure(error, dependencies.logger, openAIErrorResponse)
 	}
