@@ -219,7 +219,7 @@ async function wholeAnswer(relay: RelayServices, call: AnsweredCall, upstream: U
 	const words = policy ? checkWholeAnswer(policy, answer) : []
 	const sensitive: SensitiveAnswer | undefined = words.length > 0 ? { words, action: policy!.stop ? 'refused' : 'masked' } : undefined
 	await scope.settle(usage, { localCount: !upstreamUsage, sensitive })
-	if (sensitive?.action === 'refused') throw sensitiveErrors.answer(words)
+	if (sensitive?.action === 'refused') throw sensitiveErrors.answer()
 	if (sensitive) text = undefined
 	if (rerank) text = withRerankUsage(text ?? JSON.stringify(answer), answer, usage)
 	return { kind: 'answer', wire: opened.wire, answer, text, usage, channelId: upstream.channel.id }
