@@ -3,7 +3,8 @@
  * form, which the pipeline checks, holds, routes and bills by; a channel that speaks Claude's API
  * gets the client's own request (same-format.ts) and its answer reaches the client as it came,
  * any other channel's answer is converted back (answer.ts, stream.ts). `POST
- * /v1/messages/count_tokens` counts the prompt locally. Keys come as `x-api-key` or as a bearer
+ * /v1/messages/count_tokens` counts the prompt locally (free, but counted by the request rate
+ * limits like any call, before its body is read). Keys come as `x-api-key` or as a bearer
  * token; errors answer in Claude's shape. Query strings such as the SDKs' `?beta=true` are accepted.
  */
 import type { Dependencies } from '@/dependencies'
@@ -51,11 +52,14 @@ export function relayClaudeMessages(dependencies: Dependencies, relay: RelayServ
 
 export async function countClaudeTokens(dependencies: Dependencies, relay: RelayServices, request: Request, clientAddress: string): Promise<Response> {
 	try {
-		await relay.authenticate(claudeKey(request.headers), clientAddress)
+		const caller = await relay.authenticate(claudeKey(request.headers), clientAddress)
+		const succeeded = await relay.requestLimits.admit(caller)
 		const { model, body } = await readClaudeRequest(request)
 		if (!model) throw relayErrors.badRequest('model: Field required')
 		const { messages, tools } = body as { messages: never[]; tools?: unknown }
-		return Response.json({ input_tokens: await countPrompt({ endpoint: 'chat', messages, tools }) })
+		const counted = Response.json({ input_tokens: await countPrompt({ endpoint: 'chat', messages, tools }) })
+		succeeded?.()
+		return counted
 	} catch (error) {
 		return relayFailure(error, dependencies.logger, claudeErrorResponse)
 	}

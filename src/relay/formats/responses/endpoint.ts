@@ -114,13 +114,19 @@ export function relayResponses(dependencies: Dependencies, relay: RelayServices,
 	})
 }
 
-/** `POST /v1/responses/input_tokens`: the input counted locally with the gateway's tokenizer, as the request would be bridged. */
+/**
+ * `POST /v1/responses/input_tokens`: the input counted locally with the gateway's tokenizer, as the
+ * request would be bridged. Free, but counted by the request rate limits like any call.
+ */
 export async function countResponseTokens(dependencies: Dependencies, relay: RelayServices, request: Request, clientAddress: string): Promise<Response> {
 	try {
-		await relay.authenticate(bearerKey(request.headers), clientAddress)
+		const caller = await relay.authenticate(bearerKey(request.headers), clientAddress)
+		const succeeded = await relay.requestLimits.admit(caller)
 		const { value } = await readJsonRequest(request)
 		const { messages, tools } = chatBodyFromResponses(value, true) as { messages: never[]; tools?: unknown }
-		return Response.json({ object: 'response.input_tokens', input_tokens: await countPrompt({ endpoint: 'chat', messages, tools }) })
+		const counted = Response.json({ object: 'response.input_tokens', input_tokens: await countPrompt({ endpoint: 'chat', messages, tools }) })
+		succeeded?.()
+		return counted
 	} catch (error) {
 		return relayFailure(error, dependencies.logger, openAIErrorResponse)
 	}
