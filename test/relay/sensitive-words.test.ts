@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
 import Anthropic from '@anthropic-ai/sdk'
 import { GoogleGenAI } from '@google/genai'
+import type OpenAI from 'openai'
 import { eq } from 'drizzle-orm'
 import { LOG_TYPE } from '@shared/log'
 import type { Caller } from '../helpers/app'
@@ -27,6 +28,10 @@ const WORDS = ['forbidden secret', '违禁词', 'Contraband']
 const REPLY = 'Hello there, forbidden secret and more'
 const BEFORE_THE_WORD = 'Hello there, '
 const UPSTREAM_COMPLETION_TOKENS = 20
+/** The tokens' alternatives when logprobs are asked for: one spells a listed word whole, and one another with the chosen text after it. */
+const ALTERNATIVES = { ' more': [' contraband'], ' there,': [' there, forbidden'], Hello: ['Contra'] }
+/** What a client receiving any of these texts must never see. */
+const LISTED = /forbidden secret|contraband|违禁词/i
 
 for (const target of databaseTargets()) {
 	describe(`sensitive words in the relay on ${target.dialect}`, () => {
@@ -37,7 +42,7 @@ for (const target of databaseTargets()) {
 
 		beforeAll(async () => {
 			harness = await startRelayHarness(target)
-			upstream = harness.startUpstream({ reply: REPLY, promptTokens: 100, completionTokens: UPSTREAM_COMPLETION_TOKENS })
+			upstream = harness.startUpstream({ reply: REPLY, promptTokens: 100, completionTokens: UPSTREAM_COMPLETION_TOKENS, logprobAlternatives: ALTERNATIVES })
 			const { options } = harness.ferry.dependencies
 			await options.set('ModelRatio', JSON.stringify({ [CHAT_MODEL]: 1, [COMPLETION_MODEL]: 1, [EMBEDDING_MODEL]: 1, [RERANK_MODEL]: 1 }))
 			await harness.createChannel({ base_url: upstream.url, models: [CHAT_MODEL, COMPLETION_MODEL, EMBEDDING_MODEL, RERANK_MODEL].join(',') })
@@ -330,6 +335,74 @@ for (const target of databaseTargets()) {
 				expect(log).toMatchObject({ promptTokens: 100, completionTokens: UPSTREAM_COMPLETION_TOKENS })
 				expect(log.other).toMatchObject({ admin_info: { sensitive_words: ['forbidden secret'] }, sensitive_action: 'masked' })
 				expect(log.other.stream_end).toBeUndefined()
+			})
+
+			describe('and logprobs asked for', () => {
+				type Token = { token: string; bytes: number[] | null; top_logprobs: { token: string; bytes: number[] | null }[] }
+				const chat = { model: CHAT_MODEL, logprobs: true, top_logprobs: 3, messages: [{ role: 'user' as const, content: 'Say hello' }] }
+				const tokensOf = (entries: Token[]) => entries.map((entry) => entry.token).join('')
+				const bytesOf = (entries: Token[]) => new TextDecoder().decode(Uint8Array.from(entries.flatMap((entry) => entry.bytes ?? [])))
+				/** Every token, byte string and alternative the client got, as one text per kind. */
+				const seen = (entries: Token[]) => [tokensOf(entries), bytesOf(entries), ...entries.flatMap((entry) => entry.top_logprobs.map((alternative) => alternative.token))]
+				async function streamedTokens(stream: AsyncIterable<OpenAI.ChatCompletionChunk>) {
+					const entries: Token[] = []
+					let text = ''
+					const finishes: (string | null)[] = []
+					for await (const chunk of stream) {
+						const choice = chunk.choices[0]
+						if (!choice) continue
+						text += choice.delta?.content ?? ''
+						finishes.push(choice.finish_reason)
+						entries.push(...((choice.logprobs?.content ?? []) as Token[]))
+					}
+					return { text, entries, finishes }
+				}
+
+				test('masks the listed words in a whole answer\'s logprobs tokens, their bytes and their alternatives, split across tokens or whole', async () => {
+					await configure({ StopOnSensitiveEnabled: false })
+					const answer = await openai().chat.completions.create(chat)
+					expect(answer.choices[0]!.message.content).toBe('Hello there, **###** and more')
+					const entries = answer.choices[0]!.logprobs!.content as Token[]
+					expect(tokensOf(entries)).toBe('Hello there, **###** and more')
+					expect(bytesOf(entries)).toBe('Hello there, **###** and more')
+					for (const text of seen(entries)) expect(text).not.toMatch(LISTED)
+					expect(entries.at(-1)!.top_logprobs.map((alternative) => alternative.token)).toEqual([' more', '**###**'])
+				})
+
+				test('masks them in a stream\'s logprobs across chunks, and the bytes tell the same text as the content', async () => {
+					await configure({ StopOnSensitiveEnabled: false })
+					const { text, entries } = await streamedTokens(await openai().chat.completions.create({ ...chat, stream: true }))
+					expect(text).toBe('Hello there, **###** and more')
+					expect(tokensOf(entries)).toBe(text)
+					expect(bytesOf(entries)).toBe(text)
+					for (const seenText of seen(entries)) expect(seenText).not.toMatch(LISTED)
+				})
+
+				test('cut at the word, a stream sends none of its tokens nor any alternative spelling a listed word', async () => {
+					const { text, entries, finishes } = await streamedTokens(await openai().chat.completions.create({ ...chat, stream: true }))
+					expect(text).toBe(BEFORE_THE_WORD)
+					expect(finishes.at(-1)).toBe('content_filter')
+					for (const seenText of seen(entries)) expect(seenText).not.toMatch(LISTED)
+					expect(tokensOf(entries)).toBe(BEFORE_THE_WORD.slice(0, tokensOf(entries).length))
+				})
+
+				test('masks them in the legacy completions logprobs, whole and streamed', async () => {
+					await configure({ StopOnSensitiveEnabled: false })
+					const whole = await openai().completions.create({ model: COMPLETION_MODEL, prompt: 'Say hello', logprobs: 2 })
+					const logprobs = whole.choices[0]!.logprobs!
+					expect(logprobs.tokens!.join('')).toBe('Hello there, **###** and more')
+					expect(JSON.stringify(logprobs)).not.toMatch(LISTED)
+					const streamed = await openai().completions.create({ model: COMPLETION_MODEL, prompt: 'Say hello', logprobs: 2, stream: true })
+					const tokens: string[] = []
+					const alternatives: string[] = []
+					for await (const chunk of streamed) {
+						const choice = chunk.choices[0]
+						tokens.push(...(choice?.logprobs?.tokens ?? []))
+						for (const top of choice?.logprobs?.top_logprobs ?? []) alternatives.push(...Object.keys(top ?? {}))
+					}
+					expect(tokens.join('')).toBe('Hello there, **###** and more')
+					for (const alternative of alternatives) expect(alternative).not.toMatch(LISTED)
+				})
 			})
 
 			test('leaves an answer without a listed word as the upstream sent it, and follows the word list as it changes', async () => {
