@@ -12,6 +12,12 @@
  * `reset-mid-stream=2` (chunks sent before a TCP reset), `malformed-sse=2` (index of the bad chunk),
  * `status=429` (also `status=502,html` for a non-JSON body), `huge-body=4` (MiB), `no-usage`, `hang`,
  * `none`.
+ *
+ * Asked for `logprobs` (chat: `logprobs: true` and `top_logprobs`; completions: `logprobs: n`), it
+ * answers them in OpenAI's documented shapes, one token per reply piece: chat's
+ * `{ content: [{ token, logprob, bytes, top_logprobs: [{ token, logprob, bytes }] }], refusal: null }`
+ * and the legacy `{ tokens, token_logprobs, top_logprobs: [{ token: logprob }], text_offset }`. Each
+ * token's alternatives are the token itself, then `logprobAlternatives[token]`.
  */
 
 export type Fault =
@@ -45,6 +51,8 @@ export interface FakeOpenAIOptions {
 	toolCalls?: boolean
 	/** Arguments of that call; default `{"location":"Paris"}`. */
 	toolArguments?: string
+	/** Alternatives listed in `top_logprobs` after a reply piece itself, by piece. */
+	logprobAlternatives?: Record<string, string[]>
 	/** Server-wide fault at start; default none. */
 	fault?: Fault | string
 	/** Defaults for faults written without a value. */
@@ -187,6 +195,28 @@ export function startFakeOpenAI(options: FakeOpenAIOptions = {}): FakeOpenAI {
 		})
 	}
 
+	/** A reply piece as a chat logprobs token, with up to `count` alternatives. */
+	function chatToken(piece: string, position: number, count: number) {
+		const logprob = -0.01 * (position + 1)
+		const alternatives = [piece, ...(options.logprobAlternatives?.[piece] ?? [])].slice(0, count)
+		return {
+			token: piece, logprob, bytes: Array.from(encoder.encode(piece)),
+			top_logprobs: alternatives.map((token, rank) => ({ token, logprob: logprob - rank, bytes: Array.from(encoder.encode(token)) })),
+		}
+	}
+
+	/** The legacy completions logprobs of some reply pieces, the first starting at `offset` characters. */
+	function legacyLogprobs(pieces: string[], count: number, offset: number) {
+		const entries = pieces.map((piece, position) => chatToken(piece, position, count))
+		let at = offset
+		return {
+			tokens: pieces,
+			token_logprobs: entries.map((entry) => entry.logprob),
+			top_logprobs: entries.map((entry) => Object.fromEntries(entry.top_logprobs.map((alternative) => [alternative.token, alternative.logprob]))),
+			text_offset: pieces.map((piece) => (at += piece.length) - piece.length),
+		}
+	}
+
 	/** Reply pieces, cut at `max_tokens` like a real model would. */
 	function pieces(body: Body, all: string[]) {
 		const limit = body.max_completion_tokens ?? body.max_tokens
@@ -216,25 +246,27 @@ export function startFakeOpenAI(options: FakeOpenAIOptions = {}): FakeOpenAI {
 			completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
 		}
 		const callId = `call_fake_${sequence}`
+		const alternatives = body.logprobs === true ? (typeof body.top_logprobs === 'number' ? body.top_logprobs : 0) : -1
+		const logprobsOf = (parts: string[], first = 0) => alternatives < 0 || tool ? null : { content: parts.map((part, position) => chatToken(part, first + position, alternatives)), refusal: null }
 		if (!body.stream) {
 			const message = tool
 				? { role: 'assistant', content: null, refusal: null, tool_calls: [{ id: callId, type: 'function', function: { name: tool, arguments: argumentPieces.join('') } }] }
 				: { role: 'assistant', content: content.join(''), refusal: null }
-			const choice = { index: 0, message, logprobs: null, finish_reason: tool ? 'tool_calls' : finishReason }
+			const choice = { index: 0, message, logprobs: logprobsOf(content), finish_reason: tool ? 'tool_calls' : finishReason }
 			const completionObject = { ...base, object: 'chat.completion', choices: [choice], ...(fault.name === 'no-usage' ? {} : { usage }) }
 			return { usage: basic, response: sendJson(completionObject, fault) }
 		}
 		const includeUsage = body.stream_options?.include_usage === true && fault.name !== 'no-usage'
 		// With include_usage every chunk carries `usage: null` and one last chunk carries the usage.
 		const chunk = (choices: unknown[]) => ({ ...base, object: 'chat.completion.chunk', choices, ...(includeUsage ? { usage: null } : {}) })
-		const delta = (value: unknown, finish: string | null = null) => chunk([{ index: 0, delta: value, logprobs: null, finish_reason: finish }])
+		const delta = (value: unknown, finish: string | null = null, logprobs: unknown = null) => chunk([{ index: 0, delta: value, logprobs, finish_reason: finish }])
 		const events: unknown[] = tool
 			? [
 				delta({ role: 'assistant', content: null, tool_calls: [{ index: 0, id: callId, type: 'function', function: { name: tool, arguments: '' } }] }),
 				...argumentPieces.map((part) => delta({ tool_calls: [{ index: 0, function: { arguments: part } }] })),
 				delta({}, 'tool_calls'),
 			]
-			: [delta({ role: 'assistant', content: '', refusal: null }), ...content.map((part) => delta({ content: part })), delta({}, finishReason)]
+			: [delta({ role: 'assistant', content: '', refusal: null }), ...content.map((part, position) => delta({ content: part }, null, logprobsOf([part], position))), delta({}, finishReason)]
 		if (includeUsage) events.push({ ...chunk([]), usage })
 		return { usage: basic, response: sendStream(events, fault) }
 	}
@@ -243,12 +275,14 @@ export function startFakeOpenAI(options: FakeOpenAIOptions = {}): FakeOpenAI {
 		const base = { id: `cmpl-fake-${++sequence}`, object: 'text_completion', created: nowSeconds(), model: body.model }
 		const { pieces: content, finishReason } = pieces(body, fault.name === 'huge-body' ? [hugeText(fault)] : replyPieces)
 		const usage = usageFor(promptOf(body.prompt), content.length)
+		const logprobsOf = (parts: string[], offset: number) => typeof body.logprobs === 'number' ? legacyLogprobs(parts, body.logprobs, offset) : null
 		if (!body.stream) {
-			const choice = { text: content.join(''), index: 0, logprobs: null, finish_reason: finishReason }
+			const choice = { text: content.join(''), index: 0, logprobs: logprobsOf(content, 0), finish_reason: finishReason }
 			return { usage, response: sendJson({ ...base, choices: [choice], ...(fault.name === 'no-usage' ? {} : { usage }) }, fault) }
 		}
-		const choice = (text: string, finish: string | null = null) => ({ ...base, choices: [{ text, index: 0, logprobs: null, finish_reason: finish }] })
-		const events: unknown[] = [...content.map((part) => choice(part)), choice('', finishReason)]
+		const choice = (text: string, finish: string | null = null, logprobs: unknown = null) => ({ ...base, choices: [{ text, index: 0, logprobs, finish_reason: finish }] })
+		let offset = 0
+		const events: unknown[] = [...content.map((part) => choice(part, null, logprobsOf([part], (offset += part.length) - part.length))), choice('', finishReason)]
 		if (body.stream_options?.include_usage === true && fault.name !== 'no-usage') events.push({ ...base, choices: [], usage })
 		return { usage, response: sendStream(events, fault) }
 	}

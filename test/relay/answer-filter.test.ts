@@ -118,3 +118,131 @@ describe('filtering a stream of chunks', () => {
 		})
 	})
 })
+
+/** A chat-form logprobs token with its UTF-8 bytes and alternatives (the first being the token itself, as OpenAI lists it). */
+const token = (text: string, alternatives: string[] = []) => ({
+	token: text, logprob: -0.5, bytes: Array.from(new TextEncoder().encode(text)),
+	top_logprobs: [text, ...alternatives].map((alternative) => ({ token: alternative, logprob: -1, bytes: Array.from(new TextEncoder().encode(alternative)) })),
+})
+/** A token made of raw UTF-8 bytes (a character split across tokens shows as escapes in `token`, as OpenAI writes it). */
+const byteToken = (bytes: number[]) => ({ token: bytes.map((byte) => `\\x${byte.toString(16)}`).join(''), logprob: -0.5, bytes, top_logprobs: [] })
+const tokensOf = (entries: { token: unknown }[]) => entries.map((entry) => entry.token)
+const decoded = (entries: { bytes?: unknown }[]) => new TextDecoder().decode(Uint8Array.from(entries.flatMap((entry) => entry.bytes as number[])))
+
+describe('checking every text of a whole answer', () => {
+	test('masks words in refusals, reasoning, content parts, audio transcripts, tool and function-call arguments and Claude\'s thinking blocks', () => {
+		const answer = {
+			choices: [{
+				index: 0,
+				message: {
+					role: 'assistant', content: [{ type: 'text', text: 'part with secret' }, { type: 'refusal', refusal: 'no secret' }], refusal: 'I keep the secret', reasoning: 'the secret plan',
+					audio: { id: 'audio_1', data: 'AAAA', transcript: 'a secret said' },
+					function_call: { name: 'legacy', arguments: '{"q":"secret"}' },
+					tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'lookup', arguments: '{"q":"the secret"}' } }],
+					claude_thinking: [{ type: 'thinking', thinking: 'think of the secret', signature: 'sig' }, { type: 'redacted_thinking', data: 'opaque' }],
+				},
+			}],
+		}
+		expect(checkWholeAnswer(policy(false), answer)).toEqual(['secret'])
+		expect(JSON.stringify(answer).toLowerCase()).not.toContain('secret')
+		const message = answer.choices[0]!.message
+		expect(message.refusal).toBe('I keep the **###**')
+		expect(message.tool_calls[0]!.function.arguments).toBe('{"q":"the **###**"}')
+		expect(message.claude_thinking[0]).toEqual({ type: 'thinking', thinking: 'think of the **###**', signature: 'sig' })
+	})
+
+	test('masks a word in the logprobs tokens, whole or split across tokens, with their bytes and the alternatives that spell it', () => {
+		const answer = { choices: [{ index: 0, message: { content: 'The secret is 机密' }, logprobs: { content: [token('The'), token(' sec', [' secret', ' seal']), token('ret'), token(' is'), token(' 机密')], refusal: null } }] }
+		expect(checkWholeAnswer(policy(false), answer)).toEqual(['secret', '机密'])
+		const content = answer.choices[0]!.logprobs.content
+		expect(tokensOf(content)).toEqual(['The', ' **###**', '', ' is', ' **###**'])
+		expect(decoded(content)).toBe('The **###** is **###**')
+		expect(tokensOf(content[1]!.top_logprobs)).toEqual([' **###**', '**###**', ' seal'])
+		expect(JSON.stringify(answer.choices[0]!.logprobs).toLowerCase()).not.toContain('secret')
+	})
+
+	test('reads the bytes of tokens that split a character, and finds a word the token strings do not show', () => {
+		// 机 is E6 9C BA, 密 is E5 AF 86: the first character is split across two byte tokens.
+		const answer = { choices: [{ index: 0, message: { content: 'x' }, logprobs: { content: [token('A '), byteToken([0xe6, 0x9c]), byteToken([0xba]), token('密'), token('!')], refusal: null } }] }
+		expect(checkWholeAnswer(policy(false), answer)).toEqual(['机密'])
+		const content = answer.choices[0]!.logprobs.content
+		expect(decoded(content)).toBe('A **###**!')
+		expect(tokensOf(content)).toEqual(['A ', '', '**###**', '', '!'])
+	})
+
+	test('finds a word an alternative spells with the chosen text before it or after it', () => {
+		const before = { choices: [{ index: 0, text: ' my sea', logprobs: { content: [token(' my'), token(' se'), token('a', ['cret'])], refusal: null } }] }
+		expect(checkWholeAnswer(policy(false), before)).toEqual(['secret'])
+		expect(tokensOf(before.choices[0]!.logprobs.content[2]!.top_logprobs)).toEqual(['a', '**###**'])
+		const after = { choices: [{ index: 0, text: ' bigret', logprobs: { content: [token(' big', [' sec']), token('ret')], refusal: null } }] }
+		expect(checkWholeAnswer(policy(false), after)).toEqual(['secret'])
+		expect(tokensOf(after.choices[0]!.logprobs.content[0]!.top_logprobs)).toEqual([' big', '**###**'])
+		expect(tokensOf(after.choices[0]!.logprobs.content)).toEqual([' big', 'ret'])
+	})
+
+	test('masks the legacy completions logprobs: tokens and the keys of top_logprobs', () => {
+		const answer = { choices: [{ index: 0, text: 'A secret', logprobs: { tokens: ['A', ' sec', 'ret'], token_logprobs: [-1, -2, -3], top_logprobs: [{ A: -1 }, { ' sec': -2, ' secret': -2.5 }, { ret: -3 }] as Record<string, number>[], text_offset: [0, 1, 5] } }] }
+		expect(checkWholeAnswer(policy(false), answer)).toEqual(['secret'])
+		expect(answer.choices[0]!.logprobs).toEqual({ tokens: ['A', ' **###**', ''], token_logprobs: [-1, -2, -3], top_logprobs: [{ A: -1 }, { ' **###**': -2, '**###**': -2.5 }, { '': -3 }], text_offset: [0, 1, 5] })
+	})
+
+	test('finds a word only the logprobs carry when the answer is to be refused, and changes nothing', () => {
+		const answer = { choices: [{ index: 0, message: { content: 'clean' }, logprobs: { content: [token(' sec'), token('ret')], refusal: null } }] }
+		const before = structuredClone(answer)
+		expect(checkWholeAnswer(policy(true), answer)).toEqual(['secret'])
+		expect(answer).toEqual(before)
+	})
+})
+
+describe('filtering every text of a stream', () => {
+	const chunk = (choice: Record<string, unknown>) => ({ id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, finish_reason: null, ...choice } as Record<string, any>] })
+	const logprobs = (...entries: unknown[]) => ({ content: entries, refusal: null })
+
+	test('masks a word split across chunks in the logprobs tokens, releasing the tokens once the word is known', () => {
+		const filter = streamAnswerFilter(policy(false))
+		const first = chunk({ delta: { content: 'The sec' }, logprobs: logprobs(token('The'), token(' sec', [' secret'])) })
+		filter.filter(first)
+		expect(first.choices[0]!.delta).toEqual({ content: 'The ' })
+		expect(tokensOf((first.choices[0]!.logprobs as { content: { token: string }[] }).content)).toEqual(['The'])
+		const second = chunk({ delta: { content: 'ret!' }, logprobs: logprobs(token('ret'), token('!')) })
+		filter.filter(second)
+		expect(second.choices[0]!.delta).toEqual({ content: '**###**!' })
+		const sent = (second.choices[0]!.logprobs as { content: { token: string; top_logprobs: { token: string }[] }[] }).content
+		expect(tokensOf(sent)).toEqual([' **###**', '', '!'])
+		expect(tokensOf(sent[0]!.top_logprobs)).toEqual([' **###**', '**###**'])
+		expect(filter.words()).toEqual(['secret'])
+	})
+
+	test('stops at a word in the logprobs with the content_filter finish reason, sending none of its tokens', () => {
+		const filter = streamAnswerFilter(policy(true))
+		const first = chunk({ delta: { content: 'The sec' }, logprobs: logprobs(token('The'), token(' sec')) })
+		filter.filter(first)
+		const second = chunk({ delta: { content: 'ret' }, logprobs: logprobs(token('ret')) })
+		expect(filter.filter(second)).toEqual({ changed: true, stopped: true })
+		expect(second.choices[0]).toMatchObject({ delta: { content: '' }, logprobs: { content: [] }, finish_reason: 'content_filter' })
+	})
+
+	test('masks words in streamed tool-call arguments, refusals and reasoning, each across its own chunks', () => {
+		const filter = streamAnswerFilter(policy(false))
+		const pieces = [
+			chunk({ delta: { tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'lookup', arguments: '{"q":"sec' } }] } }),
+			chunk({ delta: { tool_calls: [{ index: 0, function: { arguments: 'ret"}' } }], refusal: 'no sec', reasoning: 'a sec' } }),
+			chunk({ delta: { refusal: 'ret', reasoning: 'ret' } }),
+			chunk({ delta: {}, finish_reason: 'tool_calls' }),
+		]
+		for (const piece of pieces) filter.filter(piece)
+		const joined = (read: (delta: any) => unknown) => pieces.map((piece) => read(piece.choices[0]!.delta) ?? '').join('')
+		expect(joined((delta) => delta.tool_calls?.[0]?.function?.arguments)).toBe('{"q":"**###**"}')
+		expect(joined((delta) => delta.refusal)).toBe('no **###**')
+		expect(joined((delta) => delta.reasoning)).toBe('a **###**')
+	})
+
+	test('answers held tool-call arguments and logprobs tokens in the last chunk when the upstream ends without a finish reason', () => {
+		const filter = streamAnswerFilter(policy(false))
+		filter.filter(chunk({ delta: { tool_calls: [{ index: 2, function: { arguments: '{"q":"se' } }] }, logprobs: logprobs(token(' se')) }))
+		expect(filter.finish()).toEqual({
+			id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'm',
+			choices: [{ index: 0, delta: { tool_calls: [{ index: 2, function: { arguments: 'se' } }] }, logprobs: { content: [token(' se')], refusal: null }, finish_reason: null }],
+		})
+	})
+})

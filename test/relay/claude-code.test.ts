@@ -152,7 +152,7 @@ for (const target of databaseTargets()) {
 			try {
 				const message = await client.messages.stream({ model: CLAUDE_MODEL, max_tokens: 100, messages: [{ role: 'user', content: 'Say hello' }] }).finalMessage()
 				expect(message.content as unknown).toEqual([{ type: 'text', text: 'Hello **###**' }])
-				expect((await lastLog()).other).toMatchObject({ sensitive_words: ['from Claude'], sensitive_action: 'masked' })
+				expect((await lastLog()).other).toMatchObject({ admin_info: { sensitive_words: ['from Claude'] }, sensitive_action: 'masked' })
 			} finally {
 				for (const [name, value] of Object.entries(previous)) await options.set(name, value)
 			}

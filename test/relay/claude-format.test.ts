@@ -215,6 +215,27 @@ for (const target of databaseTargets()) {
 			expect(sent.messages[2]).toEqual({ role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_01A09q90qw90lq917835lq9', content: '18 °C' }] })
 		})
 
+		test('with answers checked for sensitive words, a Claude upstream\'s thinking blocks, text and tool input reach a Claude client masked, whole and streamed', async () => {
+			const options = harness.ferry.dependencies.options
+			const settings = { CheckSensitiveEnabled: 'true', CheckSensitiveOnCompletionEnabled: 'true', StopOnSensitiveEnabled: 'false', SensitiveWords: 'Paris' }
+			const previous = Object.fromEntries(Object.keys(settings).map((name) => [name, String(options.get(name as never))]))
+			for (const [name, value] of Object.entries(settings)) await options.set(name, value)
+			try {
+				const request = { model: CLAUDE_MODEL, max_tokens: 2048, tools: [weatherTool], messages: [{ role: 'user' as const, content: 'Weather?' }] }
+				const whole = await client.messages.create(request)
+				expect(whole.content as unknown).toEqual([
+					{ type: 'thinking', thinking: 'The user wants the weather in **###**; I should call get_weather.', signature: 'EqQBCgIYAhIM1gbcDa9GJwZA2b3hGgxBdjrkzLoky3dl1pkiMOYds' },
+					{ type: 'text', text: 'I\'ll check the weather in **###**.' },
+					{ type: 'tool_use', id: 'toolu_01A09q90qw90lq917835lq9', name: 'get_weather', input: { location: '**###**, France', unit: 'celsius' } },
+				])
+				const streamed = await client.messages.stream(request).finalMessage()
+				expect(JSON.stringify(streamed.content)).not.toContain('Paris')
+				expect(streamed.content.find((block) => block.type === 'tool_use')).toMatchObject({ input: { location: '**###**, France' } })
+			} finally {
+				for (const [name, value] of Object.entries(previous)) await options.set(name, value)
+			}
+		})
+
 		test('thinking blocks a Claude client sends back never reach an OpenAI-format upstream', async () => {
 			await client.messages.create({
 				model: OPENAI_MODEL, max_tokens: 100,

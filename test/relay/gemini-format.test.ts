@@ -81,6 +81,23 @@ describe('the Gemini client format through the official @google/genai SDK', () =
 		expect(answer.functionCalls).toEqual([{ id: expect.stringMatching(/^call_fake_/), name: 'get_weather', args: { location: 'Paris' } }])
 	})
 
+	test('with answers checked for sensitive words, function-call arguments reach a Gemini client masked, from a Gemini upstream and from a streamed OpenAI one', async () => {
+		const options = harness.ferry.dependencies.options
+		const settings = { CheckSensitiveEnabled: 'true', CheckSensitiveOnPromptEnabled: 'false', CheckSensitiveOnCompletionEnabled: 'true', StopOnSensitiveEnabled: 'false', SensitiveWords: 'Paris' }
+		const previous = Object.fromEntries(Object.keys(settings).map((name) => [name, String(options.get(name as never))]))
+		for (const [name, value] of Object.entries(settings)) await options.set(name, value)
+		try {
+			const tools = [{ functionDeclarations: [{ name: 'get_weather', parameters: { type: 'OBJECT' as never, properties: { location: { type: 'STRING' as never } } } }] }]
+			const fromGemini = await sdk.models.generateContent({ model: 'gemini-2.0-flash', contents: 'Weather?', config: { tools } })
+			expect(fromGemini.functionCalls).toEqual([expect.objectContaining({ name: 'get_weather', args: { location: '**###**', unit: 'celsius' } })])
+			const calls: unknown[] = []
+			for await (const chunk of await sdk.models.generateContentStream({ model: 'gpt-4o-mini', contents: 'Weather?', config: { tools } })) calls.push(...(chunk.functionCalls ?? []))
+			expect(calls).toEqual([expect.objectContaining({ name: 'get_weather', args: { location: '**###**' } })])
+		} finally {
+			for (const [name, value] of Object.entries(previous)) await options.set(name, value)
+		}
+	})
+
 	test('embeds through batchEmbedContents', async () => {
 		const answer = await sdk.models.embedContent({ model: 'text-embedding-3-small', contents: ['first', 'second'] })
 		expect(answer.embeddings!.map((embedding) => embedding.values!.length)).toEqual([4, 4])

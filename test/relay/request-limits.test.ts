@@ -2,7 +2,9 @@
  * Request rate limits per user (issue 17 item 5, new-api's ModelRequestRateLimit*): over a limit a
  * call is answered 429 with the seed's "too many requests" message in the caller's format; the
  * success count counts only answered calls; a group's own limits replace the general ones; a
- * malformed group setting is refused when saved. (Across nodes: test/e2e/multi-node.test.ts.)
+ * malformed group setting is refused when saved. `/mj` and `/suno` submits (paid upstream calls)
+ * and the free token counts are counted like any call (issue 26 item 7). (Across nodes:
+ * test/e2e/multi-node.test.ts.)
  */
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
 import Anthropic from '@anthropic-ai/sdk'
@@ -11,6 +13,7 @@ import OpenAI from 'openai'
 import { MESSAGES } from '@shared/api'
 import { databaseTargets } from '../helpers/database'
 import { startRelayHarness, type RelayHarness } from '../helpers/relay'
+import { startTaskHarness, type TaskHarness } from '../helpers/task-relay'
 
 const MODEL = 'gpt-4o-mini'
 
@@ -112,3 +115,64 @@ describe('request rate limits', () => {
 		expect((await save(JSON.stringify({ vip: [100, 80], default: [0, 1000] }))).body.success).toBe(true)
 	})
 })
+
+/** What a 429 of the request limits says, in any shape. */
+const tooManyRequests = expect.stringContaining('too many requests, try later (at most 2 requests in 1 minute)')
+
+for (const target of databaseTargets()) {
+	describe(`request rate limits beyond chat on ${target.dialect}`, () => {
+		let tasks: TaskHarness
+		beforeEach(async () => {
+			tasks = await startTaskHarness(target)
+			const upstream = tasks.harness.startUpstream()
+			await tasks.harness.createChannel({ base_url: upstream.url, models: MODEL })
+			const { options } = tasks.harness.ferry.dependencies
+			await options.set('ModelRequestRateLimitEnabled', 'true')
+			await options.set('ModelRequestRateLimitCount', '2')
+			await options.set('ModelRequestRateLimitDurationMinutes', '1')
+		})
+		afterEach(() => tasks.close())
+
+		test('/mj and /suno submits count toward the limit; past it a submit is a 429 in its client\'s shape, with nothing held or sent upstream', async () => {
+			const { alice } = tasks
+			expect((await tasks.call('POST', '/mj/submit/imagine', { key: alice.key, body: { prompt: 'a lighthouse' } })).status).toBe(200)
+			expect((await tasks.call('POST', '/suno/submit/music', { key: alice.key, body: { prompt: 'a sea shanty' } })).status).toBe(200)
+			const account = await tasks.account(alice)
+			const sent = tasks.midjourney.requests.length + tasks.suno.requests.length
+			const drawing = await tasks.call('POST', '/mj/submit/imagine', { key: alice.key, body: { prompt: 'another lighthouse' } })
+			expect(drawing).toMatchObject({ status: 429, body: { result: null, description: tooManyRequests } })
+			const fast = await tasks.call('POST', '/fast/mj/submit/imagine', { key: alice.key, body: { prompt: 'fast' } })
+			expect(fast.status).toBe(429)
+			const music = await tasks.call('POST', '/suno/submit/lyrics', { key: alice.key, body: { prompt: 'another shanty' } })
+			expect(music).toMatchObject({ status: 429, body: { code: 'rate_limit_exceeded', message: tooManyRequests, data: null } })
+			expect(tasks.midjourney.requests.length + tasks.suno.requests.length).toBe(sent)
+			expect(await tasks.account(alice)).toEqual(account)
+			// The same counter as relayed calls: the user's chat is refused too, and another user's is not.
+			const chat = await tasks.harness.client(alice.key).chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'Hi' }] }).catch((error) => error)
+			expect(chat.status).toBe(429)
+			expect((await tasks.call('POST', '/mj/submit/imagine', { key: tasks.bob.key, body: { prompt: 'bob\'s' } })).status).toBe(200)
+		})
+
+		test('reading one\'s tasks is not counted', async () => {
+			const { alice } = tasks
+			const drawing = (await tasks.call('POST', '/mj/submit/imagine', { key: alice.key, body: { prompt: 'a lighthouse' } })).body.result
+			for (let read = 0; read < 3; read++) expect((await tasks.call('GET', `/mj/task/${drawing}/fetch`, { key: alice.key })).status).toBe(200)
+			expect((await tasks.call('POST', '/suno/submit/music', { key: alice.key, body: { prompt: 'a sea shanty' } })).status).toBe(200)
+		})
+
+		test('count_tokens and the Responses input_tokens count toward the limit; past it they are a 429 in Claude\'s and OpenAI\'s shapes', async () => {
+			const { alice } = tasks
+			const claude = new Anthropic({ apiKey: alice.key, baseURL: tasks.harness.baseUrl, maxRetries: 0 })
+			const count = () => claude.messages.countTokens({ model: MODEL, messages: [{ role: 'user', content: 'Hi' }] })
+			expect((await count()).input_tokens).toBeGreaterThan(0)
+			const openai = tasks.harness.client(alice.key)
+			expect((await openai.responses.inputTokens.count({ model: MODEL, input: 'Hi' })).input_tokens).toBeGreaterThan(0)
+			const refused = await count().catch((error) => error)
+			expect(refused).toBeInstanceOf(Anthropic.RateLimitError)
+			expect(refused.error).toMatchObject({ type: 'error', error: { type: 'rate_limit_error', message: tooManyRequests } })
+			const refusedInput = await openai.responses.inputTokens.count({ model: MODEL, input: 'Hi' }).catch((error) => error)
+			expect(refusedInput).toBeInstanceOf(OpenAI.RateLimitError)
+			expect(refusedInput.error).toMatchObject({ code: 'rate_limit_exceeded', message: tooManyRequests })
+		})
+	})
+}

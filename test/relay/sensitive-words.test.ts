@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
 import Anthropic from '@anthropic-ai/sdk'
 import { GoogleGenAI } from '@google/genai'
+import type OpenAI from 'openai'
 import { eq } from 'drizzle-orm'
 import { LOG_TYPE } from '@shared/log'
 import type { Caller } from '../helpers/app'
@@ -27,6 +28,10 @@ const WORDS = ['forbidden secret', '违禁词', 'Contraband']
 const REPLY = 'Hello there, forbidden secret and more'
 const BEFORE_THE_WORD = 'Hello there, '
 const UPSTREAM_COMPLETION_TOKENS = 20
+/** The tokens' alternatives when logprobs are asked for: one spells a listed word whole, and one another with the chosen text after it. */
+const ALTERNATIVES = { ' more': [' contraband'], ' there,': [' there, forbidden'], Hello: ['Contra'] }
+/** What a client receiving any of these texts must never see. */
+const LISTED = /forbidden secret|contraband|违禁词/i
 
 for (const target of databaseTargets()) {
 	describe(`sensitive words in the relay on ${target.dialect}`, () => {
@@ -37,7 +42,7 @@ for (const target of databaseTargets()) {
 
 		beforeAll(async () => {
 			harness = await startRelayHarness(target)
-			upstream = harness.startUpstream({ reply: REPLY, promptTokens: 100, completionTokens: UPSTREAM_COMPLETION_TOKENS })
+			upstream = harness.startUpstream({ reply: REPLY, promptTokens: 100, completionTokens: UPSTREAM_COMPLETION_TOKENS, logprobAlternatives: ALTERNATIVES })
 			const { options } = harness.ferry.dependencies
 			await options.set('ModelRatio', JSON.stringify({ [CHAT_MODEL]: 1, [COMPLETION_MODEL]: 1, [EMBEDDING_MODEL]: 1, [RERANK_MODEL]: 1 }))
 			await harness.createChannel({ base_url: upstream.url, models: [CHAT_MODEL, COMPLETION_MODEL, EMBEDDING_MODEL, RERANK_MODEL].join(',') })
@@ -156,6 +161,51 @@ for (const target of databaseTargets()) {
 				expect(upstream.requests).toHaveLength(1)
 			})
 
+			test('is found split across two text parts of a message, or across two adjacent messages, Chinese words alike', async () => {
+				for (const messages of [
+					[{ role: 'user', content: [{ type: 'text', text: 'Tell me the forbid' }, { type: 'image_url', image_url: { url: 'https://example.com/a.png' } }, { type: 'text', text: 'den secret' }] }],
+					[{ role: 'user', content: 'Remember: forbidden se' }, { role: 'user', content: 'cret is what I meant' }],
+					[{ role: 'user', content: '这是违禁' }, { role: 'assistant', content: '词吗？' }],
+				]) {
+					const refused = await refusedUntouched(() => post('/v1/chat/completions', { model: CHAT_MODEL, messages }, bearer()))
+					expect(refused).toMatchObject({ status: 400, body: { error: { code: 'sensitive_words_detected' } } })
+				}
+				const fromClaude = await refusedUntouched(() => post('/v1/messages', { model: CHAT_MODEL, max_tokens: 100, messages: [{ role: 'user', content: [{ type: 'text', text: 'contra' }, { type: 'text', text: 'band' }] }] }, { 'x-api-key': key }))
+				expect(fromClaude).toMatchObject({ status: 400, body: { type: 'error', error: { message: 'sensitive words detected: Contraband' } } })
+			})
+
+			test('is found in a message\'s name, a tool\'s description and the descriptions of its parameters', async () => {
+				const lookup = (description: string, parameter = 'What to look up') => ({ type: 'function', function: { name: 'lookup', description, parameters: { type: 'object', properties: { query: { type: 'string', description: parameter } } } } })
+				for (const body of [
+					{ messages: [{ role: 'user', name: 'contraband', content: 'Hi' }] },
+					{ messages: [{ role: 'user', content: 'Hi' }], tools: [lookup('Finds the forbidden secret')] },
+					{ messages: [{ role: 'user', content: 'Hi' }], tools: [lookup('Finds things', 'a 违禁词')] },
+				]) {
+					const refused = await refusedUntouched(() => post('/v1/chat/completions', { model: CHAT_MODEL, ...body }, bearer()))
+					expect(refused).toMatchObject({ status: 400, body: { error: { code: 'sensitive_words_detected' } } })
+				}
+				const claudeTool = await failureOf(anthropic().messages.create({
+					model: CHAT_MODEL, max_tokens: 100, messages: [{ role: 'user', content: 'Hi' }],
+					tools: [{ name: 'lookup', description: 'Deals in contraband', input_schema: { type: 'object', properties: {} } }],
+				}))
+				expect((claudeTool as unknown as InstanceType<typeof Anthropic.APIError>)?.status).toBe(400)
+				expect(upstream.requests).toHaveLength(0)
+			})
+
+			test('is not made up from texts of different kinds, nor from messages that are not adjacent', async () => {
+				const lookup = (description: string) => ({ type: 'function', function: { name: 'lookup', description, parameters: { type: 'object', properties: {} } } })
+				for (const body of [
+					// A name and the content after it, two tools' descriptions, messages with another between them.
+					{ messages: [{ role: 'user', name: 'contra', content: 'band' }] },
+					{ messages: [{ role: 'user', content: 'Hi' }], tools: [lookup('forbidden'), lookup(' secret')] },
+					{ messages: [{ role: 'user', content: 'forbidden' }, { role: 'assistant', content: 'OK' }, { role: 'user', content: ' secret' }] },
+				]) {
+					const answer = await post('/v1/chat/completions', { model: CHAT_MODEL, ...body }, bearer())
+					expect(answer.status).toBe(200)
+				}
+				expect(upstream.requests).toHaveLength(3)
+			})
+
 			test('follows the word list as soon as it is changed', async () => {
 				await configure({ SensitiveWords: 'kraken' })
 				const passed = await openai().chat.completions.create({ model: CHAT_MODEL, messages: [{ role: 'user', content: 'contraband' }] })
@@ -200,10 +250,10 @@ for (const target of databaseTargets()) {
 				const before = await ledgerState()
 				const { result: failure, log } = await loggedCall(() => failureOf(openai().chat.completions.create({ model: CHAT_MODEL, messages: [{ role: 'user', content: 'Say hello' }] })))
 				expect(failure?.status).toBe(400)
-				expect(failure?.error).toMatchObject({ code: 'sensitive_words_detected', message: 'sensitive words detected in the answer: forbidden secret' })
+				expect(failure?.error).toMatchObject({ code: 'sensitive_words_detected', message: 'sensitive words detected in the answer; the answer was withheld' })
 				expect(upstream.requests).toHaveLength(1)
-				expect(log).toMatchObject({ promptTokens: 100, completionTokens: UPSTREAM_COMPLETION_TOKENS, content: 'sensitive words in the answer (the answer was refused): forbidden secret' })
-				expect(log.other).toMatchObject({ sensitive_words: ['forbidden secret'], sensitive_action: 'refused' })
+				expect(log).toMatchObject({ promptTokens: 100, completionTokens: UPSTREAM_COMPLETION_TOKENS, content: 'sensitive words in the answer (the answer was refused)' })
+				expect(log.other).toMatchObject({ admin_info: { sensitive_words: ['forbidden secret'] }, sensitive_action: 'refused' })
 				expect(log.quota).toBeGreaterThan(0)
 				expect(await ledgerState()).toEqual({ quota: before.quota - log.quota, holds: before.holds + 1 })
 			})
@@ -211,7 +261,32 @@ for (const target of databaseTargets()) {
 			test('refuses a whole answer to a Gemini client in Gemini\'s error shape', async () => {
 				const response = await post(`/v1beta/models/${CHAT_MODEL}:generateContent`, { contents: [{ role: 'user', parts: [{ text: 'Say hello' }] }] }, { 'x-goog-api-key': key })
 				expect(response.status).toBe(400)
-				expect(await response.json()).toEqual({ error: { code: 400, message: 'sensitive words detected in the answer: forbidden secret', status: 'INVALID_ARGUMENT' } })
+				expect(await response.json()).toEqual({ error: { code: 400, message: 'sensitive words detected in the answer; the answer was withheld', status: 'INVALID_ARGUMENT' } })
+			})
+
+			test('a refused whole answer names no listed word, in any client\'s error nor in the caller\'s own log; the admins\' log does', async () => {
+				const answers = [
+					await post('/v1/chat/completions', { model: CHAT_MODEL, messages: [{ role: 'user', content: 'Say hello' }] }, bearer()),
+					await post('/v1/completions', { model: COMPLETION_MODEL, prompt: 'Say hello' }, bearer()),
+					await post('/v1/messages', { model: CHAT_MODEL, max_tokens: 100, messages: [{ role: 'user', content: 'Say hello' }] }, { 'x-api-key': key }),
+					await post(`/v1beta/models/${CHAT_MODEL}:generateContent`, { contents: [{ role: 'user', parts: [{ text: 'Say hello' }] }] }, { 'x-goog-api-key': key }),
+				]
+				for (const answer of answers) {
+					expect(answer.status).toBe(400)
+					const text = await answer.text()
+					expect(text).toContain('sensitive words detected in the answer')
+					expect(text.toLowerCase()).not.toContain('forbidden')
+					expect(text.toLowerCase()).not.toContain('secret')
+				}
+				const own = await harness.ferry.call('GET', '/api/log/self?page_size=4', { as: alice })
+				const entries = own.body.data.items as Record<string, unknown>[]
+				expect(entries).toHaveLength(4)
+				for (const entry of entries) {
+					expect(entry).toMatchObject({ content: 'sensitive words in the answer (the answer was refused)', other: { sensitive_action: 'refused' } })
+					expect(JSON.stringify(entry).toLowerCase()).not.toContain('forbidden')
+				}
+				const admins = await harness.ferry.call('GET', `/api/log/?page_size=4&username=alice`, { as: harness.root })
+				for (const entry of admins.body.data.items as Record<string, any>[]) expect(entry.other.admin_info.sensitive_words).toEqual(['forbidden secret'])
 			})
 
 			test('masks the words of a whole answer when it is not to stop, billed as usual', async () => {
@@ -219,7 +294,7 @@ for (const target of databaseTargets()) {
 				const { result: answer, log } = await loggedCall(() => openai().chat.completions.create({ model: CHAT_MODEL, messages: [{ role: 'user', content: 'Say hello' }] }))
 				expect(answer.choices[0]!.message.content).toBe('Hello there, **###** and more')
 				expect(answer.usage).toMatchObject({ prompt_tokens: 100, completion_tokens: UPSTREAM_COMPLETION_TOKENS })
-				expect(log.other).toMatchObject({ sensitive_words: ['forbidden secret'], sensitive_action: 'masked' })
+				expect(log.other).toMatchObject({ admin_info: { sensitive_words: ['forbidden secret'] }, sensitive_action: 'masked' })
 				const completion = await openai().completions.create({ model: COMPLETION_MODEL, prompt: 'Say hello' })
 				expect(completion.choices[0]!.text).toBe('Hello there, **###** and more')
 			})
@@ -236,8 +311,8 @@ for (const target of databaseTargets()) {
 				expect(streamed.usage).toEqual({ prompt_tokens: log.promptTokens, completion_tokens: log.completionTokens, total_tokens: log.promptTokens + log.completionTokens })
 				expect(log.completionTokens).toBeGreaterThan(0)
 				expect(log.completionTokens).toBeLessThan(UPSTREAM_COMPLETION_TOKENS)
-				expect(log).toMatchObject({ isStream: true, content: 'sensitive words in the answer (the stream was cut before the word): forbidden secret' })
-				expect(log.other).toMatchObject({ stream_end: 'sensitive_words', sensitive_words: ['forbidden secret'], sensitive_action: 'cut', local_count_tokens: true })
+				expect(log).toMatchObject({ isStream: true, content: 'sensitive words in the answer (the stream was cut before the word)' })
+				expect(log.other).toMatchObject({ stream_end: 'sensitive_words', admin_info: { sensitive_words: ['forbidden secret'] }, sensitive_action: 'cut', local_count_tokens: true })
 				expect(await ledgerState()).toEqual({ quota: before.quota - log.quota, holds: before.holds + 1 })
 			})
 
@@ -258,8 +333,76 @@ for (const target of databaseTargets()) {
 				expect(streamed.finishReasons.at(-1)).toBe('stop')
 				expect(streamed.usage).toMatchObject({ prompt_tokens: 100, completion_tokens: UPSTREAM_COMPLETION_TOKENS })
 				expect(log).toMatchObject({ promptTokens: 100, completionTokens: UPSTREAM_COMPLETION_TOKENS })
-				expect(log.other).toMatchObject({ sensitive_words: ['forbidden secret'], sensitive_action: 'masked' })
+				expect(log.other).toMatchObject({ admin_info: { sensitive_words: ['forbidden secret'] }, sensitive_action: 'masked' })
 				expect(log.other.stream_end).toBeUndefined()
+			})
+
+			describe('and logprobs asked for', () => {
+				type Token = { token: string; bytes: number[] | null; top_logprobs: { token: string; bytes: number[] | null }[] }
+				const chat = { model: CHAT_MODEL, logprobs: true, top_logprobs: 3, messages: [{ role: 'user' as const, content: 'Say hello' }] }
+				const tokensOf = (entries: Token[]) => entries.map((entry) => entry.token).join('')
+				const bytesOf = (entries: Token[]) => new TextDecoder().decode(Uint8Array.from(entries.flatMap((entry) => entry.bytes ?? [])))
+				/** Every token, byte string and alternative the client got, as one text per kind. */
+				const seen = (entries: Token[]) => [tokensOf(entries), bytesOf(entries), ...entries.flatMap((entry) => entry.top_logprobs.map((alternative) => alternative.token))]
+				async function streamedTokens(stream: AsyncIterable<OpenAI.ChatCompletionChunk>) {
+					const entries: Token[] = []
+					let text = ''
+					const finishes: (string | null)[] = []
+					for await (const chunk of stream) {
+						const choice = chunk.choices[0]
+						if (!choice) continue
+						text += choice.delta?.content ?? ''
+						finishes.push(choice.finish_reason)
+						entries.push(...((choice.logprobs?.content ?? []) as Token[]))
+					}
+					return { text, entries, finishes }
+				}
+
+				test('masks the listed words in a whole answer\'s logprobs tokens, their bytes and their alternatives, split across tokens or whole', async () => {
+					await configure({ StopOnSensitiveEnabled: false })
+					const answer = await openai().chat.completions.create(chat)
+					expect(answer.choices[0]!.message.content).toBe('Hello there, **###** and more')
+					const entries = answer.choices[0]!.logprobs!.content as Token[]
+					expect(tokensOf(entries)).toBe('Hello there, **###** and more')
+					expect(bytesOf(entries)).toBe('Hello there, **###** and more')
+					for (const text of seen(entries)) expect(text).not.toMatch(LISTED)
+					expect(entries.at(-1)!.top_logprobs.map((alternative) => alternative.token)).toEqual([' more', '**###**'])
+				})
+
+				test('masks them in a stream\'s logprobs across chunks, and the bytes tell the same text as the content', async () => {
+					await configure({ StopOnSensitiveEnabled: false })
+					const { text, entries } = await streamedTokens(await openai().chat.completions.create({ ...chat, stream: true }))
+					expect(text).toBe('Hello there, **###** and more')
+					expect(tokensOf(entries)).toBe(text)
+					expect(bytesOf(entries)).toBe(text)
+					for (const seenText of seen(entries)) expect(seenText).not.toMatch(LISTED)
+				})
+
+				test('cut at the word, a stream sends none of its tokens nor any alternative spelling a listed word', async () => {
+					const { text, entries, finishes } = await streamedTokens(await openai().chat.completions.create({ ...chat, stream: true }))
+					expect(text).toBe(BEFORE_THE_WORD)
+					expect(finishes.at(-1)).toBe('content_filter')
+					for (const seenText of seen(entries)) expect(seenText).not.toMatch(LISTED)
+					expect(tokensOf(entries)).toBe(BEFORE_THE_WORD.slice(0, tokensOf(entries).length))
+				})
+
+				test('masks them in the legacy completions logprobs, whole and streamed', async () => {
+					await configure({ StopOnSensitiveEnabled: false })
+					const whole = await openai().completions.create({ model: COMPLETION_MODEL, prompt: 'Say hello', logprobs: 2 })
+					const logprobs = whole.choices[0]!.logprobs!
+					expect(logprobs.tokens!.join('')).toBe('Hello there, **###** and more')
+					expect(JSON.stringify(logprobs)).not.toMatch(LISTED)
+					const streamed = await openai().completions.create({ model: COMPLETION_MODEL, prompt: 'Say hello', logprobs: 2, stream: true })
+					const tokens: string[] = []
+					const alternatives: string[] = []
+					for await (const chunk of streamed) {
+						const choice = chunk.choices[0]
+						tokens.push(...(choice?.logprobs?.tokens ?? []))
+						for (const top of choice?.logprobs?.top_logprobs ?? []) alternatives.push(...Object.keys(top ?? {}))
+					}
+					expect(tokens.join('')).toBe('Hello there, **###** and more')
+					for (const alternative of alternatives) expect(alternative).not.toMatch(LISTED)
+				})
 			})
 
 			test('leaves an answer without a listed word as the upstream sent it, and follows the word list as it changes', async () => {

@@ -1,13 +1,24 @@
 /**
- * Checking answers for sensitive words (see ./sensitive-words.ts), on OpenAI-format answers: a whole
- * answer is checked at once; a stream a text field at a time (each choice's `content`,
- * `reasoning_content`, or completion `text`), across chunk boundaries. A stream holds back the end of
- * each piece that could still begin a word (the automaton knows how much), so no part of a listed word
- * ever reaches the client: the stream stops before it, or the whole word is masked. Tool-call
- * arguments are not checked.
+ * Checking answers for sensitive words (see ./sensitive-words.ts), on OpenAI-format answers — every
+ * client format's answer is made from one when answers are checked, so this covers all of them. Every
+ * text the client receives is checked: each choice's `content` (a string, or its parts' text),
+ * `reasoning_content` and `reasoning`, `refusal`, the audio transcript, each tool call's (and the
+ * legacy `function_call`'s) arguments, a completion's `text`, the thinking text of Claude's thinking
+ * blocks (`claude_thinking`, which Claude-format clients receive; a masked block no longer matches
+ * its signature), and `logprobs` — the chosen tokens (their `bytes` too) and their alternatives, in
+ * the chat and the legacy completions form (./logprobs-filter.ts). Tool names are the client's own
+ * and are not checked. Arguments are checked as the JSON text they are (a word written with `\u`
+ * escapes is not seen).
+ *
+ * A whole answer is checked at once; a stream a text at a time, each text across chunk boundaries
+ * (texts are not joined to one another). A stream holds back the end of each text that could still
+ * begin a word (the automaton knows how much), so no part of a listed word ever reaches the client:
+ * the stream stops before it, or the whole word is masked.
  */
 import type { WordMatcher } from '@/lib/word-matcher'
 import { isObject } from '../formats/json'
+import { THINKING_BLOCKS_FIELD } from '../formats/claude/thinking'
+import { legacyTokens, TokenSequenceFilter } from './logprobs-filter'
 import { SENSITIVE_MASK, type AnswerPolicy } from './sensitive-words'
 
 type Json = Record<string, unknown>
@@ -40,6 +51,9 @@ function spansIn(matcher: WordMatcher, text: string, found: Set<string>): Span[]
 	return spans
 }
 
+/** The message fields that carry generated text directly. */
+const MESSAGE_TEXT_FIELDS = ['reasoning_content', 'reasoning', 'content', 'refusal'] as const
+
 /** The string fields of a whole answer that carry generated text, with their holders. */
 function* answerFields(answer: Json): Generator<[holder: Json, field: string]> {
 	for (const choice of Array.isArray(answer.choices) ? answer.choices : []) {
@@ -47,7 +61,62 @@ function* answerFields(answer: Json): Generator<[holder: Json, field: string]> {
 		if (typeof choice.text === 'string') yield [choice, 'text']
 		const message = choice.message
 		if (!isObject(message)) continue
-		for (const field of ['reasoning_content', 'content']) if (typeof message[field] === 'string') yield [message, field]
+		for (const field of MESSAGE_TEXT_FIELDS) if (typeof message[field] === 'string') yield [message, field]
+		if (Array.isArray(message.content)) {
+			for (const part of message.content) {
+				if (!isObject(part)) continue
+				for (const field of ['text', 'refusal']) if (typeof part[field] === 'string') yield [part, field]
+			}
+		}
+		if (isObject(message.audio) && typeof message.audio.transcript === 'string') yield [message.audio, 'transcript']
+		if (isObject(message.function_call) && typeof message.function_call.arguments === 'string') yield [message.function_call, 'arguments']
+		for (const call of Array.isArray(message.tool_calls) ? message.tool_calls : []) {
+			if (isObject(call) && isObject(call.function) && typeof call.function.arguments === 'string') yield [call.function, 'arguments']
+		}
+		for (const block of Array.isArray(message[THINKING_BLOCKS_FIELD]) ? message[THINKING_BLOCKS_FIELD] as unknown[] : []) {
+			if (isObject(block) && typeof block.thinking === 'string') yield [block, 'thinking']
+		}
+	}
+}
+
+/** A choice's token sequences: where they are read from, and how the checked tokens are written back. */
+interface Sequence {
+	key: string
+	read(choice: Json): unknown[] | undefined
+	write(choice: Json, entries: Json[]): void
+}
+
+const chatLogprobs = (field: 'content' | 'refusal'): Sequence => ({
+	key: `logprobs.${field}`,
+	read: (choice) => (isObject(choice.logprobs) && Array.isArray(choice.logprobs[field]) ? choice.logprobs[field] as unknown[] : undefined),
+	write(choice, entries) {
+		choice.logprobs = { ...(isObject(choice.logprobs) ? choice.logprobs : { content: null, refusal: null }), [field]: entries }
+	},
+})
+
+const LEGACY_LOGPROBS: Sequence = {
+	key: 'logprobs.tokens',
+	read: (choice) => (isObject(choice.logprobs) && Array.isArray(choice.logprobs.tokens) ? legacyTokens.read(choice.logprobs) : undefined),
+	write(choice, entries) {
+		choice.logprobs = legacyTokens.write(entries)
+	},
+}
+
+const SEQUENCES: readonly Sequence[] = [chatLogprobs('content'), chatLogprobs('refusal'), LEGACY_LOGPROBS]
+
+/** Checks the token sequences of a whole answer's choices; with `rewrite`, masks them in place. */
+function checkWholeLogprobs(policy: AnswerPolicy, answer: Json, found: Set<string>, rewrite: boolean) {
+	// Masking finds every word; whether to keep the result is the caller's.
+	const masking: AnswerPolicy = { matcher: policy.matcher, stop: false }
+	for (const choice of Array.isArray(answer.choices) ? answer.choices : []) {
+		if (!isObject(choice)) continue
+		for (const sequence of SEQUENCES) {
+			const entries = sequence.read(choice)
+			if (!entries) continue
+			const filter = new TokenSequenceFilter(masking, found)
+			const checked = [...filter.push(entries), ...filter.flush()]
+			if (rewrite && checked.some((entry, index) => entry !== entries[index])) sequence.write(choice, checked)
+		}
 	}
 }
 
@@ -62,6 +131,7 @@ export function checkWholeAnswer(policy: AnswerPolicy, answer: Json): string[] {
 		const spans = spansIn(policy.matcher, text, found)
 		if (spans.length > 0 && !policy.stop) holder[field] = masked(text, spans)
 	}
+	checkWholeLogprobs(policy, answer, found, !policy.stop)
 	return [...found]
 }
 
@@ -123,8 +193,89 @@ export class TextFilter {
 	}
 }
 
-/** The chunk fields that carry generated text: on the delta of a chat chunk, on the choice of a completion chunk. */
-const DELTA_FIELDS = ['reasoning_content', 'content'] as const
+/** A place in a chunk's choice where streamed text arrives: read it, or write it (making the place when it is missing). */
+interface Slot {
+	key: string
+	read(choice: Json): unknown
+	write(choice: Json, text: string): void
+}
+
+const deltaOf = (choice: Json): Json => {
+	if (!isObject(choice.delta)) choice.delta = {}
+	return choice.delta as Json
+}
+
+/** A text field of the delta, or of an object on the delta (`audio.transcript`, `function_call.arguments`). */
+function deltaSlot(field: string, inside?: string): Slot {
+	return {
+		key: inside ? `delta.${inside}.${field}` : `delta.${field}`,
+		read(choice) {
+			if (!isObject(choice.delta)) return undefined
+			const holder = inside ? choice.delta[inside] : choice.delta
+			return isObject(holder) ? holder[field] : undefined
+		},
+		write(choice, text) {
+			const delta = deltaOf(choice)
+			if (!inside) {
+				delta[field] = text
+				return
+			}
+			delta[inside] = { ...(isObject(delta[inside]) ? delta[inside] : {}), [field]: text }
+		},
+	}
+}
+
+/** The arguments of the tool call with this `index` (a chat chunk's `delta.tool_calls`). */
+function toolCallSlot(index: number): Slot {
+	const callIn = (choice: Json): Json | undefined => {
+		const calls = isObject(choice.delta) && Array.isArray(choice.delta.tool_calls) ? choice.delta.tool_calls : []
+		return calls.find((call, position): call is Json => isObject(call) && (typeof call.index === 'number' ? call.index : position) === index)
+	}
+	return {
+		key: `delta.tool_calls.${index}`,
+		read: (choice) => {
+			const call = callIn(choice)
+			return call && isObject(call.function) ? call.function.arguments : undefined
+		},
+		write(choice, text) {
+			let call = callIn(choice)
+			if (!call) {
+				const delta = deltaOf(choice)
+				if (!Array.isArray(delta.tool_calls)) delta.tool_calls = []
+				call = { index }
+				;(delta.tool_calls as Json[]).push(call)
+			}
+			call.function = { ...(isObject(call.function) ? call.function : {}), arguments: text }
+		},
+	}
+}
+
+const TEXT_SLOT: Slot = {
+	key: 'text',
+	read: (choice) => choice.text,
+	write(choice, text) {
+		choice.text = text
+	},
+}
+
+/** The delta's direct text fields, in the order a model produces them. */
+const DELTA_SLOTS = ['reasoning_content', 'reasoning', 'content', 'refusal'].map((field) => deltaSlot(field))
+const AUDIO_SLOT = deltaSlot('transcript', 'audio')
+const FUNCTION_CALL_SLOT = deltaSlot('arguments', 'function_call')
+
+/** The slots a chunk's choice carries text in, in the order they are checked. */
+function slotsIn(choice: Json): Slot[] {
+	const slots: Slot[] = []
+	if (isObject(choice.delta)) {
+		slots.push(...DELTA_SLOTS, AUDIO_SLOT, FUNCTION_CALL_SLOT)
+		const calls = Array.isArray(choice.delta.tool_calls) ? choice.delta.tool_calls : []
+		calls.forEach((call, position) => {
+			if (isObject(call)) slots.push(toolCallSlot(typeof call.index === 'number' ? call.index : position))
+		})
+	}
+	if (typeof choice.text === 'string') slots.push(TEXT_SLOT)
+	return slots
+}
 
 export interface StreamAnswerFilter {
 	/** Rewrites one parsed chunk in place; `stopped` means the stream must end after it. */
@@ -135,19 +286,26 @@ export interface StreamAnswerFilter {
 	words(): string[]
 }
 
+/** What a choice of the stream has going: a filter per text slot and per token sequence, by key. */
+interface ChoiceFilters {
+	texts: Map<string, { slot: Slot; filter: TextFilter }>
+	sequences: Map<string, { sequence: Sequence; filter: TokenSequenceFilter }>
+}
+
+const sameEntries = (left: readonly unknown[], right: readonly unknown[]) => left.length === right.length && left.every((entry, index) => entry === right[index])
+
 export function streamAnswerFilter(policy: AnswerPolicy): StreamAnswerFilter {
 	const found = new Set<string>()
-	const filters = new Map<string, { choice: number; field: string; onDelta: boolean; filter: TextFilter }>()
+	const choices = new Map<number, ChoiceFilters>()
 	let base: Json = {}
 
-	const filterFor = (choice: number, field: string, onDelta: boolean) => {
-		const key = `${choice}:${field}`
-		let entry = filters.get(key)
+	const filtersOf = (index: number) => {
+		let entry = choices.get(index)
 		if (!entry) {
-			entry = { choice, field, onDelta, filter: new TextFilter(policy, found) }
-			filters.set(key, entry)
+			entry = { texts: new Map(), sequences: new Map() }
+			choices.set(index, entry)
 		}
-		return entry.filter
+		return entry
 	}
 
 	return {
@@ -155,24 +313,29 @@ export function streamAnswerFilter(policy: AnswerPolicy): StreamAnswerFilter {
 			base = { id: chunk.id, object: chunk.object, created: chunk.created, model: chunk.model }
 			let changed = false
 			let stopped = false
-			const choices = Array.isArray(chunk.choices) ? chunk.choices : []
-			choices.forEach((choice, position) => {
+			const list = Array.isArray(chunk.choices) ? chunk.choices : []
+			list.forEach((choice, position) => {
 				if (!isObject(choice)) return
 				const index = typeof choice.index === 'number' ? choice.index : position
 				const finishing = choice.finish_reason !== null && choice.finish_reason !== undefined
-				const holders: [Json, string, boolean][] = isObject(choice.delta) ? DELTA_FIELDS.map((field) => [choice.delta as Json, field, true]) : []
-				if (typeof choice.text === 'string' || (finishing && !isObject(choice.delta))) holders.push([choice, 'text', false])
-				for (const [holder, field, onDelta] of holders) {
-					const value = holder[field]
-					const existing = filters.get(`${index}:${field}`)
+				const filters = filtersOf(index)
+				const slots = slotsIn(choice)
+				// A finishing choice flushes every text it holds, in whatever slot.
+				if (finishing) for (const { slot, filter } of filters.texts.values()) if (filter.holding && !slots.some((known) => known.key === slot.key)) slots.push(slot)
+				for (const slot of slots) {
+					const value = slot.read(choice)
+					const existing = filters.texts.get(slot.key)
 					if (typeof value !== 'string' && !(finishing && existing?.filter.holding)) continue
 					// Nothing after the word that stopped the stream is sent, in any field or choice.
 					if (stopped) {
-						holder[field] = ''
-						changed = true
+						if (value !== '') {
+							slot.write(choice, '')
+							changed = true
+						}
 						continue
 					}
-					const filter = existing?.filter ?? filterFor(index, field, onDelta)
+					const filter = existing?.filter ?? new TextFilter(policy, found)
+					if (!existing) filters.texts.set(slot.key, { slot, filter })
 					let send = typeof value === 'string' ? filter.push(value) : ''
 					if (filter.stopped) {
 						stopped = true
@@ -182,7 +345,33 @@ export function streamAnswerFilter(policy: AnswerPolicy): StreamAnswerFilter {
 						send += filter.flush()
 					}
 					if (send !== value) {
-						holder[field] = send
+						slot.write(choice, send)
+						changed = true
+					}
+				}
+				for (const sequence of SEQUENCES) {
+					const entries = sequence.read(choice)
+					const existing = filters.sequences.get(sequence.key)
+					if (entries === undefined && !(finishing && existing?.filter.holding)) continue
+					if (stopped) {
+						if (entries && entries.length > 0) {
+							sequence.write(choice, [])
+							changed = true
+						}
+						continue
+					}
+					const filter = existing?.filter ?? new TokenSequenceFilter(policy, found)
+					if (!existing) filters.sequences.set(sequence.key, { sequence, filter })
+					const send = filter.push(entries ?? [])
+					if (filter.stopped) {
+						stopped = true
+						changed = true
+						choice.finish_reason = 'content_filter'
+					} else if (finishing) {
+						send.push(...filter.flush())
+					}
+					if (!entries || !sameEntries(send, entries)) {
+						sequence.write(choice, send)
 						changed = true
 					}
 				}
@@ -190,13 +379,23 @@ export function streamAnswerFilter(policy: AnswerPolicy): StreamAnswerFilter {
 			return { changed, stopped }
 		},
 		finish() {
-			const choices: Json[] = []
-			for (const { choice, field, onDelta, filter } of filters.values()) {
-				if (!filter.holding) continue
-				const text = filter.flush()
-				choices.push(onDelta ? { index: choice, delta: { [field]: text }, finish_reason: null } : { index: choice, [field]: text, finish_reason: null })
+			const last: Json[] = []
+			for (const [index, { texts, sequences }] of choices) {
+				const choice: Json = { index }
+				let holding = false
+				for (const { slot, filter } of texts.values()) {
+					if (!filter.holding) continue
+					holding = true
+					slot.write(choice, filter.flush())
+				}
+				for (const { sequence, filter } of sequences.values()) {
+					if (!filter.holding) continue
+					holding = true
+					sequence.write(choice, filter.flush())
+				}
+				if (holding) last.push({ ...choice, finish_reason: null })
 			}
-			return choices.length > 0 ? { ...base, choices } : undefined
+			return last.length > 0 ? { ...base, choices: last } : undefined
 		},
 		words: () => [...found],
 	}

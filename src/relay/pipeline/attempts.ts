@@ -1,7 +1,9 @@
 /**
  * Sends a call upstream, moving to channels not yet tried when one fails (design §5.4):
  * at most `RetryTimes` retries, on connection errors, timeouts and statuses that say nothing about
- * the request itself. A pinned channel is tried alone.
+ * the request itself. A pinned channel is tried alone. A preferred channel (the one that keeps the
+ * conversation a request continues) is only a preference: it is tried first when it is among the
+ * channels routing would choose from for the caller's group and model, and retries go on as usual.
  */
 import type { Dependencies } from '@/dependencies'
 import type { RoutableChannel } from '@/db/stores/channels'
@@ -29,6 +31,8 @@ export interface UpstreamAnswer {
 interface AttemptPlan extends UpstreamCall {
 	group: string
 	pinnedChannelId: number | undefined
+	/** Tried first when routing would choose among it for the group and model; otherwise ignored. */
+	preferredChannelId?: number
 }
 
 /** A token or signing service refusing the channel's key with one of these means the key is wrong. */
@@ -66,9 +70,12 @@ export async function sendWithRetries(dependencies: Dependencies, relay: RelaySe
 	const call = { endpoint: plan.endpoint, stream: plan.stream, model: plan.model, native: plan.native?.format, nativeRequired: plan.native?.required !== undefined }
 	const takes = { accepts: (candidate: RoutableChannel) => channelCanTake(candidate, call), cacheKey: canTakeKey(call) }
 	for (let attempts = 0; attempts <= retries;) {
+		const preferred = tried.length === 0 && plan.preferredChannelId !== undefined
+			? relay.routing.offered(plan.group, plan.model, plan.preferredChannelId, takes)
+			: undefined
 		const channel = plan.pinnedChannelId
 			? relay.routing.channel(plan.pinnedChannelId)
-			: relay.routing.pick(plan.group, plan.model, new Set(tried), takes)
+			: preferred ?? relay.routing.pick(plan.group, plan.model, new Set(tried), takes)
 		if (!channel) {
 			if (plan.pinnedChannelId) throw relayErrors.channelDisabled()
 			break

@@ -13,7 +13,7 @@ import { quotaForUsage, type Pricing, type Usage } from '@/billing/price'
 import { relayErrors } from '../errors'
 import type { CallRecord } from './call-metrics'
 import type { RelayServices } from './services'
-import { SENSITIVE_MASK, wordList } from './sensitive-words'
+import { SENSITIVE_MASK } from './sensitive-words'
 import type { StreamEnd } from './stream-meter'
 import type { RelayCaller } from './token-auth'
 
@@ -110,12 +110,13 @@ export class CallScope {
 		}
 		Object.assign(other, {
 			group: call.group,
-			admin_info: { use_channel: tried },
+			// The words an answer carried are for admins only: the caller's own log would otherwise tell what was withheld.
+			admin_info: { use_channel: tried, ...(details.sensitive ? { sensitive_words: details.sensitive.words } : {}) },
 			...(details.firstTokenMs !== undefined ? { frt: details.firstTokenMs } : {}),
 			...(details.localCount ? { local_count_tokens: true } : {}),
 			...(details.end && details.end !== 'completed' ? { stream_end: details.end } : {}),
 			...(usage.cachedTokens ? { cache_tokens: usage.cachedTokens } : {}),
-			...(details.sensitive ? { sensitive_words: details.sensitive.words, sensitive_action: details.sensitive.action } : {}),
+			...(details.sensitive ? { sensitive_action: details.sensitive.action } : {}),
 		})
 		const userId = call.caller.user.id
 		const outcome = await settle(relay.ledger, {
@@ -134,7 +135,7 @@ export class CallScope {
 				isStream: call.stream,
 				channelName: channel.name,
 				ip: call.clientAddress,
-				content: details.sensitive ? `sensitive words in the answer (${SENSITIVE_ACTIONS[details.sensitive.action]}): ${wordList(details.sensitive.words)}` : '',
+				content: details.sensitive ? `sensitive words in the answer (${SENSITIVE_ACTIONS[details.sensitive.action]})` : '',
 				other,
 			} : undefined,
 		})

@@ -52,6 +52,11 @@ export interface CallRequest {
 	bodyText?: string
 	/** The client's own request (Claude's, Gemini's), for a channel that speaks its format. */
 	native?: NativeRequest
+	/**
+	 * A channel to try first (the one keeping the conversation a request continues): only a
+	 * preference, taken when routing would choose among it for the caller's group and model.
+	 */
+	preferredChannelId?: number
 	/** Aborts when the client goes away. */
 	signal: AbortSignal
 	clientAddress: string
@@ -142,7 +147,7 @@ export async function relayCall(dependencies: Dependencies, relay: RelayServices
 	await scope.reserve(holdFor(pricing, estimatePrompt(prompt), completionAllowance(dependencies, endpoint, body), dependencies.options.get('QuotaPerUnit')))
 	try {
 		const answer = await sendWithRetries(dependencies, relay, {
-			endpoint, group, model, body, bodyText: request.bodyText, stream, pinnedChannelId: caller.pinnedChannelId, signal: request.signal, native,
+			endpoint, group, model, body, bodyText: request.bodyText, stream, pinnedChannelId: caller.pinnedChannelId, preferredChannelId: request.preferredChannelId, signal: request.signal, native,
 		})
 		scope.answered(answer.channel, answer.tried)
 		if (isMediaEndpoint(endpoint)) return await mediaAnswer({ logger: dependencies.logger, endpoint, prompt, scope }, answer)
@@ -214,7 +219,7 @@ async function wholeAnswer(relay: RelayServices, call: AnsweredCall, upstream: U
 	const words = policy ? checkWholeAnswer(policy, answer) : []
 	const sensitive: SensitiveAnswer | undefined = words.length > 0 ? { words, action: policy!.stop ? 'refused' : 'masked' } : undefined
 	await scope.settle(usage, { localCount: !upstreamUsage, sensitive })
-	if (sensitive?.action === 'refused') throw sensitiveErrors.answer(words)
+	if (sensitive?.action === 'refused') throw sensitiveErrors.answer()
 	if (sensitive) text = undefined
 	if (rerank) text = withRerankUsage(text ?? JSON.stringify(answer), answer, usage)
 	return { kind: 'answer', wire: opened.wire, answer, text, usage, channelId: upstream.channel.id }

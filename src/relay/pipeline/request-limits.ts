@@ -5,8 +5,10 @@
  * `ModelRequestRateLimitDurationMinutes`. `ModelRequestRateLimitGroup` (`{group: [total, success]}`)
  * replaces both for callers in a group: the token's group when it has one, else the user's.
  *
- * Every call an authenticated caller makes counts toward the total, refused ones included; a call
- * counts as successful once it is answered (a whole answer, or a stream that started). The
+ * Every call an authenticated caller makes counts toward the total, refused ones included: relayed
+ * calls (respond.ts), `/mj` and `/suno` submits (tasks/routes.ts) and the free token counts
+ * (`/v1/messages/count_tokens`, `/v1/responses/input_tokens`). A call counts as successful once it
+ * is answered (a whole answer, a stream that started, a task the upstream took). The
  * success limit is read before the call and counted after it, so calls running at the same moment
  * may together pass it by the number in flight, as in new-api.
  *

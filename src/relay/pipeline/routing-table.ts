@@ -98,6 +98,14 @@ export class RoutingTable {
 		return this.candidates(group, model, accepts, cacheKey).length > 0
 	}
 
+	/**
+	 * The channel `channelId` when it is one of those `pick` would choose from for the model in the
+	 * group (enabled, listing the model in the group, accepted by the filter), whatever its priority.
+	 */
+	offered(group: string, model: string, channelId: number, { accepts = everyChannel, cacheKey }: { accepts?: ChannelFilter; cacheKey?: string } = {}): RoutableChannel | undefined {
+		return this.candidates(group, model, accepts, cacheKey).find((channel) => channel.id === channelId)
+	}
+
 	models(group: string): string[] {
 		return [...(this.byGroupModel.get(group)?.keys() ?? [])].sort()
 	}

@@ -3,6 +3,9 @@
  * `/turbo/mj`), the Suno API under `/suno`. Authenticated by an API token (`Authorization: Bearer
  * sk-…`, or `mj-api-secret` for Midjourney clients); answers in each client's own shape.
  * DrawingEnabled and TaskEnabled switch the submits off; reading one's own tasks stays possible.
+ * A submit (a paid upstream call) counts toward the caller's request rate limits as a relayed call
+ * does (pipeline/request-limits.ts): refused over a limit before anything is held or sent, and
+ * counted as a success once the upstream took the task. Reading tasks is not counted.
  */
 import { Elysia } from 'elysia'
 import type { Dependencies } from '@/dependencies'
@@ -37,6 +40,13 @@ export function taskRoutes(dependencies: Dependencies, relay: RelayServices) {
 			return relayFailure(error, dependencies.logger, respond)
 		}
 	}
+	/** A submit handler counted by the request rate limits. */
+	const limited = (handler: Handler): Handler => async (context, caller, clientAddress) => {
+		const succeeded = await relay.requestLimits.admit(caller)
+		const result = await handler(context, caller, clientAddress)
+		if (!(result instanceof Response) || result.ok) succeeded?.()
+		return result
+	}
 	const drawing = (handler: Handler) => answering(midjourneyErrorResponse, handler)
 	const drawingOn = () => {
 		if (!options.get('DrawingEnabled')) throw taskErrors.drawingDisabled()
@@ -45,10 +55,10 @@ export function taskRoutes(dependencies: Dependencies, relay: RelayServices) {
 	const midjourney = (modePrefix: string) => {
 		let routes = new Elysia({ prefix: `${modePrefix}/mj` })
 		for (const path of MJ_SUBMIT_PATHS) {
-			routes = routes.post(`/${path}`, drawing(async ({ request }, caller, clientAddress) => {
+			routes = routes.post(`/${path}`, drawing(limited(async ({ request }, caller, clientAddress) => {
 				drawingOn()
 				return submitDrawing(dependencies, relay, { caller, path, modePrefix, body: await readTaskBody(request, relay.bodyGate(caller)), clientAddress })
-			}), { parse: 'none' })
+			})), { parse: 'none' })
 		}
 		return routes
 			.get('/task/:id/fetch', drawing(({ request, params }, caller) => fetchDrawing(dependencies, caller, params.id!, publicOrigin(dependencies, request))))
@@ -64,10 +74,10 @@ export function taskRoutes(dependencies: Dependencies, relay: RelayServices) {
 
 	const song = (handler: Handler) => answering(sunoErrorResponse, handler)
 	const suno = new Elysia({ prefix: '/suno' })
-		.post('/submit/:action', song(async ({ request, params }, caller, clientAddress) => {
+		.post('/submit/:action', song(limited(async ({ request, params }, caller, clientAddress) => {
 			if (!options.get('TaskEnabled')) throw taskErrors.tasksDisabled()
 			return submitSong(dependencies, relay, { caller, action: params.action!, body: await readTaskBody(request, relay.bodyGate(caller)), clientAddress })
-		}), { parse: 'none' })
+		})), { parse: 'none' })
 		.post('/fetch', song(async ({ request }, caller) => fetchSongs(dependencies, caller, await readTaskBody(request, relay.bodyGate(caller)))), { parse: 'none' })
 		.get('/fetch/:id', song(({ params }, caller) => fetchSong(dependencies, caller, params.id!)))
 		.get('/*', ({ request }) => sunoErrorResponse(notSupported(request)))

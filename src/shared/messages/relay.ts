@@ -30,7 +30,8 @@ export const RELAY_MESSAGE_ENTRIES = {
 	requestLimitMinutes: ['请求次数过多，请稍后再试（{minutes} 分钟内最多 {limit} 次请求）', 'too many requests, try later (at most {limit} requests in {minutes} minutes)'],
 	successLimitMinute: ['请求次数过多，请稍后再试（1 分钟内最多 {limit} 次成功请求）', 'too many requests, try later (at most {limit} successful requests in 1 minute)'],
 	successLimitMinutes: ['请求次数过多，请稍后再试（{minutes} 分钟内最多 {limit} 次成功请求）', 'too many requests, try later (at most {limit} successful requests in {minutes} minutes)'],
-	sensitiveAnswer: ['回答中检测到敏感词：{words}', 'sensitive words detected in the answer: {words}'],
+	/** Names no word: the answer is withheld so that the client does not learn what it said. */
+	sensitiveAnswer: ['回答中检测到敏感词，回答未返回', 'sensitive words detected in the answer; the answer was withheld'],
 } as const
 
 export const RELAY_MESSAGES = /* @__PURE__ */ sourceTexts(RELAY_MESSAGE_ENTRIES)

@@ -1,4 +1,5 @@
 /** An OpenAI chat completion → Claude's message object. */
+import { parseGeneratedJson } from '../json'
 import { stopReasonFromOpenAI } from './stop-reason'
 import { thinkingBlocksOf, type ThinkingBlock } from './thinking'
 import { claudeUsageFromOpenAI } from './usage'
@@ -12,15 +13,12 @@ export function claudeMessageId(openAIId: unknown) {
 	return id.startsWith(MESSAGE_ID_PREFIX) ? id : `${MESSAGE_ID_PREFIX}${id}`
 }
 
-/** Tool arguments are JSON text in OpenAI's form and an object in Claude's. */
+/** Tool arguments are JSON text in OpenAI's form and an object in Claude's; malformed or too deeply nested text is passed on as text. */
 function toolInput(text: unknown): unknown {
 	if (typeof text !== 'string' || text.trim() === '') return {}
-	try {
-		const parsed = JSON.parse(text)
-		return typeof parsed === 'object' && parsed !== null ? parsed : { value: parsed }
-	} catch {
-		return { arguments: text }
-	}
+	const parsed = parseGeneratedJson(text)
+	if (!parsed) return { arguments: text }
+	return typeof parsed.value === 'object' && parsed.value !== null ? parsed.value : { value: parsed.value }
 }
 
 /** Thinking blocks of an answer: Claude's own when an Anthropic upstream sent them, else the reasoning text unsigned. */

@@ -3,7 +3,8 @@
  * form, which the pipeline checks, holds, routes and bills by; a channel that speaks Claude's API
  * gets the client's own request (same-format.ts) and its answer reaches the client as it came,
  * any other channel's answer is converted back (answer.ts, stream.ts). `POST
- * /v1/messages/count_tokens` counts the prompt locally, on the tokenizer's thread. Keys come as `x-api-key` or as a bearer
+ * /v1/messages/count_tokens` counts the prompt locally, on the tokenizer's thread (free, but
+ * counted by the request rate limits like any call, before its body is read). Keys come as `x-api-key` or as a bearer
  * token; errors answer in Claude's shape. Query strings such as the SDKs' `?beta=true` are accepted.
  */
 import type { Dependencies } from '@/dependencies'
@@ -52,7 +53,10 @@ export function relayClaudeMessages(dependencies: Dependencies, relay: RelayServ
 export async function countClaudeTokens(dependencies: Dependencies, relay: RelayServices, request: Request, clientAddress: string): Promise<Response> {
 	try {
 		const caller = await relay.authenticate(claudeKey(request.headers), clientAddress)
-		return Response.json({ input_tokens: await countRequestTokens(request, relay.bodyGate(caller), 'claude') })
+		const succeeded = await relay.requestLimits.admit(caller)
+		const counted = Response.json({ input_tokens: await countRequestTokens(request, relay.bodyGate(caller), 'claude') })
+		succeeded?.()
+		return counted
 	} catch (error) {
 		return relayFailure(error, dependencies.logger, claudeErrorResponse)
 	}

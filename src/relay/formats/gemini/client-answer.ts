@@ -5,6 +5,7 @@
  */
 import type { BodyReader } from '@/lib/outbound'
 import { encodedStream, readSseAnswerEvents, type StreamEncoder, type WireFormat } from '../events'
+import { parseGeneratedJson } from '../json'
 import { dataOf } from '../sse'
 import { geminiErrorBody } from './errors'
 import { geminiFinishReason } from './finish-reason'
@@ -33,13 +34,11 @@ interface OpenAIAnswer {
 	error?: { message?: string; code?: unknown }
 }
 
+/** Malformed or too deeply nested arguments become no arguments. */
 function parseArguments(text: string | undefined): Record<string, unknown> {
-	try {
-		const parsed = JSON.parse(text || '{}')
-		return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? parsed : { value: parsed }
-	} catch {
-		return {}
-	}
+	const parsed = parseGeneratedJson(text || '{}')
+	if (!parsed) return {}
+	return typeof parsed.value === 'object' && parsed.value !== null && !Array.isArray(parsed.value) ? parsed.value as Record<string, unknown> : { value: parsed.value }
 }
 
 function functionCallPart(call: OpenAIToolCall): GeminiPart {

@@ -6,9 +6,13 @@
  * a response (answer.ts, stream.ts). Errors answer in OpenAI's shape.
  *
  * A response such a channel keeps (`store` not false) is remembered with the channel that made it
- * (db/stores/kept-responses.ts): `previous_response_id` then goes to that channel only (pinned), and
- * the calls about a kept response go there too (kept.ts). Bridged responses are not kept: continuing
- * one is a 400.
+ * (db/stores/kept-responses.ts), and the calls about a kept response go there (kept.ts). A request
+ * that continues one (`previous_response_id`) is routed and priced like any call — the caller's
+ * group, the token's model limits, the channels that serve the model in that group and are enabled
+ * — and the keeping channel is only a preference among those: a response made in another group, or
+ * on a channel that no longer serves the model, is continued on the channel routing picks (or
+ * refused when none serves the model). Bridged responses are not kept, and another user's response
+ * is answered exactly as one that does not exist: continuing either is a 400.
  */
 import type { Dependencies } from '@/dependencies'
 import { keptResponseChannel, rememberResponse } from '@/db/stores/kept-responses'
@@ -75,25 +79,28 @@ function responsesFormat(identity: ResponseIdentity, remember: Remember | undefi
 	}
 }
 
-/** The caller pinned to the channel that made the response a request continues; a 400 when Ferry knows no such response of the user's. */
-async function continuing(dependencies: Dependencies, caller: RelayCaller, previous: unknown): Promise<RelayCaller> {
-	if (typeof previous !== 'string' || !previous) return caller
+/**
+ * The channel that keeps the response a request continues, to be preferred by routing; a 400 when
+ * Ferry knows no such response of the user's (another user's included: the same answer, word for word).
+ */
+async function keepingChannel(dependencies: Dependencies, caller: RelayCaller, previous: unknown): Promise<number | undefined> {
+	if (typeof previous !== 'string' || !previous) return undefined
 	const channelId = await keptResponseChannel(dependencies.store, previous, caller.user.id)
 	if (channelId === undefined) {
 		throw new RelayError(400, `Previous response with id '${previous}' not found. Only responses created through this gateway on a channel that speaks the Responses API, with store not false, can be continued; send the whole conversation in input instead.`, 'invalid_request_error', 'previous_response_not_found')
 	}
 	if (caller.pinnedChannelId !== undefined && caller.pinnedChannelId !== channelId) throw relayErrors.badRequest(`previous_response_id: the response ${previous} was created on another channel than the one this key pins`)
-	return { ...caller, pinnedChannelId: channelId }
+	return channelId
 }
 
 export function relayResponses(dependencies: Dependencies, relay: RelayServices, request: Request, clientAddress: string): Promise<Response> {
 	return respond(dependencies, relay, request, clientAddress, openAIErrorResponse, async () => {
-		const authenticated = await relay.authenticate(bearerKey(request.headers), clientAddress)
-		const { text, value } = await readJsonCall(request, relay.bodyGate(authenticated))
+		const caller = await relay.authenticate(bearerKey(request.headers), clientAddress)
+		const { text, value } = await readJsonCall(request, relay.bodyGate(caller))
 		if (!isObject(value)) throw relayErrors.badRequest('the request body must be a JSON object')
 		const required = nativeOnlyReason(value)
 		const body = chatBodyFromResponses(value, required !== undefined)
-		const caller = await continuing(dependencies, authenticated, value.previous_response_id)
+		const preferredChannelId = await keepingChannel(dependencies, caller, value.previous_response_id)
 		const identity: ResponseIdentity = { id: itemId('resp'), createdAt: nowSeconds(), model: typeof value.model === 'string' ? value.model : '', echo: responseEcho(value) }
 		const remember: Remember | undefined = value.store === false ? undefined : async (responseId, channelId) => {
 			try {
@@ -103,15 +110,21 @@ export function relayResponses(dependencies: Dependencies, relay: RelayServices,
 				dependencies.logger.error('remembering a kept response failed', { channelId, error: String(error) })
 			}
 		}
-		return { call: { endpoint: 'chat', caller, body, native: responsesNativeRequest(text, value, required) }, format: responsesFormat(identity, remember) }
+		return { call: { endpoint: 'chat', caller, body, native: responsesNativeRequest(text, value, required), preferredChannelId }, format: responsesFormat(identity, remember) }
 	})
 }
 
-/** `POST /v1/responses/input_tokens`: the input counted locally with the gateway's tokenizer, as the request would be bridged. */
+/**
+ * `POST /v1/responses/input_tokens`: the input counted locally with the gateway's tokenizer, as the
+ * request would be bridged. Free, but counted by the request rate limits like any call.
+ */
 export async function countResponseTokens(dependencies: Dependencies, relay: RelayServices, request: Request, clientAddress: string): Promise<Response> {
 	try {
 		const caller = await relay.authenticate(bearerKey(request.headers), clientAddress)
-		return Response.json({ object: 'response.input_tokens', input_tokens: await countRequestTokens(request, relay.bodyGate(caller), 'responses') })
+		const succeeded = await relay.requestLimits.admit(caller)
+		const counted = Response.json({ object: 'response.input_tokens', input_tokens: await countRequestTokens(request, relay.bodyGate(caller), 'responses') })
+		succeeded?.()
+		return counted
 	} catch (error) {
 		return relayFailure(error, dependencies.logger, openAIErrorResponse)
 	}

@@ -6,6 +6,7 @@
  */
 import { sourceFromUrl } from '../../formats/claude/images'
 import { messageExtras, requestExtras, topKOf } from '../../formats/canonical'
+import { parseClientJson } from '../../formats/json'
 
 /**
  * Claude requires `max_tokens`. 4096 is the largest output every Messages model accepts (Claude 3
@@ -45,11 +46,13 @@ function contentBlocks(content: unknown): Block[] {
 	return content.map(partToBlock).filter((block): block is Block => block !== undefined)
 }
 
+/** A tool call's arguments as Claude's `input`; too deeply nested arguments are a 400 (parseClientJson). */
 function parseArguments(text: unknown): unknown {
 	if (typeof text !== 'string' || text.trim() === '') return {}
 	try {
-		return JSON.parse(text)
-	} catch {
+		return parseClientJson(text, 'tool_calls[].function.arguments')
+	} catch (error) {
+		if (!(error instanceof SyntaxError)) throw error
 		// Claude wants an object; a model's broken JSON is kept visible rather than dropped.
 		return { arguments: text }
 	}

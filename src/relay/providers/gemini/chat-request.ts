@@ -3,6 +3,8 @@ import { geminiPartFromImageUrl } from '@/relay/formats/gemini/media'
 import { geminiSchema } from '@/relay/formats/gemini/schema'
 import type { GeminiContent, GeminiFunctionDeclaration, GeminiGenerationConfig, GeminiPart, GeminiRequest } from '@/relay/formats/gemini/types'
 import { topKOf } from '@/relay/formats/canonical'
+import { parseClientJson } from '@/relay/formats/json'
+import { nestsDeeperThan } from '@/lib/request-body'
 
 type Body = Record<string, unknown>
 
@@ -58,11 +60,13 @@ function partsOf(content: unknown): GeminiPart[] {
 	return parts
 }
 
+/** A tool call's arguments as Gemini's `args`; too deeply nested arguments are a 400 (parseClientJson). */
 function parseArguments(text: string | undefined): Record<string, unknown> {
 	try {
-		const parsed = JSON.parse(text || '{}')
+		const parsed = parseClientJson(text || '{}', 'tool_calls[].function.arguments')
 		return isObject(parsed) ? parsed : { value: parsed }
-	} catch {
+	} catch (error) {
+		if (!(error instanceof SyntaxError)) throw error
 		return {}
 	}
 }
@@ -70,6 +74,8 @@ function parseArguments(text: string | undefined): Record<string, unknown> {
 /** A function's result as Gemini's `response` object: JSON objects as they are, anything else wrapped. */
 function functionResponse(content: unknown): Record<string, unknown> {
 	const text = textOf(content)
+	// Text nested too deeply to be walked safely is passed on as text, unparsed.
+	if (nestsDeeperThan(text)) return { content: text }
 	try {
 		const parsed = JSON.parse(text)
 		if (isObject(parsed)) return parsed
