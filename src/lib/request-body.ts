@@ -62,26 +62,42 @@ export function mediaType(contentType: string | null): string {
 /** `application/json` and the structured `+json` types (`application/merge-patch+json`, …). */
 const isJsonType = (type: string) => type === CONTENT_TYPE.json || (type.startsWith('application/') && type.endsWith('+json'))
 
+/** A check a body must pass before more than `bytes` of it are read (a caller's right to send that much). */
+export type BeforeReadingPast = { bytes: number; check(): Promise<void> }
+
 /**
  * The body's bytes, never more than `maxBytes`: a declared length above it is refused before
- * anything is read, and reading stops at the first chunk past it.
+ * anything is read, and reading stops at the first chunk past it. With `beforePast`, its check runs
+ * before more than its `bytes` are read: at once when the declared length says the body is larger,
+ * else when the chunks read pass it.
  */
-export async function readBodyBytes(request: Request, maxBytes: number): Promise<Uint8Array<ArrayBuffer>> {
+export async function readBodyBytes(request: Request, maxBytes: number, beforePast?: BeforeReadingPast): Promise<Uint8Array<ArrayBuffer>> {
 	const declared = Number(request.headers.get('content-length') ?? '')
 	if (Number.isFinite(declared) && declared > maxBytes) throw new RequestBodyError(BODY_PROBLEM.tooLarge)
+	let checked = false
+	if (beforePast && Number.isFinite(declared) && declared > beforePast.bytes) {
+		await beforePast.check()
+		checked = true
+	}
 	if (!request.body) return new Uint8Array()
 	const reader = request.body.getReader()
 	const chunks: Uint8Array[] = []
 	let length = 0
-	for (;;) {
-		const { done, value } = await reader.read()
-		if (done) break
-		length += value.byteLength
-		if (length > maxBytes) {
-			await reader.cancel().catch(() => {})
-			throw new RequestBodyError(BODY_PROBLEM.tooLarge)
+	try {
+		for (;;) {
+			const { done, value } = await reader.read()
+			if (done) break
+			length += value.byteLength
+			if (length > maxBytes) throw new RequestBodyError(BODY_PROBLEM.tooLarge)
+			if (beforePast && !checked && length > beforePast.bytes) {
+				await beforePast.check()
+				checked = true
+			}
+			chunks.push(value)
 		}
-		chunks.push(value)
+	} catch (error) {
+		await reader.cancel().catch(() => {})
+		throw error
 	}
 	if (chunks.length === 1) return chunks[0]! as Uint8Array<ArrayBuffer>
 	const bytes = new Uint8Array(length)

@@ -1,14 +1,14 @@
 /**
  * How a relay call reads its body: through the one bounded reader (`src/lib/request-body.ts`),
  * after the caller is known. The bytes are read within `MAX_BODY_MB`; a body over
- * `LARGE_BODY_BYTES` is parsed only for a caller with quota to spend (`BodyGate.admitLarge`), so a
- * token without a balance cannot make the server parse megabytes for nothing. Refusals answer in
+ * `LARGE_BODY_BYTES` is read (and parsed) only for a caller with quota to spend (`BodyGate.admitLarge`),
+ * so a token without a balance cannot make the server take in and parse megabytes for nothing. Refusals answer in
  * English, in the caller's format.
  */
 import { decodeText, parseJsonText, parseMultipart, readBodyBytes } from '@/lib/request-body'
 import { asRelayError, relayErrors } from '../errors'
 
-/** Bodies larger than this are parsed only for a caller who could pay for the call. */
+/** Bodies larger than this are read only for a caller who could pay for the call. */
 export const LARGE_BODY_BYTES = 1024 * 1024
 
 export interface BodyGate {
@@ -26,12 +26,10 @@ async function refusingAsRelay<Value>(read: () => Promise<Value>): Promise<Value
 	}
 }
 
-/** The body's bytes within the gate: a body over `LARGE_BODY_BYTES` only for a caller it admits. */
+/** The body's bytes within the gate: more than `LARGE_BODY_BYTES` read only for a caller it admits. */
 export function readGatedBytes(request: Request, gate: BodyGate): Promise<Uint8Array<ArrayBuffer>> {
 	return refusingAsRelay(async () => {
-		const bytes = await readBodyBytes(request, gate.maxBytes)
-		if (bytes.byteLength > LARGE_BODY_BYTES) await gate.admitLarge()
-		return bytes
+		return readBodyBytes(request, gate.maxBytes, { bytes: LARGE_BODY_BYTES, check: gate.admitLarge })
 	})
 }
 
