@@ -80,11 +80,10 @@ export function roundQuota(value: number): number {
 }
 
 /**
- * The option bounds keep every real price far below MAX_QUOTA, the most a balance holds; a value
- * stored before them (the option store then falls back to the default, but an import or an older
- * node may write one) or an extreme product of bounded ones is capped there, so the call is refused
- * for want of quota instead of asking the ledger for a hold it cannot take. Not-a-number (0 × ∞)
- * counts as the cap too: never as free.
+ * The option bounds keep every real price far below MAX_QUOTA, the most a balance holds, but the
+ * largest bounded values multiplied together pass it (as would a price handed in from elsewhere):
+ * such a price is capped there, so the call is refused for want of quota instead of asking the
+ * ledger for a hold it cannot take. Not-a-number (0 × ∞) counts as the cap too: never as free.
  */
 function capped(quota: number): number {
 	return quota >= MAX_QUOTA || Number.isNaN(quota) ? MAX_QUOTA : quota

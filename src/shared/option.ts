@@ -81,7 +81,8 @@ function json<Schema extends z.ZodType>(schema: Schema, defaultValue: z.infer<Sc
 /*
  * Every number an option holds is bounded, so no product of them (a price is model price or
  * ratios × group ratio × QuotaPerUnit) can overflow, and the bounds sit far above any real price.
- * `billing/price.ts` caps a price at MAX_QUOTA besides, for values stored before these bounds.
+ * A stored value outside them is not read (the option keeps its default, see db/stores/options.ts);
+ * `billing/price.ts` caps a price at MAX_QUOTA, which the largest bounded values together pass.
  */
 /** Any ratio: model, completion, cache, audio, group and top-up group ratios. */
 export const MAX_RATIO = 10_000
