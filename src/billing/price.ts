@@ -8,7 +8,9 @@
  * (both 1 when unset). A per-call price may be multiplied by a call ratio: images charge
  * n × the size/quality factor per call.
  * Rounded half away from zero; a priced call with tokens never costs 0; zero usage costs 0.
+ * No price is above MAX_QUOTA (see `capped`).
  */
+import { MAX_QUOTA } from '@shared/quota-limit'
 import type { OptionStore } from '@/db/stores/options'
 
 export type Pricing =
@@ -77,7 +79,21 @@ export function roundQuota(value: number): number {
 	return Math.sign(value) * Math.round(Math.abs(value))
 }
 
+/**
+ * The option bounds keep every real price far below MAX_QUOTA, the most a balance holds, but the
+ * largest bounded values multiplied together pass it (as would a price handed in from elsewhere):
+ * such a price is capped there, so the call is refused for want of quota instead of asking the
+ * ledger for a hold it cannot take. Not-a-number (0 × ∞) counts as the cap too: never as free.
+ */
+function capped(quota: number): number {
+	return quota >= MAX_QUOTA || Number.isNaN(quota) ? MAX_QUOTA : quota
+}
+
 export function quotaForUsage(pricing: Pricing, usage: Usage, quotaPerUnit: number): number {
+	return capped(uncappedQuota(pricing, usage, quotaPerUnit))
+}
+
+function uncappedQuota(pricing: Pricing, usage: Usage, quotaPerUnit: number): number {
 	if (pricing.kind === 'per_call') return roundQuota(pricing.modelPrice * pricing.groupRatio * (pricing.callRatio ?? 1) * quotaPerUnit)
 	const cached = Math.min(usage.cachedTokens ?? 0, usage.promptTokens)
 	const written = Math.min(usage.cacheCreationTokens ?? 0, usage.promptTokens - cached)
@@ -100,6 +116,6 @@ export function quotaForUsage(pricing: Pricing, usage: Usage, quotaPerUnit: numb
 export function holdFor(pricing: Pricing, estimatedPromptTokens: number, completionAllowance: number, quotaPerUnit: number): number {
 	const quota = pricing.kind === 'per_call'
 		? quotaForUsage(pricing, { promptTokens: 0, completionTokens: 0 }, quotaPerUnit)
-		: Math.ceil((estimatedPromptTokens + completionAllowance * pricing.completionRatio) * pricing.modelRatio * pricing.groupRatio)
+		: capped(Math.ceil((estimatedPromptTokens + completionAllowance * pricing.completionRatio) * pricing.modelRatio * pricing.groupRatio))
 	return Math.max(1, quota)
 }

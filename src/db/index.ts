@@ -9,6 +9,7 @@ import { type SQL, type SQLWrapper, sql } from 'drizzle-orm'
 import { drizzle as drizzleSqlite } from 'drizzle-orm/bun-sqlite'
 import { applyMigrations } from './migrate'
 import * as sqliteTables from './schema.sqlite'
+import { MIGRATION_LOCK } from './start-up-lock'
 import { type Database, runPgWork, runSqliteWork, sqliteParams, toSqlite, type Tables, type Work } from './transaction'
 
 export { execute, query, rows, run, type Database, type Tables, type Work } from './transaction'
@@ -153,12 +154,13 @@ async function migratePg(
 ) {
 	const client = postgres(url, { max: 1, onnotice: () => {}, connection })
 	try {
-		if (schema) await client.unsafe(`CREATE SCHEMA IF NOT EXISTS "${schema.replaceAll('"', '""')}"`)
-		await client`SELECT pg_advisory_lock(4242001)`
+		await client`SELECT pg_advisory_lock(${MIGRATION_LOCK})`
 		try {
+			// Inside the turn too: two `CREATE SCHEMA IF NOT EXISTS` at once can both try to create it.
+			if (schema) await client.unsafe(`CREATE SCHEMA IF NOT EXISTS "${schema.replaceAll('"', '""')}"`)
 			await applyMigrations(drizzlePg(client), 'pg', schema)
 		} finally {
-			await client`SELECT pg_advisory_unlock(4242001)`
+			await client`SELECT pg_advisory_unlock(${MIGRATION_LOCK})`
 		}
 	} finally {
 		await client.end({ timeout: 5 })

@@ -55,7 +55,7 @@ export function createSharedChangeFeed(store: Store, logger: Logger, redis?: Red
 	})
 
 	function publish(topic: ChangeTopic, version: number) {
-		if (!redis?.connected()) return
+		if (!redis?.available()) return
 		redis.command((client) => client.publish(`${redis.prefix}${CHANGE_CHANNEL}`, `${nodeId} ${topic} ${version}`))
 			.catch((error) => logger.debug('could not publish a change through Redis; the database counter carries it', { topic, error: String(error) }))
 	}

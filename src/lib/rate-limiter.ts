@@ -58,12 +58,12 @@ export function createRedisRateLimiter(redis: RedisLink, fallback = createMemory
 	const key = (bucket: string) => `${redis.prefix}rate:${bucket}`
 	return {
 		hit(bucket, limit, windowSeconds) {
-			if (!redis.connected()) return fallback.hit(bucket, limit, windowSeconds)
+			if (!redis.available()) return fallback.hit(bucket, limit, windowSeconds)
 			return redis.command((client) => client.send('EVAL', [COUNT_HIT, '1', key(bucket), String(windowSeconds)]))
 				.then((count) => Number(count) <= limit, () => fallback.hit(bucket, limit, windowSeconds))
 		},
 		count(bucket) {
-			if (!redis.connected()) return fallback.count(bucket)
+			if (!redis.available()) return fallback.count(bucket)
 			return redis.command((client) => client.get(key(bucket)))
 				.then((count) => Number(count ?? 0) || 0, () => fallback.count(bucket))
 		},

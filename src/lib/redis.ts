@@ -3,7 +3,8 @@
  * made with `duplicate()`, one for subscriptions. Redis is a helper, never the record: every caller
  * has a way to work without it (a per-node rate limit, the database's change counter), so nothing
  * here waits for Redis. A command while the link is down fails at once (no offline queue), and one
- * that gets no answer in REDIS_COMMAND_TIMEOUT_MS fails too.
+ * that gets no answer in REDIS_COMMAND_TIMEOUT_MS fails too. After a few such timeouts in a row the
+ * link stops asking for a while (redis-breaker.ts), so a hung Redis does not make every call wait.
  *
  * Bun reconnects by itself a number of times; once it gives up, the link tries again every
  * RECONNECT_INTERVAL_MS. Subscriptions are made again after every reconnection (Bun keeps the
@@ -11,6 +12,9 @@
  */
 import { RedisClient } from 'bun'
 import type { Logger } from './logger'
+import { createRedisBreaker, type RedisBreakerState } from './redis-breaker'
+
+export { REDIS_BREAKER_COOL_DOWN_MS, REDIS_BREAKER_TIMEOUTS, type RedisBreakerState } from './redis-breaker'
 
 /** A Redis answer slower than this counts as Redis being unavailable. */
 export const REDIS_COMMAND_TIMEOUT_MS = 250
@@ -27,7 +31,10 @@ export interface RedisLink {
 	/** Prepended to every key and channel name, so deployments (or test runs) can share a server. */
 	readonly prefix: string
 	connected(): boolean
-	/** Runs one command on the command connection; rejects fast when Redis is down or slow. */
+	/** Connected, and the breaker lets commands through: a command now would be sent to Redis. */
+	available(): boolean
+	breakerState(): RedisBreakerState
+	/** Runs one command on the command connection; rejects fast when Redis is down, slow or resting. */
 	command<Result>(run: (client: RedisClient) => Promise<Result>): Promise<Result>
 	/** Listens on a channel (prefixed) for as long as the link lives, across reconnections. */
 	subscribe(channel: string, listener: (message: string) => void): void
@@ -41,6 +48,7 @@ export async function connectRedis(url: string, prefix: string, logger: Logger):
 	let opening: Promise<unknown> | undefined
 	let closed = false
 	let reported: 'up' | 'down' | undefined
+	const breaker = createRedisBreaker(logger)
 
 	function report(state: 'up' | 'down', error?: unknown) {
 		if (reported === state) return
@@ -84,6 +92,7 @@ export async function connectRedis(url: string, prefix: string, logger: Logger):
 	}
 
 	client.onconnect = () => {
+		breaker.reset()
 		report('up')
 		void openSubscriber().catch((error) => logger.warn('subscribing to Redis failed', { error: String(error) }))
 	}
@@ -99,13 +108,32 @@ export async function connectRedis(url: string, prefix: string, logger: Logger):
 	return {
 		prefix,
 		connected: () => client.connected,
+		available: () => client.connected && breaker.state() !== 'open',
+		breakerState: () => breaker.state(),
 		command(run) {
 			if (!client.connected) return Promise.reject(new RedisUnavailableError('Redis is not connected'))
+			if (!breaker.admit()) return Promise.reject(new RedisUnavailableError('Redis is not asked while it recovers from timeouts'))
 			let timer: ReturnType<typeof setTimeout> | undefined
+			let timedOut = false
 			const timeout = new Promise<never>((_, reject) => {
-				timer = setTimeout(() => reject(new RedisUnavailableError('Redis did not answer in time')), REDIS_COMMAND_TIMEOUT_MS)
+				timer = setTimeout(() => {
+					timedOut = true
+					reject(new RedisUnavailableError('Redis did not answer in time'))
+				}, REDIS_COMMAND_TIMEOUT_MS)
 			})
-			return Promise.race([run(client), timeout]).finally(() => clearTimeout(timer))
+			const answer = run(client).then((result) => {
+				breaker.answered()
+				return result
+			}, (error: unknown) => {
+				// A reply error is an answer; a dropped connection is not.
+				if (client.connected) breaker.answered()
+				else breaker.failed()
+				throw error
+			})
+			return Promise.race([answer, timeout]).finally(() => {
+				clearTimeout(timer)
+				if (timedOut) breaker.timedOut()
+			})
 		},
 		subscribe(channel, listener) {
 			subscriptions.set(prefix + channel, listener)

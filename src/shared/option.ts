@@ -43,8 +43,8 @@ function numeric(defaultValue: number, { min, max, integer }: { min?: number; ma
 		return value
 	}, String)
 }
-const integer = (defaultValue: number, min = 0) => numeric(defaultValue, { min, integer: true })
-const decimal = (defaultValue: number, min = 0) => numeric(defaultValue, { min })
+const integer = (defaultValue: number, min: number, max: number) => numeric(defaultValue, { min, max, integer: true })
+const decimal = (defaultValue: number, min: number, max: number) => numeric(defaultValue, { min, max })
 /** An amount of quota: a whole number from 0 to MAX_QUOTA. */
 const quota = (defaultValue: number) => numeric(defaultValue, { min: 0, max: MAX_QUOTA, integer: true })
 
@@ -78,10 +78,60 @@ function json<Schema extends z.ZodType>(schema: Schema, defaultValue: z.infer<Sc
 	}, (parsed) => JSON.stringify(parsed))
 }
 
-const numberMap = z.record(z.string(), z.number().min(0))
+/*
+ * Every number an option holds is bounded, so no product of them (a price is model price or
+ * ratios × group ratio × QuotaPerUnit) can overflow, and the bounds sit far above any real price.
+ * A stored value outside them is not read (the option keeps its default, see db/stores/options.ts);
+ * `billing/price.ts` caps a price at MAX_QUOTA, which the largest bounded values together pass.
+ */
+/** Any ratio: model, completion, cache, audio, group and top-up group ratios. */
+export const MAX_RATIO = 10_000
+/** `ModelPrice`, in dollars a call. */
+export const MAX_MODEL_PRICE = 10_000
+/** `QuotaPerUnit`: quota a dollar (the default is 500 000). */
+export const MAX_QUOTA_PER_UNIT = 1_000_000_000
+/** `PreConsumedQuota`: the completion tokens a hold assumes when the call names no limit. */
+export const MAX_PRE_CONSUMED_TOKENS = 100_000_000
+/** Money and exchange rates (`Price`, `USDExchangeRate`). */
+const MAX_MONEY_RATE = 1_000_000
+/** Intervals run on timers, which cannot wait longer than 2^31 ms (24.8 days): a week at most. */
+const MAX_INTERVAL_MINUTES = 10_080
+const MAX_INTERVAL_SECONDS = MAX_INTERVAL_MINUTES * 60
+const MAX_RETRY_TIMES = 100
+const MAX_TASK_TIMEOUT_MINUTES = 525_600
+const MAX_RETENTION_DAYS = 36_500
+const MAX_PORT = 65_535
+/** Chunks a stream reads ahead; the relay caps it lower still. */
+const MAX_STREAM_QUEUE_LENGTH = 100_000
+
+/**
+ * `{name: number}` with every number from 0 to `max` (or, `nested`, `{name: {name: number}}`). The
+ * message names the first entry out of range; any other shape gets the schema's own wording.
+ */
+function numberMap(defaultValue: Record<string, number>, max: number): OptionDefinition<Record<string, number>>
+function numberMap(defaultValue: Record<string, Record<string, number>>, max: number, nested: true): OptionDefinition<Record<string, Record<string, number>>>
+function numberMap(defaultValue: object, max: number, nested = false) {
+	const number = z.number().min(0).max(max)
+	const schema: z.ZodType = nested ? z.record(z.string(), z.record(z.string(), number)) : z.record(z.string(), number)
+	return define(defaultValue, (value) => {
+		let parsed: unknown
+		try {
+			parsed = JSON.parse(value)
+		} catch {
+			throw new OptionValueError(OPTION_MESSAGES.notJson)
+		}
+		const checked = schema.safeParse(parsed)
+		if (checked.success) return checked.data as object
+		const issue = checked.error.issues[0]
+		if (issue && (issue.code === 'too_big' || issue.code === 'too_small' || (issue.code === 'invalid_type' && issue.expected === 'number'))) {
+			throw new OptionValueError(withValues(OPTION_MESSAGES.numberMapEntry, { max, name: issue.path.join('.') }))
+		}
+		throw new OptionValueError(withValues(OPTION_MESSAGES.jsonShape, { detail: shapeProblem(schema, parsed, checked.error) }))
+	}, (parsed) => JSON.stringify(parsed))
+}
+
 const stringMap = z.record(z.string(), z.string())
-const groupGroupRatio = z.record(z.string(), numberMap)
-const payMethods = z.array(z.object({ name: z.string(), type: z.string(), color: z.string().optional(), min_topup: z.number().optional() }))
+const payMethods = z.array(z.object({ name: z.string(), type: z.string(), color: z.string().optional(), min_topup: z.number().min(0).max(MAX_QUOTA).optional() }))
 const chats = z.array(stringMap)
 
 export { DATA_EXPORT_GRANULARITIES }
@@ -151,7 +201,7 @@ export const OPTION_DEFINITIONS = {
 	TurnstileSecretKey: secret(),
 	// SMTP
 	SMTPServer: text(),
-	SMTPPort: integer(587, 1),
+	SMTPPort: integer(587, 1, MAX_PORT),
 	SMTPAccount: text(),
 	SMTPFrom: text(),
 	SMTPToken: secret(),
@@ -163,9 +213,9 @@ export const OPTION_DEFINITIONS = {
 	// Payment
 	EpayId: text(),
 	EpayKey: secret(),
-	Price: decimal(7.3, 0),
-	MinTopUp: integer(1, 1),
-	TopupGroupRatio: json(numberMap, { default: 1, vip: 1, svip: 1 }),
+	Price: decimal(7.3, 0, MAX_MONEY_RATE),
+	MinTopUp: integer(1, 1, MAX_QUOTA),
+	TopupGroupRatio: numberMap({ default: 1, vip: 1, svip: 1 }, MAX_RATIO),
 	PayMethods: json(payMethods, [
 		{ name: 'Alipay', type: 'alipay', color: '#1677ff' },
 		{ name: 'WeChat Pay', type: 'wxpay', color: '#07c160' },
@@ -183,14 +233,14 @@ export const OPTION_DEFINITIONS = {
 	TopUpLink: text(),
 	ChatLink: text(),
 	ChatLink2: text(),
-	QuotaPerUnit: decimal(500000, 1),
-	RetryTimes: integer(0),
+	QuotaPerUnit: decimal(500000, 1, MAX_QUOTA_PER_UNIT),
+	RetryTimes: integer(0, 0, MAX_RETRY_TIMES),
 	DisplayInCurrencyEnabled: boolean(true),
 	DisplayTokenStatEnabled: boolean(true),
 	DefaultCollapseSidebar: boolean(false),
 	DemoSiteEnabled: boolean(false),
 	SelfUseModeEnabled: boolean(false),
-	USDExchangeRate: decimal(7.3, 0),
+	USDExchangeRate: decimal(7.3, 0, MAX_MONEY_RATE),
 	// Drawing and tasks
 	DrawingEnabled: boolean(true),
 	TaskEnabled: boolean(true),
@@ -200,9 +250,9 @@ export const OPTION_DEFINITIONS = {
 	MjModeClearEnabled: boolean(false),
 	MjActionCheckSuccessEnabled: boolean(true),
 	/** A task still unfinished this many minutes after its submit fails and its hold is returned (API only). */
-	TaskTimeoutMinutes: integer(1440, 1),
+	TaskTimeoutMinutes: integer(1440, 1, MAX_TASK_TIMEOUT_MINUTES),
 	/** Seconds between two rounds of task polling, on one node; 0 stops polling (API only). */
-	TaskPollingIntervalSeconds: integer(15),
+	TaskPollingIntervalSeconds: integer(15, 0, MAX_INTERVAL_SECONDS),
 	// Sensitive words
 	CheckSensitiveEnabled: boolean(false),
 	CheckSensitiveOnPromptEnabled: boolean(false),
@@ -213,23 +263,23 @@ export const OPTION_DEFINITIONS = {
 	// Logs and dashboard
 	LogConsumeEnabled: boolean(true),
 	/** Consume logs older than this many days are deleted in the background; 0 keeps them for ever. */
-	ConsumeLogRetentionDays: integer(0),
+	ConsumeLogRetentionDays: integer(0, 0, MAX_RETENTION_DAYS),
 	DataExportEnabled: boolean(true),
-	DataExportInterval: integer(5, 1),
+	DataExportInterval: integer(5, 1, MAX_INTERVAL_MINUTES),
 	DataExportDefaultTime: choice(DATA_EXPORT_GRANULARITIES, 'hour'),
 	// Monitoring
-	ChannelDisableThreshold: decimal(5, 0),
+	ChannelDisableThreshold: decimal(5, 0, MAX_INTERVAL_SECONDS),
 	QuotaRemindThreshold: quota(1000),
 	AutomaticDisableChannelEnabled: boolean(false),
 	AutomaticEnableChannelEnabled: boolean(false),
 	AutomaticDisableKeywords: text(DEFAULT_AUTOMATIC_DISABLE_KEYWORDS),
-	ChannelTestIntervalMinutes: integer(0),
+	ChannelTestIntervalMinutes: integer(0, 0, MAX_INTERVAL_MINUTES),
 	// Outbound requests (design §8): channel base URLs on private networks need the super admin's consent
 	PrivateUpstreamsEnabled: boolean(false),
 	PrivateUpstreamHosts: text(''),
 	// Quota
 	QuotaForNewUser: quota(0),
-	PreConsumedQuota: integer(500),
+	PreConsumedQuota: integer(500, 0, MAX_PRE_CONSUMED_TOKENS),
 	QuotaForInviter: quota(0),
 	QuotaForInvitee: quota(0),
 	// Chat
@@ -239,21 +289,21 @@ export const OPTION_DEFINITIONS = {
 		{ 'OpenCat': 'opencat://team/join?domain={address}&token={key}' },
 	]),
 	// Groups
-	GroupRatio: json(numberMap, { default: 1, vip: 1, svip: 1 }),
+	GroupRatio: numberMap({ default: 1, vip: 1, svip: 1 }, MAX_RATIO),
 	UserUsableGroups: json(stringMap, { default: 'default group', vip: 'vip group' }),
-	GroupGroupRatio: json(groupGroupRatio, {}),
+	GroupGroupRatio: numberMap({}, MAX_RATIO, true),
 	AutoGroups: json(z.array(z.string()), ['default']),
 	DefaultUseAutoGroup: boolean(false),
 	// Pricing
-	ModelPrice: json(numberMap, DEFAULT_MODEL_PRICE),
-	ModelRatio: json(numberMap, DEFAULT_MODEL_RATIO),
-	CompletionRatio: json(numberMap, DEFAULT_COMPLETION_RATIO),
-	CacheRatio: json(numberMap, {}),
-	CreateCacheRatio: json(numberMap, {}),
-	AudioRatio: json(numberMap, {}),
-	AudioCompletionRatio: json(numberMap, {}),
+	ModelPrice: numberMap(DEFAULT_MODEL_PRICE, MAX_MODEL_PRICE),
+	ModelRatio: numberMap(DEFAULT_MODEL_RATIO, MAX_RATIO),
+	CompletionRatio: numberMap(DEFAULT_COMPLETION_RATIO, MAX_RATIO),
+	CacheRatio: numberMap({}, MAX_RATIO),
+	CreateCacheRatio: numberMap({}, MAX_RATIO),
+	AudioRatio: numberMap({}, MAX_RATIO),
+	AudioCompletionRatio: numberMap({}, MAX_RATIO),
 	// Streaming
-	StreamCacheQueueLength: integer(0),
+	StreamCacheQueueLength: integer(0, 0, MAX_STREAM_QUEUE_LENGTH),
 	// Request rate limits per user (relay/pipeline/request-limits.ts); counts of 0 set no limit
 	ModelRequestRateLimitEnabled: boolean(false),
 	ModelRequestRateLimitDurationMinutes: numeric(1, { min: 1, max: MAX_RATE_LIMIT_MINUTES, integer: true }),

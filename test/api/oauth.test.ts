@@ -235,6 +235,47 @@ for (const target of databaseTargets()) {
 			})
 		})
 
+		describe('one outside account at once, over real HTTP', () => {
+			const RACERS = 12
+			let origin: string
+			beforeEach(() => {
+				app.app.listen({ port: 0, hostname: '127.0.0.1' })
+				origin = `http://127.0.0.1:${app.app.server!.port}`
+			})
+			afterEach(() => app.app.stop(true))
+
+			async function get(path: string, as?: Caller) {
+				const headers: Record<string, string> = as ? { cookie: as.cookie!, 'new-api-user': String(as.userId) } : {}
+				const response = await fetch(`${origin}${path}`, { headers })
+				return { status: response.status, body: await response.json() as { success: boolean; message: string; data?: { id: number } } }
+			}
+
+			test('twelve first sign-ins of one WeChat account all sign in to the one account it gets', async () => {
+				for (let index = 0; index < RACERS; index++) providers.weChat.user(`code-${index}`, 'oWx-openid-race')
+				const answers = await Promise.all(Array.from({ length: RACERS }, (_, index) => get(`/api/oauth/wechat?code=code-${index}`)))
+				expect(answers.map((answer) => [answer.status, answer.body.success])).toEqual(Array(RACERS).fill([200, true]))
+				expect(new Set(answers.map((answer) => answer.body.data!.id)).size).toBe(1)
+				const { users } = app.store.tables
+				expect(await app.store.db.select({ id: users.id }).from(users).where(eq(users.wechatId, 'oWx-openid-race'))).toHaveLength(1)
+			})
+
+			test('twelve users binding one WeChat account: exactly one binds it, eleven are refused as already bound', async () => {
+				const racers: Caller[] = []
+				for (let index = 0; index < RACERS; index++) {
+					await app.call('POST', '/api/user/register', { body: { username: `binder${index}`, password: 'password123' } })
+					racers.push(await app.login(`binder${index}`, 'password123'))
+					providers.weChat.user(`bind-${index}`, 'oWx-openid-bound')
+				}
+				const answers = await Promise.all(racers.map((racer, index) => get(`/api/oauth/wechat/bind?code=bind-${index}`, racer)))
+				expect(answers.filter((answer) => answer.status >= 500)).toEqual([])
+				expect(answers.filter((answer) => answer.body.success)).toHaveLength(1)
+				expect(answers.filter((answer) => !answer.body.success).map((answer) => answer.body.message))
+					.toEqual(Array(RACERS - 1).fill(inEnglish(aboutProvider(OAUTH_MESSAGES.alreadyBound, 'WeChat'))))
+				const { users } = app.store.tables
+				expect(await app.store.db.select({ id: users.id }).from(users).where(eq(users.wechatId, 'oWx-openid-bound'))).toHaveLength(1)
+			})
+		})
+
 		describe('Telegram', () => {
 			const widgetData = (overrides: Record<string, string> = {}) => ({
 				id: '987654321', first_name: 'Tess', last_name: 'Gram', username: 'tessg', photo_url: 'https://t.me/i/userpic/320/tessg.jpg',

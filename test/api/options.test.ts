@@ -64,6 +64,48 @@ for (const target of databaseTargets()) {
 			expect(answer.body.message).toStartWith(message)
 		})
 
+		test.each([
+			['ModelPrice', '{"gpt-4o":1e300}', 'ModelPrice must map each name to a number from 0 to 10000; "gpt-4o" does not'],
+			['ModelRatio', '{"gpt-4o":2,"o1":10001}', 'ModelRatio must map each name to a number from 0 to 10000; "o1" does not'],
+			['CompletionRatio', '{"gpt-4o":-1}', 'CompletionRatio must map each name to a number from 0 to 10000; "gpt-4o" does not'],
+			['CacheRatio', '{"gpt-4o":"0.5"}', 'CacheRatio must map each name to a number from 0 to 10000; "gpt-4o" does not'],
+			['CreateCacheRatio', '{"gpt-4o":1e300}', 'CreateCacheRatio must map each name to a number from 0 to 10000; "gpt-4o" does not'],
+			['AudioRatio', '{"gpt-4o":1e400}', 'AudioRatio must map each name to a number from 0 to 10000; "gpt-4o" does not'],
+			['AudioCompletionRatio', '{"gpt-4o":1e300}', 'AudioCompletionRatio must map each name to a number from 0 to 10000; "gpt-4o" does not'],
+			['GroupRatio', '{"default":1e300}', 'GroupRatio must map each name to a number from 0 to 10000; "default" does not'],
+			['GroupGroupRatio', '{"vip":{"default":1e300}}', 'GroupGroupRatio must map each name to a number from 0 to 10000; "vip.default" does not'],
+			['GroupRatio', '[1]', 'GroupRatio is not a valid JSON string: '],
+			['QuotaPerUnit', '1e300', 'QuotaPerUnit must not be more than 1000000000'],
+			['PreConsumedQuota', '1e300', 'PreConsumedQuota must not be more than 100000000'],
+			['RetryTimes', '1e300', 'RetryTimes must not be more than 100'],
+			['USDExchangeRate', '1e300', 'USDExchangeRate must not be more than 1000000'],
+			['TaskPollingIntervalSeconds', '1e10', 'TaskPollingIntervalSeconds must not be more than 604800'],
+			['ChannelTestIntervalMinutes', '1e10', 'ChannelTestIntervalMinutes must not be more than 10080'],
+			['StreamCacheQueueLength', '1e300', 'StreamCacheQueueLength must not be more than 100000'],
+			['SMTPPort', '70000', 'SMTPPort must not be more than 65535'],
+		])('refuses %s = %s, out of its bounds, with a message naming them', async (key, value, message) => {
+			const before = (await listed())[key]
+			const answer = await put(key, value)
+			expect(answer.body.success).toBe(false)
+			expect(answer.body.message).toStartWith(message)
+			expect((await listed())[key]).toBe(before)
+		})
+
+		test('words a refused ratio in the console\'s language', async () => {
+			const answer = await ferry.call('PUT', '/api/option/', { as: root, body: { key: 'GroupRatio', value: '{"vip":1e300}' }, headers: { 'accept-language': 'zh-CN' } })
+			expect(answer.body).toEqual({ success: false, message: 'GroupRatio 的值无效：必须把每个名称映射为 0 到 10000 之间的数字；“vip”不符合' })
+			const price = await ferry.call('PUT', '/api/option/', { as: root, body: { key: 'PreConsumedQuota', value: '1e300' }, headers: { 'accept-language': 'zh-CN' } })
+			expect(price.body).toEqual({ success: false, message: 'PreConsumedQuota 的值无效：不能大于 100000000' })
+		})
+
+		test('a value stored out of its bounds (before them, or by hand) is not used: the option keeps its default', async () => {
+			const { options } = ferry.store.tables
+			await ferry.store.db.insert(options).values([{ key: 'QuotaPerUnit', value: '1e300' }, { key: 'GroupRatio', value: '{"default":1e300}' }])
+			const reopened = await createOptionStore(ferry.store, silentLogger)
+			expect(reopened.get('QuotaPerUnit')).toBe(OPTION_DEFINITIONS.QuotaPerUnit.defaultValue)
+			expect(reopened.get('GroupRatio')).toEqual(OPTION_DEFINITIONS.GroupRatio.defaultValue)
+		})
+
 		test('refuses an unknown key', async () => {
 			expect((await put('NoSuchOption', '1')).body).toEqual({ success: false, message: 'unknown option: NoSuchOption' })
 		})

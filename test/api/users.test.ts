@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm'
 import { LOG_TYPE } from '@shared/log'
 import { USER_MESSAGES } from '@shared/user'
 import { ROOT_INITIAL_QUOTA } from '@/api/users/account'
-import { createTestApp, type TestApp } from '../helpers/app'
+import { type Caller, createTestApp, type TestApp } from '../helpers/app'
 import { databaseTargets } from '../helpers/database'
 import { inEnglish } from '@shared/messages'
 
@@ -253,6 +253,74 @@ for (const target of databaseTargets()) {
 				} finally {
 					await ferry.dependencies.options.set('SelfUseModeEnabled', 'false')
 				}
+			})
+		})
+
+		describe('one name asked for many times at once, over real HTTP', () => {
+			const RACERS = 12
+			let origin: string
+			beforeEach(() => {
+				ferry.app.listen({ port: 0, hostname: '127.0.0.1' })
+				origin = `http://127.0.0.1:${ferry.app.server!.port}`
+			})
+			afterEach(() => ferry.app.stop(true))
+
+			async function send(method: string, path: string, body: unknown, as?: Caller) {
+				const headers: Record<string, string> = { 'content-type': 'application/json' }
+				if (as) Object.assign(headers, { cookie: as.cookie!, 'new-api-user': String(as.userId) })
+				const response = await fetch(`${origin}${path}`, { method, headers, body: JSON.stringify(body) })
+				return { status: response.status, body: await response.json() as { success: boolean; message: string } }
+			}
+
+			/** Exactly one success; every other answer the taken-name refusal, never a server error. */
+			function expectOneWinner(answers: { status: number; body: { success: boolean; message: string } }[]) {
+				expect(answers.filter((answer) => answer.status >= 500)).toEqual([])
+				expect(answers.filter((answer) => answer.body.success)).toHaveLength(1)
+				const refusals = answers.filter((answer) => !answer.body.success)
+				expect(refusals.map((answer) => answer.body)).toEqual(Array(RACERS - 1).fill({ success: false, message: inEnglish(USER_MESSAGES.usernameTaken) }))
+			}
+
+			/** Signing up and in as the user; `createUser` signs root in each time, which the login limit counts. */
+			async function registered(username: string) {
+				await register({ username, password: 'password123' })
+				return ferry.login(username, 'password123')
+			}
+
+			const accountsNamed = async (username: string) => {
+				const { users } = ferry.store.tables
+				return (await ferry.store.db.select({ id: users.id }).from(users).where(eq(users.username, username))).length
+			}
+
+			test('twelve registrations of one name: exactly one succeeds and eleven are refused as taken', async () => {
+				const answers = await Promise.all(Array.from({ length: RACERS }, (_, index) =>
+					send('POST', '/api/user/register', { username: 'racer', password: `password-${index}` })))
+				expectOneWinner(answers)
+				expect(await accountsNamed('racer')).toBe(1)
+			})
+
+			test('twelve admin creations of one name: exactly one succeeds and eleven are refused as taken', async () => {
+				const root = await ferry.loginRoot()
+				const answers = await Promise.all(Array.from({ length: RACERS }, (_, index) =>
+					send('POST', '/api/user/', { username: 'created', password: `password-${index}`, display_name: 'created' }, root)))
+				expectOneWinner(answers)
+				expect(await accountsNamed('created')).toBe(1)
+			})
+
+			test('twelve users renaming themselves to one name: exactly one succeeds and eleven are refused as taken', async () => {
+				const racers: Caller[] = []
+				for (let index = 0; index < RACERS; index++) racers.push(await registered(`user${index}`))
+				const answers = await Promise.all(racers.map((racer) => send('PUT', '/api/user/self', { username: 'renamed' }, racer)))
+				expectOneWinner(answers)
+				expect(await accountsNamed('renamed')).toBe(1)
+			})
+
+			test('twelve admin renames of different users to one name: exactly one succeeds and eleven are refused as taken', async () => {
+				const root = await ferry.loginRoot()
+				const ids: number[] = []
+				for (let index = 0; index < RACERS; index++) ids.push((await registered(`user${index}`)).userId)
+				const answers = await Promise.all(ids.map((id) => send('PUT', '/api/user/', { id, username: 'renamed' }, root)))
+				expectOneWinner(answers)
+				expect(await accountsNamed('renamed')).toBe(1)
 			})
 		})
 

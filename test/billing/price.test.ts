@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'bun:test'
+import { MAX_QUOTA } from '@shared/quota-limit'
 import { holdFor, quotaForUsage, roundQuota, type Pricing } from '@/billing/price'
 
 const perToken = (overrides: Partial<Extract<Pricing, { kind: 'per_token' }>> = {}): Pricing => ({
@@ -50,5 +51,18 @@ describe('prices', () => {
 		expect(holdFor(perToken(), 100, 50, 500_000)).toBe(1125)
 		expect(holdFor(perToken({ modelRatio: 0 }), 100, 50, 500_000)).toBe(1)
 		expect(holdFor({ kind: 'per_call', modelPrice: 0.1, groupRatio: 1 }, 0, 0, 500_000)).toBe(50_000)
+	})
+
+	test('a price or hold from out-of-range values (1e300, infinity) is capped at the largest balance, a whole number the ledger takes', () => {
+		const huge = [
+			quotaForUsage({ kind: 'per_call', modelPrice: 1e300, groupRatio: 1 }, { promptTokens: 0, completionTokens: 0 }, 500_000),
+			quotaForUsage({ kind: 'per_call', modelPrice: 0.1, groupRatio: 1e300 }, { promptTokens: 0, completionTokens: 0 }, 1e300),
+			quotaForUsage(perToken({ modelRatio: 1e300 }), { promptTokens: 10, completionTokens: 10 }, 500_000),
+			quotaForUsage(perToken({ completionRatio: Infinity, groupRatio: 0 }), { promptTokens: 10, completionTokens: 10 }, 500_000),
+			holdFor({ kind: 'per_call', modelPrice: 1e300, groupRatio: 1e300 }, 0, 0, 500_000),
+			holdFor(perToken({ groupRatio: 1e300 }), 100, 50, 500_000),
+			holdFor(perToken(), 100, 1e300, 500_000),
+		]
+		expect(huge).toEqual(Array(huge.length).fill(MAX_QUOTA))
 	})
 })

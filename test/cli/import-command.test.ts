@@ -9,7 +9,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { Database } from 'bun:sqlite'
-import { newApiFixture, writeSqliteSource } from '../helpers/new-api-source'
+import { MAX_QUOTA } from '@shared/quota-limit'
+import { newApiFixture, PUBLISHED_BCRYPT, writeSqliteSource } from '../helpers/new-api-source'
 
 const root = resolve(import.meta.dir, '../..')
 
@@ -94,6 +95,28 @@ describe('ferry import new-api on the command line', () => {
 		expect(refused.stderr).toContain('already holds data (1 users')
 		expect(refused.stderr).toContain('an import goes only into an empty database')
 		expect(userCount(dataDir)).toBe(1)
+	})
+
+	test('a name taken twice and a balance above the maximum are rows of the report, not a crash: code 0 and nothing on stderr', async () => {
+		const awkward = join(directory, 'awkward.db')
+		const user = (id: number, username: string, quota: number) => ({ id, username, password: PUBLISHED_BCRYPT.hash, role: id === 1 ? 100 : 1, status: 1, quota, used_quota: 0 })
+		writeSqliteSource(awkward, { users: [user(1, 'root', 10), user(2, 'alice', 20), user(3, 'alice ', 30), user(4, 'whale', MAX_QUOTA + 1)] })
+		const dataDir = join(directory, 'awkward')
+		const imported = await ferry('import', 'new-api', awkward, '--data-dir', dataDir)
+		expect(imported).toMatchObject({ code: 0, stderr: '' })
+		expect(imported.stdout).toContain('users: 4 read, 3 imported, 1 skipped')
+		expect(imported.stdout).toContain('note — username already used by another user: imported with its id appended: 3 (alice → alice_3)')
+		expect(imported.stdout).toContain(`skipped — balance above Ferry's maximum of ${MAX_QUOTA} quota: lower it in new-api and import again: 4`)
+		const audit = await ferry('audit', '--data-dir', dataDir)
+		expect(audit).toMatchObject({ code: 0 })
+	})
+
+	test('a fatal problem (a target database that cannot be reached) ends with code 1 and one line on stderr, no stack trace', async () => {
+		const run = await ferry('import', 'new-api', source, '--data-dir', join(directory, 'unreachable'), '--database-url', 'postgres://ferry:ferry@127.0.0.1:1/nowhere')
+		expect(run.code).toBe(1)
+		expect(run.stderr.trim().split('\n')).toHaveLength(1)
+		expect(run.stderr).toStartWith('ferry import: failed: ')
+		expect(run.stderr).not.toContain('    at ')
 	})
 
 	test('a source that is not a new-api database, or not there, is named in a clear error', async () => {

@@ -80,7 +80,7 @@ export async function createTestApp(target: Pick<DatabaseTarget, 'open'>, overri
 		return login(username, password)
 	}
 
-	return { app, dependencies, relay, store, call, login, loginRoot, createUser, close: async () => {
+	return { app, dependencies, relay, redis, store, call, login, loginRoot, createUser, close: async () => {
 		redis?.close()
 		await store.close()
 	} }

@@ -55,13 +55,26 @@ async function createDatabase(baseUrl: string) {
 	}
 }
 
-export async function startCluster({ nodes: count, databaseUrl, redisUrl, redisKeyPrefix }: { nodes: number; databaseUrl: string; redisUrl: string; redisKeyPrefix: string }): Promise<Cluster> {
+export interface ClusterOptions {
+	nodes: number
+	databaseUrl: string
+	/** Without one, the nodes share only the database. */
+	redisUrl?: string
+	redisKeyPrefix?: string
+	/**
+	 * Start every node at the same moment on the empty database, as an orchestrator does; by default
+	 * the first node creates the schema and the root account before the others start.
+	 */
+	together?: boolean
+}
+
+export async function startCluster({ nodes: count, databaseUrl, redisUrl = '', redisKeyPrefix = '', together = false }: ClusterOptions): Promise<Cluster> {
 	const database = await createDatabase(databaseUrl)
 	const sql = postgres(database.url, { max: 2, onnotice: () => {} })
 	const shared = {
 		DATABASE_URL: database.url,
 		REDIS_URL: redisUrl,
-		REDIS_KEY_PREFIX: redisKeyPrefix,
+		...(redisKeyPrefix ? { REDIS_KEY_PREFIX: redisKeyPrefix } : {}),
 		SESSION_SECRET: randomString(SECRET_LENGTH),
 		CRYPTO_SECRET: randomString(SECRET_LENGTH),
 		LOG_LEVEL: 'warn',
@@ -108,9 +121,12 @@ export async function startCluster({ nodes: count, databaseUrl, redisUrl, redisK
 
 	const nodes = Array.from({ length: count }, (_, index) => makeNode(index))
 	try {
-		// The first node creates the schema and the root account; the others join an existing database.
-		await nodes[0]!.start()
-		await Promise.all(nodes.slice(1).map((node) => node.start()))
+		if (together) await Promise.all(nodes.map((node) => node.start()))
+		else {
+			// The first node creates the schema and the root account; the others join an existing database.
+			await nodes[0]!.start()
+			await Promise.all(nodes.slice(1).map((node) => node.start()))
+		}
 	} catch (error) {
 		const errors = nodes.map((node) => `${node.name}: ${node.errors()}`).join('\n')
 		for (const node of nodes) await node.kill()

@@ -157,12 +157,15 @@ function sqliteValue(value: unknown) {
 export function writeSqliteSource(path: string, rows: Rows, schema = newApiSchema('sqlite')) {
 	const database = new Database(path, { create: true })
 	for (const statement of schema) database.run(statement)
-	for (const [table, tableRows] of Object.entries(rows)) {
-		for (const row of tableRows) {
-			const columns = Object.keys(row)
-			database.query(insertText('sqlite', table, columns)).run(...columns.map((column) => sqliteValue(row[column])) as never[])
+	// One transaction: a source of many rows is written in moments rather than a commit per row.
+	database.transaction(() => {
+		for (const [table, tableRows] of Object.entries(rows)) {
+			for (const row of tableRows) {
+				const columns = Object.keys(row)
+				database.query(insertText('sqlite', table, columns)).run(...columns.map((column) => sqliteValue(row[column])) as never[])
+			}
 		}
-	}
+	})()
 	database.close()
 }
 
@@ -240,4 +243,4 @@ export async function oneApiFixture(upstreamUrl: string): Promise<OneApiFixture>
 	return { rows, key, password, code }
 }
 
-export { oneApiSchema }
+export { newApiSchema, oneApiSchema }

@@ -24,6 +24,10 @@ export interface PrivateRedis {
 	/** Stops the server (an outage); `start` brings it back on the same port. */
 	stop(): Promise<void>
 	start(): Promise<void>
+	/** SIGSTOP: the server keeps its connections but answers nothing (a hung Redis) until `thaw`. */
+	freeze(): void
+	/** SIGCONT: the server runs again and answers what it was sent meanwhile. */
+	thaw(): void
 }
 
 export async function startPrivateRedis(): Promise<PrivateRedis> {
@@ -47,11 +51,13 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
 
 	async function stop() {
 		if (!process) return
+		// A stopped process acts on SIGTERM only once it runs again.
+		process.kill('SIGCONT')
 		process.kill()
 		await process.exited
 		process = undefined
 	}
 
 	await start()
-	return { url, start, stop }
+	return { url, start, stop, freeze: () => process?.kill('SIGSTOP'), thaw: () => process?.kill('SIGCONT') }
 }

@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from 'bun:test
 import { RedisClient } from 'bun'
 import { silentLogger } from '@/lib/logger'
 import { createRedisRateLimiter } from '@/lib/rate-limiter'
-import { connectRedis, REDIS_COMMAND_TIMEOUT_MS, type RedisLink } from '@/lib/redis'
+import { connectRedis, REDIS_BREAKER_TIMEOUTS, REDIS_COMMAND_TIMEOUT_MS, type RedisLink } from '@/lib/redis'
 import { startPrivateRedis, uniquePrefix, type PrivateRedis } from '../helpers/redis'
 import { redisUrl } from '../helpers/services'
 
@@ -127,5 +127,52 @@ describe.skipIf(!url)('a Redis outage', () => {
 		await publisher.command((client) => client.publish(`${prefix}news`, 'once'))
 		await Bun.sleep(200)
 		expect(heard.filter((message) => message === 'once')).toEqual(['once'])
+	}, 30_000)
+})
+
+describe.skipIf(!url)('a frozen Redis (SIGSTOP: connected, answering nothing)', () => {
+	let redis: PrivateRedis
+	const links: RedisLink[] = []
+	beforeAll(async () => {
+		redis = await startPrivateRedis()
+	})
+	afterAll(async () => {
+		for (const link of links.splice(0)) link.close()
+		await redis?.stop()
+	})
+
+	test('after a few timeouts the link stops asking and hits are counted locally; after the thaw it asks Redis again', async () => {
+		const prefix = uniquePrefix('frozen')
+		const link = await connectRedis(redis.url, prefix, silentLogger)
+		links.push(link)
+		let attempts = 0
+		// Counts the commands the link lets through to Redis.
+		const counted: RedisLink = { ...link, command: (run) => link.command((client) => (attempts++, run(client))) }
+		const limiter = createRedisRateLimiter(counted)
+		expect(await limiter.hit('warm', 5, 60)).toBe(true)
+		expect(link.breakerState()).toBe('closed')
+
+		attempts = 0
+		redis.freeze()
+		const during: boolean[] = []
+		for (let index = 0; index < 20; index++) during.push(await limiter.hit('frozen', 10, 60))
+		// The local count answers every hit: ten pass, ten do not.
+		expect(during).toEqual([...Array(10).fill(true), ...Array(10).fill(false)])
+		expect(link.breakerState()).toBe('open')
+		// The first timeouts, and at most one probe if this machine stalled through a whole cool-down.
+		expect(attempts).toBeGreaterThanOrEqual(REDIS_BREAKER_TIMEOUTS)
+		expect(attempts).toBeLessThanOrEqual(REDIS_BREAKER_TIMEOUTS + 1)
+
+		redis.thaw()
+		const deadline = Date.now() + 10_000
+		while (link.breakerState() !== 'closed' && Date.now() < deadline) {
+			await limiter.hit('after', 100, 60)
+			await Bun.sleep(100)
+		}
+		expect(link.breakerState()).toBe('closed')
+		expect(await limiter.hit('shared-again', 5, 60)).toBe(true)
+		const observer = new RedisClient(redis.url)
+		expect(await observer.get(`${prefix}rate:shared-again`)).toBe('1')
+		observer.close()
 	}, 30_000)
 })

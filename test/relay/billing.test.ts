@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
 import OpenAI from 'openai'
 import { eq } from 'drizzle-orm'
 import { DEFAULT_MODEL_PRICE } from '@shared/default-prices'
+import { MAX_MODEL_PRICE, MAX_PRE_CONSUMED_TOKENS, MAX_QUOTA_PER_UNIT, MAX_RATIO } from '@shared/option'
 import { auditLedger } from '@/billing/audit'
 import { databaseTargets } from '../helpers/database'
 import { startRelayHarness, type RelayHarness } from '../helpers/relay'
@@ -64,6 +65,53 @@ for (const target of databaseTargets()) {
 			const { quotaHolds } = harness.ferry.store.tables
 			const pending = await harness.ferry.store.db.select().from(quotaHolds).where(eq(quotaHolds.state, 'pending'))
 			expect(pending).toEqual([])
+			expect(await auditLedger(harness.ferry.store)).toEqual([])
+		})
+	})
+
+	describe(`prices at the edge of the option bounds on ${target.dialect}`, () => {
+		let harness: RelayHarness
+		let client: OpenAI
+		beforeEach(async () => {
+			harness = await startRelayHarness(target)
+			const upstream = harness.startUpstream({ promptTokens: 100, completionTokens: 20 })
+			await harness.createChannel({ base_url: upstream.url, models: 'fixed-model,ratio-model,gpt-4o-mini' })
+			client = harness.client((await harness.createToken()).key)
+		})
+		afterEach(() => harness.close())
+
+		const outcome = (model: string) => client.chat.completions.create({ model, messages: [{ role: 'user', content: 'Hi' }] })
+			.then(() => ({ status: 200, code: 'ok' }), (error: InstanceType<typeof OpenAI.APIError>) => ({ status: error.status, code: error.code }))
+
+		test('the largest prices the bounds allow are refused for want of quota, never a 500, and nothing is charged', async () => {
+			const options = harness.ferry.dependencies.options
+			// 10 000 dollars × group ratio 10 000 × 10^9 quota a dollar: far above any balance.
+			await options.set('ModelPrice', JSON.stringify({ 'fixed-model': MAX_MODEL_PRICE }))
+			await options.set('ModelRatio', JSON.stringify({ 'ratio-model': MAX_RATIO }))
+			await options.set('CompletionRatio', JSON.stringify({ 'ratio-model': MAX_RATIO }))
+			await options.set('GroupRatio', JSON.stringify({ default: MAX_RATIO }))
+			await options.set('QuotaPerUnit', String(MAX_QUOTA_PER_UNIT))
+			await options.set('PreConsumedQuota', String(MAX_PRE_CONSUMED_TOKENS))
+			const { users } = harness.ferry.store.tables
+			const balance = async () => (await harness.ferry.store.db.select({ quota: users.quota }).from(users).where(eq(users.id, harness.root.userId)))[0]!.quota
+			const before = await balance()
+			expect(await outcome('fixed-model')).toEqual({ status: 403, code: 'insufficient_user_quota' })
+			expect(await outcome('ratio-model')).toEqual({ status: 403, code: 'insufficient_user_quota' })
+			expect(await balance()).toBe(before)
+			expect(await auditLedger(harness.ferry.store)).toEqual([])
+		})
+
+		test('prices of 1e300 stored before the bounds are not used, and calls are answered, never with a 500', async () => {
+			const { options } = harness.ferry.store.tables
+			await harness.ferry.store.db.insert(options).values([
+				{ key: 'ModelPrice', value: '{"fixed-model":1e300}' }, { key: 'ModelRatio', value: '{"ratio-model":1e300}' },
+				{ key: 'GroupRatio', value: '{"default":1e300}' }, { key: 'QuotaPerUnit', value: '1e300' }, { key: 'PreConsumedQuota', value: '1e300' },
+			])
+			await harness.ferry.dependencies.options.reload()
+			// The defaults stand in: the two models have no price there, gpt-4o-mini has its default one.
+			expect(await outcome('fixed-model')).toMatchObject({ status: 400 })
+			expect(await outcome('ratio-model')).toMatchObject({ status: 400 })
+			expect(await outcome('gpt-4o-mini')).toEqual({ status: 200, code: 'ok' })
 			expect(await auditLedger(harness.ferry.store)).toEqual([])
 		})
 	})

@@ -9,7 +9,8 @@ import type { Dependencies } from '@/dependencies'
 import { nowSeconds } from '@/lib/clock'
 import { randomString } from '@/lib/crypto'
 import { refused } from '../errors'
-import { createAccount, isUniqueViolation, signUpRewards, usernameTaken } from '../users/repository'
+import { isUniqueViolation } from '@/db/unique-violation'
+import { createAccount, signUpRewards, usernameTaken } from '../users/repository'
 import type { UserRecord } from '@/db/stores/users'
 import { aboutProvider, OAUTH_MESSAGES } from './messages'
 
@@ -90,7 +91,13 @@ export async function bindIdentity(dependencies: Dependencies, provider: Identit
 	const owner = await findByIdentity(dependencies.store, provider, id)
 	if (owner && owner.id !== user.id) throw refused(aboutProvider(OAUTH_MESSAGES.alreadyBound, provider.label))
 	const { users } = dependencies.store.tables
-	await dependencies.store.db.update(users).set({ [provider.column]: id }).where(eq(users.id, user.id))
+	try {
+		await dependencies.store.db.update(users).set({ [provider.column]: id }).where(eq(users.id, user.id))
+	} catch (error) {
+		// Another user bound the same account between the check above and this write.
+		if (isUniqueViolation(error)) throw refused(aboutProvider(OAUTH_MESSAGES.alreadyBound, provider.label))
+		throw error
+	}
 }
 
 /** Records the sign-in and returns the session token for the cookie, as password login does. */

@@ -17,7 +17,7 @@ import { nowSeconds } from '@/lib/clock'
 import { randomString } from '@/lib/crypto'
 import { badRequest, notFound, refused } from '../errors'
 import { readPage } from '../paging'
-import { isUniqueViolation } from '../users/repository'
+import { isUniqueViolation } from '@/db/unique-violation'
 import { adminActionWork, named, namedList, type AdminActor } from '../admin-audit'
 import { logLine } from '@shared/messages/logs'
 

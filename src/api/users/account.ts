@@ -15,7 +15,9 @@ import { emailOwner } from '../verification/email-rules'
 import { VERIFICATION_MESSAGES } from '../verification/messages'
 import { consumeCode, VERIFICATION_PURPOSE } from '../verification/service'
 import { enforceAccountLimits, enforceAddressLimit } from './login-limits'
-import { createAccount, endSessions, isUniqueViolation, newAffCode, signUpRewards, usernameTaken } from './repository'
+import { takeStartUpTurn } from '@/db/start-up-lock'
+import { isUniqueViolation } from '@/db/unique-violation'
+import { createAccount, endSessions, newAffCode, signUpRewards, usernameTaken } from './repository'
 import type { UserRecord } from '@/db/stores/users'
 import { withValues } from '@shared/messages'
 import { logLine } from '@shared/messages/logs'
@@ -148,26 +150,27 @@ export async function userModels(dependencies: Dependencies, user: UserRecord): 
 	return found.map((row) => row.model).filter((model) => isCallable(dependencies.options, model)).sort()
 }
 
-/** First start on an empty database: the super admin root / 123456, asked to change it at login. */
+/**
+ * First start on an empty database: the super admin root / 123456, asked to change it at login.
+ * Nodes starting together on that database take turns (`takeStartUpTurn`); the first makes root.
+ */
 export async function ensureRootUser(dependencies: Dependencies) {
 	const { store, passwords, logger } = dependencies
 	const { users } = store.tables
 	const [existing] = await store.db.select({ id: users.id }).from(users).limit(1)
 	if (existing) return
 	const password = await passwords.hash(DEFAULT_ROOT_PASSWORD)
-	try {
-		await store.transaction(function* (tx, tables) {
-			const [root] = yield* rows(tx.insert(tables.users).values({
-				username: DEFAULT_ROOT_USERNAME, password, displayName: 'Root User', role: ROLE.root, affCode: newAffCode(), passwordChangeRequired: true,
-			}).returning({ id: tables.users.id }))
-			yield* applyCredit(tx, tables, { userId: root!.id, amount: ROOT_INITIAL_QUOTA, type: LOG_TYPE.system, ...logLine('root.initial_quota') })
-		})
-	} catch (error) {
-		// Another node starting on the same empty database created root first.
-		if (isUniqueViolation(error)) return
-		throw error
-	}
-	logger.warn('created the super admin "root" with the default password 123456: sign in and change it now')
+	const created = await store.transaction(function* (tx, tables) {
+		yield* takeStartUpTurn(store.dialect)
+		const [someone] = yield* rows(tx.select({ id: tables.users.id }).from(tables.users).limit(1))
+		if (someone) return false
+		const [root] = yield* rows(tx.insert(tables.users).values({
+			username: DEFAULT_ROOT_USERNAME, password, displayName: 'Root User', role: ROLE.root, affCode: newAffCode(), passwordChangeRequired: true,
+		}).returning({ id: tables.users.id }))
+		yield* applyCredit(tx, tables, { userId: root!.id, amount: ROOT_INITIAL_QUOTA, type: LOG_TYPE.system, ...logLine('root.initial_quota') })
+		return true
+	})
+	if (created) logger.warn('created the super admin "root" with the default password 123456: sign in and change it now')
 }
 
 export const ROOT_INITIAL_QUOTA = 100_000_000

@@ -24,12 +24,6 @@ export async function endSessions(store: Store, userId: number) {
 
 export const newAffCode = () => randomString(8)
 
-/** Unique-constraint violations look different on each dialect; both mention "unique". */
-export function isUniqueViolation(error: unknown): boolean {
-	const text = `${(error as { code?: string }).code ?? ''} ${(error as Error).message ?? ''}`
-	return /unique|23505/i.test(text)
-}
-
 /** `column + amount`, saturating at MAX_QUOTA: invitation income piles up without a bound otherwise. */
 const addCapped = (column: SQLWrapper, amount: number) =>
 	sql`CASE WHEN ${column} > ${MAX_QUOTA - amount} THEN ${MAX_QUOTA} ELSE ${column} + ${amount} END`

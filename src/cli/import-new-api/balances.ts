@@ -3,22 +3,21 @@
  * needs what new-api did not enforce: a balance is never below zero, and a user has used at least
  * what their tokens used. Where new-api's numbers break that (a balance driven below zero, used
  * quotas out of step after refunds or admin edits) they are brought in line here, and each case is
- * reported.
+ * reported. Balances above Ferry's maximum never get here: `users.ts` leaves those accounts behind.
  */
-import { MAX_QUOTA } from '@shared/quota-limit'
 import type { OpeningAccount } from '@/billing/opening-balance'
 import type { ReportSection } from './report'
 import type { TokenRow } from './tokens'
 import type { UserRow } from './users'
 
-export class BalanceTooLargeError extends Error {}
-
 /** Adjusts the rows where they break the ledger's rules, and answers each user's opening entries. */
 export function openingAccounts(users: UserRow[], tokens: readonly TokenRow[], report: ReportSection): OpeningAccount[] {
 	const tokensOf = new Map<number, TokenRow[]>()
-	for (const token of tokens) tokensOf.set(token.userId, [...tokensOf.get(token.userId) ?? [], token])
-	const tooLarge = users.filter((user) => user.quota > MAX_QUOTA).map((user) => user.id)
-	if (tooLarge.length) throw new BalanceTooLargeError(`balances above Ferry's maximum of ${MAX_QUOTA} quota (users ${tooLarge.join(', ')}): lower them in new-api first`)
+	for (const token of tokens) {
+		const owned = tokensOf.get(token.userId)
+		if (owned) owned.push(token)
+		else tokensOf.set(token.userId, [token])
+	}
 	return users.map((user) => {
 		if (user.quota < 0) {
 			report.note('balance below zero in new-api: opened at 0 (Ferry balances never go below zero)', `${user.id} (${user.quota})`)

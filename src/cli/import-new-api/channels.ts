@@ -20,7 +20,7 @@ import type { SecretBox } from '@/lib/crypto'
 import { decideType, type SourceFlavor } from './channel-types'
 import type { ReportSection } from './report'
 import type { SourceRow } from './source'
-import { decimal, flag, integer, jsonObjectText, text, unixSeconds } from './values'
+import { decimal, flag, integer, jsonObjectText, MAX_ROW_ID, outOfRange, text, unixSeconds } from './values'
 
 export type ChannelRow = Tables['channels']['$inferInsert'] & { id: number; name: string }
 
@@ -158,6 +158,11 @@ export function mapChannels(sourceRows: readonly SourceRow[], { flavor, secrets,
 			tag: text(row, 'tag').trim(),
 			setting: setting.text,
 		}
+		const problem = outOfRange(channel)
+		if (problem) {
+			report.skip(problem, label)
+			continue
+		}
 		for (const { column, reason } of NOT_CARRIED) {
 			const value = text(row, column).trim()
 			if (value && value !== '{}' && value !== 'null') report.note(reason, label)
@@ -179,6 +184,10 @@ export function mapChannels(sourceRows: readonly SourceRow[], { flavor, secrets,
 		keys.forEach((key, index) => {
 			const position = index + 1
 			const disabled = statuses[String(position)] !== undefined && statuses[String(position)] !== CHANNEL_STATUS.enabled
+			if (nextId > MAX_ROW_ID) {
+				report.skip(`key of a multi-key channel without an id left for it (above ${MAX_ROW_ID})`, `${channel.id} "${channel.name}" key ${position + 1}`)
+				return
+			}
 			channels.push({
 				...channel,
 				id: nextId++,

@@ -8,7 +8,6 @@ import { randomBytes } from 'node:crypto'
 import { ConfigError, loadConfig } from '@/config'
 import { openStore, type Store } from '@/db'
 import { createSecretBox } from '@/lib/crypto'
-import { BalanceTooLargeError } from './balances'
 import { importNewApi } from './index'
 import { NotNewApiError } from './plan'
 import { openSource, SourceError, type SourceDatabase } from './source'
@@ -49,7 +48,22 @@ function parse(argv: readonly string[]): Arguments | string {
 	return { source, logsSource, dryRun: switches.has('--dry-run'), withLogs: switches.has('--with-logs'), configFlags }
 }
 
-const EXPECTED_ERRORS = [SourceError, NotNewApiError, TargetNotEmptyError, BalanceTooLargeError, ConfigError]
+/** Failures the import words itself: their message says what to do. */
+const EXPECTED_ERRORS = [SourceError, NotNewApiError, TargetNotEmptyError, ConfigError]
+/** Wrappers seen are one or two deep; a cycle of causes must not loop. */
+const MAX_CAUSE_DEPTH = 8
+
+/**
+ * Any other failure (a database refusing a write or unreachable, a bug) in one line: the first
+ * line of the innermost cause, the driver's own words. drizzle's wrapper lists the query's
+ * parameters — password hashes and keys among them — so its message is never printed.
+ */
+function oneLine(error: unknown): string {
+	let innermost = error
+	for (let depth = 0; depth < MAX_CAUSE_DEPTH && innermost instanceof Error && innermost.cause !== undefined; depth++) innermost = innermost.cause
+	const message = innermost instanceof Error ? innermost.message : String(innermost)
+	return message.split('\n')[0]!.trim() || 'unknown error'
+}
 
 export async function runImportCommand(argv: readonly string[]): Promise<number> {
 	const parsed = parse(argv)
@@ -85,11 +99,9 @@ export async function runImportCommand(argv: readonly string[]): Promise<number>
 		console.log('Start Ferry on this database with the same CRYPTO_SECRET (kept in the data directory unless set): `ferry --port <new-api\'s port>`. `ferry audit` checks the ledger.')
 		return 0
 	} catch (error) {
-		if (EXPECTED_ERRORS.some((kind) => error instanceof kind)) {
-			console.error(`ferry import: ${(error as Error).message}`)
-			return 1
-		}
-		throw error
+		const expected = EXPECTED_ERRORS.some((kind) => error instanceof kind)
+		console.error(`ferry import: ${expected ? (error as Error).message : `failed: ${oneLine(error)}`}`)
+		return 1
 	} finally {
 		for (const handle of opened.reverse()) await handle.close().catch(() => {})
 	}

@@ -11,8 +11,8 @@ import { LOG_TYPE } from '@shared/log'
 import type { Store, Tables } from '@/db'
 import type { ReportSection } from './report'
 import type { SourceDatabase, SourceRow } from './source'
-import { flag, integer, text, unixSeconds } from './values'
-import { PAGE_SIZE } from './plan'
+import { flag, integer, outOfRange, text, unixSeconds } from './values'
+import { PAGE_SIZE, reportRowsWithoutId } from './plan'
 import { insertRows } from '@/db/bulk-insert'
 
 type LogRow = Tables['logs']['$inferInsert']
@@ -67,14 +67,21 @@ export async function importLogs(source: SourceDatabase, store: Store | undefine
 		return
 	}
 	const total = await source.count('logs')
+	await reportRowsWithoutId(source, 'logs', report)
 	let nextProgress = PROGRESS_EVERY
 	for await (const page of source.pages('logs', PAGE_SIZE)) {
 		const consume: LogRow[] = []
 		for (const row of page) {
 			report.read += 1
 			const type = integer(row, 'type')
-			if (type === LOG_TYPE.consume) consume.push(mapLog(row, channelNames))
-			else report.skip(LEFT_BEHIND[type] ?? `lines of type ${type}`)
+			if (type !== LOG_TYPE.consume) {
+				report.skip(LEFT_BEHIND[type] ?? `lines of type ${type}`)
+				continue
+			}
+			const line = mapLog(row, channelNames)
+			const problem = outOfRange(line)
+			if (problem) report.skip(problem, integer(row, 'id'))
+			else consume.push(line)
 		}
 		await store?.transaction(function* (_tx, tables) {
 			yield* insertRows(tables.logs, consume)

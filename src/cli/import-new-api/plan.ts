@@ -11,7 +11,7 @@ import { mapChannels, type ChannelRow } from './channels'
 import type { SourceFlavor } from './channel-types'
 import { mapOptions, type OptionRow } from './options'
 import { mapRedemptions, type RedemptionRow } from './redemptions'
-import type { ImportReport } from './report'
+import type { ImportReport, ReportSection } from './report'
 import type { SourceDatabase, SourceRow } from './source'
 import { mapTokens, type TokenRow } from './tokens'
 import { mapTopUps, type TopUpRow } from './top-ups'
@@ -67,6 +67,16 @@ export async function readTable(source: SourceDatabase, table: string, progress:
 	return rows
 }
 
+const NO_ID_REASON = "no positive id (NULL, zero or below): Ferry keeps the source's ids"
+
+/** Reads nothing: counts the rows paging by id never reaches, as read and skipped. */
+export async function reportRowsWithoutId(source: SourceDatabase, table: string, section: ReportSection) {
+	const rows = await source.countWithoutId(table)
+	if (rows === 0) return
+	section.read += rows
+	section.skip(NO_ID_REASON, undefined, rows)
+}
+
 /** one-api's tokens name their model list `models` and their address ranges `subnet`. */
 async function flavorOf(source: SourceDatabase): Promise<SourceFlavor> {
 	const tokenColumns = await source.columns('tokens')
@@ -79,9 +89,11 @@ export async function planImport(source: SourceDatabase, { secrets, now, report,
 	if (!await source.hasTable('users')) throw new NotNewApiError(`${source.description} has no users table: it is not a new-api or one-api database`)
 	const flavor = await flavorOf(source)
 	progress(`source: a ${flavor} database (${source.description})`)
-	const table = async (name: string) => {
+	/** `section`: the report's name for the table, when it is not the table's. */
+	const table = async (name: string, section = name) => {
 		const rows = await readTable(source, name, progress)
-		if (!rows) report.section(name).note('the source has no such table: nothing to import')
+		if (!rows) report.section(section).note('the source has no such table: nothing to import')
+		else if (name !== 'options') await reportRowsWithoutId(source, name, report.section(section))
 		return rows ?? []
 	}
 	const users = mapUsers(await table('users'), { flavor, secrets, now, report: report.section('users') })
@@ -93,8 +105,8 @@ export async function planImport(source: SourceDatabase, { secrets, now, report,
 	abilities.imported = channels.reduce((total, channel) => total + splitList(channel.group ?? '').length * splitList(channel.models ?? '').length, 0)
 	abilities.note('rebuilt from the imported channels (groups × models), as Ferry keeps them')
 	const options = mapOptions(await table('options'), report.section('options'))
-	const redemptions = mapRedemptions(await table('redemptions'), now, report.section('redemption codes'))
-	const topUps = mapTopUps(await table('top_ups'), new Set(userIds.keys()), now, report.section('top-up orders'))
+	const redemptions = mapRedemptions(await table('redemptions', 'redemption codes'), now, report.section('redemption codes'))
+	const topUps = mapTopUps(await table('top_ups', 'top-up orders'), new Set(userIds.keys()), now, report.section('top-up orders'))
 	const accounts = openingAccounts(users, tokens, report.section('balances'))
 	const ledger = report.section('balances')
 	ledger.read = users.length

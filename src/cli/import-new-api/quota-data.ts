@@ -6,8 +6,8 @@
 import type { Store, Tables } from '@/db'
 import type { ReportSection } from './report'
 import type { SourceDatabase } from './source'
-import { integer, text, unixSeconds } from './values'
-import { PAGE_SIZE } from './plan'
+import { integer, outOfRange, text, unixSeconds } from './values'
+import { PAGE_SIZE, reportRowsWithoutId } from './plan'
 import { insertRows } from '@/db/bulk-insert'
 
 type Bucket = Tables['quotaData']['$inferInsert'] & { tokenUsed: number; count: number; quota: number }
@@ -18,6 +18,7 @@ export async function importQuotaData(source: SourceDatabase, store: Store | und
 		report.note('the source has no such table: nothing to import')
 		return
 	}
+	await reportRowsWithoutId(source, 'quota_data', report)
 	const buckets = new Map<string, Bucket>()
 	for await (const page of source.pages('quota_data', PAGE_SIZE)) {
 		for (const row of page) {
@@ -43,7 +44,12 @@ export async function importQuotaData(source: SourceDatabase, store: Store | und
 			report.note('rows for the same user, model and hour added together')
 		}
 	}
-	const rows = [...buckets.values()]
+	const rows: Bucket[] = []
+	for (const bucket of buckets.values()) {
+		const problem = outOfRange(bucket)
+		if (problem) report.skip(problem, `user ${bucket.userId} ${bucket.modelName} at ${bucket.createdAt}`)
+		else rows.push(bucket)
+	}
 	await store?.transaction(function* (_tx, tables) {
 		yield* insertRows(tables.quotaData, rows)
 	})

@@ -9,7 +9,7 @@ import { REDEMPTION_NEVER_EXPIRES, REDEMPTION_STATUS } from '@shared/redemption'
 import type { Tables } from '@/db'
 import type { ReportSection } from './report'
 import type { SourceRow } from './source'
-import { deletedAt, integer, text, unixSeconds } from './values'
+import { deletedAt, integer, outOfRange, text, unixSeconds } from './values'
 
 export type RedemptionRow = Tables['redemptions']['$inferInsert'] & { id: number }
 
@@ -36,8 +36,7 @@ export function mapRedemptions(sourceRows: readonly SourceRow[], now: number, re
 			report.note(`status ${status} is not a redemption status: imported as disabled`, id)
 			status = REDEMPTION_STATUS.disabled
 		}
-		keys.add(key)
-		codes.push({
+		const code: RedemptionRow = {
 			id,
 			userId: Math.max(0, integer(row, 'user_id')),
 			key,
@@ -49,7 +48,14 @@ export function mapRedemptions(sourceRows: readonly SourceRow[], now: number, re
 			usedUserId: Math.max(0, integer(row, 'used_user_id')),
 			expiredTime: unixSeconds(row, 'expired_time', REDEMPTION_NEVER_EXPIRES),
 			deletedAt: deletedAt(row, now),
-		})
+		}
+		const problem = outOfRange(code)
+		if (problem) {
+			report.skip(problem, id)
+			continue
+		}
+		keys.add(key)
+		codes.push(code)
 	}
 	report.imported = codes.length
 	return codes

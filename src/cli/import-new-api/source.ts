@@ -25,6 +25,8 @@ export interface SourceDatabase {
 	maxId(table: string): Promise<number>
 	/** The rows of a table keyed by `id` (GORM's ids start at 1), in id order, a page at a time. */
 	pages(table: string, pageSize: number): AsyncGenerator<SourceRow[]>
+	/** The rows `pages` never reads: an id that is NULL, zero or below. */
+	countWithoutId(table: string): Promise<number>
 	/** Every row of a small table (options, abilities). */
 	all(table: string): Promise<SourceRow[]>
 	close(): Promise<void>
@@ -35,6 +37,9 @@ export class SourceError extends Error {}
 const POSTGRES_URL = /^postgres(ql)?:\/\//i
 const MYSQL_URL = /^mysql:\/\//i
 const SEARCH_PATH_PARAMETERS = ['search_path', 'schema'] as const
+
+/** The rows `pages` skips (it reads `id > 0` upwards). */
+const WITHOUT_ID = 'WHERE id IS NULL OR id <= 0'
 
 /** The table and column names are this importer's own constants, never input; quoting is for reserved words (`group`, `key`). */
 const quoted = (kind: SourceKind, name: string) => kind === 'mysql' ? `\`${name}\`` : `"${name}"`
@@ -71,6 +76,7 @@ function openSqliteFile(location: string): SourceDatabase {
 		columns: async (table) => columns(table),
 		count: async (table) => Number((database.query(`SELECT count(*) AS total FROM ${quoted('sqlite', table)}`).get() as { total: number }).total),
 		maxId: async (table) => Number((database.query(`SELECT max(id) AS top FROM ${quoted('sqlite', table)}`).get() as { top: number | null }).top ?? 0),
+		countWithoutId: async (table) => Number((database.query(`SELECT count(*) AS total FROM ${quoted('sqlite', table)} ${WITHOUT_ID}`).get() as { total: number }).total),
 		async *pages(table, pageSize) {
 			const page = database.query(`SELECT * FROM ${quoted('sqlite', table)} WHERE id > ? ORDER BY id LIMIT ?`)
 			let after: unknown = 0
@@ -137,6 +143,7 @@ async function openServer(location: string, kind: 'postgres' | 'mysql'): Promise
 		columns,
 		count: async (table) => Number((await run(`SELECT count(*) AS total FROM ${quoted(kind, table)}`))[0]?.total ?? 0),
 		maxId: async (table) => Number((await run(`SELECT max(id) AS top FROM ${quoted(kind, table)}`))[0]?.top ?? 0),
+		countWithoutId: async (table) => Number((await run(`SELECT count(*) AS total FROM ${quoted(kind, table)} ${WITHOUT_ID}`))[0]?.total ?? 0),
 		async *pages(table, pageSize) {
 			let after: unknown = 0
 			for (;;) {

@@ -11,8 +11,8 @@
 import type { Store, Tables } from '@/db'
 import type { ReportSection } from './report'
 import type { SourceDatabase, SourceRow } from './source'
-import { integer, jsonObjectText, text, unixSeconds } from './values'
-import { PAGE_SIZE } from './plan'
+import { integer, jsonObjectText, outOfRange, text, unixSeconds } from './values'
+import { PAGE_SIZE, reportRowsWithoutId } from './plan'
 import { insertRows } from '@/db/bulk-insert'
 
 const FINISHED = new Set(['SUCCESS', 'FAILURE'])
@@ -79,12 +79,19 @@ async function importFinished<Row extends object>(source: SourceDatabase, store:
 		report.note('the source has no such table: nothing to import')
 		return
 	}
+	await reportRowsWithoutId(source, table, report)
 	for await (const page of source.pages(table, PAGE_SIZE)) {
 		const finished: Row[] = []
 		for (const row of page) {
 			report.read += 1
-			if (FINISHED.has(text(row, 'status'))) finished.push(map(row))
-			else report.skip(UNFINISHED_REASON, integer(row, 'id'))
+			if (!FINISHED.has(text(row, 'status'))) {
+				report.skip(UNFINISHED_REASON, integer(row, 'id'))
+				continue
+			}
+			const task = map(row)
+			const problem = outOfRange(task)
+			if (problem) report.skip(problem, integer(row, 'id'))
+			else finished.push(task)
 		}
 		await store?.transaction(function* (_tx, tables) {
 			yield* insertRows(tables[table], finished)

@@ -14,7 +14,7 @@ import { sealTokenKey } from '@/auth/token-keys'
 import type { SecretBox } from '@/lib/crypto'
 import type { ReportSection } from './report'
 import type { SourceRow } from './source'
-import { deletedAt, flag, integer, text, unixSeconds } from './values'
+import { deletedAt, flag, integer, outOfRange, text, unixSeconds } from './values'
 
 export type TokenRow = Tables['tokens']['$inferInsert'] & { id: number; userId: number; usedQuota: number; remainQuota: number; unlimitedQuota: boolean }
 
@@ -47,6 +47,9 @@ function modelLimits(row: SourceRow): { enabled: boolean; models: string } {
 
 export function mapTokens(sourceRows: readonly SourceRow[], { secrets, now, users, report }: TokenImportContext): TokenRow[] {
 	const tokens: TokenRow[] = []
+	/** Each key once (with and without `sk-` it is the same key), and each user's tokens' used quota so far. */
+	const keys = new Set<string>()
+	const usedByUser = new Map<number, number>()
 	for (const row of sourceRows) {
 		report.read += 1
 		const id = integer(row, 'id')
@@ -57,7 +60,11 @@ export function mapTokens(sourceRows: readonly SourceRow[], { secrets, now, user
 		}
 		const userId = integer(row, 'user_id')
 		if (!users.has(userId)) {
-			report.skip('its user does not exist', id)
+			report.skip('its user does not exist or was not imported', id)
+			continue
+		}
+		if (keys.has(key)) {
+			report.skip('key already used by another token', id)
 			continue
 		}
 		if (key.includes('-')) report.note("key contains '-': clients cannot present it (new-api could not either: both read '-' as a channel pin)", id)
@@ -80,9 +87,15 @@ export function mapTokens(sourceRows: readonly SourceRow[], { secrets, now, user
 			report.note('used quota below zero: imported as 0', id)
 			usedQuota = 0
 		}
+		// History, not money: a user's tokens together stay within MAX_QUOTA, as the user's own used quota does.
+		const usedBefore = usedByUser.get(userId) ?? 0
+		if (usedQuota > MAX_QUOTA - usedBefore) {
+			usedQuota = MAX_QUOTA - usedBefore
+			report.note(`used quota above Ferry's maximum: imported as ${usedQuota}`, id)
+		}
 		const limits = modelLimits(row)
 		const expiredTime = integer(row, 'expired_time', TOKEN_NEVER_EXPIRES)
-		tokens.push({
+		const token: TokenRow = {
 			id,
 			userId,
 			...sealTokenKey(secrets, key),
@@ -99,7 +112,15 @@ export function mapTokens(sourceRows: readonly SourceRow[], { secrets, now, user
 			usedQuota,
 			group: text(row, 'group').trim(),
 			deletedAt: deletedAt(row, now),
-		})
+		}
+		const problem = outOfRange(token)
+		if (problem) {
+			report.skip(problem, id)
+			continue
+		}
+		keys.add(key)
+		usedByUser.set(userId, usedBefore + usedQuota)
+		tokens.push(token)
 		if (flag(row, 'cross_group_retry')) report.note('cross-group retry not carried (Ferry tries the auto groups in order without it)', id)
 	}
 	report.imported = tokens.length

@@ -9,7 +9,7 @@ import { TOP_UP_STATUS } from '@shared/top-up'
 import type { Tables } from '@/db'
 import type { ReportSection } from './report'
 import type { SourceRow } from './source'
-import { decimal, integer, text, unixSeconds } from './values'
+import { decimal, integer, outOfRange, text, unixSeconds } from './values'
 
 export type TopUpRow = Tables['topUps']['$inferInsert'] & { id: number }
 
@@ -31,8 +31,7 @@ export function mapTopUps(sourceRows: readonly SourceRow[], users: ReadonlySet<n
 			report.skip('no id, no trade number, a trade number already imported, or no such user', id)
 			continue
 		}
-		tradeNumbers.add(tradeNo)
-		orders.push({
+		const order: TopUpRow = {
 			id,
 			userId: integer(row, 'user_id'),
 			amount: integer(row, 'amount'),
@@ -42,7 +41,14 @@ export function mapTopUps(sourceRows: readonly SourceRow[], users: ReadonlySet<n
 			createTime: unixSeconds(row, 'create_time', now) || now,
 			completeTime: unixSeconds(row, 'complete_time'),
 			status,
-		})
+		}
+		const problem = outOfRange(order)
+		if (problem) {
+			report.skip(problem, id)
+			continue
+		}
+		tradeNumbers.add(tradeNo)
+		orders.push(order)
 	}
 	report.imported = orders.length
 	return orders

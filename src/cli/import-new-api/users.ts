@@ -7,13 +7,14 @@
  * Balances are not booked here: `balances.ts` turns quota and used quota into the ledger's opening
  * entries.
  */
+import { MAX_QUOTA } from '@shared/quota-limit'
 import { ROLE, USER_STATUS, USERNAME_MAX_LENGTH } from '@shared/user'
 import type { Tables } from '@/db'
 import { randomString, type SecretBox } from '@/lib/crypto'
 import type { SourceFlavor } from './channel-types'
 import type { ReportSection } from './report'
 import type { SourceRow } from './source'
-import { deletedAt, integer, text, unixSeconds } from './values'
+import { deletedAt, integer, outOfRange, text, unixSeconds } from './values'
 
 export type UserRow = Tables['users']['$inferInsert'] & { id: number; quota: number; usedQuota: number }
 
@@ -49,17 +50,43 @@ export interface UserImportContext {
 	report: ReportSection
 }
 
+/**
+ * A name no other imported user has and no source user had: `<name>_<id>`, then `<name>_<id>_2`…
+ * (a name taken twice in new-api once trimmed, or where the source did not keep names unique).
+ */
+function unusedName(username: string, id: number, taken: ReadonlySet<string>, sourceNames: ReadonlySet<string>): string {
+	const base = `${username}_${id}`
+	let candidate = base
+	for (let suffix = 2; taken.has(candidate) || sourceNames.has(candidate); suffix++) candidate = `${base}_${suffix}`
+	return candidate
+}
+
+/** Amounts that are history, not money: above MAX_QUOTA they are capped, and noted. */
+function cappedAmount(value: number, what: string, id: number, report: ReportSection): number {
+	if (value <= MAX_QUOTA) return value
+	report.note(`${what} above Ferry's maximum: imported as ${MAX_QUOTA}`, id)
+	return MAX_QUOTA
+}
+
 export function mapUsers(sourceRows: readonly SourceRow[], { flavor, secrets, now, report }: UserImportContext): UserRow[] {
 	const boundTo = new Map(BINDINGS.map(({ field }) => [field, new Map<string, number>()]))
 	const affCodes = new Set<string>()
 	const accessTokens = new Set<string>()
+	const sourceNames = new Set(sourceRows.map((row) => text(row, 'username').trim()))
+	const names = new Set<string>()
 	const users: UserRow[] = []
 	for (const row of sourceRows) {
 		report.read += 1
 		const id = integer(row, 'id')
-		const username = text(row, 'username').trim()
+		let username = text(row, 'username').trim()
 		if (id <= 0 || !username) {
 			report.skip('no id or username', id || text(row, 'username'))
+			continue
+		}
+		const quota = integer(row, 'quota')
+		if (quota > MAX_QUOTA) {
+			// Money: never cut down. The account stays behind until its balance is lowered in new-api.
+			report.skip(`balance above Ferry's maximum of ${MAX_QUOTA} quota: lower it in new-api and import again`, id)
 			continue
 		}
 		let deleted = deletedAt(row, now)
@@ -85,19 +112,30 @@ export function mapUsers(sourceRows: readonly SourceRow[], { flavor, secrets, no
 			role,
 			status,
 			email: text(row, 'email').trim(),
-			quota: integer(row, 'quota'),
-			usedQuota: integer(row, 'used_quota'),
+			quota,
+			usedQuota: cappedAmount(integer(row, 'used_quota'), 'used quota', id, report),
 			requestCount: Math.max(0, integer(row, 'request_count')),
 			group: text(row, 'group').trim() || 'default',
 			affCode: text(row, 'aff_code').trim(),
 			affCount: Math.max(0, integer(row, 'aff_count')),
-			affQuota: Math.max(0, integer(row, 'aff_quota')),
-			affHistoryQuota: Math.max(0, integer(row, 'aff_history')),
+			affQuota: cappedAmount(Math.max(0, integer(row, 'aff_quota')), 'invitation income', id, report),
+			affHistoryQuota: cappedAmount(Math.max(0, integer(row, 'aff_history')), 'invitation income history', id, report),
 			inviterId: Math.max(0, integer(row, 'inviter_id')),
 			createdTime: unixSeconds(row, 'created_at', now) || now,
 			lastLoginTime: unixSeconds(row, 'last_login_at'),
 			deletedAt: deleted,
 		}
+		const problem = outOfRange(user)
+		if (problem) {
+			report.skip(problem, id)
+			continue
+		}
+		if (names.has(username)) {
+			const renamed = unusedName(username, id, names, sourceNames)
+			report.note('username already used by another user: imported with its id appended', `${id} (${username} → ${renamed})`)
+			user.username = username = renamed
+		}
+		names.add(username)
 		if (username.length > USERNAME_MAX_LENGTH) report.note(`username longer than Ferry's ${USERNAME_MAX_LENGTH} characters: it signs in as it is, but saving the profile asks for a shorter one`, id)
 		if (!user.password.startsWith('$2')) report.note('password is not a bcrypt hash: the user cannot sign in with a password until it is reset', id)
 		for (const { column, field, name } of BINDINGS) {

@@ -68,3 +68,22 @@ export function jsonObjectText(value: string): { text: string; invalid: boolean;
 	} catch {}
 	return { text: '', invalid: true, parsed: {} }
 }
+
+/** The largest id Ferry keeps: its id columns are 32-bit integers on Postgres. */
+export const MAX_ROW_ID = 2_147_483_647
+
+const snakeCase = (property: string) => property.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`)
+
+/**
+ * Why a mapped row cannot be stored as it is, or undefined: an id above MAX_ROW_ID, or a number
+ * beyond what both JavaScript and Postgres' `bigint` hold exactly (2^53). The source's bigint
+ * columns can hold such numbers; Ferry would store them wrongly or the write would fail.
+ */
+export function outOfRange(row: object): string | undefined {
+	for (const [property, value] of Object.entries(row)) {
+		if (typeof value !== 'number') continue
+		if (property === 'id' && value > MAX_ROW_ID) return `id above ${MAX_ROW_ID}, the largest Ferry keeps`
+		if (!Number.isFinite(value) || (Number.isInteger(value) && !Number.isSafeInteger(value))) return `a number too large to keep exactly (${snakeCase(property)})`
+	}
+	return undefined
+}

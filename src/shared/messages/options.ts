@@ -15,6 +15,8 @@ export const OPTION_MESSAGE_ENTRIES = {
 	notJson: ['不是有效的 JSON 字符串', 'is not a valid JSON string'],
 	/** `{detail}`: the schema's own wording of the first problem, in the reader's language. */
 	jsonShape: ['不是有效的 JSON 字符串：{detail}', 'is not a valid JSON string: {detail}'],
+	/** A ratio or price map: `{max}` is the largest number an entry may be, `{name}` the first entry that is not one. */
+	numberMapEntry: ['必须把每个名称映射为 0 到 {max} 之间的数字；“{name}”不符合', 'must map each name to a number from 0 to {max}; "{name}" does not'],
 	/** `{max}`: the largest count a limit may be; `{example}`: a valid value. */
 	rateLimitGroups: ['必须把每个分组映射为 [总请求数, 成功请求数]，两个 0 到 {max} 的整数（例如 {example}）', 'must map each group to [total requests, successful requests], two whole numbers from 0 to {max} (like {example})'],
 	rateLimitGroupRefused: ['必须把每个分组映射为 [总请求数, 成功请求数]，两个 0 到 {max} 的整数（例如 {example}）；分组“{group}”不符合', 'must map each group to [total requests, successful requests], two whole numbers from 0 to {max} (like {example}); the group "{group}" does not'],
