@@ -60,7 +60,7 @@ for (const target of databaseTargets()) {
 			const zhAnswer = await ferry.call('PUT', '/api/option/', { as: root, body: { key: 'RetryTimes', value: 'many' }, headers: zh })
 			expect(zhAnswer.body).toEqual({ success: false, message: 'RetryTimes 的值无效：请输入数字' })
 			const shape = await ferry.call('PUT', '/api/option/', { as: root, body: { key: 'GroupRatio', value: '{"vip": "high"}' }, headers: zh })
-			expect(shape.body.message).toStartWith('GroupRatio 的值无效：不是有效的 JSON 字符串：')
+			expect(shape.body.message).toBe('GroupRatio 的值无效：必须把每个名称映射为 0 到 10000 之间的数字；“vip”不符合')
 			expect(shape.body.message).not.toMatch(/expected|received/)
 			const enAnswer = await ferry.call('PUT', '/api/option/', { as: root, body: { key: 'RetryTimes', value: 'many' }, headers: en })
 			expect(enAnswer.body).toEqual({ success: false, message: 'RetryTimes please enter a number' })
