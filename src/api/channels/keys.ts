@@ -56,7 +56,7 @@ export async function addChannelKeys(dependencies: Dependencies, channelId: numb
 	const [found] = await store.db.select({ type: channels.type, mode: channels.mode }).from(channels).where(eq(channels.id, channelId))
 	if (!found) throw refused(CHANNEL_MESSAGES.notFound)
 	if (!isMultiKey(found)) throw refused(CHANNEL_MESSAGES.notMultiKey)
-	const list = sealedKeyList(secrets, input.key, found.type)
+	const list = await sealedKeyList(secrets, input.key, found.type)
 	if (list.keys.length === 0) throw badRequest(CHANNEL_MESSAGES.nameAndKeyRequired)
 	const add = () => store.transaction(function* (tx, tables) {
 		const channel = yield* multiKeyChannel(tx, tables, channelId)
