@@ -87,6 +87,16 @@ for (const target of databaseTargets()) {
 				expect(await routable(id)).toBeUndefined()
 			})
 
+			test('two keys failing at the same moment still take the channel out when they were its last', async () => {
+				for (let round = 0; round < 5; round++) {
+					const id = await createChannel({ mode: 'multi_key', key: `sk-race-a-${round}-000000000\nsk-race-b-${round}-000000000` })
+					const changes = await Promise.all([0, 1].map((index) => markKeyAutoDisabled(ferry.store, { channelId: id, index }, UNAUTHORIZED, feed())))
+					expect(changes.map((change) => change.key)).toEqual([true, true])
+					expect(changes.filter((change) => change.channel)).toHaveLength(1)
+					expect((await channelRow(id)).status).toBe(CHANNEL_STATUS.autoDisabled)
+				}
+			})
+
 			test('acts on the channel itself for a single-key channel, index 0', async () => {
 				const id = await createChannel({ key: 'sk-single-store-00000000000' })
 				expect(await markKeyAutoDisabled(ferry.store, { channelId: id, index: 1 }, UNAUTHORIZED, feed())).toEqual({ key: false, channel: false })

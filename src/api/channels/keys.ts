@@ -13,7 +13,7 @@ import type { Dependencies } from '@/dependencies'
 import { nowSeconds } from '@/lib/clock'
 import { isUniqueViolation } from '@/db/unique-violation'
 import {
-	enableChannelOfKeys, enabledKeyCount, insertChannelKeys, refreshPrimaryKey, storedKeyReason, type KeyRef,
+	enableChannelOfKeys, enabledKeyCount, insertChannelKeys, lockChannel, refreshPrimaryKey, storedKeyReason, type KeyRef,
 } from '@/db/stores/channel-keys'
 import { isMultiKey } from '@/db/stores/channels'
 import { badRequest, refused } from '../errors'
@@ -24,9 +24,7 @@ import { keyColumnsWithoutSecret, toKeyView } from './view'
 
 /** Unit of work: the multi-key channel, or the refusal for a missing or single-key one. */
 function* multiKeyChannel(tx: Database, tables: Tables, channelId: number) {
-	const { channels } = tables
-	const [channel] = yield* rows(tx.select({ id: channels.id, name: channels.name, mode: channels.mode, status: channels.status, type: channels.type })
-		.from(channels).where(eq(channels.id, channelId)))
+	const channel = yield* lockChannel(tx, tables, channelId)
 	if (!channel) throw refused(CHANNEL_MESSAGES.notFound)
 	if (!isMultiKey(channel)) throw refused(CHANNEL_MESSAGES.notMultiKey)
 	return channel
@@ -60,9 +58,9 @@ export async function addChannelKeys(dependencies: Dependencies, channelId: numb
 	if (list.keys.length === 0) throw badRequest(CHANNEL_MESSAGES.nameAndKeyRequired)
 	const add = () => store.transaction(function* (tx, tables) {
 		const channel = yield* multiKeyChannel(tx, tables, channelId)
-		const [stored] = yield* rows(tx.select({ value: count() }).from(tables.channelKeys).where(eq(tables.channelKeys.channelId, channelId)))
 		const added = yield* insertChannelKeys(tx, tables, channelId, list.keys)
-		const total = Number(stored?.value ?? 0) + added.indexes.length
+		const [stored] = yield* rows(tx.select({ value: count() }).from(tables.channelKeys).where(eq(tables.channelKeys.channelId, channelId)))
+		const total = Number(stored?.value ?? 0)
 		if (total > CHANNEL_KEYS_MAX) throw badRequest(withValues(CHANNEL_MESSAGES.keysTooMany, { max: CHANNEL_KEYS_MAX, count: total }))
 		if (added.indexes.length > 0) {
 			const target = named(channel.id, channel.name)

@@ -65,6 +65,8 @@ const CHUNK = 500
  */
 export function* insertChannelKeys(tx: Database, tables: Tables, channelId: number, keys: readonly NewChannelKey[]) {
 	const { channels, channelKeys } = tables
+	// Keys added at the same moment by another request are seen once it is done.
+	if (!(yield* lockChannel(tx, tables, channelId))) return { indexes: [] as number[], duplicates: keys.length }
 	const known = new Set<string>()
 	for (let start = 0; start < keys.length; start += CHUNK) {
 		const digests = keys.slice(start, start + CHUNK).map((key) => key.digest)
@@ -148,9 +150,21 @@ export function* enableChannelOfKeys(tx: Database, tables: Tables, channelId: nu
 	return yield* enableAutoDisabledChannelWork(tx, tables, channelId)
 }
 
-function* channelMode(tx: Database, tables: Tables, channelId: number) {
+/**
+ * Unit of work: the channel, its row locked for the rest of the transaction (a write that changes
+ * nothing), or undefined when it is gone. Every change to a channel's keys takes it first: two
+ * keys changing at once then count each other's change, so the last enabled key cannot slip away
+ * unnoticed between them (Postgres; SQLite runs one transaction at a time anyway).
+ */
+export function* lockChannel(tx: Database, tables: Tables, channelId: number) {
 	const { channels } = tables
-	const [channel] = yield* rows(tx.select({ mode: channels.mode }).from(channels).where(eq(channels.id, channelId)))
+	const [channel] = yield* rows(tx.update(channels).set({ mode: sql`${channels.mode}` }).where(eq(channels.id, channelId))
+		.returning({ id: channels.id, name: channels.name, mode: channels.mode, status: channels.status, type: channels.type }))
+	return channel
+}
+
+function* channelMode(tx: Database, tables: Tables, channelId: number) {
+	const channel = yield* lockChannel(tx, tables, channelId)
 	return channel ? (isMultiKey(channel) ? 'multi' : 'single') : undefined
 }
 
