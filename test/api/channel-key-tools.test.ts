@@ -109,6 +109,14 @@ for (const target of databaseTargets()) {
 			expect(lastKeySent()).toBe(REJECTED)
 		})
 
+		test('a single-key channel is tested with its own key whatever its status, as index 0', async () => {
+			const id = await harness.createChannel({ name: 'single', key: KEYS[2], base_url: provider.url, models: 'gpt-4o', status: CHANNEL_STATUS.manuallyDisabled })
+			expect((await get(`/api/channel/test/${id}`)).body).toMatchObject({ success: true, data: { key: 0 } })
+			expect((await get(`/api/channel/test/${id}?key=0`)).body).toMatchObject({ success: true, data: { key: 0 } })
+			expect(lastKeySent()).toBe(KEYS[2]!)
+			expect((await get(`/api/channel/test/${id}?key=1`)).body.message).toBe(inEnglish(withValues(CHANNEL_MESSAGES.keyNotFound, { index: 1 })))
+		})
+
 		test('answers clearly for an unknown key, a wrong keys value and a key index that is no number', async () => {
 			const id = await createPool()
 			expect((await get(`/api/channel/test/${id}?key=5`)).body).toEqual({ success: false, message: inEnglish(withValues(CHANNEL_MESSAGES.keyNotFound, { index: 5 })) })

@@ -81,12 +81,13 @@ export function* insertChannelKeys(tx: Database, tables: Tables, channelId: numb
 		fresh.push(key)
 	}
 	if (fresh.length === 0) return { indexes: [] as number[], duplicates: keys.length }
-	const highestGiven = Math.max(-1, ...fresh.map((key) => key.index ?? -1))
+	const highestGiven = fresh.reduce((highest, key) => Math.max(highest, key.index ?? -1), -1)
+	const taken = fresh.filter((key) => key.index === undefined).length
 	const [channel] = yield* rows(tx.update(channels)
-		.set({ nextKeyIndex: sqlMax(tables, highestGiven + 1, fresh.filter((key) => key.index === undefined).length) })
+		.set({ nextKeyIndex: nextIndexAfter(tables, highestGiven + 1, taken) })
 		.where(eq(channels.id, channelId)).returning({ next: channels.nextKeyIndex }))
 	if (!channel) return { indexes: [] as number[], duplicates: keys.length }
-	let next = channel.next - fresh.filter((key) => key.index === undefined).length
+	let next = channel.next - taken
 	const now = nowSeconds()
 	const values = fresh.map((key) => ({
 		channelId,
@@ -107,7 +108,7 @@ export function* insertChannelKeys(tx: Database, tables: Tables, channelId: numb
  * `next_key_index` after taking `taken` new indexes, and at least `floor` (past the indexes an
  * import brought): greatest(next_key_index, floor) + taken, as SQL on both dialects.
  */
-function sqlMax({ channels }: Tables, floor: number, taken: number) {
+function nextIndexAfter({ channels }: Tables, floor: number, taken: number) {
 	return sql`(case when ${channels.nextKeyIndex} > ${floor} then ${channels.nextKeyIndex} else ${floor} end) + ${taken}`
 }
 

@@ -33,8 +33,12 @@ export async function testChannelKey(dependencies: Dependencies, channel: ToolCh
 	return { ...outcome, key: key.index }
 }
 
-/** The key `index` names, or the usable one when none is named; refused when there is none. */
+/**
+ * The key `index` names, or when none is named a single-key channel's own key (whatever the
+ * channel's status) or a multi-key channel's usable one; refused when there is none.
+ */
 export function keyToTest(channel: ToolChannel, index?: number): ToolKey {
+	if (index === undefined && !isMultiKey(channel)) return channel.toolKeys[0]!
 	if (index === undefined) {
 		const key = usableKey(channel)
 		if (!key) throw refused(CHANNEL_TOOL_MESSAGES.noUsableKey)
