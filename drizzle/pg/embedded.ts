@@ -8,6 +8,7 @@ import migration4 from './0004_change_versions.sql' with { type: 'text' }
 import migration5 from './0005_quota_reminded_at.sql' with { type: 'text' }
 import migration6 from './0006_hold_totals.sql' with { type: 'text' }
 import migration7 from './0007_task_relay.sql' with { type: 'text' }
+import migration8 from './0008_channel_keys.sql' with { type: 'text' }
 
 export default {
 	journal,
@@ -20,5 +21,6 @@ export default {
 		'0005_quota_reminded_at': migration5,
 		'0006_hold_totals': migration6,
 		'0007_task_relay': migration7,
+		'0008_channel_keys': migration8,
 	} as Record<string, string>,
 }

@@ -85,6 +85,11 @@ export const tokens = sqliteTable('tokens', {
 export const channels = sqliteTable('channels', {
 	id: integer('id').primaryKey({ autoIncrement: true }),
 	type: integer('type').notNull().default(1),
+	/**
+	 * Sealed (SecretBox). A single-key channel's key; a multi-key channel keeps its keys in
+	 * `channel_keys` and here a sealed copy of its lowest-index key, so that a reader needing one
+	 * working key of any channel (task polling) still has one.
+	 */
 	key: text('key').notNull(),
 	openaiOrganization: text('openai_organization').notNull().default(''),
 	testModel: text('test_model').notNull().default(''),
@@ -110,9 +115,44 @@ export const channels = sqliteTable('channels', {
 	setting: text('setting').notNull().default(''),
 	maxInputTokens: integer('max_input_tokens').notNull().default(0),
 	expiredTime: integer('expired_time').notNull().default(0),
+	/** CHANNEL_MODE: `single` or `multi_key`. */
+	mode: text('mode').notNull().default('single'),
+	/** MULTI_KEY_MODE: `random` or `polling`. */
+	multiKeyMode: text('multi_key_mode').notNull().default('random'),
+	/** The `position` the next added key gets: positions are never reused, even after deletions. */
+	nextKeyIndex: integer('next_key_index').notNull().default(0),
 }, (table) => [
 	index('channels_name_index').on(table.name),
 	index('channels_tag_index').on(table.tag),
+])
+
+/**
+ * The keys of multi-key channels (single-key channels have no rows here). `position` is the key's
+ * `#index`, taken from `channels.next_key_index` and never reused, so `{channel, index}` stays a
+ * valid reference after deletions. `digest` (HMAC) finds duplicates without the key; `hint` is a
+ * masked tail safe to show. `status` takes the channel statuses (1 enabled, 2 disabled by hand,
+ * 3 auto-disabled); `status_reason` is JSON like a channel's `other_info` reason
+ * (`status_reason`, `status_reason_line`), empty when enabled.
+ */
+export const channelKeys = sqliteTable('channel_keys', {
+	id: integer('id').primaryKey({ autoIncrement: true }),
+	channelId: integer('channel_id').notNull(),
+	position: integer('position').notNull(),
+	key: text('key').notNull(),
+	digest: text('digest').notNull(),
+	hint: text('hint').notNull().default(''),
+	status: integer('status').notNull().default(1),
+	statusReason: text('status_reason').notNull().default(''),
+	statusTime: integer('status_time').notNull().default(0),
+	/** Scrubbed, at most KEY_LAST_ERROR_MAX_LENGTH characters: plain text, or a catalogue message as JSON `{text, values}`. */
+	lastError: text('last_error').notNull().default(''),
+	responseTime: integer('response_time').notNull().default(0),
+	testTime: integer('test_time').notNull().default(0),
+	createdTime: integer('created_time').notNull().default(now),
+}, (table) => [
+	// Also the index of a channel's keys (channel_id leads).
+	uniqueIndex('channel_keys_position_unique').on(table.channelId, table.position),
+	uniqueIndex('channel_keys_digest_unique').on(table.channelId, table.digest),
 ])
 
 export const abilities = sqliteTable('abilities', {

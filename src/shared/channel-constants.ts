@@ -7,7 +7,27 @@ export const DEFAULT_CHANNEL_GROUP = 'default'
 /** Response-time colour tiers in milliseconds (seed 001 §4): up to each bound green, lime, yellow; above red; 0 untested. */
 export const RESPONSE_TIME_TIERS_MS = { fast: 1000, fair: 3000, slow: 5000 } as const
 
-export const CREATE_MODE = { single: 'single', batch: 'batch' } as const
+/**
+ * How `POST /api/channel/` reads `key`: one key (`single`), one channel per key line (`batch`), or
+ * one channel holding every key (`multi_key`: a line each, or a JSON array).
+ */
+export const CREATE_MODE = { single: 'single', batch: 'batch', multiKey: 'multi_key' } as const
+
+/** What a channel holds: one key (`channels.key`), or a pool of keys (`channel_keys`), new-api's names. */
+export const CHANNEL_MODE = { single: 'single', multiKey: 'multi_key' } as const
+export type ChannelMode = (typeof CHANNEL_MODE)[keyof typeof CHANNEL_MODE]
+
+/** How a multi-key channel picks among its enabled keys (new-api's names): at random, or each in turn. */
+export const MULTI_KEY_MODE = { random: 'random', polling: 'polling' } as const
+export type MultiKeyMode = (typeof MULTI_KEY_MODE)[keyof typeof MULTI_KEY_MODE]
+
+/** The most keys one channel holds, and the longest key (UTF-8 bytes; a Vertex AI service account is about 2.4 KB). */
+export const CHANNEL_KEYS_MAX = 10_000
+export const CHANNEL_KEY_MAX_BYTES = 16 * 1024
+/** The longest `last_error` a key keeps, in characters. */
+export const KEY_LAST_ERROR_MAX_LENGTH = 500
+/** `GET /api/channel/test/{id}?keys=all` tests every key of the channel. */
+export const TEST_ALL_KEYS = 'all'
 
 /** Trimmed, non-empty, first occurrence kept: the one normal form of `models` and `group`. */
 export function splitList(value: string | readonly string[]): string[] {

@@ -5,18 +5,22 @@
  * trims items and drops empties and duplicates. JSON-valued fields (`model_mapping`,
  * `status_code_mapping`, `setting`, `other_info`) travel as JSON text, empty meaning none.
  *
- * Answers (`data`): list and search a `Page<ChannelListItem>`; read and update a `ChannelView`;
+ * Answers (`data`): list and search a `Page<ChannelListItem>`; read a `ChannelDetail`; update a `ChannelView`;
  * create a `ChannelView[]`; delete by id nothing; `DELETE /disabled`, `POST /batch`,
  * `POST /batch/tag`, `PUT /tag`, `POST /tag/enabled|disabled` the number of channels affected;
  * `POST /fix` the number of channels whose abilities were rebuilt; `GET /models` a
- * `ChannelModelEntry[]`.
+ * `ChannelModelEntry[]`; a multi-key channel's keys: `POST /{id}/keys` a `ChannelKeysAdded`,
+ * `PUT /{id}/keys/{index}` the key's `ChannelKeyView`, `DELETE /{id}/keys/{index}` nothing.
  */
 import { z } from 'zod'
 import { pageQuerySchema } from './api'
-import { CHANNEL_LIST_MAX_ITEMS, CHANNEL_LIST_MAX_TEXT, CHANNEL_NAME_MAX_LENGTH, CHANNEL_TAG_MAX_LENGTH, CREATE_MODE, PRIORITY_MIN, splitList, TAG_STATUS, WEIGHT_MIN } from './channel-constants'
+import {
+	CHANNEL_LIST_MAX_ITEMS, CHANNEL_LIST_MAX_TEXT, CHANNEL_MODE, CHANNEL_NAME_MAX_LENGTH, CHANNEL_TAG_MAX_LENGTH, CREATE_MODE, MULTI_KEY_MODE, PRIORITY_MIN,
+	splitList, TAG_STATUS, TEST_ALL_KEYS, WEIGHT_MIN,
+} from './channel-constants'
 import { CHANNEL_STATUS } from './channel-type'
 import { describeCycle, mappingCycle } from './model-mapping'
-import { CHANNEL_MESSAGES } from './messages/channels'
+import { CHANNEL_MESSAGES, CHANNEL_TOOL_MESSAGES } from './messages/channels'
 
 export * from './channel-constants'
 
@@ -80,6 +84,7 @@ const statusCodeMapping = text(4096).refine(
 )
 const setting = text(65_536).refine((value) => parsesAsObject(value, () => true), CHANNEL_MESSAGES.settingInvalid)
 const baseUrl = text(2048).transform((value) => value.replace(/\/+$/, ''))
+const multiKeyMode = z.enum(Object.values(MULTI_KEY_MODE), { error: CHANNEL_MESSAGES.multiKeyModeInvalid })
 const name = z.string({ error: CHANNEL_MESSAGES.nameAndKeyRequired }).trim().min(1, CHANNEL_MESSAGES.nameAndKeyRequired).max(CHANNEL_NAME_MAX_LENGTH)
 const id = z.preprocess(numericText, z.number().int().positive())
 
@@ -111,10 +116,15 @@ const optionalFields = Object.fromEntries(Object.entries(editableFields).map(([f
 /**
  * `POST /api/channel/`. In `single` mode `key` is stored whole; in `batch` mode it holds one key
  * per line and one channel is created per distinct key, named `name`, `name-2`, `name-3`… in the
- * order of the lines. Answers the created channels (without keys).
+ * order of the lines. In `multi_key` mode one channel holds every distinct key, given one per line
+ * or as a JSON array (Vertex AI service accounts: an array of JSON objects), at most
+ * CHANNEL_KEYS_MAX of at most CHANNEL_KEY_MAX_BYTES each, and `multi_key_mode` says how a call
+ * picks one (default `random`). Answers the created channels (without keys); when repeated keys
+ * were left out, the message says how many.
  *
  * `copy_from` (the list's copy action): keys are never read back, so a copy sends no key and names
- * the channel whose key it reuses; a key that is given wins.
+ * the channel whose key it reuses — all of its keys, for a multi-key channel, which the copy then
+ * is too; a key that is given wins.
  */
 export const createChannelSchema = z.object({
 	...optionalFields,
@@ -124,18 +134,52 @@ export const createChannelSchema = z.object({
 	models: editableFields.models,
 	weight: weight.nullish(),
 	mode: z.enum(Object.values(CREATE_MODE)).nullish().transform((mode) => mode ?? CREATE_MODE.single),
+	multi_key_mode: multiKeyMode.nullish(),
 	copy_from: id.nullish(),
 }).refine((input) => input.key !== '' || Boolean(input.copy_from), { message: CHANNEL_MESSAGES.nameAndKeyRequired, path: ['key'] })
 
 /**
  * `PUT /api/channel/`: the channel fields with `id`; absent fields stay as they are, so `{id, status}`,
- * `{id, priority}` and `{id, weight}` are updates too. An empty `key` keeps the stored key.
+ * `{id, priority}` and `{id, weight}` are updates too. An empty `key` keeps the stored key; a
+ * multi-key channel takes no `key` here (its keys have calls of their own) but may change its
+ * `multi_key_mode`. Its mode stays what it was created with.
  */
 export const updateChannelSchema = z.object({
 	id,
 	...optionalFields,
 	key: z.string().trim().nullish(),
 	weight: flooredWeight.nullish(),
+	multi_key_mode: multiKeyMode.nullish(),
+})
+
+/** `POST /api/channel/{id}/keys`: more keys for a multi-key channel, read as on creation. Answers a `ChannelKeysAdded`. */
+export const addChannelKeysSchema = z.object({
+	key: z.string({ error: CHANNEL_MESSAGES.nameAndKeyRequired }).trim().min(1, CHANNEL_MESSAGES.nameAndKeyRequired),
+})
+
+/** The indexes the new keys got, in the order given, and how many repeats (within the list or of stored keys) were left out. */
+export const channelKeysAddedSchema = z.object({ indexes: z.array(z.number()), duplicates: z.number() })
+export type ChannelKeysAdded = z.infer<typeof channelKeysAddedSchema>
+
+const keyIndex = z.preprocess(numericText, z.number({ error: CHANNEL_MESSAGES.keyIndexInvalid }).int(CHANNEL_MESSAGES.keyIndexInvalid).min(0, CHANNEL_MESSAGES.keyIndexInvalid))
+
+/** `/api/channel/{id}/keys/{index}`. */
+export const channelKeyParamsSchema = z.object({ id, index: keyIndex })
+
+/** `PUT /api/channel/{id}/keys/{index}`: enable (1) or disable by hand (2) one key. Answers the key's `ChannelKeyView`. */
+export const channelKeyStatusSchema = z.object({
+	status: z.preprocess(numericText, z.union([z.literal(CHANNEL_STATUS.enabled), z.literal(CHANNEL_STATUS.manuallyDisabled)], { error: CHANNEL_MESSAGES.keyStatusInvalid })),
+})
+
+/**
+ * `GET /api/channel/test/{id}`: `model` to test instead of the channel's test model; `key` the
+ * index of one key to test (a `ChannelTestResult`), or `keys=all` every key (a `ChannelKeyTestReport`).
+ * Without either, a multi-key channel is tested with a usable key.
+ */
+export const channelTestQuerySchema = z.object({
+	model: z.string().trim().max(256).optional(),
+	key: keyIndex.optional(),
+	keys: z.literal(TEST_ALL_KEYS, { error: CHANNEL_TOOL_MESSAGES.testKeysInvalid }).optional(),
 })
 
 const flag = z.union([z.boolean(), z.string()]).optional().transform((value) => value === true || value === 'true' || value === '1')
@@ -179,7 +223,33 @@ export const editTagSchema = z.object({
 export const channelOtherInfoSchema = z.looseObject({ status_reason: z.string().optional(), status_time: z.number().optional() })
 export type ChannelOtherInfo = z.infer<typeof channelOtherInfoSchema>
 
-/** A channel as the API shows it: `key` is always empty, keys are never read back. */
+/**
+ * One key of a multi-key channel as the API shows it: never the key, only its `#index`, a masked
+ * tail and its health. `status_reason` is worded in the reader's language (empty when enabled),
+ * `last_error` too when it is Ferry's own message (an upstream's stays in its words).
+ */
+export const channelKeyViewSchema = z.object({
+	index: z.number(),
+	hint: z.string(),
+	status: z.number(),
+	status_reason: z.string(),
+	/** Unix seconds of the last status change to disabled; 0 when enabled. */
+	status_time: z.number(),
+	last_error: z.string(),
+	/** Milliseconds of the latest call or test, 0 when none yet. */
+	response_time: z.number(),
+	test_time: z.number(),
+})
+export type ChannelKeyView = z.infer<typeof channelKeyViewSchema>
+
+/** How many keys a multi-key channel has, by status. */
+export const channelKeyCountsSchema = z.object({ total: z.number(), enabled: z.number(), manually_disabled: z.number(), auto_disabled: z.number() })
+export type ChannelKeyCounts = z.infer<typeof channelKeyCountsSchema>
+
+/**
+ * A channel as the API shows it: `key` is always empty, keys are never read back. `key_counts` is
+ * set for a multi-key channel (null for a single-key one).
+ */
 export const channelViewSchema = z.object({
 	id: z.number(),
 	type: z.number(),
@@ -209,8 +279,15 @@ export const channelViewSchema = z.object({
 	created_time: z.number(),
 	/** JSON text of `channelOtherInfoSchema`, or empty. */
 	other_info: z.string(),
+	mode: z.enum(Object.values(CHANNEL_MODE)),
+	multi_key_mode: z.enum(Object.values(MULTI_KEY_MODE)),
+	key_counts: channelKeyCountsSchema.nullable(),
 })
 export type ChannelView = z.infer<typeof channelViewSchema>
+
+/** `GET /api/channel/{id}`: the channel and, for a multi-key channel, each of its keys in index order (empty for a single-key one). */
+export const channelDetailSchema = channelViewSchema.extend({ keys: z.array(channelKeyViewSchema) })
+export type ChannelDetail = z.infer<typeof channelDetailSchema>
 
 /**
  * In tag mode every tag is one row standing for its channels (those matching the list or search),
@@ -262,8 +339,26 @@ export type ChannelTypeInfo = z.infer<typeof channelTypeInfoSchema>
 export const channelTestResultSchema = z.object({
 	/** How long the test request took, in milliseconds. */
 	time: z.number(),
+	/** The index of the key tested (0 for a single-key channel). */
+	key: z.number(),
 })
 export type ChannelTestResult = z.infer<typeof channelTestResultSchema>
+
+/** One key's test in a `ChannelKeyTestReport`; `message` is worded in the caller's language, empty on success. */
+export const channelKeyTestOutcomeSchema = z.object({ index: z.number(), success: z.boolean(), message: z.string(), time: z.number() })
+
+/**
+ * `GET /api/channel/test/{id}?keys=all`: every key tested (disabled ones too), a few at a time;
+ * the outcomes of those done when the answer went, in index order, and how many were still running
+ * (they finish in the background and are recorded on their keys).
+ */
+export const channelKeyTestReportSchema = z.object({
+	tested: z.number(),
+	failed: z.number(),
+	pending: z.number(),
+	outcomes: z.array(channelKeyTestOutcomeSchema),
+})
+export type ChannelKeyTestReport = z.infer<typeof channelKeyTestReportSchema>
 
 /** What updating every enabled channel's balance did: updated, failed with the reason, still running when the answer went. */
 export const balanceUpdateReportSchema = z.object({

@@ -123,7 +123,7 @@ for (const kind of sourceKinds) {
 					test_time: 1_706_000_000, created_time: 1_700_000_000, used_quota: 123_456,
 				})
 				expect(channels.map((channel) => [channel.id, channel.name, channel.type, channel.status]).sort()).toEqual([
-					[1, 'main', 1, 1], [3, 'router', 1, 2], [4, 'pool', 1, 2], [5, 'pool-2', 1, 2],
+					[1, 'main', 1, 1], [3, 'router', 1, 2], [4, 'pool', 1, 2],
 				])
 				const { abilities } = store.tables
 				const routed = await store.db.select({ group: abilities.group, model: abilities.model }).from(abilities).where(eq(abilities.channelId, 1))

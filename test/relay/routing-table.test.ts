@@ -3,7 +3,8 @@ import { RoutingTable, type RoutableChannel } from '@/relay/pipeline/routing-tab
 
 const channel = (id: number, priority: number, weight: number, fields: Partial<RoutableChannel> = {}): RoutableChannel => ({
 	id, type: 1, name: `c${id}`, key: 'k', baseUrl: '', other: '', organization: '', models: ['m'], groups: ['default'],
-	priority, weight, modelMapping: {}, statusCodeMapping: {}, autoBan: true, setting: {}, testModel: '', ...fields,
+	priority, weight, modelMapping: {}, statusCodeMapping: {}, autoBan: true, setting: {}, testModel: '', mode: 'single', multiKeyMode: 'random',
+	keys: [{ index: 0, key: 'k' }], ...fields,
 })
 
 describe('the routing table', () => {

@@ -29,6 +29,7 @@ const PLAIN_FIELDS = {
 	max_input_tokens: 'maxInputTokens',
 	test_model: 'testModel',
 	auto_ban: 'autoBan',
+	multi_key_mode: 'multiKeyMode',
 } as const satisfies Record<string, keyof ChannelColumns>
 
 export const joinGroups = (groups: readonly string[]) => groups.length ? groups.join(',') : DEFAULT_CHANNEL_GROUP
@@ -46,7 +47,7 @@ function plainColumns(input: Partial<Record<keyof typeof PLAIN_FIELDS, unknown>>
 	return columns as Partial<ChannelColumns>
 }
 
-/** Columns of a new channel except `name` and `key`, which differ per channel in batch mode. */
+/** Columns of a new channel except `name` and `key`, which differ per channel in batch mode (`mode` is the caller's too). */
 export function newChannelColumns(input: CreateInput, now: number): Omit<ChannelColumns, 'name' | 'key'> {
 	const status = input.status ?? CHANNEL_STATUS.enabled
 	return {

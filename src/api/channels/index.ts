@@ -1,10 +1,11 @@
 import { Elysia } from 'elysia'
 import { z } from 'zod'
 import {
-	channelListQuerySchema, channelSearchQuerySchema, createChannelSchema, deleteChannelsSchema, editTagSchema,
-	tagChannelsSchema, tagSchema, updateChannelSchema,
+	addChannelKeysSchema, CHANNEL_MESSAGES, channelKeyParamsSchema, channelKeyStatusSchema, channelListQuerySchema, channelSearchQuerySchema, createChannelSchema,
+	deleteChannelsSchema, editTagSchema, tagChannelsSchema, tagSchema, updateChannelSchema,
 } from '@shared/channel'
 import { CHANNEL_STATUS } from '@shared/channel-type'
+import { withValues } from '@shared/messages'
 import type { Dependencies } from '@/dependencies'
 import { authentication, requireCaller } from '../plugins/auth'
 import { requestLanguage } from '../language'
@@ -15,6 +16,7 @@ import { modelsByChannelType } from './models'
 import {
 	configuredModels, createChannels, deleteChannel, deleteChannels, deleteDisabledChannels, fixAbilities, getChannel, updateChannel,
 } from './service'
+import { addChannelKeys, deleteChannelKey, setChannelKeyStatus } from './keys'
 import { editTag, setTagStatus, tagChannels } from './tags'
 import { channelToolRoutes } from './tools'
 
@@ -39,7 +41,10 @@ function channelManagementRoutes(dependencies: Dependencies) {
 		.get('/models', async () => ok(await configuredModels(dependencies)))
 		.get('/types', () => ok(channelTypes()))
 		.get('/:id', async ({ params, request }) => ok(await getChannel(dependencies, params.id, requestLanguage(request))), { params: idParams })
-		.post('/', async ({ body, caller, request }) => ok(await createChannels(dependencies, body, requireCaller(caller).user, requestLanguage(request))), { body: createChannelSchema })
+		.post('/', async ({ body, caller, request }) => {
+			const created = await createChannels(dependencies, body, requireCaller(caller).user, requestLanguage(request))
+			return ok(created.channels, created.duplicates > 0 ? withValues(CHANNEL_MESSAGES.duplicateKeysLeftOut, { count: created.duplicates }) : '')
+		}, { body: createChannelSchema })
 		.put('/', async ({ body, caller, request }) => ok(await updateChannel(dependencies, body, requireCaller(caller).user, requestLanguage(request))), { body: updateChannelSchema })
 		.delete('/disabled', async ({ caller }) => ok(await deleteDisabledChannels(dependencies, requireCaller(caller).user)))
 		.delete('/:id', async ({ params, caller }) => {
@@ -52,4 +57,15 @@ function channelManagementRoutes(dependencies: Dependencies) {
 		.post('/tag/enabled', async ({ body, caller }) => ok(await setTagStatus(dependencies, body.tag, CHANNEL_STATUS.enabled, requireCaller(caller).user)), { body: tagSchema })
 		.post('/tag/disabled', async ({ body, caller }) => ok(await setTagStatus(dependencies, body.tag, CHANNEL_STATUS.manuallyDisabled, requireCaller(caller).user)), { body: tagSchema })
 		.post('/fix', async ({ caller }) => ok(await fixAbilities(dependencies, requireCaller(caller).user)))
+		.post('/:id/keys', async ({ params, body, caller }) => {
+			const added = await addChannelKeys(dependencies, params.id, body, requireCaller(caller).user)
+			return ok(added, withValues(CHANNEL_MESSAGES.keysAdded, { added: added.indexes.length, duplicates: added.duplicates }))
+		}, { params: idParams, body: addChannelKeysSchema })
+		.put('/:id/keys/:index', async ({ params, body, caller, request }) =>
+			ok(await setChannelKeyStatus(dependencies, { channelId: params.id, index: params.index }, body.status, requireCaller(caller).user, requestLanguage(request))),
+		{ params: channelKeyParamsSchema, body: channelKeyStatusSchema })
+		.delete('/:id/keys/:index', async ({ params, caller }) => {
+			await deleteChannelKey(dependencies, { channelId: params.id, index: params.index }, requireCaller(caller).user)
+			return ok()
+		}, { params: channelKeyParamsSchema })
 }

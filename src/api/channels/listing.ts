@@ -2,12 +2,12 @@
 import { and, count, desc, eq, or, sql, type SQL } from 'drizzle-orm'
 import type { z } from 'zod'
 import { resolvePage, type Page } from '@shared/api'
-import { splitList, TAG_STATUS, type ChannelListItem, type ChannelTagRow, type ChannelView, type channelListQuerySchema, type channelSearchQuerySchema } from '@shared/channel'
+import { splitList, TAG_STATUS, type ChannelKeyCounts, type ChannelListItem, type ChannelTagRow, type ChannelView, type channelListQuerySchema, type channelSearchQuerySchema } from '@shared/channel'
 import { CHANNEL_STATUS } from '@shared/channel-type'
 import type { Language } from '@shared/messages'
 import type { Dependencies } from '@/dependencies'
 import { readPage } from '../paging'
-import { columnsWithoutKey, toChannelView, type ChannelWithoutKey } from './view'
+import { columnsWithoutKey, keyCountsOf, toChannelView, type ChannelWithoutKey } from './view'
 
 type ListQuery = z.infer<typeof channelListQuerySchema>
 
@@ -35,17 +35,23 @@ export function searchChannels(dependencies: Dependencies, query: z.infer<typeof
 }
 
 async function listWhere({ store }: Dependencies, where: SQL | undefined, query: ListQuery, language: Language): Promise<Page<ChannelListItem>> {
-	const view = (channel: ChannelWithoutKey) => toChannelView(channel, language)
+	let keyCounts = new Map<number, ChannelKeyCounts>()
+	const view = (channel: ChannelWithoutKey) => toChannelView(channel, language, keyCounts.get(channel.id))
+	/** The rows, after which the key counts of their multi-key channels are known to `view`. */
+	const withKeyCounts = async (rows: ChannelWithoutKey[]) => {
+		keyCounts = await keyCountsOf(store, rows)
+		return rows
+	}
 	const { channels } = store.tables
 	const order = query.id_sort ? [desc(channels.id)] : [desc(channels.priority), desc(channels.id)]
 	const select = () => store.db.select(columnsWithoutKey(store.tables)).from(channels).where(where).orderBy(...order)
 	if (query.tag_mode) {
 		// Tag rows stand for a varying number of channels, so the page is cut after folding.
 		const { page, pageSize, offset } = resolvePage(query)
-		const folded = foldTags(await select(), view)
+		const folded = foldTags(await withKeyCounts(await select()), view)
 		return { items: folded.slice(offset, offset + pageSize), page, page_size: pageSize, total: folded.length }
 	}
-	return readPage(query, (limit, offset) => select().limit(limit).offset(offset), store.db.select({ value: count() }).from(channels).where(where), view)
+	return readPage(query, async (limit, offset) => withKeyCounts(await select().limit(limit).offset(offset)), store.db.select({ value: count() }).from(channels).where(where), view)
 }
 
 /** Keeps the given order: a tag's row takes the place of its first channel. */

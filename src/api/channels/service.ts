@@ -2,30 +2,42 @@
  * Creating, reading, editing and deleting channels. Every change rewrites the changed channels'
  * abilities in the same transaction and then tells the routing table (`changes.notify`).
  */
-import { eq, inArray, type SQL } from 'drizzle-orm'
+import { and, asc, eq, inArray, type SQL } from 'drizzle-orm'
 import type { z } from 'zod'
 import {
-	CHANNEL_MESSAGES, CREATE_MODE, keyDestinationChanged, splitList, type ChannelModelEntry, type ChannelView, type createChannelSchema,
-	type KeyDestination, type updateChannelSchema,
+	CHANNEL_MESSAGES, CHANNEL_MODE, CREATE_MODE, keyDestinationChanged, MULTI_KEY_MODE, splitList, type ChannelDetail, type ChannelModelEntry, type ChannelView,
+	type createChannelSchema, type KeyDestination, type updateChannelSchema,
 } from '@shared/channel'
+import { parseKeyList } from '@shared/channel-keys'
 import { CHANNEL_STATUS } from '@shared/channel-type'
-import type { Language } from '@shared/messages'
+import type { Language, ServerMessage } from '@shared/messages'
 import { ROLE } from '@shared/user'
-import { rows, type Tables } from '@/db'
+import { rows, run, type Tables } from '@/db'
 import type { Dependencies } from '@/dependencies'
 import { nowSeconds } from '@/lib/clock'
+import type { SecretBox } from '@/lib/crypto'
 import { badRequest, forbidden, refused } from '../errors'
 import { deleteAbilities, rebuildAbilities, rebuildAllAbilities } from '@/db/stores/abilities'
+import { deleteChannelKeys, enabledKeyCount, insertChannelKeys, refreshPrimaryKey, sealKey, type NewChannelKey } from '@/db/stores/channel-keys'
+import { isMultiKey } from '@/db/stores/channels'
 import { requireKnownType } from './channel-types'
 import { batchKeys, batchName, changedColumns, newChannelColumns } from './fields'
-import { columnsWithoutKey, toChannelView } from './view'
+import { channelKeyViews, columnsWithoutKey, toChannelView, toChannelViews } from './view'
 import { adminActionWork, named, namedList, type AdminActor } from '../admin-audit'
 
-export async function getChannel({ store }: Dependencies, id: number, language: Language): Promise<ChannelView> {
+export async function getChannel({ store }: Dependencies, id: number, language: Language): Promise<ChannelDetail> {
 	const { channels } = store.tables
 	const [channel] = await store.db.select(columnsWithoutKey(store.tables)).from(channels).where(eq(channels.id, id))
 	if (!channel) throw refused(CHANNEL_MESSAGES.notFound)
-	return toChannelView(channel, language)
+	if (!isMultiKey(channel)) return { ...toChannelView(channel, language), keys: [] }
+	const keys = await channelKeyViews(store, id, language)
+	const counts = { total: keys.length, enabled: 0, manually_disabled: 0, auto_disabled: 0 }
+	for (const key of keys) {
+		if (key.status === CHANNEL_STATUS.enabled) counts.enabled++
+		else if (key.status === CHANNEL_STATUS.manuallyDisabled) counts.manually_disabled++
+		else if (key.status === CHANNEL_STATUS.autoDisabled) counts.auto_disabled++
+	}
+	return { ...toChannelView(channel, language, counts), keys }
 }
 
 /**
@@ -36,42 +48,88 @@ export async function getChannel({ store }: Dependencies, id: number, language: 
  */
 const mayRedirectStoredKey = (callerRole: number) => callerRole >= ROLE.root
 
-function checkKeyDestination(before: KeyDestination, after: KeyDestination, callerRole: number) {
-	if (!mayRedirectStoredKey(callerRole) && keyDestinationChanged(before, after)) throw forbidden(CHANNEL_MESSAGES.keyNeededForNewDestination)
+function checkKeyDestination(before: KeyDestination, after: KeyDestination, callerRole: number, refusal: ServerMessage = CHANNEL_MESSAGES.keyNeededForNewDestination) {
+	if (!mayRedirectStoredKey(callerRole) && keyDestinationChanged(before, after)) throw forbidden(refusal)
 }
 
+/** The channels created, and how many repeated keys of a multi-key list were left out. */
+export interface CreatedChannels {
+	channels: ChannelView[]
+	duplicates: number
+}
+
+/** What the new channels are made of: one sealed key per channel, or one multi-key channel's keys. */
+type NewKeys =
+	| { mode: typeof CHANNEL_MODE.single; keys: string[] }
+	| { mode: typeof CHANNEL_MODE.multiKey; keys: NewChannelKey[]; duplicates: number; multiKeyMode?: string; nextKeyIndex?: number }
+
 /** Answers the created channels in creation order. The actor's role decides whether a copy may go to a new destination without its key. */
-export async function createChannels(dependencies: Dependencies, input: z.infer<typeof createChannelSchema>, actor: AdminActor, language: Language): Promise<ChannelView[]> {
+export async function createChannels(dependencies: Dependencies, input: z.infer<typeof createChannelSchema>, actor: AdminActor, language: Language): Promise<CreatedChannels> {
 	const { store } = dependencies
 	requireKnownType(input.type)
-	const keys = await storedKeys(dependencies, input, actor.role)
-	if (keys.length === 0) throw badRequest(CHANNEL_MESSAGES.nameAndKeyRequired)
+	const made = await newKeys(dependencies, input, actor.role)
+	if (made.keys.length === 0) throw badRequest(CHANNEL_MESSAGES.nameAndKeyRequired)
 	const shared = newChannelColumns(input, nowSeconds())
-	const values = keys.map((key, index) => ({ ...shared, name: batchName(input.name, index), key }))
+	const values = made.mode === CHANNEL_MODE.single
+		? made.keys.map((key, index) => ({ ...shared, name: batchName(input.name, index), key }))
+		: [{
+			...shared, name: input.name, key: made.keys[0]!.key, mode: CHANNEL_MODE.multiKey,
+			multiKeyMode: input.multi_key_mode ?? made.multiKeyMode ?? MULTI_KEY_MODE.random, nextKeyIndex: made.nextKeyIndex ?? 0,
+		}]
 	const created = await store.transaction(function* (tx, tables) {
 		const inserted = yield* rows(tx.insert(tables.channels).values(values).returning(columnsWithoutKey(tables)))
+		if (made.mode === CHANNEL_MODE.multiKey) {
+			yield* insertChannelKeys(tx, tables, inserted[0]!.id, made.keys)
+			yield* refreshPrimaryKey(tx, tables, inserted[0]!.id)
+		}
 		yield* rebuildAbilities(tx, tables, inserted.map((channel) => channel.id))
 		const targets = namedList(inserted)
 		yield* adminActionWork(tx, tables, actor, {
 			action: 'channel.create', target: targets, summary: `created channel ${targets}${input.copy_from ? ` as a copy of channel #${input.copy_from}` : ''}`,
-			details: { count: inserted.length, type: input.type, ...(input.copy_from ? { copy_from: input.copy_from } : {}) },
+			details: {
+				count: inserted.length, type: input.type, ...(input.copy_from ? { copy_from: input.copy_from } : {}),
+				...(made.mode === CHANNEL_MODE.multiKey ? { keys: made.keys.length } : {}),
+			},
 		})
 		return inserted
 	})
 	dependencies.changes.notify('channels')
-	return created.sort((left, right) => left.id - right.id).map((channel) => toChannelView(channel, language))
+	const sorted = created.sort((left, right) => left.id - right.id)
+	return { channels: await toChannelViews(store, sorted, language), duplicates: made.mode === CHANNEL_MODE.multiKey ? made.duplicates : 0 }
+}
+
+/** Keys sealed between two turns of the event loop: 10 000 of them take tens of milliseconds. */
+const SEAL_CHUNK = 500
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve))
+
+/** A multi-key list read and sealed; a problem in it is the caller's 400. */
+export async function sealedKeyList(secrets: SecretBox, text: string, type: number): Promise<{ keys: NewChannelKey[]; duplicates: number }> {
+	const parsed = parseKeyList(text, type)
+	if (!parsed.ok) throw badRequest(parsed.problem)
+	const keys: NewChannelKey[] = []
+	for (let start = 0; start < parsed.list.keys.length; start += SEAL_CHUNK) {
+		if (start > 0) await nextTurn()
+		for (const key of parsed.list.keys.slice(start, start + SEAL_CHUNK)) keys.push(sealKey(secrets, key))
+	}
+	return { keys, duplicates: parsed.list.duplicates }
 }
 
 /**
- * The encrypted keys to create channels with: the given ones, or the key of `copy_from` — whose
- * copy goes where the source's key goes, unless the caller may redirect stored keys.
+ * The keys to create channels with: the given ones, or the key(s) of `copy_from` — whose copy goes
+ * where the source's keys go, unless the caller may redirect stored keys. A copy of a multi-key
+ * channel is one too, with the same keys at the same indexes and statuses.
  */
-async function storedKeys({ store, secrets }: Dependencies, input: z.infer<typeof createChannelSchema>, callerRole: number): Promise<string[]> {
-	if (input.key) return (input.mode === CREATE_MODE.batch ? batchKeys(input.key) : [input.key]).map((key) => secrets.encrypt(key))
-	if (!input.copy_from) return []
-	const { channels } = store.tables
-	const [source] = await store.db.select({ key: channels.key, type: channels.type, baseUrl: channels.baseUrl, other: channels.other })
-		.from(channels).where(eq(channels.id, input.copy_from))
+async function newKeys({ store, secrets }: Dependencies, input: z.infer<typeof createChannelSchema>, callerRole: number): Promise<NewKeys> {
+	if (input.key) {
+		if (input.mode === CREATE_MODE.multiKey) return { mode: CHANNEL_MODE.multiKey, ...await sealedKeyList(secrets, input.key, input.type) }
+		return { mode: CHANNEL_MODE.single, keys: (input.mode === CREATE_MODE.batch ? batchKeys(input.key) : [input.key]).map((key) => secrets.encrypt(key)) }
+	}
+	if (!input.copy_from) return { mode: CHANNEL_MODE.single, keys: [] }
+	const { channels, channelKeys } = store.tables
+	const [source] = await store.db.select({
+		key: channels.key, type: channels.type, baseUrl: channels.baseUrl, other: channels.other, mode: channels.mode,
+		multiKeyMode: channels.multiKeyMode, nextKeyIndex: channels.nextKeyIndex,
+	}).from(channels).where(eq(channels.id, input.copy_from))
 	if (!source) throw refused(CHANNEL_MESSAGES.notFound)
 	checkKeyDestination(
 		{ type: source.type, base_url: source.baseUrl, other: source.other },
@@ -79,16 +137,31 @@ async function storedKeys({ store, secrets }: Dependencies, input: z.infer<typeo
 		callerRole,
 	)
 	// AES-GCM with a random nonce and no associated data: the copy may share the ciphertext.
-	return [source.key]
+	if (!isMultiKey(source)) return { mode: CHANNEL_MODE.single, keys: [source.key] }
+	const sourceKeys = await store.db.select().from(channelKeys).where(eq(channelKeys.channelId, input.copy_from)).orderBy(asc(channelKeys.position))
+	return {
+		mode: CHANNEL_MODE.multiKey,
+		keys: sourceKeys.map((key) => ({
+			key: key.key, digest: key.digest, hint: key.hint, status: key.status, statusReason: key.statusReason, statusTime: key.statusTime, index: key.position,
+		})),
+		duplicates: 0,
+		multiKeyMode: source.multiKeyMode,
+		nextKeyIndex: source.nextKeyIndex,
+	}
 }
 
 /** Channel columns by the field names the API and the audit trail use. */
 const FIELD_OF_COLUMN: Record<string, string> = {
 	baseUrl: 'base_url', modelMapping: 'model_mapping', statusCodeMapping: 'status_code_mapping', openaiOrganization: 'openai_organization',
-	maxInputTokens: 'max_input_tokens', testModel: 'test_model', autoBan: 'auto_ban', otherInfo: 'other_info',
+	maxInputTokens: 'max_input_tokens', testModel: 'test_model', autoBan: 'auto_ban', otherInfo: 'other_info', multiKeyMode: 'multi_key_mode',
 }
 
-/** An empty key keeps the stored one, which then may go only where it went before (see createChannels on the actor's role). */
+/**
+ * An empty key keeps the stored one, which then may go only where it went before (see
+ * createChannels on the actor's role). A multi-key channel takes no key here, and only the super
+ * admin may send its keys somewhere new. Enabling by hand a multi-key channel none of whose keys
+ * is enabled brings its auto-disabled keys back with it (else it would stay out of routing).
+ */
 export async function updateChannel(dependencies: Dependencies, input: z.infer<typeof updateChannelSchema>, actor: AdminActor, language: Language): Promise<ChannelView> {
 	const callerRole = actor.role
 	const { store, secrets } = dependencies
@@ -98,10 +171,13 @@ export async function updateChannel(dependencies: Dependencies, input: z.infer<t
 		const { channels } = tables
 		const [current] = yield* rows(tx.select().from(channels).where(eq(channels.id, input.id)))
 		if (!current) throw refused(CHANNEL_MESSAGES.notFound)
+		const multiKey = isMultiKey(current)
+		if (multiKey && input.key) throw badRequest(CHANNEL_MESSAGES.multiKeyKeysApart)
 		const columns = changedColumns(current, input, now)
 		if (!input.key) {
 			const before = { type: current.type, base_url: current.baseUrl, other: current.other }
-			checkKeyDestination(before, { type: columns.type ?? before.type, base_url: columns.baseUrl ?? before.base_url, other: columns.other ?? before.other }, callerRole)
+			const after = { type: columns.type ?? before.type, base_url: columns.baseUrl ?? before.base_url, other: columns.other ?? before.other }
+			checkKeyDestination(before, after, callerRole, multiKey ? CHANNEL_MESSAGES.multiKeyDestinationRootOnly : CHANNEL_MESSAGES.keyNeededForNewDestination)
 		}
 		if (input.key) columns.key = secrets.encrypt(input.key)
 		// Which fields changed (the key by name only); `other_info` follows the status and is not a field of its own.
@@ -111,6 +187,11 @@ export async function updateChannel(dependencies: Dependencies, input: z.infer<t
 		const [channel] = Object.keys(columns).length
 			? yield* rows(tx.update(channels).set(columns).where(eq(channels.id, current.id)).returning(columnsWithoutKey(tables)))
 			: [current]
+		if (multiKey && columns.status === CHANNEL_STATUS.enabled && (yield* enabledKeyCount(tx, tables, current.id)) === 0) {
+			const { channelKeys } = tables
+			yield* run(tx.update(channelKeys).set({ status: CHANNEL_STATUS.enabled, statusReason: '', statusTime: 0 })
+				.where(and(eq(channelKeys.channelId, current.id), eq(channelKeys.status, CHANNEL_STATUS.autoDisabled))))
+		}
 		yield* rebuildAbilities(tx, tables, [current.id])
 		if (changed.length > 0) {
 			const target = named(current.id, channel!.name)
@@ -122,7 +203,7 @@ export async function updateChannel(dependencies: Dependencies, input: z.infer<t
 		return channel!
 	})
 	dependencies.changes.notify('channels')
-	return toChannelView(updated, language)
+	return (await toChannelViews(store, [updated], language))[0]!
 }
 
 export async function deleteChannel(dependencies: Dependencies, id: number, actor: AdminActor) {
@@ -144,6 +225,7 @@ async function deleteWhere(dependencies: Dependencies, condition: (tables: Table
 	const deleted = await dependencies.store.transaction(function* (tx, tables) {
 		const gone = yield* rows(tx.delete(tables.channels).where(condition(tables)).returning({ id: tables.channels.id, name: tables.channels.name }))
 		yield* deleteAbilities(tx, tables, gone.map((channel) => channel.id))
+		yield* deleteChannelKeys(tx, tables, gone.map((channel) => channel.id))
 		if (gone.length > 0) {
 			const target = namedList(gone)
 			yield* adminActionWork(tx, tables, actor, {

@@ -1,9 +1,12 @@
-import { getTableColumns } from 'drizzle-orm'
-import type { ChannelView } from '@shared/channel'
+import { asc, count, eq, getTableColumns, inArray } from 'drizzle-orm'
+import { CHANNEL_MODE, KEY_LAST_ERROR_MAX_LENGTH, MULTI_KEY_MODE, type ChannelKeyCounts, type ChannelKeyView, type ChannelView } from '@shared/channel'
+import { CHANNEL_STATUS } from '@shared/channel-type'
 import { inEnglish, type Language, renderMessage } from '@shared/messages'
 import { statusReason, statusReasonMessage, storedStatusReason } from '@shared/messages/channel-status'
-import type { Tables } from '@/db'
-import { parseJsonObject, type ChannelRecord } from '@/db/stores/channels'
+import type { Store, Tables } from '@/db'
+import type { ChannelKeyRecord } from '@/db/stores/channel-keys'
+import { isMultiKey, parseJsonObject, type ChannelRecord } from '@/db/stores/channels'
+import { storedLastError } from '@/db/stores/key-outcomes'
 
 export type ChannelWithoutKey = Omit<ChannelRecord, 'key'>
 
@@ -28,8 +31,74 @@ function wordedOtherInfo(otherInfo: string, language: Language): string {
 	return reason ? JSON.stringify({ ...info, status_reason: renderMessage(language, statusReasonMessage(reason)) }) : otherInfo
 }
 
-/** The channel as the API answers it, its status reason worded in `language`. */
-export function toChannelView(channel: ChannelWithoutKey, language: Language): ChannelView {
+/** A key's stored `status_reason` (a channel's `other_info` reason shape) worded in `language`. */
+function wordedKeyReason(stored: string, language: Language): string {
+	if (!stored) return ''
+	const info = parseJsonObject(stored)
+	const reason = storedStatusReason(info.status_reason_line)
+	if (reason) return renderMessage(language, statusReasonMessage(reason))
+	return typeof info.status_reason === 'string' ? info.status_reason : ''
+}
+
+export type KeyWithoutSecret = Omit<ChannelKeyRecord, 'key' | 'digest'>
+
+/** Every column of a key but the sealed key and its digest. */
+export function keyColumnsWithoutSecret({ channelKeys }: Tables) {
+	const { key: _key, digest: _digest, ...columns } = getTableColumns(channelKeys)
+	return columns
+}
+
+export function toKeyView(key: KeyWithoutSecret, language: Language): ChannelKeyView {
+	const lastError = storedLastError(key.lastError)
+	return {
+		index: key.position,
+		hint: key.hint,
+		status: key.status,
+		status_reason: key.status === CHANNEL_STATUS.enabled ? '' : wordedKeyReason(key.statusReason, language),
+		status_time: key.statusTime,
+		last_error: (typeof lastError === 'string' ? lastError : renderMessage(language, lastError)).slice(0, KEY_LAST_ERROR_MAX_LENGTH),
+		response_time: key.responseTime,
+		test_time: key.testTime,
+	}
+}
+
+/** The keys of one channel as the API shows them, in index order. */
+export async function channelKeyViews(store: Store, channelId: number, language: Language): Promise<ChannelKeyView[]> {
+	const { channelKeys } = store.tables
+	const found = await store.db.select(keyColumnsWithoutSecret(store.tables)).from(channelKeys)
+		.where(eq(channelKeys.channelId, channelId)).orderBy(asc(channelKeys.position))
+	return found.map((key) => toKeyView(key, language))
+}
+
+const ID_CHUNK = 500
+
+/** Key counts by status of the multi-key channels among `channels`, in one query (per 500 of them). */
+export async function keyCountsOf(store: Store, channels: readonly Pick<ChannelWithoutKey, 'id' | 'mode'>[]): Promise<Map<number, ChannelKeyCounts>> {
+	const ids = channels.filter(isMultiKey).map((channel) => channel.id)
+	const counts = new Map<number, ChannelKeyCounts>(ids.map((id) => [id, { total: 0, enabled: 0, manually_disabled: 0, auto_disabled: 0 }]))
+	if (ids.length === 0) return counts
+	const { channelKeys } = store.tables
+	const found = []
+	for (let start = 0; start < ids.length; start += ID_CHUNK) {
+		found.push(...await store.db.select({ channelId: channelKeys.channelId, status: channelKeys.status, value: count() })
+			.from(channelKeys).where(inArray(channelKeys.channelId, ids.slice(start, start + ID_CHUNK))).groupBy(channelKeys.channelId, channelKeys.status))
+	}
+	for (const { channelId, status, value } of found) {
+		const tally = counts.get(channelId)!
+		const number = Number(value)
+		tally.total += number
+		if (status === CHANNEL_STATUS.enabled) tally.enabled += number
+		else if (status === CHANNEL_STATUS.manuallyDisabled) tally.manually_disabled += number
+		else if (status === CHANNEL_STATUS.autoDisabled) tally.auto_disabled += number
+	}
+	return counts
+}
+
+/**
+ * The channel as the API answers it, its status reason worded in `language`; `keyCounts` for a
+ * multi-key channel (from `keyCountsOf`).
+ */
+export function toChannelView(channel: ChannelWithoutKey, language: Language, keyCounts?: ChannelKeyCounts): ChannelView {
 	return {
 		id: channel.id,
 		type: channel.type,
@@ -58,5 +127,14 @@ export function toChannelView(channel: ChannelWithoutKey, language: Language): C
 		expired_time: channel.expiredTime,
 		created_time: channel.createdTime,
 		other_info: wordedOtherInfo(channel.otherInfo, language),
+		mode: isMultiKey(channel) ? CHANNEL_MODE.multiKey : CHANNEL_MODE.single,
+		multi_key_mode: channel.multiKeyMode === MULTI_KEY_MODE.polling ? MULTI_KEY_MODE.polling : MULTI_KEY_MODE.random,
+		key_counts: isMultiKey(channel) ? keyCounts ?? { total: 0, enabled: 0, manually_disabled: 0, auto_disabled: 0 } : null,
 	}
+}
+
+/** The channels as the API answers them, with the key counts of the multi-key ones (one query for all). */
+export async function toChannelViews(store: Store, channels: readonly ChannelWithoutKey[], language: Language): Promise<ChannelView[]> {
+	const counts = await keyCountsOf(store, channels)
+	return channels.map((channel) => toChannelView(channel, language, counts.get(channel.id)))
 }

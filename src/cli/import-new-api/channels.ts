@@ -4,25 +4,30 @@
  * encrypted as Ferry encrypts channel keys. The abilities (the routing table) are rebuilt from the
  * channels afterwards, as Ferry derives them, rather than copied.
  *
- * A new-api multi-key channel (`channel_info.is_multi_key`) sends one of its keys per call; a Ferry
- * channel holds one key, so each key becomes a channel of its own: the first keeps the id, the
- * others are added after the last id, named `<name>-2`, `<name>-3`… and tagged together.
+ * A new-api multi-key channel (`channel_info.is_multi_key`: its key column a list, one per line or a
+ * JSON array for Vertex AI) becomes a Ferry multi-key channel: each key keeps its index, its status
+ * from `multi_key_status_list` and its disabled reason and time (`multi_key_disabled_reason`,
+ * `multi_key_disabled_time`); `multi_key_mode` (random or polling) comes over.
  *
  * one-api keeps per-type settings in a JSON `config` (api_version, region, ak/sk, user_id,
  * library_id, vertex_ai_adc) where new-api has `other` and composite keys; they are moved to
  * where Ferry reads them.
  */
 import { CHANNEL_STATUS, CHANNEL_TYPE } from '@shared/channel-type'
-import { splitList } from '@shared/channel'
+import { CHANNEL_KEY_MAX_BYTES, CHANNEL_KEYS_MAX, CHANNEL_MODE, KEY_LAST_ERROR_MAX_LENGTH, MULTI_KEY_MODE, splitList } from '@shared/channel'
+import { keyHint } from '@shared/channel-keys'
 import { describeCycle, mappingCycle } from '@shared/model-mapping'
 import type { Tables } from '@/db'
 import type { SecretBox } from '@/lib/crypto'
+import { uncodedKeyReason } from '@/db/stores/channel-keys'
 import { decideType, type SourceFlavor } from './channel-types'
 import type { ReportSection } from './report'
 import type { SourceRow } from './source'
-import { decimal, flag, integer, jsonObjectText, MAX_ROW_ID, outOfRange, text, unixSeconds } from './values'
+import { decimal, flag, integer, jsonObjectText, outOfRange, text, unixSeconds } from './values'
 
-export type ChannelRow = Tables['channels']['$inferInsert'] & { id: number; name: string }
+export type ChannelKeyRow = Tables['channelKeys']['$inferInsert']
+/** A channel to write, and for a multi-key channel its keys. */
+export type ChannelRow = Tables['channels']['$inferInsert'] & { id: number; name: string; keys?: ChannelKeyRow[] }
 
 const KNOWN_STATUSES = new Set<number>(Object.values(CHANNEL_STATUS))
 
@@ -94,7 +99,6 @@ function statusCodeMapping(row: SourceRow, id: number, report: ReportSection): s
 
 export function mapChannels(sourceRows: readonly SourceRow[], { flavor, secrets, now, report }: ChannelImportContext): ChannelRow[] {
 	const channels: ChannelRow[] = []
-	const extraKeys: { channel: ChannelRow; status: number; keys: string[]; statuses: Record<string, number> }[] = []
 	for (const row of sourceRows) {
 		report.read += 1
 		const id = integer(row, 'id')
@@ -168,37 +172,73 @@ export function mapChannels(sourceRows: readonly SourceRow[], { flavor, secrets,
 			if (value && value !== '{}' && value !== 'null') report.note(reason, label)
 		}
 		const info = jsonObjectText(text(row, 'channel_info')).parsed
-		const keys = info.is_multi_key === true ? multipleKeys(key) : [key.trim()]
-		channel.key = secrets.encrypt(keys[0] ?? key.trim())
-		const statuses = (typeof info.multi_key_status_list === 'object' && info.multi_key_status_list !== null ? info.multi_key_status_list : {}) as Record<string, number>
-		if (keys.length > 1) {
-			extraKeys.push({ channel, status: channel.status!, keys: keys.slice(1), statuses })
-			channel.tag ||= name
-			if (statuses['0'] !== undefined && statuses['0'] !== CHANNEL_STATUS.enabled) channel.status = CHANNEL_STATUS.manuallyDisabled
+		if (info.is_multi_key === true) {
+			if (!multiKeyChannel(channel, key, info, { secrets, now, report, label })) continue
+		} else {
+			channel.key = secrets.encrypt(key.trim())
 		}
 		channels.push(channel)
 	}
-	// Extra keys of multi-key channels become channels after the last id.
-	let nextId = channels.reduce((top, channel) => Math.max(top, channel.id), 0) + 1
-	for (const { channel, status, keys, statuses } of extraKeys) {
-		keys.forEach((key, index) => {
-			const position = index + 1
-			const disabled = statuses[String(position)] !== undefined && statuses[String(position)] !== CHANNEL_STATUS.enabled
-			if (nextId > MAX_ROW_ID) {
-				report.skip(`key of a multi-key channel without an id left for it (above ${MAX_ROW_ID})`, `${channel.id} "${channel.name}" key ${position + 1}`)
-				return
-			}
-			channels.push({
-				...channel,
-				id: nextId++,
-				name: `${channel.name}-${position + 1}`,
-				key: secrets.encrypt(key),
-				status: disabled ? CHANNEL_STATUS.manuallyDisabled : status,
-				usedQuota: 0,
-			})
-		})
-		report.note(`multi-key channel with ${keys.length + 1} keys: one channel per key, tagged "${channel.tag}"`, `${channel.id} "${channel.name}"`)
-	}
 	report.imported = channels.length
 	return channels
+}
+
+const objectOf = (value: unknown): Record<string, unknown> => (typeof value === 'object' && value !== null && !Array.isArray(value) ? value as Record<string, unknown> : {})
+
+/**
+ * Makes `channel` the multi-key channel new-api's `channel_info` describes, its keys at their
+ * indexes; answers false (reported) when no key is left.
+ */
+function multiKeyChannel(
+	channel: ChannelRow, keyText: string, info: Record<string, unknown>,
+	{ secrets, now, report, label }: Pick<ChannelImportContext, 'secrets' | 'now' | 'report'> & { label: string },
+): boolean {
+	const statuses = objectOf(info.multi_key_status_list)
+	const reasons = objectOf(info.multi_key_disabled_reason)
+	const times = objectOf(info.multi_key_disabled_time)
+	const keys: ChannelKeyRow[] = []
+	const seen = new Set<string>()
+	const problems = { long: 0, repeated: 0, beyond: 0 }
+	const encoder = new TextEncoder()
+	for (const [index, key] of multipleKeys(keyText).entries()) {
+		if (encoder.encode(key).length > CHANNEL_KEY_MAX_BYTES) {
+			problems.long++
+			continue
+		}
+		const digest = secrets.digest(key)
+		if (seen.has(digest)) {
+			problems.repeated++
+			continue
+		}
+		if (keys.length >= CHANNEL_KEYS_MAX) {
+			problems.beyond++
+			continue
+		}
+		seen.add(digest)
+		const stored = Number(statuses[String(index)] ?? CHANNEL_STATUS.enabled)
+		const status = KNOWN_STATUSES.has(stored) ? stored : CHANNEL_STATUS.manuallyDisabled
+		const reason = status === CHANNEL_STATUS.enabled ? '' : String(reasons[String(index)] ?? '').slice(0, KEY_LAST_ERROR_MAX_LENGTH)
+		const time = Number(times[String(index)] ?? 0)
+		keys.push({
+			channelId: channel.id, position: index, key: secrets.encrypt(key), digest, hint: keyHint(key), status,
+			statusReason: uncodedKeyReason(reason),
+			statusTime: status === CHANNEL_STATUS.enabled || !Number.isSafeInteger(time) || time < 0 ? 0 : time,
+			createdTime: channel.createdTime ?? now,
+		})
+	}
+	if (problems.long) report.note(`${problems.long} key(s) longer than ${CHANNEL_KEY_MAX_BYTES} bytes left out`, label)
+	if (problems.repeated) report.note(`${problems.repeated} repeated key(s) left out`, label)
+	if (problems.beyond) report.note(`${problems.beyond} key(s) beyond the ${CHANNEL_KEYS_MAX} a channel holds left out`, label)
+	if (keys.length === 0) {
+		report.skip('multi-key channel without a key Ferry can keep', label)
+		return false
+	}
+	channel.mode = CHANNEL_MODE.multiKey
+	channel.multiKeyMode = info.multi_key_mode === MULTI_KEY_MODE.polling ? MULTI_KEY_MODE.polling : MULTI_KEY_MODE.random
+	channel.key = keys[0]!.key
+	channel.nextKeyIndex = keys[keys.length - 1]!.position + 1
+	channel.keys = keys
+	const disabled = keys.filter((key) => key.status !== CHANNEL_STATUS.enabled).length
+	report.note(`multi-key channel: ${keys.length} key(s)${disabled ? `, ${disabled} of them disabled` : ''}`, label)
+	return true
 }

@@ -43,6 +43,7 @@ export async function writePlan(store: Store, plan: ImportPlan, { source, time, 
 		yield* insertRows(tables.tokens, plan.tokens)
 		progress(`wrote tokens: ${plan.tokens.length}`)
 		yield* insertRows(tables.channels, plan.channels)
+		yield* insertRows(tables.channelKeys, plan.channels.flatMap((channel) => channel.keys ?? []))
 		const channelCount = yield* rebuildAllAbilities(tx, tables)
 		progress(`wrote channels: ${channelCount}, abilities rebuilt`)
 		for (const option of plan.options) {

@@ -2,12 +2,12 @@
  * Channels as the relay and the management API both need them: the stored record, the routing
  * table's source, auto-disabling, and the `other_info` upkeep of a status change.
  */
-import { and, eq } from 'drizzle-orm'
-import { splitList } from '@shared/channel'
+import { and, asc, eq } from 'drizzle-orm'
+import { CHANNEL_MODE, MULTI_KEY_MODE, splitList, type ChannelMode, type MultiKeyMode } from '@shared/channel-constants'
 import { CHANNEL_STATUS } from '@shared/channel-type'
 import { inEnglish } from '@shared/messages'
 import { statusReasonMessage, type StatusReason } from '@shared/messages/channel-status'
-import { rows, type Store, type Tables } from '@/db'
+import { rows, type Database, type Store, type Tables } from '@/db'
 import type { ChangeFeed } from '@/lib/change-feed'
 import type { SecretBox } from '@/lib/crypto'
 import { nowSeconds } from '@/lib/clock'
@@ -38,12 +38,26 @@ export function withStatusInfo(otherInfo: string, status: number, reason: Status
 	return Object.keys(info).length ? JSON.stringify(info) : ''
 }
 
+/** One key of a channel, decrypted: keep it in memory only, never in a log line or an answer. */
+export interface ChannelKey {
+	/** The key's `#index`: 0 for a single-key channel, `channel_keys.position` for a multi-key one. */
+	index: number
+	key: string
+}
+
 export interface RoutableChannel {
 	id: number
 	type: number
 	name: string
-	/** Decrypted: keep it in memory only, never in a log line or an answer. */
+	/** Decrypted: keep it in memory only, never in a log line or an answer. For a multi-key channel, its first usable key. */
 	key: string
+	mode: ChannelMode
+	multiKeyMode: MultiKeyMode
+	/**
+	 * The usable (enabled) keys in index order: a single-key channel's own key as index 0; a
+	 * multi-key channel's enabled keys, when the reader loaded them (empty otherwise).
+	 */
+	keys: ChannelKey[]
 	baseUrl: string
 	other: string
 	organization: string
@@ -65,13 +79,50 @@ function textMap(text: string): Record<string, string> {
 		.map(([key, value]) => [key, String(value)]))
 }
 
-/** The row with its key decrypted and its fields parsed; throws when the key was written under another CRYPTO_SECRET. */
-export function toRoutableChannel(secrets: SecretBox, channel: ChannelRecord): RoutableChannel {
+/** A sealed key of `channel_keys` as the readers load it. */
+export interface SealedKey {
+	index: number
+	key: string
+}
+
+export const isMultiKey = (channel: Pick<ChannelRecord, 'mode'>) => channel.mode === CHANNEL_MODE.multiKey
+const modeOf = (mode: string): ChannelMode => (mode === CHANNEL_MODE.multiKey ? CHANNEL_MODE.multiKey : CHANNEL_MODE.single)
+const multiKeyModeOf = (mode: string): MultiKeyMode => (mode === MULTI_KEY_MODE.polling ? MULTI_KEY_MODE.polling : MULTI_KEY_MODE.random)
+
+/**
+ * The keys of a multi-key channel decrypted, in index order, leaving out one that cannot be read;
+ * throws when none can (the channel is then as unreadable as a single key written under another
+ * CRYPTO_SECRET).
+ */
+function openKeys(secrets: SecretBox, sealed: readonly SealedKey[]): ChannelKey[] {
+	const opened: ChannelKey[] = []
+	for (const { index, key } of [...sealed].sort((left, right) => left.index - right.index)) {
+		try {
+			opened.push({ index, key: secrets.decrypt(key) })
+		} catch {
+			// Reported with the channel when none is left.
+		}
+	}
+	if (sealed.length > 0 && opened.length === 0) throw new Error('no key of the channel can be decrypted')
+	return opened
+}
+
+/**
+ * The row with its key decrypted and its fields parsed; throws when the key was written under
+ * another CRYPTO_SECRET. `usableKeys`: a multi-key channel's enabled keys (sealed); without them
+ * its `keys` is empty and `key` is the sealed copy `channels.key` holds (its lowest-index key).
+ */
+export function toRoutableChannel(secrets: SecretBox, channel: ChannelRecord, usableKeys?: readonly SealedKey[]): RoutableChannel {
+	const multiKey = isMultiKey(channel)
+	const keys = multiKey ? openKeys(secrets, usableKeys ?? []) : [{ index: 0, key: secrets.decrypt(channel.key) }]
 	return {
 		id: channel.id,
 		type: channel.type,
 		name: channel.name,
-		key: secrets.decrypt(channel.key),
+		key: keys[0]?.key ?? secrets.decrypt(channel.key),
+		mode: modeOf(channel.mode),
+		multiKeyMode: multiKeyModeOf(channel.multiKeyMode),
+		keys,
 		baseUrl: channel.baseUrl,
 		other: channel.other,
 		organization: channel.openaiOrganization,
@@ -101,13 +152,58 @@ export function readableChannels<Channel>(records: readonly ChannelRecord[], rea
 }
 
 /**
- * Every enabled channel with its key decrypted and its fields parsed. A channel whose key cannot
- * be decrypted (written under another CRYPTO_SECRET) is left out and reported to `onUnreadableKey`.
+ * Every enabled channel with its keys decrypted and its fields parsed, in two queries (the
+ * channels, then the enabled keys of the enabled multi-key ones). A channel whose key cannot be
+ * decrypted (written under another CRYPTO_SECRET) is left out and reported to `onUnreadableKey`;
+ * a multi-key channel without an enabled key is left out like a disabled channel.
  */
 export async function loadRoutableChannels(store: Store, secrets: SecretBox, onUnreadableKey?: (channelId: number) => void): Promise<RoutableChannel[]> {
-	const { channels } = store.tables
+	const { channels, channelKeys } = store.tables
 	const enabled = await store.db.select().from(channels).where(eq(channels.status, CHANNEL_STATUS.enabled)).orderBy(channels.id)
-	return readableChannels(enabled, (channel) => toRoutableChannel(secrets, channel), onUnreadableKey)
+	const keysByChannel = new Map<number, SealedKey[]>()
+	if (enabled.some(isMultiKey)) {
+		const usable = await store.db.select({ channelId: channelKeys.channelId, index: channelKeys.position, key: channelKeys.key })
+			.from(channelKeys)
+			.innerJoin(channels, eq(channels.id, channelKeys.channelId))
+			.where(and(eq(channels.status, CHANNEL_STATUS.enabled), eq(channels.mode, CHANNEL_MODE.multiKey), eq(channelKeys.status, CHANNEL_STATUS.enabled)))
+			.orderBy(asc(channelKeys.channelId), asc(channelKeys.position))
+		for (const { channelId, index, key } of usable) {
+			const list = keysByChannel.get(channelId)
+			if (list) list.push({ index, key })
+			else keysByChannel.set(channelId, [{ index, key }])
+		}
+	}
+	const routable = enabled.filter((channel) => !isMultiKey(channel) || keysByChannel.has(channel.id))
+	return readableChannels(routable, (channel) => toRoutableChannel(secrets, channel, keysByChannel.get(channel.id)), onUnreadableKey)
+}
+
+/**
+ * Unit of work: an enabled channel to auto-disabled (status 3) with the reason and time in
+ * `other_info`, its abilities disabled. Answers false when the channel was not enabled.
+ */
+export function* autoDisableChannel(tx: Database, tables: Tables, channelId: number, reason: StatusReason, now: number) {
+	const { channels } = tables
+	const isEnabled = and(eq(channels.id, channelId), eq(channels.status, CHANNEL_STATUS.enabled))
+	const [channel] = yield* rows(tx.select({ otherInfo: channels.otherInfo }).from(channels).where(isEnabled))
+	if (!channel) return false
+	const otherInfo = withStatusInfo(channel.otherInfo, CHANNEL_STATUS.autoDisabled, reason, now)
+	const [updated] = yield* rows(tx.update(channels).set({ status: CHANNEL_STATUS.autoDisabled, otherInfo }).where(isEnabled).returning({ id: channels.id }))
+	if (!updated) return false
+	yield* rebuildAbilities(tx, tables, [channelId])
+	return true
+}
+
+/** Unit of work: an auto-disabled channel (status 3) enabled, its reason cleared; false when it was not auto-disabled. */
+export function* enableAutoDisabledChannelWork(tx: Database, tables: Tables, channelId: number) {
+	const { channels } = tables
+	const isAutoDisabled = and(eq(channels.id, channelId), eq(channels.status, CHANNEL_STATUS.autoDisabled))
+	const [channel] = yield* rows(tx.select({ otherInfo: channels.otherInfo }).from(channels).where(isAutoDisabled))
+	if (!channel) return false
+	const otherInfo = withStatusInfo(channel.otherInfo, CHANNEL_STATUS.enabled, undefined, 0)
+	const [updated] = yield* rows(tx.update(channels).set({ status: CHANNEL_STATUS.enabled, otherInfo }).where(isAutoDisabled).returning({ id: channels.id }))
+	if (!updated) return false
+	yield* rebuildAbilities(tx, tables, [channelId])
+	return true
 }
 
 /**
@@ -118,19 +214,14 @@ export async function loadRoutableChannels(store: Store, secrets: SecretBox, onU
  */
 export async function markChannelAutoDisabled(store: Store, channelId: number, reason: StatusReason, changes: ChangeFeed): Promise<boolean> {
 	const now = nowSeconds()
-	const disabled = await store.transaction(function* (tx, tables) {
-		const { channels } = tables
-		const [channel] = yield* rows(tx.select({ otherInfo: channels.otherInfo }).from(channels)
-			.where(and(eq(channels.id, channelId), eq(channels.status, CHANNEL_STATUS.enabled))))
-		if (!channel) return false
-		const otherInfo = withStatusInfo(channel.otherInfo, CHANNEL_STATUS.autoDisabled, reason, now)
-		const [updated] = yield* rows(tx.update(channels).set({ status: CHANNEL_STATUS.autoDisabled, otherInfo })
-			.where(and(eq(channels.id, channelId), eq(channels.status, CHANNEL_STATUS.enabled)))
-			.returning({ id: channels.id }))
-		if (!updated) return false
-		yield* rebuildAbilities(tx, tables, [channelId])
-		return true
-	})
+	const disabled = await store.transaction((tx, tables) => autoDisableChannel(tx, tables, channelId, reason, now))
 	if (disabled) changes.notify('channels')
 	return disabled
+}
+
+/** Auto-disabled (status 3) → enabled, clearing the reason; then tells the routing table. Answers false when it was not auto-disabled. */
+export async function enableAutoDisabledChannel(store: Store, channelId: number, changes: ChangeFeed): Promise<boolean> {
+	const enabled = await store.transaction((tx, tables) => enableAutoDisabledChannelWork(tx, tables, channelId))
+	if (enabled) changes.notify('channels')
+	return enabled
 }

@@ -13,6 +13,8 @@ export const CHANNEL_STATUS_REASON_ENTRIES = {
 	'upstream.keyword': ['上游错误包含“{keyword}”：{message}', 'upstream error matched "{keyword}": {message}'],
 	/** `reason` is the test's own outcome, a catalogue message. */
 	'test.failed': ['渠道测试失败：{reason}', 'channel test failed: {reason}'],
+	/** A multi-key channel whose last enabled key was auto-disabled; `reason` is that key's, a nested reason. */
+	'keys.all_disabled': ['所有密钥均已自动禁用（最后一个是 #{index}：{reason}）', 'all keys are auto-disabled (the last, #{index}: {reason})'],
 	'test.slow': ['渠道测试用时 {seconds} 秒，超过 {threshold} 秒的阈值', 'channel test took {seconds} s, more than the {threshold} s threshold'],
 } as const
 

@@ -25,6 +25,37 @@ export const CHANNEL_MESSAGE_ENTRIES = {
 	tagRequired: ['标签不能为空', 'the tag must not be empty'],
 	noChanges: ['没有修改', 'no changes'],
 	noChannelsWithTag: ['没有渠道使用该标签', 'no channel has this tag'],
+	// Multi-key channels: the key list, one key per line or a JSON array.
+	keysTooMany: ['一个渠道最多 {max} 个密钥，这里有 {count} 个', 'a channel holds at most {max} keys; this would make {count}'],
+	keyLineTooLong: ['第 {line} 行的密钥超过 {max} 字节', 'the key on line {line} is longer than {max} bytes'],
+	keyElementTooLong: ['JSON 数组第 {element} 个元素的密钥超过 {max} 字节', 'the key in element {element} of the JSON array is longer than {max} bytes'],
+	keyArrayInvalid: ['密钥以 [ 开头，但不是合法的 JSON 数组', 'the keys start with [ but are not a valid JSON array'],
+	keyElementInvalid: ['JSON 数组的第 {element} 个元素既不是字符串也不是 JSON 对象', 'element {element} of the JSON array is neither a string nor a JSON object'],
+	vertexKeyLineInvalid: [
+		'第 {line} 行不是 Vertex AI 服务账号密钥（含 project_id、client_email 和 private_key 的 JSON 对象；多个密钥请写成 JSON 数组，最多 {max} 字节一个）',
+		'line {line} is not a Vertex AI service-account key (a JSON object with project_id, client_email and private_key; give several as a JSON array, at most {max} bytes each)',
+	],
+	vertexKeyElementInvalid: [
+		'JSON 数组的第 {element} 个元素不是 Vertex AI 服务账号密钥（含 project_id、client_email 和 private_key 的 JSON 对象，最多 {max} 字节）',
+		'element {element} of the JSON array is not a Vertex AI service-account key (a JSON object with project_id, client_email and private_key, at most {max} bytes)',
+	],
+	duplicateKeysLeftOut: ['已忽略 {count} 个重复的密钥', '{count} duplicate key(s) left out'],
+	keysAdded: ['已添加 {added} 个密钥，忽略 {duplicates} 个重复的密钥', '{added} key(s) added, {duplicates} duplicate(s) left out'],
+	keyNotFound: ['密钥 #{index} 不存在，请刷新后重试', 'key #{index} not found, refresh and retry'],
+	keyIndexInvalid: ['密钥序号必须是非负整数', 'the key index must be a non-negative integer'],
+	keyStatusInvalid: ['密钥状态必须是 1（启用）或 2（禁用）', 'the key status must be 1 (enabled) or 2 (disabled)'],
+	lastKey: ['渠道至少要有一个密钥：要停用它，请禁用或删除渠道', 'a channel needs at least one key: disable or delete the channel instead'],
+	lastEnabledKey: [
+		'这是已启用渠道的最后一个启用的密钥：请先启用另一个密钥，或禁用渠道',
+		'this is the last enabled key of an enabled channel: enable another key first, or disable the channel',
+	],
+	notMultiKey: ['这个渠道只有一个密钥，请在编辑渠道时修改它', 'this channel has a single key: change it by editing the channel'],
+	multiKeyKeysApart: ['多密钥渠道的密钥在它的密钥列表中添加、禁用或删除', "a multi-key channel's keys are added, disabled and deleted in its key list"],
+	multiKeyModeInvalid: ['多密钥的选择方式必须是 random（随机）或 polling（轮询）', 'the multi-key mode must be random or polling'],
+	multiKeyDestinationRootOnly: [
+		'类型、Base URL 和“其他”设置（区域、账户、API 版本）决定密钥发往何处：多密钥渠道的这些设置只有超级管理员可以修改',
+		'the type, base URL and "other" setting (region, account, API version) decide where the keys are sent: only the super admin may change them on a multi-key channel',
+	],
 } as const
 
 export const CHANNEL_MESSAGES = /* @__PURE__ */ sourceTexts(CHANNEL_MESSAGE_ENTRIES)
@@ -69,6 +100,9 @@ export const CHANNEL_TOOL_MESSAGE_ENTRIES = {
 	outboundTooLarge: ['{target} 的响应超过 {limit} 字节', 'outbound response from {target} is larger than {limit} bytes'],
 	outboundNetwork: ['到 {target} 的请求失败：{code}', 'outbound request to {target} failed: {code}'],
 	outboundHandshake: ['到 {target} 的 WebSocket 握手被拒绝：状态 {status}', 'WebSocket handshake with {target} refused: status {status}'],
+	noUsableKey: ['渠道没有可用的密钥（都被手动禁用了）', 'the channel has no usable key (all are disabled by hand)'],
+	keyTestRunning: ['这个渠道的密钥测试已在进行，请等待它结束', "a test of this channel's keys is already running, please wait for it to finish"],
+	testKeysInvalid: ['keys 参数只能是 all', 'the keys parameter may only be all'],
 } as const
 
 export const CHANNEL_TOOL_MESSAGES = /* @__PURE__ */ sourceTexts(CHANNEL_TOOL_MESSAGE_ENTRIES)

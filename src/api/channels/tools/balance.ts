@@ -1,7 +1,8 @@
 /**
  * Channel balances (seed 001 §7 `GET /api/channel/update_balance`): for types whose adaptor reads a
  * balance (`ProviderAdaptor.readBalance`), ask the provider through the outbound client and store
- * `balance` and `balance_updated_time`. Amounts are in the provider's own currency.
+ * `balance` and `balance_updated_time`. Amounts are in the provider's own currency. A multi-key
+ * channel asks with a usable key (its keys are assumed to share one account).
  */
 import { eq } from 'drizzle-orm'
 import type { BalanceUpdateReport } from '@shared/channel'
@@ -15,7 +16,7 @@ import { adaptorFor, channelTypeName } from '@/relay/providers/registry'
 import type { BalanceContext } from '@/relay/providers/types'
 import { ApiError, refused } from '../../errors'
 import { eachBounded } from './bounded'
-import { baseUrlOf, loadToolChannel, loadToolChannels, outboundFailure, upstreamFailure, upstreamGet, withoutV1, type ToolChannel } from './upstream'
+import { baseUrlOf, loadToolChannel, loadToolChannels, outboundFailure, upstreamFailure, upstreamGet, withoutV1, withUsableKey, type ToolChannel } from './upstream'
 
 const BALANCE_CONCURRENCY = 4
 /** How long `update all` waits before answering; channels still running then finish in the background. */
@@ -67,7 +68,7 @@ async function updateChannelBalance(dependencies: Dependencies, channel: ToolCha
 }
 
 export async function updateBalanceById(dependencies: Dependencies, id: number): Promise<number> {
-	return updateChannelBalance(dependencies, await loadToolChannel(dependencies, id))
+	return updateChannelBalance(dependencies, withUsableKey(await loadToolChannel(dependencies, id)))
 }
 
 /**
@@ -80,7 +81,7 @@ export async function updateAllBalances(dependencies: Dependencies, language: La
 	const report: BalanceUpdateReport = { updated: 0, failed: [], pending: channels.length }
 	const done = eachBounded(channels, BALANCE_CONCURRENCY, async (channel) => {
 		try {
-			await updateChannelBalance(dependencies, channel)
+			await updateChannelBalance(dependencies, withUsableKey(channel))
 			report.updated++
 		} catch (error) {
 			dependencies.logger.warn('updating a channel balance failed', { channelId: channel.id, reason: String((error as Error).message) })

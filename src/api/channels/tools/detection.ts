@@ -14,7 +14,7 @@ import { CHANNEL_TOOL_MESSAGES } from '@shared/messages/channels'
 import { OutboundError } from '@/lib/outbound'
 import { refused } from '../../errors'
 import { parseJsonObject } from '@/db/stores/channels'
-import { baseUrlOf, firstKey, loadToolChannel, outboundFailure, upstreamSend, withoutV1, type ToolChannel } from './upstream'
+import { baseUrlOf, firstKey, loadToolChannel, outboundFailure, upstreamSend, withoutV1, withUsableKey, type ToolChannel } from './upstream'
 
 const UNKNOWN_PROBE_MODEL = 'ferry-upstream-probe-no-such-model'
 const DETECTION_KEY = 'upstream_detection'
@@ -113,7 +113,7 @@ function storedGroups(otherInfo: string): UpstreamGroup[] {
 }
 
 export async function detectUpstream(dependencies: Dependencies, id: number): Promise<UpstreamDetection> {
-	const channel = await loadToolChannel(dependencies, id)
+	const channel = withUsableKey(await loadToolChannel(dependencies, id))
 	const answers = (await sendProbes(dependencies, channel)).map(classifyAnswer)
 	const now = nowSeconds()
 	const groups = await dependencies.store.transaction(function* (tx, tables) {

@@ -4,20 +4,20 @@
  * takes an enabled channel out (status 3) when `AutomaticDisableChannelEnabled` is on and the
  * channel's `auto_ban` is 1; a passing test brings an auto-disabled channel back when
  * `AutomaticEnableChannelEnabled` is on. Channels disabled by hand (status 2) are left alone.
+ * A multi-key channel is tested with one usable key (the first enabled one, else the first
+ * auto-disabled one) and judged by that key (`judgeKey`).
  * The scheduled check and "test all" both run it.
  */
-import { and, eq } from 'drizzle-orm'
 import { CHANNEL_STATUS } from '@shared/channel-type'
 import { inEnglish, nested } from '@shared/messages'
 import { statusReason, statusReasonMessage, type StatusReason } from '@shared/messages/channel-status'
-import { rows } from '@/db'
 import type { Dependencies } from '@/dependencies'
-import { rebuildAbilities } from '@/db/stores/abilities'
-import { withStatusInfo } from '@/db/stores/channels'
-import { markChannelAutoDisabled } from '@/db/stores/channels'
+import { disabledForItsKeys, enableAutoDisabledKey, markKeyAutoDisabled } from '@/db/stores/channel-keys'
+import { enableAutoDisabledChannel, isMultiKey, markChannelAutoDisabled } from '@/db/stores/channels'
 import { eachBounded } from './bounded'
 import { runChannelTest, systemRunner, testEndpoint, type ChannelTestOutcome, type TestRunner } from './channel-test'
-import { loadToolChannels, type ToolChannel } from './upstream'
+import { testChannelKey } from './key-tests'
+import { loadToolChannels, usableKey, type ToolChannel, type ToolKey } from './upstream'
 
 /** Channels tested at the same time in one round. */
 const HEALTH_CONCURRENCY = 4
@@ -40,23 +40,6 @@ function failureReason(dependencies: Dependencies, outcome: ChannelTestOutcome):
 	return undefined
 }
 
-/** Auto-disabled (status 3) → enabled, clearing the reason; answers false when it was not auto-disabled. */
-async function enableAutoDisabledChannel(dependencies: Dependencies, channelId: number): Promise<boolean> {
-	const enabled = await dependencies.store.transaction(function* (tx, tables) {
-		const { channels } = tables
-		const isAutoDisabled = and(eq(channels.id, channelId), eq(channels.status, CHANNEL_STATUS.autoDisabled))
-		const [channel] = yield* rows(tx.select({ otherInfo: channels.otherInfo }).from(channels).where(isAutoDisabled))
-		if (!channel) return false
-		const otherInfo = withStatusInfo(channel.otherInfo, CHANNEL_STATUS.enabled, undefined, 0)
-		const [updated] = yield* rows(tx.update(channels).set({ status: CHANNEL_STATUS.enabled, otherInfo }).where(isAutoDisabled).returning({ id: channels.id }))
-		if (!updated) return false
-		yield* rebuildAbilities(tx, tables, [channelId])
-		return true
-	})
-	if (enabled) dependencies.changes.notify('channels')
-	return enabled
-}
-
 async function judge(dependencies: Dependencies, channel: ToolChannel, outcome: ChannelTestOutcome, summary: HealthRoundSummary) {
 	const { options, logger, store, changes } = dependencies
 	const reason = failureReason(dependencies, outcome)
@@ -68,10 +51,34 @@ async function judge(dependencies: Dependencies, channel: ToolChannel, outcome: 
 		}
 	}
 	if (!reason && channel.status === CHANNEL_STATUS.autoDisabled && options.get('AutomaticEnableChannelEnabled')) {
-		if (await enableAutoDisabledChannel(dependencies, channel.id)) {
+		if (await enableAutoDisabledChannel(store, channel.id, changes)) {
 			summary.enabled.push(channel.id)
 			logger.info('channel enabled again by its health check', { channelId: channel.id })
 		}
+	}
+}
+
+/**
+ * A multi-key channel is judged by the key tested: a failing enabled key is auto-disabled (and the
+ * channel with it when it was the last), a passing auto-disabled key comes back (and the channel
+ * when it was out for its keys); a channel auto-disabled for another reason comes back on a pass.
+ */
+async function judgeKey(dependencies: Dependencies, channel: ToolChannel, key: ToolKey, outcome: ChannelTestOutcome, summary: HealthRoundSummary) {
+	const { options, logger, store, changes } = dependencies
+	const reason = failureReason(dependencies, outcome)
+	const ref = { channelId: channel.id, index: key.index }
+	if (reason) summary.failed++
+	if (reason && key.status === CHANNEL_STATUS.enabled && channel.status === CHANNEL_STATUS.enabled && channel.autoBan && options.get('AutomaticDisableChannelEnabled')) {
+		const change = await markKeyAutoDisabled(store, ref, reason, changes)
+		if (change.channel) summary.disabled.push(channel.id)
+		if (change.key) logger.warn('channel key disabled by its health check', { channelId: channel.id, key: key.index, reason: inEnglish(statusReasonMessage(reason)) })
+	}
+	if (!reason && options.get('AutomaticEnableChannelEnabled')) {
+		const change = key.status === CHANNEL_STATUS.autoDisabled ? await enableAutoDisabledKey(store, ref, changes) : { key: false, channel: false }
+		const channelBack = change.channel || (channel.status === CHANNEL_STATUS.autoDisabled && !disabledForItsKeys(channel.otherInfo)
+			&& await enableAutoDisabledChannel(store, channel.id, changes))
+		if (channelBack) summary.enabled.push(channel.id)
+		if (change.key || channelBack) logger.info('channel key enabled again by its health check', { channelId: channel.id, key: key.index })
 	}
 }
 
@@ -83,9 +90,18 @@ export async function runHealthRound(dependencies: Dependencies, runner?: TestRu
 	const summary: HealthRoundSummary = { tested: 0, failed: 0, disabled: [], enabled: [] }
 	await eachBounded(channels, HEALTH_CONCURRENCY, async (channel) => {
 		try {
-			const outcome = await runChannelTest(dependencies, channel, testRunner)
+			if (!isMultiKey(channel)) {
+				const outcome = await runChannelTest(dependencies, channel, testRunner)
+				summary.tested++
+				await judge(dependencies, channel, outcome, summary)
+				return
+			}
+			// Every key disabled by hand: nothing to test.
+			const key = usableKey(channel)
+			if (!key) return
+			const outcome = await testChannelKey(dependencies, channel, key, testRunner)
 			summary.tested++
-			await judge(dependencies, channel, outcome, summary)
+			await judgeKey(dependencies, channel, key, outcome, summary)
 		} catch (error) {
 			dependencies.logger.error('testing a channel failed', { channelId: channel.id, error: String(error) })
 		}

@@ -11,15 +11,16 @@ import { ok } from '../../respond'
 import { refused } from '../../errors'
 import { requestLanguage } from '../../language'
 import { CHANNEL_TOOL_MESSAGES } from '@shared/messages/channels'
+import { channelTestQuerySchema } from '@shared/channel'
 import { updateAllBalances, updateBalanceById } from './balance'
-import { runChannelTest, type TestRunner } from './channel-test'
+import type { TestRunner } from './channel-test'
 import { detectUpstream } from './detection'
 import { runHealthRound } from './health'
+import { keyToTest, testAllKeys, testChannelKey } from './key-tests'
 import { fetchModelsOfChannel, fetchModelsOfNewChannel, fetchModelsSchema } from './models'
 import { loadToolChannel } from './upstream'
 
 const idParams = z.object({ id: z.coerce.number().int().positive() })
-const testQuery = z.object({ model: z.string().trim().max(256).optional() })
 
 
 const runnerOf = (caller: Caller | undefined): TestRunner => {
@@ -45,11 +46,12 @@ export function channelToolRoutes(dependencies: Dependencies) {
 			startTestAll(dependencies, runnerOf(caller))
 			return ok(undefined, CHANNEL_TOOL_MESSAGES.testAllStarted)
 		})
-		.get('/test/:id', async ({ caller, params, query }) => {
+		.get('/test/:id', async ({ caller, params, query, request }) => {
 			const channel = await loadToolChannel(dependencies, params.id)
-			const outcome = await runChannelTest(dependencies, channel, runnerOf(caller), query.model)
-			return { success: outcome.success, message: outcome.message, data: { time: outcome.time } }
-		}, { params: idParams, query: testQuery })
+			if (query.keys) return ok(await testAllKeys(dependencies, channel, runnerOf(caller), requestLanguage(request), query.model))
+			const outcome = await testChannelKey(dependencies, channel, keyToTest(channel, query.key), runnerOf(caller), query.model)
+			return { success: outcome.success, message: outcome.message, data: { time: outcome.time, key: outcome.key } }
+		}, { params: idParams, query: channelTestQuerySchema })
 		.get('/update_balance', async ({ request }) => ok(await updateAllBalances(dependencies, requestLanguage(request))))
 		.get('/update_balance/:id', async ({ params }) => ok(await updateBalanceById(dependencies, params.id)), { params: idParams })
 		.get('/fetch_models/:id', async ({ params }) => ok(await fetchModelsOfChannel(dependencies, params.id)), { params: idParams })

@@ -1,5 +1,6 @@
 /**
- * The upstream's model list (seed 001 §7 `fetch_models`): for a saved channel with its stored key,
+ * The upstream's model list (seed 001 §7 `fetch_models`): for a saved channel with its stored key
+ * (a usable one of a multi-key channel),
  * or for an unsaved one from `{base_url, type, key}`. Each adaptor says how its upstream lists
  * models (`ProviderAdaptor.modelList`); a type without a list call is told so. Answers the model
  * names, sorted; the key never appears in an answer.
@@ -11,7 +12,7 @@ import { adaptorFor, channelTypeName, isKnownChannelType } from '@/relay/provide
 import { withValues } from '@shared/messages'
 import { CHANNEL_MESSAGES, CHANNEL_TOOL_MESSAGES } from '@shared/messages/channels'
 import { badRequest, refused } from '../../errors'
-import { baseUrlOf, firstKey, loadToolChannel, outboundFailure, upstreamFailure, upstreamGet, withoutV1 } from './upstream'
+import { baseUrlOf, firstKey, loadToolChannel, outboundFailure, upstreamFailure, upstreamGet, withoutV1, withUsableKey } from './upstream'
 
 /** `POST /api/channel/fetch_models`: a channel not saved yet. */
 export const fetchModelsSchema = z.object({
@@ -52,7 +53,7 @@ async function listUpstreamModels(dependencies: Dependencies, target: ListTarget
 }
 
 export async function fetchModelsOfChannel(dependencies: Dependencies, id: number): Promise<string[]> {
-	const channel = await loadToolChannel(dependencies, id)
+	const channel = withUsableKey(await loadToolChannel(dependencies, id))
 	return listUpstreamModels(dependencies, { type: channel.type, baseUrl: channel.baseUrl, key: firstKey(channel.key), other: channel.other })
 }
 

@@ -3,8 +3,9 @@
  * key decrypted) and the one outbound client under the `upstream` policy, with shorter waits than
  * real traffic since a tool answers an admin who is waiting.
  */
-import { eq, inArray } from 'drizzle-orm'
+import { asc, eq, inArray } from 'drizzle-orm'
 import { CHANNEL_MESSAGES } from '@shared/channel'
+import { CHANNEL_STATUS } from '@shared/channel-type'
 import { type LocalizedMessage, nested, type ServerMessage, withValues } from '@shared/messages'
 import { CHANNEL_TOOL_MESSAGES } from '@shared/messages/channels'
 import type { Dependencies } from '@/dependencies'
@@ -13,7 +14,7 @@ import { WebSocketHandshakeError } from '@/lib/outbound/websocket'
 import type { UpstreamFetch } from '@/relay/upstream/open'
 import { scrubSecrets, upstreamMessageOf, type UpstreamIdentity } from '@/relay/upstream/messages'
 import { adaptorFor } from '@/relay/providers/registry'
-import { readableChannels, toRoutableChannel, type RoutableChannel } from '@/db/stores/channels'
+import { isMultiKey, readableChannels, toRoutableChannel, type RoutableChannel } from '@/db/stores/channels'
 import type { ChannelRecord } from '@/db/stores/channels'
 import { refused } from '../../errors'
 
@@ -27,18 +28,63 @@ const TOOL_TIMEOUTS = { connect: 10_000, firstByte: 60_000, idle: 30_000 } as co
 const toolTimeouts = (dependencies: Dependencies) =>
 	({ ...TOOL_TIMEOUTS, connect: Math.min(TOOL_TIMEOUTS.connect, dependencies.config.upstreamTimeouts.connectMs) })
 
-export type ToolChannel = RoutableChannel & { status: number; otherInfo: string }
+/** A key of a tool channel with its status; a single-key channel's one key is index 0 with the channel's status. */
+export interface ToolKey {
+	index: number
+	/** Decrypted. */
+	key: string
+	status: number
+}
 
-/** Throws when the key was written under another CRYPTO_SECRET: a tool cannot use it. */
-const toToolChannel = (dependencies: Dependencies, row: ChannelRecord): ToolChannel =>
-	({ ...toRoutableChannel(dependencies.secrets, row), status: row.status, otherInfo: row.otherInfo })
+/** A channel as the tools use it, whatever its status: every key it has (`toolKeys`), whatever theirs. */
+export type ToolChannel = RoutableChannel & { status: number; otherInfo: string; toolKeys: ToolKey[] }
+
+type SealedToolKey = { channelId: number; index: number; key: string; status: number }
+
+/** Throws when no key can be decrypted with this CRYPTO_SECRET: a tool cannot use the channel. */
+function toToolChannel(dependencies: Dependencies, row: ChannelRecord, sealed: readonly SealedToolKey[]): ToolChannel {
+	const { secrets } = dependencies
+	const enabled = sealed.filter((key) => key.status === CHANNEL_STATUS.enabled)
+	const routable = toRoutableChannel(secrets, row, enabled)
+	if (!isMultiKey(row)) return { ...routable, status: row.status, otherInfo: row.otherInfo, toolKeys: [{ index: 0, key: routable.key, status: row.status }] }
+	const toolKeys: ToolKey[] = []
+	for (const { index, key, status } of sealed) {
+		try {
+			toolKeys.push({ index, key: secrets.decrypt(key), status })
+		} catch {
+			// A key written under another CRYPTO_SECRET is no use to a tool.
+		}
+	}
+	if (toolKeys.length === 0) throw new Error('no key of the channel can be decrypted')
+	return { ...routable, status: row.status, otherInfo: row.otherInfo, toolKeys }
+}
+
+/** The keys of these multi-key channels, sealed, in index order, in one query (per 500 channels). */
+async function sealedKeysOf({ store }: Dependencies, rows: readonly ChannelRecord[]): Promise<Map<number, SealedToolKey[]>> {
+	const { channelKeys } = store.tables
+	const ids = rows.filter(isMultiKey).map((row) => row.id)
+	const byChannel = new Map<number, SealedToolKey[]>()
+	for (let start = 0; start < ids.length; start += ID_CHUNK) {
+		const found = await store.db.select({ channelId: channelKeys.channelId, index: channelKeys.position, key: channelKeys.key, status: channelKeys.status })
+			.from(channelKeys).where(inArray(channelKeys.channelId, ids.slice(start, start + ID_CHUNK))).orderBy(asc(channelKeys.channelId), asc(channelKeys.position))
+		for (const key of found) {
+			const list = byChannel.get(key.channelId)
+			if (list) list.push(key)
+			else byChannel.set(key.channelId, [key])
+		}
+	}
+	return byChannel
+}
+
+const ID_CHUNK = 500
 
 export async function loadToolChannel(dependencies: Dependencies, id: number): Promise<ToolChannel> {
 	const { store } = dependencies
 	const [row] = await store.db.select().from(store.tables.channels).where(eq(store.tables.channels.id, id))
 	if (!row) throw refused(CHANNEL_MESSAGES.notFound)
+	const keys = await sealedKeysOf(dependencies, [row])
 	try {
-		return toToolChannel(dependencies, row)
+		return toToolChannel(dependencies, row, keys.get(row.id) ?? [])
 	} catch {
 		throw refused(CHANNEL_TOOL_MESSAGES.keyUnreadable)
 	}
@@ -49,8 +95,24 @@ export async function loadToolChannels(dependencies: Dependencies, statuses: num
 	const { store, logger } = dependencies
 	const { channels } = store.tables
 	const found = await store.db.select().from(channels).where(inArray(channels.status, statuses)).orderBy(channels.id)
-	return readableChannels(found, (row) => toToolChannel(dependencies, row),
+	const keys = await sealedKeysOf(dependencies, found)
+	return readableChannels(found, (row) => toToolChannel(dependencies, row, keys.get(row.id) ?? []),
 		(channelId) => logger.error('a channel key cannot be decrypted with this CRYPTO_SECRET', { channelId }))
+}
+
+/** The key a tool uses when none is named: the first enabled one, else the first auto-disabled one (never one disabled by hand). */
+export const usableKey = (channel: ToolChannel): ToolKey | undefined =>
+	channel.toolKeys.find((key) => key.status === CHANNEL_STATUS.enabled) ?? channel.toolKeys.find((key) => key.status === CHANNEL_STATUS.autoDisabled)
+
+/** The channel calling with this one key. */
+export const withKey = (channel: ToolChannel, key: ToolKey): ToolChannel => ({ ...channel, key: key.key, keys: [{ index: key.index, key: key.key }] })
+
+/** The channel calling with its usable key; refused when every key is disabled by hand. A single-key channel is itself. */
+export function withUsableKey(channel: ToolChannel): ToolChannel {
+	if (!isMultiKey(channel)) return channel
+	const key = usableKey(channel)
+	if (!key) throw refused(CHANNEL_TOOL_MESSAGES.noUsableKey)
+	return withKey(channel, key)
 }
 
 /** The outbound opener `openUpstream` takes, as the relay builds it but with the tools' waits. */
