@@ -9,6 +9,7 @@ import migration5 from './0005_quota_reminded_at.sql' with { type: 'text' }
 import migration6 from './0006_hold_totals.sql' with { type: 'text' }
 import migration7 from './0007_task_relay.sql' with { type: 'text' }
 import migration8 from './0008_channel_keys.sql' with { type: 'text' }
+import migration9 from './0009_key_cooldowns.sql' with { type: 'text' }
 
 export default {
 	journal,
@@ -22,5 +23,6 @@ export default {
 		'0006_hold_totals': migration6,
 		'0007_task_relay': migration7,
 		'0008_channel_keys': migration8,
+		'0009_key_cooldowns': migration9,
 	} as Record<string, string>,
 }

@@ -75,6 +75,8 @@ export const tokens = pgTable('tokens', {
 	allowIps: text('allow_ips').notNull().default(''),
 	usedQuota: bigint('used_quota', { mode: 'number' }).notNull().default(0),
 	group: text('group').notNull().default(''),
+	/** Calls of this token in flight at once; 0: no limit. */
+	concurrencyLimit: bigint('concurrency_limit', { mode: 'number' }).notNull().default(0),
 	deletedAt: bigint('deleted_at', { mode: 'number' }),
 }, (table) => [
 	uniqueIndex('tokens_key_hash_unique').on(table.keyHash),
@@ -154,6 +156,18 @@ export const channelKeys = pgTable('channel_keys', {
 	uniqueIndex('channel_keys_position_unique').on(table.channelId, table.position),
 	uniqueIndex('channel_keys_digest_unique').on(table.channelId, table.digest),
 ])
+
+/**
+ * Keys cooling down after an upstream asked to be left alone (429/503 with Retry-After, or a run
+ * of failures), so that every node leaves them alone: written when a node starts a cooldown, read
+ * by the others when told of it (change topic `health`). `until` is in milliseconds since the
+ * epoch; a row past it means nothing and is swept.
+ */
+export const keyCooldowns = pgTable('key_cooldowns', {
+	channelId: bigint('channel_id', { mode: 'number' }).notNull(),
+	keyIndex: bigint('key_index', { mode: 'number' }).notNull(),
+	until: bigint('until', { mode: 'number' }).notNull(),
+}, (table) => [primaryKey({ columns: [table.channelId, table.keyIndex] })])
 
 export const abilities = pgTable('abilities', {
 	group: text('group').notNull(),

@@ -75,6 +75,8 @@ export const tokens = sqliteTable('tokens', {
 	allowIps: text('allow_ips').notNull().default(''),
 	usedQuota: integer('used_quota').notNull().default(0),
 	group: text('group').notNull().default(''),
+	/** Calls of this token in flight at once; 0: no limit. */
+	concurrencyLimit: integer('concurrency_limit').notNull().default(0),
 	deletedAt: integer('deleted_at'),
 }, (table) => [
 	uniqueIndex('tokens_key_hash_unique').on(table.keyHash),
@@ -154,6 +156,18 @@ export const channelKeys = sqliteTable('channel_keys', {
 	uniqueIndex('channel_keys_position_unique').on(table.channelId, table.position),
 	uniqueIndex('channel_keys_digest_unique').on(table.channelId, table.digest),
 ])
+
+/**
+ * Keys cooling down after an upstream asked to be left alone (429/503 with Retry-After, or a run
+ * of failures), so that every node leaves them alone: written when a node starts a cooldown, read
+ * by the others when told of it (change topic `health`). `until` is in milliseconds since the
+ * epoch; a row past it means nothing and is swept.
+ */
+export const keyCooldowns = sqliteTable('key_cooldowns', {
+	channelId: integer('channel_id').notNull(),
+	keyIndex: integer('key_index').notNull(),
+	until: integer('until').notNull(),
+}, (table) => [primaryKey({ columns: [table.channelId, table.keyIndex] })])
 
 export const abilities = sqliteTable('abilities', {
 	group: text('group').notNull(),

@@ -6,6 +6,7 @@
 import { z } from 'zod'
 import { DEFAULT_COMPLETION_RATIO, DEFAULT_MODEL_PRICE, DEFAULT_MODEL_RATIO } from './default-prices'
 import { MAX_QUOTA } from './quota-limit'
+import { AFFINITY_MAX_ENTRIES_DEFAULT, AFFINITY_MAX_ENTRIES_MAX, AFFINITY_TTL_SECONDS_DEFAULT, AFFINITY_TTL_SECONDS_MAX, affinityRulesSchema, groupRoutingPolicySchema } from './routing'
 import { DATA_EXPORT_GRANULARITIES } from './quota-data-constants'
 import { OPTION_MESSAGES } from './messages/options'
 import { inEnglish, withValues, type ServerMessage } from './messages'
@@ -235,6 +236,13 @@ export const OPTION_DEFINITIONS = {
 	ChatLink2: text(),
 	QuotaPerUnit: decimal(500000, 1, MAX_QUOTA_PER_UNIT),
 	RetryTimes: integer(0, 0, MAX_RETRY_TIMES),
+	// Routing (src/relay/router/): policies per group, and session affinity
+	GroupRoutingPolicy: json(groupRoutingPolicySchema, {}),
+	AffinityEnabled: boolean(true),
+	AffinityDefaultSourcesEnabled: boolean(true),
+	AffinityRules: json(affinityRulesSchema, []),
+	AffinityTTLSeconds: integer(AFFINITY_TTL_SECONDS_DEFAULT, 1, AFFINITY_TTL_SECONDS_MAX),
+	AffinityMaxEntries: integer(AFFINITY_MAX_ENTRIES_DEFAULT, 1, AFFINITY_MAX_ENTRIES_MAX),
 	DisplayInCurrencyEnabled: boolean(true),
 	DisplayTokenStatEnabled: boolean(true),
 	DefaultCollapseSidebar: boolean(false),

@@ -41,6 +41,12 @@ for (const target of databaseTargets()) {
 			expect(reopened.get('RegisterEnabled')).toBe(false)
 		})
 
+		test('accepts a routing policy per group and affinity rules reading a header or a body field', async () => {
+			expect((await put('GroupRoutingPolicy', '{"vip":"least_latency","default":"round_robin"}')).body.success).toBe(true)
+			expect((await put('AffinityRules', '[{"model":"claude-*","path":"/v1/messages","body":"metadata.conversation"},{"header":"x-thread"}]')).body.success).toBe(true)
+			expect(await listed()).toMatchObject({ GroupRoutingPolicy: '{"vip":"least_latency","default":"round_robin"}', AffinityTTLSeconds: '3600', AffinityMaxEntries: '100000' })
+		})
+
 		test('accepts numbers and booleans sent as JSON values', async () => {
 			expect((await put('RetryTimes', 3)).body.success).toBe(true)
 			expect((await put('DemoSiteEnabled', true)).body.success).toBe(true)
@@ -58,6 +64,11 @@ for (const target of databaseTargets()) {
 			['RetryTimes', 'many', 'RetryTimes please enter a number'],
 			['DataExportDefaultTime', 'month', 'DataExportDefaultTime must be one of hour, day, week'],
 			['RegisterEnabled', 'yes', 'RegisterEnabled must be true or false'],
+			['GroupRoutingPolicy', '{"vip":', 'GroupRoutingPolicy is not a valid JSON string'],
+			['GroupRoutingPolicy', '{"vip":"fastest"}', 'GroupRoutingPolicy is not a valid JSON string: '],
+			['AffinityRules', '[{"model":"claude-*","header":"x-a","body":"metadata.user_id"}]', 'AffinityRules is not a valid JSON string: '],
+			['AffinityRules', '[{"model":"claude-*"}]', 'AffinityRules is not a valid JSON string: '],
+			['AffinityTTLSeconds', '0', 'AffinityTTLSeconds must not be less than 1'],
 		])('refuses %s = %s with a clear message', async (key, value, message) => {
 			const answer = await put(key, value)
 			expect(answer.body.success).toBe(false)

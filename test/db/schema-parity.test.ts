@@ -24,10 +24,10 @@ describe('the twin schemas', () => {
 		expect(describeSchema(pgSchema)).toEqual(describeSchema(sqliteSchema))
 	})
 
-	test('cover every entity of the seeds plus the ledger (holds and their rolled-up totals), lease, change-version and verification tables', () => {
+	test('cover every entity of the seeds plus the ledger (holds and their rolled-up totals), lease, change-version, verification and key-cooldown tables', () => {
 		const names = Object.keys(describeSchema(sqliteSchema)).map((key) => key.split(':')[1]).sort()
 		expect(names).toEqual([
-			'abilities', 'change_versions', 'channel_keys', 'channels', 'leases', 'logs', 'midjourneys', 'options', 'quota_data', 'quota_hold_totals', 'quota_holds',
+			'abilities', 'change_versions', 'channel_keys', 'channels', 'key_cooldowns', 'leases', 'logs', 'midjourneys', 'options', 'quota_data', 'quota_hold_totals', 'quota_holds',
 			'redemptions', 'tasks', 'tokens', 'top_ups', 'users', 'verifications',
 		])
 	})

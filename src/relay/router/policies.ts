@@ -16,16 +16,11 @@
  * what the policies read of the node's state.
  */
 
-export const ROUTING_POLICY = {
-	weighted: 'weighted',
-	priority: 'priority',
-	roundRobin: 'round_robin',
-	leastLatency: 'least_latency',
-	leastBusy: 'least_busy',
-} as const
-export type RoutingPolicy = (typeof ROUTING_POLICY)[keyof typeof ROUTING_POLICY]
+import { MULTI_KEY_MODE } from '@shared/channel-constants'
+import { ROUTING_POLICY, type RoutingPolicy } from '@shared/routing'
 
-export const MULTI_KEY_MODE_POLLING = 'polling'
+export { ROUTING_POLICY, type RoutingPolicy }
+
 
 /** One call in this many goes to a random key under `least_latency`. */
 export const EXPLORATION_SHARE = 10
@@ -77,7 +72,7 @@ function byWeight(level: readonly CandidateChannel[], random: () => number): Can
 function keyOf(channel: CandidateChannel, state: PolicyState): Pick {
 	const { keys } = channel
 	const at = keys.length === 1 ? 0
-		: channel.multiKeyMode === MULTI_KEY_MODE_POLLING ? state.next(`poll ${channel.id}`) % keys.length
+		: channel.multiKeyMode === MULTI_KEY_MODE.polling ? state.next(`poll ${channel.id}`) % keys.length
 			: Math.floor(state.random() * keys.length)
 	return { channelId: channel.id, keyIndex: keys[at]! }
 }

@@ -18,6 +18,7 @@
  * `SESSION_VALUE_MAX_BYTES` of it are read.
  */
 import { createHash } from 'node:crypto'
+import type { AffinityRule } from '@shared/routing'
 
 /** The longest session value read; the rest is ignored. */
 export const SESSION_VALUE_MAX_BYTES = 256
@@ -31,17 +32,7 @@ export const SESSION_SOURCE = {
 } as const
 export type SessionSource = (typeof SESSION_SOURCE)[keyof typeof SESSION_SOURCE]
 
-/** A rule of the super admin's (option `AffinityRules`): where to read the session of matching calls. */
-export interface AffinityRule {
-	/** A model name, or a pattern with `*` (any run of characters); every model when absent. */
-	model?: string
-	/** A path prefix (`/v1/messages`); every path when absent. */
-	path?: string
-	/** The header that carries the session… */
-	header?: string
-	/** …or the dotted path of a field in the client's JSON body (`metadata.conversation`). */
-	body?: string
-}
+export type { AffinityRule }
 
 /** What a session is read from: the request as the client sent it. */
 export interface SessionInput {
