@@ -13,6 +13,8 @@ export const TOKEN_BATCH_NAME_MAX_LENGTH = TOKEN_NAME_MAX_LENGTH - TOKEN_NAME_SU
 export const TOKEN_CREATE_MAX_COUNT = 100
 export const TOKEN_NEVER_EXPIRES = -1
 export const TOKEN_DEFAULT_REMAIN_QUOTA = 500_000
+/** The most calls of one token in flight at once that a limit may allow; 0 sets none. */
+export const TOKEN_CONCURRENCY_LIMIT_MAX = 100_000
 export const TOKEN_QUOTA_PRESETS = [500_000, 5_000_000, 25_000_000, 50_000_000, 250_000_000, 500_000_000] as const
 export const TOKEN_COUNT_PRESETS = [10, 20, 30, 100] as const
 const HOUR_SECONDS = 3600

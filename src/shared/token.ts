@@ -2,7 +2,7 @@
 import { z } from 'zod'
 import { pageQuerySchema } from './api'
 import { MAX_QUOTA, QUOTA_LIMIT_MESSAGES } from './quota-limit'
-import { TOKEN_BATCH_NAME_MAX_LENGTH, TOKEN_CREATE_MAX_COUNT, TOKEN_DEFAULT_REMAIN_QUOTA, TOKEN_NAME_MAX_LENGTH, TOKEN_NAME_SUFFIX_LENGTH, TOKEN_NEVER_EXPIRES } from './token-constants'
+import { TOKEN_BATCH_NAME_MAX_LENGTH, TOKEN_CONCURRENCY_LIMIT_MAX, TOKEN_CREATE_MAX_COUNT, TOKEN_DEFAULT_REMAIN_QUOTA, TOKEN_NAME_MAX_LENGTH, TOKEN_NAME_SUFFIX_LENGTH, TOKEN_NEVER_EXPIRES } from './token-constants'
 import { TOKEN_MESSAGES } from './messages/tokens'
 
 export * from './token-constants'
@@ -42,6 +42,11 @@ const allowIps = z.string()
 		if (bad !== undefined) context.addIssue({ code: 'custom', message: TOKEN_MESSAGES.allowIpInvalid, params: { line: bad.slice(0, 64) } })
 	})
 	.transform((text) => allowIpLines(text).join('\n'))
+/** Calls in flight at once; 0 means no limit. */
+const concurrencyLimit = z.number({ error: TOKEN_MESSAGES.concurrencyLimitInvalid })
+	.int(TOKEN_MESSAGES.concurrencyLimitInvalid)
+	.min(0, TOKEN_MESSAGES.concurrencyLimitInvalid)
+	.max(TOKEN_CONCURRENCY_LIMIT_MAX, TOKEN_MESSAGES.concurrencyLimitInvalid)
 /** Empty means the owner's own group. */
 const group = z.string().trim().max(GROUP_MAX_LENGTH, TOKEN_MESSAGES.groupUnusable)
 
@@ -54,6 +59,7 @@ export const createTokenSchema = z.object({
 	model_limits: modelLimits.optional().default(''),
 	allow_ips: allowIps.optional().default(''),
 	group: group.optional().default(''),
+	concurrency_limit: concurrencyLimit.optional().default(0),
 	count: z.number({ error: TOKEN_MESSAGES.countInvalid })
 		.int(TOKEN_MESSAGES.countInvalid)
 		.min(1, TOKEN_MESSAGES.countInvalid)
@@ -81,6 +87,7 @@ export const updateTokenSchema = z.object({
 	model_limits: modelLimits.optional(),
 	allow_ips: allowIps.optional(),
 	group: group.optional(),
+	concurrency_limit: concurrencyLimit.optional(),
 })
 export type UpdateTokenInput = z.infer<typeof updateTokenSchema>
 
@@ -109,5 +116,7 @@ export const tokenViewSchema = z.object({
 	model_limits: z.string(),
 	allow_ips: z.string(),
 	group: z.string(),
+	/** Calls in flight at once; 0: no limit. */
+	concurrency_limit: z.number(),
 })
 export type TokenView = z.infer<typeof tokenViewSchema>

@@ -47,9 +47,16 @@ for (const target of databaseTargets()) {
 				expect(answer.body.data).toHaveLength(1)
 				expect(answer.body.data[0]).toMatchObject({
 					name: 'main', status: TOKEN_STATUS.enabled, remain_quota: 500_000, used_quota: 0, unlimited_quota: false,
-					expired_time: -1, model_limits_enabled: false, model_limits: '', allow_ips: '', group: '',
+					expired_time: -1, model_limits_enabled: false, model_limits: '', allow_ips: '', group: '', concurrency_limit: 0,
 				})
 				expect(answer.body.data[0].key).toMatch(KEY_SHAPE)
+			})
+
+			test('keeps a concurrency limit set at creation and changed by an edit', async () => {
+				const [token] = (await create(alice, { name: 'agents', concurrency_limit: 4 })).body.data
+				expect(token.concurrency_limit).toBe(4)
+				const edited = await ferry.call('PUT', '/api/token/', { as: alice, body: { id: token.id, concurrency_limit: 0 } })
+				expect(edited.body.data.concurrency_limit).toBe(0)
 			})
 
 			test('stores the key only as its lookup digest and an encrypted copy', async () => {
@@ -87,6 +94,9 @@ for (const target of databaseTargets()) {
 				[{ name: 'main', allow_ips: '10.0.0.1\n10.0.0.0/33' }, inEnglish(withValues(TOKEN_MESSAGES.allowIpInvalid, { line: '10.0.0.0/33' }))],
 				[{ name: 'main', allow_ips: 'localhost' }, inEnglish(withValues(TOKEN_MESSAGES.allowIpInvalid, { line: 'localhost' }))],
 				[{ name: 'main', count: 0 }, inEnglish(TOKEN_MESSAGES.countInvalid)],
+				[{ name: 'main', concurrency_limit: -1 }, inEnglish(TOKEN_MESSAGES.concurrencyLimitInvalid)],
+				[{ name: 'main', concurrency_limit: 2.5 }, inEnglish(TOKEN_MESSAGES.concurrencyLimitInvalid)],
+				[{ name: 'main', concurrency_limit: 100_001 }, inEnglish(TOKEN_MESSAGES.concurrencyLimitInvalid)],
 				[{ name: 'main', count: 101 }, inEnglish(TOKEN_MESSAGES.countTooLarge)],
 			])('refuses %j with a clear message and creates nothing', async (body, message) => {
 				const answer = await create(alice, body)

@@ -23,6 +23,7 @@ export function toTokenView(secrets: SecretBox, token: TokenRecord, now: number)
 		model_limits: token.modelLimits,
 		allow_ips: token.allowIps,
 		group: token.group,
+		concurrency_limit: token.concurrencyLimit,
 	}
 }
 

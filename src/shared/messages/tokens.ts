@@ -16,6 +16,7 @@ export const TOKEN_MESSAGE_ENTRIES = {
 	countInvalid: ['创建数量必须是正整数', 'creation count must be a positive integer'],
 	countTooLarge: [`一次最多创建 ${TOKEN_CREATE_MAX_COUNT} 个令牌`, `at most ${TOKEN_CREATE_MAX_COUNT} tokens can be created at once`],
 	allowIpInvalid: ['不是有效的 IP 地址或 CIDR 网段：{line}', 'not a valid IP address or CIDR range: {line}'],
+	concurrencyLimitInvalid: ['并发上限须为 0 到 100000 之间的整数（0 表示不限）', 'the concurrency limit must be a whole number from 0 to 100000 (0: no limit)'],
 	groupUnusable: ['你无法使用该分组', 'this group is not available to you'],
 	statusInvalid: ['令牌只能启用或禁用', 'a token can only be enabled or disabled'],
 	expiredCannotEnable: ['令牌已过期，无法启用，请先修改过期时间', 'the token has expired and cannot be enabled; change its expiry first'],

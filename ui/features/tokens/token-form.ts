@@ -23,7 +23,7 @@ export type TokenFormValues = {
 	group: string
 }
 
-type TokenFields = Omit<CreateTokenInput, 'count'>
+type TokenFields = Omit<CreateTokenInput, 'count' | 'concurrency_limit'>
 
 type QuotaDisplay = Pick<Status, 'display_in_currency' | 'quota_per_unit'>
 
