@@ -1,0 +1,85 @@
+/**
+ * A fake provider with a prompt cache per key, for `bun run bench:affinity`: like the real ones, it
+ * reports cached input tokens only when the same key has already seen the conversation's prefix
+ * (OpenAI's `prompt_tokens_details.cached_tokens`, Claude's `cache_read_input_tokens`). A key
+ * named in `rateLimited` answers 429 with `Retry-After` while its window lasts.
+ *
+ * Serves `POST /v1/chat/completions` (OpenAI) and `POST /v1/messages` (Claude), whole answers only.
+ * Tokens are counted as a quarter of the characters: the bench compares like with like.
+ */
+import { createHash } from 'node:crypto'
+
+export interface CacheUpstream {
+	url: string
+	/** Calls answered (not rate-limited) per key. */
+	callsByKey: Map<string, number>
+	/** Until when (ms since the epoch) a key answers 429, and the Retry-After it sends. */
+	rateLimit(key: string, until: number, retryAfterSeconds: number): void
+	/** Calls a rate-limited key received while it said to wait. */
+	callsDuringRetryAfter: Map<string, number>
+	stop(): void
+}
+
+type Message = { role: string; content: unknown }
+
+const tokensOf = (text: string) => Math.ceil(text.length / 4)
+const textOf = (messages: readonly Message[]) => messages.map((message) => `${message.role}:${typeof message.content === 'string' ? message.content : JSON.stringify(message.content)}`).join('\n')
+const hashOf = (messages: readonly Message[]) => createHash('sha256').update(textOf(messages)).digest('hex')
+
+export function startCacheUpstream(): CacheUpstream {
+	const seenByKey = new Map<string, Set<string>>()
+	const callsByKey = new Map<string, number>()
+	const limits = new Map<string, { until: number; retryAfter: number }>()
+	const callsDuringRetryAfter = new Map<string, number>()
+
+	/** The conversation answered: what it cached, what it reports, and the reply (the next turn's prefix grows by it). */
+	function answer(key: string, messages: Message[], turnText: string) {
+		const seen = seenByKey.get(key) ?? new Set<string>()
+		seenByKey.set(key, seen)
+		const prefix = messages.slice(0, -1)
+		const cached = prefix.length > 0 && seen.has(hashOf(prefix)) ? tokensOf(textOf(prefix)) : 0
+		const reply = `Reply to: ${turnText.slice(0, 40)}`
+		seen.add(hashOf([...messages, { role: 'assistant', content: reply }]))
+		callsByKey.set(key, (callsByKey.get(key) ?? 0) + 1)
+		return { prompt: tokensOf(textOf(messages)), cached, reply, completion: tokensOf(reply) }
+	}
+
+	const server = Bun.serve({
+		port: 0,
+		hostname: '127.0.0.1',
+		async fetch(request) {
+			const url = new URL(request.url)
+			const key = (request.headers.get('x-api-key') ?? request.headers.get('authorization')?.replace(/^Bearer\s+/i, '') ?? '').trim()
+			const limit = limits.get(key)
+			if (limit && limit.until > Date.now()) {
+				callsDuringRetryAfter.set(key, (callsDuringRetryAfter.get(key) ?? 0) + 1)
+				return Response.json({ error: { message: 'Rate limit reached', type: 'rate_limit_error' } }, { status: 429, headers: { 'retry-after': String(limit.retryAfter) } })
+			}
+			const body = await request.json() as { model: string; messages: Message[]; system?: string }
+			const messages = body.system ? [{ role: 'system', content: body.system }, ...body.messages] : body.messages
+			const last = messages[messages.length - 1]
+			const done = answer(key, messages, typeof last?.content === 'string' ? last.content : '')
+			if (url.pathname === '/v1/messages') {
+				return Response.json({
+					id: `msg_${crypto.randomUUID()}`, type: 'message', role: 'assistant', model: body.model, content: [{ type: 'text', text: done.reply }],
+					stop_reason: 'end_turn', stop_sequence: null,
+					usage: { input_tokens: done.prompt - done.cached, cache_read_input_tokens: done.cached, cache_creation_input_tokens: 0, output_tokens: done.completion },
+				})
+			}
+			return Response.json({
+				id: `chatcmpl-${crypto.randomUUID()}`, object: 'chat.completion', created: Math.floor(Date.now() / 1000), model: body.model,
+				choices: [{ index: 0, message: { role: 'assistant', content: done.reply }, finish_reason: 'stop' }],
+				usage: { prompt_tokens: done.prompt, completion_tokens: done.completion, total_tokens: done.prompt + done.completion, prompt_tokens_details: { cached_tokens: done.cached } },
+			})
+		},
+	})
+	return {
+		url: `http://127.0.0.1:${server.port}`,
+		callsByKey,
+		callsDuringRetryAfter,
+		rateLimit(key, until, retryAfterSeconds) {
+			limits.set(key, { until, retryAfter: retryAfterSeconds })
+		},
+		stop: () => server.stop(true),
+	}
+}
