@@ -76,4 +76,10 @@ export const settings: Record<string, string> = {
 	'确认删除': 'Delete',
 	'请输入你的账户名以确认删除': 'Enter your account name to confirm deletion',
 	'账户已删除': 'The account has been deleted',
+	'请几秒后重试，Turnstile 检查正在进行': 'Retry in a few seconds, the Turnstile check is running',
+	'保存成功': 'Saved',
+	'用户名和密码不能为空': 'Username and password cannot be empty',
+	'用户名不能超过 {max} 个字符': 'Username must not be longer than {max} characters',
+	'请输入邮箱地址': 'Please enter an email address',
+	'请输入邮箱地址和验证码': 'Please enter the email address and verification code',
 }

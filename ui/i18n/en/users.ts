@@ -75,4 +75,8 @@ export const users: Record<string, string> = {
 	'剩余额度不能为负数': 'The remaining quota cannot be negative',
 	'还没有其他用户：添加一个，或开放注册': 'No other users yet: add one, or open registration',
 	'没有符合搜索条件的用户': 'No user matches the search',
+	'用户名不能超过 {max} 个字符': 'Username must not be longer than {max} characters',
+	'两次输入的密码不一致': 'The two passwords differ',
+	'请输入邮箱地址': 'Please enter an email address',
+	'请输入邮箱地址和验证码': 'Please enter the email address and verification code',
 }
