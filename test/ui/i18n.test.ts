@@ -24,10 +24,16 @@ function textsOf(text: string) {
 	].map((match) => match[1]!).filter((key) => chinese.test(key))
 }
 
-/** Every Chinese string literal outside comments: texts kept in constants reach t() through a variable. */
+/**
+ * Every Chinese string literal outside comments, in single quotes or as a JSX attribute in double
+ * quotes: texts kept in constants or passed as props reach t() through a variable.
+ */
 function literalsOf(text: string) {
 	const code = text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '')
-	return [...code.matchAll(/'((?:[^'\\\n]|\\.)*[\u4e00-\u9fff](?:[^'\\\n]|\\.)*)'/g)].map((match) => match[1]!)
+	return [
+		...code.matchAll(/'((?:[^'\\\n]|\\.)*[\u4e00-\u9fff](?:[^'\\\n]|\\.)*)'/g),
+		...code.matchAll(/"([^"\n]*[\u4e00-\u9fff][^"\n]*)"/g),
+	].map((match) => match[1]!)
 }
 
 /** The ui/ files a file imports, statically and (when asked) with import(). */

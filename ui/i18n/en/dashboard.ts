@@ -24,4 +24,6 @@ export const dashboard: Record<string, string> = {
 	'这个时间段还没有使用数据': 'No usage in this period yet',
 	'调用先记入使用日志，每 {minutes} 分钟汇总到看板一次：新的调用最迟约 {minutes} 分钟后出现在这里。': 'Calls go to the usage log first and are summed up for the dashboard every {minutes} minutes: a new call shows here within about {minutes} minutes.',
 	'查看使用日志': 'Open the usage log',
+	'起始时间': 'Start time',
+	'用户名称': 'Username',
 }

@@ -266,4 +266,6 @@ export const settingsAdmin: Record<string, string> = {
 	'确定清除历史日志？': 'Clear old logs?',
 	'{time} 之前的日志将被永久删除，充值与额度变动记录会保留。': 'Logs before {time} will be deleted permanently; top-up and quota change records are kept.',
 	'清除': 'Clear',
+	'公告': 'Notice',
+	'分组倍率': 'Group ratio',
 }
