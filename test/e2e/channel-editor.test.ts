@@ -276,4 +276,63 @@ describe.skipIf(!browserExecutable)('the channel editor in a browser', () => {
 		expectNoErrors(opened)
 		await opened.close()
 	}, 30_000)
+
+	describe('setup blockers told where they happen', () => {
+		const privateUpstreams = (value: boolean) => harness.ferry.dependencies.options.set('PrivateUpstreamsEnabled', String(value))
+		afterAll(() => privateUpstreams(true))
+
+		async function fillLocalChannel(page: Page, name: string, labels: { name: string; baseUrl: string; key: string; custom: string; fill: string }) {
+			await page.getByLabel(labels.name, { exact: true }).fill(name)
+			await page.getByLabel(labels.baseUrl, { exact: true }).fill('http://127.0.0.1:11434')
+			await page.getByLabel(labels.key, { exact: true }).fill('sk-local')
+			await page.getByLabel(labels.custom, { exact: true }).fill('llama3-local')
+			await page.getByRole('button', { name: labels.fill, exact: true }).click()
+		}
+
+		test('a loopback base URL warns on saving and the super admin turns private upstreams on from the warning; models without a price are flagged (zh, light, 1400 px)', async () => {
+			await privateUpstreams(false)
+			const opened = await harness.open('/channel/add', { as: asRoot(), width: 1400, language: 'zh', theme: 'light' })
+			const { page } = opened
+			await fillLocalChannel(page, 'lan-llama', { name: '名称', baseUrl: '代理地址', key: '密钥', custom: '自定义模型名称', fill: '填入' })
+			const unpriced = page.getByTestId('unpriced-models')
+			await unpriced.waitFor()
+			expect(await unpriced.textContent()).toContain('llama3-local')
+			expect(await unpriced.getByRole('link', { name: '去倍率设置为它们定价' }).getAttribute('href')).toBe('/setting?tab=operation&unpriced=true#model-ratio')
+			await page.getByRole('button', { name: '保存', exact: true }).click()
+			const dialog = page.getByTestId('private-upstream-dialog')
+			await dialog.waitFor()
+			expect(await dialog.getByRole('heading').textContent()).toContain('这个地址在私有网络上')
+			expect(await dialog.textContent()).toContain('127.0.0.1')
+			await harness.screenshot(page, 'channel-editor-private-upstream-1400-zh-light')
+			expect(await findChannels('lan-llama')).toEqual([])
+			await dialog.getByRole('button', { name: '允许私有网络上游并保存' }).click()
+			await page.waitForURL(`${harness.origin}/channel`)
+			expect(harness.ferry.dependencies.options.get('PrivateUpstreamsEnabled')).toBe(true)
+			expect(await findChannels('lan-llama')).toHaveLength(1)
+			expectNoErrors(opened)
+			await opened.close()
+		}, 60_000)
+
+		test('an admin is told who can allow private upstreams and may save anyway (en, dark, 390 px)', async () => {
+			await privateUpstreams(false)
+			const admin = { ...(await harness.ferry.createUser('bosun', ROLE.admin)), username: 'bosun', role: ROLE.admin }
+			const opened = await harness.open('/channel/add', { as: admin, width: 390, language: 'en', theme: 'dark' })
+			const { page } = opened
+			await fillLocalChannel(page, 'lan-llama-two', { name: 'Name', baseUrl: 'Base URL', key: 'Key', custom: 'Custom model names', fill: 'Add' })
+			await page.getByTestId('unpriced-models').waitFor()
+			expect(await page.getByTestId('unpriced-models').textContent()).toContain('Ask the super admin to price them')
+			await page.getByRole('button', { name: 'Save', exact: true }).click()
+			const dialog = page.getByTestId('private-upstream-dialog')
+			await dialog.waitFor()
+			expect(await dialog.textContent()).toContain('Only the super admin can allow them')
+			expect(await dialog.getByRole('button', { name: 'Allow private upstreams and save' }).count()).toBe(0)
+			await harness.screenshot(page, 'channel-editor-private-upstream-390-en-dark')
+			await dialog.getByRole('button', { name: 'Save anyway' }).click()
+			await page.waitForURL(`${harness.origin}/channel`)
+			expect(harness.ferry.dependencies.options.get('PrivateUpstreamsEnabled')).toBe(false)
+			expect(await findChannels('lan-llama-two')).toHaveLength(1)
+			expectNoErrors(opened)
+			await opened.close()
+		}, 60_000)
+	})
 })

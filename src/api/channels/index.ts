@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia'
 import { z } from 'zod'
 import {
-	channelListQuerySchema, channelSearchQuerySchema, createChannelSchema, deleteChannelsSchema, editTagSchema,
+	channelCheckSchema, channelListQuerySchema, channelSearchQuerySchema, createChannelSchema, deleteChannelsSchema, editTagSchema,
 	tagChannelsSchema, tagSchema, updateChannelSchema,
 } from '@shared/channel'
 import { CHANNEL_STATUS } from '@shared/channel-type'
@@ -15,6 +15,7 @@ import { modelsByChannelType } from './models'
 import {
 	configuredModels, createChannels, deleteChannel, deleteChannels, deleteDisabledChannels, fixAbilities, getChannel, updateChannel,
 } from './service'
+import { checkChannelSetup, unpricedModelsOfChannels } from './setup-check'
 import { editTag, setTagStatus, tagChannels } from './tags'
 import { channelToolRoutes } from './tools'
 
@@ -38,6 +39,8 @@ function channelManagementRoutes(dependencies: Dependencies) {
 		.get('/search', async ({ query, request }) => ok(await searchChannels(dependencies, query, requestLanguage(request))), { query: channelSearchQuerySchema })
 		.get('/models', async () => ok(await configuredModels(dependencies)))
 		.get('/types', () => ok(channelTypes()))
+		.get('/unpriced_models', async () => ok(await unpricedModelsOfChannels(dependencies)))
+		.post('/check', async ({ body }) => ok(await checkChannelSetup(dependencies, body)), { body: channelCheckSchema })
 		.get('/:id', async ({ params, request }) => ok(await getChannel(dependencies, params.id, requestLanguage(request))), { params: idParams })
 		.post('/', async ({ body, caller, request }) => ok(await createChannels(dependencies, body, requireCaller(caller).user, requestLanguage(request))), { body: createChannelSchema })
 		.put('/', async ({ body, caller, request }) => ok(await updateChannel(dependencies, body, requireCaller(caller).user, requestLanguage(request))), { body: updateChannelSchema })

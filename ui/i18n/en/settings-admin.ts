@@ -268,4 +268,7 @@ export const settingsAdmin: Record<string, string> = {
 	'清除': 'Clear',
 	'公告': 'Notice',
 	'分组倍率': 'Group ratio',
+	'系统设置导航': 'System settings sections',
+	'只看没有价格的模型（{count}）': 'Only models without a price ({count})',
+	'没有价格': 'No price',
 }

@@ -3,9 +3,9 @@
  * come in three sections (basics; models and routing; advanced), and its save button stays at the
  * bottom of the window however far the form scrolls.
  */
-import { type FormEvent, type ReactNode, useEffect, useState } from 'react'
+import { type FormEvent, lazy, type ReactNode, Suspense, useEffect, useState } from 'react'
 import { Link, useNavigate } from 'react-router'
-import { CHANNEL_NAME_MAX_LENGTH, CHANNEL_TAG_MAX_LENGTH } from '@shared/channel-constants'
+import { BASE_URL_REACH, CHANNEL_NAME_MAX_LENGTH, CHANNEL_TAG_MAX_LENGTH } from '@shared/channel-constants'
 import type { ChannelTypeInfo, ChannelView } from '@shared/channel'
 import { Button } from '@ui/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader } from '@ui/components/ui/card'
@@ -21,14 +21,19 @@ import { browserApi } from '@ui/lib/browser-api'
 import { callApi } from '@ui/lib/call-api'
 import { isRoot, useCurrentUser } from '@ui/lib/session'
 import { useHydrated } from '@ui/lib/use-hydrated'
-import { cacheModelsByType, createChannel, readCachedModelsByType, updateChannel, type ModelsByType } from './api'
+import { cacheModelsByType, checkChannel, createChannel, readCachedModelsByType, updateChannel, type ModelsByType } from './api'
 import { Field, JsonField } from './field'
 import { createPayload, findProblem, formFromChannel, keyNeeded, newChannelForm, updatePayload, type ChannelForm } from './form'
 import { KeyField } from './key-field'
 import { ModelsField } from './models-field'
 import { MultiSelect } from './multi-select'
 import { MODEL_MAPPING_TEMPLATE, SETTING_TEMPLATE, STATUS_CODE_MAPPING_TEMPLATE } from './presets'
+import type { BaseUrlProblem } from './private-upstream-dialog'
 import { BaseUrlField, TypeFields } from './type-fields'
+import { UnpricedModels } from './unpriced-models'
+
+/** The warning's code loads when a base URL first needs it. */
+const PrivateUpstreamDialog = lazy(() => import('./private-upstream-dialog').then((module) => ({ default: module.PrivateUpstreamDialog })))
 
 export const channelListPath = '/channel'
 
@@ -76,9 +81,30 @@ export function ChannelEditor({ channel, groups, configuredModels, channelTypes,
 		setForm((current) => ({ ...current, type, models: current.models.length ? current.models : modelsOfType(type, modelsByType) }))
 	}
 
+	const [baseUrlProblem, setBaseUrlProblem] = useState<BaseUrlProblem | null>(null)
+
+	/** A base URL Ferry would not reach (a private network the settings refuse, say) is told before saving. */
+	async function baseUrlWarning(): Promise<BaseUrlProblem | null> {
+		const envelope = await checkChannel(browserApi, { type: form.type, base_url: form.baseUrl, models: [] }).catch(() => undefined)
+		const reach = envelope?.success ? envelope.data.base_url : undefined
+		return reach && (reach.reach === BASE_URL_REACH.privateBlocked || reach.reach === BASE_URL_REACH.refused) ? reach : null
+	}
+
 	async function save(event: FormEvent<HTMLFormElement>) {
 		event.preventDefault()
 		if (problems.report(findProblem(form, creating, needsKey))) return
+		setSaving(true)
+		const warning = await baseUrlWarning()
+		if (warning) {
+			setSaving(false)
+			setBaseUrlProblem(warning)
+			return
+		}
+		await submit()
+	}
+
+	async function submit() {
+		setBaseUrlProblem(null)
 		setSaving(true)
 		if (creating) {
 			const envelope = await callApi(t, createChannel(browserApi, createPayload(form)))
@@ -92,6 +118,8 @@ export function ChannelEditor({ channel, groups, configuredModels, channelTypes,
 		}
 		navigate(channelListPath)
 	}
+
+	const warningOpened = baseUrlProblem !== null
 
 	return (
 		<form noValidate onSubmit={save} className="mx-auto flex w-full max-w-3xl flex-col gap-4">
@@ -131,6 +159,7 @@ export function ChannelEditor({ channel, groups, configuredModels, channelTypes,
 					error={problems.errorOf('models')}
 					onChange={(models) => update({ models })}
 				/>
+				<UnpricedModels type={form.type} models={form.models} />
 				<JsonField id="channel-model-mapping" name="modelMapping" problems={problems} label={t('模型重定向')} hint={t('可选，把请求里的模型名换成上游的模型名，键为请求的模型名，值为要替换成的模型名')} value={form.modelMapping} template={MODEL_MAPPING_TEMPLATE} onChange={(modelMapping) => update({ modelMapping })} />
 				<div className="grid gap-5 sm:grid-cols-3">
 					<Field id="channel-tag" label={t('标签')}>
@@ -165,6 +194,11 @@ export function ChannelEditor({ channel, groups, configuredModels, channelTypes,
 				</Button>
 				<Button type="submit" disabled={!hydrated || saving}>{saving ? t('保存中…') : t('保存')}</Button>
 			</div>
+			{warningOpened && (
+				<Suspense fallback={null}>
+					<PrivateUpstreamDialog problem={baseUrlProblem} onClose={() => setBaseUrlProblem(null)} onSave={() => void submit()} />
+				</Suspense>
+			)}
 		</form>
 	)
 }
