@@ -79,4 +79,10 @@ export const users: Record<string, string> = {
 	'两次输入的密码不一致': 'The two passwords differ',
 	'请输入邮箱地址': 'Please enter an email address',
 	'请输入邮箱地址和验证码': 'Please enter the email address and verification code',
+	'额度必须是数字': 'The quota must be a number',
+	'额度必须是整数': 'The quota must be an integer',
+	'额度不能超过 {max}': 'The quota cannot exceed {max}',
+	'剩余额度（美元）': 'Remaining quota (USD)',
+	'输入要增加的金额（美元），负数表示扣减。': 'Enter the amount to add in US dollars; a negative amount deducts.',
+	'例如 10 或 -0.5': 'e.g. 10 or -0.5',
 }

@@ -113,7 +113,7 @@ export function OnlineTopUpCard({ balance }: { balance: number }) {
 					onBlur={() => setAmountText(String(amount))}
 				/>
 				<p className="text-sm text-muted-foreground" data-testid="top-up-quota-hint">
-					{t('到账额度：{quota}', { quota: renderQuota(creditedQuota(amount, status), { ...status, display_in_currency: false }) })}
+					{t('到账额度：{quota}', { quota: renderQuota(creditedQuota(amount, status), status) })}
 				</p>
 				<p className="text-sm" data-testid="payable-amount">
 					{t('实付金额：{money}', { money: payable ? formatMoney(payable) : '-' })}
