@@ -1,4 +1,5 @@
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react'
+import { acceptedLanguage } from '@shared/request-language'
 import { englishDictionaries, type DictionaryName } from '@ui/i18n/dictionaries'
 import { common } from '@ui/i18n/en/common'
 import { readCookie, writeCookie } from '@ui/lib/cookie'
@@ -34,8 +35,15 @@ function parseLanguage(value: string | null | undefined): Language {
 	return value === 'en' ? 'en' : 'zh'
 }
 
-export function languageFromCookieHeader(cookie: string | null): Language {
-	return parseLanguage(readCookie(cookie, languageCookie))
+/**
+ * The language a page is rendered in: the visitor's choice (the cookie the switch writes), else the
+ * first of zh and en the browser asks for, else zh. A first visit thus follows the browser until the
+ * visitor chooses.
+ */
+export function languageOfRequest(headers: Headers): Language {
+	const chosen = readCookie(headers.get('cookie'), languageCookie)
+	if (chosen === 'zh' || chosen === 'en') return chosen
+	return acceptedLanguage(headers.get('accept-language')) ?? 'zh'
 }
 
 export function htmlLanguage(language: Language) {
