@@ -38,7 +38,7 @@ function channelManagementRoutes(dependencies: Dependencies) {
 		.get('/', async ({ query, request }) => ok(await listChannels(dependencies, query, requestLanguage(request))), { query: channelListQuerySchema })
 		.get('/search', async ({ query, request }) => ok(await searchChannels(dependencies, query, requestLanguage(request))), { query: channelSearchQuerySchema })
 		.get('/models', async () => ok(await configuredModels(dependencies)))
-		.get('/types', () => ok(channelTypes()))
+		.get('/types', ({ request }) => ok(channelTypes(requestLanguage(request))))
 		.get('/unpriced_models', async () => ok(await unpricedModelsOfChannels(dependencies)))
 		.post('/check', async ({ body }) => ok(await checkChannelSetup(dependencies, body)), { body: channelCheckSchema })
 		.get('/:id', async ({ params, request }) => ok(await getChannel(dependencies, params.id, requestLanguage(request))), { params: idParams })

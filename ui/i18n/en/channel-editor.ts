@@ -127,4 +127,6 @@ export const channelEditor: Record<string, string> = {
 	'允许 {host} 并保存': 'Allow {host} and save',
 	'允许私有网络上游并保存': 'Allow private upstreams and save',
 	'已允许私有网络上游': 'Private upstreams allowed',
+	'搜索渠道类型': 'Search channel types',
+	'渠道类型': 'Channel types',
 }

@@ -103,4 +103,12 @@ export const common: Record<string, string> = {
 	'时间格式错误': 'Invalid time format',
 	'可选值': 'Optional',
 	'{seconds} 秒': '{seconds} s',
+	'加载中': 'Loading',
+	'站点导航': 'Site pages',
+	// the server's default group descriptions and payment methods (ui/lib/built-in-texts.ts)
+	'默认分组': 'Default group',
+	'VIP 分组': 'VIP group',
+	'SVIP 分组': 'SVIP group',
+	'支付宝': 'Alipay',
+	'微信支付': 'WeChat Pay',
 }

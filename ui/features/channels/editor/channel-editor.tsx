@@ -11,7 +11,6 @@ import { Button } from '@ui/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader } from '@ui/components/ui/card'
 import { Input } from '@ui/components/ui/input'
 import { Label } from '@ui/components/ui/label'
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@ui/components/ui/select'
 import { Switch } from '@ui/components/ui/switch'
 import { toast } from '@ui/components/ui/toaster'
 import { useFormProblem } from '@ui/lib/use-form-problem'
@@ -30,6 +29,7 @@ import { MultiSelect } from './multi-select'
 import { MODEL_MAPPING_TEMPLATE, SETTING_TEMPLATE, STATUS_CODE_MAPPING_TEMPLATE } from './presets'
 import type { BaseUrlProblem } from './private-upstream-dialog'
 import { BaseUrlField, TypeFields } from './type-fields'
+import { TypeSelect } from './type-select'
 import { UnpricedModels } from './unpriced-models'
 
 /** The warning's code loads when a base URL first needs it. */
@@ -65,7 +65,6 @@ export function ChannelEditor({ channel, groups, configuredModels, channelTypes,
 	const [modelsByType, setModelsByType] = useState<ModelsByType>(loadedModelsByType ?? {})
 	const [saving, setSaving] = useState(false)
 	const problems = useFormProblem()
-	const typeName = (type: number) => findChannelType(channelTypes, type)?.name ?? String(type)
 
 	// localStorage only after hydration: the server has none, and both renders must match.
 	useEffect(() => {
@@ -76,8 +75,7 @@ export function ChannelEditor({ channel, groups, configuredModels, channelTypes,
 	const update = (changes: Partial<ChannelForm>) => setForm((current) => ({ ...current, ...changes }))
 	const allModels = [...new Set([...configuredModels, ...Object.values(modelsByType).flat()])].sort()
 
-	function changeType(value: string) {
-		const type = Number(value)
+	function changeType(type: number) {
 		setForm((current) => ({ ...current, type, models: current.models.length ? current.models : modelsOfType(type, modelsByType) }))
 	}
 
@@ -129,16 +127,7 @@ export function ChannelEditor({ channel, groups, configuredModels, channelTypes,
 			</div>
 			<Section id="channel-basics" title="基本信息" description="渠道的类型、名称、地址和密钥">
 				<Field id="channel-type" label={t('类型')} required>
-					<Select value={String(form.type)} onValueChange={changeType}>
-						<SelectTrigger id="channel-type">
-							<SelectValue>{typeName(form.type)}</SelectValue>
-						</SelectTrigger>
-						<SelectContent>
-							{channelTypes.map(({ type, name }) => (
-								<SelectItem key={type} value={String(type)}>{name}</SelectItem>
-							))}
-						</SelectContent>
-					</Select>
+					<TypeSelect id="channel-type" types={channelTypes} value={form.type} onChange={changeType} />
 				</Field>
 				<Field id="channel-name" label={t('名称')} required error={problems.errorOf('name')}>
 					<Input id="channel-name" value={form.name} maxLength={CHANNEL_NAME_MAX_LENGTH} placeholder={t('请为渠道命名')} onChange={(event) => update({ name: event.target.value })} {...problems.control('name', 'channel-name')} />
