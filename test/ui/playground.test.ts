@@ -35,7 +35,7 @@ describe('the playground, rendered on the server', () => {
 		expect(page).toMatch(/id="playground-temperature" type="range" min="0.1" max="1" step="0.1"/)
 		expect(page).toMatch(/id="playground-max-tokens"[^>]*value="0"/)
 		const { loaderData } = hydrationData(html)
-		expect(loaderData.playground).toEqual({ models: ['gpt-4o', 'gpt-4o-mini'], groups: { default: { desc: 'default group', ratio: 1 }, vip: { desc: 'vip group', ratio: 1 } } })
+		expect(loaderData.playground).toEqual({ models: ['gpt-4o', 'gpt-4o-mini'], groups: { default: { desc: 'default group', ratio: 1 }, vip: { desc: 'vip group', ratio: 1 } }, unpricedModels: [] })
 	})
 
 	test('speaks English when asked', async () => {
