@@ -58,3 +58,18 @@ describe('the playground, rendered on the server', () => {
 		expect(html).not.toContain(aliceKey.slice(3))
 	})
 })
+
+describe('the playground\'s code highlighting', () => {
+	test('marks keywords, strings, numbers and comments, and its pieces join back to the code exactly', async () => {
+		const { highlight } = await import('@ui/features/playground/markdown/highlight')
+		const code = 'const x1 = 42 // note\nlet s = "a \\" b"\n/* open'
+		const pieces = highlight(code, 'ts')
+		expect(pieces.map((piece) => piece.text).join('')).toBe(code)
+		const marked = pieces.filter((piece) => piece.kind).map((piece) => `${piece.kind}:${piece.text}`)
+		expect(marked).toEqual(['keyword:const', 'number:42', 'comment:// note', 'keyword:let', 'string:"a \\" b"', 'comment:/* open'])
+		expect(highlight('# done\necho "hi"', 'bash').filter((piece) => piece.kind).map((piece) => piece.kind)).toEqual(['comment', 'keyword', 'string'])
+		// An unknown language gets strings and numbers only; a huge block none.
+		expect(highlight('if x then 3', 'cobol').filter((piece) => piece.kind).map((piece) => piece.text)).toEqual(['3'])
+		expect(highlight('"'.repeat(50_000), 'js')).toEqual([{ text: '"'.repeat(50_000) }])
+	})
+})
