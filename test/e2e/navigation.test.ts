@@ -151,6 +151,8 @@ describe.skipIf(!browserExecutable)('getting around the console', () => {
 		const dialog = page.getByRole('dialog')
 		await dialog.getByRole('heading', { name: '修改密码' }).waitFor({ timeout: STEP_TIMEOUT })
 		expect(await dialog.getByLabel('新密码', { exact: true }).isVisible()).toBe(true)
+		// The personal tab names root's role as the user list does.
+		expect(await page.getByTestId('profile-role').textContent()).toBe('超级管理员')
 		expectNoErrors(opened)
 		await opened.close()
 	}, PAGE_TIMEOUT_MS)

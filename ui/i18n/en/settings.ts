@@ -84,4 +84,6 @@ export const settings: Record<string, string> = {
 	'请输入邮箱地址和验证码': 'Please enter the email address and verification code',
 	'划转金额（美元）': 'Amount (USD)',
 	'最低 {minimum}': 'At least {minimum}',
+	'超级管理员': 'Super admin',
+	'未知身份': 'Unknown role',
 }
