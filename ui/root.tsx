@@ -10,12 +10,12 @@ import { apiContext } from '@ui/lib/api'
 import { loadSelf, SessionProvider } from '@ui/lib/session'
 import { loadStatus, type Status, useStatus } from '@ui/lib/status'
 import { storageKeys, writeStorage } from '@ui/lib/storage'
-import { type Theme, ThemeProvider } from '@ui/lib/theme'
+import { followSystemThemeScript, type PageTheme, ThemeProvider } from '@ui/lib/theme'
 import { TimeZoneProvider } from '@ui/lib/time-zone'
 import { notFoundMessage } from '@ui/features/not-found'
 
 /** Rendered identically by the server and by entry.client, so every prop travels in `window.__documentProps`. */
-export type DocumentProps = { stylesheet: string; language: Language; theme: Theme; timeZone: string }
+export type DocumentProps = { stylesheet: string; language: Language; theme: PageTheme; timeZone: string }
 
 export function Document({ stylesheet, language, theme, timeZone, children }: DocumentProps & { children: ReactNode }) {
 	return (
@@ -25,6 +25,7 @@ export function Document({ stylesheet, language, theme, timeZone, children }: Do
 				<meta name="viewport" content="width=device-width, initial-scale=1" />
 				<link rel="icon" href="/logo.png" />
 				<link rel="stylesheet" href={stylesheet} />
+				{theme === 'system' && <script dangerouslySetInnerHTML={{ __html: followSystemThemeScript }} />}
 			</head>
 			<body>
 				<ThemeProvider initialTheme={theme}>

@@ -92,6 +92,8 @@ export const ROUTE_POLICY: Record<`${Method} /api/${string}`, Access> = {
 	'GET /api/channel/search': 'admin',
 	'GET /api/channel/models': 'admin',
 	'GET /api/channel/types': 'admin',
+	'GET /api/channel/unpriced_models': 'admin',
+	'POST /api/channel/check': 'admin',
 	'GET /api/channel/:id': 'admin',
 	'POST /api/channel/': 'admin',
 	'PUT /api/channel/': 'admin',

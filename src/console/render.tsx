@@ -8,7 +8,7 @@ import {
 	type StaticHandlerContext,
 	StaticRouterProvider,
 } from 'react-router'
-import { languageFromCookieHeader } from '@ui/i18n'
+import { languageOfRequest } from '@ui/i18n'
 import { type Api, apiContext, createApi, expiredLoginPath } from '@ui/lib/api'
 import { themeFromCookieHeader } from '@ui/lib/theme'
 import { serverTimeZone, timeZoneFromCookieHeader } from '@ui/lib/time-zone'
@@ -34,7 +34,7 @@ function createServerApi(request: Request, handleApi: HandleApi, sessionUserId: 
 	const origin = new URL(request.url).origin
 	const cookie = request.headers.get('cookie')
 	// Messages are worded in the page's language, as the browser's calls ask for it.
-	const language = languageFromCookieHeader(cookie)
+	const language = languageOfRequest(request.headers)
 	let userId: Promise<number | undefined> | undefined
 	const sessionUser = () => (userId ??= sessionUserId(request.headers))
 	return createApi(
@@ -82,7 +82,7 @@ export async function renderConsole(request: Request, handler: StaticHandler, ha
 	const cookie = request.headers.get('cookie')
 	const documentProps: DocumentProps = {
 		stylesheet: `/assets/${assets.styles}`,
-		language: languageFromCookieHeader(cookie),
+		language: languageOfRequest(request.headers),
 		theme: themeFromCookieHeader(cookie),
 		timeZone: timeZoneFromCookieHeader(cookie) ?? serverTimeZone(),
 	}

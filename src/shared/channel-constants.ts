@@ -48,6 +48,17 @@ export const CHANNEL_TAG_MAX_LENGTH = 64
 /** Tag rows: 1 when every channel of the tag is enabled, 2 when none is, 0 when some are. */
 export const TAG_STATUS = { mixed: 0, enabled: 1, disabled: 2 } as const
 
+/**
+ * Whether Ferry may reach a channel's base URL (`POST /api/channel/check`): `public`; `private_allowed`
+ * (a private network the super admin allows); `private_blocked` (a private network the private-upstream
+ * settings refuse: every call to it fails until they allow it); `refused` (never reachable: a cloud
+ * metadata or reserved address, or not an http(s) URL); `unknown` (the name did not resolve in time).
+ */
+export const BASE_URL_REACH = {
+	public: 'public', privateAllowed: 'private_allowed', privateBlocked: 'private_blocked', refused: 'refused', unknown: 'unknown',
+} as const
+export type BaseUrlReach = (typeof BASE_URL_REACH)[keyof typeof BASE_URL_REACH]
+
 /** Kinds of relay layer upstream detection tells apart. */
 export const UPSTREAM_CLIENT_TYPE = { openai: 'openai', azure: 'azure', python: 'python', go: 'go', unknown: 'unknown' } as const
 

@@ -15,8 +15,8 @@
 import { z } from 'zod'
 import { pageQuerySchema } from './api'
 import {
-	CHANNEL_LIST_MAX_ITEMS, CHANNEL_LIST_MAX_TEXT, CHANNEL_MODE, CHANNEL_NAME_MAX_LENGTH, CHANNEL_TAG_MAX_LENGTH, CREATE_MODE, MULTI_KEY_MODE, PRIORITY_MIN,
-	splitList, TAG_STATUS, TEST_ALL_KEYS, WEIGHT_MIN,
+	BASE_URL_REACH, CHANNEL_LIST_MAX_ITEMS, CHANNEL_LIST_MAX_TEXT, CHANNEL_MODE, CHANNEL_NAME_MAX_LENGTH, CHANNEL_TAG_MAX_LENGTH, CREATE_MODE, MULTI_KEY_MODE,
+	PRIORITY_MIN, splitList, TAG_STATUS, TEST_ALL_KEYS, WEIGHT_MIN,
 } from './channel-constants'
 import { CHANNEL_STATUS } from './channel-type'
 import { describeCycle, mappingCycle } from './model-mapping'
@@ -321,6 +321,37 @@ export type ChannelListItem = z.infer<typeof channelListItemSchema>
 /** `GET /api/channel/models`: every model name configured on any channel, sorted. */
 export const channelModelEntrySchema = z.object({ id: z.string() })
 export type ChannelModelEntry = z.infer<typeof channelModelEntrySchema>
+
+/**
+ * `POST /api/channel/check`: what would stop a channel from serving, asked by the editor before it
+ * saves. `base_url` (empty: the type's default) is resolved and checked against the private-upstream
+ * settings when given; `models` are checked for a price.
+ */
+export const channelCheckSchema = z.object({
+	type: z.number().int(),
+	base_url: z.string().max(2048).optional(),
+	models: z.array(z.string().max(256)).max(CHANNEL_LIST_MAX_ITEMS).default([]),
+})
+export type ChannelCheckInput = z.infer<typeof channelCheckSchema>
+
+export const channelCheckResultSchema = z.object({
+	/** Absent when no base URL was asked about. */
+	base_url: z.object({
+		url: z.string(),
+		/** The host as resolved (for the allow-list), '' when the URL has none. */
+		host: z.string(),
+		reach: z.enum(BASE_URL_REACH),
+		private_upstreams_enabled: z.boolean(),
+	}).optional(),
+	/** Of the models asked about, those without a price: the relay refuses them (unless self-use mode). */
+	unpriced_models: z.array(z.string()),
+	self_use_mode: z.boolean(),
+})
+export type ChannelCheck = z.infer<typeof channelCheckResultSchema>
+
+/** `GET /api/channel/unpriced_models`: models enabled channels offer that have no price (none in self-use mode). */
+export const unpricedModelsSchema = z.object({ models: z.array(z.string()), self_use_mode: z.boolean() })
+export type UnpricedModels = z.infer<typeof unpricedModelsSchema>
 
 /**
  * `GET /api/channel/types`: every channel type the server knows, in the order the console lists

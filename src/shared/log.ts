@@ -23,6 +23,8 @@ export const logQuerySchema = pageQuerySchema.extend({
 	end_timestamp: optionalNumber,
 	channel: optionalNumber,
 	group: optionalText,
+	/** One call's entries (the `x-ferry-request-id` its answer carried): the playground reads its reply's charge. */
+	request_id: optionalText,
 })
 export type LogQuery = z.infer<typeof logQuerySchema>
 

@@ -71,5 +71,23 @@ for (const target of databaseTargets()) {
 			const user = await ferry.createUser('plain', ROLE.user)
 			expect((await ferry.call('GET', '/api/channel/types', { as: user })).status).toBe(403)
 		})
+
+		test('names the types in Chinese for a zh reader (Custom, Baidu, Alibaba …), keeping brand names, and in English otherwise', async () => {
+			const namesIn = async (language: string) => {
+				const answer = await ferry.call('GET', '/api/channel/types', { as: admin, headers: { 'accept-language': language } })
+				return Object.fromEntries((answer.body.data as ChannelTypeInfo[]).map((info) => [info.type, info.name]))
+			}
+			const zh = await namesIn('zh-CN')
+			expect(zh[CHANNEL_TYPE.custom]).toBe('自定义渠道（OpenAI 兼容）')
+			expect(zh[CHANNEL_TYPE.baidu]).toBe('百度文心千帆')
+			expect(zh[CHANNEL_TYPE.ali]).toBe('阿里通义千问')
+			expect(zh[CHANNEL_TYPE.openai]).toBe('OpenAI')
+			expect(zh[CHANNEL_TYPE.suno]).toBe('Suno')
+			const en = await namesIn('en-US')
+			expect(en[CHANNEL_TYPE.custom]).toBe('Custom')
+			expect(en[CHANNEL_TYPE.baidu]).toBe('Baidu Wenxin')
+			// Every type has a name in both, and no two types share one.
+			for (const names of [zh, en]) expect(new Set(Object.values(names)).size).toBe(TYPE_NUMBERS.length)
+		})
 	})
 }

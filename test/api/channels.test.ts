@@ -593,5 +593,51 @@ for (const target of databaseTargets()) {
 				expect(await reasonIn(unauthorized, 'zh-CN')).toBe('upstream answered 401: old')
 			})
 		})
+
+		describe('what would keep a channel from serving', () => {
+			const check = (body: Record<string, unknown>) => call('POST', '/api/channel/check', { type: CHANNEL_TYPE.openai, ...body })
+
+			test('a loopback base URL is private and blocked until the super admin allows private upstreams, and again outside the allowed hosts', async () => {
+				const blocked = await check({ base_url: 'http://127.0.0.1:11434/' })
+				expect(blocked.body.data.base_url).toEqual({ url: 'http://127.0.0.1:11434', host: '127.0.0.1', reach: 'private_blocked', private_upstreams_enabled: false })
+				await ferry.dependencies.options.set('PrivateUpstreamsEnabled', 'true')
+				expect((await check({ base_url: 'http://127.0.0.1:11434' })).body.data.base_url).toMatchObject({ reach: 'private_allowed', private_upstreams_enabled: true })
+				await ferry.dependencies.options.set('PrivateUpstreamHosts', '10.0.0.0/8')
+				expect((await check({ base_url: 'http://127.0.0.1:11434' })).body.data.base_url).toMatchObject({ reach: 'private_blocked', private_upstreams_enabled: true })
+				expect((await check({ base_url: 'http://10.1.2.3' })).body.data.base_url).toMatchObject({ reach: 'private_allowed', host: '10.1.2.3' })
+			})
+
+			test('a public address is public, a cloud metadata address and a non-http URL are refused whatever the settings', async () => {
+				await ferry.dependencies.options.set('PrivateUpstreamsEnabled', 'true')
+				expect((await check({ base_url: 'https://1.1.1.1' })).body.data.base_url).toMatchObject({ reach: 'public', host: '1.1.1.1' })
+				expect((await check({ base_url: 'http://169.254.169.254' })).body.data.base_url).toMatchObject({ reach: 'refused' })
+				expect((await check({ base_url: 'ftp://files.example.com' })).body.data.base_url).toMatchObject({ reach: 'refused', host: '' })
+				// Without a base URL the type's default is checked; without the field nothing is.
+				expect((await check({ type: CHANNEL_TYPE.ollama, base_url: '' })).body.data.base_url).toMatchObject({ url: 'http://localhost:11434', reach: 'private_allowed' })
+				expect((await check({})).body.data.base_url).toBeUndefined()
+			})
+
+			test('names the models without a price, and none in self-use mode', async () => {
+				const answer = await check({ models: ['gpt-4o', 'my-local-llama', 'my-local-llama'] })
+				expect(answer.body.data).toEqual({ unpriced_models: ['my-local-llama'], self_use_mode: false })
+				await ferry.dependencies.options.set('SelfUseModeEnabled', 'true')
+				expect((await check({ models: ['my-local-llama'] })).body.data).toEqual({ unpriced_models: [], self_use_mode: true })
+			})
+
+			test('lists the models enabled channels offer without a price, for the playground', async () => {
+				await createOne({ models: 'gpt-4o,my-local-llama' })
+				const disabled = await createOne({ models: 'another-unpriced' })
+				await call('PUT', '/api/channel/', { id: disabled, status: CHANNEL_STATUS.manuallyDisabled })
+				expect((await call('GET', '/api/channel/unpriced_models')).body.data).toEqual({ models: ['my-local-llama'], self_use_mode: false })
+			})
+
+			test('is for admins only, and refuses a body it cannot read with a 400', async () => {
+				const user = await ferry.createUser('sailor')
+				expect((await ferry.call('POST', '/api/channel/check', { as: user, body: { type: 1, models: [] } })).status).toBe(403)
+				const bad = await call('POST', '/api/channel/check', { type: 'one', models: 'gpt-4o' })
+				expect(bad.status).toBe(400)
+				expect(bad.body.success).toBe(false)
+			})
+		})
 	})
 }

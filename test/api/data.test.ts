@@ -72,6 +72,39 @@ for (const target of databaseTargets()) {
 			expect((await get('/api/data/self')).status).toBe(401)
 		})
 
+		test('calls made since the last roll-up show from the log in their hour, the newest exported hour included, until the next roll-up writes them', async () => {
+			// The last run exported bob's bucket of the previous hour; later calls are only in the log.
+			await consume(alice, 'alice', 'gpt-4o-mini', nowSeconds(), 40)
+			await consume(bob, 'bob', 'gpt-4o-mini', thisHour - HOUR + 30, 5)
+			const range = `start_timestamp=${thisHour - HOUR}&end_timestamp=${nowSeconds()}`
+			const live = await get(`/api/data/?${range}`, admin)
+			expect(summary(live.body.data)).toEqual(['bob:gpt-4o-mini:2:25', 'alice:gpt-4o-mini:1:40'])
+			expect(live.body.data!.find((row) => row.username === 'alice')!.created_at).toBe(thisHour)
+			expect(summary((await get(`/api/data/self?${range}`, alice)).body.data)).toEqual(['alice:gpt-4o-mini:1:40'])
+			// The next roll-up writes the same buckets.
+			await exportQuotaData(ferry.store)
+			const exported = await get(`/api/data/?${range}`, admin)
+			expect(summary(exported.body.data)).toEqual(['bob:gpt-4o-mini:2:25', 'alice:gpt-4o-mini:1:40'])
+			expect(exported.body.data!.every((row) => row.id > 0)).toBe(true)
+		})
+
+		test('channel tests are not usage: the roll-up, the live hours and the log totals leave them out', async () => {
+			const test = { channel_test: true, not_charged: true, model_ratio: 1 }
+			await ferry.store.db.insert(ferry.store.tables.logs).values({
+				userId: alice.userId, username: 'alice', modelName: 'gpt-4o-mini', createdAt: thisHour - 2 * HOUR + 20, type: LOG_TYPE.consume,
+				promptTokens: 10, completionTokens: 5, quota: 30, tokenName: 'channel test', other: JSON.stringify(test),
+			})
+			await ferry.store.db.insert(ferry.store.tables.logs).values({
+				userId: alice.userId, username: 'alice', modelName: 'gpt-4o-mini', createdAt: nowSeconds(), type: LOG_TYPE.consume,
+				promptTokens: 10, completionTokens: 5, quota: 30, tokenName: 'channel test', other: JSON.stringify(test),
+			})
+			await exportQuotaData(ferry.store)
+			const answer = await get(`/api/data/self?start_timestamp=${thisHour - 2 * HOUR}&end_timestamp=${nowSeconds()}`, alice)
+			expect(summary(answer.body.data)).toEqual(['alice:gpt-4o-mini:2:150'])
+			const stat = await ferry.call('GET', `/api/log/self/stat?start_timestamp=${thisHour - 2 * HOUR}`, { as: alice })
+			expect(stat.body.data.quota).toBe(150)
+		})
+
 		test('bad time ranges are refused with a clear message', async () => {
 			const reversed = await get(`/api/data/self?start_timestamp=${thisHour}&end_timestamp=${thisHour - HOUR}`, alice)
 			expect(reversed.status).toBe(400)

@@ -103,6 +103,12 @@ for (const target of databaseTargets()) {
 			expect(answer.body.data.total).toBe(entries.length)
 		})
 
+		test('one call\'s entries are found by its request id, and only among the caller\'s own', async () => {
+			expect(await requestIds(alice, '/api/log/self?request_id=r2')).toEqual(['r2'])
+			expect(await requestIds(alice, '/api/log/self?request_id=r5')).toEqual([])
+			expect(await requestIds(root, '/api/log/?request_id=r5')).toEqual(['r5'])
+		})
+
 		test('a user sees only their own entries, without the channel or the admin details', async () => {
 			const answer = await ferry.call('GET', '/api/log/self?page_size=100', { as: alice })
 			const entries = answer.body.data.items as Record<string, any>[]

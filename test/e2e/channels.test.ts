@@ -143,15 +143,19 @@ describe.skipIf(!browserExecutable)('the channel list in the browser', () => {
 
 		try {
 			await expectRequest(`/api/channel/test/${id}`, () => row(page, id).getByRole('button', { name: '测试', exact: true }).click())
-			await toast(page, 'status', new RegExp(`渠道 channel-${channelNumber} 测试成功，耗时 \\d+\\.\\d\\d 秒`))
+			// A quick upstream's time is in milliseconds (never "0.00 s"), a slower one's in seconds.
+			await toast(page, 'status', new RegExp(`渠道 channel-${channelNumber} 测试成功，耗时 (\\d+ 毫秒|\\d+\\.\\d\\d 秒)`))
 			expect((await readChannel(id)).data.test_time).toBeGreaterThan(0)
 			await expectRequest(`/api/channel/test/${id}?model=gpt-4o-mini`, async () => {
 				await row(page, id).getByRole('button', { name: '选择测试模型' }).click()
 				await page.getByRole('menuitem', { name: 'gpt-4o-mini' }).click()
 			})
 			await toast(page, 'status', '测试成功')
+			// Never read: it says so, rather than $0.00.
+			expect(await row(page, id).getByRole('button', { name: '更新余额' }).textContent()).toBe('未获取')
 			await expectRequest(`/api/channel/update_balance/${id}/`, () => row(page, id).getByRole('button', { name: '更新余额' }).click())
 			await toast(page, 'status', '余额已更新')
+			await row(page, id).getByRole('button', { name: '更新余额' }).filter({ hasText: '$12.50' }).waitFor()
 			expect((await readChannel(id)).data.balance).toBe(12.5)
 			await expectRequest(`/api/channel/test_upstream/${id}`, async () => {
 				await row(page, id).getByRole('button', { name: '更多操作' }).click()

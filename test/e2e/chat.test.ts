@@ -96,16 +96,23 @@ describe.skipIf(!browserExecutable)('the chat frames in a browser', () => {
 		await opened.close()
 	}, PAGE_TIMEOUT_MS)
 
-	test('an app link is offered as a button instead of being opened on load', async () => {
+	test('an app link is offered as a button instead of being opened on load, with the address and key for any other client', async () => {
 		const visitor = await createVisitor('app-user')
 		const enabled = await harness.createToken({ name: 'app' }, visitor)
 		const opened = await harness.open('/chat/2', { as: visitor, language: 'zh' })
-		const { page } = opened
+		const { page, context } = opened
+		await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: harness.origin })
 		const button = page.getByRole('link', { name: '在应用中打开' })
 		await button.waitFor({ timeout: STEP_TIMEOUT_MS })
 		expect(await button.getAttribute('href')).toBe(`cherrystudio://providers/api-keys?v=1&key=${enabled.key}`)
 		expect(new URL(page.url()).pathname).toBe('/chat/2')
 		expect(await page.getByText('聊天将在它的应用中打开').count()).toBe(1)
+		// Without the app the button does nothing: the page says so and hands over the address and the key.
+		const manual = page.getByTestId('chat-manual-setup')
+		expect(await manual.getByTestId('chat-base-url').textContent()).toBe(`${harness.origin}/v1`)
+		await manual.getByRole('button', { name: '复制密钥' }).click()
+		await page.waitForFunction(async (key) => (await navigator.clipboard.readText()) === key, enabled.key)
+		await harness.screenshot(page, 'chat-app-link')
 		// Nothing tried to navigate: no blocked-navigation error (with the key in it) reached the console.
 		expectNoErrors(opened)
 		await opened.close()

@@ -1,8 +1,8 @@
 /**
  * Every console page in Chromium: rendered by the server (status, no console error) and hydrated
- * without a mismatch in zh and en, light and dark; screenshots at 1280 px and 390 px go to
- * .build/screenshots (not committed). Also the role gating of the menu and of admin pages, and the
- * expired-session path of seed 000 §4.
+ * without a mismatch in zh and en, light and dark, at 1 400 × 900 and 390 × 844; screenshots go to
+ * .build/screenshots (docs/screenshots/console keeps a set). Also the role gating of the menu and of
+ * admin pages, and the expired-session path of seed 000 §4.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { ROLE } from '@shared/user'
@@ -10,6 +10,8 @@ import type { Caller } from '../helpers/app'
 import { browserExecutable, type ConsoleHarness, hydrationErrorPattern, startConsoleHarness } from '../helpers/browser'
 
 type Visitor = 'anonymous' | 'root'
+
+const DESKTOP_WIDTH = 1400
 type PageCase = { name: string; path: string; as: Visitor; status: number }
 
 describe.skipIf(!browserExecutable)('the console pages in a browser', () => {
@@ -44,6 +46,9 @@ describe.skipIf(!browserExecutable)('the console pages in a browser', () => {
 			{ name: 'log', path: '/log', as: 'root', status: 200 },
 			{ name: 'playground', path: '/playground', as: 'root', status: 200 },
 			{ name: 'detail', path: '/detail', as: 'root', status: 200 },
+			{ name: 'midjourney', path: '/midjourney', as: 'root', status: 200 },
+			{ name: 'task', path: '/task', as: 'root', status: 200 },
+			{ name: 'chat', path: '/chat/0', as: 'root', status: 200 },
 			{ name: 'redemption', path: '/redemption', as: 'root', status: 200 },
 			{ name: 'topup', path: '/topup', as: 'root', status: 200 },
 			{ name: 'setting', path: '/setting', as: 'root', status: 200 },
@@ -67,7 +72,7 @@ describe.skipIf(!browserExecutable)('the console pages in a browser', () => {
 		for (const theme of ['light', 'dark'] as const) {
 			test(`every page renders on the server and hydrates without errors in ${language}, ${theme} theme`, async () => {
 				for (const { name, path, as, status } of pages) {
-					const opened = await harness.open(path, { language, theme, as: as === 'root' ? root : undefined })
+					const opened = await harness.open(path, { language, theme, width: DESKTOP_WIDTH, as: as === 'root' ? root : undefined })
 					const response = await opened.page.request.get(harness.origin + path, { maxRedirects: 0 })
 					try {
 						expect({ name, url: new URL(opened.page.url()).pathname }).toEqual({ name, url: path.split('?')[0]! })
@@ -77,7 +82,7 @@ describe.skipIf(!browserExecutable)('the console pages in a browser', () => {
 						expect(opened.consoleErrors.filter((text) => hydrationErrorPattern.test(text))).toEqual([])
 						expect(await opened.page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(theme === 'dark')
 						expect(await opened.page.evaluate(() => document.documentElement.lang)).toBe(language === 'en' ? 'en' : 'zh-CN')
-						await harness.screenshot(opened.page, `${name}-1280-${language}-${theme}`)
+						await harness.screenshot(opened.page, `${name}-${DESKTOP_WIDTH}-${language}-${theme}`)
 					} finally {
 						await opened.close()
 					}
@@ -86,14 +91,14 @@ describe.skipIf(!browserExecutable)('the console pages in a browser', () => {
 		}
 	}
 
-	test('every page has a 390 px mobile layout without horizontal page overflow', async () => {
+	for (const [language, theme] of [['zh', 'light'], ['en', 'dark']] as const) test(`every page has a 390 px mobile layout without horizontal page overflow (${language}, ${theme})`, async () => {
 		for (const { name, path, as } of pages) {
-			const opened = await harness.open(path, { width: 390, as: as === 'root' ? root : undefined })
+			const opened = await harness.open(path, { width: 390, language, theme, as: as === 'root' ? root : undefined })
 			try {
 				const overflow = await opened.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
 				expect({ name, overflow: overflow > 1 }).toEqual({ name, overflow: false })
 				expect(opened.pageErrors).toEqual([])
-				await harness.screenshot(opened.page, `${name}-390`)
+				await harness.screenshot(opened.page, `${name}-390-${language}-${theme}`)
 			} finally {
 				await opened.close()
 			}

@@ -94,7 +94,7 @@ describe.skipIf(!browserExecutable)('the usage dashboard in a browser', () => {
 		const opened = await harness.open('/detail', { as: sailor })
 		const { page } = opened
 		await page.getByRole('heading', { name: '数据看板' }).waitFor({ timeout: STEP_TIMEOUT })
-		await page.getByText('数据每 5 分钟同步一次').waitFor()
+		await page.getByText('每 5 分钟汇总一次，最近的调用直接取自使用日志').waitFor()
 		expect(await totalOf(page, 'count')).toBe(CALLS)
 		expect(await totalOf(page, 'token_used')).toBe(tokens)
 		expect(await totalOf(page, 'quota')).toBe(spent)
@@ -154,7 +154,7 @@ describe.skipIf(!browserExecutable)('the usage dashboard in a browser', () => {
 		const opened = await harness.open('/detail', { as: sailor, language: 'en' })
 		const { page } = opened
 		await page.getByRole('heading', { name: 'Dashboard' }).waitFor({ timeout: STEP_TIMEOUT })
-		await page.getByText('Data syncs every 5 minutes').waitFor()
+		await page.getByText('Summed up every 5 minutes; the latest calls come straight from the usage log').waitFor()
 		await page.getByRole('img', { name: 'Quota used over time (per hour)' }).waitFor()
 		expect(await totalOf(page, 'count')).toBe(CALLS)
 		expectNoErrors(opened)
@@ -277,12 +277,12 @@ describe.skipIf(!browserExecutable)('the usage dashboard in a browser', () => {
 		await opened.close()
 	}, SUITE_TIMEOUT)
 
-	test('a range without usage says when calls will show and links to the log', async () => {
+	test('a range without usage says where calls show and links to the log', async () => {
 		const opened = await harness.open('/detail?start_timestamp=1600000000&end_timestamp=1600086400', { as: sailor })
 		const { page } = opened
 		const empty = page.getByTestId('empty-state')
 		await empty.waitFor({ timeout: STEP_TIMEOUT })
-		expect(await empty.textContent()).toContain('每 5 分钟汇总到看板一次')
+		expect(await empty.textContent()).toContain('每次调用的明细在使用日志中')
 		expect(await page.getByTestId('usage-totals').count()).toBe(0)
 		await empty.getByRole('link', { name: '查看使用日志' }).click()
 		await page.waitForURL(`${harness.origin}/log`)

@@ -75,14 +75,14 @@ describe.skipIf(!browserExecutable)('invitation rewards in the browser', () => {
 		// 6. A transfer below one unit is refused in the dialog with the seed's message; nothing moves.
 		await card.getByRole('button', { name: '划转到余额' }).click()
 		const dialog = inviter.page.getByRole('dialog')
-		await dialog.getByLabel('划转额度').fill('100000')
+		await dialog.getByLabel('划转金额（美元）').fill('0.2')
 		await dialog.getByRole('button', { name: '划转', exact: true }).click()
 		await toast(inviter.page, 'error', '划转金额最低为 $1.00')
 		const account = await harness.ferry.call('GET', '/api/user/self', { as: captain })
 		expect(account.body.data).toMatchObject({ quota: NEW_USER_QUOTA, aff_quota: INVITER_QUOTA })
 
 		// 7. A transfer of one unit reaches the balance once, and the card follows.
-		await dialog.getByLabel('划转额度').fill('500000')
+		await dialog.getByLabel('划转金额（美元）').fill('1')
 		await dialog.getByRole('button', { name: '划转', exact: true }).click()
 		await toast(inviter.page, 'success', '划转成功')
 		await card.getByTestId('aff-quota').filter({ hasText: '$1.00' }).waitFor({ timeout: STEP_TIMEOUT })
@@ -98,7 +98,7 @@ describe.skipIf(!browserExecutable)('invitation rewards in the browser', () => {
 		const opened = await harness.open('/setting', { as: purser, language: 'en' })
 		await opened.page.getByTestId('invitation-card').getByRole('button', { name: 'Transfer to balance' }).click()
 		const dialog = opened.page.getByRole('dialog')
-		await dialog.getByLabel('Amount (quota)').fill('1')
+		await dialog.getByLabel('Amount (USD)').fill('0.1')
 		await dialog.getByRole('button', { name: 'Transfer', exact: true }).click()
 		await toast(opened.page, 'error', 'transfer amount minimum is $1.00')
 		expectNoErrors(opened)

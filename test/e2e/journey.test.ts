@@ -63,10 +63,20 @@ for (const language of ['zh', 'en'] as const) describe.skipIf(!browserExecutable
 		return context
 	}
 
-	/** Records the lines the page shows now, to check them for the journey's language. */
+	/** Records the lines the page shows now, to check them for the journey's language (code shown as code is in no language). */
 	async function note(page: Page) {
 		const path = new URL(page.url()).pathname
-		const lines = (await page.evaluate(() => document.body.innerText)).split('\n').map((line) => line.trim()).filter(Boolean)
+		const lines = (await page.evaluate(() => {
+			const copy = document.body.cloneNode(true) as HTMLElement
+			for (const code of copy.querySelectorAll('pre, code')) code.remove()
+			// innerText needs a rendered element: the copy is measured off screen, then removed.
+			copy.style.position = 'absolute'
+			copy.style.left = '-99999px'
+			document.documentElement.append(copy)
+			const text = copy.innerText
+			copy.remove()
+			return text
+		})).split('\n').map((line) => line.trim()).filter(Boolean)
 		shown.push(...lines.map((line) => `${path}: ${line}`))
 	}
 
@@ -116,8 +126,8 @@ for (const language of ['zh', 'en'] as const) describe.skipIf(!browserExecutable
 		await modal.getByText(label('请立即修改默认密码')).waitFor({ timeout: STEP_TIMEOUT })
 		await note(rootPage)
 		await modal.getByRole('button', { name: label('前往修改密码') }).click()
+		// The prompt opens the change-password dialog itself, on the personal tab.
 		await rootPage.waitForURL(`${harness.origin}/setting`)
-		await rootPage.getByRole('button', { name: label('修改密码') }).click()
 		const passwordDialog = rootPage.getByRole('dialog')
 		await passwordDialog.getByLabel(label('新密码'), { exact: true }).fill(NEW_ROOT_PASSWORD)
 		await passwordDialog.getByLabel(label('确认新密码')).fill(NEW_ROOT_PASSWORD)
@@ -219,8 +229,8 @@ for (const language of ['zh', 'en'] as const) describe.skipIf(!browserExecutable
 		expect(errors).toEqual([])
 		expect(toasts.length).toBeGreaterThan(0)
 		expect(foreign(language, toasts)).toEqual([])
-		// Names are not sentences: the channel types' product names and root's display name, stored data.
-		const names = new Set([...channelTypes().map((type) => type.name), 'Root User'])
+		// Names are not sentences: the channel types' and the clients' product names and root's display name, stored data.
+		const names = new Set([...channelTypes().map((type) => type.name), 'Root User', 'OpenAI SDK', 'Claude Code', 'Gemini CLI'])
 		const lines = shown.filter((line) => !names.has(line.slice(line.indexOf(': ') + 2)))
 		expect(lines.filter((line) => foreign(language, [line.slice(line.indexOf(': ') + 2)]).length > 0)).toEqual([])
 		await Promise.all([rootContext.close(), userContext.close(), inviteeContext.close()])

@@ -45,8 +45,9 @@ describe.skipIf(!browserExecutable)('the console in the reader\'s language', () 
 		const toast = page.locator(`[data-kind="${kind}"]`).last()
 		await toast.waitFor({ timeout: STEP_TIMEOUT })
 		const text = (await toast.textContent()) ?? ''
-		// Dismissing it keeps the next wait from finding this one.
-		await page.evaluate(() => document.querySelectorAll('[data-kind]').forEach((element) => element.remove()))
+		// Dismissing it (with its close button: the toaster owns these nodes) keeps the next wait from finding this one.
+		await page.evaluate(() => document.querySelectorAll<HTMLButtonElement>('[data-kind] button').forEach((button) => button.click()))
+		await page.waitForFunction(() => document.querySelectorAll('[data-kind]').length === 0)
 		return text
 	}
 

@@ -76,9 +76,9 @@ describe.skipIf(!executablePath)('the login journey in the built binary', () => 
 		if (workDirectory) await rm(workDirectory, { recursive: true, force: true })
 	})
 
-	/** Opens a page that records console errors, page errors and every host it contacts. */
+	/** Opens a page, in a browser asking for Chinese, that records console errors, page errors and every host it contacts. */
 	async function openPage(path: string) {
-		const page = await browser!.newPage()
+		const page = await browser!.newPage({ locale: 'zh-CN' })
 		const consoleErrors: string[] = []
 		const pageErrors: string[] = []
 		const hosts = new Set<string>()

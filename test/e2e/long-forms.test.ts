@@ -56,6 +56,23 @@ describe.skipIf(!browserExecutable)('long forms in a browser', () => {
 		}, PAGE_TIMEOUT_MS)
 	}
 
+	test('the system settings list their sections like the operation settings, and a link to the private-upstream section opens at it (en, dark)', async () => {
+		const opened = await harness.open('/setting?tab=system#private-upstream', { as: asRoot(), width: DESKTOP_WIDTH, language: 'en', theme: 'dark' })
+		const { page } = opened
+		const nav = page.getByRole('navigation', { name: 'System settings sections' })
+		await nav.waitFor()
+		expect(await nav.getByRole('link').count()).toBe(12)
+		expect(await nav.getByRole('link').last().textContent()).toBe('Private-network upstreams')
+		await page.waitForFunction(() => {
+			const box = document.querySelector('[data-testid="section-private-upstream"]')!.getBoundingClientRect()
+			return box.top >= 0 && box.bottom <= window.innerHeight
+		})
+		await page.waitForFunction(() => document.querySelector('nav a[aria-current="location"]')?.textContent === 'Private-network upstreams')
+		await harness.screenshot(page, 'settings-system-nav-1400-en-dark')
+		expectNoErrors(opened)
+		await opened.close()
+	}, PAGE_TIMEOUT_MS)
+
 	test('the channel editor groups its fields in three sections and keeps the save button in the window', async () => {
 		const opened = await harness.open('/channel/add', { as: asRoot(), width: DESKTOP_WIDTH })
 		const { page } = opened

@@ -1,7 +1,9 @@
 /**
  * The playground in Chromium (issue 6, done-when): a reply streams from a fake upstream through
  * `/pg/chat/completions`, its message goes loading → incomplete → complete, and the call then shows
- * in `/log` under the playground token, its cost taken from the wallet and nowhere else.
+ * in `/log` under the playground token, its cost taken from the wallet and nowhere else. Issue 32: a
+ * reply's Markdown renders (code blocks highlighted) with its tokens and cost, it can be copied,
+ * asked again and read raw, and the conversation is kept in the browser.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { eq } from 'drizzle-orm'
@@ -16,6 +18,9 @@ import type { FakeOpenAI } from '../helpers/fake-openai'
 
 const FUNDS = 1_000_000
 const REPLY = 'Ferry relays this reply one slow word at a time'
+/** A reply in Markdown, served by a second upstream for its own model. */
+const MARKDOWN_MODEL = 'gpt-4.1-mini'
+const MARKDOWN_REPLY = '## Steps\n\nRun **this** first:\n\n```js\nconst answer = 42 // the answer\nconsole.log("ready")\n```\n\n- one\n- <b>two</b>\n'
 /** Slow enough for the page to show the half-streamed reply. */
 const CHUNK_DELAY_MS = 250
 const PAGE_TIMEOUT_MS = 60_000
@@ -42,6 +47,8 @@ describe.skipIf(!browserExecutable)('the playground in a browser', () => {
 		harness = await startConsoleHarness()
 		upstream = harness.startUpstream({ reply: REPLY, promptTokens: 100, completionTokens: 20, fault: `slow-chunks=${CHUNK_DELAY_MS}` })
 		await harness.createChannel({ name: 'harbour', base_url: upstream.url, models: 'gpt-4o,gpt-4o-mini' })
+		const markdown = harness.startUpstream({ reply: MARKDOWN_REPLY, promptTokens: 30, completionTokens: 40 })
+		await harness.createChannel({ name: 'scribe', base_url: markdown.url, models: MARKDOWN_MODEL })
 		const created = await harness.ferry.call('POST', '/api/user/', { as: harness.root, body: { username: 'alice', password: 'password123', display_name: 'alice' } })
 		const caller = await harness.ferry.login('alice', 'password123')
 		alice = { ...caller, username: 'alice', role: ROLE.user }
@@ -63,14 +70,15 @@ describe.skipIf(!browserExecutable)('the playground in a browser', () => {
 		await page.getByLabel('消息').press('Enter')
 
 		const reply = page.locator('li[data-role="assistant"]')
+		const replyText = reply.locator('[data-slot="message-content"]')
 		await page.locator('li[data-role="user"]').filter({ hasText: 'Say something' }).waitFor({ timeout: STEP_TIMEOUT_MS })
 		await reply.and(page.locator('[data-state="incomplete"]')).waitFor({ timeout: STEP_TIMEOUT_MS })
-		const partial = await reply.textContent()
+		const partial = await replyText.textContent()
 		expect(partial && REPLY.startsWith(partial.trim())).toBe(true)
 		expect(partial!.trim().length).toBeLessThan(REPLY.length)
 		expect(await page.getByRole('button', { name: '停止' }).count()).toBe(1)
 		await reply.and(page.locator('[data-state="complete"]')).waitFor({ timeout: STEP_TIMEOUT_MS })
-		expect((await reply.textContent())!.trim()).toBe(REPLY)
+		expect((await replyText.textContent())!.trim()).toBe(REPLY)
 		expect(await page.getByRole('button', { name: '发送' }).count()).toBe(1)
 		await harness.screenshot(page, 'playground-1280')
 
@@ -149,7 +157,7 @@ describe.skipIf(!browserExecutable)('the playground in a browser', () => {
 		await reply.and(page.locator('[data-state="incomplete"]')).waitFor({ timeout: STEP_TIMEOUT_MS })
 		await page.getByRole('button', { name: '停止' }).click()
 		await reply.and(page.locator('[data-state="complete"]')).waitFor({ timeout: STEP_TIMEOUT_MS })
-		const kept = (await reply.textContent())!.trim()
+		const kept = (await reply.locator('[data-slot="message-content"]').textContent())!.trim()
 		expect(kept.length).toBeGreaterThan(0)
 		expect(kept.length).toBeLessThan(REPLY.length)
 		expect(REPLY.startsWith(kept)).toBe(true)
@@ -169,11 +177,81 @@ describe.skipIf(!browserExecutable)('the playground in a browser', () => {
 		await page.getByLabel('消息').press('Enter')
 		const reply = page.locator('li[data-role="assistant"][data-state="complete"]')
 		await reply.waitFor({ timeout: STEP_TIMEOUT_MS })
-		expect((await reply.textContent())!.trim()).toBe(markup)
+		await reply.getByTestId('markdown').waitFor({ timeout: STEP_TIMEOUT_MS })
+		expect((await reply.locator('[data-slot="message-content"]').textContent())!.trim()).toBe(markup)
 		expect(await reply.locator('img, b').count()).toBe(0)
 		expect(await page.evaluate(() => (window as unknown as { __injected?: number }).__injected)).toBeUndefined()
 		await opened.close()
 	}, PAGE_TIMEOUT_MS)
+
+	for (const [language, theme, width] of [['zh', 'light', 1400], ['en', 'dark', 390]] as const) {
+		test(`renders a reply's Markdown with a highlighted code block, its tokens and cost, copy, regenerate and the raw exchange, and keeps the conversation (${language}, ${theme}, ${width} px)`, async () => {
+			const text = (zh: string) => (language === 'en' ? en[zh]! : zh)
+			const opened = await harness.open('/playground', { as: alice, language, theme, width })
+			const { page, context } = opened
+			await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: harness.origin })
+			if (width < 600) await page.getByRole('button', { name: text('设置') }).click()
+			await page.locator('#playground-model').click()
+			await page.getByRole('option', { name: MARKDOWN_MODEL, exact: true }).click()
+			await page.getByLabel(text('消息')).fill('How do I start?')
+			await page.getByLabel(text('消息')).press('Enter')
+			const reply = page.locator('li[data-role="assistant"][data-state="complete"]')
+			const code = reply.getByTestId('code-block')
+			await code.waitFor({ timeout: STEP_TIMEOUT_MS })
+			// Markdown as elements: a heading, bold text, a list, and the fenced code with its language, highlighted.
+			expect(await reply.getByRole('heading', { name: 'Steps' }).count()).toBe(1)
+			expect(await reply.locator('strong').textContent()).toBe('this')
+			expect(await reply.locator('ul > li').count()).toBe(2)
+			expect(await code.getAttribute('data-language')).toBe('js')
+			expect(await code.locator('pre').textContent()).toBe('const answer = 42 // the answer\nconsole.log("ready")')
+			expect(await code.locator('pre span').allTextContents()).toEqual(expect.arrayContaining(['const', '42', '// the answer', '"ready"']))
+			// The list item's markup stays text.
+			expect(await reply.locator('b').count()).toBe(0)
+			expect(await reply.locator('ul').textContent()).toContain('<b>two</b>')
+			// Its tokens and cost, as its log entry says.
+			const usage = reply.getByTestId('reply-usage')
+			await usage.waitFor({ timeout: STEP_TIMEOUT_MS })
+			const [log] = await eventually(async () => {
+				const found = (await consumeLogs(alice.userId)).filter((entry) => entry.modelName === MARKDOWN_MODEL)
+				return found.length > 0 && found
+			})
+			const cost = `$${(log!.quota / 500_000).toFixed(6)}`
+			expect(await usage.textContent()).toContain(language === 'en' ? `Prompt 30 · completion 40 · cost ${cost}` : `提示 30 · 补全 40 · 花费 ${cost}`)
+			await harness.screenshot(page, `playground-markdown-${width}-${language}-${theme}`)
+			// Copy the code block and the whole reply.
+			await code.getByRole('button', { name: text('复制代码') }).click()
+			await page.waitForFunction(async () => (await navigator.clipboard.readText()).startsWith('const answer'))
+			await reply.getByRole('button', { name: text('复制'), exact: true }).click()
+			await page.waitForFunction(async () => (await navigator.clipboard.readText()).startsWith('## Steps'))
+			// The raw request and answer.
+			await reply.getByRole('button', { name: text('查看原始请求和响应') }).click()
+			const raw = page.getByTestId('exchange-dialog')
+			await raw.waitFor()
+			expect(JSON.parse((await raw.getByTestId('raw-request').textContent())!)).toMatchObject({ model: MARKDOWN_MODEL, stream: true, messages: [{ role: 'user', content: 'How do I start?' }] })
+			expect(await raw.getByTestId('raw-answer').textContent()).toContain('data: [DONE]')
+			await page.keyboard.press('Escape')
+			await raw.waitFor({ state: 'detached' })
+			// Asked again: one reply still, a second call upstream.
+			const before = (await consumeLogs(alice.userId)).filter((entry) => entry.modelName === MARKDOWN_MODEL).length
+			await reply.getByRole('button', { name: text('重新生成') }).click()
+			await eventually(async () => (await consumeLogs(alice.userId)).filter((entry) => entry.modelName === MARKDOWN_MODEL).length === before + 1)
+			await page.locator('li[data-role="assistant"][data-state="complete"] [data-testid="reply-usage"]').waitFor({ timeout: STEP_TIMEOUT_MS })
+			expect(await page.locator('li[data-role="assistant"]').count()).toBe(1)
+			expect(await page.locator('li[data-role="user"]').count()).toBe(1)
+			// Kept in the browser: a reload finds the conversation, Markdown and cost included.
+			await page.reload()
+			await page.waitForFunction(() => window.__hydrated === true)
+			await page.locator('li[data-role="assistant"] [data-testid="code-block"]').waitFor({ timeout: STEP_TIMEOUT_MS })
+			expect(await page.locator('li[data-role="assistant"] [data-testid="reply-usage"]').count()).toBe(1)
+			await page.getByRole('button', { name: text('新对话') }).click()
+			expect(await page.locator('li[data-role]').count()).toBe(0)
+			await page.getByRole('button', { name: text('历史对话') }).click()
+			await page.getByRole('menuitem', { name: 'How do I start?' }).click()
+			await page.locator('li[data-role="assistant"] [data-testid="code-block"]').waitFor({ timeout: STEP_TIMEOUT_MS })
+			expectNoErrors(opened)
+			await opened.close()
+		}, PAGE_TIMEOUT_MS)
+	}
 
 	test('on a 390 px screen the settings fold away behind a button', async () => {
 		const opened = await harness.open('/playground', { as: alice, language: 'en', width: 390 })

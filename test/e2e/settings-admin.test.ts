@@ -158,6 +158,27 @@ describe.skipIf(!browserExecutable)('the super admin settings tabs in a browser'
 		})
 	}, 30_000)
 
+	test('the channel editor\'s link opens the ratio table on the channels\' models without a price, which a ratio then prices', async () => {
+		await harness.ferry.call('POST', '/api/channel/', { as: harness.root, body: { type: 1, name: 'lan', key: 'sk-lan', base_url: 'https://1.1.1.1', models: 'gpt-4o,lan-llama' } })
+		await withPage('/setting?tab=operation&unpriced=true#model-ratio', async (opened) => {
+			const { page } = opened
+			const table = page.getByTestId('ratio-visual-table')
+			await table.locator('tr[data-model="lan-llama"]').waitFor()
+			expect(await page.getByRole('switch', { name: /只看没有价格的模型/ }).getAttribute('aria-checked')).toBe('true')
+			expect(await table.locator('tbody tr[data-model]').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-model')))).toEqual(['lan-llama'])
+			const row = table.locator('tr[data-model="lan-llama"]')
+			expect(await row.getByTestId('unpriced').textContent()).toBe('没有价格')
+			await row.getByLabel('模型倍率').fill('1.5')
+			await table.getByRole('button', { name: '应用更改' }).click()
+			await toast(opened, '保存成功')
+			expect(options().get('ModelRatio')['lan-llama']).toBe(1.5)
+			// Off, every model shows again.
+			await page.getByRole('switch', { name: /只看没有价格的模型/ }).click()
+			expect(await table.locator('tbody tr[data-model]').count()).toBe(10)
+			await harness.screenshot(page, 'settings-ratio-unpriced-1400')
+		})
+	}, 30_000)
+
 	test('adds a model in the visual ratio table, refuses duplicates and non-numbers, and applies the change', async () => {
 		await withPage('/setting?tab=operation', async (opened) => {
 			const { page } = opened

@@ -69,7 +69,8 @@ describe.skipIf(!browserExecutable)('the token page in a browser', () => {
 		expect(await page.getByLabel('过期时间').inputValue()).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/)
 		await page.getByRole('button', { name: '$10', exact: true }).click()
 		await page.getByRole('combobox', { name: '分组' }).click()
-		const vip = page.getByRole('option').filter({ hasText: 'vip group' })
+		// The server's default description reads in the console's language.
+		const vip = page.getByRole('option').filter({ hasText: 'VIP 分组' })
 		expect(await vip.textContent()).toContain('1 倍率')
 		await vip.click()
 		await page.getByRole('button', { name: '提交' }).click()

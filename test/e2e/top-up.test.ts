@@ -68,7 +68,7 @@ describe.skipIf(!browserExecutable)('the wallet in a browser', () => {
 		await page.getByTestId('pay-alipay').click()
 		const dialog = page.getByRole('alertdialog')
 		await dialog.getByTestId('confirm-money').filter({ hasText: '¥36.50' }).waitFor({ timeout: STEP_TIMEOUT })
-		expect(await dialog.textContent()).toContain('Alipay')
+		expect(await dialog.textContent()).toContain('支付宝')
 		await dialog.getByRole('button', { name: '去支付' }).click()
 
 		// The hidden form took the browser to the payment service with a correctly signed order.

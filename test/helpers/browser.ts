@@ -50,6 +50,10 @@ export type PageOptions = {
 	waitForHydration?: boolean
 	/** Runs on the new context before the first navigation: routes that stand in for outside hosts. */
 	prepare?: (context: BrowserContext) => Promise<void>
+	/** The browser's own language (its Accept-Language); zh-CN by default. */
+	locale?: string
+	/** The system's colour scheme the browser reports; light by default. */
+	colorScheme?: 'light' | 'dark'
 }
 
 export type ConsoleHarness = RelayHarness & {
@@ -68,7 +72,7 @@ export async function startConsoleHarness(): Promise<ConsoleHarness> {
 
 	async function open(path: string, options: PageOptions = {}): Promise<OpenedPage> {
 		const width = options.width ?? 1280
-		const context = await browser.newContext({ viewport: { width, height: width < 600 ? 844 : 900 }, locale: 'zh-CN', timezoneId: 'UTC' })
+		const context = await browser.newContext({ viewport: { width, height: width < 600 ? 844 : 900 }, locale: options.locale ?? 'zh-CN', colorScheme: options.colorScheme ?? 'light', timezoneId: 'UTC' })
 		const cookies = [] as { name: string; value: string; domain: string; path: string }[]
 		if (options.language) cookies.push({ name: 'language', value: options.language, domain: host, path: '/' })
 		if (options.theme) cookies.push({ name: 'theme', value: options.theme, domain: host, path: '/' })

@@ -51,7 +51,7 @@ describe('the usage dashboard rendered on the server', () => {
 		expect(data.filters.granularity).toBe('hour')
 		expect(data.filters.end_timestamp - data.filters.start_timestamp).toBe(DEFAULT_RANGE_SECONDS.hour + DEFAULT_RANGE_LOOKAHEAD_SECONDS)
 		expect(data.buckets.map((bucket: { model_name: string }) => bucket.model_name)).toEqual(['gpt-4o-mini', 'claude-3-haiku'])
-		expect(html).toContain('数据每 5 分钟同步一次')
+		expect(html).toContain('每 5 分钟汇总一次，最近的调用直接取自使用日志')
 		expect(html).toContain('data-metric="count" data-value="3"')
 		expect(html).toContain('data-metric="token_used" data-value="450"')
 		// One dollar spent (500 000 quota a dollar), half of it on each model.
@@ -90,7 +90,7 @@ describe('the usage dashboard rendered on the server', () => {
 
 	test('renders in English', async () => {
 		const { html } = await page('/detail', alice, ['language=en'])
-		expect(html).toContain('Data syncs every 5 minutes')
+		expect(html).toContain('Summed up every 5 minutes; the latest calls come straight from the usage log')
 		expect(html).toContain('Quota used by model')
 		expect(html).toContain('Quota used over time (per hour)')
 	})

@@ -2,6 +2,8 @@ import { describe, expect, test } from 'bun:test'
 import { readPaging, apiQuery } from '@ui/components/data-table/url-state'
 import { abbreviateNumber, formatTimestamp, parseDateTime, quotaFromDisplay, renderQuota } from '@ui/lib/format'
 import { CALL_COST_DIGITS, costFormula } from '@ui/features/logs/log-display'
+import { MAX_QUOTA } from '@shared/quota-limit'
+import { quotaAmountMessages, readQuotaAmount } from '@ui/features/users/quota-amount'
 
 const currency = { display_in_currency: true, quota_per_unit: 500_000 }
 const units = { display_in_currency: false, quota_per_unit: 500_000 }
@@ -79,5 +81,23 @@ describe('the log\'s billing formula', () => {
 	test('a fixed model price ends in the charge too', () => {
 		const formula = costFormula(entry(20_000, { group_ratio: 1, model_price: 0.04 }), currency)!
 		expect(formula.values).toMatchObject({ model_price: 0.04, quota: 20_000, cost: '$0.040000' })
+	})
+})
+
+describe('amounts in the user editor', () => {
+	const inDollars = { display_in_currency: true, quota_per_unit: 500_000 }
+	const inUnits = { display_in_currency: false, quota_per_unit: 500_000 }
+
+	test('take dollars with cents, and a signed change may deduct', () => {
+		expect(readQuotaAmount('1.5', inDollars)).toEqual({ quota: 750_000 })
+		expect(readQuotaAmount('-0.5', inDollars, { signed: true })).toEqual({ quota: -250_000 })
+		expect(readQuotaAmount('-0.5', inDollars)).toEqual({ problem: { message: quotaAmountMessages.negative } })
+		expect(readQuotaAmount('abc', inDollars)).toEqual({ problem: { message: quotaAmountMessages.notNumber } })
+	})
+
+	test('take whole units when the site shows quota, and nothing past the balance maximum', () => {
+		expect(readQuotaAmount('-250000', inUnits, { signed: true })).toEqual({ quota: -250_000 })
+		expect(readQuotaAmount('0.5', inUnits)).toEqual({ problem: { message: quotaAmountMessages.notInteger } })
+		expect(readQuotaAmount(String(MAX_QUOTA + 1), inUnits)).toMatchObject({ problem: { message: quotaAmountMessages.tooLarge } })
 	})
 })

@@ -1,16 +1,70 @@
 /**
  * The zh/en dictionary (seed 002 §2): every Chinese source string the console shows has an English
- * entry, the per-feature dictionaries agree where they share a key, and translations keep the
- * placeholders of their key.
+ * entry, the per-feature dictionaries agree where they share a key, translations keep the
+ * placeholders of their key, and each page loads the dictionaries that hold every text it shows.
  */
-import { describe, expect, test } from 'bun:test'
+import { beforeAll, describe, expect, test } from 'bun:test'
 import { Glob } from 'bun'
-import { resolve } from 'node:path'
+import { existsSync, readFileSync } from 'node:fs'
+import { dirname, join, relative, resolve } from 'node:path'
 import { en } from '@ui/i18n/en/index'
-import { translate } from '@ui/i18n'
+import { common } from '@ui/i18n/en/common'
+import { englishDictionaries, type DictionaryName } from '@ui/i18n/dictionaries'
+import { addEnglish, translate } from '@ui/i18n'
 
-const uiDirectory = resolve(import.meta.dir, '..', '..', 'ui')
+const repositoryRoot = resolve(import.meta.dir, '..', '..')
+const uiDirectory = resolve(repositoryRoot, 'ui')
 const chinese = /[\u4e00-\u9fff]/
+
+/** Chinese texts a file hands to t(), directly or as a header, label, title, message, placeholder, hint or description. */
+function textsOf(text: string) {
+	return [
+		...text.matchAll(/\bt\(\s*'((?:[^'\\]|\\.)*)'/g),
+		...text.matchAll(/\b(?:header|label|title|message|placeholder|hint|description):\s*'((?:[^'\\]|\\.)*)'/g),
+	].map((match) => match[1]!).filter((key) => chinese.test(key))
+}
+
+/**
+ * Every Chinese string literal outside comments, in single quotes or as a JSX attribute in double
+ * quotes: texts kept in constants or passed as props reach t() through a variable.
+ */
+function literalsOf(text: string) {
+	const code = text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '')
+	return [
+		...code.matchAll(/'((?:[^'\\\n]|\\.)*[\u4e00-\u9fff](?:[^'\\\n]|\\.)*)'/g),
+		...code.matchAll(/"([^"\n]*[\u4e00-\u9fff][^"\n]*)"/g),
+	].map((match) => match[1]!)
+}
+
+/** The ui/ files a file imports, statically and (when asked) with import(). */
+function importsOf(path: string, withDynamic: boolean) {
+	const text = readFileSync(join(repositoryRoot, path), 'utf8')
+	const found: string[] = []
+	const pattern = /(?:^|[\s;])(?:import|export)\s[^'"`;]*?from\s*['"]([^'"]+)['"]|(?:^|[\s;])import\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/gm
+	for (const match of text.matchAll(pattern)) {
+		if (match[3] !== undefined && !withDynamic) continue
+		const specifier = (match[1] ?? match[2] ?? match[3])!
+		let target: string
+		if (specifier.startsWith('@ui/')) target = join('ui', specifier.slice('@ui/'.length))
+		else if (specifier.startsWith('.')) target = relative(repositoryRoot, resolve(repositoryRoot, dirname(path), specifier))
+		else continue
+		const file = [`${target}.ts`, `${target}.tsx`, join(target, 'index.ts'), join(target, 'index.tsx'), target].find((candidate) => /\.tsx?$/.test(candidate) && existsSync(join(repositoryRoot, candidate)))
+		if (file && !file.startsWith('ui/i18n/')) found.push(file)
+	}
+	return found
+}
+
+function reachable(start: string, withDynamic: boolean, stopAt: Set<string> = new Set()) {
+	const seen = new Set<string>()
+	const pending = [start]
+	while (pending.length > 0) {
+		const path = pending.pop()!
+		if (seen.has(path) || stopAt.has(path)) continue
+		seen.add(path)
+		pending.push(...importsOf(path, withDynamic))
+	}
+	return seen
+}
 
 async function sourceFiles() {
 	const files: { path: string; text: string }[] = []
@@ -62,6 +116,46 @@ describe('the English dictionary', () => {
 		expect(translate('en', '一句没有译文的话')).toBe('一句没有译文的话')
 		expect(translate('en', '共 {total} 条', { total: 7 })).toBe('7 items')
 		expect(translate('zh', '共 {total} 条', { total: 7 })).toBe('共 7 条')
+	})
+})
+
+describe('the dictionaries a page loads', () => {
+	beforeAll(() => addEnglish(en))
+
+	// The shell: what the routes file and the browser entry import without import() (layouts, tables, kit).
+	const shell = new Set([...reachable('ui/routes.tsx', false), ...reachable('ui/entry.client.tsx', false)])
+	const routesText = readFileSync(join(uiDirectory, 'routes.tsx'), 'utf8')
+	const pages = [...routesText.matchAll(/page\('([\w-]+)', [^\n]*?'([^']*)', \[([^\]]*)\], \(\) => import\('(@ui\/[^']+)'\)\)/g)].map((match) => ({
+		id: match[1]!,
+		title: match[2]!,
+		dictionaries: [...match[3]!.matchAll(/'(\w+)'/g)].map((name) => name[1] as DictionaryName),
+		module: join('ui', match[4]!.slice('@ui/'.length)),
+	}))
+
+	/** Texts passed to t() must be there; other literals only if some dictionary translates them. */
+	function missingTexts(path: string, available: Record<string, string>) {
+		const text = readFileSync(join(repositoryRoot, path), 'utf8')
+		return [...textsOf(text), ...literalsOf(text).filter((key) => key in en)].filter((key) => !(key in available)).map((key) => `${path}: ${key}`)
+	}
+
+	test('the shell shows only texts of the common dictionary, which every page has', () => {
+		// The routes file names each page's title, which the page's own dictionaries hold (checked below).
+		const missing = [...shell].filter((path) => path !== 'ui/routes.tsx').flatMap((path) => missingTexts(path, common))
+		expect(missing).toEqual([])
+	})
+
+	test('every page loads dictionaries that hold its title and each text its modules (lazy ones too) show', async () => {
+		expect(pages.length).toBeGreaterThan(20)
+		const loaded = Object.fromEntries(await Promise.all(Object.entries(englishDictionaries).map(async ([name, load]) => [name, await load()] as const))) as Record<DictionaryName, Record<string, string>>
+		const missing: string[] = []
+		for (const page of pages) {
+			const available = { ...common, ...Object.assign({}, ...page.dictionaries.map((name) => loaded[name])) } as Record<string, string>
+			if (!(page.title in available)) missing.push(`${page.id}: title ${page.title}`)
+			for (const path of reachable([`${page.module}.tsx`, `${page.module}.ts`].find((candidate) => existsSync(join(repositoryRoot, candidate)))!, true, shell)) {
+				missing.push(...missingTexts(path, available).map((text) => `${page.id}: ${text}`))
+			}
+		}
+		expect([...new Set(missing)]).toEqual([])
 	})
 })
 

@@ -35,7 +35,7 @@ describe('the playground, rendered on the server', () => {
 		expect(page).toMatch(/id="playground-temperature" type="range" min="0.1" max="1" step="0.1"/)
 		expect(page).toMatch(/id="playground-max-tokens"[^>]*value="0"/)
 		const { loaderData } = hydrationData(html)
-		expect(loaderData.playground).toEqual({ models: ['gpt-4o', 'gpt-4o-mini'], groups: { default: { desc: 'default group', ratio: 1 }, vip: { desc: 'vip group', ratio: 1 } } })
+		expect(loaderData.playground).toEqual({ models: ['gpt-4o', 'gpt-4o-mini'], groups: { default: { desc: 'default group', ratio: 1 }, vip: { desc: 'vip group', ratio: 1 } }, unpricedModels: [] })
 	})
 
 	test('speaks English when asked', async () => {
@@ -56,5 +56,20 @@ describe('the playground, rendered on the server', () => {
 		expect(markup(html)).toContain('正在打开聊天…')
 		expect(html).not.toContain(aliceKey)
 		expect(html).not.toContain(aliceKey.slice(3))
+	})
+})
+
+describe('the playground\'s code highlighting', () => {
+	test('marks keywords, strings, numbers and comments, and its pieces join back to the code exactly', async () => {
+		const { highlight } = await import('@ui/features/playground/markdown/highlight')
+		const code = 'const x1 = 42 // note\nlet s = "a \\" b"\n/* open'
+		const pieces = highlight(code, 'ts')
+		expect(pieces.map((piece) => piece.text).join('')).toBe(code)
+		const marked = pieces.filter((piece) => piece.kind).map((piece) => `${piece.kind}:${piece.text}`)
+		expect(marked).toEqual(['keyword:const', 'number:42', 'comment:// note', 'keyword:let', 'string:"a \\" b"', 'comment:/* open'])
+		expect(highlight('# done\necho "hi"', 'bash').filter((piece) => piece.kind).map((piece) => piece.kind)).toEqual(['comment', 'keyword', 'string'])
+		// An unknown language gets strings and numbers only; a huge block none.
+		expect(highlight('if x then 3', 'cobol').filter((piece) => piece.kind).map((piece) => piece.text)).toEqual(['3'])
+		expect(highlight('"'.repeat(50_000), 'js')).toEqual([{ text: '"'.repeat(50_000) }])
 	})
 })

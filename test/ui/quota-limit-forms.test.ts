@@ -4,9 +4,12 @@
  */
 import { describe, expect, test } from 'bun:test'
 import { MAX_QUOTA } from '@shared/quota-limit'
-import { translate } from '@ui/i18n'
+import { addEnglish, translate } from '@ui/i18n'
+import { en } from '@ui/i18n/en/index'
 import { readRedemptionFields } from '@ui/features/redemptions/redemption-form'
 import { newTokenValues, readTokenFields } from '@ui/features/tokens/token-form'
+
+addEnglish(en)
 
 const inQuota = { display_in_currency: false, quota_per_unit: 500_000 }
 const inDollars = { display_in_currency: true, quota_per_unit: 500_000 }

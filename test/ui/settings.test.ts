@@ -104,10 +104,10 @@ describe('the settings page rendered on the server', () => {
 	})
 
 	// The super admin's other tabs are covered by test/ui/settings-admin.test.ts.
-	test('tags the super admin as an admin and opens on the personal tab', async () => {
+	test('tags the super admin as the super admin, as the user list does, and opens on the personal tab', async () => {
 		const { response, html } = await render('/setting', root)
 		expect(response.status).toBe(200)
-		expect(html).toContain('>管理员<')
+		expect(html).toContain('>超级管理员<')
 		expect(html).toMatch(/role="tab"[^>]*aria-selected="true"[^>]*>个人设置</)
 	})
 

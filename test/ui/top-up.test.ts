@@ -81,10 +81,10 @@ describe('the wallet page, rendered on the server', () => {
 		expect(html).not.toContain(MERCHANT_KEY)
 	}, RENDER_TIMEOUT)
 
-	test('offers one button per payment method, in its colour', async () => {
+	test('offers one button per payment method, in its colour, named in the console\'s language', async () => {
 		const { html } = await render('/topup', alice)
-		expect(html).toMatch(/<button[^>]*data-testid="pay-alipay"[^>]*style="background-color:#1677ff;color:#fff"[^>]*>Alipay<\/button>/)
-		expect(html).toMatch(/data-testid="pay-wxpay"[^>]*>WeChat Pay</)
+		expect(html).toMatch(/<button[^>]*data-testid="pay-alipay"[^>]*style="background-color:#1677ff;color:#fff"[^>]*>支付宝<\/button>/)
+		expect(html).toMatch(/data-testid="pay-wxpay"[^>]*>微信支付</)
 		expect(text(html)).not.toContain('管理员未开启在线充值！')
 	}, RENDER_TIMEOUT)
 

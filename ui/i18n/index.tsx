@@ -1,12 +1,32 @@
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react'
-import { en } from '@ui/i18n/en/index'
+import { acceptedLanguage } from '@shared/request-language'
+import { englishDictionaries, type DictionaryName } from '@ui/i18n/dictionaries'
+import { common } from '@ui/i18n/en/common'
 import { readCookie, writeCookie } from '@ui/lib/cookie'
 import { readStorage, storageKeys, writeStorage } from '@ui/lib/storage'
 
 export const languages = ['zh', 'en'] as const
 export type Language = (typeof languages)[number]
 
-const dictionaries: Record<Language, Record<string, string>> = { zh: {}, en }
+/** The shell's texts, and each feature's once a page that shows it has loaded it (`loadDictionaries`). */
+const english: Record<string, string> = { ...common }
+const dictionaries: Record<Language, Record<string, string>> = { zh: {}, en: english }
+const loaded = new Set<DictionaryName>()
+
+/** Adds English texts (a feature's dictionary, or every one in tests). */
+export function addEnglish(texts: Record<string, string>) {
+	Object.assign(english, texts)
+}
+
+/** Resolves once the named features' English texts are in the dictionary (each is fetched once). */
+export async function loadDictionaries(names: readonly DictionaryName[]) {
+	const missing = names.filter((name) => !loaded.has(name))
+	const texts = await Promise.all(missing.map((name) => englishDictionaries[name]()))
+	for (const [index, name] of missing.entries()) {
+		addEnglish(texts[index]!)
+		loaded.add(name)
+	}
+}
 
 /** The language cookie mirrors localStorage so that the server renders what the browser will hydrate. */
 const languageCookie = 'language'
@@ -15,8 +35,15 @@ function parseLanguage(value: string | null | undefined): Language {
 	return value === 'en' ? 'en' : 'zh'
 }
 
-export function languageFromCookieHeader(cookie: string | null): Language {
-	return parseLanguage(readCookie(cookie, languageCookie))
+/**
+ * The language a page is rendered in: the visitor's choice (the cookie the switch writes), else the
+ * first of zh and en the browser asks for, else zh. A first visit thus follows the browser until the
+ * visitor chooses.
+ */
+export function languageOfRequest(headers: Headers): Language {
+	const chosen = readCookie(headers.get('cookie'), languageCookie)
+	if (chosen === 'zh' || chosen === 'en') return chosen
+	return acceptedLanguage(headers.get('accept-language')) ?? 'zh'
 }
 
 export function htmlLanguage(language: Language) {

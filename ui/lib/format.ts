@@ -3,6 +3,11 @@ import type { Status } from '@ui/lib/status'
 
 export { abbreviateNumber, renderQuota } from '@shared/quota-display'
 
+/** Quota units as a quota field shows them: dollars when the server shows currency, else units. */
+export function quotaToDisplay(quota: number, status: Pick<Status, 'display_in_currency' | 'quota_per_unit'>): string {
+	return status.display_in_currency ? String(quota / status.quota_per_unit) : String(quota)
+}
+
 /** Quota units for a typed amount in the display unit (dollars or units). */
 export function quotaFromDisplay(amount: number, status: Pick<Status, 'display_in_currency' | 'quota_per_unit'>): number {
 	return status.display_in_currency ? Math.round(amount * status.quota_per_unit) : Math.round(amount)

@@ -13,6 +13,10 @@ export const storageKeys = {
 	/** The `GET /api/models` answer (models per channel type) for the channel editor's presets. */
 	channelModels: 'channel-models',
 	status: 'status',
+	/** The playground's conversations (features/playground/saved-conversations.ts). */
+	playgroundConversations: 'playground-conversations',
+	/** The token page's start panel, folded by its reader. */
+	quickStartFolded: 'quick-start-folded',
 } as const
 
 /** The login answer, kept under `user`; its id goes into the New-Api-User header. */

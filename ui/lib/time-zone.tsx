@@ -19,6 +19,25 @@ export function timeZoneFromCookieHeader(cookie: string | null): string | undefi
 	}
 }
 
+/** The viewer's zone in a loader: the cookie on the server, the browser's own after that. */
+export const viewerTimeZone = (request: Request) =>
+	typeof document === 'undefined' ? timeZoneFromCookieHeader(request.headers.get('cookie')) : Intl.DateTimeFormat().resolvedOptions().timeZone
+
+const SECONDS_PER_MINUTE = 60
+const SECONDS_PER_HOUR = 3600
+
+/** Midnight of `now`'s day in the time zone (the viewer's; the runtime's when unknown), in unix seconds. */
+export function startOfDay(now: number, timeZone?: string): number {
+	let parts: Intl.DateTimeFormatPart[]
+	try {
+		parts = new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' }).formatToParts(new Date(now * 1000))
+	} catch {
+		parts = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' }).formatToParts(new Date(now * 1000))
+	}
+	const part = (type: string) => Number(parts.find((entry) => entry.type === type)?.value ?? 0)
+	return now - (part('hour') * SECONDS_PER_HOUR + part('minute') * SECONDS_PER_MINUTE + part('second'))
+}
+
 export function serverTimeZone() {
 	return Intl.DateTimeFormat().resolvedOptions().timeZone
 }

@@ -1,8 +1,8 @@
 import { Elysia } from 'elysia'
 import { z } from 'zod'
 import {
-	addChannelKeysSchema, CHANNEL_MESSAGES, channelKeyParamsSchema, channelKeyStatusSchema, channelListQuerySchema, channelSearchQuerySchema, createChannelSchema,
-	deleteChannelsSchema, editTagSchema, tagChannelsSchema, tagSchema, updateChannelSchema,
+	addChannelKeysSchema, CHANNEL_MESSAGES, channelCheckSchema, channelKeyParamsSchema, channelKeyStatusSchema, channelListQuerySchema, channelSearchQuerySchema,
+	createChannelSchema, deleteChannelsSchema, editTagSchema, tagChannelsSchema, tagSchema, updateChannelSchema,
 } from '@shared/channel'
 import { CHANNEL_STATUS } from '@shared/channel-type'
 import { withValues } from '@shared/messages'
@@ -17,6 +17,7 @@ import {
 	configuredModels, createChannels, deleteChannel, deleteChannels, deleteDisabledChannels, fixAbilities, getChannel, updateChannel,
 } from './service'
 import { addChannelKeys, deleteChannelKey, setChannelKeyStatus } from './keys'
+import { checkChannelSetup, unpricedModelsOfChannels } from './setup-check'
 import { editTag, setTagStatus, tagChannels } from './tags'
 import { channelToolRoutes } from './tools'
 
@@ -39,7 +40,9 @@ function channelManagementRoutes(dependencies: Dependencies) {
 		.get('/', async ({ query, request }) => ok(await listChannels(dependencies, query, requestLanguage(request))), { query: channelListQuerySchema })
 		.get('/search', async ({ query, request }) => ok(await searchChannels(dependencies, query, requestLanguage(request))), { query: channelSearchQuerySchema })
 		.get('/models', async () => ok(await configuredModels(dependencies)))
-		.get('/types', () => ok(channelTypes()))
+		.get('/types', ({ request }) => ok(channelTypes(requestLanguage(request))))
+		.get('/unpriced_models', async () => ok(await unpricedModelsOfChannels(dependencies)))
+		.post('/check', async ({ body }) => ok(await checkChannelSetup(dependencies, body)), { body: channelCheckSchema })
 		.get('/:id', async ({ params, request }) => ok(await getChannel(dependencies, params.id, requestLanguage(request))), { params: idParams })
 		.post('/', async ({ body, caller, request }) => {
 			const created = await createChannels(dependencies, body, requireCaller(caller).user, requestLanguage(request))

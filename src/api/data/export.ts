@@ -16,6 +16,12 @@ import { SECONDS_PER_HOUR } from '@shared/quota-data'
 import { LOG_TYPE } from '@shared/log'
 
 /**
+ * Channel tests write consume entries too (what the call would have cost, not charged: `other` says
+ * `channel_test`); they are not usage, so the dashboard leaves them out.
+ */
+export const NOT_A_CHANNEL_TEST = `other NOT LIKE '%"channel_test":true%'`
+
+/**
  * The hour bucket is `created_at - created_at % 3600` on both dialects. `WHERE` keeps SQLite's
  * parser from reading `ON CONFLICT` as a join constraint of the SELECT.
  */
@@ -23,7 +29,7 @@ const UPSERT_BUCKETS = `INSERT INTO quota_data (user_id, username, model_name, c
 	SELECT user_id, MAX(username), model_name, created_at - created_at % ${SECONDS_PER_HOUR},
 		SUM(prompt_tokens + completion_tokens), COUNT(*), SUM(quota)
 	FROM logs
-	WHERE type = $1 AND created_at >= $2
+	WHERE type = $1 AND created_at >= $2 AND ${NOT_A_CHANNEL_TEST}
 	GROUP BY user_id, model_name, created_at - created_at % ${SECONDS_PER_HOUR}
 	ON CONFLICT (user_id, model_name, created_at) DO UPDATE SET
 		username = excluded.username,

@@ -4,6 +4,7 @@ import { DATA_DEFAULT_LOOKBACK_SECONDS, DATA_MAX_RANGE_SECONDS, QUOTA_DATA_MESSA
 import type { Dependencies } from '@/dependencies'
 import { nowSeconds } from '@/lib/clock'
 import { badRequest, refused } from '../errors'
+import { withLiveBuckets } from './live-buckets'
 
 /** `userId` pins one user (the self call); otherwise `username` may pick one. */
 type QuotaDataScope = { userId?: number }
@@ -11,6 +12,7 @@ type QuotaDataScope = { userId?: number }
 /**
  * The buckets whose hour starts within the range, oldest first. A missing end is now, a missing
  * start seven days before the end (the peer answers nothing without both; the console always sends both).
+ * The hours the export has not reached yet come from the log (live-buckets.ts).
  */
 export async function listQuotaData({ store, options }: Dependencies, query: QuotaDataQuery, scope: QuotaDataScope): Promise<QuotaData[]> {
 	if (!options.get('DataExportEnabled')) throw refused(QUOTA_DATA_MESSAGES.disabled)
@@ -25,7 +27,7 @@ export async function listQuotaData({ store, options }: Dependencies, query: Quo
 	else if (query.username) conditions.push(eq(quotaData.username, query.username))
 	const buckets = await store.db.select().from(quotaData).where(and(...conditions))
 		.orderBy(asc(quotaData.createdAt), asc(quotaData.modelName), asc(quotaData.userId))
-	return buckets.map((bucket) => ({
+	const stored = buckets.map((bucket) => ({
 		id: bucket.id,
 		user_id: bucket.userId,
 		username: bucket.username,
@@ -35,4 +37,5 @@ export async function listQuotaData({ store, options }: Dependencies, query: Quo
 		count: bucket.count,
 		quota: bucket.quota,
 	}))
+	return withLiveBuckets(store, stored, start, end, scope.userId !== undefined ? { userId: scope.userId } : { username: query.username }, nowSeconds())
 }

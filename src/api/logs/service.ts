@@ -6,6 +6,7 @@ import { LOG_STAT_WINDOW_SECONDS, LOG_TYPE, type AdminLogEntry, type LogEntry, t
 import type { Store } from '@/db'
 import type { Dependencies } from '@/dependencies'
 import { nowSeconds } from '@/lib/clock'
+import { NOT_A_CHANNEL_TEST } from '../data/export'
 import { readPage } from '../paging'
 import { toLogEntry } from './view'
 
@@ -28,6 +29,7 @@ function filters(store: Store, query: LogQuery, scope: LogScope, { time }: { tim
 	if (query.token_name) conditions.push(eq(logs.tokenName, query.token_name))
 	if (query.model_name) conditions.push(eq(logs.modelName, query.model_name))
 	if (query.group) conditions.push(eq(logs.group, query.group))
+	if (query.request_id) conditions.push(eq(logs.requestId, query.request_id))
 	if (time && query.start_timestamp) conditions.push(gte(logs.createdAt, query.start_timestamp))
 	if (time && query.end_timestamp) conditions.push(lte(logs.createdAt, query.end_timestamp))
 	return conditions
@@ -45,11 +47,12 @@ export async function listLogs({ store }: Dependencies, query: LogQuery, scope: 
 
 /**
  * Totals of consume entries whatever `type` says: quota over the filters and time range, rpm and
- * tpm over the same filters in the last minute instead of the time range.
+ * tpm over the same filters in the last minute instead of the time range. Channel tests are not
+ * counted: nobody was charged for them.
  */
 export async function logStats({ store }: Dependencies, query: LogQuery, scope: LogScope): Promise<LogStat> {
 	const { logs } = store.tables
-	const consume = eq(logs.type, LOG_TYPE.consume)
+	const consume = and(eq(logs.type, LOG_TYPE.consume), sql.raw(NOT_A_CHANNEL_TEST))!
 	const recent = gte(logs.createdAt, nowSeconds() - LOG_STAT_WINDOW_SECONDS)
 	const [[spent], [lastMinute]] = await Promise.all([
 		store.db.select({ quota: sql<number>`coalesce(sum(${logs.quota}), 0)`.mapWith(Number) })

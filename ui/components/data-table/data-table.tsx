@@ -7,8 +7,13 @@
  * visibility state under 600 px.
  *
  * A table wider than its page scrolls sideways inside its frame: its first column (with the chevron
- * and checkbox before it) stays put, and a shadow at an edge says there is more on that side. Rows
+ * and checkbox before it) stays put, a column marked `stickyEnd` (the row actions) stays on the right
+ * edge, and a shadow says there is more on that side. Columns marked `fold` leave under 1 500 px and
+ * long texts are cut with a tooltip (`TruncatedText`), so the usual page fits without scrolling. Rows
  * keep one height: above 600 px nothing in a cell wraps (row actions fold into a menu, `row-actions.tsx`).
+ *
+ * On a phone a table with `phoneSummary` becomes a list of cards: each row shows its first column with
+ * the summary under it, and its row actions; the other columns leave.
  */
 import {
 	type Cell,
@@ -49,6 +54,10 @@ declare module '@tanstack/table-core' {
 		className?: string
 		/** Hidden below 600 px, where the table would not fit. */
 		hideOnMobile?: boolean
+		/** Hidden below 1 500 px: a column of lower priority (its value is in the row's details or card). */
+		fold?: boolean
+		/** Stays on the right edge while the rest scrolls: the row actions, always within reach. */
+		stickyEnd?: boolean
 	}
 }
 
@@ -80,11 +89,18 @@ type DataTableProps<Row extends RowData> = {
 	onRowSelectionChange?: (selection: RowSelectionState) => void
 	/** A detail panel under a row, toggled by a chevron in the first column. */
 	renderExpanded?: (row: Row) => ReactNode
+	/** Which rows have a panel (all by default): the others get no chevron. */
+	canExpand?: (row: Row) => boolean
 	/** Rows drawn differently (e.g. tag rows of the channel list). */
 	rowClassName?: (row: Row) => string | undefined
 	/** What an empty table shows: a text to translate, or an EmptyState. */
 	empty?: string | ReactNode
 	pagination?: PaginationProps
+	/**
+	 * The card of a row on a phone (under 600 px): shown under the first column's value, while every
+	 * other column but the sticky-end one leaves.
+	 */
+	phoneSummary?: (row: Row) => ReactNode
 }
 
 /** The selection without one row: a deleted row leaves the page's selection state with it. */
@@ -109,6 +125,8 @@ const cellClasses = 'h-12 min-[601px]:[&_.flex-wrap]:flex-nowrap'
 const stickyClasses = 'sticky z-10 bg-inherit'
 /** The last sticky column casts a shadow over the cells scrolled under it. */
 const stickyEdgeClasses = "after:pointer-events-none after:absolute after:inset-y-0 after:right-0 after:w-3 after:translate-x-full after:bg-gradient-to-r after:from-foreground/10 after:to-transparent after:opacity-0 after:transition-opacity group-data-[scrolled-start=true]/table:after:opacity-100"
+/** The right-edge column casts its shadow to the left while cells are hidden under it. */
+const stickyEndClasses = "sticky right-0 z-10 bg-inherit before:pointer-events-none before:absolute before:inset-y-0 before:left-0 before:w-3 before:-translate-x-full before:bg-gradient-to-l before:from-foreground/10 before:to-transparent before:opacity-0 before:transition-opacity group-data-[scrolled-end=true]/table:before:opacity-100"
 
 type Translate = ReturnType<typeof useTranslation>['t']
 
@@ -118,6 +136,7 @@ function expandColumn<Row extends RowData>(t: Translate): DataColumn<Row> {
 		header: '',
 		meta: { className: 'w-11 min-w-11' },
 		cell: ({ row }) => {
+			if (!row.getCanExpand()) return null
 			const expanded = row.getIsExpanded()
 			return (
 				<Button variant="ghost" size="icon" className="size-7" aria-label={t(expanded ? '收起' : '展开')} aria-expanded={expanded} onClick={() => row.toggleExpanded()}>
@@ -159,13 +178,15 @@ function renderCell<Row extends RowData>(cell: Cell<Features, Row, CellData>) {
 	return typeof render === 'function' ? render(cell.getContext()) : render
 }
 
-export function DataTable<Row extends RowData>({ columns, rows, rowKey, rowSelection, onRowSelectionChange, renderExpanded, rowClassName, empty, pagination }: DataTableProps<Row>) {
+export function DataTable<Row extends RowData>({ columns: pageColumns, rows, rowKey, rowSelection, onRowSelectionChange, renderExpanded, rowClassName, empty, pagination, phoneSummary, canExpand }: DataTableProps<Row>) {
 	// A page past the last one is empty while the list is not: the list's own empty state would mislead.
 	const emptyPage = pagination !== undefined && pagination.total > 0
 	const { t } = useTranslation()
 	const narrow = useNarrowScreen()
 	const selectable = rowSelection !== undefined
 	const expandable = renderExpanded !== undefined
+	const columns = useMemo(() => (phoneSummary ? asPhoneCards(pageColumns, phoneSummary) : pageColumns), [pageColumns, phoneSummary])
+	const stickyEnd = columns.some((column) => column.meta?.stickyEnd)
 	const allColumns = useMemo(
 		() => [...(expandable ? [expandColumn<Row>(t)] : []), ...(selectable ? [selectColumn<Row>(t)] : []), ...columns],
 		[columns, expandable, selectable, t],
@@ -184,7 +205,7 @@ export function DataTable<Row extends RowData>({ columns, rows, rowKey, rowSelec
 		state: { rowSelection: rowSelection ?? NO_SELECTION, columnVisibility, pagination: paging },
 		onRowSelectionChange: (updater: Updater<RowSelectionState>) => onRowSelectionChange?.(functionalUpdate(updater, rowSelection ?? NO_SELECTION)),
 		enableRowSelection: selectable,
-		getRowCanExpand: () => expandable,
+		getRowCanExpand: (row) => expandable && (canExpand?.(row.original) ?? true),
 		// A revalidation after an action brings new row objects; open panels stay open.
 		autoResetExpanded: false,
 		manualPagination: true,
@@ -206,8 +227,10 @@ export function DataTable<Row extends RowData>({ columns, rows, rowKey, rowSelec
 	// paint, before the visibility state (which needs the browser) takes them out.
 	const columnClasses = (meta: DataColumn<Row>['meta'], index: number) => cn(
 		meta?.hideOnMobile && 'max-[600px]:hidden',
+		meta?.fold && 'max-[1500px]:hidden',
 		index < stickyCount && stickyClasses,
 		index === stickyCount - 1 && stickyEdgeClasses,
+		meta?.stickyEnd && stickyEndClasses,
 		meta?.className,
 	)
 	const stickyStyle = (index: number): CSSProperties | undefined => (index < stickyCount ? { left: offsets[index] ?? estimatedOffsets[index] } : undefined)
@@ -253,8 +276,8 @@ export function DataTable<Row extends RowData>({ columns, rows, rowKey, rowSelec
 						))}
 					</TableBody>
 				</Table>
-				{/* More to the right: a shadow on the frame's edge, over the cells and not in their way. */}
-				<div aria-hidden className="pointer-events-none absolute inset-y-0 right-0 w-4 rounded-r-md bg-gradient-to-l from-foreground/10 to-transparent opacity-0 transition-opacity group-data-[scrolled-end=true]/table:opacity-100" />
+				{/* More to the right: a shadow on the frame's edge (or the sticky column's), over the cells and not in their way. */}
+				{!stickyEnd && <div aria-hidden className="pointer-events-none absolute inset-y-0 right-0 w-4 rounded-r-md bg-gradient-to-l from-foreground/10 to-transparent opacity-0 transition-opacity group-data-[scrolled-end=true]/table:opacity-100" />}
 			</div>
 			{pagination && (
 				<Pagination
@@ -271,6 +294,27 @@ export function DataTable<Row extends RowData>({ columns, rows, rowKey, rowSelec
 			)}
 		</div>
 	)
+}
+
+/**
+ * Phone cards: the first column's cells carry the summary (shown under 600 px only, so the server's
+ * markup suits every width), and the columns between it and the sticky end leave on phones.
+ */
+function asPhoneCards<Row extends RowData>(columns: DataColumn<Row>[], summary: (row: Row) => ReactNode): DataColumn<Row>[] {
+	return columns.map((column, index) => {
+		if (column.meta?.stickyEnd) return column
+		if (index > 0) return { ...column, meta: { ...column.meta, hideOnMobile: true } }
+		const render = column.cell
+		return {
+			...column,
+			cell: (context) => (
+				<div className="flex min-w-0 flex-col gap-1">
+					<div className="max-[600px]:font-medium">{typeof render === 'function' ? render(context) : render}</div>
+					<div className="flex flex-wrap items-center gap-1 whitespace-normal text-xs text-muted-foreground min-[601px]:hidden" data-testid="phone-summary">{summary(context.row.original)}</div>
+				</div>
+			),
+		}
+	})
 }
 
 function ExpandedPanel<Row extends RowData>({ row, columnCount, render }: { row: TableRowModel<Features, Row>; columnCount: number; render: (row: Row) => ReactNode }) {

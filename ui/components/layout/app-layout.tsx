@@ -1,6 +1,8 @@
 import { type ReactNode, useEffect, useState } from 'react'
 import { Footer } from '@ui/components/layout/footer'
 import { Header } from '@ui/components/layout/header'
+import { NavigationProgress } from '@ui/components/layout/navigation-progress'
+import { SiteLinks } from '@ui/components/layout/site-links'
 import { SideMenu } from '@ui/components/layout/side-menu'
 import { Sheet, SheetContent, SheetTitle } from '@ui/components/ui/sheet'
 import { useTranslation } from '@ui/i18n'
@@ -10,7 +12,8 @@ import { cn } from '@ui/lib/utils'
 
 /**
  * Seed 002 §2: header, optional side menu, scrollable content (24 px padding unless `bare`), footer.
- * Under 600 px the side menu is a drawer opened from the header.
+ * Under 600 px the header's links leave for a drawer opened from its menu button: the side menu and
+ * the site's pages (home, pricing, about) in the console, the site's pages and sign-in elsewhere.
  */
 export function AppLayout({ role, children, bare = false }: { role?: number; children: ReactNode; bare?: boolean }) {
 	const { t } = useTranslation()
@@ -33,21 +36,21 @@ export function AppLayout({ role, children, bare = false }: { role?: number; chi
 
 	return (
 		<div className="flex min-h-svh flex-col">
-			<Header onMenuClick={withMenu ? () => setMobileOpen(true) : undefined} />
+			<NavigationProgress />
+			<Header onMenuClick={() => setMobileOpen(true)} />
 			<div className="flex flex-1">
 				{withMenu && (
 					<aside className={cn('sticky top-14 h-[calc(100svh-3.5rem)] shrink-0 border-r max-[600px]:hidden', collapsed ? 'w-14' : 'w-52')}>
 						<SideMenu status={status} role={role} collapsed={collapsed} onToggle={toggle} />
 					</aside>
 				)}
-				{withMenu && (
-					<Sheet open={mobileOpen} onOpenChange={setMobileOpen}>
-						<SheetContent side="left" className="w-60 p-0 pt-10">
-							<SheetTitle className="sr-only">{t('侧边菜单')}</SheetTitle>
-							<SideMenu status={status} role={role} collapsed={false} onNavigate={() => setMobileOpen(false)} />
-						</SheetContent>
-					</Sheet>
-				)}
+				<Sheet open={mobileOpen} onOpenChange={setMobileOpen}>
+					<SheetContent side="left" className="w-60 gap-0 overflow-y-auto p-0 pt-10">
+						<SheetTitle className="sr-only">{t(withMenu ? '侧边菜单' : '菜单')}</SheetTitle>
+						{withMenu && <SideMenu status={status} role={role} collapsed={false} onNavigate={() => setMobileOpen(false)} />}
+						<SiteLinks inConsole={withMenu} onNavigate={() => setMobileOpen(false)} />
+					</SheetContent>
+				</Sheet>
 				<div className="flex min-w-0 flex-1 flex-col">
 					<main className={cn('flex-1 overflow-x-clip', !bare && 'p-6 max-[600px]:p-3')}>{children}</main>
 					<Footer />

@@ -1,18 +1,17 @@
-import { LanguagesIcon, LogOutIcon, MenuIcon, MoonIcon, SunIcon, UserIcon } from 'lucide-react'
+import { LogOutIcon, MenuIcon, UserIcon } from 'lucide-react'
 import { Link, NavLink, useNavigate } from 'react-router'
 import { Button } from '@ui/components/ui/button'
 import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuLabel, DropdownMenuSeparator, DropdownMenuTrigger } from '@ui/components/ui/dropdown-menu'
 import { topLinks } from '@ui/components/layout/menu'
+import { PreferenceSwitches } from '@ui/components/layout/preference-switches'
 import { useTranslation } from '@ui/i18n'
 import { browserApi } from '@ui/lib/browser-api'
 import { useCurrentUser, useSession } from '@ui/lib/session'
 import { useStatus } from '@ui/lib/status'
-import { useTheme } from '@ui/lib/theme'
 import { cn } from '@ui/lib/utils'
 
 export function Header({ onMenuClick }: { onMenuClick?: () => void }) {
-	const { t, language, setLanguage } = useTranslation()
-	const { theme, setTheme } = useTheme()
+	const { t } = useTranslation()
 	const status = useStatus()
 	const user = useCurrentUser()
 	const session = useSession()
@@ -48,20 +47,7 @@ export function Header({ onMenuClick }: { onMenuClick?: () => void }) {
 				))}
 			</nav>
 			<div className="ml-auto flex items-center gap-1">
-				<Button variant="ghost" size="icon" aria-label={t('切换主题')} onClick={() => setTheme(theme === 'dark' ? 'light' : 'dark')}>
-					{theme === 'dark' ? <SunIcon /> : <MoonIcon />}
-				</Button>
-				<DropdownMenu>
-					<DropdownMenuTrigger asChild>
-						<Button variant="ghost" size="icon" aria-label={t('切换语言')}>
-							<LanguagesIcon />
-						</Button>
-					</DropdownMenuTrigger>
-					<DropdownMenuContent align="end">
-						<DropdownMenuItem onSelect={() => setLanguage('zh')} aria-checked={language === 'zh'}>中文</DropdownMenuItem>
-						<DropdownMenuItem onSelect={() => setLanguage('en')} aria-checked={language === 'en'}>English</DropdownMenuItem>
-					</DropdownMenuContent>
-				</DropdownMenu>
+				<PreferenceSwitches />
 				{user ? (
 					<DropdownMenu>
 						<DropdownMenuTrigger asChild>

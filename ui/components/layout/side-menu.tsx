@@ -1,5 +1,5 @@
 import { PanelLeftCloseIcon, PanelLeftOpenIcon } from 'lucide-react'
-import { NavLink } from 'react-router'
+import { NavLink, useNavigation } from 'react-router'
 import { Button } from '@ui/components/ui/button'
 import { visibleMenu } from '@ui/components/layout/menu'
 import { useTranslation } from '@ui/i18n'
@@ -16,6 +16,8 @@ type SideMenuProps = {
 
 export function SideMenu({ status, role, collapsed, onToggle, onNavigate }: SideMenuProps) {
 	const { t } = useTranslation()
+	// While another page loads, its entry is the lit one (and the page being left is not): one at a time.
+	const leaving = useNavigation().location !== undefined
 	return (
 		<nav aria-label={t('侧边菜单')} className="flex h-full flex-col gap-1 p-2">
 			{visibleMenu(status, role).map((item) => (
@@ -24,10 +26,10 @@ export function SideMenu({ status, role, collapsed, onToggle, onNavigate }: Side
 					to={item.to}
 					onClick={onNavigate}
 					title={collapsed ? t(item.label) : undefined}
-					className={({ isActive }) =>
+					className={({ isActive, isPending }) =>
 						cn(
 							'flex h-9 items-center gap-3 rounded-md px-3 text-sm text-muted-foreground hover:bg-accent hover:text-foreground',
-							isActive && 'bg-accent font-medium text-foreground',
+							(isPending || (isActive && !leaving)) && 'bg-accent font-medium text-foreground',
 							collapsed && 'justify-center px-0',
 						)
 					}

@@ -21,13 +21,15 @@ export function dismissToast(id: number) {
 }
 
 /**
- * A new toast replaces the shown one of its kind: at most one success, one error and one info at a
- * time, so a stale message never sits next to the answer to the latest action. The replaced toast's
+ * A new toast replaces the shown one of its kind (at most one success, one error and one info at a
+ * time) and shows on top; a success also takes away a shown error, which the latest action has made
+ * stale. So an old red message never sits over the answer to the latest action. A replaced toast's
  * timer finds nothing to dismiss.
  */
 function show(kind: ToastKind, message: string, durationMs = 4000) {
 	const id = nextId++
-	publish([...toasts.filter((item) => item.kind !== kind), { id, kind, message }])
+	const stays = (item: ToastItem) => item.kind !== kind && !(kind === 'success' && item.kind === 'error')
+	publish([{ id, kind, message }, ...toasts.filter(stays)])
 	setTimeout(() => dismissToast(id), durationMs)
 }
 

@@ -1,14 +1,13 @@
 import { PlusIcon } from 'lucide-react'
 import { useEffect, useMemo, useState } from 'react'
 import { Link, useLoaderData } from 'react-router'
-import { splitList } from '@shared/channel-constants'
 import type { ChannelListItem } from '@shared/channel'
 import { DataTable, type RowSelectionState } from '@ui/components/data-table/data-table'
 import { EmptyState } from '@ui/components/data-table/empty-state'
 import { useTableUrlState } from '@ui/components/data-table/url-state'
 import { Button } from '@ui/components/ui/button'
 import type { ChannelListData } from '@ui/features/channels/channel-route'
-import { channelColumns } from '@ui/features/channels/components/channel-columns'
+import { ChannelPhoneSummary, channelColumns } from '@ui/features/channels/components/channel-columns'
 import { ChannelFilters } from '@ui/features/channels/components/channel-filters'
 import { PageActions } from '@ui/features/channels/components/page-actions'
 import { filterParameters, filtersFromSearch, flag } from '@ui/features/channels/filters'
@@ -72,20 +71,16 @@ export function ChannelListPage() {
 				rowClassName={(row) => isTagRow(row) ? 'bg-row-hover' : undefined}
 				empty={<EmptyState filtered={Boolean(filters.keyword || filters.model || filters.group)} nothing='还没有渠道：添加一个上游的密钥和地址，令牌才能调用模型' noMatch='没有符合搜索条件的渠道' action={<Button asChild><Link to='/channel/add'><PlusIcon />{t('添加渠道')}</Link></Button>} />}
 				renderExpanded={filters.tagMode ? (row) => <ExpandedRow row={row} columns={columns} /> : undefined}
+				canExpand={isTagRow}
+				phoneSummary={(row) => <ChannelPhoneSummary row={row} types={channelTypes} />}
 				pagination={{ page: table.page, pageSize: table.pageSize, total: channels.total, onPageChange: table.setPage, onPageSizeChange: table.setPageSize }}
 			/>
 		</div>
 	)
 }
 
-/** Tag mode: a tag row opens onto its channels, a channel row onto its models. */
+/** Tag mode: a tag row opens onto its channels (a channel without a tag has nothing to open). */
 function ExpandedRow({ row, columns }: { row: ChannelListItem; columns: ReturnType<typeof channelColumns> }) {
-	const { t } = useTranslation()
-	if (isTagRow(row)) return <DataTable<ChannelListItem> columns={columns} rows={row.channels} rowKey={rowKey} />
-	return (
-		<p className="text-sm">
-			<span className="text-muted-foreground">{t('模型')}: </span>
-			{splitList(row.models).join(', ')}
-		</p>
-	)
+	if (!isTagRow(row)) return null
+	return <DataTable<ChannelListItem> columns={columns} rows={row.channels} rowKey={rowKey} />
 }

@@ -50,13 +50,13 @@ export function DashboardPage() {
 		<div className="flex flex-col gap-4" data-testid="dashboard">
 			<div className="flex flex-col gap-1">
 				<h1 className="text-xl font-semibold">{t('数据看板')}</h1>
-				<p className="text-sm text-muted-foreground">{t('数据每 {minutes} 分钟同步一次', { minutes: status.data_export_interval })}</p>
+				<p className="text-sm text-muted-foreground">{t('每 {minutes} 分钟汇总一次，最近的调用直接取自使用日志', { minutes: status.data_export_interval })}</p>
 			</div>
 			<DashboardFilterForm filters={filters} admin={admin} onApply={applyFilters} onReset={resetFilters} />
 			{error ? (
 				<p role="alert" className="rounded-xl border border-destructive/40 p-4 text-sm text-destructive">{error}</p>
 			) : buckets.length === 0 ? (
-				<NoUsageYet minutes={status.data_export_interval} />
+				<NoUsageYet />
 			) : (
 				<>
 					<UsageTotals total={summary.total} rpm={rpm} tpm={tpm} />
@@ -94,17 +94,14 @@ export function DashboardPage() {
 	)
 }
 
-/**
- * No buckets in the range: calls reach the dashboard only through the export, which runs every
- * `minutes` (and at start-up), so a new call shows here within that time; the log has them at once.
- */
-function NoUsageYet({ minutes }: { minutes: number }) {
+/** No buckets in the range: no call was made in it (the newest hours come straight from the log). */
+function NoUsageYet() {
 	const { t } = useTranslation()
 	return (
 		<div className="flex flex-col items-center gap-3 rounded-xl border bg-card p-8 text-center text-card-foreground" data-testid="empty-state">
 			<p className="font-medium">{t('这个时间段还没有使用数据')}</p>
 			<p className="max-w-prose text-sm text-muted-foreground">
-				{t('调用先记入使用日志，每 {minutes} 分钟汇总到看板一次：新的调用最迟约 {minutes} 分钟后出现在这里。', { minutes })}
+				{t('用令牌调用 API 后，调用会出现在这里；每次调用的明细在使用日志中。')}
 			</p>
 			<Button asChild variant="outline">
 				<Link to="/log">{t('查看使用日志')}</Link>

@@ -9,7 +9,7 @@ import { EmptyState } from '@ui/components/data-table/empty-state'
 import { apiQuery, readPaging, useTableUrlState } from '@ui/components/data-table/url-state'
 import { Button } from '@ui/components/ui/button'
 import { LogCleanup } from '@ui/features/logs/components/log-cleanup'
-import { useLogColumns } from '@ui/features/logs/components/log-columns'
+import { LogPhoneSummary, useLogColumns } from '@ui/features/logs/components/log-columns'
 import { LogDetails } from '@ui/features/logs/components/log-details'
 import { type FilterChanges, LogFilterForm } from '@ui/features/logs/components/log-filters'
 import { LogStats } from '@ui/features/logs/components/log-stats'
@@ -86,6 +86,7 @@ export function Component() {
 				rows={entries.items}
 				rowKey={(entry) => entry.id}
 				renderExpanded={(entry) => <LogDetails entry={entry} admin={admin} />}
+				phoneSummary={(entry) => <LogPhoneSummary entry={entry} />}
 				empty={<EmptyState filtered={textFilterNames.some((name) => filters[name] !== '')} nothing='这段时间没有日志：用令牌调用 API 后，每次调用和扣费都会记在这里' noMatch='这段时间没有符合条件的日志' action={<Button asChild variant='outline'><Link to='/token'>{t('前往令牌')}</Link></Button>} />}
 				pagination={{ page: entries.page, pageSize: entries.page_size, total: entries.total, onPageChange: table.setPage, onPageSizeChange: table.setPageSize }}
 			/>

@@ -4,7 +4,7 @@ import { REDEMPTION_CREATE_MAX_COUNT, REDEMPTION_DEFAULT_COUNT, REDEMPTION_DEFAU
 import type { RedemptionView } from '@shared/redemption'
 import { quotaFromDisplay, renderQuota } from '@ui/lib/format'
 import type { Status } from '@ui/lib/status'
-import { quotaToDisplay } from '@ui/features/tokens/token-form'
+import { quotaToDisplay } from '@ui/lib/format'
 
 type QuotaDisplay = Pick<Status, 'display_in_currency' | 'quota_per_unit'>
 

@@ -17,8 +17,6 @@ export type TaskIdFilter = 'mj_id' | 'task_id'
 
 /** The lists end an hour ahead by default, so a task submitted while the page is open shows on a refresh. */
 export const TASK_LOOKAHEAD_SECONDS = 60 * 60
-const SECONDS_PER_MINUTE = 60
-const SECONDS_PER_HOUR = 3600
 
 const positiveInteger = (value: string | null) => {
 	const number = Number(value)
@@ -41,18 +39,6 @@ export function readTaskFilters(url: URL | string, idName: TaskIdFilter, admin: 
 export const filterQuery = (filters: TaskFilters, idName: TaskIdFilter) => ({
 	[idName]: filters.id, channel_id: filters.channel_id, start_timestamp: filters.start_timestamp, end_timestamp: filters.end_timestamp,
 })
-
-/** Midnight of `now`'s day in the time zone (the viewer's; the runtime's when unknown), in unix seconds. */
-export function startOfDay(now: number, timeZone?: string): number {
-	let parts: Intl.DateTimeFormatPart[]
-	try {
-		parts = new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' }).formatToParts(new Date(now * 1000))
-	} catch {
-		parts = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' }).formatToParts(new Date(now * 1000))
-	}
-	const part = (type: string) => Number(parts.find((entry) => entry.type === type)?.value ?? 0)
-	return now - (part('hour') * SECONDS_PER_HOUR + part('minute') * SECONDS_PER_MINUTE + part('second'))
-}
 
 /** `yyyy-MM-dd HH:mm:ss` as a datetime-local input wants it. */
 export const toInputValue = (formatted: string) => (formatted === '-' ? '' : formatted.replace(' ', 'T'))

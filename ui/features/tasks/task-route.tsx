@@ -5,11 +5,11 @@ import { apiQuery, readPaging } from '@ui/components/data-table/url-state'
 import { TaskLogPage } from '@ui/features/tasks/components/task-log-page'
 import { useTaskColumns } from '@ui/features/tasks/components/task-columns'
 import type { TaskRow } from '@ui/features/tasks/task-display'
-import { filterQuery, readTaskFilters, startOfDay, type TaskFilters } from '@ui/features/tasks/task-query'
+import { filterQuery, readTaskFilters, type TaskFilters } from '@ui/features/tasks/task-query'
 import { useTranslation } from '@ui/i18n'
 import { apiContext } from '@ui/lib/api'
 import { isAdmin, requireSelf } from '@ui/lib/session'
-import { timeZoneFromCookieHeader } from '@ui/lib/time-zone'
+import { startOfDay, viewerTimeZone } from '@ui/lib/time-zone'
 
 type TaskPageData = {
 	admin: boolean
@@ -18,10 +18,6 @@ type TaskPageData = {
 	defaultRange: boolean
 	entries: Page<TaskRow>
 }
-
-/** The viewer's zone: the cookie on the server, the browser's own after that. */
-const viewerTimeZone = (request: Request) =>
-	typeof document === 'undefined' ? timeZoneFromCookieHeader(request.headers.get('cookie')) : Intl.DateTimeFormat().resolvedOptions().timeZone
 
 export async function loader({ request, context }: LoaderFunctionArgs): Promise<TaskPageData> {
 	const api = context.get(apiContext)

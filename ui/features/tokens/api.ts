@@ -22,6 +22,8 @@ export function listTokens(api: Api, paging: Paging, filters: TokenFilters) {
 
 export const listModels = (api: Api) => api.get<string[]>('/api/user/models')
 export const listGroups = (api: Api) => api.get<UsableGroups>('/api/user/self/groups')
+/** What the caller's calls since `start` (unix seconds) cost, in quota. */
+export const spentSince = (api: Api, start: number) => api.get<{ quota: number }>(`/api/log/self/stat?start_timestamp=${start}`)
 export const getToken = (api: Api, id: number) => api.get<TokenView>(`/api/token/${id}`)
 
 /** Answers the created tokens: the first named `name`, the others `name-XXXXXX`. */

@@ -3,7 +3,7 @@ import { MAX_QUOTA } from '@shared/quota-limit'
 import type { CreateTokenInput } from '@shared/token'
 import { TOKEN_CREATE_MAX_COUNT, TOKEN_DEFAULT_REMAIN_QUOTA, TOKEN_NAME_MAX_LENGTH, TOKEN_NEVER_EXPIRES } from '@shared/token-constants'
 import { AUTO_GROUP } from '@shared/user-constants'
-import { parseDateTime, quotaFromDisplay, renderQuota } from '@ui/lib/format'
+import { parseDateTime, quotaFromDisplay, quotaToDisplay, renderQuota } from '@ui/lib/format'
 import type { Status } from '@ui/lib/status'
 import type { FormProblem } from '@ui/lib/use-form-problem'
 import type { TokenView } from '@ui/features/tokens/api'
@@ -42,11 +42,6 @@ export const formMessages = {
 } as const
 
 export type { FormProblem }
-
-/** Quota units as the quota field shows them. */
-export function quotaToDisplay(quota: number, status: QuotaDisplay): string {
-	return status.display_in_currency ? String(quota / status.quota_per_unit) : String(quota)
-}
 
 export function newTokenValues(status: QuotaDisplay & Pick<Status, 'default_use_auto_group'>): TokenFormValues {
 	return {

@@ -10,6 +10,7 @@ import { useTranslation } from '@ui/i18n'
 import { browserApi } from '@ui/lib/browser-api'
 import { callApi } from '@ui/lib/call-api'
 import { deleteToken, getToken, readTokenFilters, setTokenStatus, type TokenView } from '@ui/features/tokens/api'
+import { firstUsableToken, QuickStart } from '@ui/features/tokens/components/quick-start'
 import type { DrawerTarget } from '@ui/features/tokens/components/token-drawer'
 import { TokenTable } from '@ui/features/tokens/components/token-table'
 import { TokenToolbar } from '@ui/features/tokens/components/token-toolbar'
@@ -72,6 +73,7 @@ export function TokenPage() {
 				<h1 className="text-xl font-semibold">{t('令牌')}</h1>
 				<p className="text-sm text-muted-foreground">{t('令牌用于调用 API，修改后可能需要几分钟才会生效')}</p>
 			</div>
+			<QuickStart {...data.start} token={firstUsableToken(data.tokens.items)} models={data.models} onCreateToken={() => setDrawer({ kind: 'create' })} />
 			<TokenToolbar filters={filters} onSearch={(next) => table.setFilters(next)} onAdd={() => setDrawer({ kind: 'create' })} onCopySelected={copySelected} />
 			{data.error && (
 				<p role="alert" className="rounded-md border border-destructive/40 bg-destructive/10 px-3 py-2 text-sm text-destructive">

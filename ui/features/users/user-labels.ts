@@ -1,15 +1,9 @@
 /** Role and status tags of the user table (seed 000 §3–4). */
-import { ROLE, USER_STATUS } from '@shared/user-constants'
+import { USER_STATUS } from '@shared/user-constants'
 import type { UserView } from '@shared/user'
 import type { BadgeVariant } from '@ui/components/ui/badge'
 
 type Tag = { label: string; variant: BadgeVariant }
-
-const roleTags: Record<number, Tag> = {
-	[ROLE.user]: { label: '普通用户', variant: 'blue' },
-	[ROLE.admin]: { label: '管理员', variant: 'yellow' },
-	[ROLE.root]: { label: '超级管理员', variant: 'orange' },
-}
 
 const statusTags: Record<number, Tag> = {
 	[USER_STATUS.enabled]: { label: '已激活', variant: 'green' },
@@ -19,9 +13,7 @@ const statusTags: Record<number, Tag> = {
 
 const deactivatedTag: Tag = { label: '已注销', variant: 'grey' }
 
-export function roleTag(role: number): Tag {
-	return roleTags[role] ?? { label: '未知身份', variant: 'grey' }
-}
+export { roleTag } from '@ui/lib/role-labels'
 
 export function statusTag(user: Pick<UserView, 'status' | 'deleted_at'>): Tag {
 	if (isDeactivated(user)) return deactivatedTag

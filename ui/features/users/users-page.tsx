@@ -11,7 +11,7 @@ import { AddUserDrawer } from '@ui/features/users/components/add-user-drawer'
 import { EditUserDrawer } from '@ui/features/users/components/edit-user-drawer'
 import { ManageConfirmDialog, needsConfirmation } from '@ui/features/users/components/manage-confirm-dialog'
 import type { ManageRequest } from '@ui/features/users/components/user-actions'
-import { useUserColumns } from '@ui/features/users/components/user-columns'
+import { UserPhoneSummary, useUserColumns } from '@ui/features/users/components/user-columns'
 import { UserFilters } from '@ui/features/users/components/user-filters'
 import type { UsersData } from '@ui/features/users/user-route'
 import { useTranslation } from '@ui/i18n'
@@ -75,6 +75,7 @@ export function UsersPage() {
 				columns={columns}
 				rows={rows}
 				rowKey={(user) => user.id}
+				phoneSummary={(user) => <UserPhoneSummary user={user} />}
 				empty={<EmptyState filtered={Boolean(data.filters.keyword || data.filters.group)} nothing='还没有其他用户：添加一个，或开放注册' noMatch='没有符合搜索条件的用户' action={<Button onClick={() => setAdding(true)}><PlusIcon />{t('添加用户')}</Button>} />}
 				pagination={{ page: table.page, pageSize: table.pageSize, total: data.users.total, onPageChange: table.setPage, onPageSizeChange: table.setPageSize }}
 			/>

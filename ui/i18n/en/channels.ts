@@ -116,4 +116,10 @@ export const channels: Record<string, string> = {
 	'已更新 {count} 个渠道': 'Updated {count} channels',
 	'还没有渠道：添加一个上游的密钥和地址，令牌才能调用模型': 'No channels yet: add an upstream\'s key and address so that tokens can call models',
 	'没有符合搜索条件的渠道': 'No channel matches the search',
+	'获取余额失败，点击重试': 'Reading the balance failed; click to try again',
+	'点击获取余额': 'Click to read the balance',
+	'获取失败': 'Failed',
+	'未获取': 'Not read',
+	'渠道 {name} 测试成功，耗时 {milliseconds} 毫秒': 'Channel {name} tested successfully in {milliseconds} ms',
+	'{milliseconds} 毫秒': '{milliseconds} ms',
 }

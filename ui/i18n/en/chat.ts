@@ -7,4 +7,7 @@ export const chat: Record<string, string> = {
 	'正在打开聊天…': 'Opening the chat…',
 	'聊天将在它的应用中打开': 'The chat opens in its app',
 	'在应用中打开': 'Open in the app',
+	'没有安装这个应用时，点击不会有反应。也可以在任何聊天客户端中手动填写 API 地址和密钥：': 'Without the app installed the button does nothing. You can also enter the API base URL and the key in any chat client:',
+	'复制 API 地址': 'Copy the API base URL',
+	'复制密钥': 'Copy the key',
 }

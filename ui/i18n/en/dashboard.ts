@@ -1,6 +1,5 @@
 /** English texts of ui/features/dashboard, keyed by the zh source string. */
 export const dashboard: Record<string, string> = {
-	'数据每 {minutes} 分钟同步一次': 'Data syncs every {minutes} minutes',
 	'筛选数据': 'Filter data',
 	'时间粒度': 'Granularity',
 	'小时': 'hour',
@@ -22,6 +21,9 @@ export const dashboard: Record<string, string> = {
 	'模型排行（按{metric}）': 'Top models by {metric}',
 	'用户排行（按{metric}）': 'Top users by {metric}',
 	'这个时间段还没有使用数据': 'No usage in this period yet',
-	'调用先记入使用日志，每 {minutes} 分钟汇总到看板一次：新的调用最迟约 {minutes} 分钟后出现在这里。': 'Calls go to the usage log first and are summed up for the dashboard every {minutes} minutes: a new call shows here within about {minutes} minutes.',
 	'查看使用日志': 'Open the usage log',
+	'起始时间': 'Start time',
+	'用户名称': 'Username',
+	'每 {minutes} 分钟汇总一次，最近的调用直接取自使用日志': 'Summed up every {minutes} minutes; the latest calls come straight from the usage log',
+	'用令牌调用 API 后，调用会出现在这里；每次调用的明细在使用日志中。': 'Calls made with a token show here; each call\'s details are in the usage log.',
 }

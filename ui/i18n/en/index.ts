@@ -16,6 +16,9 @@ import { pricing } from '@ui/i18n/en/pricing'
 import { settingsAdmin } from '@ui/i18n/en/settings-admin'
 import { tasks } from '@ui/i18n/en/tasks'
 
-/** English texts keyed by the zh source string; a key missing here is shown in Chinese. One file per feature. */
+/**
+ * Every English text, keyed by the zh source string, for tests and tools. The console never imports
+ * this: pages load their features' dictionaries (`ui/i18n/dictionaries.ts`).
+ */
 export const en: Record<string, string> = { ...common, ...auth, ...tokens, ...users, ...channels, ...channelEditor, ...logs, ...settings, ...home,
 	...playground, ...chat, ...dashboard, ...redemptions, ...topUp, ...pricing, ...settingsAdmin, ...tasks }

@@ -21,4 +21,22 @@ export const playground: Record<string, string> = {
 	'停止': 'Stop',
 	'已停止生成': 'Generation stopped',
 	'请求失败': 'Request failed',
+	'去倍率设置为它们定价': 'Price them in the ratio settings',
+	// replies: actions, cost, raw view
+	'重新生成': 'Regenerate',
+	'查看原始请求和响应': 'Show the raw request and answer',
+	'原始请求和响应': 'Raw request and answer',
+	'请求 ID：{id}': 'Request ID: {id}',
+	'请求': 'Request',
+	'响应': 'Answer',
+	'提示 {prompt} · 补全 {completion} · 花费 {cost}': 'Prompt {prompt} · completion {completion} · cost {cost}',
+	'花费未知': 'Cost unknown',
+	'代码': 'Code',
+	'复制代码': 'Copy code',
+	// conversations kept in the browser
+	'历史对话': 'History',
+	'保存在此浏览器中': 'Kept in this browser',
+	'清空历史对话': 'Clear the history',
+	'这些渠道模型没有价格，不会出现在模型列表中：{models}': 'These models of your channels have no price, so the model list leaves them out: {models}',
+	'复制': 'Copy',
 }

@@ -83,4 +83,19 @@ export const tokens: Record<string, string> = {
 	'令牌更新成功': 'Token updated',
 	'还没有令牌：创建一个令牌，用它调用 API': 'No tokens yet: create one to call the API with',
 	'没有符合搜索条件的令牌': 'No token matches the search',
+	// copying a token for a client
+	'更多复制方式': 'More ways to copy',
+	'复制地址和密钥': 'Copy base URL and key',
+	'复制为 Claude Code 配置': 'Copy as Claude Code settings',
+	'复制为 Codex 配置': 'Copy as Codex settings',
+	'复制为 Gemini CLI 配置': 'Copy as Gemini CLI settings',
+	// the start panel
+	'开始使用': 'Get started',
+	'把客户端的 API 地址设为下面的地址，API Key 填你的令牌': 'Point your client at the address below and use your token as the API key',
+	'API 地址': 'API base URL',
+	'复制 API 地址': 'Copy the API base URL',
+	'当前余额': 'Balance',
+	'今日消费': 'Spent today',
+	'示例使用令牌「{name}」': 'The examples use the token “{name}”',
+	'还没有可用的令牌：创建一个，示例会带上它的密钥': 'No usable token yet: create one and the examples will carry its key',
 }

@@ -3,7 +3,10 @@ import { Button } from '@ui/components/ui/button'
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@ui/components/ui/dialog'
 import { useTranslation } from '@ui/i18n'
 
-/** Shown after logging in with a default password; it cannot be dismissed, only followed. */
+/** The personal tab's address that opens its change-password dialog at once. */
+export const changePasswordPath = '/setting?change_password=true'
+
+/** Shown after logging in with a default password; it cannot be dismissed, only followed (to the change-password dialog). */
 export function PasswordChangeDialog({ open }: { open: boolean }) {
 	const { t } = useTranslation()
 	const navigate = useNavigate()
@@ -19,7 +22,7 @@ export function PasswordChangeDialog({ open }: { open: boolean }) {
 					<DialogDescription>{t('你正在使用默认密码，任何人都可能登录这个账户。请立即修改密码。')}</DialogDescription>
 				</DialogHeader>
 				<DialogFooter>
-					<Button onClick={() => navigate('/setting')}>{t('前往修改密码')}</Button>
+					<Button onClick={() => navigate(changePasswordPath)}>{t('前往修改密码')}</Button>
 				</DialogFooter>
 			</DialogContent>
 		</Dialog>

@@ -12,7 +12,9 @@ function responseTimeVariant(milliseconds: number): BadgeVariant {
 	return 'red'
 }
 
-/** 0 is untested; otherwise seconds, coloured by tier. */
+const MILLISECONDS_PER_SECOND = 1000
+
+/** 0 is untested; otherwise seconds (milliseconds under one), coloured by tier. */
 export function ResponseTime({ milliseconds, testTime }: { milliseconds: number; testTime?: number }) {
 	const { t } = useTranslation()
 	const formatTime = useFormatTime()
@@ -20,7 +22,7 @@ export function ResponseTime({ milliseconds, testTime }: { milliseconds: number;
 	const variant = responseTimeVariant(milliseconds)
 	const badge = (
 		<Badge variant={variant} data-tier={variant} tabIndex={testTime ? 0 : undefined}>
-			{t('{seconds} 秒', { seconds: millisecondsAsSeconds(milliseconds, 2) })}
+			{milliseconds < MILLISECONDS_PER_SECOND ? t('{milliseconds} 毫秒', { milliseconds: Math.round(milliseconds) }) : t('{seconds} 秒', { seconds: millisecondsAsSeconds(milliseconds, 2) })}
 		</Badge>
 	)
 	if (!testTime) return badge

@@ -10,6 +10,8 @@ import { useTranslation } from '@ui/i18n'
 import { browserApi } from '@ui/lib/browser-api'
 import { millisecondsAsSeconds } from '@ui/lib/format'
 
+const MILLISECONDS_PER_SECOND = 1000
+
 /** Test with the default model, or pick one of the channel's models from the dropdown. */
 export function TestButton({ channel }: { channel: ChannelView }) {
 	const { t } = useTranslation()
@@ -25,7 +27,10 @@ export function TestButton({ channel }: { channel: ChannelView }) {
 			await run(testChannel(browserApi, channel.id, model), (data) => {
 				const result = channelTestResultSchema.safeParse(data)
 				if (!result.success) return t('渠道 {name} 测试成功', { name: channel.name })
-				return t('渠道 {name} 测试成功，耗时 {seconds} 秒', { name: channel.name, seconds: millisecondsAsSeconds(result.data.time, 2) })
+				// Under a second in milliseconds: a quick upstream is not "0.00 s".
+				return result.data.time < MILLISECONDS_PER_SECOND
+					? t('渠道 {name} 测试成功，耗时 {milliseconds} 毫秒', { name: channel.name, milliseconds: Math.round(result.data.time) })
+					: t('渠道 {name} 测试成功，耗时 {seconds} 秒', { name: channel.name, seconds: millisecondsAsSeconds(result.data.time, 2) })
 			})
 		} finally {
 			setTesting(false)

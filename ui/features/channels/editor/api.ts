@@ -1,5 +1,5 @@
 /** The channel editor's calls (seed 001 §7). Shapes: src/shared/channel.ts, src/api/channels/. */
-import type { ChannelModelEntry, ChannelView } from '@shared/channel'
+import type { ChannelCheck, ChannelModelEntry, ChannelView } from '@shared/channel'
 import type { Api } from '@ui/lib/api'
 import { readStorage, storageKeys, writeStorage } from '@ui/lib/storage'
 
@@ -43,6 +43,21 @@ export function createChannel(api: Api, payload: ChannelPayload) {
 
 export function updateChannel(api: Api, payload: Partial<ChannelPayload> & { id: number }) {
 	return api.put<ChannelView>('/api/channel/', payload)
+}
+
+/** What would keep the channel from serving: its base URL's reach (when given) and its models without a price. */
+export function checkChannel(api: Api, fields: { type: number; base_url?: string; models: string[] }) {
+	return api.post<ChannelCheck>('/api/channel/check', fields)
+}
+
+/** The private-upstream settings (super admin only): read before adding a host to the allow-list. */
+export async function readPrivateUpstreamHosts(api: Api): Promise<string> {
+	const envelope = await api.get<{ key: string; value: string }[]>('/api/option/')
+	return envelope.success ? envelope.data.find((option) => option.key === 'PrivateUpstreamHosts')?.value ?? '' : ''
+}
+
+export function setPrivateUpstreamOption(api: Api, key: 'PrivateUpstreamsEnabled' | 'PrivateUpstreamHosts', value: string) {
+	return api.put<undefined>('/api/option/', { key, value })
 }
 
 /** The upstream's model list answers names, or `{id}` entries as OpenAI's /v1/models does. */

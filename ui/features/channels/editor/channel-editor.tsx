@@ -3,15 +3,14 @@
  * come in three sections (basics; models and routing; advanced), and its save button stays at the
  * bottom of the window however far the form scrolls.
  */
-import { type FormEvent, type ReactNode, useEffect, useState } from 'react'
+import { type FormEvent, lazy, type ReactNode, Suspense, useEffect, useState } from 'react'
 import { Link, useNavigate } from 'react-router'
-import { CHANNEL_NAME_MAX_LENGTH, CHANNEL_TAG_MAX_LENGTH } from '@shared/channel-constants'
+import { BASE_URL_REACH, CHANNEL_NAME_MAX_LENGTH, CHANNEL_TAG_MAX_LENGTH } from '@shared/channel-constants'
 import type { ChannelTypeInfo, ChannelView } from '@shared/channel'
 import { Button } from '@ui/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader } from '@ui/components/ui/card'
 import { Input } from '@ui/components/ui/input'
 import { Label } from '@ui/components/ui/label'
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@ui/components/ui/select'
 import { Switch } from '@ui/components/ui/switch'
 import { toast } from '@ui/components/ui/toaster'
 import { useFormProblem } from '@ui/lib/use-form-problem'
@@ -21,14 +20,20 @@ import { browserApi } from '@ui/lib/browser-api'
 import { callApi } from '@ui/lib/call-api'
 import { isRoot, useCurrentUser } from '@ui/lib/session'
 import { useHydrated } from '@ui/lib/use-hydrated'
-import { cacheModelsByType, createChannel, readCachedModelsByType, updateChannel, type ModelsByType } from './api'
+import { cacheModelsByType, checkChannel, createChannel, readCachedModelsByType, updateChannel, type ModelsByType } from './api'
 import { Field, JsonField } from './field'
 import { createPayload, findProblem, formFromChannel, keyNeeded, newChannelForm, updatePayload, type ChannelForm } from './form'
 import { KeyField } from './key-field'
 import { ModelsField } from './models-field'
 import { MultiSelect } from './multi-select'
 import { MODEL_MAPPING_TEMPLATE, SETTING_TEMPLATE, STATUS_CODE_MAPPING_TEMPLATE } from './presets'
+import type { BaseUrlProblem } from './private-upstream-dialog'
 import { BaseUrlField, TypeFields } from './type-fields'
+import { TypeSelect } from './type-select'
+import { UnpricedModels } from './unpriced-models'
+
+/** The warning's code loads when a base URL first needs it. */
+const PrivateUpstreamDialog = lazy(() => import('./private-upstream-dialog').then((module) => ({ default: module.PrivateUpstreamDialog })))
 
 export const channelListPath = '/channel'
 
@@ -60,7 +65,6 @@ export function ChannelEditor({ channel, groups, configuredModels, channelTypes,
 	const [modelsByType, setModelsByType] = useState<ModelsByType>(loadedModelsByType ?? {})
 	const [saving, setSaving] = useState(false)
 	const problems = useFormProblem()
-	const typeName = (type: number) => findChannelType(channelTypes, type)?.name ?? String(type)
 
 	// localStorage only after hydration: the server has none, and both renders must match.
 	useEffect(() => {
@@ -71,14 +75,34 @@ export function ChannelEditor({ channel, groups, configuredModels, channelTypes,
 	const update = (changes: Partial<ChannelForm>) => setForm((current) => ({ ...current, ...changes }))
 	const allModels = [...new Set([...configuredModels, ...Object.values(modelsByType).flat()])].sort()
 
-	function changeType(value: string) {
-		const type = Number(value)
+	function changeType(type: number) {
 		setForm((current) => ({ ...current, type, models: current.models.length ? current.models : modelsOfType(type, modelsByType) }))
+	}
+
+	const [baseUrlProblem, setBaseUrlProblem] = useState<BaseUrlProblem | null>(null)
+
+	/** A base URL Ferry would not reach (a private network the settings refuse, say) is told before saving. */
+	async function baseUrlWarning(): Promise<BaseUrlProblem | null> {
+		const envelope = await checkChannel(browserApi, { type: form.type, base_url: form.baseUrl, models: [] }).catch(() => undefined)
+		const reach = envelope?.success ? envelope.data.base_url : undefined
+		return reach && (reach.reach === BASE_URL_REACH.privateBlocked || reach.reach === BASE_URL_REACH.refused) ? reach : null
 	}
 
 	async function save(event: FormEvent<HTMLFormElement>) {
 		event.preventDefault()
 		if (problems.report(findProblem(form, creating, needsKey))) return
+		setSaving(true)
+		const warning = await baseUrlWarning()
+		if (warning) {
+			setSaving(false)
+			setBaseUrlProblem(warning)
+			return
+		}
+		await submit()
+	}
+
+	async function submit() {
+		setBaseUrlProblem(null)
 		setSaving(true)
 		if (creating) {
 			const envelope = await callApi(t, createChannel(browserApi, createPayload(form)))
@@ -93,6 +117,8 @@ export function ChannelEditor({ channel, groups, configuredModels, channelTypes,
 		navigate(channelListPath)
 	}
 
+	const warningOpened = baseUrlProblem !== null
+
 	return (
 		<form noValidate onSubmit={save} className="mx-auto flex w-full max-w-3xl flex-col gap-4">
 			<div className="flex flex-wrap items-baseline justify-between gap-2">
@@ -101,16 +127,7 @@ export function ChannelEditor({ channel, groups, configuredModels, channelTypes,
 			</div>
 			<Section id="channel-basics" title="基本信息" description="渠道的类型、名称、地址和密钥">
 				<Field id="channel-type" label={t('类型')} required>
-					<Select value={String(form.type)} onValueChange={changeType}>
-						<SelectTrigger id="channel-type">
-							<SelectValue>{typeName(form.type)}</SelectValue>
-						</SelectTrigger>
-						<SelectContent>
-							{channelTypes.map(({ type, name }) => (
-								<SelectItem key={type} value={String(type)}>{name}</SelectItem>
-							))}
-						</SelectContent>
-					</Select>
+					<TypeSelect id="channel-type" types={channelTypes} value={form.type} onChange={changeType} />
 				</Field>
 				<Field id="channel-name" label={t('名称')} required error={problems.errorOf('name')}>
 					<Input id="channel-name" value={form.name} maxLength={CHANNEL_NAME_MAX_LENGTH} placeholder={t('请为渠道命名')} onChange={(event) => update({ name: event.target.value })} {...problems.control('name', 'channel-name')} />
@@ -131,6 +148,7 @@ export function ChannelEditor({ channel, groups, configuredModels, channelTypes,
 					error={problems.errorOf('models')}
 					onChange={(models) => update({ models })}
 				/>
+				<UnpricedModels type={form.type} models={form.models} />
 				<JsonField id="channel-model-mapping" name="modelMapping" problems={problems} label={t('模型重定向')} hint={t('可选，把请求里的模型名换成上游的模型名，键为请求的模型名，值为要替换成的模型名')} value={form.modelMapping} template={MODEL_MAPPING_TEMPLATE} onChange={(modelMapping) => update({ modelMapping })} />
 				<div className="grid gap-5 sm:grid-cols-3">
 					<Field id="channel-tag" label={t('标签')}>
@@ -165,6 +183,11 @@ export function ChannelEditor({ channel, groups, configuredModels, channelTypes,
 				</Button>
 				<Button type="submit" disabled={!hydrated || saving}>{saving ? t('保存中…') : t('保存')}</Button>
 			</div>
+			{warningOpened && (
+				<Suspense fallback={null}>
+					<PrivateUpstreamDialog problem={baseUrlProblem} onClose={() => setBaseUrlProblem(null)} onSave={() => void submit()} />
+				</Suspense>
+			)}
 		</form>
 	)
 }

@@ -31,6 +31,8 @@ export function LogDetails({ entry, admin }: { entry: LogRow; admin: boolean }) 
 		const channels = usedChannels(other)
 		if (channels.length > 0) rows.push({ label: '使用渠道', value: channels.join(' → ') })
 	}
+	// The token counts' columns fold on narrower screens: the details keep them.
+	if (isUsage(entry.type)) rows.push({ label: '提示', value: entry.prompt_tokens }, { label: '补全', value: entry.completion_tokens })
 	for (const [key, label] of detailFields) {
 		const value = key === 'group' ? otherText(other, key) ?? (entry.group || undefined) : otherText(other, key)
 		if (value !== undefined) rows.push({ label, value })

@@ -25,6 +25,7 @@ export function useDrawingColumns(admin: boolean): DataColumn<DrawingRow>[] {
 		{
 			id: 'details',
 			header: '',
+			meta: { stickyEnd: true },
 			cell: ({ row: { original: entry } }) => (
 				<TaskDetailsButton title="绘图详情" rows={[
 					{ label: '任务 ID', value: <code className="break-all">{entry.mj_id || '-'}</code> },

@@ -5,6 +5,7 @@ import { Textarea } from '@ui/components/ui/textarea'
 import { useTranslation } from '@ui/i18n'
 import type { UsableGroups } from '@ui/features/tokens/api'
 import { type PlaygroundSettings, TEMPERATURE } from '@ui/features/playground/conversation'
+import { builtInText } from '@ui/lib/built-in-texts'
 
 type SettingsPanelProps = {
 	settings: PlaygroundSettings
@@ -30,7 +31,7 @@ export function SettingsPanel({ settings, onChange, groups, models }: SettingsPa
 							<SelectItem key={name} value={name}>
 								<span className="flex items-center gap-2">
 									<span>{name}</span>
-									{groups[name]!.desc !== name && <span className="text-xs text-muted-foreground">{groups[name]!.desc}</span>}
+									{groups[name]!.desc !== name && <span className="text-xs text-muted-foreground">{t(builtInText(groups[name]!.desc))}</span>}
 								</span>
 							</SelectItem>
 						))}

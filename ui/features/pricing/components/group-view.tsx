@@ -3,6 +3,7 @@ import { Badge } from '@ui/components/ui/badge'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@ui/components/ui/card'
 import { useTranslation } from '@ui/i18n'
 import { cn } from '@ui/lib/utils'
+import { builtInText } from '@ui/lib/built-in-texts'
 
 type GroupViewProps = {
 	/** Usable group → description. */
@@ -44,7 +45,7 @@ export function GroupView({ groups, ratios, selected, onSelect }: GroupViewProps
 									)}
 								>
 									<span className="font-medium">{name}</span>
-									{groups[name] && groups[name] !== name && <span className="text-xs text-muted-foreground">{groups[name]}</span>}
+									{groups[name] && groups[name] !== name && <span className="text-xs text-muted-foreground">{t(builtInText(groups[name]))}</span>}
 									<Badge variant={groupRatioTier(ratio)} data-testid="group-ratio" data-tier={groupRatioTier(ratio)}>{t('{ratio} 倍率', { ratio })}</Badge>
 								</button>
 							)

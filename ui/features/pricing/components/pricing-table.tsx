@@ -27,9 +27,9 @@ export function PricingTable({ entries, usableGroups, selectedGroup, groupRatio,
 				<TableHeader>
 					<TableRow>
 						<TableHead>{t('模型名称')}</TableHead>
-						<TableHead>{t('计费类型')}</TableHead>
-						<TableHead>{t('可用分组')}</TableHead>
-						{showRatios && <TableHead>{t('倍率')}</TableHead>}
+						<TableHead className={onPhoneHidden}>{t('计费类型')}</TableHead>
+						<TableHead className={onPhoneHidden}>{t('可用分组')}</TableHead>
+						{showRatios && <TableHead className={onPhoneHidden}>{t('倍率')}</TableHead>}
 						<TableHead>{t('模型价格')}</TableHead>
 					</TableRow>
 				</TableHeader>
@@ -43,17 +43,19 @@ export function PricingTable({ entries, usableGroups, selectedGroup, groupRatio,
 						const servedHere = entry.enable_groups.includes(selectedGroup)
 						return (
 							<TableRow key={entry.model_name} data-model={entry.model_name}>
-								<TableCell>
-									<button type="button" title={t('点击复制模型名称')} className="font-mono text-sm hover:underline" onClick={() => copyText(entry.model_name, t)}>
+								<TableCell className="max-[600px]:whitespace-normal">
+									<button type="button" title={t('点击复制模型名称')} className="font-mono text-sm break-all text-left hover:underline" onClick={() => copyText(entry.model_name, t)}>
 										{entry.model_name}
 									</button>
+									{/* On a phone the billing type sits under the name, and the groups leave: the price stays in view. */}
+									<span className="mt-1 block min-[601px]:hidden">
+										<QuotaTypeBadge perCall={entry.quota_type === QUOTA_TYPE.perCall} />
+									</span>
 								</TableCell>
-								<TableCell>
-									{entry.quota_type === QUOTA_TYPE.perCall
-										? <Badge variant="purple">{t('按次计费')}</Badge>
-										: <Badge variant="secondary">{t('按量计费')}</Badge>}
+								<TableCell className={onPhoneHidden}>
+									<QuotaTypeBadge perCall={entry.quota_type === QUOTA_TYPE.perCall} />
 								</TableCell>
-								<TableCell>
+								<TableCell className={onPhoneHidden}>
 									<div className="flex flex-wrap gap-1">
 										{groups.length === 0 && <span className="text-xs text-muted-foreground">{t('无可用分组')}</span>}
 										{groups.map((group) => (
@@ -62,7 +64,7 @@ export function PricingTable({ entries, usableGroups, selectedGroup, groupRatio,
 									</div>
 								</TableCell>
 								{showRatios && (
-									<TableCell className="text-xs tabular-nums" data-testid="ratios">
+									<TableCell className={`text-xs tabular-nums ${onPhoneHidden}`} data-testid="ratios">
 										{entry.quota_type === QUOTA_TYPE.perCall ? (
 											<span>{t('分组倍率')}: {groupRatio}</span>
 										) : (
@@ -74,7 +76,7 @@ export function PricingTable({ entries, usableGroups, selectedGroup, groupRatio,
 										)}
 									</TableCell>
 								)}
-								<TableCell className="tabular-nums">
+								<TableCell className="tabular-nums max-[600px]:whitespace-normal">
 									<PriceCell entry={entry} groupRatio={groupRatio} unit={unit} unitLabel={unitLabel} currency={currency} />
 									{!servedHere && <span className="mt-1 block text-xs text-muted-foreground">{t('所选分组不可用')}</span>}
 								</TableCell>
@@ -85,6 +87,14 @@ export function PricingTable({ entries, usableGroups, selectedGroup, groupRatio,
 			</Table>
 		</div>
 	)
+}
+
+/** Columns a phone leaves out (their values are under the model name, or in the group view). */
+const onPhoneHidden = 'max-[600px]:hidden'
+
+function QuotaTypeBadge({ perCall }: { perCall: boolean }) {
+	const { t } = useTranslation()
+	return perCall ? <Badge variant="purple">{t('按次计费')}</Badge> : <Badge variant="secondary">{t('按量计费')}</Badge>
 }
 
 type PriceCellProps = { entry: PricingEntry; groupRatio: number; unit: TokenUnit; unitLabel: string; currency: Currency }

@@ -13,7 +13,7 @@ import { useStatus } from '@ui/lib/status'
 import { createRedemptions, type RedemptionView, updateRedemption } from '@ui/features/redemptions/api'
 import { newRedemptionValues, readRedemptionFields, redemptionValues, type RedemptionFormValues } from '@ui/features/redemptions/redemption-form'
 import { Field } from '@ui/components/ui/field'
-import { quotaToDisplay } from '@ui/features/tokens/token-form'
+import { quotaToDisplay } from '@ui/lib/format'
 import { SheetFormActions } from '@ui/components/ui/sheet-form-actions'
 
 /** What the drawer edits: new codes, or an existing one read fresh from the server. */

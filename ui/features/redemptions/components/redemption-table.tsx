@@ -12,7 +12,8 @@ import { useFormatTime } from '@ui/lib/time-zone'
 import { cn } from '@ui/lib/utils'
 import type { RedemptionView } from '@ui/features/redemptions/api'
 import { redemptionStatusTags, unknownStatusTag } from '@ui/features/redemptions/redemption-display'
-import { ActionLabel, compactOnMobile } from '@ui/features/tokens/components/action-label'
+import { ActionLabel, compactBelowWide } from '@ui/features/tokens/components/action-label'
+import { TruncatedText } from '@ui/components/data-table/truncated-text'
 
 type RedemptionRowHandlers = {
 	onToggle: (code: RedemptionView) => void
@@ -51,20 +52,20 @@ function RowActions({ code, onToggle, onEdit, onDelete }: RedemptionRowHandlers 
 				{t('复制')}
 			</Button>
 			{!used && (
-				<Button variant="outline" size="sm" className={compactOnMobile} onClick={() => onToggle(code)}>
+				<Button variant="outline" size="sm" className={compactBelowWide} title={t(unused ? '禁用' : '启用')} onClick={() => onToggle(code)}>
 					{unused ? <PowerOffIcon /> : <PowerIcon />}
-					<ActionLabel text={t(unused ? '禁用' : '启用')} />
+					<ActionLabel text={t(unused ? '禁用' : '启用')} belowWide />
 				</Button>
 			)}
 			{unused && (
-				<Button variant="outline" size="sm" className={compactOnMobile} onClick={() => onEdit(code)}>
+				<Button variant="outline" size="sm" className={compactBelowWide} title={t('编辑')} onClick={() => onEdit(code)}>
 					<PencilIcon />
-					<ActionLabel text={t('编辑')} />
+					<ActionLabel text={t('编辑')} belowWide />
 				</Button>
 			)}
-			<Button variant="outline" size="sm" className={cn(compactOnMobile, 'text-destructive hover:text-destructive')} onClick={() => onDelete(code)}>
+			<Button variant="outline" size="sm" className={cn(compactBelowWide, 'text-destructive hover:text-destructive')} title={t('删除')} onClick={() => onDelete(code)}>
 				<Trash2Icon />
-				<ActionLabel text={t('删除')} />
+				<ActionLabel text={t('删除')} belowWide />
 			</Button>
 		</div>
 	)
@@ -76,13 +77,13 @@ export function RedemptionTable({ codes, selected, onSelectedChange, pagination,
 	const formatTime = useFormatTime()
 	const columns: DataColumn<RedemptionView>[] = [
 		{ id: 'id', header: 'ID', cell: ({ row: { original: code } }) => code.id },
-		{ id: 'name', header: '名称', cell: ({ row: { original: code } }) => <span className="font-medium whitespace-normal break-all">{code.name}</span> },
+		{ id: 'name', header: '名称', cell: ({ row: { original: code } }) => <TruncatedText text={code.name} className="max-w-40 font-medium" /> },
 		{ id: 'status', header: '状态', cell: ({ row: { original: code } }) => <StatusBadge code={code} /> },
 		{ id: 'quota', header: '额度', meta: { hideOnMobile: true }, cell: ({ row: { original: code } }) => renderQuota(code.quota, status) },
 		{ id: 'created', header: '创建时间', meta: { hideOnMobile: true }, cell: ({ row: { original: code } }) => formatTime(code.created_time) },
 		{ id: 'redeemed', header: '兑换时间', meta: { hideOnMobile: true }, cell: ({ row: { original: code } }) => (code.redeemed_time ? formatTime(code.redeemed_time) : t('尚未兑换')) },
 		{ id: 'user', header: '兑换人ID', meta: { hideOnMobile: true }, cell: ({ row: { original: code } }) => (code.used_user_id ? code.used_user_id : t('无')) },
-		{ id: 'actions', header: '操作', cell: ({ row: { original: code } }) => <RowActions code={code} {...handlers} /> },
+		{ id: 'actions', header: '操作', meta: { stickyEnd: true }, cell: ({ row: { original: code } }) => <RowActions code={code} {...handlers} /> },
 	]
 	return (
 		<DataTable
@@ -91,6 +92,14 @@ export function RedemptionTable({ codes, selected, onSelectedChange, pagination,
 			rowKey={(code) => code.id}
 			rowSelection={selected}
 			onRowSelectionChange={onSelectedChange}
+			phoneSummary={(code) => (
+				<>
+					<span className="basis-full font-medium break-all text-foreground">{code.name}</span>
+					<StatusBadge code={code} />
+					<span className="tabular-nums">{renderQuota(code.quota, status)}</span>
+					<span className="tabular-nums">{formatTime(code.created_time)}</span>
+				</>
+			)}
 			empty={<EmptyState filtered={filtered} nothing='还没有兑换码：生成一批，发给要充值的用户' noMatch='没有符合搜索条件的兑换码' action={<Button onClick={onAdd}><PlusIcon />{t('添加兑换码')}</Button>} />}
 			pagination={pagination}
 		/>

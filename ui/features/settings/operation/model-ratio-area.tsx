@@ -1,11 +1,11 @@
 import { useState } from 'react'
-import { useRevalidator } from 'react-router'
+import { useRevalidator, useSearchParams } from 'react-router'
 import { Button } from '@ui/components/ui/button'
 import { ConfirmDialog } from '@ui/components/ui/confirm-dialog'
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@ui/components/ui/tabs'
 import { toast } from '@ui/components/ui/toaster'
 import { resetModelRatios } from '@ui/features/settings/api'
-import { RatioVisualTable } from '@ui/features/settings/operation/ratio-visual-table'
+import { RatioVisualTable, UNPRICED_ONLY_PARAMETER } from '@ui/features/settings/operation/ratio-visual-table'
 import { OptionJson, SectionCard } from '@ui/features/settings/option-fields'
 import { jsonRule, useOptionForm } from '@ui/features/settings/options-form'
 import { useTranslation } from '@ui/i18n'
@@ -29,7 +29,9 @@ export function ModelRatioArea() {
 	const { t } = useTranslation()
 	const form = useOptionForm(KEYS, RULES)
 	const revalidator = useRevalidator()
-	const [view, setView] = useState('json')
+	const [searchParameters] = useSearchParams()
+	// The channel editor's link to the models without a price opens the visual view.
+	const [view, setView] = useState(searchParameters.get(UNPRICED_ONLY_PARAMETER) === 'true' ? 'visual' : 'json')
 	const [confirmingReset, setConfirmingReset] = useState(false)
 
 	async function reset() {

@@ -30,7 +30,7 @@ const SECTIONS: readonly NavSection[] = [
 export function OperationTab() {
 	return (
 		<div className="flex flex-col gap-4 lg:grid lg:grid-cols-[11rem_minmax(0,1fr)] lg:items-start lg:gap-6" data-testid="operation-tab">
-			<SectionNav sections={SECTIONS} />
+			<SectionNav sections={SECTIONS} label="运营设置导航" />
 			<div className="flex min-w-0 flex-col gap-4">
 				<GeneralSection />
 				<DrawingSection />

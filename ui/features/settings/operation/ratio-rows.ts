@@ -30,6 +30,16 @@ export function rowsFromOptions(texts: Record<string, string>): RatioRow[] | und
 	return names.map((name) => ({ name, price: cell(prices, name), ratio: cell(ratios, name), completionRatio: cell(completions, name) }))
 }
 
+/** A row with neither a fixed price nor a model ratio: the relay refuses the model. */
+export const isUnpriced = (row: RatioRow) => row.price === '' && row.ratio === ''
+
+/** The rows with an empty row added for each of `models` not listed yet (channels' models without a price). */
+export function withModels(rows: RatioRow[], models: readonly string[]): RatioRow[] {
+	const listed = new Set(rows.map((row) => row.name))
+	const added = models.filter((model) => !listed.has(model)).map((name) => ({ name, price: '', ratio: '', completionRatio: '' }))
+	return added.length === 0 ? rows : [...added, ...rows]
+}
+
 function sameMap(left: NumberMap, right: NumberMap) {
 	const keys = Object.keys(left)
 	return keys.length === Object.keys(right).length && keys.every((key) => right[key] === left[key])

@@ -1,5 +1,6 @@
 import { KeyRoundIcon, LockKeyholeIcon, Trash2Icon } from 'lucide-react'
-import { useState } from 'react'
+import { useEffect, useState } from 'react'
+import { useSearchParams } from 'react-router'
 import type { UserView } from '@shared/user'
 import { Button } from '@ui/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@ui/components/ui/card'
@@ -11,12 +12,27 @@ import { useTranslation } from '@ui/i18n'
 import { browserApi } from '@ui/lib/browser-api'
 import { callApi } from '@ui/lib/call-api'
 
+const CHANGE_PASSWORD_PARAMETER = 'change_password'
+
 export function AccountActionsCard({ user }: { user: UserView }) {
 	const { t } = useTranslation()
 	const [accessToken, setAccessToken] = useState<string | null>(null)
 	const [generating, setGenerating] = useState(false)
 	const [passwordOpen, setPasswordOpen] = useState(false)
 	const [deleteOpen, setDeleteOpen] = useState(false)
+	const [searchParameters, setSearchParameters] = useSearchParams()
+
+	// The default-password prompt leads here with `change_password=true`: the dialog opens at once, and
+	// the flag leaves the URL (a reload does not open it again).
+	useEffect(() => {
+		if (searchParameters.get(CHANGE_PASSWORD_PARAMETER) !== 'true') return
+		setPasswordOpen(true)
+		setSearchParameters((current) => {
+			const next = new URLSearchParams(current)
+			next.delete(CHANGE_PASSWORD_PARAMETER)
+			return next
+		}, { replace: true })
+	}, [searchParameters, setSearchParameters])
 
 	async function generate() {
 		setGenerating(true)

@@ -5,8 +5,8 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@ui/c
 import { ModelTags } from '@ui/features/settings/personal/model-tags'
 import { useTranslation } from '@ui/i18n'
 import { abbreviateNumber, renderQuota } from '@ui/lib/format'
-import { isAdmin } from '@ui/lib/session'
 import { useStatus } from '@ui/lib/status'
+import { roleTag } from '@ui/lib/role-labels'
 
 function Figure({ label, children, ...props }: { label: string; children: ReactNode } & Record<`data-${string}`, string | number>) {
 	return (
@@ -33,7 +33,7 @@ export function ProfileCard({ user, models }: { user: UserView; models: string[]
 				<div className="flex min-w-0 flex-col gap-1.5">
 					<CardTitle className="flex flex-wrap items-center gap-2">
 						<span className="truncate">{name}</span>
-						<Badge variant={isAdmin(user) ? 'orange' : 'blue'}>{isAdmin(user) ? t('管理员') : t('普通用户')}</Badge>
+						<Badge variant={roleTag(user.role).variant} data-testid="profile-role">{t(roleTag(user.role).label)}</Badge>
 					</CardTitle>
 					<CardDescription className="flex flex-wrap gap-x-4 gap-y-1">
 						<span>{`${t('用户名')}: ${user.username}`}</span>

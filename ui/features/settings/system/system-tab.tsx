@@ -1,3 +1,4 @@
+import { type NavSection, SectionNav } from '@ui/features/settings/operation/section-nav'
 import { EmailDomainSection } from '@ui/features/settings/system/email-domain-section'
 import { GitHubSection } from '@ui/features/settings/system/github-section'
 import { LinuxDoSection } from '@ui/features/settings/system/linuxdo-section'
@@ -11,22 +12,41 @@ import { TurnstileSection } from '@ui/features/settings/system/turnstile-section
 import { WeChatSection } from '@ui/features/settings/system/wechat-section'
 import { WorkerSection } from '@ui/features/settings/system/worker-section'
 
-/** The super admin's system settings (seed 000 §2). */
+/** The sections in page order: their SectionCard ids and titles. */
+const SECTIONS: readonly NavSection[] = [
+	{ id: 'server', title: '通用设置' },
+	{ id: 'worker', title: '代理设置' },
+	{ id: 'payment', title: '支付设置' },
+	{ id: 'login', title: '配置登录注册' },
+	{ id: 'email-domain', title: '配置邮箱域名白名单' },
+	{ id: 'smtp', title: '配置 SMTP' },
+	{ id: 'github', title: '配置 GitHub OAuth App' },
+	{ id: 'wechat', title: '配置微信服务器' },
+	{ id: 'telegram', title: '配置 Telegram 登录' },
+	{ id: 'turnstile', title: '配置 Turnstile' },
+	{ id: 'linuxdo', title: '配置 LinuxDO OAuth' },
+	{ id: 'private-upstream', title: '私有网络上游' },
+]
+
+/** The super admin's system settings (seed 000 §2), with the section list the operation tab has. */
 export function SystemTab() {
 	return (
-		<div className="flex flex-col gap-4" data-testid="system-tab">
-			<ServerSection />
-			<WorkerSection />
-			<PaymentSection />
-			<LoginSection />
-			<EmailDomainSection />
-			<SmtpSection />
-			<GitHubSection />
-			<WeChatSection />
-			<TelegramSection />
-			<TurnstileSection />
-			<LinuxDoSection />
-			<PrivateUpstreamSection />
+		<div className="flex flex-col gap-4 lg:grid lg:grid-cols-[11rem_minmax(0,1fr)] lg:items-start lg:gap-6" data-testid="system-tab">
+			<SectionNav sections={SECTIONS} label="系统设置导航" />
+			<div className="flex min-w-0 flex-col gap-4">
+				<ServerSection />
+				<WorkerSection />
+				<PaymentSection />
+				<LoginSection />
+				<EmailDomainSection />
+				<SmtpSection />
+				<GitHubSection />
+				<WeChatSection />
+				<TelegramSection />
+				<TurnstileSection />
+				<LinuxDoSection />
+				<PrivateUpstreamSection />
+			</div>
 		</div>
 	)
 }

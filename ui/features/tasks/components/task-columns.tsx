@@ -30,10 +30,11 @@ export function useTaskColumns(admin: boolean): DataColumn<TaskRow>[] {
 		{ id: 'task_id', header: '任务 ID', meta: { hideOnMobile: true, className: 'max-w-48 truncate' }, cell: ({ row: { original: entry } }) => <span className="font-mono text-xs" title={entry.task_id}>{entry.task_id}</span> },
 		{ id: 'status', header: '任务状态', cell: ({ row: { original: entry } }) => status(entry) },
 		{ id: 'progress', header: '进度', meta: { hideOnMobile: true, className: 'tabular-nums' }, cell: ({ row: { original: entry } }) => entry.progress || '-' },
-		{ id: 'fail_reason', header: '失败原因', meta: { hideOnMobile: true, className: 'max-w-60 truncate' }, cell: ({ row: { original: entry } }) => <span title={entry.fail_reason}>{entry.fail_reason}</span> },
+		{ id: 'fail_reason', header: '失败原因', meta: { hideOnMobile: true, className: 'max-w-48 truncate' }, cell: ({ row: { original: entry } }) => <span title={entry.fail_reason}>{entry.fail_reason}</span> },
 		{
 			id: 'details',
 			header: '',
+			meta: { stickyEnd: true },
 			cell: ({ row: { original: entry } }) => (
 				<TaskDetailsButton title="任务详情" rows={[
 					{ label: '任务 ID', value: <code className="break-all">{entry.task_id}</code> },

@@ -5,7 +5,7 @@ import { toast } from '@ui/components/ui/toaster'
 import { useTranslation } from '@ui/i18n'
 import { useStatus } from '@ui/lib/status'
 import { chatLinks, chatUrl } from '@ui/features/tokens/chat-links'
-import { ActionLabel, compactOnMobile } from '@ui/features/tokens/components/action-label'
+import { ActionLabel, compactBelowWide } from '@ui/features/tokens/components/action-label'
 
 const chatMessages = {
 	notConfigured: '请联系管理员配置聊天链接',
@@ -29,19 +29,19 @@ export function ChatMenu({ tokenKey }: { tokenKey: string }) {
 
 	if (links.length === 0) {
 		return (
-			<Button variant="outline" size="sm" className={compactOnMobile} onClick={() => toast.info(t(chatMessages.notConfigured))}>
+			<Button variant="outline" size="sm" className={compactBelowWide} title={t('聊天')} onClick={() => toast.info(t(chatMessages.notConfigured))}>
 				<MessageSquareIcon />
-				<ActionLabel text={t('聊天')} />
+				<ActionLabel text={t('聊天')} belowWide />
 			</Button>
 		)
 	}
 	return (
 		<DropdownMenu>
 			<DropdownMenuTrigger asChild>
-				<Button variant="outline" size="sm" className={compactOnMobile}>
+				<Button variant="outline" size="sm" className={compactBelowWide} title={t('聊天')}>
 					<MessageSquareIcon />
-					<ActionLabel text={t('聊天')} />
-					<ChevronDownIcon className="max-[600px]:hidden" />
+					<ActionLabel text={t('聊天')} belowWide />
+					<ChevronDownIcon className="max-[1500px]:hidden" />
 				</Button>
 			</DropdownMenuTrigger>
 			<DropdownMenuContent align="end">

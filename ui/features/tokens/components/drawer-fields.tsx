@@ -5,10 +5,10 @@ import { Input } from '@ui/components/ui/input'
 import { Label } from '@ui/components/ui/label'
 import { Switch } from '@ui/components/ui/switch'
 import { useTranslation } from '@ui/i18n'
-import { renderQuota } from '@ui/lib/format'
+import { quotaToDisplay, renderQuota } from '@ui/lib/format'
 import { useStatus } from '@ui/lib/status'
 import { useFormatTime } from '@ui/lib/time-zone'
-import { neverExpires, quotaToDisplay } from '@ui/features/tokens/token-form'
+import { neverExpires } from '@ui/features/tokens/token-form'
 import type { FormProblemState } from '@ui/lib/use-form-problem'
 
 

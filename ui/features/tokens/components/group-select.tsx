@@ -5,6 +5,7 @@ import { useTranslation } from '@ui/i18n'
 import { useStatus } from '@ui/lib/status'
 import type { UsableGroups } from '@ui/features/tokens/api'
 import { groupRatioTier } from '@shared/pricing-constants'
+import { builtInText } from '@ui/lib/built-in-texts'
 
 /** Select values cannot be empty: the owner's own group (`''`) gets a value no group name can take. */
 const ownGroupValue = 'own-group'
@@ -36,7 +37,7 @@ export function GroupSelect({ id, groups, value, onChange }: GroupSelectProps) {
 							<span className="flex items-center gap-2">
 								<span>{name}</span>
 								{name === AUTO_GROUP && !group && <span className="text-xs text-muted-foreground">{t('自动选择可用分组')}</span>}
-								{group && group.desc !== name && <span className="text-xs text-muted-foreground">{group.desc}</span>}
+								{group && group.desc !== name && <span className="text-xs text-muted-foreground">{t(builtInText(group.desc))}</span>}
 								{group && <Badge variant={groupRatioTier(group.ratio)}>{t('{ratio} 倍率', { ratio: group.ratio })}</Badge>}
 							</span>
 						</SelectItem>

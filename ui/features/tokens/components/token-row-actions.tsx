@@ -1,12 +1,12 @@
-import { CopyIcon, PencilIcon, PowerIcon, PowerOffIcon, Trash2Icon } from 'lucide-react'
+import { PencilIcon, PowerIcon, PowerOffIcon, Trash2Icon } from 'lucide-react'
 import { TOKEN_STATUS } from '@shared/token-constants'
 import { Button } from '@ui/components/ui/button'
-import { copyText } from '@ui/components/ui/copy'
 import { useTranslation } from '@ui/i18n'
 import { cn } from '@ui/lib/utils'
 import type { TokenView } from '@ui/features/tokens/api'
-import { ActionLabel, compactOnMobile } from '@ui/features/tokens/components/action-label'
+import { ActionLabel, compactBelowWide } from '@ui/features/tokens/components/action-label'
 import { ChatMenu } from '@ui/features/tokens/components/chat-menu'
+import { CopyMenu } from '@ui/features/tokens/components/copy-menu'
 
 export type TokenRowHandlers = {
 	onToggle: (token: TokenView) => void
@@ -15,31 +15,28 @@ export type TokenRowHandlers = {
 }
 
 /**
- * Copy, chat, enable or disable, edit, delete. Only an enabled token offers 禁用; the others offer
- * 启用, which the server refuses with its reason for an expired or exhausted token (seed 002 §4).
+ * Copy (and its menu), chat, enable or disable, edit, delete. Only an enabled token offers 禁用; the
+ * others offer 启用, which the server refuses with its reason for an expired or exhausted token
+ * (seed 002 §4). Under 1 500 px the buttons after copy are icons, their names in a title.
  */
 export function TokenRowActions({ token, onToggle, onEdit, onDelete }: TokenRowHandlers & { token: TokenView }) {
 	const { t } = useTranslation()
 	const enabled = token.status === TOKEN_STATUS.enabled
 	return (
 		<div className="flex flex-wrap items-center gap-1 min-[601px]:flex-nowrap max-[600px]:w-36">
-			{/* 复制 keeps its label on every screen: copying the key is what the page is for */}
-			<Button variant="outline" size="sm" onClick={() => copyText(token.key, t)}>
-				<CopyIcon />
-				{t('复制')}
-			</Button>
+			<CopyMenu tokenKey={token.key} />
 			<ChatMenu tokenKey={token.key} />
-			<Button variant="outline" size="sm" className={compactOnMobile} onClick={() => onToggle(token)}>
+			<Button variant="outline" size="sm" className={compactBelowWide} title={t(enabled ? '禁用' : '启用')} onClick={() => onToggle(token)}>
 				{enabled ? <PowerOffIcon /> : <PowerIcon />}
-				<ActionLabel text={t(enabled ? '禁用' : '启用')} />
+				<ActionLabel text={t(enabled ? '禁用' : '启用')} belowWide />
 			</Button>
-			<Button variant="outline" size="sm" className={compactOnMobile} onClick={() => onEdit(token)}>
+			<Button variant="outline" size="sm" className={compactBelowWide} title={t('编辑')} onClick={() => onEdit(token)}>
 				<PencilIcon />
-				<ActionLabel text={t('编辑')} />
+				<ActionLabel text={t('编辑')} belowWide />
 			</Button>
-			<Button variant="outline" size="sm" className={cn(compactOnMobile, 'text-destructive hover:text-destructive')} onClick={() => onDelete(token)}>
+			<Button variant="outline" size="sm" className={cn(compactBelowWide, 'text-destructive hover:text-destructive')} title={t('删除')} onClick={() => onDelete(token)}>
 				<Trash2Icon />
-				<ActionLabel text={t('删除')} />
+				<ActionLabel text={t('删除')} belowWide />
 			</Button>
 		</div>
 	)

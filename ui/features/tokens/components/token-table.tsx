@@ -2,6 +2,7 @@ import { PlusIcon } from 'lucide-react'
 import { TOKEN_NEVER_EXPIRES } from '@shared/token-constants'
 import { type DataColumn, DataTable, type PaginationProps, type RowSelectionState } from '@ui/components/data-table/data-table'
 import { EmptyState } from '@ui/components/data-table/empty-state'
+import { TruncatedText } from '@ui/components/data-table/truncated-text'
 import { Badge } from '@ui/components/ui/badge'
 import { Button } from '@ui/components/ui/button'
 import { useTranslation } from '@ui/i18n'
@@ -13,9 +14,9 @@ import { TokenKey } from '@ui/features/tokens/components/token-key'
 import { type TokenRowHandlers, TokenRowActions } from '@ui/features/tokens/components/token-row-actions'
 import { TokenStatusBadge } from '@ui/features/tokens/components/token-status-badge'
 
-/** A time may break between date and time when the table runs out of width. */
+/** A time on one line (the table folds columns rather than wrap it). */
 function Time({ text }: { text: string }) {
-	return <span className="whitespace-normal">{text}</span>
+	return <span className="tabular-nums">{text}</span>
 }
 
 type TokenTableProps = TokenRowHandlers & {
@@ -39,7 +40,7 @@ export function TokenTable({ tokens, selected, onSelectedChange, pagination, fil
 			header: '名称',
 			cell: ({ row: { original: token } }) => (
 				<div className="flex min-w-40 flex-col gap-1 max-[600px]:min-w-0">
-					<span className="font-medium whitespace-normal break-all">{token.name}</span>
+					<TruncatedText text={token.name} className="max-w-56 font-medium max-[600px]:whitespace-normal max-[600px]:break-all" />
 					<TokenKey tokenKey={token.key} />
 					{/* under 600 px the state and remaining quota columns are folded in here */}
 					<div className="flex flex-wrap items-center gap-1 min-[601px]:hidden">
@@ -50,7 +51,7 @@ export function TokenTable({ tokens, selected, onSelectedChange, pagination, fil
 			),
 		},
 		{ id: 'status', header: '状态', meta: { hideOnMobile: true }, cell: ({ row: { original: token } }) => <TokenStatusBadge token={token} /> },
-		{ id: 'used', header: '已用额度', meta: { hideOnMobile: true }, cell: ({ row: { original: token } }) => renderQuota(token.used_quota, status) },
+		{ id: 'used', header: '已用额度', meta: { hideOnMobile: true, fold: true }, cell: ({ row: { original: token } }) => renderQuota(token.used_quota, status) },
 		{ id: 'remaining', header: '剩余额度', meta: { hideOnMobile: true }, cell: ({ row: { original: token } }) => remaining(token) },
 		{ id: 'created', header: '创建时间', meta: { hideOnMobile: true }, cell: ({ row: { original: token } }) => <Time text={formatTime(token.created_time)} /> },
 		{
@@ -62,10 +63,10 @@ export function TokenTable({ tokens, selected, onSelectedChange, pagination, fil
 		{
 			id: 'group',
 			header: '分组',
-			meta: { hideOnMobile: true },
+			meta: { hideOnMobile: true, fold: true },
 			cell: ({ row: { original: token } }) => (token.group ? <Badge variant="outline">{token.group}</Badge> : <span className="text-muted-foreground">{t('用户分组')}</span>),
 		},
-		{ id: 'actions', header: '操作', cell: ({ row: { original: token } }) => <TokenRowActions token={token} {...handlers} /> },
+		{ id: 'actions', header: '操作', meta: { stickyEnd: true }, cell: ({ row: { original: token } }) => <TokenRowActions token={token} {...handlers} /> },
 	]
 	return (
 		<DataTable

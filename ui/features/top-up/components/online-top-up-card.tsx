@@ -14,6 +14,7 @@ import { browserApi } from '@ui/lib/browser-api'
 import { callApi } from '@ui/lib/call-api'
 import { renderQuota } from '@ui/lib/format'
 import { type Status, useStatus } from '@ui/lib/status'
+import { builtInText } from '@ui/lib/built-in-texts'
 
 type PayMethod = Status['pay_methods'][number]
 
@@ -113,7 +114,7 @@ export function OnlineTopUpCard({ balance }: { balance: number }) {
 					onBlur={() => setAmountText(String(amount))}
 				/>
 				<p className="text-sm text-muted-foreground" data-testid="top-up-quota-hint">
-					{t('到账额度：{quota}', { quota: renderQuota(creditedQuota(amount, status), { ...status, display_in_currency: false }) })}
+					{t('到账额度：{quota}', { quota: renderQuota(creditedQuota(amount, status), status) })}
 				</p>
 				<p className="text-sm" data-testid="payable-amount">
 					{t('实付金额：{money}', { money: payable ? formatMoney(payable) : '-' })}
@@ -129,7 +130,7 @@ export function OnlineTopUpCard({ balance }: { balance: number }) {
 							style={method.color ? { backgroundColor: method.color, color: '#fff' } : undefined}
 							onClick={() => void choose(method)}
 						>
-							{method.name}
+							{t(builtInText(method.name))}
 						</Button>
 					))}
 				</div>
@@ -148,7 +149,7 @@ export function OnlineTopUpCard({ balance }: { balance: number }) {
 						<dt className="text-muted-foreground">{t('实付金额')}</dt>
 						<dd data-testid="confirm-money">{formatMoney(confirming.money)}</dd>
 						<dt className="text-muted-foreground">{t('支付方式')}</dt>
-						<dd>{confirming.method.name}</dd>
+						<dd>{t(builtInText(confirming.method.name))}</dd>
 					</dl>
 				) : null}
 			</ConfirmDialog>

@@ -5,6 +5,8 @@ import type { TopUpView } from '@ui/features/top-up/api'
 import { formatMoney, TOP_UP_STATUS_DISPLAY } from '@ui/features/top-up/top-up-display'
 import { useTranslation } from '@ui/i18n'
 import { useFormatTime } from '@ui/lib/time-zone'
+import { builtInText } from '@ui/lib/built-in-texts'
+import { useStatus } from '@ui/lib/status'
 
 export function TopUpStatusBadge({ status }: { status: TopUpView['status'] }) {
 	const { t } = useTranslation()
@@ -15,6 +17,9 @@ export function TopUpStatusBadge({ status }: { status: TopUpView['status'] }) {
 /** The caller's latest online top-up orders. */
 export function TopUpRecords({ records }: { records: TopUpView[] }) {
 	const { t } = useTranslation()
+	const status = useStatus()
+	// A record names its method by type (`alipay`): the configured methods give its name.
+	const methodNames = new Map(status.pay_methods.map((method) => [method.type, method.name]))
 	const formatTime = useFormatTime()
 	return (
 		<Card data-testid="top-up-records">
@@ -40,7 +45,7 @@ export function TopUpRecords({ records }: { records: TopUpView[] }) {
 							{records.map((record) => (
 								<TableRow key={record.id} data-trade-no={record.trade_no}>
 									<TableCell className="font-mono text-xs">{record.trade_no}</TableCell>
-									<TableCell>{record.payment_method}</TableCell>
+									<TableCell>{t(builtInText(methodNames.get(record.payment_method) ?? record.payment_method))}</TableCell>
 									<TableCell className="tabular-nums">{record.amount}</TableCell>
 									<TableCell className="tabular-nums">{formatMoney(record.money)}</TableCell>
 									<TableCell><TopUpStatusBadge status={record.status} /></TableCell>

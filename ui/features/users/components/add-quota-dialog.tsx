@@ -7,20 +7,23 @@ import { toast } from '@ui/components/ui/toaster'
 import { useTranslation } from '@ui/i18n'
 import { renderQuota } from '@ui/lib/format'
 import { useStatus } from '@ui/lib/status'
-
-export const negativeQuotaMessage = '剩余额度不能为负数'
+import { quotaAmountMessages, readQuotaAmount } from '@ui/features/users/quota-amount'
 
 type AddQuotaDialogProps = { open: boolean; onOpenChange: (open: boolean) => void; quota: number; onApply: (quota: number) => void }
 
-/** Adds a (possibly negative) amount of quota units to the edit form's remaining quota; saving the form applies it. */
+/**
+ * Adds a (possibly negative) amount in the site's money unit to the edit form's remaining quota;
+ * saving the form applies it. The result may not go below zero.
+ */
 export function AddQuotaDialog({ open, onOpenChange, quota, onApply }: AddQuotaDialogProps) {
 	const { t } = useTranslation()
+	const status = useStatus()
 	return (
 		<Dialog open={open} onOpenChange={onOpenChange}>
 			<DialogContent>
 				<DialogHeader>
 					<DialogTitle>{t('添加额度')}</DialogTitle>
-					<DialogDescription>{t('输入要增加的额度，负数表示扣减。')}</DialogDescription>
+					<DialogDescription>{t(status.display_in_currency ? '输入要增加的金额（美元），负数表示扣减。' : '输入要增加的额度，负数表示扣减。')}</DialogDescription>
 				</DialogHeader>
 				{open && <AddQuotaForm quota={quota} onCancel={() => onOpenChange(false)} onApply={onApply} />}
 			</DialogContent>
@@ -32,18 +35,20 @@ function AddQuotaForm({ quota, onCancel, onApply }: { quota: number; onCancel: (
 	const { t } = useTranslation()
 	const status = useStatus()
 	const [text, setText] = useState('')
-	const delta = Number(text.trim() || 0)
-	const valid = Number.isSafeInteger(delta)
-	const next = valid ? quota + delta : quota
+	const read = readQuotaAmount(text.trim() || '0', status, { signed: true })
+	const delta = 'quota' in read ? read.quota : 0
+	const next = quota + delta
+	// Whole units in full (an abbreviation would hide the change), dollars as the console shows money.
+	const shown = (amount: number) => (status.display_in_currency ? renderQuota(amount, status) : String(amount))
 
 	function handleSubmit(event: FormEvent<HTMLFormElement>) {
 		event.preventDefault()
-		if (!valid) {
-			toast.error(t('请输入整数'))
+		if ('problem' in read) {
+			toast.error(t(read.problem.message, read.problem.values))
 			return
 		}
 		if (next < 0) {
-			toast.error(t(negativeQuotaMessage))
+			toast.error(t(quotaAmountMessages.negative))
 			return
 		}
 		onApply(next)
@@ -53,11 +58,10 @@ function AddQuotaForm({ quota, onCancel, onApply }: { quota: number; onCancel: (
 		<form noValidate onSubmit={handleSubmit} className="flex flex-col gap-4">
 			<div className="flex flex-col gap-2">
 				<Label htmlFor="add-quota-amount">{t('增加的额度')}</Label>
-				<Input id="add-quota-amount" type="number" step={1} autoComplete="off" placeholder={t('例如 500000 或 -500000')} value={text} onChange={(event) => setText(event.target.value)} />
+				<Input id="add-quota-amount" type="number" step={status.display_in_currency ? 'any' : 1} inputMode="decimal" autoComplete="off" placeholder={t(status.display_in_currency ? '例如 10 或 -0.5' : '例如 500000 或 -500000')} value={text} onChange={(event) => setText(event.target.value)} />
 			</div>
 			<p data-testid="quota-preview" className="rounded-md bg-muted px-3 py-2 text-sm tabular-nums">
-				{valid ? `${quota} + ${delta < 0 ? `(${delta})` : delta} = ${next}` : t('请输入整数')}
-				{valid && next >= 0 && <span className="block text-xs text-muted-foreground">{`${renderQuota(quota, status)} → ${renderQuota(next, status)}`}</span>}
+				{'quota' in read ? `${shown(quota)} + ${delta < 0 ? `(${shown(delta)})` : shown(delta)} = ${shown(next)}` : t(read.problem.message, read.problem.values)}
 			</p>
 			<DialogFooter>
 				<Button type="button" variant="outline" onClick={onCancel}>{t('取消')}</Button>

@@ -8,12 +8,13 @@ import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@
 import { SheetBody } from '@ui/components/ui/sheet'
 import { Field, FieldMessage } from '@ui/components/ui/field'
 import { updateUser } from '@ui/features/users/api'
-import { AddQuotaDialog, negativeQuotaMessage } from '@ui/features/users/components/add-quota-dialog'
+import { AddQuotaDialog } from '@ui/features/users/components/add-quota-dialog'
+import { readQuotaAmount } from '@ui/features/users/quota-amount'
 import { checkCredentials } from '@ui/features/users/user-validation'
 import { useTranslation } from '@ui/i18n'
 import { browserApi } from '@ui/lib/browser-api'
 import { callApi } from '@ui/lib/call-api'
-import { renderQuota } from '@ui/lib/format'
+import { quotaToDisplay } from '@ui/lib/format'
 import { useStatus } from '@ui/lib/status'
 import { SheetFormActions } from '@ui/components/ui/sheet-form-actions'
 import { useFormProblem } from '@ui/lib/use-form-problem'
@@ -34,22 +35,22 @@ export function EditUserForm({ user, groups, onCancel, onSaved }: EditUserFormPr
 	const [password, setPassword] = useState('')
 	const [displayName, setDisplayName] = useState(user.display_name)
 	const [group, setGroup] = useState(user.group)
-	const [quotaText, setQuotaText] = useState(String(user.quota))
+	// In the site's money unit, as every amount the console shows (dollars, or quota units).
+	const [quotaText, setQuotaText] = useState(quotaToDisplay(user.quota, status))
 	const [addingQuota, setAddingQuota] = useState(false)
 	const [submitting, setSubmitting] = useState(false)
 	const problems = useFormProblem()
-	const quota = Number(quotaText.trim() || 0)
+	const quotaRead = readQuotaAmount(quotaText, status)
 	const groupChoices = groups.includes(user.group) ? groups : [user.group, ...groups]
 
 	async function handleSubmit(event: FormEvent<HTMLFormElement>) {
 		event.preventDefault()
 		const name = username.trim()
 		const problem = checkCredentials(name, password, { passwordRequired: false })
-			?? (!Number.isSafeInteger(quota) ? { message: '请输入整数', fields: ['quota'] } : undefined)
-			?? (quota < 0 ? { message: negativeQuotaMessage, fields: ['quota'] } : undefined)
-		if (problems.report(problem)) return
+			?? ('problem' in quotaRead ? { ...quotaRead.problem, fields: ['quota'] } : undefined)
+		if (problems.report(problem) || 'problem' in quotaRead) return
 		setSubmitting(true)
-		const changes = { id: user.id, username: name, display_name: displayName.trim(), group, quota, ...(password ? { password } : {}) }
+		const changes = { id: user.id, username: name, display_name: displayName.trim(), group, quota: quotaRead.quota, ...(password ? { password } : {}) }
 		const saved = await callApi(t, updateUser(browserApi, changes), '用户信息更新成功')
 		setSubmitting(false)
 		if (saved) onSaved()
@@ -83,12 +84,12 @@ export function EditUserForm({ user, groups, onCancel, onSaved }: EditUserFormPr
 						</Select>
 					</div>
 					<div className="flex flex-col gap-2">
-						<Label htmlFor="edit-user-quota">{t('剩余额度')}</Label>
+						<Label htmlFor="edit-user-quota">{t(status.display_in_currency ? '剩余额度（美元）' : '剩余额度')}</Label>
 						<div className="flex gap-2">
-							<Input id="edit-user-quota" type="number" step={1} min={0} value={quotaText} onChange={(event) => setQuotaText(event.target.value)} {...problems.control('quota', 'edit-user-quota')} />
+							<Input id="edit-user-quota" type="number" step={status.display_in_currency ? 'any' : 1} min={0} inputMode="decimal" value={quotaText} onChange={(event) => setQuotaText(event.target.value)} {...problems.control('quota', 'edit-user-quota')} />
 							<Button type="button" variant="outline" onClick={() => setAddingQuota(true)}>{t('添加额度')}</Button>
 						</div>
-						<FieldMessage id="edit-user-quota" error={problems.errorOf('quota')} hint={Number.isFinite(quota) ? t('约合 {amount}', { amount: renderQuota(quota, status) }) : t('请输入整数')} />
+						<FieldMessage id="edit-user-quota" error={problems.errorOf('quota')} />
 					</div>
 					{bindings.map((binding) => (
 						<div key={binding.key} className="flex flex-col gap-2">
@@ -103,9 +104,9 @@ export function EditUserForm({ user, groups, onCancel, onSaved }: EditUserFormPr
 			<AddQuotaDialog
 				open={addingQuota}
 				onOpenChange={setAddingQuota}
-				quota={Number.isSafeInteger(quota) ? quota : user.quota}
+				quota={'quota' in quotaRead ? quotaRead.quota : user.quota}
 				onApply={(next) => {
-					setQuotaText(String(next))
+					setQuotaText(quotaToDisplay(next, status))
 					setAddingQuota(false)
 				}}
 			/>
