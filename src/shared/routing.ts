@@ -29,14 +29,14 @@ const ruleText = z.string().trim().min(1).max(RULE_TEXT_MAX)
 /**
  * A rule: for calls whose model matches `model` (a name, or a pattern with `*`) and whose path
  * starts with `path` (each optional), the session is read from the `header` named, or from the
- * client's JSON body at the dotted `body` path — exactly one of the two.
+ * client's JSON body at the dotted `body` path — exactly one of the two (a rule naming both, or neither, is refused).
  */
 export const affinityRuleSchema = z.object({
 	model: ruleText.optional(),
 	path: ruleText.optional(),
 	header: ruleText.regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/).optional(),
 	body: ruleText.regex(/^[^.\s]+(\.[^.\s]+){0,15}$/).optional(),
-}).strict().refine((rule) => (rule.header === undefined) !== (rule.body === undefined), { message: 'each rule names one source: header or body' })
+}).strict().refine((rule) => (rule.header === undefined) !== (rule.body === undefined))
 export type AffinityRule = z.infer<typeof affinityRuleSchema>
 
 export const affinityRulesSchema = z.array(affinityRuleSchema).max(AFFINITY_RULES_MAX)
