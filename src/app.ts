@@ -23,6 +23,7 @@ import { createSmtpMailer, MAILER_TIMEOUT_MILLISECONDS, type Mailer } from './li
 import { createHostCheck, createOutboundClient, openerWith, parseHostList } from './lib/outbound'
 import { createMemoryRateLimiter, createRedisRateLimiter, type RateLimiter } from './lib/rate-limiter'
 import { connectRedis } from './lib/redis'
+import { createMemoryAffinity, createRedisAffinity } from './lib/session-affinity'
 
 export interface AppInput {
 	config: Config
@@ -63,6 +64,7 @@ export async function createApp(input: AppInput) {
 		privateUpstreamsEnabled: () => options.get('PrivateUpstreamsEnabled'),
 		privateUpstreamHosts: memoizedHostList(() => options.get('PrivateUpstreamHosts')),
 	}
+	const affinitySettings = () => ({ ttlSeconds: options.get('AffinityTTLSeconds'), maxEntries: options.get('AffinityMaxEntries') })
 	const dependencies: Dependencies = {
 		config: input.config,
 		store: input.store,
@@ -75,9 +77,14 @@ export async function createApp(input: AppInput) {
 		passwords: input.passwords ?? argon2Passwords,
 		mailer: input.mailer ?? createSmtpMailer(options, logger, createHostCheck({ privateUpstreams, timeout: MAILER_TIMEOUT_MILLISECONDS })),
 		fetch: input.fetch ?? createOutboundClient({ privateUpstreams, logger }),
+		affinity: redis ? createRedisAffinity(redis, affinitySettings) : createMemoryAffinity(affinitySettings),
 		clientAddress: createClientAddress(input.config.trustedProxies),
 		startTime: nowSeconds(),
 	}
+	// Another node purged every session: forget what this one keeps in memory too.
+	changes.subscribe('affinity', (origin) => {
+		if (origin === 'remote') dependencies.affinity.forgetLocal()
+	})
 	await ensureRootUser(dependencies)
 	const { connectMs, firstByteMs, idleMs } = input.config.upstreamTimeouts
 	const relay = createRelayServices(dependencies, openerWith(dependencies.fetch, {

@@ -13,6 +13,7 @@ import type { Logger } from './lib/logger'
 import type { OutboundFetch } from './lib/outbound'
 import type { Mailer } from './lib/mailer'
 import type { RateLimiter } from './lib/rate-limiter'
+import type { AffinityStore } from './lib/session-affinity'
 
 export interface PasswordHasher {
 	hash(password: string): Promise<string>
@@ -40,6 +41,8 @@ export interface Dependencies {
 	 * outside the machine (Turnstile, OAuth providers).
 	 */
 	fetch: OutboundFetch
+	/** Which key each session was last served by (the relay's router); shared through Redis when configured. */
+	affinity: AffinityStore
 	/** The client's address (through trusted proxies): for rate limits, IP allow-lists and logs. */
 	clientAddress: ClientAddress
 	/** When the process started, in unix seconds (shown by /api/status). */

@@ -18,6 +18,7 @@ import { epayNotifyRoutes, topUpRoutes } from './top-ups'
 import { pricingRoutes } from './pricing'
 import { dataRoutes } from './data'
 import { taskRoutes } from './tasks'
+import { affinityRoutes } from './affinity'
 
 export function createApi(dependencies: Dependencies) {
 	return new Elysia({ prefix: '/api' })
@@ -45,4 +46,5 @@ export function createApi(dependencies: Dependencies) {
 		.use(pricingRoutes(dependencies))
 		.use(dataRoutes(dependencies))
 		.use(taskRoutes(dependencies))
+		.use(affinityRoutes(dependencies))
 }

@@ -119,6 +119,8 @@ export const ROUTE_POLICY: Record<`${Method} /api/${string}`, Access> = {
 	'GET /api/option/': 'root',
 	'PUT /api/option/': 'root',
 	'POST /api/option/rest_model_ratio': 'root',
+	// Session affinity (the relay's key router)
+	'POST /api/affinity/purge': 'root',
 }
 
 export function accessFor(method: string, route: string): Access | undefined {

@@ -13,7 +13,7 @@
  *
  * Auto-disabled keys are not here: they are stored, and leave the routing table.
  */
-import type { KeyTarget } from './affinity'
+import type { KeyTarget } from '@/lib/session-affinity'
 
 export const DEFAULT_COOLDOWN_MS = 60_000
 export const MAX_COOLDOWN_MS = 600_000

@@ -17,8 +17,8 @@
  * its main conversation when that model lives on another channel), and at most
  * `SESSION_VALUE_MAX_BYTES` of it are read.
  */
-import { createHash } from 'node:crypto'
 import type { AffinityRule } from '@shared/routing'
+import { sessionId } from '@/lib/session-affinity'
 
 /** The longest session value read; the rest is ignored. */
 export const SESSION_VALUE_MAX_BYTES = 256
@@ -109,10 +109,6 @@ function fromDefaults({ headers, body }: SessionInput): { value: string; source:
 	return undefined
 }
 
-/** The hash of a session value for one user and model: what the store keys on and the log may show. */
-export function sessionId(userId: number, model: string, value: string): string {
-	return createHash('sha256').update(`${userId}\u0000${model}\u0000${value}`).digest('base64url').slice(0, 22)
-}
 
 /** The call's session, or undefined when it names none. */
 export function readSessionKey(input: SessionInput, rules: readonly AffinityRule[], defaultSources: boolean): SessionKey | undefined {

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'bun:test'
-import { type AffinityRule, readSessionKey, SESSION_SOURCE, SESSION_VALUE_MAX_BYTES, sessionId } from '@/relay/router/session-key'
+import { sessionId } from '@/lib/session-affinity'
+import { type AffinityRule, readSessionKey, SESSION_SOURCE, SESSION_VALUE_MAX_BYTES } from '@/relay/router/session-key'
 
 const input = (headers: Record<string, string>, body: unknown, overrides: { userId?: number; model?: string; path?: string } = {}) =>
 	({ userId: overrides.userId ?? 7, model: overrides.model ?? 'gpt-5', path: overrides.path ?? '/v1/responses', headers: new Headers(headers), body })

@@ -1,5 +1,5 @@
 /**
- * Session affinity: which `{channel, key}` a session (session-key.ts) was last served by, so that
+ * Session affinity: which `{channel, key}` a session (src/relay/router/session-key.ts) was last served by, so that
  * its next turn goes to the key whose prompt cache holds its conversation. Entries live
  * `AffinityTTLSeconds` from their last use (each hit renews them) and at most `AffinityMaxEntries`
  * are kept on a node (the least recently used go first).
@@ -9,7 +9,16 @@
  * breaker), or without it, each node keeps its own in memory. Affinity is a preference: losing an
  * entry only costs one turn's cache.
  */
+import { createHash } from 'node:crypto'
 import type { RedisLink } from '@/lib/redis'
+
+/**
+ * The name of a session in the store: a hash of the session value with the user and the model, so
+ * that one user's session can never name, or land on, another's, and the value itself is never kept.
+ */
+export function sessionId(userId: number, model: string, value: string): string {
+	return createHash('sha256').update(`${userId}\u0000${model}\u0000${value}`).digest('base64url').slice(0, 22)
+}
 
 /** Where a call goes: a channel and one of its keys (`#index`; 0 for a single-key channel). */
 export interface KeyTarget {
@@ -29,6 +38,8 @@ export interface AffinityStore {
 	set(session: string, target: KeyTarget): void
 	/** Forgets one session, or every session; answers how many were forgotten (on this node, or in Redis). */
 	purge(session?: string): Promise<number>
+	/** Forgets what this node keeps in memory (told that another node purged every session). */
+	forgetLocal(): void
 }
 
 const encode = ({ channelId, keyIndex }: KeyTarget) => `${channelId}:${keyIndex}`
@@ -69,6 +80,7 @@ export function createMemoryAffinity(settings: () => AffinitySettings, now: () =
 			entries.clear()
 			return count
 		},
+		forgetLocal: () => entries.clear(),
 	}
 }
 
@@ -106,5 +118,6 @@ export function createRedisAffinity(redis: RedisLink, settings: () => AffinitySe
 			} while (cursor !== '0')
 			return deleted
 		},
+		forgetLocal: () => fallback.forgetLocal(),
 	}
 }

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { type AffinityStore, createMemoryAffinity, createRedisAffinity } from '@/relay/router/affinity'
+import { type AffinityStore, createMemoryAffinity, createRedisAffinity } from '@/lib/session-affinity'
 import { connectRedis, type RedisLink } from '@/lib/redis'
 import { silentLogger } from '@/lib/logger'
 import { randomString } from '@/lib/crypto'
-import { redisUrl } from '../../helpers/services'
+import { redisUrl } from '../helpers/services'
 
 describe('session affinity in memory', () => {
 	test('a pinned session answers its target and renews it on each use; an unused one expires', async () => {
