@@ -7,6 +7,7 @@
 export const englishDictionaries = {
 	auth: () => import('@ui/i18n/en/auth').then((module) => module.auth),
 	channelEditor: () => import('@ui/i18n/en/channel-editor').then((module) => module.channelEditor),
+	channelKeys: () => import('@ui/i18n/en/channel-keys').then((module) => module.channelKeys),
 	channels: () => import('@ui/i18n/en/channels').then((module) => module.channels),
 	chat: () => import('@ui/i18n/en/chat').then((module) => module.chat),
 	dashboard: () => import('@ui/i18n/en/dashboard').then((module) => module.dashboard),

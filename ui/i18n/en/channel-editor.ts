@@ -31,6 +31,7 @@ export const channelEditor: Record<string, string> = {
 	'服务账号的 JSON 密钥（批量创建时一行一个，压缩为单行）': 'The service account JSON key (in batch creation one per line, minified to a single line)',
 	'渠道依次命名为 名称、名称-2、名称-3…': 'Channels are named name, name-2, name-3… in order',
 	'批量创建': 'Batch creation',
+	'类型、代理地址或地区等设置决定密钥发往何处：多密钥渠道的这些设置只有超级管理员可以修改': 'The type, base URL, region and similar settings decide where the keys are sent: only the super admin may change them on a multi-key channel',
 	'组织': 'Organization',
 	'可选，OpenAI 的组织 ID，请求时放入 OpenAI-Organization 头': 'Optional, the OpenAI organization ID, sent in the OpenAI-Organization header',
 	'例如：org-xxx': 'For example: org-xxx',

@@ -53,6 +53,7 @@ export const channels: Record<string, string> = {
 	'已禁用': 'Disabled',
 	'已自动禁用': 'Auto-disabled',
 	'未知状态': 'Unknown status',
+	'{total} 个密钥：{enabled} 个启用，{auto} 个自动禁用，{manual} 个手动禁用': '{total} keys: {enabled} enabled, {auto} auto-disabled, {manual} disabled by hand',
 	'部分启用': 'Partly enabled',
 	'原因：{reason}': 'Reason: {reason}',
 	'时间：{time}': 'Time: {time}',

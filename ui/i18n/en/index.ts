@@ -4,6 +4,7 @@ import { tokens } from '@ui/i18n/en/tokens'
 import { users } from '@ui/i18n/en/users'
 import { channels } from '@ui/i18n/en/channels'
 import { channelEditor } from '@ui/i18n/en/channel-editor'
+import { channelKeys } from '@ui/i18n/en/channel-keys'
 import { logs } from '@ui/i18n/en/logs'
 import { settings } from '@ui/i18n/en/settings'
 import { home } from '@ui/i18n/en/home'
@@ -20,5 +21,5 @@ import { tasks } from '@ui/i18n/en/tasks'
  * Every English text, keyed by the zh source string, for tests and tools. The console never imports
  * this: pages load their features' dictionaries (`ui/i18n/dictionaries.ts`).
  */
-export const en: Record<string, string> = { ...common, ...auth, ...tokens, ...users, ...channels, ...channelEditor, ...logs, ...settings, ...home,
+export const en: Record<string, string> = { ...common, ...auth, ...tokens, ...users, ...channels, ...channelEditor, ...channelKeys, ...logs, ...settings, ...home,
 	...playground, ...chat, ...dashboard, ...redemptions, ...topUp, ...pricing, ...settingsAdmin, ...tasks }

@@ -9,7 +9,7 @@ import { BalanceCell } from '@ui/features/channels/components/balance-cell'
 import { ChannelActions } from '@ui/features/channels/components/channel-actions'
 import { formatBalance, ResponseTime } from '@ui/features/channels/components/metric-cells'
 import { PriorityCell, WeightCell } from '@ui/features/channels/components/priority-weight-cells'
-import { ChannelStatus, TagStatus } from '@ui/features/channels/components/status-cell'
+import { ChannelStatus, KeyCounts, TagStatus } from '@ui/features/channels/components/status-cell'
 import { TagActions } from '@ui/features/channels/components/tag-actions'
 import { isTagRow } from '@ui/features/channels/rows'
 import { useTranslation } from '@ui/i18n'
@@ -59,7 +59,11 @@ export function channelColumns(t: Translate, status: Status, types: readonly Cha
 		},
 		{ id: 'group', header: '分组', meta: { hideOnMobile: true }, cell: ({ row: { original: row } }) => <Groups groups={row.group} /> },
 		{ id: 'type', header: '类型', meta: { hideOnMobile: true }, cell: ({ row: { original: row } }) => isTagRow(row) ? '-' : channelTypeName(row, types, t) },
-		{ id: 'status', header: '状态', cell: ({ row: { original: row } }) => isTagRow(row) ? <TagStatus row={row} /> : <ChannelStatus channel={row} /> },
+		{
+			id: 'status',
+			header: '状态',
+			cell: ({ row: { original: row } }) => isTagRow(row) ? <TagStatus row={row} /> : <span className="flex items-center gap-1"><ChannelStatus channel={row} /><KeyCounts counts={row.key_counts} /></span>,
+		},
 		{
 			id: 'response_time',
 			header: '响应时间',
@@ -82,6 +86,7 @@ export function ChannelPhoneSummary({ row, types }: { row: ChannelListItem; type
 		<>
 			<span className="basis-full font-medium break-all text-foreground">{row.name}</span>
 			<ChannelStatus channel={row} />
+			<KeyCounts counts={row.key_counts} />
 			<span>{channelTypeName(row, types, t)}</span>
 			<Groups groups={row.group} />
 			<span>{t('优先级')} {row.priority ?? 0} · {t('权重')} {row.weight ?? 0}</span>

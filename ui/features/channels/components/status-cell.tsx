@@ -1,5 +1,6 @@
+import { KeyRoundIcon } from 'lucide-react'
 import { TAG_STATUS } from '@shared/channel-constants'
-import type { ChannelOtherInfo, ChannelTagRow, ChannelView } from '@shared/channel'
+import type { ChannelKeyCounts, ChannelOtherInfo, ChannelTagRow, ChannelView } from '@shared/channel'
 import { CHANNEL_STATUS } from '@shared/channel-type'
 import { Badge } from '@ui/components/ui/badge'
 import { Tooltip } from '@ui/components/ui/tooltip'
@@ -54,6 +55,26 @@ export function TagStatus({ row }: { row: ChannelTagRow }) {
 		<Tooltip content={t('{enabled} 个启用，{disabled} 个手动禁用，{auto} 个自动禁用', { enabled: row.enabled_count, disabled: row.manually_disabled_count, auto: row.auto_disabled_count })}>
 			<Badge variant="orange" tabIndex={0} className="cursor-help">
 				{t('部分启用')}
+			</Badge>
+		</Tooltip>
+	)
+}
+
+/**
+ * A multi-key channel's keys, compactly: usable of all (yellow when some were auto-disabled), the
+ * counts by status in the tooltip. Nothing for a single-key channel.
+ */
+export function KeyCounts({ counts }: { counts: ChannelKeyCounts | null }) {
+	const { t } = useTranslation()
+	if (!counts) return null
+	const details = t('{total} 个密钥：{enabled} 个启用，{auto} 个自动禁用，{manual} 个手动禁用', {
+		total: counts.total, enabled: counts.enabled, auto: counts.auto_disabled, manual: counts.manually_disabled,
+	})
+	return (
+		<Tooltip content={details}>
+			<Badge variant={counts.auto_disabled > 0 ? 'yellow' : 'outline'} tabIndex={0} className="cursor-help tabular-nums" data-testid="key-counts" aria-label={details}>
+				<KeyRoundIcon />
+				{counts.enabled}/{counts.total}
 			</Badge>
 		</Tooltip>
 	)

@@ -1,5 +1,5 @@
 /** The channel editor's calls (seed 001 §7). Shapes: src/shared/channel.ts, src/api/channels/. */
-import type { ChannelCheck, ChannelModelEntry, ChannelView } from '@shared/channel'
+import type { ChannelCheck, ChannelDetail, ChannelKeysAdded, ChannelKeyTestReport, ChannelKeyView, ChannelModelEntry, ChannelTestResult, ChannelView, MultiKeyMode } from '@shared/channel'
 import type { Api } from '@ui/lib/api'
 import { readStorage, storageKeys, writeStorage } from '@ui/lib/storage'
 
@@ -8,7 +8,8 @@ export type ChannelPayload = {
 	type: number
 	name: string
 	key?: string
-	mode?: 'single' | 'batch'
+	mode?: 'single' | 'batch' | 'multi_key'
+	multi_key_mode?: MultiKeyMode
 	base_url: string
 	other: string
 	models: string
@@ -24,9 +25,17 @@ export type ChannelPayload = {
 	auto_ban: 0 | 1
 }
 
+/** The channel and, for a multi-key one, its keys (index, hint and health; never a key). */
 export function getChannel(api: Api, id: number) {
-	return api.get<ChannelView>(`/api/channel/${id}`)
+	return api.get<ChannelDetail>(`/api/channel/${id}`)
 }
+
+/** A multi-key channel's keys: add (read as on creation), enable or disable by hand, delete, test one or all. */
+export const addChannelKeys = (api: Api, id: number, key: string) => api.post<ChannelKeysAdded>(`/api/channel/${id}/keys`, { key })
+export const setChannelKeyStatus = (api: Api, id: number, index: number, status: number) => api.put<ChannelKeyView>(`/api/channel/${id}/keys/${index}`, { status })
+export const deleteChannelKey = (api: Api, id: number, index: number) => api.delete(`/api/channel/${id}/keys/${index}`)
+export const testChannelKey = (api: Api, id: number, index: number) => api.get<ChannelTestResult>(`/api/channel/test/${id}?key=${index}`)
+export const testAllChannelKeys = (api: Api, id: number) => api.get<ChannelKeyTestReport>(`/api/channel/test/${id}?keys=all`)
 
 export function getGroups(api: Api) {
 	return api.get<string[]>('/api/group/')

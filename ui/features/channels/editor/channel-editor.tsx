@@ -5,8 +5,8 @@
  */
 import { type FormEvent, lazy, type ReactNode, Suspense, useEffect, useState } from 'react'
 import { Link, useNavigate } from 'react-router'
-import { BASE_URL_REACH, CHANNEL_NAME_MAX_LENGTH, CHANNEL_TAG_MAX_LENGTH } from '@shared/channel-constants'
-import type { ChannelTypeInfo, ChannelView } from '@shared/channel'
+import { BASE_URL_REACH, CHANNEL_MODE, CHANNEL_NAME_MAX_LENGTH, CHANNEL_TAG_MAX_LENGTH, CREATE_MODE } from '@shared/channel-constants'
+import type { ChannelDetail, ChannelTypeInfo } from '@shared/channel'
 import { Button } from '@ui/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader } from '@ui/components/ui/card'
 import { Input } from '@ui/components/ui/input'
@@ -23,7 +23,8 @@ import { useHydrated } from '@ui/lib/use-hydrated'
 import { cacheModelsByType, checkChannel, createChannel, readCachedModelsByType, updateChannel, type ModelsByType } from './api'
 import { Field, JsonField } from './field'
 import { createPayload, findProblem, formFromChannel, keyNeeded, newChannelForm, updatePayload, type ChannelForm } from './form'
-import { KeyField } from './key-field'
+import { KeyField, MultiKeyModeField } from './key-field'
+import { KeysPanel } from './keys-panel'
 import { ModelsField } from './models-field'
 import { MultiSelect } from './multi-select'
 import { MODEL_MAPPING_TEMPLATE, SETTING_TEMPLATE, STATUS_CODE_MAPPING_TEMPLATE } from './presets'
@@ -38,8 +39,8 @@ const PrivateUpstreamDialog = lazy(() => import('./private-upstream-dialog').the
 export const channelListPath = '/channel'
 
 type ChannelEditorProps = {
-	/** null in create mode. */
-	channel: ChannelView | null
+	/** null in create mode; a multi-key channel comes with its keys. */
+	channel: ChannelDetail | null
 	groups: string[]
 	/** Every model configured on some channel. */
 	configuredModels: string[]
@@ -60,6 +61,8 @@ export function ChannelEditor({ channel, groups, configuredModels, channelTypes,
 	const hydrated = useHydrated()
 	const superAdmin = isRoot(useCurrentUser())
 	const creating = channel === null
+	/** Edit mode of a multi-key channel: its keys have a panel of their own instead of the key field. */
+	const keyPool = channel?.mode === CHANNEL_MODE.multiKey
 	const [form, setForm] = useState<ChannelForm>(() => (channel ? formFromChannel(channel) : newChannelForm))
 	const needsKey = keyNeeded(form, channel, superAdmin)
 	const [modelsByType, setModelsByType] = useState<ModelsByType>(loadedModelsByType ?? {})
@@ -109,6 +112,14 @@ export function ChannelEditor({ channel, groups, configuredModels, channelTypes,
 			setSaving(false)
 			if (!envelope) return
 			toast.success(t('已创建 {count} 个渠道', { count: envelope.data.length }))
+			// The server says how many repeated keys it left out, in the page's language.
+			if (envelope.message) toast.info(t(envelope.message))
+			// A new key pool opens on its keys, shown now as the server keeps them: by hint only.
+			const [created] = envelope.data
+			if (form.mode === CREATE_MODE.multiKey && created) {
+				navigate(`/channel/edit/${created.id}`)
+				return
+			}
 		} else {
 			const envelope = await callApi(t, updateChannel(browserApi, updatePayload(form, channel.id)), '渠道已更新')
 			setSaving(false)
@@ -133,9 +144,16 @@ export function ChannelEditor({ channel, groups, configuredModels, channelTypes,
 					<Input id="channel-name" value={form.name} maxLength={CHANNEL_NAME_MAX_LENGTH} placeholder={t('请为渠道命名')} onChange={(event) => update({ name: event.target.value })} {...problems.control('name', 'channel-name')} />
 				</Field>
 				<BaseUrlField form={form} update={update} />
-				<KeyField form={form} keyFormat={findChannelType(channelTypes, form.type)?.key_format ?? ''} creating={creating} needsKey={needsKey} update={update} problems={problems} />
+				{keyPool
+					? <MultiKeyModeField value={form.multiKeyMode} onChange={(multiKeyMode) => update({ multiKeyMode })} />
+					: <KeyField form={form} keyFormat={findChannelType(channelTypes, form.type)?.key_format ?? ''} creating={creating} needsKey={needsKey} update={update} problems={problems} />}
 				<TypeFields form={form} update={update} problems={problems} />
 			</Section>
+			{keyPool && (
+				<Section id="channel-keys-section" title="密钥池" description="每个密钥单独记录状态、测试、启用和禁用；密钥本身不会再显示，只显示末尾几位">
+					<KeysPanel channelId={channel.id} channelType={channel.type} initialKeys={channel.keys} />
+				</Section>
+			)}
 			<Section id="channel-routing" title="模型与路由" description="谁能用这个渠道、用哪些模型，以及它在同类渠道中的先后">
 				<Field id="channel-groups" label={t('分组')} required hint={t('可以使用该渠道的用户分组')} error={problems.errorOf('groups')}>
 					<MultiSelect id="channel-groups" label={t('分组')} values={form.groups} options={groups} invalid={Boolean(problems.errorOf('groups'))} placeholder={t('请选择可以使用该渠道的分组')} onChange={(selected) => update({ groups: selected })} />

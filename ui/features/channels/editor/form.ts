@@ -1,5 +1,5 @@
 /** The editor's form values, how a channel fills them, what they save as, and the checks before saving. */
-import { CREATE_MODE, DEFAULT_CHANNEL_GROUP, keyDestinationChanged, PRIORITY_MIN, splitList, WEIGHT_MIN } from '@shared/channel-constants'
+import { CHANNEL_MODE, CREATE_MODE, DEFAULT_CHANNEL_GROUP, keyDestinationChanged, MULTI_KEY_MODE, type MultiKeyMode, PRIORITY_MIN, splitList, WEIGHT_MIN } from '@shared/channel-constants'
 import type { ChannelView } from '@shared/channel'
 import { CHANNEL_TYPE, DEFAULT_CHANNEL_OTHER, type ChannelType } from '@shared/channel-type'
 import { describeCycle, mappingCycle } from '@shared/model-mapping'
@@ -7,13 +7,20 @@ import type { ChannelPayload } from './api'
 import { DEFAULT_NEW_CHANNEL_TYPE } from './presets'
 import type { FormProblem } from '@ui/lib/use-form-problem'
 
+export type CreateMode = (typeof CREATE_MODE)[keyof typeof CREATE_MODE]
+
 export type ChannelForm = {
 	type: number
 	name: string
 	baseUrl: string
 	key: string
-	/** Create mode only: one key per line, one channel each. */
-	batch: boolean
+	/**
+	 * How `key` is read: one key (`single`); create mode only, one channel per key line (`batch`);
+	 * one channel holding every key (`multi_key`), whose keys, once saved, have a panel of their own.
+	 */
+	mode: CreateMode
+	/** A multi-key channel's way of picking a key. */
+	multiKeyMode: MultiKeyMode
 	other: string
 	groups: string[]
 	models: string[]
@@ -33,7 +40,8 @@ export const newChannelForm: ChannelForm = {
 	name: '',
 	baseUrl: '',
 	key: '',
-	batch: false,
+	mode: CREATE_MODE.single,
+	multiKeyMode: MULTI_KEY_MODE.random,
 	other: '',
 	groups: [DEFAULT_CHANNEL_GROUP],
 	models: [],
@@ -55,7 +63,8 @@ export function formFromChannel(channel: ChannelView): ChannelForm {
 		name: channel.name,
 		baseUrl: channel.base_url,
 		key: '',
-		batch: false,
+		mode: channel.mode === CHANNEL_MODE.multiKey ? CREATE_MODE.multiKey : CREATE_MODE.single,
+		multiKeyMode: channel.multi_key_mode,
 		other: channel.other,
 		groups: splitList(channel.group),
 		models: splitList(channel.models),
@@ -80,6 +89,7 @@ export const formMessages = {
 	modelMappingInvalid: '模型重定向必须是合法的 JSON 格式',
 	modelMappingCycle: '模型重定向存在循环（{cycle}），模型不能经由其他名称映射回自身',
 	keyNeededForNewDestination: '类型、代理地址或地区等设置决定密钥发往何处，修改它们需要重新填写密钥',
+	multiKeyDestinationRootOnly: '类型、代理地址或地区等设置决定密钥发往何处：多密钥渠道的这些设置只有超级管理员可以修改',
 	settingInvalid: '额外设置必须是合法的 JSON 对象',
 	statusCodeMappingInvalid: '状态码复写必须是合法的 JSON 对象',
 	priorityInteger: '优先级必须是不小于 {minimum} 的整数',
@@ -121,6 +131,8 @@ export function keyNeeded(form: ChannelForm, channel: ChannelView | null, mayRed
 export function findProblem(form: ChannelForm, creating: boolean, needsKey = false): FormProblem | undefined {
 	if (creating && (!form.name.trim() || !form.key.trim())) return { message: formMessages.nameAndKeyRequired, fields: [!form.name.trim() && 'name', !form.key.trim() && 'key'].filter((field): field is string => Boolean(field)) }
 	if (!form.name.trim()) return { message: formMessages.nameRequired, fields: ['name'] }
+	// A multi-key channel's keys are not entered again here: its destination is the super admin's to change.
+	if (needsKey && form.mode === CREATE_MODE.multiKey && !creating) return { message: formMessages.multiKeyDestinationRootOnly, fields: ['baseUrl', 'other'] }
 	if (needsKey && !form.key.trim()) return { message: formMessages.keyNeededForNewDestination, fields: ['key'] }
 	if (form.groups.length === 0) return { message: formMessages.groupsRequired, fields: ['groups'] }
 	if (form.models.length === 0) return { message: formMessages.modelsRequired, fields: ['models'] }
@@ -140,10 +152,13 @@ export function findProblem(form: ChannelForm, creating: boolean, needsKey = fal
 	return undefined
 }
 
-/** Vertex AI: the key is a service-account JSON key; the region a name or a JSON map. */
+/**
+ * Vertex AI: the key is a service-account JSON key; the region a name or a JSON map. A multi-key
+ * list (lines or a JSON array) is left to the server, which names the line or element at fault.
+ */
 function findVertexProblem(form: ChannelForm): FormProblem | undefined {
-	const keys = form.batch ? form.key.split('\n').filter((line) => line.trim()) : [form.key]
-	if (form.key.trim() && !keys.every((key) => key.trim().startsWith('{') && isJsonObjectText(key))) return { message: formMessages.vertexKeyInvalid, fields: ['key'] }
+	const keys = form.mode === CREATE_MODE.batch ? form.key.split('\n').filter((line) => line.trim()) : [form.key]
+	if (form.key.trim() && form.mode !== CREATE_MODE.multiKey && !keys.every((key) => key.trim().startsWith('{') && isJsonObjectText(key))) return { message: formMessages.vertexKeyInvalid, fields: ['key'] }
 	if (form.other.trim().startsWith('{') && !isJsonObjectText(form.other)) return { message: formMessages.vertexRegionInvalid, fields: ['other'] }
 	return undefined
 }
@@ -175,13 +190,18 @@ function payloadFromForm(form: ChannelForm): ChannelPayload {
 	}
 }
 
-/** Create: the key whole, or in batch mode one per line. */
+/** Create: the key whole, in batch mode one per line, in multi-key mode a list with its way of picking. */
 export function createPayload(form: ChannelForm): ChannelPayload {
-	return { ...payloadFromForm(form), key: form.key.trim(), mode: form.batch ? CREATE_MODE.batch : CREATE_MODE.single }
+	const multiKey = form.mode === CREATE_MODE.multiKey ? { multi_key_mode: form.multiKeyMode } : {}
+	return { ...payloadFromForm(form), key: form.key.trim(), mode: form.mode, ...multiKey }
 }
 
-/** Edit: an empty key keeps the stored one, so it is left out. */
+/**
+ * Edit: an empty key keeps the stored one, so it is left out. A multi-key channel sends no key (its
+ * keys have calls of their own) but its way of picking one.
+ */
 export function updatePayload(form: ChannelForm, id: number): Partial<ChannelPayload> & { id: number } {
+	if (form.mode === CREATE_MODE.multiKey) return { id, ...payloadFromForm(form), multi_key_mode: form.multiKeyMode }
 	const key = form.key.trim()
 	return { id, ...payloadFromForm(form), ...(key ? { key } : {}) }
 }

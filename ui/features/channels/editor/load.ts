@@ -1,13 +1,13 @@
 import { data } from 'react-router'
-import type { ChannelTypeInfo, ChannelView } from '@shared/channel'
+import type { ChannelDetail, ChannelTypeInfo } from '@shared/channel'
 import { DEFAULT_CHANNEL_GROUP } from '@shared/channel-constants'
 import { loadChannelTypes } from '@ui/features/channels/channel-types'
 import type { Api } from '@ui/lib/api'
 import { getChannel, getConfiguredModels, getGroups, getModelsByType, type ModelsByType } from './api'
 
 export type EditorData = {
-	/** null in create mode, and in edit mode when the channel could not be read (see `missing`). */
-	channel: ChannelView | null
+	/** null in create mode, and in edit mode when the channel could not be read (see `missing`); a multi-key channel's keys with it. */
+	channel: ChannelDetail | null
 	/** The server's message when the channel to edit could not be read. */
 	missing?: string
 	groups: string[]
