@@ -43,7 +43,7 @@ describe.skipIf(!browserExecutable)('the token page in a browser', () => {
 	/** The owner's tokens whose name contains `keyword`, straight from the API. */
 	async function tokensOf(owner: Caller, keyword = '') {
 		const answer = await harness.ferry.call('GET', `/api/token/search?keyword=${keyword}&page_size=100`, { as: owner })
-		return answer.body.data.items as { id: number; name: string; key: string; status: number; unlimited_quota: boolean; remain_quota: number; model_limits: string; model_limits_enabled: boolean }[]
+		return answer.body.data.items as { id: number; name: string; key: string; status: number; unlimited_quota: boolean; remain_quota: number; model_limits: string; model_limits_enabled: boolean; concurrency_limit: number }[]
 	}
 
 	const row = (page: Page, name: string) => page.locator('tbody tr').filter({ has: page.getByText(name, { exact: true }) })
@@ -130,6 +130,39 @@ describe.skipIf(!browserExecutable)('the token page in a browser', () => {
 		expectNoErrors(opened)
 		await opened.close()
 	}, SUITE_TIMEOUT)
+
+	const concurrencyCases = [
+		{ language: 'zh', width: 1400, texts: { edit: '编辑', field: '并发上限', submit: '提交', invalid: '并发上限须为 0 到 100000 之间的整数（0 表示不限）', updated: '令牌更新成功', badge: '并发 ≤ 8' } },
+		{ language: 'en', width: 390, texts: { edit: 'Edit', field: 'Concurrency limit', submit: 'Submit', invalid: 'The concurrency limit must be a whole number from 0 to 100000 (0: no limit)', updated: 'Token updated', badge: 'Concurrency ≤ 8' } },
+	] as const
+	for (const { language, width, texts } of concurrencyCases) {
+		test(`the concurrency limit is checked as the server checks it, saved, shown on the row and again in the drawer (${language}, ${width} px)`, async () => {
+			const user = sailor
+			const name = `busy-${language}`
+			await harness.createToken({ name, unlimited_quota: true }, user)
+			const opened = await harness.open('/token', { as: user, language, width })
+			const { page } = opened
+			await row(page, name).getByRole('button', { name: texts.edit, exact: true }).click()
+			const field = drawer(page).getByLabel(texts.field, { exact: true })
+			expect(await field.inputValue()).toBe('0')
+			for (const wrong of ['2.5', '-1', '100001']) {
+				await field.fill(wrong)
+				await drawer(page).getByRole('button', { name: texts.submit }).click()
+				await toast(page, texts.invalid)
+				expect(await field.getAttribute('aria-invalid')).toBe('true')
+			}
+			expect((await tokensOf(user, name))[0]).toMatchObject({ concurrency_limit: 0 })
+			await field.fill('8')
+			await drawer(page).getByRole('button', { name: texts.submit }).click()
+			await toast(page, texts.updated)
+			await row(page, name).getByTestId('concurrency-limit').filter({ hasText: texts.badge, visible: true }).waitFor({ timeout: STEP_TIMEOUT })
+			expect((await tokensOf(user, name))[0]).toMatchObject({ concurrency_limit: 8 })
+			await row(page, name).getByRole('button', { name: texts.edit, exact: true }).click()
+			expect(await drawer(page).getByLabel(texts.field, { exact: true }).inputValue()).toBe('8')
+			expectNoErrors(opened)
+			await opened.close()
+		}, SUITE_TIMEOUT)
+	}
 
 	test('disables and enables a token, and shows the server\'s reason for an expired one', async () => {
 		const user = sailor

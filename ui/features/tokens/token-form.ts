@@ -1,7 +1,7 @@
 /** The editor drawer's values, their checks (seed 002 §5) and the request they become. */
 import { MAX_QUOTA } from '@shared/quota-limit'
 import type { CreateTokenInput } from '@shared/token'
-import { TOKEN_CREATE_MAX_COUNT, TOKEN_DEFAULT_REMAIN_QUOTA, TOKEN_NAME_MAX_LENGTH, TOKEN_NEVER_EXPIRES } from '@shared/token-constants'
+import { TOKEN_CONCURRENCY_LIMIT_MAX, TOKEN_CREATE_MAX_COUNT, TOKEN_DEFAULT_REMAIN_QUOTA, TOKEN_NAME_MAX_LENGTH, TOKEN_NEVER_EXPIRES } from '@shared/token-constants'
 import { AUTO_GROUP } from '@shared/user-constants'
 import { parseDateTime, quotaFromDisplay, quotaToDisplay, renderQuota } from '@ui/lib/format'
 import type { Status } from '@ui/lib/status'
@@ -21,9 +21,11 @@ export type TokenFormValues = {
 	models: string[]
 	/** Empty: the owner's own group. */
 	group: string
+	/** Calls in flight at once, a whole number; 0: no limit. */
+	concurrencyLimit: string
 }
 
-type TokenFields = Omit<CreateTokenInput, 'count' | 'concurrency_limit'>
+type TokenFields = Omit<CreateTokenInput, 'count'>
 
 type QuotaDisplay = Pick<Status, 'display_in_currency' | 'quota_per_unit'>
 
@@ -39,6 +41,7 @@ export const formMessages = {
 	quotaTooLarge: '额度不能超过 {max}',
 	countInvalid: '创建数量必须是正整数',
 	countTooLarge: '一次最多创建 {max} 个令牌',
+	concurrencyLimitInvalid: '并发上限须为 0 到 {max} 之间的整数（0 表示不限）',
 } as const
 
 export type { FormProblem }
@@ -54,6 +57,7 @@ export function newTokenValues(status: QuotaDisplay & Pick<Status, 'default_use_
 		modelLimitsEnabled: false,
 		models: [],
 		group: status.default_use_auto_group ? AUTO_GROUP : '',
+		concurrencyLimit: '0',
 	}
 }
 
@@ -68,6 +72,7 @@ export function tokenValues(token: TokenView, status: QuotaDisplay, formatTime: 
 		modelLimitsEnabled: token.model_limits_enabled,
 		models: token.model_limits.split(',').filter(Boolean),
 		group: token.group,
+		concurrencyLimit: String(token.concurrency_limit),
 	}
 }
 
@@ -89,6 +94,8 @@ export function readTokenFields(values: TokenFormValues, status: QuotaDisplay): 
 	if (amount < 0) return { problem: { message: formMessages.quotaNegative, fields: ['quota'] } }
 	if (!status.display_in_currency && !Number.isInteger(amount)) return { problem: { message: formMessages.quotaNotInteger, fields: ['quota'] } }
 	if (quotaFromDisplay(amount, status) > MAX_QUOTA) return { problem: { message: formMessages.quotaTooLarge, values: { max: renderQuota(MAX_QUOTA, status) }, fields: ['quota'] } }
+	const concurrencyLimit = readConcurrencyLimit(values.concurrencyLimit)
+	if (concurrencyLimit === undefined) return { problem: { message: formMessages.concurrencyLimitInvalid, values: { max: TOKEN_CONCURRENCY_LIMIT_MAX }, fields: ['concurrencyLimit'] } }
 	return {
 		value: {
 			name,
@@ -99,8 +106,18 @@ export function readTokenFields(values: TokenFormValues, status: QuotaDisplay): 
 			model_limits_enabled: values.modelLimitsEnabled,
 			model_limits: values.models.join(','),
 			group: values.group,
+			concurrency_limit: concurrencyLimit,
 		},
 	}
+}
+
+/** The server's rule: a whole number from 0 to TOKEN_CONCURRENCY_LIMIT_MAX; empty counts as 0 (no limit). */
+function readConcurrencyLimit(text: string): number | undefined {
+	const trimmed = text.trim()
+	if (trimmed === '') return 0
+	if (!/^\d+$/.test(trimmed)) return undefined
+	const limit = Number(trimmed)
+	return limit <= TOKEN_CONCURRENCY_LIMIT_MAX ? limit : undefined
 }
 
 export function readCount(text: string): Checked<number> {

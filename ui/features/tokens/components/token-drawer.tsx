@@ -92,6 +92,9 @@ function TokenForm({ target, models, groups, onClose, onSaved }: Omit<TokenDrawe
 				<ExpiryField value={values.expiry} onChange={(value) => set('expiry', value)} problems={problems} />
 				<QuotaField quota={values.quota} unlimited={values.unlimitedQuota} onQuotaChange={(value) => set('quota', value)} onUnlimitedChange={(value) => set('unlimitedQuota', value)} problems={problems} />
 				{target.kind === 'create' && <CountField value={values.count} onChange={(value) => set('count', value)} problems={problems} />}
+				<Field id="token-concurrency-limit" label="并发上限" hint={t('同时进行中的调用最多几个，超出的调用得到 429；0 表示不限')} error={problems.errorOf('concurrencyLimit')}>
+					<Input id="token-concurrency-limit" inputMode="numeric" value={values.concurrencyLimit} autoComplete="off" onChange={(event) => set('concurrencyLimit', event.target.value)} {...problems.control('concurrencyLimit', 'token-concurrency-limit')} />
+				</Field>
 				<Field id="token-allow-ips" label="IP 白名单" hint={t('每行一个 IP 地址或 CIDR 网段，留空表示不限制')}>
 					<Textarea id="token-allow-ips" rows={3} value={values.allowIps} placeholder={'192.168.1.10\n10.0.0.0/8'} className="font-mono text-xs" onChange={(event) => set('allowIps', event.target.value)} />
 				</Field>

@@ -19,6 +19,13 @@ function Time({ text }: { text: string }) {
 	return <span className="tabular-nums">{text}</span>
 }
 
+/** A token's concurrency limit, when it has one. */
+function ConcurrencyBadge({ limit }: { limit: number }) {
+	const { t } = useTranslation()
+	if (limit <= 0) return null
+	return <Badge variant="outline" data-testid="concurrency-limit" title={t('并发上限')}>{t('并发 ≤ {limit}', { limit })}</Badge>
+}
+
 type TokenTableProps = TokenRowHandlers & {
 	tokens: TokenView[]
 	selected: RowSelectionState
@@ -45,12 +52,18 @@ export function TokenTable({ tokens, selected, onSelectedChange, pagination, fil
 					{/* under 600 px the state and remaining quota columns are folded in here */}
 					<div className="flex flex-wrap items-center gap-1 min-[601px]:hidden">
 						<TokenStatusBadge token={token} />
+						<ConcurrencyBadge limit={token.concurrency_limit} />
 						<span className="text-xs text-muted-foreground">{remaining(token)}</span>
 					</div>
 				</div>
 			),
 		},
-		{ id: 'status', header: '状态', meta: { hideOnMobile: true }, cell: ({ row: { original: token } }) => <TokenStatusBadge token={token} /> },
+		{
+			id: 'status',
+			header: '状态',
+			meta: { hideOnMobile: true },
+			cell: ({ row: { original: token } }) => <span className="flex items-center gap-1"><TokenStatusBadge token={token} /><ConcurrencyBadge limit={token.concurrency_limit} /></span>,
+		},
 		{ id: 'used', header: '已用额度', meta: { hideOnMobile: true, fold: true }, cell: ({ row: { original: token } }) => renderQuota(token.used_quota, status) },
 		{ id: 'remaining', header: '剩余额度', meta: { hideOnMobile: true }, cell: ({ row: { original: token } }) => remaining(token) },
 		{ id: 'created', header: '创建时间', meta: { hideOnMobile: true }, cell: ({ row: { original: token } }) => <Time text={formatTime(token.created_time)} /> },
