@@ -142,6 +142,61 @@ describe.skipIf(!browserExecutable)('the usage log page in a browser', () => {
 		await opened.close()
 	}, PAGE_TIMEOUT_MS)
 
+	test('a call\'s session affinity shows to its owner; the keys it tried and the key that answered only to an admin (zh 1400 px, en 390 px)', async () => {
+		// Written as the relay writes them; the model keeps these entries out of the other tests' rows.
+		const { logs } = harness.ferry.store.tables
+		const entry = (other: Record<string, unknown>, requestId: string) => ({
+			userId: alice.userId, username: 'alice', type: LOG_TYPE.consume, modelName: 'claude-pool', channelId: 3, channelName: CHANNEL_NAME,
+			createdAt: Math.floor(Date.now() / 1000), requestId, other: JSON.stringify({ group_ratio: 1, model_ratio: 1, ...other }),
+		})
+		await harness.ferry.store.db.insert(logs).values([
+			entry({
+				affinity: { state: 'moved', reason: 'cooling', source: 'prompt_cache_key' },
+				admin_info: { use_channel: [3], key_index: 2, attempts: [{ channel: 3, key: 1, outcome: 429 }, { channel: 3, key: 2, outcome: 'ok' }] },
+			}, 'req-moved'),
+			entry({
+				affinity: { state: 'hit', source: 'metadata.user_id' },
+				admin_info: { use_channel: [4, 3], key_index: 0, attempts: [{ channel: 4, key: 0, outcome: 'timeout' }, { channel: 4, key: 1, outcome: 'connection' }, { channel: 3, key: 0, outcome: 'ok' }] },
+			}, 'req-hit'),
+		])
+		const expand = async (opened: OpenedPage, requestId: string, label: string) => {
+			const row = rows(opened).filter({ hasText: 'claude-pool' }).nth(requestId === 'req-hit' ? 0 : 1)
+			await row.getByRole('button', { name: label }).click()
+			const details = opened.page.getByTestId('log-details').filter({ hasText: requestId })
+			await details.waitFor()
+			return details
+		}
+
+		const owner = await harness.open('/log?model_name=claude-pool', { as: alice, language: 'zh', width: 1400 })
+		const moved = await expand(owner, 'req-moved', '展开')
+		expect(await moved.getByTestId('log-affinity').textContent()).toBe('迁移：原密钥冷却中（prompt_cache_key）')
+		expect(await moved.getByTestId('log-attempts').count()).toBe(0)
+		expect(await moved.textContent()).not.toContain('使用密钥')
+		const hit = await expand(owner, 'req-hit', '展开')
+		expect(await hit.getByTestId('log-affinity').textContent()).toBe('命中（metadata.user_id）')
+		expectNoErrors(owner)
+		await owner.close()
+
+		const admin = await harness.open('/log?model_name=claude-pool', { as: root, language: 'en', width: MOBILE_WIDTH })
+		const adminMoved = await expand(admin, 'req-moved', 'Expand')
+		expect(await adminMoved.getByTestId('log-affinity').textContent()).toBe('moved: its key was cooling down (prompt_cache_key)')
+		expect(await adminMoved.getByTestId('log-attempts').getByRole('listitem').allTextContents()).toEqual(['channel 3 key #1 → 429', 'channel 3 key #2 → ok'])
+		expect(await adminMoved.textContent()).toContain('Key used#2')
+		const adminHit = await expand(admin, 'req-hit', 'Expand')
+		expect(await adminHit.getByTestId('log-affinity').textContent()).toBe('hit (metadata.user_id)')
+		expect(await adminHit.getByTestId('log-attempts').getByRole('listitem').allTextContents()).toEqual(['channel 4 key #0 → timeout', 'channel 4 key #1 → connection failed', 'channel 3 key #0 → ok'])
+		expect(await admin.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(MOBILE_WIDTH)
+		expectNoErrors(admin)
+		await admin.close()
+
+		const adminZh = await harness.open('/log?model_name=claude-pool', { as: root, language: 'zh', width: 1400 })
+		const zhHit = await expand(adminZh, 'req-hit', '展开')
+		expect(await zhHit.getByTestId('log-attempts').getByRole('listitem').allTextContents()).toEqual(['渠道 4 密钥 #0 → 超时', '渠道 4 密钥 #1 → 连接失败', '渠道 3 密钥 #0 → 正常'])
+		expect(await zhHit.textContent()).toContain('使用密钥#0')
+		expectNoErrors(adminZh)
+		await adminZh.close()
+	}, PAGE_TIMEOUT_MS)
+
 	test('an admin cleans up old entries after a confirmation, with the time required and a failure explained', async () => {
 		const opened = await harness.open('/log', { as: root, language: 'zh' })
 		const { page } = opened

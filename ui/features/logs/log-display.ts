@@ -65,6 +65,54 @@ export function usedChannels(other: Record<string, unknown>): string[] {
 	return Array.isArray(channels) ? channels.map(String) : []
 }
 
+/** How a call's session affinity went (`other.affinity`, seen by the entry's owner too); zh words. */
+export const AFFINITY_STATE_WORDS: Record<string, string> = { hit: '命中', new: '新会话', moved: '迁移' }
+export const AFFINITY_REASON_WORDS: Record<string, string> = { cooling: '原密钥冷却中', unusable: '原密钥不可用', failed: '原密钥调用失败' }
+/** Where the session came from: the request's own field names stay as they are, the two of Ferry's own are worded. */
+export const AFFINITY_SOURCE_WORDS: Record<string, string> = { header: '请求头', rule: '规则' }
+
+const objectAt = (value: unknown): Record<string, unknown> | undefined =>
+	typeof value === 'object' && value !== null && !Array.isArray(value) ? value as Record<string, unknown> : undefined
+const adminInfo = (other: Record<string, unknown>) => objectAt(other.admin_info)
+
+/**
+ * `other.affinity`: `{ state, reason?, source }`, as "hit (prompt_cache_key)" or "moved: its key was
+ * cooling down (metadata.user_id)"; undefined when absent or not of that shape. Translate each value
+ * that is a word of the tables above before the template.
+ */
+export function affinityOf(other: Record<string, unknown>): { state: string; reason?: string; source: string } | undefined {
+	const affinity = objectAt(other.affinity)
+	if (!affinity) return undefined
+	const { state, reason, source } = affinity
+	if (typeof state !== 'string' || !(state in AFFINITY_STATE_WORDS) || typeof source !== 'string' || !source) return undefined
+	return {
+		state: AFFINITY_STATE_WORDS[state]!,
+		...(typeof reason === 'string' && reason in AFFINITY_REASON_WORDS ? { reason: AFFINITY_REASON_WORDS[reason]! } : {}),
+		source: AFFINITY_SOURCE_WORDS[source] ?? source,
+	}
+}
+
+/** An attempt's outcome: the upstream's status code, or what kept it from answering; zh words. */
+export const ATTEMPT_OUTCOME_WORDS: Record<string, string> = { ok: '正常', timeout: '超时', connection: '连接失败' }
+
+/** `other.admin_info.attempts` (admins only): each `{ channel, key, outcome }` tried, in order, with the outcome's zh word or status code. */
+export function attemptsOf(other: Record<string, unknown>): { channel: number; key: number; outcome: string }[] {
+	const attempts = adminInfo(other)?.attempts
+	if (!Array.isArray(attempts)) return []
+	return attempts.flatMap((attempt) => {
+		const { channel, key, outcome } = objectAt(attempt) ?? {}
+		if (typeof channel !== 'number' || typeof key !== 'number') return []
+		const word = typeof outcome === 'number' ? String(outcome) : typeof outcome === 'string' ? ATTEMPT_OUTCOME_WORDS[outcome] ?? outcome : undefined
+		return word === undefined ? [] : [{ channel, key, outcome: word }]
+	})
+}
+
+/** `other.admin_info.key_index` (admins only): the index of the key of the channel that answered. */
+export function keyIndexOf(other: Record<string, unknown>): number | undefined {
+	const index = adminInfo(other)?.key_index
+	return typeof index === 'number' && Number.isInteger(index) && index >= 0 ? index : undefined
+}
+
 /** A user-specific group ratio replaces the group's own; the peers write -1 for "none". */
 export function effectiveGroupRatio(other: Record<string, unknown>): number | undefined {
 	const userGroupRatio = otherNumber(other, 'user_group_ratio')

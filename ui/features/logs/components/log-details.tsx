@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react'
-import { costFormula, effectiveGroupRatio, isUsage, otherNumber, otherText, usedChannels, type LogRow } from '@ui/features/logs/log-display'
+import { affinityOf, attemptsOf, costFormula, effectiveGroupRatio, isUsage, keyIndexOf, otherNumber, otherText, usedChannels, type LogRow } from '@ui/features/logs/log-display'
 import { useTranslation } from '@ui/i18n'
 import { millisecondsAsSeconds } from '@ui/lib/format'
 import { useStatus } from '@ui/lib/status'
@@ -30,6 +30,30 @@ export function LogDetails({ entry, admin }: { entry: LogRow; admin: boolean }) 
 	if (admin) {
 		const channels = usedChannels(other)
 		if (channels.length > 0) rows.push({ label: '使用渠道', value: channels.join(' → ') })
+		const keyIndex = keyIndexOf(other)
+		if (keyIndex !== undefined) rows.push({ label: '使用密钥', value: `#${keyIndex}` })
+		const attempts = attemptsOf(other)
+		if (attempts.length > 0) {
+			rows.push({
+				label: '尝试',
+				value: (
+					<ol data-testid="log-attempts" className="flex flex-col">
+						{attempts.map((attempt, index) => (
+							<li key={index}>{t('渠道 {channel} 密钥 #{key} → {outcome}', { channel: attempt.channel, key: attempt.key, outcome: t(attempt.outcome) })}</li>
+						))}
+					</ol>
+				),
+			})
+		}
+	}
+	// The owner sees how affinity went too: it says nothing of channels or keys.
+	const affinity = affinityOf(other)
+	if (affinity) {
+		const values = { state: t(affinity.state), source: t(affinity.source) }
+		rows.push({
+			label: '会话亲和',
+			value: <span data-testid="log-affinity">{affinity.reason ? t('{state}：{reason}（{source}）', { ...values, reason: t(affinity.reason) }) : t('{state}（{source}）', values)}</span>,
+		})
 	}
 	// The token counts' columns fold on narrower screens: the details keep them.
 	if (isUsage(entry.type)) rows.push({ label: '提示', value: entry.prompt_tokens }, { label: '补全', value: entry.completion_tokens })
