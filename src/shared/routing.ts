@@ -5,24 +5,15 @@
  * described where they are implemented (src/relay/router/policies.ts).
  */
 import { z } from 'zod'
+import { AFFINITY_RULES_MAX, ROUTING_POLICIES } from './routing-constants'
 
-export const ROUTING_POLICY = {
-	weighted: 'weighted',
-	priority: 'priority',
-	roundRobin: 'round_robin',
-	leastLatency: 'least_latency',
-	leastBusy: 'least_busy',
-} as const
-export type RoutingPolicy = (typeof ROUTING_POLICY)[keyof typeof ROUTING_POLICY]
-export const ROUTING_POLICIES = Object.values(ROUTING_POLICY)
+export * from './routing-constants'
 
 /** `{group: policy}`; a group it does not name is routed `weighted`. */
 export const groupRoutingPolicySchema = z.record(z.string(), z.enum(ROUTING_POLICIES))
 
 /** The longest text a rule may hold in any of its fields. */
 const RULE_TEXT_MAX = 200
-/** The most rules the super admin may set. */
-export const AFFINITY_RULES_MAX = 100
 
 const ruleText = z.string().trim().min(1).max(RULE_TEXT_MAX)
 
@@ -40,8 +31,3 @@ export const affinityRuleSchema = z.object({
 export type AffinityRule = z.infer<typeof affinityRuleSchema>
 
 export const affinityRulesSchema = z.array(affinityRuleSchema).max(AFFINITY_RULES_MAX)
-
-export const AFFINITY_TTL_SECONDS_DEFAULT = 3_600
-export const AFFINITY_TTL_SECONDS_MAX = 7 * 24 * 3_600
-export const AFFINITY_MAX_ENTRIES_DEFAULT = 100_000
-export const AFFINITY_MAX_ENTRIES_MAX = 10_000_000

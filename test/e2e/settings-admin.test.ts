@@ -5,10 +5,13 @@
  * password login off asks first.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
 import { LOG_TYPE } from '@shared/log'
 import { ROLE } from '@shared/user'
+import { sessionId } from '@/lib/session-affinity'
 import type { Caller } from '../helpers/app'
-import { browserExecutable, type ConsoleHarness, expectNoErrors, type OpenedPage, startConsoleHarness } from '../helpers/browser'
+import { browserExecutable, type ConsoleHarness, expectNoErrors, type OpenedPage, type PageOptions, screenshotDirectory, startConsoleHarness } from '../helpers/browser'
 
 const DAY_SECONDS = 86_400
 const OLD_LOG_COUNT = 3
@@ -37,8 +40,8 @@ describe.skipIf(!browserExecutable)('the super admin settings tabs in a browser'
 	const field = (opened: OpenedPage, key: string) => opened.page.locator(`#option-${key}`)
 	const section = (opened: OpenedPage, id: string) => opened.page.getByTestId(`section-${id}`)
 
-	async function withPage(path: string, run: (opened: OpenedPage) => Promise<void>) {
-		const opened = await harness.open(path, { as: root })
+	async function withPage(path: string, run: (opened: OpenedPage) => Promise<void>, pageOptions: PageOptions = {}) {
+		const opened = await harness.open(path, { as: root, ...pageOptions })
 		try {
 			await run(opened)
 			expectNoErrors(opened)
@@ -278,4 +281,107 @@ describe.skipIf(!browserExecutable)('the super admin settings tabs in a browser'
 			}
 		}
 	}, 60_000)
+	describe('routing and session affinity', () => {
+		const BAD_RULES = '[{"model":"claude-*","header":"x-a","body":"metadata.user_id"}]'
+		const policy = (opened: OpenedPage, label: string) => section(opened, 'routing').getByRole('combobox', { name: label, exact: true })
+		async function choose(opened: OpenedPage, label: string, option: string) {
+			await policy(opened, label).click()
+			await opened.page.getByRole('option', { name: option, exact: true }).click()
+		}
+		/**
+		 * The section alone (docs/screenshots/console keeps a copy), in a window tall enough to hold it,
+		 * so that the sticky header and section list are not stitched over it.
+		 */
+		async function screenshotSection(opened: OpenedPage, id: string, name: string) {
+			const { page } = opened
+			await page.evaluate(() => document.querySelectorAll<HTMLButtonElement>('section[aria-live] button').forEach((button) => button.click()))
+			const viewport = page.viewportSize()!
+			const box = (await section(opened, id).boundingBox())!
+			await page.setViewportSize({ width: viewport.width, height: Math.ceil(box.height) + 400 })
+			await section(opened, id).scrollIntoViewIfNeeded()
+			mkdirSync(screenshotDirectory, { recursive: true })
+			await section(opened, id).screenshot({ path: join(screenshotDirectory, `${name}.png`) })
+			await page.setViewportSize(viewport)
+		}
+
+		test('saves a policy per group, the affinity switches, bounds and rules under the keys the router reads; a rules list of the wrong shape is refused in Chinese (zh, 1400 px)', async () => {
+			await options().set('GroupRatio', '{"default":1,"vip":1.5,"svip":2}')
+			await withPage('/setting?tab=operation', async (opened) => {
+				const { page } = opened
+				await page.getByRole('navigation', { name: '运营设置导航' }).getByRole('link', { name: '路由与会话亲和' }).click()
+				const routing = section(opened, 'routing')
+				expect(await routing.getByTestId('routing-policies').textContent()).toContain('最少并发选本节点上进行中的调用最少的密钥')
+				expect(await policy(opened, '分组 vip 的路由策略').textContent()).toBe('加权随机（默认）')
+				await choose(opened, '分组 vip 的路由策略', '最低延迟')
+				await choose(opened, '分组 svip 的路由策略', '最少并发')
+				await choose(opened, '分组 default 的路由策略', '严格优先级')
+				await choose(opened, '分组 default 的路由策略', '加权随机（默认）')
+				await field(opened, 'AffinityDefaultSourcesEnabled').click()
+				await field(opened, 'AffinityTTLSeconds').fill('600')
+				await field(opened, 'AffinityMaxEntries').fill('5000')
+				await field(opened, 'AffinityRules').fill(BAD_RULES)
+				await routing.getByRole('button', { name: '保存路由设置' }).click()
+				await toast(opened, '部分保存失败，请重试：AffinityRules 的值无效：不是有效的 JSON 字符串：无效输入')
+				expect(options().get('AffinityRules')).toEqual([])
+				expect(options().get('GroupRoutingPolicy')).toEqual({ vip: 'least_latency', svip: 'least_busy' })
+
+				await routing.getByRole('button', { name: '填入模板：会话规则' }).click()
+				await routing.getByRole('button', { name: '保存路由设置' }).click()
+				await toast(opened, '保存成功')
+				expect(options().get('AffinityDefaultSourcesEnabled')).toBe(false)
+				expect(options().get('AffinityEnabled')).toBe(true)
+				expect(options().get('AffinityTTLSeconds')).toBe(600)
+				expect(options().get('AffinityMaxEntries')).toBe(5000)
+				expect(options().get('AffinityRules')).toEqual([
+					{ model: 'claude-*', path: '/v1/messages', body: 'metadata.conversation_id' },
+					{ header: 'x-conversation-id' },
+				])
+				await routing.getByRole('button', { name: '保存路由设置' }).click()
+				await toast(opened, '没有需要保存的修改')
+
+				await page.reload()
+				await page.waitForFunction(() => window.__hydrated === true)
+				expect(await policy(opened, '分组 vip 的路由策略').textContent()).toBe('最低延迟')
+				expect(await policy(opened, '分组 default 的路由策略').textContent()).toBe('加权随机（默认）')
+				expect(await field(opened, 'AffinityDefaultSourcesEnabled').getAttribute('aria-checked')).toBe('false')
+				expect(await field(opened, 'AffinityTTLSeconds').inputValue()).toBe('600')
+				await screenshotSection(opened, 'routing', 'settings-routing-1400-zh-light')
+			}, { width: 1400, language: 'zh', theme: 'light' })
+		}, 60_000)
+
+		test('forgets one session named with its user and model, then every session, and refuses a rules list of the wrong shape in English (en, 390 px)', async () => {
+			const { affinity } = harness.ferry.dependencies
+			affinity.set(sessionId(7, 'gpt-5', 'conversation-a'), { channelId: 1, keyIndex: 2 })
+			affinity.set(sessionId(7, 'gpt-5', 'conversation-b'), { channelId: 1, keyIndex: 3 })
+			await withPage('/setting?tab=operation', async (opened) => {
+				const { page } = opened
+				const sessions = section(opened, 'affinity-sessions')
+				await sessions.getByLabel('Session value', { exact: true }).fill('conversation-a')
+				await sessions.getByRole('button', { name: 'Forget this session', exact: true }).click()
+				await toast(opened, 'To forget one session, fill in its user ID, model and session value')
+				expect(await sessions.getByLabel('User ID', { exact: true }).getAttribute('aria-invalid')).toBe('true')
+				expect(opened.paths).not.toContain('/api/affinity/purge')
+				await sessions.getByLabel('User ID', { exact: true }).fill('7')
+				await sessions.getByLabel('Model', { exact: true }).fill('gpt-5')
+				await sessions.getByRole('button', { name: 'Forget this session', exact: true }).click()
+				await toast(opened, '1 sessions purged')
+				expect(await affinity.get(sessionId(7, 'gpt-5', 'conversation-a'))).toBeUndefined()
+				expect(await affinity.get(sessionId(7, 'gpt-5', 'conversation-b'))).toEqual({ channelId: 1, keyIndex: 3 })
+				expect(await sessions.getByLabel('Session value', { exact: true }).inputValue()).toBe('')
+
+				await sessions.getByRole('button', { name: 'Forget all sessions', exact: true }).click()
+				await page.getByRole('alertdialog').getByRole('button', { name: 'Clear', exact: true }).click()
+				await toast(opened, '1 sessions purged')
+				expect(await affinity.get(sessionId(7, 'gpt-5', 'conversation-b'))).toBeUndefined()
+
+				const routing = section(opened, 'routing')
+				await field(opened, 'AffinityRules').fill('[{"model":"claude-*","headr":"x-thread"}]')
+				await routing.getByRole('button', { name: 'Save routing settings' }).click()
+				await toast(opened, 'Save failed, please retry: AffinityRules is not a valid JSON string: Unrecognized key: "headr"')
+				expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
+				await screenshotSection(opened, 'routing', 'settings-routing-390-en-dark')
+				await screenshotSection(opened, 'affinity-sessions', 'settings-affinity-sessions-390-en-dark')
+			}, { width: 390, language: 'en', theme: 'dark' })
+		}, 60_000)
+	})
 })

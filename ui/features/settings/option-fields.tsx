@@ -120,7 +120,8 @@ export function OptionSwitch({ form, name, label, hint }: FieldProps) {
 	const { t } = useTranslation()
 	const value = form.values[name]
 	return (
-		<div className="flex items-center gap-2" data-option={name}>
+		// The hint goes under the label when both do not fit on one line (phones).
+		<div className="flex flex-wrap items-center gap-x-2 gap-y-1" data-option={name}>
 			<Switch id={fieldId(name)} checked={value === 'true'} onCheckedChange={() => form.set(name, value === 'true' ? 'false' : 'true')} />
 			<Label htmlFor={fieldId(name)}>{t(label)}</Label>
 			{hint && <span className="text-xs text-muted-foreground">{t(hint)}</span>}

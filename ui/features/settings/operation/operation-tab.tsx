@@ -1,3 +1,4 @@
+import { AffinitySessionsSection } from '@ui/features/settings/operation/affinity-sessions-section'
 import { ChatSection } from '@ui/features/settings/operation/chat-section'
 import { DashboardSection } from '@ui/features/settings/operation/dashboard-section'
 import { DrawingSection } from '@ui/features/settings/operation/drawing-section'
@@ -9,6 +10,7 @@ import { MonitoringSection } from '@ui/features/settings/operation/monitoring-se
 import { QuotaSection } from '@ui/features/settings/operation/quota-section'
 import { type NavSection, SectionNav } from '@ui/features/settings/operation/section-nav'
 import { RateLimitSection } from '@ui/features/settings/operation/rate-limit-section'
+import { RoutingSection } from '@ui/features/settings/operation/routing-section'
 import { SensitiveSection } from '@ui/features/settings/operation/sensitive-section'
 
 /** The sections in page order: their SectionCard ids and titles. */
@@ -20,6 +22,8 @@ const SECTIONS: readonly NavSection[] = [
 	{ id: 'dashboard', title: '数据看板设置' },
 	{ id: 'monitoring', title: '监控设置' },
 	{ id: 'rate-limit', title: '请求速率限制' },
+	{ id: 'routing', title: '路由与会话亲和' },
+	{ id: 'affinity-sessions', title: '会话亲和记录' },
 	{ id: 'quota', title: '额度设置' },
 	{ id: 'chat', title: '聊天设置' },
 	{ id: 'group', title: '分组设置' },
@@ -39,6 +43,8 @@ export function OperationTab() {
 				<DashboardSection />
 				<MonitoringSection />
 				<RateLimitSection />
+				<RoutingSection />
+				<AffinitySessionsSection />
 				<QuotaSection />
 				<ChatSection />
 				<GroupSection />
