@@ -81,13 +81,17 @@ describe.skipIf(!browserExecutable)('multi-key channels in a browser', () => {
 	async function screenshotPanel(page: Page, name: string) {
 		await page.evaluate(() => document.querySelectorAll<HTMLButtonElement>('section[aria-live] button').forEach((button) => button.click()))
 		const panel: Locator = page.getByRole('region', { name: /^(密钥池|Key pool)$/ })
-		await panel.scrollIntoViewIfNeeded()
-		// The save bar stays at the window's bottom, over whatever part of the panel is there.
+		// A window tall enough for the panel, so that the sticky header is not stitched over it; the
+		// save bar stays at the window's bottom, over whatever part of the panel is there.
+		const viewport = page.viewportSize()!
+		await page.setViewportSize({ width: viewport.width, height: Math.ceil((await panel.boundingBox())!.height) + 400 })
+		await panel.evaluate((element) => element.scrollIntoView({ block: 'center' }))
 		const actions = page.getByTestId('editor-actions')
 		await actions.evaluate((element) => { element.style.visibility = 'hidden' })
 		mkdirSync(screenshotDirectory, { recursive: true })
 		await panel.screenshot({ path: join(screenshotDirectory, `${name}.png`) })
 		await actions.evaluate((element) => { element.style.visibility = '' })
+		await page.setViewportSize(viewport)
 	}
 
 	async function withPage(path: string, options: Parameters<ConsoleHarness['open']>[1], run: (opened: OpenedPage) => Promise<void>) {
