@@ -62,6 +62,33 @@ describe('the channel editor page rendered on the server', () => {
 		expect(html).not.toContain('批量创建')
 	})
 
+	test('create mode offers the three ways to read the key: one key, one channel per key, or one channel holding them all', async () => {
+		const { html } = await render('/channel/add', root)
+		expect(html).toContain('创建方式')
+		for (const mode of ['单个密钥', '批量创建', '多密钥渠道']) expect(html).toContain(mode)
+		expect(html).toMatch(/role="radio"[^>]*aria-checked="true"[^>]*value="single"|value="single"[^>]*aria-checked="true"/)
+	})
+
+	test('edit mode of a multi-key channel shows its way of picking a key and its keys by index and hint, never a key and no key field', async () => {
+		const keys = ['sk-render-pool-zero-000000000aaaa', 'sk-render-pool-one-0000000000bbbb']
+		const created = await ferry.call('POST', '/api/channel/', {
+			as: root, body: { type: 1, name: 'render-pool', mode: 'multi_key', multi_key_mode: 'polling', key: keys.join('\n'), models: 'gpt-4o' },
+		})
+		const id = created.body.data[0].id
+		const { status, html } = await render(`/channel/edit/${id}`, root)
+		expect(status).toBe(200)
+		expect(html).toContain('密钥池')
+		expect(html).toContain('依次轮流')
+		expect(html).toContain('…aaaa')
+		expect(html).toContain('…bbbb')
+		expect(html).toContain('data-key-index="1"')
+		expect(html).not.toMatch(/\sid="channel-key"/)
+		for (const key of keys) expect(html).not.toContain(key.slice(0, 16))
+		const english = await render(`/channel/edit/${id}`, root, 'en')
+		expect(english.html).toContain('Key pool')
+		expect(english.html).toContain('Test all keys')
+	})
+
 	test('an unknown channel id shows the server message, in the page\'s language, and a way back', async () => {
 		const { status, html } = await render('/channel/edit/999999', root)
 		expect(status).toBe(200)
