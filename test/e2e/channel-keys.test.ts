@@ -224,7 +224,7 @@ describe.skipIf(!browserExecutable)('multi-key channels in a browser', () => {
 		})
 	}, 60_000)
 
-	test('adding keys says how many were added and how many repeats were left out; the new key gets the next index (en, 1400 px)', async () => {
+	test('adding keys says how many were added and how many repeats were left out; the new key gets the next index; the way of picking a key saves with the channel (en, 1400 px)', async () => {
 		const id = await createPool('pool-add', KEYS.slice(0, 2))
 		await withPage(`/channel/edit/${id}`, { language: 'en', width: 1400 }, async ({ page }) => {
 			await page.getByRole('button', { name: 'Add keys', exact: true }).click()
@@ -236,6 +236,16 @@ describe.skipIf(!browserExecutable)('multi-key channels in a browser', () => {
 			expect(await page.getByTestId('key-hint').allTextContents()).toEqual(['…aaaa', '…bbbb', '…dddd'])
 			expect(await page.getByLabel('Add keys', { exact: true }).inputValue()).toBe('')
 			expect(await page.content()).not.toContain('sk-added-key')
+			// The channel's own fields save as for any channel, with its way of picking a key and no key.
+			await page.getByLabel('Key selection', { exact: true }).click()
+			await page.getByRole('option', { name: 'In turn (polling)', exact: true }).click()
+			await page.getByRole('button', { name: 'Save', exact: true }).click()
+			await toast(page, 'success', 'Channel updated')
+			await page.waitForURL(`${harness.origin}/channel`)
+			const { channels } = harness.ferry.store.tables
+			const [saved] = await harness.ferry.store.db.select().from(channels).where(eq(channels.id, id))
+			expect(saved).toMatchObject({ multiKeyMode: 'polling', mode: 'multi_key' })
+			expect((await storedKeys(id)).map((row) => harness.ferry.dependencies.secrets.decrypt(row.key))).toEqual([...KEYS.slice(0, 2), 'sk-added-key-0000000000000dddd'])
 		})
 	}, 60_000)
 
