@@ -8,7 +8,7 @@ import { eq } from 'drizzle-orm'
 import { LOG_TYPE } from '@shared/log'
 import { quotaForUsage, type Pricing } from '@/billing/price'
 import { CallScope } from '@/relay/pipeline/call-scope'
-import type { RelayCaller } from '@/relay/pipeline/token-auth'
+import type { RelayCaller } from '@/relay/edge/token-auth'
 import { createTestApp, type TestApp } from '../helpers/app'
 import { databaseTargets } from '../helpers/database'
 

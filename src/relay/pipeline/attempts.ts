@@ -13,9 +13,9 @@ import { RelayError, relayErrors, wordedRelayError } from '../errors'
 import { AdaptorFetchError } from '../providers/types'
 import { scrubSecrets, upstreamMessageOf } from '../upstream/messages'
 import { canTakeKey, ChannelUnfitError, channelCanTake, openUpstream, type OpenedUpstream, type UpstreamCall } from '../upstream/open'
-import { UNREACHABLE } from './call-metrics'
-import { disableReason } from './channel-health'
-import type { RelayServices } from './services'
+import { UNREACHABLE } from '../call-metrics'
+import { disableReason } from '../routing/channel-health'
+import type { RelayServices } from '../services'
 
 /** 504/524 mean the upstream already spent the time; the rest are the request's own fault. */
 const NEVER_RETRY = new Set([400, 408, 413, 415, 422, 504, 524])

@@ -11,11 +11,11 @@ import type { RoutableChannel } from '@/db/stores/channels'
 import { InsufficientQuotaError, reserve, settle, voidHold } from '@/billing/holds'
 import { quotaForUsage, type Pricing, type Usage } from '@/billing/price'
 import { relayErrors } from '../errors'
-import type { CallRecord } from './call-metrics'
-import type { RelayServices } from './services'
-import { SENSITIVE_MASK } from './sensitive-words'
+import type { CallRecord } from '../call-metrics'
+import type { RelayServices } from '../services'
+import { SENSITIVE_MASK } from '../sensitive-words/words'
 import type { StreamEnd } from './stream-meter'
-import type { RelayCaller } from './token-auth'
+import type { RelayCaller } from '../edge/token-auth'
 
 /** What the log of a call says about it, known before anything is held. */
 interface ScopedCall {

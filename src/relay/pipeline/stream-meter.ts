@@ -27,7 +27,7 @@ import type { Usage } from '@/billing/price'
 import { RelayError } from '../errors'
 import { parseEventData, streamFailure, type AnswerEvent, type EventReader, type Json, type PassedEvent, type ReadEvent } from '../formats/events'
 import type { StreamInspector } from '../formats/wire'
-import type { StreamAnswerFilter } from './answer-filter'
+import type { StreamAnswerFilter } from '../sensitive-words/answer-filter'
 
 export type StreamEnd = 'completed' | 'client_closed' | 'upstream_failed' | 'malformed' | 'sensitive_words'
 

@@ -11,8 +11,13 @@ const API_VERSION = /^\d{4}-\d{2}-\d{2}$/
 const BETA_LIST = /^[\w.-]+(?:\s*,\s*[\w.-]+)*$/
 const BETA_LIST_MAX_LENGTH = 4096
 
+/** What the format reads of the client's headers. */
+interface HeaderReader {
+	get(name: string): string | null
+}
+
 /** The headers the client wrote its body for: its API version and betas (context management, 1M context…). */
-function wireHeaders(headers: Headers): Record<string, string> {
+function wireHeaders(headers: HeaderReader): Record<string, string> {
 	const wire: Record<string, string> = {}
 	const version = headers.get('anthropic-version')?.trim()
 	if (version && API_VERSION.test(version)) wire['anthropic-version'] = version
@@ -21,13 +26,16 @@ function wireHeaders(headers: Headers): Record<string, string> {
 	return wire
 }
 
-/** `text` is the body as the client sent it, `body` the same parsed. */
-export function claudeNativeRequest(request: Request, text: string, body: Record<string, unknown>): NativeRequest {
+/**
+ * `text` is the body as the client sent it, `body` the same parsed; `headers` the client's, and
+ * `betaQuery` its `?beta=` query value (the Claude SDKs send `true`).
+ */
+export function claudeNativeRequest(text: string, body: Record<string, unknown>, headers: HeaderReader, betaQuery: string | null): NativeRequest {
 	return {
 		format: 'claude',
 		bodyFor: (model) => (model === body.model ? text : JSON.stringify({ ...body, model })),
 		value: body,
-		headers: wireHeaders(request.headers),
-		search: new URL(request.url).searchParams.get('beta') === 'true' ? '?beta=true' : '',
+		headers: wireHeaders(headers),
+		search: betaQuery === 'true' ? '?beta=true' : '',
 	}
 }

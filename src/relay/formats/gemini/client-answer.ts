@@ -74,7 +74,7 @@ export function geminiAnswerFromOpenAI(answer: OpenAIAnswer, model: string): Gem
 	}
 }
 
-type GeminiStreamFraming = 'sse' | 'json-array'
+export type GeminiStreamFraming = 'sse' | 'json-array'
 
 /** A stream that failed upstream ends with an error typed as this status is (UNAVAILABLE). */
 const UPSTREAM_ERROR_STATUS = 502

@@ -25,11 +25,8 @@ interface Multipart {
 
 type Body = Record<string, unknown> & { [MULTIPART]?: Multipart }
 
-/** Whether the request says it carries JSON (the JSON form of an endpoint that also takes uploads). */
-export const isJsonRequest = (request: Request) => (request.headers.get('content-type') ?? '').toLowerCase().startsWith('application/json')
-
 /**
- * An upload read by the relay's body reader (pipeline/read-body.ts) → its canonical body: the text
+ * An upload read by the relay's body reader (edge/read-body.ts) → its canonical body: the text
  * fields (a field sent more than once, such as `timestamp_granularities[]`, as a list), with the
  * upload attached.
  */

@@ -10,9 +10,9 @@ import { newRequestId } from '@/lib/crypto'
 import { type ErrorResponder, RelayError, relayFailure } from '../errors'
 import type { ClientFormat } from '../formats/client-format'
 import type { EventReader } from '../formats/events'
-import { outcomeOfStatus, type CallRecord } from './call-metrics'
-import { relayCall, type CallRequest } from './relay-call'
-import type { RelayServices } from './services'
+import { outcomeOfStatus, type CallRecord } from '../call-metrics'
+import { relayCall, type CallRequest } from '../pipeline/relay-call'
+import type { RelayServices } from '../services'
 
 /** What a handler learns about the call before it is relayed: everything of CallRequest but what the edge adds. */
 type PreparedCall = Omit<CallRequest, 'requestId' | 'signal' | 'clientAddress' | 'startedAt' | 'metrics' | 'passThroughWire'>

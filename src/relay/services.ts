@@ -2,13 +2,13 @@
 import type { StatusReason } from '@shared/messages/channel-status'
 import type { Executor } from '@/billing/batcher'
 import type { QuotaReminder } from '@/billing/quota-reminder'
-import type { UpstreamFetch } from '../upstream/open'
-import type { BodyGate } from './read-body'
+import type { UpstreamFetch } from './upstream/open'
+import type { BodyGate } from './edge/read-body'
 import type { RelayMetrics } from './call-metrics'
-import type { RequestLimits } from './request-limits'
-import type { RoutingTable } from './routing-table'
-import type { SensitiveWords } from './sensitive-words'
-import type { RelayCaller, TokenAuthenticator } from './token-auth'
+import type { RequestLimits } from './edge/request-limits'
+import type { RoutingTable } from './routing/routing-table'
+import type { SensitiveWords } from './sensitive-words/words'
+import type { RelayCaller, TokenAuthenticator } from './edge/token-auth'
 
 export interface RelayServices {
 	routing: RoutingTable
@@ -31,6 +31,6 @@ export interface RelayServices {
 	metrics: RelayMetrics
 	/** The per-user request rate limits (ModelRequestRateLimit*). */
 	requestLimits: RequestLimits
-	/** How much of a body this caller may send, and whether a large one is parsed for them (read-body.ts). */
+	/** How much of a body this caller may send, and whether a large one is parsed for them (edge/read-body.ts). */
 	bodyGate(caller: RelayCaller): BodyGate
 }

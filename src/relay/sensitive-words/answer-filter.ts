@@ -1,5 +1,5 @@
 /**
- * Checking answers for sensitive words (see ./sensitive-words.ts), on OpenAI-format answers — every
+ * Checking answers for sensitive words (see ./words.ts), on OpenAI-format answers — every
  * client format's answer is made from one when answers are checked, so this covers all of them. Every
  * text the client receives is checked: each choice's `content` (a string, or its parts' text),
  * `reasoning_content` and `reasoning`, `refusal`, the audio transcript, each tool call's (and the
@@ -19,7 +19,7 @@ import type { WordMatcher } from '@/lib/word-matcher'
 import { isObject } from '../formats/json'
 import { THINKING_BLOCKS_FIELD } from '../formats/claude/thinking'
 import { legacyTokens, TokenSequenceFilter } from './logprobs-filter'
-import { SENSITIVE_MASK, type AnswerPolicy } from './sensitive-words'
+import { SENSITIVE_MASK, type AnswerPolicy } from './words'
 
 type Json = Record<string, unknown>
 type Span = [start: number, end: number]

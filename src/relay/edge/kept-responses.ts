@@ -9,11 +9,11 @@
 import type { Dependencies } from '@/dependencies'
 import { forgetResponse, keptResponseChannel } from '@/db/stores/kept-responses'
 import type { BodyReader } from '@/lib/outbound'
-import { openAIErrorResponse, relayErrors, relayFailure, RelayError } from '../../errors'
-import type { RelayServices } from '../../pipeline/services'
-import { bearerKey } from '../../pipeline/token-auth'
-import { adaptorFor } from '../../providers/registry'
-import { scrubSecrets, upstreamMessageOf } from '../../upstream/messages'
+import { openAIErrorResponse, relayErrors, relayFailure, RelayError } from '../errors'
+import type { RelayServices } from '../services'
+import { bearerKey } from './token-auth'
+import { adaptorFor } from '../providers/registry'
+import { scrubSecrets, upstreamMessageOf } from '../upstream/messages'
 
 export type KeptAction = { method: 'GET' | 'DELETE'; suffix: '' | '/input_items' } | { method: 'POST'; suffix: '/cancel' }
 

@@ -1,25 +1,28 @@
 /**
- * OpenAI's image, audio and moderation endpoints under `/v1` (OpenAI API reference). JSON bodies
+ * The HTTP edge of OpenAI's image, audio and moderation endpoints under `/v1` (OpenAI API reference). JSON bodies
  * (`/images/generations`, `/audio/speech`, `/moderations`, and `/images/edits` in its JSON form) go
  * upstream as the client's bytes while Ferry changes nothing in them; uploads (`/images/edits`,
  * `/images/variations`, `/audio/transcriptions`, `/audio/translations`) are read within the relay's
- * body limit and passed on intact (multipart.ts). A request that names no model gets OpenAI's default
- * for the endpoint. Answers pass through as the upstream sent them (pipeline/media-answer.ts).
+ * body limit and passed on intact (formats/media/multipart.ts). A request that names no model gets OpenAI's default
+ * for the endpoint. Answers pass through as the upstream sent them (stages/media-answer.ts).
  */
 import { Elysia } from 'elysia'
 import type { Dependencies } from '@/dependencies'
 import type { ClientAddress } from '@/lib/client-address'
-import { openAIErrorResponse } from '../../errors'
-import { respond } from '../../pipeline/respond'
-import type { RelayServices } from '../../pipeline/services'
-import { bearerKey } from '../../pipeline/token-auth'
-import type { MediaEndpoint } from '../../providers/types'
-import { openAIClientFormat } from '../openai/client'
-import { readJsonCall, readUploadCall } from '../../pipeline/read-body'
-import { isJsonRequest, uploadBody } from './multipart'
-import { withDefaultModel } from './requests'
+import { openAIErrorResponse } from '../errors'
+import { respond } from './respond'
+import type { RelayServices } from '../services'
+import { bearerKey } from './token-auth'
+import type { MediaEndpoint } from '../providers/types'
+import { openAIClientFormat } from '../formats/openai/client'
+import { readJsonCall, readUploadCall } from './read-body'
+import { uploadBody } from '../formats/media/multipart'
+import { withDefaultModel } from '../formats/media/requests'
 
 type Uploads = 'json' | 'multipart'
+
+/** Whether the request says it carries JSON (the JSON form of an endpoint that also takes uploads). */
+const isJsonRequest = (request: Request) => (request.headers.get('content-type') ?? '').toLowerCase().startsWith('application/json')
 
 /** One call: the key is authenticated before the body is read. */
 function relayMedia(dependencies: Dependencies, relay: RelayServices, endpoint: MediaEndpoint, uploads: Uploads, request: Request, clientAddress: string): Promise<Response> {

@@ -8,8 +8,8 @@ import type { Dependencies } from '@/dependencies'
 import { sessionUser } from '@/auth/session-user'
 import { usableGroups } from '@/billing/groups'
 import { RELAY_MESSAGES } from '@shared/messages/relay'
-import { relayErrors, wordedRelayError } from '../errors'
-import type { RelayCaller } from '../pipeline/token-auth'
+import { relayErrors, wordedRelayError } from '../../errors'
+import type { RelayCaller } from '../token-auth'
 
 const PLAYGROUND_TOKEN_PREFIX = 'playground-'
 

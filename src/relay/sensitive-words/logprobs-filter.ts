@@ -20,7 +20,7 @@
  */
 import type { WordMatcher } from '@/lib/word-matcher'
 import { isObject } from '../formats/json'
-import { SENSITIVE_MASK, type AnswerPolicy } from './sensitive-words'
+import { SENSITIVE_MASK, type AnswerPolicy } from './words'
 
 type Json = Record<string, unknown>
 type Span = [start: number, end: number]
