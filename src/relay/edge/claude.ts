@@ -9,10 +9,8 @@
  */
 import type { Dependencies } from '@/dependencies'
 import { relayFailure } from '../errors'
-import { claudeClientFormat } from '../formats/claude/client'
+import { canonicalRequestFromClaude, claudeClientFormat } from '../formats/claude/client'
 import { claudeErrorResponse } from '../formats/claude/errors'
-import { openAIBodyFromClaude } from '../formats/claude/request'
-import { claudeNativeRequest } from '../formats/claude/same-format'
 import type { RelayServices } from '../services'
 import { countRequestTokens } from './count-request'
 import { readJsonCall } from './read-body'
@@ -27,10 +25,9 @@ export function relayClaudeMessages(dependencies: Dependencies, relay: RelayServ
 	return respond(dependencies, relay, request, clientAddress, claudeErrorResponse, async () => {
 		const caller = await relay.authenticate(claudeKey(request.headers), clientAddress)
 		const { text, value } = await readJsonCall(request, relay.bodyGate(caller))
-		const body = openAIBodyFromClaude(value)
-		const model = typeof body.model === 'string' ? body.model : ''
-		const native = claudeNativeRequest(text, value as Record<string, unknown>, request.headers, new URL(request.url).searchParams.get('beta'))
-		return { call: { endpoint: 'chat', caller, body, native }, format: claudeClientFormat(model) }
+		const canonical = canonicalRequestFromClaude(value, text, request.headers, new URL(request.url).searchParams.get('beta'))
+		const model = (canonical.body as { model?: unknown }).model
+		return { call: { request: canonical, caller }, format: claudeClientFormat(typeof model === 'string' ? model : '') }
 	})
 }
 

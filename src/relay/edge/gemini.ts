@@ -9,10 +9,8 @@
 import { Elysia } from 'elysia'
 import type { Dependencies } from '@/dependencies'
 import { RelayError, relayFailure } from '../errors'
-import { geminiClientFormat, geminiNativeRequest, isEmbeddingMethod, isGeminiMethod } from '../formats/gemini/client'
-import { openAIChatFromGemini, openAIEmbeddingsFromGemini } from '../formats/gemini/client-request'
+import { canonicalRequestFromGemini, geminiClientFormat, isGeminiMethod } from '../formats/gemini/client'
 import { geminiErrorResponse } from '../formats/gemini/errors'
-import { isObject } from '../formats/json'
 import type { RelayServices } from '../services'
 import { readJsonCall } from './read-body'
 import { respond } from './respond'
@@ -35,10 +33,7 @@ async function relayGemini(dependencies: Dependencies, relay: RelayServices, req
 	return respond(dependencies, relay, request, clientAddress, geminiErrorResponse, async () => {
 		const caller = await relay.authenticate(key, clientAddress)
 		const { text, value } = await readJsonCall(request, relay.bodyGate(caller))
-		const chat = !isEmbeddingMethod(method)
-		const body = chat ? openAIChatFromGemini(value, model, method === 'streamGenerateContent') : openAIEmbeddingsFromGemini(value, model, method === 'batchEmbedContents')
-		const native = chat && isObject(value) ? geminiNativeRequest(text, value) : undefined
-		return { call: { endpoint: chat ? 'chat' : 'embeddings', caller, body, native }, format }
+		return { call: { request: canonicalRequestFromGemini(method, model, value, text), caller }, format }
 	})
 }
 

@@ -16,7 +16,8 @@ import { bearerKey } from './token-auth'
 import type { MediaEndpoint } from '../providers/types'
 import { openAIClientFormat } from '../formats/openai/client'
 import { readJsonCall, readUploadCall } from './read-body'
-import { uploadBody } from '../formats/media/multipart'
+import { canonicalUpload } from '../formats/media/multipart'
+import { NO_EXTRAS } from '../formats/canonical'
 import { withDefaultModel } from '../formats/media/requests'
 
 type Uploads = 'json' | 'multipart'
@@ -31,10 +32,10 @@ function relayMedia(dependencies: Dependencies, relay: RelayServices, endpoint: 
 		if (uploads === 'json' || isJsonRequest(request)) {
 			const { text, value } = await readJsonCall(request, relay.bodyGate(caller))
 			const body = withDefaultModel(endpoint, value)
-			return { call: { endpoint, caller, body, bodyText: body === value ? text : undefined }, format: openAIClientFormat }
+			return { call: { request: { endpoint, body, extras: NO_EXTRAS, bodyText: body === value ? text : undefined }, caller }, format: openAIClientFormat }
 		}
-		const body = withDefaultModel(endpoint, uploadBody(await readUploadCall(request, relay.bodyGate(caller))))
-		return { call: { endpoint, caller, body }, format: openAIClientFormat }
+		const { body, upload } = canonicalUpload(await readUploadCall(request, relay.bodyGate(caller)))
+		return { call: { request: { endpoint, body: withDefaultModel(endpoint, body), extras: NO_EXTRAS, upload }, caller }, format: openAIClientFormat }
 	})
 }
 

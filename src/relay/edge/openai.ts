@@ -7,8 +7,7 @@
  */
 import type { Dependencies } from '@/dependencies'
 import { openAIErrorResponse, relayErrors, relayFailure } from '../errors'
-import { canonicalFromOpenAI } from '../formats/canonical'
-import { isObject } from '../formats/json'
+import { canonicalRequestFromOpenAI } from '../formats/canonical'
 import { openAIClientFormat } from '../formats/openai/client'
 import type { RelayEndpoint } from '../providers/types'
 import { resolveGroup } from '../routing/groups'
@@ -21,8 +20,7 @@ export function relayOpenAI(dependencies: Dependencies, relay: RelayServices, en
 	return respond(dependencies, relay, request, clientAddress, openAIErrorResponse, async () => {
 		const caller = await relay.authenticate(bearerKey(request.headers), clientAddress)
 		const { text, value } = await readJsonCall(request, relay.bodyGate(caller))
-		const body = isObject(value) ? canonicalFromOpenAI(value) : value
-		return { call: { endpoint, caller, body, bodyText: body === value ? text : undefined }, format: openAIClientFormat }
+		return { call: { request: canonicalRequestFromOpenAI(endpoint, value, text), caller }, format: openAIClientFormat }
 	})
 }
 

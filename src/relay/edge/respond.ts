@@ -54,7 +54,7 @@ export async function respond(
 		const prepared = await prepare()
 		const { call } = prepared
 		await relay.routing.ready()
-		metrics.describe(call.endpoint, (call.body as { model?: unknown } | null)?.model)
+		metrics.describe(call.request.endpoint, (call.request.body as { model?: unknown } | null)?.model)
 		const succeeded = await relay.requestLimits.admit(call.caller)
 		const passThroughWire = prepared.format.passThroughWire
 		const result = await relayCall(dependencies, relay, { ...call, requestId, signal: request.signal, clientAddress, startedAt, metrics, passThroughWire })

@@ -22,8 +22,7 @@ import { nowSeconds } from '@/lib/clock'
 import { openAIErrorResponse, relayErrors, relayFailure, RelayError } from '../errors'
 import { isObject } from '../formats/json'
 import { itemId, responseEcho, type ResponseIdentity } from '../formats/responses/answer'
-import { type Remember, responsesClientFormat, responsesNativeRequest } from '../formats/responses/client'
-import { chatBodyFromResponses, nativeOnlyReason } from '../formats/responses/request'
+import { canonicalRequestFromResponses, type Remember, responsesClientFormat } from '../formats/responses/client'
 import type { RelayServices } from '../services'
 import { countRequestTokens } from './count-request'
 import { type KeptAction, relayKeptResponse } from './kept-responses'
@@ -50,8 +49,7 @@ function relayResponses(dependencies: Dependencies, relay: RelayServices, reques
 		const caller = await relay.authenticate(bearerKey(request.headers), clientAddress)
 		const { text, value } = await readJsonCall(request, relay.bodyGate(caller))
 		if (!isObject(value)) throw relayErrors.badRequest('the request body must be a JSON object')
-		const required = nativeOnlyReason(value)
-		const body = chatBodyFromResponses(value, required !== undefined)
+		const canonical = canonicalRequestFromResponses(value, text)
 		const preferredChannelId = await keepingChannel(dependencies, caller, value.previous_response_id)
 		const identity: ResponseIdentity = { id: itemId('resp'), createdAt: nowSeconds(), model: typeof value.model === 'string' ? value.model : '', echo: responseEcho(value) }
 		const remember: Remember | undefined = value.store === false ? undefined : async (responseId, channelId) => {
@@ -62,7 +60,7 @@ function relayResponses(dependencies: Dependencies, relay: RelayServices, reques
 				dependencies.logger.error('remembering a kept response failed', { channelId, error: String(error) })
 			}
 		}
-		return { call: { endpoint: 'chat', caller, body, native: responsesNativeRequest(text, value, required), preferredChannelId }, format: responsesClientFormat(identity, remember) }
+		return { call: { request: canonical, caller, preferredChannelId }, format: responsesClientFormat(identity, remember) }
 	})
 }
 

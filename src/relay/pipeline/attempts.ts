@@ -67,7 +67,7 @@ export async function sendWithRetries(dependencies: Dependencies, relay: RelaySe
 	const tried: number[] = []
 	const retries = plan.pinnedChannelId ? 0 : dependencies.options.get('RetryTimes')
 	let lastError: RelayError | undefined
-	const call = { endpoint: plan.endpoint, stream: plan.stream, model: plan.model, native: plan.native?.format, nativeRequired: plan.native?.required !== undefined }
+	const call = { endpoint: plan.request.endpoint, stream: plan.stream, model: plan.model, native: plan.native?.format, nativeRequired: plan.native?.required !== undefined }
 	const takes = { accepts: (candidate: RoutableChannel) => channelCanTake(candidate, call), cacheKey: canTakeKey(call) }
 	for (let attempts = 0; attempts <= retries;) {
 		const preferred = tried.length === 0 && plan.preferredChannelId !== undefined

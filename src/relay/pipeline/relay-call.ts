@@ -21,7 +21,8 @@ import { checkOpenAIRequest, isStreamable } from '../formats/openai/requests'
 import { rerankInput, rerankUsageFrom, withRerankUsage } from '../formats/rerank'
 import { wireReader } from '../formats/wire'
 import { servesEndpoint, type ServiceCall } from '../providers/registry'
-import type { NativeRequest, RelayEndpoint } from '../providers/types'
+import type { RelayEndpoint } from '../providers/types'
+import type { CanonicalRequest, ConvertedRequest } from '../formats/canonical'
 import { scrubbedStreamErrors } from '../upstream/messages'
 import { canTakeKey, channelCanTake, MalformedAnswerError } from '../upstream/open'
 import { checkWholeAnswer, streamAnswerFilter } from '../sensitive-words/answer-filter'
@@ -40,18 +41,13 @@ import type { RelayCaller } from '../edge/token-auth'
 /** Self-use mode lets unpriced models through at no cost. */
 const FREE: Pricing = { kind: 'per_token', modelRatio: 0, completionRatio: 1, cacheRatio: 1, createCacheRatio: 1, groupRatio: 1 }
 
-/** What a client format hands the core: the caller, and the request in the canonical form (and its own). */
+/** What a client format hands the core: the caller, and the canonical request. */
 export interface CallRequest {
 	requestId: string
-	endpoint: RelayEndpoint
 	/** Authenticated by the client format (a token), or known without one (the playground's session user). */
 	caller: RelayCaller
-	/** The canonical (OpenAI-format) body: what is checked, held, routed and billed by. */
-	body: unknown
-	/** `body` exactly as the client wrote it, when it is that: an OpenAI-format upstream gets these bytes. */
-	bodyText?: string
-	/** The client's own request (Claude's, Gemini's), for a channel that speaks its format. */
-	native?: NativeRequest
+	/** The canonical request, as the client format converted it: what is checked, held, routed and billed by. */
+	request: ConvertedRequest
 	/**
 	 * A channel to try first (the one keeping the conversation a request continues): only a
 	 * preference, taken when routing would choose among it for the caller's group and model.
@@ -112,8 +108,10 @@ const generatesText = (endpoint: RelayEndpoint) => endpoint === 'chat' || endpoi
  * The caller (respond.ts) has waited for the routing table to be ready.
  */
 export async function relayCall(dependencies: Dependencies, relay: RelayServices, request: CallRequest): Promise<CallResult> {
-	const { requestId, endpoint, caller } = request
-	const body = checkOpenAIRequest(endpoint, request.body)
+	const { requestId, caller } = request
+	const { endpoint } = request.request
+	const body = checkOpenAIRequest(endpoint, request.request.body, request.request.upload)
+	const canonical = request.request as CanonicalRequest
 	const promptWords = relay.sensitiveWords.forPrompts()
 	if (promptWords) {
 		const found = await findWords(promptWords, promptTexts(endpoint, body))
@@ -128,8 +126,8 @@ export async function relayCall(dependencies: Dependencies, relay: RelayServices
 	// Answers are checked for sensitive words in OpenAI's form, so with that check on a client's own
 	// format is converted rather than passed through.
 	const checksAnswers = generatesText(endpoint) && relay.sensitiveWords.forAnswers() !== undefined
-	if (checksAnswers && request.native?.required) throw relayErrors.badRequest(`${request.native.required}, and answers are checked for sensitive words here, which such a channel's answers cannot be`)
-	const native = checksAnswers ? undefined : request.native
+	if (checksAnswers && canonical.native?.required) throw relayErrors.badRequest(`${canonical.native.required}, and answers are checked for sensitive words here, which such a channel's answers cannot be`)
+	const native = checksAnswers ? undefined : canonical.native
 	const service = { endpoint, stream, native: native?.format, nativeRequired: native?.required !== undefined }
 	const takes = (channel: RoutableChannel) => channelCanTake(channel, { ...service, model })
 	const takesKey = canTakeKey(service)
@@ -147,7 +145,7 @@ export async function relayCall(dependencies: Dependencies, relay: RelayServices
 	await scope.reserve(holdFor(pricing, estimatePrompt(prompt), completionAllowance(dependencies, endpoint, body), dependencies.options.get('QuotaPerUnit')))
 	try {
 		const answer = await sendWithRetries(dependencies, relay, {
-			endpoint, group, model, body, bodyText: request.bodyText, stream, pinnedChannelId: caller.pinnedChannelId, preferredChannelId: request.preferredChannelId, signal: request.signal, native,
+			request: canonical, group, model, stream, pinnedChannelId: caller.pinnedChannelId, preferredChannelId: request.preferredChannelId, signal: request.signal, native,
 		})
 		scope.answered(answer.channel, answer.tried)
 		if (isMediaEndpoint(endpoint)) return await mediaAnswer({ logger: dependencies.logger, endpoint, prompt, scope }, answer)

@@ -1,5 +1,6 @@
 import type { BodyReader, OpenedResponse } from '@/lib/outbound'
 import type { WebSocketOpen } from '@/lib/outbound/websocket'
+import type { RequestExtras } from '../formats/canonical'
 import type { EventReader, WireFormat } from '../formats/events'
 
 /**
@@ -62,13 +63,16 @@ export type NativeFormat = Exclude<WireFormat, 'openai'>
  */
 export interface NativeRequest {
 	format: NativeFormat
-	/**
-	 * The client's body for an upstream model name: the bytes as sent when the name is unchanged, or
-	 * when the body does not name the model (Gemini's, whose model is in the path).
-	 */
-	bodyFor(model: string): string
+	/** The client's body exactly as it sent it. */
+	text: string
 	/** The client's body, parsed: for upstreams whose wire differs from the client's at the top (Bedrock's). */
 	value: Record<string, unknown>
+	/**
+	 * Whether the body names the model (`value.model`: Claude's, a Responses request), so that a
+	 * channel mapping it to another name gets the body with that name; Gemini's names it in the path,
+	 * and its bytes always go as they are.
+	 */
+	modelInBody: boolean
 	/** The client's headers that belong to the wire format (Claude's `anthropic-beta`, `anthropic-version`). */
 	headers: Record<string, string>
 	/** The client's query string that belongs to the wire format (Claude SDKs' `?beta=true`), or ''. */
@@ -82,7 +86,7 @@ export interface NativeRequest {
 }
 
 /** What a same-format adaptor builds its request from: the client's request with the upstream model name. */
-interface NativeCall extends Omit<NativeRequest, 'bodyFor' | 'format'> {
+interface NativeCall extends Omit<NativeRequest, 'format' | 'text' | 'modelInBody' | 'required'> {
 	/** The upstream model name (already in `body` when the format names it there). */
 	model: string
 	stream: boolean
@@ -129,8 +133,12 @@ export interface FetchedMedia {
  * shape, so the pipeline (usage, billing, logs, client formats) never sees the difference.
  */
 export interface Converter {
-	/** `body` is the client's OpenAI-format JSON with the upstream model name in place. */
-	buildRequest(channel: UpstreamChannel, body: Record<string, unknown>, context: AdaptorContext): UpstreamRequest | Promise<UpstreamRequest>
+	/**
+	 * `body` is the canonical request's OpenAI-format JSON with the upstream model name in place;
+	 * `extras` what the client said that OpenAI's form has no field for (formats/canonical.ts), for
+	 * a converter whose upstream can take it (never to be written into a request as fields of their own).
+	 */
+	buildRequest(channel: UpstreamChannel, body: Record<string, unknown>, context: AdaptorContext, extras?: RequestExtras): UpstreamRequest | Promise<UpstreamRequest>
 	/** The whole upstream answer → the OpenAI-format answer object (with `usage`). `model` is what the client asked for. */
 	toOpenAI(text: string, model: string): Record<string, unknown>
 	/**

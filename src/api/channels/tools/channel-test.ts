@@ -15,6 +15,7 @@ import type { Dependencies } from '@/dependencies'
 import { nowSeconds } from '@/lib/clock'
 import { newRequestId } from '@/lib/crypto'
 import { OutboundError } from '@/lib/outbound'
+import { NO_EXTRAS } from '@/relay/formats/canonical'
 import { answerText, usageFrom } from '@/relay/formats/openai/usage'
 import { ChannelUnfitError, openUpstream } from '@/relay/upstream/open'
 import { countPrompt, countText, type PromptRequest } from '@/billing/tokenizer'
@@ -94,7 +95,7 @@ export async function runChannelTest(dependencies: Dependencies, channel: ToolCh
 	let usage: Usage | undefined
 	try {
 		const opened = await openUpstream(dependencies, toolOutbound(dependencies), channel, {
-			endpoint, model, body: testBody(endpoint, model), stream: false, signal: AbortSignal.timeout(TEST_DEADLINE_MS),
+			request: { endpoint, body: testBody(endpoint, model), extras: NO_EXTRAS }, model, stream: false, signal: AbortSignal.timeout(TEST_DEADLINE_MS),
 		})
 		const text = await opened.response.text()
 		if (!opened.response.ok) {

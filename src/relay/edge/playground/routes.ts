@@ -9,7 +9,7 @@ import { Elysia } from 'elysia'
 import { requestLanguage } from '@shared/request-language'
 import type { Dependencies } from '@/dependencies'
 import { type ErrorResponder, inLanguage, openAIErrorResponse } from '../../errors'
-import { canonicalFromOpenAI } from '../../formats/canonical'
+import { canonicalRequestFromOpenAI } from '../../formats/canonical'
 import { isObject } from '../../formats/json'
 import { openAIClientFormat } from '../../formats/openai/client'
 import { readJsonCall } from '../read-body'
@@ -29,10 +29,11 @@ function playgroundChat(dependencies: Dependencies, relay: RelayServices, reques
 		if (isObject(body)) {
 			const { group, ...rest } = body
 			requestedGroup = group
-			forwarded = canonicalFromOpenAI(rest)
+			forwarded = rest
 		}
 		const caller = playgroundCaller(user, playgroundGroup(dependencies, user, requestedGroup))
-		return { call: { endpoint: 'chat', caller, body: forwarded }, format: openAIClientFormat }
+		// Not the client's bytes: `group` is taken out.
+		return { call: { request: canonicalRequestFromOpenAI('chat', forwarded), caller }, format: openAIClientFormat }
 	})
 }
 

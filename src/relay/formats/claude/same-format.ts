@@ -12,7 +12,7 @@ const BETA_LIST = /^[\w.-]+(?:\s*,\s*[\w.-]+)*$/
 const BETA_LIST_MAX_LENGTH = 4096
 
 /** What the format reads of the client's headers. */
-interface HeaderReader {
+export interface HeaderReader {
 	get(name: string): string | null
 }
 
@@ -33,8 +33,9 @@ function wireHeaders(headers: HeaderReader): Record<string, string> {
 export function claudeNativeRequest(text: string, body: Record<string, unknown>, headers: HeaderReader, betaQuery: string | null): NativeRequest {
 	return {
 		format: 'claude',
-		bodyFor: (model) => (model === body.model ? text : JSON.stringify({ ...body, model })),
+		text,
 		value: body,
+		modelInBody: true,
 		headers: wireHeaders(headers),
 		search: betaQuery === 'true' ? '?beta=true' : '',
 	}

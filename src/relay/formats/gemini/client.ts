@@ -4,9 +4,12 @@
  * Gemini's shape (client-answer.ts) — and the client's own request for such a channel.
  */
 import type { NativeRequest } from '../../providers/types'
+import { type ConvertedRequest, NO_EXTRAS } from '../canonical'
 import type { ClientFormat } from '../client-format'
 import { encodedStream } from '../events'
+import { isObject } from '../json'
 import { geminiAnswerFromOpenAI, geminiStreamEncoder, type GeminiStreamFraming } from './client-answer'
+import { openAIChatFromGemini, openAIEmbeddingsFromGemini } from './client-request'
 
 const METHODS = ['generateContent', 'streamGenerateContent', 'embedContent', 'batchEmbedContents'] as const
 export type GeminiMethod = (typeof METHODS)[number]
@@ -31,7 +34,18 @@ export function geminiClientFormat(method: GeminiMethod, model: string, framing:
 	}
 }
 
+/**
+ * A Gemini request for `model` by `method` (the path's) as the canonical request: a chat or an
+ * embedding in OpenAI's form (client-request.ts), a chat with the client's own body for a channel
+ * that speaks Gemini's API. `value` is the body parsed, `text` as the client sent it.
+ */
+export function canonicalRequestFromGemini(method: GeminiMethod, model: string, value: unknown, text: string): ConvertedRequest {
+	if (isEmbeddingMethod(method)) return { endpoint: 'embeddings', body: openAIEmbeddingsFromGemini(value, model, method === 'batchEmbedContents'), extras: NO_EXTRAS }
+	const body = openAIChatFromGemini(value, model, method === 'streamGenerateContent')
+	return { endpoint: 'chat', body, extras: NO_EXTRAS, native: isObject(value) ? geminiNativeRequest(text, value) : undefined }
+}
+
 /** The client's own chat request, for a channel that speaks Gemini's API: its body names no model, so it goes byte for byte. */
-export function geminiNativeRequest(text: string, body: Record<string, unknown>): NativeRequest {
-	return { format: 'gemini', bodyFor: () => text, value: body, headers: {}, search: '' }
+function geminiNativeRequest(text: string, body: Record<string, unknown>): NativeRequest {
+	return { format: 'gemini', text, value: body, modelInBody: false, headers: {}, search: '' }
 }

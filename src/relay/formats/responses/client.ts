@@ -1,24 +1,34 @@
 /**
- * The Responses client format's encoder (`POST /v1/responses`) and the client's own request. A
- * channel that speaks the API answers in it: its answer passes back as it came, and the id of a
- * response it keeps is handed to `remember` with the channel that made it, before the client sees
- * it. Any other channel's chat answer is turned into a response (answer.ts, stream.ts).
+ * The Responses client format (`POST /v1/responses`): its request as the canonical request — the
+ * chat body it converts to (request.ts), and the client's own request for a channel that speaks the
+ * API — and its encoder. Such a channel's answer passes back as it came, and the id of a response it
+ * keeps is handed to `remember` with the channel that made it, before the client sees it. Any other
+ * channel's chat answer is turned into a response (answer.ts, stream.ts).
  */
 import type { NativeRequest } from '../../providers/types'
+import { type ConvertedRequest, NO_EXTRAS } from '../canonical'
 import type { ClientFormat } from '../client-format'
 import { encodedStream, type EventReader, type Json } from '../events'
 import { responseFromChat, type ResponseIdentity } from './answer'
+import { chatBodyFromResponses, nativeOnlyReason } from './request'
 import { responsesStreamEncoder } from './stream'
 
 /** Keeps which channel made a response (the edge stores it). */
 export type Remember = (responseId: string, channelId: number) => Promise<void>
 
+/** A Responses request (`value` parsed, `text` as the client sent it) as the canonical chat request. */
+export function canonicalRequestFromResponses(value: Json, text: string): ConvertedRequest {
+	const required = nativeOnlyReason(value)
+	return { endpoint: 'chat', body: chatBodyFromResponses(value, required !== undefined), extras: NO_EXTRAS, native: responsesNativeRequest(text, value, required) }
+}
+
 /** The client's own request, for a channel that speaks the API: its bytes when the model name is unchanged. */
-export function responsesNativeRequest(text: string, value: Json, required: string | undefined): NativeRequest {
+function responsesNativeRequest(text: string, value: Json, required: string | undefined): NativeRequest {
 	return {
 		format: 'responses',
-		bodyFor: (model) => (model === value.model ? text : JSON.stringify({ ...value, model })),
+		text,
 		value,
+		modelInBody: true,
 		headers: {},
 		search: '',
 		...(required ? { required } : {}),
