@@ -20,6 +20,7 @@ import { createResponseTimeRecorder } from './routing/response-times'
 import { RoutingTable } from './routing/routing-table'
 import type { RelayServices } from './services'
 import { createSensitiveWords } from './sensitive-words/words'
+import { tableRouter } from './stages/route'
 
 export function createRelayServices(dependencies: Dependencies, outbound: RelayServices['outbound']): RelayServices {
 	const { store, secrets, changes, logger } = dependencies
@@ -27,6 +28,7 @@ export function createRelayServices(dependencies: Dependencies, outbound: RelayS
 	changes.subscribe('channels', () => routing.invalidate())
 	return {
 		routing,
+		router: tableRouter(routing),
 		authenticate: createTokenAuthenticator(dependencies),
 		ledger: createBatchingExecutor(store),
 		outbound,

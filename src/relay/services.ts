@@ -1,4 +1,4 @@
-/** What the relay needs beyond the app's dependencies: the routing table and the way upstream. */
+/** What the relay needs beyond the app's dependencies: the routing table, the router, the ledger's executor, the way upstream… */
 import type { StatusReason } from '@shared/messages/channel-status'
 import type { Executor } from '@/billing/batcher'
 import type { QuotaReminder } from '@/billing/quota-reminder'
@@ -8,10 +8,14 @@ import type { RelayMetrics } from './call-metrics'
 import type { RequestLimits } from './edge/request-limits'
 import type { RoutingTable } from './routing/routing-table'
 import type { SensitiveWords } from './sensitive-words/words'
-import type { RelayCaller, TokenAuthenticator } from './edge/token-auth'
+import type { Router } from './stages/route'
+import type { RelayCaller } from './caller'
+import type { TokenAuthenticator } from './edge/token-auth'
 
 export interface RelayServices {
 	routing: RoutingTable
+	/** Where each attempt of a call goes (stages/route.ts): the one place a choice of upstream is made. */
+	router: Router
 	authenticate: TokenAuthenticator
 	/** Runs ledger work; the batching executor groups concurrent calls' writes (design §4). */
 	ledger: Executor

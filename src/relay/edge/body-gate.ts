@@ -7,7 +7,7 @@
 import type { Dependencies } from '@/dependencies'
 import { relayErrors } from '../errors'
 import type { BodyGate } from './read-body'
-import type { RelayCaller } from './token-auth'
+import type { RelayCaller } from '../caller'
 
 const BALANCES = 'SELECT u.quota, t.remain_quota FROM users u LEFT JOIN tokens t ON t.id = $2 WHERE u.id = $1'
 

@@ -21,7 +21,7 @@ import { RELAY_MESSAGES } from '@shared/messages/relay'
 import type { OptionStore } from '@/db/stores/options'
 import type { RateLimiter } from '@/lib/rate-limiter'
 import { wordedRelayError } from '../errors'
-import type { RelayCaller } from './token-auth'
+import type { RelayCaller } from '../caller'
 
 const SECONDS_PER_MINUTE = 60
 

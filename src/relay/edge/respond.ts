@@ -1,7 +1,7 @@
 /**
- * The edge of every relay endpoint: a client format's handler reads and converts its request, the
- * caller's request rate limits are counted, the core relays it (relay-call.ts), and the format
- * encodes the typed result or the failure. Failures answer in the format's shape with the request
+ * Runs one call at the edge, whatever the client format: the format's `prepare` authenticates the
+ * caller and makes the canonical request, the caller's request rate limits are counted, the stages
+ * relay it (stages/index.ts), and the format encodes the typed result or the failure. Failures answer in the format's shape with the request
  * id; a client that went away gets 499. Each call's metrics record (call-metrics.ts) is finished
  * here with what the client got: at the answer or the failure, or when a stream ends.
  */
@@ -11,11 +11,11 @@ import { type ErrorResponder, RelayError, relayFailure } from '../errors'
 import type { ClientFormat } from '../formats/client-format'
 import type { EventReader } from '../formats/events'
 import { outcomeOfStatus, type CallRecord } from '../call-metrics'
-import { relayCall, type CallRequest } from '../pipeline/relay-call'
+import { relayCall, type CallStart } from '../stages'
 import type { RelayServices } from '../services'
 
-/** What a handler learns about the call before it is relayed: everything of CallRequest but what the edge adds. */
-type PreparedCall = Omit<CallRequest, 'requestId' | 'signal' | 'clientAddress' | 'startedAt' | 'metrics' | 'passThroughWire'>
+/** What a client format's edge learns about the call before it is relayed: who calls, the canonical request, a preferred channel. */
+type PreparedCall = Pick<CallStart, 'caller' | 'request' | 'preferredChannelId'>
 
 /** The stream as the client format reads it, finishing the call's record when it ends or is cancelled. */
 function recordedStream(events: EventReader, record: CallRecord): EventReader {
@@ -57,7 +57,9 @@ export async function respond(
 		metrics.describe(call.request.endpoint, (call.request.body as { model?: unknown } | null)?.model)
 		const succeeded = await relay.requestLimits.admit(call.caller)
 		const passThroughWire = prepared.format.passThroughWire
-		const result = await relayCall(dependencies, relay, { ...call, requestId, signal: request.signal, clientAddress, startedAt, metrics, passThroughWire })
+		const result = await relayCall(dependencies, relay, {
+			requestId, caller: call.caller, request: call.request, preferredChannelId: call.preferredChannelId, signal: request.signal, clientAddress, startedAt, metrics, passThroughWire,
+		})
 		succeeded?.()
 		const headers = { 'x-ferry-request-id': requestId }
 		if (result.kind === 'stream') {
@@ -66,7 +68,7 @@ export async function respond(
 				headers: { ...headers, 'content-type': prepared.format.streamContentType, 'cache-control': 'no-cache' },
 			})
 		}
-		// Image, audio and moderation answers reach every client as the upstream sent them (media-answer.ts).
+		// Image, audio and moderation answers reach every client as the upstream sent them (stages/media-answer.ts).
 		response = result.kind === 'media'
 			? new Response(result.body, { status: 200, headers: { ...headers, 'content-type': result.contentType } })
 			: new Response(await prepared.format.answerText(result.answer, result.wire, result.text, result.channelId), { status: 200, headers: { ...headers, 'content-type': 'application/json' } })

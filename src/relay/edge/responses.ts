@@ -28,7 +28,8 @@ import { countRequestTokens } from './count-request'
 import { type KeptAction, relayKeptResponse } from './kept-responses'
 import { readJsonCall } from './read-body'
 import { respond } from './respond'
-import { bearerKey, type RelayCaller } from './token-auth'
+import { bearerKey } from './token-auth'
+import type { RelayCaller } from '../caller'
 
 /**
  * The channel that keeps the response a request continues, to be preferred by routing; a 400 when

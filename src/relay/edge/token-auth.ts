@@ -10,21 +10,9 @@ import { splitTokenKey, tokenKeyDigest } from '@/auth/token-keys'
 import { effectiveStatus } from '@/auth/token-status'
 import { nowSeconds } from '@/lib/clock'
 import { parseAddressList, type AddressList } from '@/lib/ip-allow-list'
+import type { RelayCaller } from '../caller'
 import { relayErrors } from '../errors'
 import { createTokenCache } from './token-cache'
-
-export interface RelayCaller {
-	user: { id: number; username: string; group: string; role: number }
-	token: {
-		id: number
-		name: string
-		group: string
-		unlimited: boolean
-		/** Undefined when the token may use every model. */
-		modelLimits: ReadonlySet<string> | undefined
-	}
-	pinnedChannelId: number | undefined
-}
 
 /** Only what the checks below read, as one prepared statement: this runs on most relay calls. */
 const TOKEN_WITH_OWNER = `SELECT t.id, t.user_id, t.status, t.name, t.expired_time, t.remain_quota, t.unlimited_quota,

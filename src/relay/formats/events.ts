@@ -24,7 +24,7 @@ export type AnswerEvent =
 	| { type: 'done' }
 	/**
 	 * A block passed on unread: one that carries no data (a comment, a keep-alive), or in a stream
-	 * passed through (pipeline/stream-meter.ts) a data event billing did not need to read. Only a
+	 * passed through (stages/stream-meter.ts) a data event billing did not need to read. Only a
 	 * client of the same wire format gets it.
 	 */
 	| { type: 'other'; raw: string }
@@ -37,7 +37,7 @@ export type AnswerEvent =
 /**
  * One data event of a stream read for pass-through (`readSseAnswerEvents(body, { deferParsing: true })`),
  * not parsed: `raw` is the block as the upstream sent it, `json` its data. Only the stream meter
- * (pipeline/stream-meter.ts) reads these: it parses the ones billing needs and passes the others on
+ * (stages/stream-meter.ts) reads these: it parses the ones billing needs and passes the others on
  * unread, as `other` events, to a client of the same wire format.
  */
 export type PassedEvent = { type: 'passed'; raw: string; json: string }

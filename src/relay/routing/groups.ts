@@ -6,7 +6,7 @@
 import { AUTO_GROUP } from '@shared/user'
 import type { OptionStore } from '@/db/stores/options'
 import { relayErrors } from '../errors'
-import type { RelayCaller } from '../edge/token-auth'
+import type { RelayCaller } from '../caller'
 
 function mayUse(options: OptionStore, caller: RelayCaller, group: string) {
 	return group === caller.user.group || Object.hasOwn(options.get('UserUsableGroups'), group)

@@ -9,7 +9,7 @@ import { sessionUser } from '@/auth/session-user'
 import { usableGroups } from '@/billing/groups'
 import { RELAY_MESSAGES } from '@shared/messages/relay'
 import { relayErrors, wordedRelayError } from '../../errors'
-import type { RelayCaller } from '../token-auth'
+import type { RelayCaller } from '../../caller'
 
 const PLAYGROUND_TOKEN_PREFIX = 'playground-'
 

@@ -1,21 +1,29 @@
 /**
- * Sends a call upstream, moving to channels not yet tried when one fails (design §5.4):
- * at most `RetryTimes` retries, on connection errors, timeouts and statuses that say nothing about
- * the request itself. A pinned channel is tried alone. A preferred channel (the one that keeps the
- * conversation a request continues) is only a preference: it is tried first when it is among the
- * channels routing would choose from for the caller's group and model, and retries go on as usual.
+ * The send stage: sends a held call upstream, attempt after attempt, until an upstream answers
+ * with a 2xx status. Before each attempt it asks the route stage (route.ts) where to go, never
+ * twice to the same target; it opens the upstream (upstream/open.ts) and classifies what went
+ * wrong: a target that cannot take the call (its type or its model mapping) is skipped without
+ * counting; connection errors, timeouts and statuses that say nothing about the request itself are
+ * retried, at most `RetryTimes` times (none for a pinned channel); statuses that are the request's
+ * fault (and 504/524: the upstream already spent the time) end the call; a token or signing service
+ * refusing the channel's key, an upstream 401 or an error matching `AutomaticDisableKeywords` takes
+ * the channel out when its auto-ban is on (routing/channel-health.ts). Every failed attempt is
+ * counted in the relay's metrics. Answers the upstream that answered and every channel tried;
+ * throws the last failure as a RelayError.
  */
 import type { Dependencies } from '@/dependencies'
-import type { RoutableChannel } from '@/db/stores/channels'
 import type { OpenedResponse } from '@/lib/outbound'
 import { RELAY_MESSAGES } from '@shared/messages/relay'
+import { UNREACHABLE } from '../call-metrics'
 import { RelayError, relayErrors, wordedRelayError } from '../errors'
 import { AdaptorFetchError } from '../providers/types'
-import { scrubSecrets, upstreamMessageOf } from '../upstream/messages'
-import { canTakeKey, ChannelUnfitError, channelCanTake, openUpstream, type OpenedUpstream, type UpstreamCall } from '../upstream/open'
-import { UNREACHABLE } from '../call-metrics'
 import { disableReason } from '../routing/channel-health'
+import type { RoutableChannel } from '../routing/routing-table'
 import type { RelayServices } from '../services'
+import { scrubSecrets, upstreamMessageOf } from '../upstream/messages'
+import { ChannelUnfitError, openUpstream, type OpenedUpstream } from '../upstream/open'
+import type { HeldCall } from './call'
+import type { RouteTarget } from './route'
 
 /** 504/524 mean the upstream already spent the time; the rest are the request's own fault. */
 const NEVER_RETRY = new Set([400, 408, 413, 415, 422, 504, 524])
@@ -23,16 +31,10 @@ const ERROR_BODY_LIMIT = 64 * 1024
 
 /** The upstream that answered (with a 2xx status), how to read its answer, and every channel tried. */
 export interface UpstreamAnswer {
-	channel: RoutableChannel
+	target: RouteTarget
 	opened: OpenedUpstream
+	/** The ids of the channels tried, the one that answered last. */
 	tried: number[]
-}
-
-interface AttemptPlan extends UpstreamCall {
-	group: string
-	pinnedChannelId: number | undefined
-	/** Tried first when routing would choose among it for the group and model; otherwise ignored. */
-	preferredChannelId?: number
 }
 
 /** A token or signing service refusing the channel's key with one of these means the key is wrong. */
@@ -59,35 +61,28 @@ async function upstreamError(channel: RoutableChannel, response: OpenedResponse,
 }
 
 /**
- * A channel that cannot take the call (channelCanTake) is skipped without counting as an attempt,
- * so a misconfigured channel never uses up the retries other channels would get. Every pass adds
- * a channel to `tried`, so the loop ends.
+ * Every pass adds a target to `tried`, and the router never answers a tried one, so the loop ends.
+ * Records who answered on the call's scope, for the log.
  */
-export async function sendWithRetries(dependencies: Dependencies, relay: RelayServices, plan: AttemptPlan): Promise<UpstreamAnswer> {
-	const tried: number[] = []
-	const retries = plan.pinnedChannelId ? 0 : dependencies.options.get('RetryTimes')
+export async function send(dependencies: Dependencies, relay: RelayServices, call: HeldCall): Promise<UpstreamAnswer> {
+	const tried: RouteTarget[] = []
+	const pinned = call.caller.pinnedChannelId !== undefined
+	const retries = pinned ? 0 : dependencies.options.get('RetryTimes')
 	let lastError: RelayError | undefined
-	const call = { endpoint: plan.request.endpoint, stream: plan.stream, model: plan.model, native: plan.native?.format, nativeRequired: plan.native?.required !== undefined }
-	const takes = { accepts: (candidate: RoutableChannel) => channelCanTake(candidate, call), cacheKey: canTakeKey(call) }
 	for (let attempts = 0; attempts <= retries;) {
-		const preferred = tried.length === 0 && plan.preferredChannelId !== undefined
-			? relay.routing.offered(plan.group, plan.model, plan.preferredChannelId, takes)
-			: undefined
-		const channel = plan.pinnedChannelId
-			? relay.routing.channel(plan.pinnedChannelId)
-			: preferred ?? relay.routing.pick(plan.group, plan.model, new Set(tried), takes)
-		if (!channel) {
-			if (plan.pinnedChannelId) throw relayErrors.channelDisabled()
+		const target = relay.router.route(call, tried)
+		if (!target) {
+			if (pinned && tried.length === 0) throw relayErrors.channelDisabled()
 			break
 		}
-		tried.push(channel.id)
+		tried.push(target)
+		const { channel } = target
 		let opened: OpenedUpstream
 		try {
-			opened = await openUpstream(dependencies, relay, channel, plan)
+			opened = await openUpstream(dependencies, relay, channel, call)
 		} catch (error) {
 			if (error instanceof ChannelUnfitError) {
-				lastError ??= relayErrors.noChannel(plan.group, plan.model)
-				if (plan.pinnedChannelId) break
+				lastError ??= relayErrors.noChannel(call.group, call.model)
 				continue
 			}
 			attempts++
@@ -100,14 +95,18 @@ export async function sendWithRetries(dependencies: Dependencies, relay: RelaySe
 			}
 			// A request the channel's wire format cannot express (token arrays to a text-only API) is the client's to change.
 			if (error instanceof RelayError && error.status < 500) throw error
-			if (plan.signal.aborted) throw error
+			if (call.signal.aborted) throw error
 			dependencies.logger.warn('upstream request failed', { channelId: channel.id, reason: String((error as Error).name ?? error) })
 			lastError = relayErrors.upstreamUnavailable()
 			continue
 		}
 		attempts++
 		const { response } = opened
-		if (response.ok) return { channel, opened, tried }
+		if (response.ok) {
+			const answer = { target, opened, tried: tried.map((attempt) => attempt.channel.id) }
+			call.scope.answered(channel, answer.tried)
+			return answer
+		}
 		const status = mappedStatus(channel, response.status)
 		relay.metrics.upstreamError(channel.id, status)
 		const { error, upstreamMessage } = await upstreamError(channel, response, status)
@@ -116,5 +115,5 @@ export async function sendWithRetries(dependencies: Dependencies, relay: RelaySe
 		lastError = error
 		if (NEVER_RETRY.has(status)) break
 	}
-	throw lastError ?? relayErrors.noChannel(plan.group, plan.model)
+	throw lastError ?? relayErrors.noChannel(call.group, call.model)
 }

@@ -15,8 +15,8 @@ import { bodyOrEmpty, type BodyReader } from '@/lib/outbound'
 import { RelayError, relayErrors } from '../errors'
 import { mediaUsageOf, transcriptText } from '../formats/media/usage'
 import type { MediaEndpoint } from '../providers/types'
-import type { UpstreamAnswer } from './attempts'
-import type { CallScope } from './call-scope'
+import type { UpstreamAnswer } from './send'
+import type { CallScope } from './hold'
 import type { StreamEnd } from './stream-meter'
 
 /** A media answer for the client: the upstream's content type and body. Settled, or settling as `body` is read. */
