@@ -19,7 +19,7 @@ import { NO_EXTRAS } from '@/relay/formats/canonical'
 import { answerText, usageFrom } from '@/relay/formats/openai/usage'
 import { ChannelUnfitError, openUpstream } from '@/relay/upstream/open'
 import { countPrompt, countText, type PromptRequest } from '@/billing/tokenizer'
-import { adaptorFor } from '@/relay/providers/registry'
+import { capabilities } from '@/relay/providers/registry'
 import type { RelayEndpoint } from '@/relay/providers/types'
 import { outboundFailure, toolOutbound, upstreamFailure, type ToolChannel } from './upstream'
 
@@ -53,12 +53,12 @@ function testModelOf(channel: ToolChannel, requested?: string): string {
 	return requested?.trim() || channel.testModel || channel.models[0] || FALLBACK_TEST_MODEL
 }
 
-/** Chat when the adaptor serves it, else embeddings (embedding-only upstreams such as Jina). */
+/**
+ * The endpoint a test calls, as the type's capabilities say: chat when it serves it however it
+ * does (iFlytek Spark opens its own WebSocket), else embeddings (embedding-only upstreams such as Jina).
+ */
 export function testEndpoint(type: number): RelayEndpoint | undefined {
-	const adaptor = adaptorFor(type)
-	if (!adaptor) return undefined
-	const serves = (endpoint: RelayEndpoint) => Boolean(adaptor.openai?.endpoints.includes(endpoint) || adaptor.converted?.[endpoint])
-	return (['chat', 'embeddings'] as const).find(serves)
+	return capabilities(type)?.testEndpoint
 }
 
 function testBody(endpoint: RelayEndpoint, model: string): Record<string, unknown> {
