@@ -1,5 +1,5 @@
 /**
- * The relay's Prometheus series (issue 17), recorded as calls run and written out only on scrape
+ * The relay's Prometheus series, recorded as calls run and written out only on scrape
  * (`metrics-route.ts`). Each call gets one `CallRecord` at the edge (edge/respond.ts): the client format
  * names its endpoint and model, the call's CallScope adds what it settled (channel, tokens, quota,
  * first token), and the edge finishes it once with the outcome the client saw — for a stream, when

@@ -1,5 +1,5 @@
 /**
- * `GET /metrics`: Prometheus's text exposition format (issue 17). The relay's own series are kept
+ * `GET /metrics`: Prometheus's text exposition format. The relay's own series are kept
  * in memory as calls run (call-metrics.ts); channel status, pending ledger holds and the
  * process's memory are read when scraped, so a scrape costs two small queries and the call rate
  * pays nothing for them.

@@ -17,9 +17,9 @@ export interface RelayServices {
 	/** Where each attempt of a call goes (stages/route.ts): the one place a choice of upstream is made. */
 	router: Router
 	authenticate: TokenAuthenticator
-	/** Runs ledger work; the batching executor groups concurrent calls' writes (design §4). */
+	/** Runs ledger work; the batching executor groups concurrent calls' writes. */
 	ledger: Executor
-	/** The outbound client every upstream call goes through (design §8), answering bodies as guarded readers. */
+	/** The outbound client every upstream call goes through, answering bodies as guarded readers. */
 	outbound: UpstreamFetch
 	/** Takes a channel out after an upstream error (status 3, with its reason). */
 	disableChannel(channelId: number, reason: StatusReason): Promise<void>

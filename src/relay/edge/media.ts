@@ -1,10 +1,11 @@
 /**
- * The HTTP edge of OpenAI's image, audio and moderation endpoints under `/v1` (OpenAI API reference). JSON bodies
- * (`/images/generations`, `/audio/speech`, `/moderations`, and `/images/edits` in its JSON form) go
- * upstream as the client's bytes while Ferry changes nothing in them; uploads (`/images/edits`,
- * `/images/variations`, `/audio/transcriptions`, `/audio/translations`) are read within the relay's
- * body limit and passed on intact (formats/media/multipart.ts). A request that names no model gets OpenAI's default
- * for the endpoint. Answers pass through as the upstream sent them (stages/media-answer.ts).
+ * The HTTP edge of OpenAI's image, audio and moderation endpoints under `/v1` (OpenAI API
+ * reference). JSON bodies (`/images/generations`, `/audio/speech`, `/moderations`, and
+ * `/images/edits` in its JSON form) go upstream as the client's bytes while Ferry changes nothing in
+ * them; uploads (`/images/edits`, `/images/variations`, `/audio/transcriptions`,
+ * `/audio/translations`) are read within the relay's body limit and passed on intact
+ * (formats/media/multipart.ts). A request that names no model gets OpenAI's default for the
+ * endpoint. Answers pass through as the upstream sent them (stages/media-answer.ts).
  */
 import { Elysia } from 'elysia'
 import type { Dependencies } from '@/dependencies'

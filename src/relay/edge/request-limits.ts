@@ -1,5 +1,5 @@
 /**
- * Request rate limits per user, as new-api's operators know them (issue 17 item 5): with
+ * Request rate limits per user, as new-api's operators know them: with
  * `ModelRequestRateLimitEnabled`, a user makes at most `ModelRequestRateLimitCount` calls (0: no
  * limit) and `ModelRequestRateLimitSuccessCount` successful ones (0: no limit) in each window of
  * `ModelRequestRateLimitDurationMinutes`. `ModelRequestRateLimitGroup` (`{group: [total, success]}`)

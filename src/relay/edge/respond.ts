@@ -1,9 +1,10 @@
 /**
  * Runs one call at the edge, whatever the client format: the format's `prepare` authenticates the
  * caller and makes the canonical request, the caller's request rate limits are counted, the stages
- * relay it (stages/index.ts), and the format encodes the typed result or the failure. Failures answer in the format's shape with the request
- * id; a client that went away gets 499. Each call's metrics record (call-metrics.ts) is finished
- * here with what the client got: at the answer or the failure, or when a stream ends.
+ * relay it (stages/index.ts), and the format encodes the typed result or the failure. Failures
+ * answer in the format's shape with the request id; a client that went away gets 499. Each call's
+ * metrics record (call-metrics.ts) is finished here with what the client got: at the answer or the
+ * failure, or when a stream ends.
  */
 import type { Dependencies } from '@/dependencies'
 import { newRequestId } from '@/lib/crypto'

@@ -1,5 +1,5 @@
 /**
- * Token authentication for relay calls (design §5.1): the key names an enabled, unexpired token
+ * Token authentication for relay calls: the key names an enabled, unexpired token
  * with quota, used from an allowed address by an enabled user; `sk-KEY-CHANNELID` pins a channel
  * and is for admins only.
  */

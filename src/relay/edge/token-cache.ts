@@ -1,6 +1,6 @@
 /**
  * Token and owner rows by key digest, so an active token costs no database read per call. Any
- * change to tokens or users, on this node or another (the change feed, design §9), drops the whole
+ * change to tokens or users, on this node or another (the change feed), drops the whole
  * cache; changes to what it does not hold (a balance, a new token's key) tell nothing.
  *
  * Entries are also read again a minute after they were read, as a safety net for what no change

@@ -1,5 +1,5 @@
 /**
- * The typed answer stream the relay passes from an upstream to a client format (design §5): each
+ * The typed answer stream the relay passes from an upstream to a client format: each
  * upstream event is parsed once, here or by a converter, and travels as a value; a client format
  * writes the events it gets in its own wire format at the edge. Readers are pull-based — one
  * upstream read per `read()` — so memory stays bounded and a slow client slows the upstream.

@@ -1,5 +1,5 @@
 /**
- * When an upstream error takes a channel out (design §5.9): auto-disable is on, the channel's
+ * When an upstream error takes a channel out: auto-disable is on, the channel's
  * `auto_ban` is 1, and the upstream said 401 or an error matching `AutomaticDisableKeywords`.
  * Statuses that mean the client's request was at fault never disable a channel, even when the
  * message matches, since a client could make an upstream echo a keyword back.

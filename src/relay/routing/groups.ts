@@ -1,5 +1,5 @@
 /**
- * Which group a call is billed and routed in (design §5.2): the token's group when set (one the
+ * Which group a call is billed and routed in: the token's group when set (one the
  * user may use), else the user's. `auto` walks `AutoGroups` and takes the first usable group that
  * serves the model.
  */

@@ -1,5 +1,5 @@
 /**
- * The in-memory routing table (design §5.4): group → model → enabled channels, rebuilt from the
+ * The in-memory routing table: group → model → enabled channels, rebuilt from the
  * database when channels change. Choosing a channel: the highest priority among channels not yet
  * tried, then weighted random inside that priority. Callers pass which channels can take the call
  * (their type has the endpoint); the others are never picked. A filter passed with a `cacheKey` is

@@ -1,10 +1,10 @@
 /**
- * The sensitive-word options (seed 000 §3) at work in the relay. `SensitiveWords` (one word per line,
+ * The sensitive-word options at work in the relay. `SensitiveWords` (one word per line,
  * matched case-insensitively anywhere in the text, as new-api does) becomes one automaton, built
  * again only when the option's text changes. With `CheckSensitiveEnabled`:
  *
  * - `CheckSensitiveOnPromptEnabled`: a prompt containing a word is refused before anything is held
- *   or sent upstream, in every client format (all of them pass through the OpenAI-form pipeline).
+ *   or sent upstream, in every client format (all of them pass through the same OpenAI-form stages).
  * - `CheckSensitiveOnCompletionEnabled`: answers are checked too. With `StopOnSensitiveEnabled` a
  *   whole answer is refused and a stream ends before the word; without it the word is replaced by
  *   `**###**`. Either way the call is billed for what the upstream produced (./answer-filter.ts).

@@ -12,7 +12,7 @@
  * A word that stops the answer ends it there: a finish reason `content_filter`, the billed usage when
  * the client asked for it, and `[DONE]`.
  *
- * Pass-through (issue 18; design §5 describes streams as parsed events): when the client speaks the
+ * Pass-through: when the client speaks the
  * upstream's wire format and no filter reads the answer, the upstream's data events may come unparsed
  * (`passed`, formats/events.ts). The meter then parses only what billing needs — events that may
  * carry usage (the wire's `needsReading`), and events up to the first generated text (its time) —

@@ -22,7 +22,7 @@ import { mappingServes, ModelMappingCycleError, upstreamModel } from './model-ma
 import { mediaFetcher } from './user-media'
 import { upstreamWebSocket } from './websocket'
 
-/** The outbound client every upstream call goes through (design §8), answering bodies as guarded readers. */
+/** The outbound client every upstream call goes through, answering bodies as guarded readers. */
 export type UpstreamFetch = (url: string, init: RequestInit) => Promise<OpenedResponse>
 
 /** Why one channel could not take the call: its adaptor lacks the endpoint, or its mapping loops. */

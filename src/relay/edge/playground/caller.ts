@@ -1,5 +1,5 @@
 /**
- * Who calls the playground (seed 002 §4, design §5): the console's session user, never a token.
+ * Who calls the playground: the console's session user, never a token.
  * The call runs as a token that exists only for this request, `playground-<group>`, with id 0:
  * the ledger then charges the user's wallet alone and no token row is touched.
  */

@@ -2,7 +2,7 @@
  * A Claude Messages request → the canonical chat request's body and extras (the stages route, hold
  * and bill by the body, and the converted upstreams read both; an Anthropic channel gets the
  * client's own request instead, see same-format.ts). Only what Ferry needs is checked here — a JSON object with a list of messages;
- * the pipeline checks the model and the token limits. Whatever OpenAI's form cannot carry is dropped,
+ * the relay checks the model and the token limits. Whatever OpenAI's form cannot carry is dropped,
  * never refused, so the Anthropic API's newer fields and blocks cannot fail a call (NOTES.md).
  *
  * `system`, and `system`-role entries of `messages`, become system messages in place; `tool_result`

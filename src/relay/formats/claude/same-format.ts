@@ -1,8 +1,8 @@
 /**
- * Claude-format calls on channels that speak Claude's Messages API (design §5, same-format traffic):
+ * Claude-format calls on channels that speak Claude's Messages API (same-format traffic):
  * the upstream gets the client's own body — every field, block and beta the client sent — with only
  * the model name mapped, and the client gets the upstream's answer as it came (read by wire.ts for
- * the bill). The pipeline still holds, routes and bills from the converted OpenAI form.
+ * the bill). The stages still hold, route and bill by the converted OpenAI form.
  */
 import type { NativeRequest } from '../../providers/types'
 

@@ -1,5 +1,5 @@
 /**
- * Answers in Gemini's shape, for Gemini-format clients: OpenAI-format answers of the pipeline
+ * Answers in Gemini's shape, for Gemini-format clients: OpenAI-format answers of the relay
  * converted, Gemini's own passed on; whole answers, and streams as `alt=sse` events or, without
  * `alt=sse`, as one JSON array written piece by piece (what Google's API answers).
  */
