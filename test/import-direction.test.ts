@@ -5,6 +5,12 @@
  * them (stores in `src/db/stores`, sessions and token keys in `src/auth`, token counting in
  * `src/billing`, opening an upstream in `src/relay/upstream`). The console's pages import only
  * `src/shared` from the server's code.
+ *
+ * Inside the relay, the client formats' converters (`src/relay/formats`) and the provider adaptors
+ * (`src/relay/providers`) are pure: they never import the app's dependencies, the database, the HTTP
+ * edge (`src/relay/edge`) or the stages (`src/relay/stages`), and never take a client's `Request` or
+ * `Response` object. What touches HTTP, keys and the database lives in the edge and the stages;
+ * the stages never import the edge, which calls them.
  */
 import { describe, expect, test } from 'bun:test'
 import { readdirSync, readFileSync, statSync } from 'node:fs'
@@ -25,6 +31,15 @@ const LAYERS: { name: string; test(path: string): boolean }[] = [
 
 /** Parts of the relay the management API and workers may use: pure providers and formats, and opening an upstream. */
 const RELAY_PARTS_FOR_THE_API = ['src/relay/providers/', 'src/relay/formats/', 'src/relay/upstream/', 'src/relay/errors.ts']
+
+/** The relay's pure parts, and what they may not import. */
+const PURE_RELAY_PARTS = ['src/relay/formats/', 'src/relay/providers/']
+const IMPURE_FOR_PURE_PARTS = ['src/dependencies.ts', 'src/db/', 'src/relay/edge/', 'src/relay/stages/']
+
+const isPureRelayPart = (path: string) => PURE_RELAY_PARTS.some((part) => path.startsWith(part))
+
+/** A client's `Request` or `Response` named as a type (`request: Request`, `Promise<Response>`, `as Request`). */
+const HTTP_OBJECT_TYPE = /(?::|\bas|<|\|)\s*(?:Request|Response)\b(?![\w.$])/
 
 function layerOf(path: string) {
 	const index = LAYERS.findIndex((layer) => layer.test(path))
@@ -92,6 +107,10 @@ function violation({ from, to }: Arrow): string | undefined {
 		return 'a worker imports a service layer beyond the relay\'s pure parts'
 	}
 	if (from.startsWith('ui/') && to.startsWith('src/') && !to.startsWith('src/shared/')) return 'the console imports server code other than src/shared'
+	if (isPureRelayPart(from) && IMPURE_FOR_PURE_PARTS.some((part) => to.startsWith(part))) {
+		return 'a pure converter or adaptor imports the dependencies, the database, the edge or the stages'
+	}
+	if (from.startsWith('src/relay/stages/') && to.startsWith('src/relay/edge/')) return 'a stage imports the HTTP edge'
 	return undefined
 }
 
@@ -102,8 +121,14 @@ describe('import direction', () => {
 		expect(all.length).toBeGreaterThan(500)
 		expect(all).toContainEqual({ from: 'src/app.ts', to: 'src/api/index.ts' })
 		expect(violation({ from: 'src/relay/index.ts', to: 'src/api/channels/service.ts' })).toBe('the relay imports the management API')
-		expect(violation({ from: 'src/api/channels/tools/models.ts', to: 'src/relay/pipeline/attempts.ts' })).toBeDefined()
+		expect(violation({ from: 'src/api/channels/tools/models.ts', to: 'src/relay/stages/send.ts' })).toBeDefined()
 		expect(violation({ from: 'src/db/lease.ts', to: 'src/billing/ledger.ts' })).toBe('db imports domain')
+		expect(violation({ from: 'src/relay/formats/claude/request.ts', to: 'src/dependencies.ts' })).toBeDefined()
+		expect(violation({ from: 'src/relay/providers/anthropic/index.ts', to: 'src/db/stores/channels.ts' })).toBeDefined()
+		expect(violation({ from: 'src/relay/formats/openai/client.ts', to: 'src/relay/edge/respond.ts' })).toBeDefined()
+		expect(violation({ from: 'src/relay/providers/registry.ts', to: 'src/relay/stages/index.ts' })).toBeDefined()
+		expect(violation({ from: 'src/relay/edge/claude.ts', to: 'src/relay/formats/claude/request.ts' })).toBeUndefined()
+		expect(violation({ from: 'src/relay/stages/admit.ts', to: 'src/relay/edge/token-auth.ts' })).toBe('a stage imports the HTTP edge')
 	})
 
 	test('every arrow points down: no layer imports a higher one, the relay and the API never import each other\'s core', () => {
@@ -112,5 +137,14 @@ describe('import direction', () => {
 			return why ? [`${arrow.from} → ${arrow.to}: ${why}`] : []
 		})
 		expect(wrong).toEqual([])
+	})
+
+	test('the relay\'s converters and adaptors never take a client\'s Request or Response object', () => {
+		expect(HTTP_OBJECT_TYPE.test('function relay(request: Request, address: string): Promise<Response> {')).toBe(true)
+		expect(HTTP_OBJECT_TYPE.test('const answer: OpenedResponse = await open(); Response.json(body)')).toBe(false)
+		const pure = PURE_RELAY_PARTS.flatMap((part) => sourceFiles(part.slice(0, -1)))
+		expect(pure.length).toBeGreaterThan(100)
+		const taking = pure.filter((path) => readFileSync(join(root, path), 'utf8').split('\n').some((line) => !/^\s*(\*|\/\/)/.test(line) && HTTP_OBJECT_TYPE.test(line)))
+		expect(taking).toEqual([])
 	})
 })

@@ -1,6 +1,6 @@
 /**
- * `GET /metrics`: Prometheus's text exposition format (issue 17). The relay's own series are kept
- * in memory as calls run (pipeline/call-metrics.ts); channel status, pending ledger holds and the
+ * `GET /metrics`: Prometheus's text exposition format. The relay's own series are kept
+ * in memory as calls run (call-metrics.ts); channel status, pending ledger holds and the
  * process's memory are read when scraped, so a scrape costs two small queries and the call rate
  * pays nothing for them.
  *
@@ -17,7 +17,7 @@ import { Elysia } from 'elysia'
 import type { Dependencies } from '@/dependencies'
 import type { RequestPeer } from '@/lib/client-address'
 import { PROMETHEUS_CONTENT_TYPE, renderMetrics, renderSamples } from '@/lib/prometheus'
-import type { RelayServices } from './pipeline/services'
+import type { RelayServices } from './services'
 
 const PROXY_HEADERS = ['forwarded', 'x-forwarded-for', 'x-real-ip']
 

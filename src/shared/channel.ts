@@ -354,11 +354,28 @@ export const unpricedModelsSchema = z.object({ models: z.array(z.string()), self
 export type UnpricedModels = z.infer<typeof unpricedModelsSchema>
 
 /**
- * `GET /api/channel/types`: every channel type the server knows, in the order the console lists
- * them, with its display name and how its key is composed ('' for one API key). The provider
- * adaptors are their one source.
+ * What a channel type can do (the relay's `capabilities(type)`, which routing and the channel tools
+ * ask too): the relay endpoints it serves (`chat`, `embeddings`, `image-generations`…) and whether
+ * it can stream each, the client formats whose own requests it takes as they came (`claude`,
+ * `gemini`, `responses`), its async task platform (`midjourney`, `suno`), whether its upstream lists
+ * models and publishes a balance, and the endpoint a channel test calls (null: it cannot be tested).
  */
-export const channelTypeInfoSchema = z.object({ type: z.number(), name: z.string(), key_format: z.string() })
+export const channelCapabilitiesSchema = z.object({
+	endpoints: z.record(z.string(), z.object({ stream: z.boolean() })),
+	native_formats: z.array(z.string()),
+	task_platform: z.string().nullable(),
+	model_list: z.boolean(),
+	balance: z.boolean(),
+	test_endpoint: z.string().nullable(),
+})
+export type ChannelCapabilities = z.infer<typeof channelCapabilitiesSchema>
+
+/**
+ * `GET /api/channel/types`: every channel type the server knows, in the order the console lists
+ * them, with its display name, how its key is composed ('' for one API key) and what it can do. The
+ * provider adaptors are their one source.
+ */
+export const channelTypeInfoSchema = z.object({ type: z.number(), name: z.string(), key_format: z.string(), capabilities: channelCapabilitiesSchema })
 export type ChannelTypeInfo = z.infer<typeof channelTypeInfoSchema>
 
 /**

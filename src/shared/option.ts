@@ -312,7 +312,7 @@ export const OPTION_DEFINITIONS = {
 	AudioCompletionRatio: numberMap({}, MAX_RATIO),
 	// Streaming
 	StreamCacheQueueLength: integer(0, 0, MAX_STREAM_QUEUE_LENGTH),
-	// Request rate limits per user (relay/pipeline/request-limits.ts); counts of 0 set no limit
+	// Request rate limits per user (relay/edge/request-limits.ts); counts of 0 set no limit
 	ModelRequestRateLimitEnabled: boolean(false),
 	ModelRequestRateLimitDurationMinutes: numeric(1, { min: 1, max: MAX_RATE_LIMIT_MINUTES, integer: true }),
 	ModelRequestRateLimitCount: numeric(0, { min: 0, max: MAX_RATE_LIMIT_COUNT, integer: true }),

@@ -1,13 +1,13 @@
 /**
  * The channel types as the provider adaptors declare them, seen through the management API:
- * `GET /api/channel/types` (names and key formats for the console) and `GET /api/models` (the
+ * `GET /api/channel/types` (names, key formats and capabilities for the console) and `GET /api/models` (the
  * editor's presets), on a fresh store and with channels configured.
  */
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
 import type { ChannelTypeInfo } from '@shared/channel'
 import { CHANNEL_TYPE } from '@shared/channel-type'
 import { ROLE } from '@shared/user'
-import { adaptorFor } from '@/relay/providers/registry'
+import { adaptorFor, capabilities } from '@/relay/providers/registry'
 import { createTestApp, type Caller, type TestApp } from '../helpers/app'
 import { databaseTargets } from '../helpers/database'
 
@@ -88,6 +88,23 @@ for (const target of databaseTargets()) {
 			expect(en[CHANNEL_TYPE.baidu]).toBe('Baidu Wenxin')
 			// Every type has a name in both, and no two types share one.
 			for (const names of [zh, en]) expect(new Set(Object.values(names)).size).toBe(TYPE_NUMBERS.length)
+		})
+
+		test('each type comes with what it can do, as routing and the channel tools see it: how a test reaches it, what it streams, what it passes through', async () => {
+			const types: ChannelTypeInfo[] = (await ferry.call('GET', '/api/channel/types', { as: admin })).body.data
+			const of = (type: number) => types.find((info) => info.type === type)!.capabilities
+			expect(of(CHANNEL_TYPE.xunfei)).toMatchObject({ test_endpoint: 'chat', endpoints: { chat: { stream: true } }, task_platform: null })
+			expect(of(CHANNEL_TYPE.jina)).toMatchObject({ test_endpoint: 'embeddings' })
+			expect(of(CHANNEL_TYPE.jina).endpoints.chat).toBeUndefined()
+			expect(of(CHANNEL_TYPE.midjourney)).toMatchObject({ test_endpoint: null, task_platform: 'midjourney', endpoints: {} })
+			expect(of(CHANNEL_TYPE.anthropic).native_formats).toEqual(['claude'])
+			expect(of(CHANNEL_TYPE.openai)).toMatchObject({ model_list: true, test_endpoint: 'chat', endpoints: { chat: { stream: true }, embeddings: { stream: false } } })
+			expect(of(CHANNEL_TYPE.palm).endpoints.chat).toEqual({ stream: false })
+			for (const info of types) {
+				const can = capabilities(info.type)!
+				expect(info.capabilities.test_endpoint).toBe(can.testEndpoint ?? null)
+				expect(info.capabilities.balance).toBe(can.readsBalance)
+			}
 		})
 	})
 }

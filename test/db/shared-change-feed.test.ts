@@ -32,7 +32,7 @@ for (const target of databaseTargets()) {
 		test('a token disabled on one node is refused by the other node after it polls', async () => {
 			const created = await first.call('POST', '/api/token/', { as: root, body: { name: 'shared', unlimited_quota: true } })
 			const { key, id } = created.body.data[0]
-			const authenticate = (await import('@/relay/pipeline/token-auth')).createTokenAuthenticator(second.dependencies)
+			const authenticate = (await import('@/relay/edge/token-auth')).createTokenAuthenticator(second.dependencies)
 			expect((await authenticate(key, '127.0.0.1')).token.id).toBe(id)
 
 			const disabled = await first.call('PUT', '/api/token/?status_only=true', { as: root, body: { id, status: 2 } })

@@ -5,8 +5,8 @@
  */
 import { describe, expect, test } from 'bun:test'
 import { compileWordMatcher } from '@/lib/word-matcher'
-import { checkWholeAnswer, streamAnswerFilter, TextFilter } from '@/relay/pipeline/answer-filter'
-import type { AnswerPolicy } from '@/relay/pipeline/sensitive-words'
+import { checkWholeAnswer, streamAnswerFilter, TextFilter } from '@/relay/sensitive-words/answer-filter'
+import type { AnswerPolicy } from '@/relay/sensitive-words/words'
 
 const policy = (stop: boolean, words = ['secret', '机密', 'bad word']): AnswerPolicy => ({ matcher: compileWordMatcher(words), stop })
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { MESSAGES } from '@shared/api'
 import Anthropic from '@anthropic-ai/sdk'
-import { openAIBodyFromClaude } from '@/relay/formats/claude/request'
+import { canonicalFromClaude } from '@/relay/formats/claude/request'
 import { claudeRequestBody } from '@/relay/providers/anthropic/request'
 import { databaseTargets } from '../helpers/database'
 import type { FakeOpenAI } from '../helpers/fake-openai'
@@ -41,7 +41,7 @@ const conversation = {
 
 describe('converting between Claude\'s and OpenAI\'s request formats', () => {
 	test('a Claude conversation becomes OpenAI messages with tool ids, JSON arguments and images kept', () => {
-		const body = openAIBodyFromClaude(conversation) as Record<string, any>
+		const body = canonicalFromClaude(conversation).body as Record<string, any>
 		expect(body.messages.map((message: { role: string }) => message.role)).toEqual(['system', 'user', 'assistant', 'tool', 'tool', 'user'])
 		expect(body.messages[1].content[1]).toEqual({ type: 'image_url', image_url: { url: `data:image/png;base64,${PIXEL}` } })
 		expect(body.messages[1].content[2]).toEqual({ type: 'image_url', image_url: { url: 'https://example.com/a.jpg' } })
@@ -56,7 +56,8 @@ describe('converting between Claude\'s and OpenAI\'s request formats', () => {
 	})
 
 	test('a Claude conversation survives the round trip through the OpenAI form unchanged', () => {
-		const back = claudeRequestBody(openAIBodyFromClaude(conversation)) as Record<string, any>
+		const { body, extras } = canonicalFromClaude(conversation)
+		const back = claudeRequestBody(body, extras) as Record<string, any>
 		expect(back.system).toEqual(conversation.system)
 		expect(back.messages).toEqual([
 			conversation.messages[0],
@@ -74,7 +75,7 @@ describe('converting between Claude\'s and OpenAI\'s request formats', () => {
 	})
 
 	test('blocks, tools and settings only Claude\'s API knows convert or drop instead of failing the request', () => {
-		const body = openAIBodyFromClaude({
+		const body = canonicalFromClaude({
 			model: CLAUDE_MODEL,
 			max_tokens: 1024,
 			messages: [
@@ -98,7 +99,7 @@ describe('converting between Claude\'s and OpenAI\'s request formats', () => {
 			thinking: { type: 'adaptive', display: 'omitted' },
 			context_management: { edits: [{ type: 'clear_thinking_20251015', keep: 'all' }] },
 			output_config: { effort: 'low', format: { type: 'json_schema', schema: { type: 'object', properties: { summary: { type: 'string' } } } } },
-		}) as Record<string, any>
+		}).body as Record<string, any>
 		expect(body.messages).toEqual([
 			{ role: 'user', content: 'Ferry ships tomorrow.Ferry is a gateway.Summarise.' },
 			{ role: 'system', content: 'Answer in French.' },
@@ -122,7 +123,7 @@ describe('converting between Claude\'s and OpenAI\'s request formats', () => {
 			],
 		}
 		const claude = claudeRequestBody(openAI)
-		const back = openAIBodyFromClaude(claude) as Record<string, any>
+		const back = canonicalFromClaude(claude).body as Record<string, any>
 		expect(back.messages).toEqual(openAI.messages)
 	})
 })

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { auditLedger } from '@/billing/audit'
 import type { BodyChunk, BodyReader } from '@/lib/outbound/body-guard'
 import type { OutboundFetch } from '@/lib/outbound'
-import { readAhead } from '@/relay/pipeline/read-ahead'
+import { readAhead } from '@/relay/stages/read-ahead'
 import { createTestApp, type Caller, type TestApp } from '../helpers/app'
 import { databaseTargets } from '../helpers/database'
 

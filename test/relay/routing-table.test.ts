@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { RoutingTable, type RoutableChannel } from '@/relay/pipeline/routing-table'
+import { RoutingTable, type RoutableChannel } from '@/relay/routing/routing-table'
 
 const channel = (id: number, priority: number, weight: number, fields: Partial<RoutableChannel> = {}): RoutableChannel => ({
 	id, type: 1, name: `c${id}`, key: 'k', baseUrl: '', other: '', organization: '', models: ['m'], groups: ['default'],

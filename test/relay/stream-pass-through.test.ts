@@ -1,7 +1,7 @@
 /**
  * A stream whose client speaks the upstream's wire format passes through unread (issue 18): the
  * client gets the upstream's bytes, and only the events billing needs are parsed. The pipeline from
- * the upstream's body to the client's bytes, as relay-call.ts assembles it, without the HTTP around it.
+ * the upstream's body to the client's bytes, as the meter stage (stages/meter.ts) assembles it, without the HTTP around it.
  */
 import { describe, expect, test } from 'bun:test'
 import type { Usage } from '@/billing/price'
@@ -10,7 +10,7 @@ import type { BodyReader } from '@/lib/outbound'
 import { readSseAnswerEvents } from '@/relay/formats/events'
 import { openAIClientFormat } from '@/relay/formats/openai/client'
 import { openAIWire } from '@/relay/formats/openai/wire'
-import { meterStream, type StreamResult } from '@/relay/pipeline/stream-meter'
+import { meterStream, type StreamResult } from '@/relay/stages/stream-meter'
 
 const encoder = new TextEncoder()
 

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import { createChangeFeed } from '@/lib/change-feed'
-import { createTokenCache, MAX_UNKNOWN_KEYS, REFRESHES_PER_SECOND } from '@/relay/pipeline/token-cache'
+import { createTokenCache, MAX_UNKNOWN_KEYS, REFRESHES_PER_SECOND } from '@/relay/edge/token-cache'
 
 const MINUTE_MS = 60_000
 

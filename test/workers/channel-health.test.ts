@@ -15,6 +15,32 @@ import { startRelayHarness, type RelayHarness } from '../helpers/relay'
 const WORKER_URL = new URL('../../src/workers/schedule-clock.ts', import.meta.url)
 const INTERVAL_MS = 400
 const TICK_MS = 40
+const SPARK_FRAMES = `${import.meta.dir}/../fixtures/providers/xunfei/chat-frames.json`
+const SPARK_KEY = 'ferry01a|ZmVycnktdGVzdC1hcGktc2VjcmV0LTAwMDAw|ferrytestapikey00000000000000000'
+
+/**
+ * A fake iFlytek Spark upstream (its chat is a WebSocket): answers each request frame with the
+ * fixture's frames and closes, or refuses the upgrade with a status while `refusing` is set.
+ */
+function startFakeSpark(frames: unknown[]) {
+	const state = { refusing: 0 as number, handshakes: 0 }
+	const server = Bun.serve<undefined>({
+		hostname: '127.0.0.1',
+		port: 0,
+		fetch(request, server) {
+			state.handshakes++
+			if (state.refusing) return Response.json({ message: 'HMAC signature cannot be verified' }, { status: state.refusing })
+			return server.upgrade(request, { data: undefined }) ? undefined : new Response('upgrade expected', { status: 400 })
+		},
+		websocket: {
+			message(socket) {
+				for (const frame of frames) socket.send(JSON.stringify(frame))
+				socket.close(1000)
+			},
+		},
+	})
+	return { state, url: `ws://127.0.0.1:${server.port}`, stop: () => server.stop(true) }
+}
 
 for (const target of databaseTargets()) {
 	describe(`the scheduled channel health check on ${target.dialect}`, () => {
@@ -114,6 +140,30 @@ for (const target of databaseTargets()) {
 			const other = holder === 'node-a/1' ? 'node-b/1' : 'node-a/1'
 			expect(await takeLease(harness.ferry.store, 'channel-health', other, 60)).toBe(false)
 			expect(await takeLease(harness.ferry.store, 'channel-health', holder, 60)).toBe(true)
+		})
+
+		test('an iFlytek Spark channel, whose chat is a WebSocket, is tested like any other: taken out while Spark refuses it, enabled again once Spark answers', async () => {
+			const spark = startFakeSpark(JSON.parse(await Bun.file(SPARK_FRAMES).text()))
+			try {
+				spark.state.refusing = 401
+				const id = await harness.createChannel({ type: 18, name: 'spark', key: SPARK_KEY, base_url: spark.url, models: 'spark-chat' })
+				start('node-a/1')
+				const disabled = await eventually(async () => {
+					const row = await channel(id)
+					return row.status === CHANNEL_STATUS.autoDisabled && row
+				}, 2 * INTERVAL_MS + 1_000)
+				expect(JSON.parse(disabled.otherInfo).status_reason).toContain('401')
+
+				spark.state.refusing = 0
+				await eventually(async () => (await channel(id)).status === CHANNEL_STATUS.enabled, 2 * INTERVAL_MS + 1_000)
+				expect(await abilityEnabled(id)).toBe(true)
+
+				const tested = await harness.ferry.call('GET', `/api/channel/test/${id}`, { as: harness.root })
+				expect(tested.body.success).toBe(true)
+				expect(spark.state.handshakes).toBeGreaterThanOrEqual(3)
+			} finally {
+				await spark.stop()
+			}
 		})
 
 		test('does nothing while ChannelTestIntervalMinutes is 0', async () => {

@@ -1,15 +1,15 @@
 /**
  * The channel types Ferry knows are its provider adaptors' (`src/relay/providers/registry.ts`):
- * `GET /api/channel/types` hands the console their names and key formats, and channels are saved
- * only with one of them. Names are the adaptors' (English); a zh reader gets the Chinese name of
- * every type whose maker has one, and the brand as it is written elsewhere (OpenAI, Suno, Dify).
+ * `GET /api/channel/types` hands the console their names, key formats and capabilities (the same
+ * `capabilities(type)` routing and the channel tools ask), and channels are saved only with one of them.
+ * Names are the adaptors' (English); a zh reader gets the Chinese name of every type whose maker
+ * has one, and the brand as it is written elsewhere (OpenAI, Suno, Dify).
  */
-import { CHANNEL_MESSAGES, type ChannelTypeInfo } from '@shared/channel'
+import { CHANNEL_MESSAGES, type ChannelCapabilities, type ChannelTypeInfo } from '@shared/channel'
 import { CHANNEL_TYPE, type ChannelType } from '@shared/channel-type'
 import type { Language } from '@shared/messages/define'
-import { channelTypeAdaptors, isKnownChannelType } from '@/relay/providers/registry'
+import { capabilities, channelTypeAdaptors, isKnownChannelType } from '@/relay/providers/registry'
 import { badRequest } from '../errors'
-
 /** Types whose zh name differs from the adaptor's; every other type keeps its brand name. */
 const CHINESE_NAMES: Partial<Record<ChannelType, string>> = {
 	[CHANNEL_TYPE.azure]: '微软 Azure OpenAI',
@@ -37,11 +37,24 @@ const CHINESE_NAMES: Partial<Record<ChannelType, string>> = {
 	[CHANNEL_TYPE.volcengine]: '字节跳动火山引擎',
 }
 
+function capabilitiesOf(type: number): ChannelCapabilities {
+	const can = capabilities(type)!
+	return {
+		endpoints: { ...can.endpoints },
+		native_formats: [...can.nativeFormats],
+		task_platform: can.taskPlatform ?? null,
+		model_list: can.listsModels,
+		balance: can.readsBalance,
+		test_endpoint: can.testEndpoint ?? null,
+	}
+}
+
 export function channelTypes(language: Language = 'en'): ChannelTypeInfo[] {
 	return channelTypeAdaptors().map((adaptor) => ({
 		type: adaptor.type,
 		name: (language === 'zh' ? CHINESE_NAMES[adaptor.type as ChannelType] : undefined) ?? adaptor.name,
 		key_format: adaptor.keyFormat ?? '',
+		capabilities: capabilitiesOf(adaptor.type),
 	}))
 }
 

@@ -1,30 +1,35 @@
 /**
- * Ferry's own fields on the canonical request (OpenAI's chat form, design §5): what a client said
- * that OpenAI's form has no field for, kept for the converters that can send it on (Claude's).
- * They are keyed by symbols, so no JSON serialisation carries them: no request to any upstream
- * (an OpenAI-format upstream gets only what its wire format has), no log. Spreading a body or a
- * message (`{ ...body, model }`) keeps them.
+ * The canonical request: what each client format's converter makes of a request, and what the
+ * stages check, hold, route, price and bill by and the adaptors build upstream requests from. It is
+ * plain data — everything in it but an upload's bytes can be serialised, shown in a log or hashed
+ * into a cache key — and it keeps apart what an upstream may receive (`body`) and what only Ferry
+ * and the converters that can send it on may read (`extras`).
  *
- * Ferry-private today: Claude's `top_k` and `thinking` settings, and on messages Claude's thinking
+ * Ferry's extras today: Claude's `top_k` and `thinking` settings, and on messages Claude's thinking
  * blocks (with their signatures), a tool result's `is_error` and `cache_control`. `cache_control` on
  * content parts and tools is not private: OpenRouter-style OpenAI-format upstreams read it there.
+ * No converter writes an extra into an upstream body as a field of its own: the Claude-speaking
+ * ones send them as Claude's fields, Gemini's and PaLM's send `top_k` as `topK`, every other
+ * upstream gets none of them.
  */
+import type { NativeRequest, RelayEndpoint } from '../providers/types'
 import { isThinkingBlock, THINKING_BLOCKS_FIELD, type ThinkingBlock } from './claude/thinking'
 import { isObject } from './json'
+import type { Upload } from './media/multipart'
 
 type Json = Record<string, unknown>
 
-const REQUEST_EXTRAS = Symbol('ferry.request-extras')
-const MESSAGE_EXTRAS = Symbol('ferry.message-extras')
-
-interface RequestExtras {
-	/** Claude's `top_k` (Gemini's `topK`). */
+/** What a request said that OpenAI's form has no field for. */
+export interface RequestExtras {
+	/** Claude's `top_k`. */
 	topK?: number
 	/** Claude's `thinking` setting (`enabled` with a budget, `adaptive`, `disabled`). */
 	thinking?: Json
+	/** Each message's extras at the index of the message in `body.messages`, null for one with none (absent: none has any). */
+	messages?: (MessageExtras | null)[]
 }
 
-interface MessageExtras {
+export interface MessageExtras {
 	/** An assistant turn's thinking blocks exactly as Claude sent them (with `signature`). */
 	thinking?: ThinkingBlock[]
 	/** A tool result that reports an error (Claude's `is_error`). */
@@ -33,29 +38,80 @@ interface MessageExtras {
 	cacheControl?: Json
 }
 
-type WithExtras<T> = Json & { [REQUEST_EXTRAS]?: T; [MESSAGE_EXTRAS]?: T }
+/** The extras of a request that has none (shared: never written to). */
+export const NO_EXTRAS: RequestExtras = Object.freeze({})
+const NO_MESSAGE_EXTRAS: MessageExtras = Object.freeze({})
 
-const present = <T extends object>(extras: T) => Object.values(extras).some((value) => value !== undefined)
-
-/** Sets the body's extras (left out when there are none). */
-export function withRequestExtras<T extends Json>(body: T, extras: RequestExtras): T {
-	if (present(extras)) (body as WithExtras<RequestExtras>)[REQUEST_EXTRAS] = extras
-	return body
+export interface CanonicalRequest<Body = Json> {
+	endpoint: RelayEndpoint
+	/**
+	 * OpenAI's form of the request for the endpoint (Jina's for rerank, an upload's text fields for
+	 * one that came as multipart): exactly what an OpenAI-format upstream may receive. Until the
+	 * admit stage has checked it, whatever the client sent (`Body` = unknown).
+	 */
+	body: Body
+	extras: RequestExtras
+	/** `body` exactly as the client wrote it, when it is that: an OpenAI-format upstream gets these bytes. */
+	bodyText?: string
+	/** The client's own request (Claude's, Gemini's, a Responses request), for a channel that speaks its format. */
+	native?: NativeRequest
+	/** The upload a multipart request carried (its text fields are `body`): sent upstream intact. */
+	upload?: Upload
 }
 
-export const requestExtras = (body: Json): RequestExtras => (body as WithExtras<RequestExtras>)[REQUEST_EXTRAS] ?? {}
+/** A request as its client format converted it, not yet checked. */
+export type ConvertedRequest = CanonicalRequest<unknown>
 
-export function withMessageExtras<T extends Json>(message: T, extras: MessageExtras): T {
-	if (present(extras)) (message as WithExtras<MessageExtras>)[MESSAGE_EXTRAS] = extras
-	return message
+/** A converted body with its extras. */
+export interface ConvertedBody {
+	body: Json
+	extras: RequestExtras
 }
 
-export const messageExtras = (message: Json): MessageExtras => (message as WithExtras<MessageExtras>)[MESSAGE_EXTRAS] ?? {}
+/** The extras of the message at `index` of the body's messages. */
+export const messageExtras = (extras: RequestExtras, index: number): MessageExtras => extras.messages?.[index] ?? NO_MESSAGE_EXTRAS
 
-/** `top_k` of either origin: a Claude client's, or an OpenAI client's own field. */
-export function topKOf(body: Json): number | undefined {
-	const value = requestExtras(body).topK ?? body.top_k
+/** `top_k` of either origin: a Claude client's (an extra), or an OpenAI client's own field. */
+export function topKOf(body: Json, extras: RequestExtras): number | undefined {
+	const value = extras.topK ?? body.top_k
 	return typeof value === 'number' ? value : undefined
+}
+
+const present = (extras: object) => Object.values(extras).some((value) => value !== undefined)
+
+/** Messages and their extras, kept at the same indexes. */
+export class MessagesWithExtras {
+	readonly messages: Json[] = []
+	private readonly extras: (MessageExtras | null)[] = []
+	private any = false
+
+	push(message: Json, extras?: MessageExtras) {
+		const kept = extras && present(extras) ? extras : null
+		if (kept) this.any = true
+		this.extras.push(kept)
+		this.messages.push(message)
+	}
+
+	/** The extras by message index, or undefined when no message has any. */
+	messageExtras(): (MessageExtras | null)[] | undefined {
+		return this.any ? this.extras : undefined
+	}
+}
+
+/** Request extras, with only what is present (NO_EXTRAS when nothing is). */
+export function requestExtras(extras: RequestExtras): RequestExtras {
+	return present(extras) ? extras : NO_EXTRAS
+}
+
+/**
+ * An OpenAI-format client's request for `endpoint`: the body as it came (checked later), with the
+ * thinking blocks it sends back moved to the extras (canonicalFromOpenAI), and its bytes while
+ * nothing changed them. `text`, when given, is the body as the client wrote it.
+ */
+export function canonicalRequestFromOpenAI(endpoint: RelayEndpoint, value: unknown, text?: string): ConvertedRequest {
+	if (!isObject(value)) return { endpoint, body: value, extras: NO_EXTRAS, bodyText: text }
+	const { body, extras } = canonicalFromOpenAI(value)
+	return { endpoint, body, extras, bodyText: body === value ? text : undefined }
 }
 
 /**
@@ -63,16 +119,19 @@ export function topKOf(body: Json): number | undefined {
  * assistant messages, which Ferry's answers from Claude carry) moved to the messages' extras, so
  * that they reach a Claude upstream and no other. The same body when it has none.
  */
-export function canonicalFromOpenAI<T extends Json>(body: T): T {
+export function canonicalFromOpenAI(body: Json): ConvertedBody {
 	const messages = body.messages
-	if (!Array.isArray(messages) || !messages.some((message) => isObject(message) && message[THINKING_BLOCKS_FIELD] !== undefined)) return body
-	return {
-		...body,
-		messages: messages.map((message) => {
-			if (!isObject(message) || message[THINKING_BLOCKS_FIELD] === undefined) return message
-			const { [THINKING_BLOCKS_FIELD]: blocks, ...rest } = message
-			const thinking = Array.isArray(blocks) ? blocks.filter(isThinkingBlock) : []
-			return withMessageExtras(rest, { ...messageExtras(message), thinking: thinking.length > 0 ? thinking : undefined })
-		}),
+	if (!Array.isArray(messages) || !messages.some((message) => isObject(message) && message[THINKING_BLOCKS_FIELD] !== undefined)) return { body, extras: NO_EXTRAS }
+	const converted = new MessagesWithExtras()
+	for (const message of messages) {
+		if (!isObject(message) || message[THINKING_BLOCKS_FIELD] === undefined) {
+			// Anything else is left as it came, for the admit stage to judge.
+			converted.push(message as Json)
+			continue
+		}
+		const { [THINKING_BLOCKS_FIELD]: blocks, ...rest } = message
+		const thinking = Array.isArray(blocks) ? blocks.filter(isThinkingBlock) : []
+		converted.push(rest, { thinking: thinking.length > 0 ? thinking : undefined })
 	}
+	return { body: { ...body, messages: converted.messages }, extras: requestExtras({ messages: converted.messageExtras() }) }
 }

@@ -5,7 +5,7 @@
  */
 import type { PromptRequest } from '@/billing/tokenizer'
 import { relayErrors } from '../errors'
-import { openAIBodyFromClaude } from './claude/request'
+import { canonicalFromClaude } from './claude/request'
 import { chatBodyFromResponses } from './responses/request'
 
 type ChatBody = { model?: unknown; messages: never[]; tools?: unknown }
@@ -13,7 +13,7 @@ type ChatBody = { model?: unknown; messages: never[]; tools?: unknown }
 const READERS = {
 	/** `POST /v1/messages/count_tokens`. */
 	claude(value: unknown): PromptRequest {
-		const { model, messages, tools } = openAIBodyFromClaude(value) as ChatBody
+		const { model, messages, tools } = canonicalFromClaude(value).body as ChatBody
 		if (typeof model !== 'string' || !model) throw relayErrors.badRequest('model: Field required')
 		return { endpoint: 'chat', messages, tools }
 	},

@@ -1,5 +1,5 @@
 /**
- * The typed answer stream the relay passes from an upstream to a client format (design §5): each
+ * The typed answer stream the relay passes from an upstream to a client format: each
  * upstream event is parsed once, here or by a converter, and travels as a value; a client format
  * writes the events it gets in its own wire format at the edge. Readers are pull-based — one
  * upstream read per `read()` — so memory stays bounded and a slow client slows the upstream.
@@ -24,7 +24,7 @@ export type AnswerEvent =
 	| { type: 'done' }
 	/**
 	 * A block passed on unread: one that carries no data (a comment, a keep-alive), or in a stream
-	 * passed through (pipeline/stream-meter.ts) a data event billing did not need to read. Only a
+	 * passed through (stages/stream-meter.ts) a data event billing did not need to read. Only a
 	 * client of the same wire format gets it.
 	 */
 	| { type: 'other'; raw: string }
@@ -37,7 +37,7 @@ export type AnswerEvent =
 /**
  * One data event of a stream read for pass-through (`readSseAnswerEvents(body, { deferParsing: true })`),
  * not parsed: `raw` is the block as the upstream sent it, `json` its data. Only the stream meter
- * (pipeline/stream-meter.ts) reads these: it parses the ones billing needs and passes the others on
+ * (stages/stream-meter.ts) reads these: it parses the ones billing needs and passes the others on
  * unread, as `other` events, to a client of the same wire format.
  */
 export type PassedEvent = { type: 'passed'; raw: string; json: string }

@@ -1,11 +1,12 @@
 import type { BodyReader, OpenedResponse } from '@/lib/outbound'
 import type { WebSocketOpen } from '@/lib/outbound/websocket'
+import type { RequestExtras } from '../formats/canonical'
 import type { EventReader, WireFormat } from '../formats/events'
 
 /**
- * What every upstream adaptor declares (design §5). Adaptors are pure: they turn a request into the
+ * What every upstream adaptor declares. Adaptors are pure: they turn a request into the
  * upstream's URL, headers and body, and never touch the database. Capabilities are optional
- * members; a missing one means "this upstream cannot do that" and the pipeline says so.
+ * members; a missing one means "this upstream cannot do that" and the relay says so.
  */
 
 /**
@@ -57,18 +58,21 @@ export interface OpenAIPassThrough {
 export type NativeFormat = Exclude<WireFormat, 'openai'>
 
 /**
- * A client format's own chat request, for upstreams that speak that format (design §5: same-format
- * traffic passes through with only model mapping applied).
+ * A client format's own chat request, for upstreams that speak that format (same-format traffic
+ * passes through with only model mapping applied). Plain data, as the rest of the canonical request.
  */
 export interface NativeRequest {
 	format: NativeFormat
-	/**
-	 * The client's body for an upstream model name: the bytes as sent when the name is unchanged, or
-	 * when the body does not name the model (Gemini's, whose model is in the path).
-	 */
-	bodyFor(model: string): string
+	/** The client's body exactly as it sent it. */
+	text: string
 	/** The client's body, parsed: for upstreams whose wire differs from the client's at the top (Bedrock's). */
 	value: Record<string, unknown>
+	/**
+	 * Whether the body names the model (`value.model`: Claude's, a Responses request), so that a
+	 * channel mapping it to another name gets the body with that name; Gemini's names it in the path,
+	 * and its bytes always go as they are.
+	 */
+	modelInBody: boolean
 	/** The client's headers that belong to the wire format (Claude's `anthropic-beta`, `anthropic-version`). */
 	headers: Record<string, string>
 	/** The client's query string that belongs to the wire format (Claude SDKs' `?beta=true`), or ''. */
@@ -82,7 +86,7 @@ export interface NativeRequest {
 }
 
 /** What a same-format adaptor builds its request from: the client's request with the upstream model name. */
-interface NativeCall extends Omit<NativeRequest, 'bodyFor' | 'format'> {
+interface NativeCall extends Omit<NativeRequest, 'format' | 'text' | 'modelInBody' | 'required'> {
 	/** The upstream model name (already in `body` when the format names it there). */
 	model: string
 	stream: boolean
@@ -126,11 +130,15 @@ export interface FetchedMedia {
 /**
  * An endpoint served by an upstream with its own wire format. The canonical form is OpenAI's: the
  * adaptor builds its request from the OpenAI-format body and turns the answer back into OpenAI's
- * shape, so the pipeline (usage, billing, logs, client formats) never sees the difference.
+ * shape, so the relay (usage, billing, logs, client formats) never sees the difference.
  */
 export interface Converter {
-	/** `body` is the client's OpenAI-format JSON with the upstream model name in place. */
-	buildRequest(channel: UpstreamChannel, body: Record<string, unknown>, context: AdaptorContext): UpstreamRequest | Promise<UpstreamRequest>
+	/**
+	 * `body` is the canonical request's OpenAI-format JSON with the upstream model name in place;
+	 * `extras` what the client said that OpenAI's form has no field for (formats/canonical.ts), for
+	 * a converter whose upstream can take it (never to be written into a request as fields of their own).
+	 */
+	buildRequest(channel: UpstreamChannel, body: Record<string, unknown>, context: AdaptorContext, extras?: RequestExtras): UpstreamRequest | Promise<UpstreamRequest>
 	/** The whole upstream answer → the OpenAI-format answer object (with `usage`). `model` is what the client asked for. */
 	toOpenAI(text: string, model: string): Record<string, unknown>
 	/**
@@ -205,7 +213,7 @@ export interface BalanceContext {
 	now(): number
 }
 
-/** The async task platforms (design §5, the `tasks` capability): drawing and music. */
+/** The async task platforms (the `tasks` capability): drawing and music. */
 export type TaskPlatform = 'midjourney' | 'suno'
 
 /** A task as an upstream reported it, in Ferry's terms: statuses of TASK_STATUS, times in unix seconds. */
@@ -269,7 +277,7 @@ export interface TaskAdaptor {
 }
 
 export interface ProviderAdaptor {
-	/** The channel type number (seed 001 §3). */
+	/** The channel type number. */
 	type: number
 	/**
 	 * The channel type's display name, the one source of it: the console's type select and channel
@@ -277,7 +285,7 @@ export interface ProviderAdaptor {
 	 */
 	name: string
 	defaultBaseUrl: string
-	/** How the key is composed when it is more than one API key (seed 001 §2), e.g. `APIKey|SecretKey`; the editor shows it. */
+	/** How the key is composed when it is more than one API key, e.g. `APIKey|SecretKey`; the editor shows it. */
 	keyFormat?: string
 	/**
 	 * The models a new channel of this type is offered (`GET /api/models`, the editor's presets):
@@ -287,8 +295,8 @@ export interface ProviderAdaptor {
 	/** How to list the upstream's models; absent when the upstream has no list call. */
 	modelList?: ModelList
 	/**
-	 * Reads the account balance the upstream publishes, in the provider's own currency (seed 001 §7
-	 * `update_balance`); absent when it publishes none. `channel.baseUrl` is as for `ModelList`.
+	 * Reads the account balance the upstream publishes, in the provider's own currency (the channel
+	 * tools' `update_balance`); absent when it publishes none. `channel.baseUrl` is as for `ModelList`.
 	 * An answer that is not a finite number means the upstream's answer could not be read.
 	 */
 	readBalance?(channel: UpstreamChannel, context: BalanceContext): Promise<number>

@@ -4,14 +4,14 @@
  * sk-…`, or `mj-api-secret` for Midjourney clients); answers in each client's own shape.
  * DrawingEnabled and TaskEnabled switch the submits off; reading one's own tasks stays possible.
  * A submit (a paid upstream call) counts toward the caller's request rate limits as a relayed call
- * does (pipeline/request-limits.ts): refused over a limit before anything is held or sent, and
+ * does (edge/request-limits.ts): refused over a limit before anything is held or sent, and
  * counted as a success once the upstream took the task. Reading tasks is not counted.
  */
 import { Elysia } from 'elysia'
 import type { Dependencies } from '@/dependencies'
 import { type ErrorResponder, RelayError, relayFailure } from '../errors'
-import type { RelayServices } from '../pipeline/services'
-import type { RelayCaller } from '../pipeline/token-auth'
+import type { RelayServices } from '../services'
+import type { RelayCaller } from '../caller'
 import { midjourneyErrorResponse, sunoErrorResponse } from './answers'
 import { MJ_MODES, MJ_SUBMIT_PATHS } from './midjourney-actions'
 import { fetchDrawing, imageSeed, listDrawings, proxyImage, publicOrigin } from './midjourney-read'

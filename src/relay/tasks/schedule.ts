@@ -5,7 +5,7 @@
  */
 import type { Dependencies } from '@/dependencies'
 import { startLeasedSchedule, type LeasedSchedule, type ScheduledJobInput } from '@/db/leased-schedule'
-import type { RelayServices } from '../pipeline/services'
+import type { RelayServices } from '../services'
 import { pollTasks, type PollSummary } from './polling'
 
 export const TASK_POLLING_LEASE = 'task-polling'

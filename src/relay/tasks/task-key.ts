@@ -1,4 +1,4 @@
-import { bearerKey } from '../pipeline/token-auth'
+import { bearerKey } from '../edge/token-auth'
 
 /** What Midjourney clients put in Authorization when they send the key as `mj-api-secret` (new-api's rule). */
 const MIDJOURNEY_PLACEHOLDER = 'midjourney-proxy'

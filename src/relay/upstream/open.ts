@@ -8,9 +8,10 @@
 import type { Dependencies } from '@/dependencies'
 import type { RoutableChannel } from '@/db/stores/channels'
 import type { BodyReader, OpenedResponse } from '@/lib/outbound'
+import type { CanonicalRequest } from '../formats/canonical'
 import { readSseAnswerEvents, type EventReader, type Json, type ReadEvent, type SseAnswerOptions, type WireFormat } from '../formats/events'
 import { isObject } from '../formats/json'
-import { multipartUpstreamBody } from '../formats/media/multipart'
+import { uploadUpstreamBody } from '../formats/media/multipart'
 import { textReader } from '../formats/sse'
 import { adaptorFor, serviceFor, servesEndpoint } from '../providers/registry'
 import {
@@ -21,7 +22,7 @@ import { mappingServes, ModelMappingCycleError, upstreamModel } from './model-ma
 import { mediaFetcher } from './user-media'
 import { upstreamWebSocket } from './websocket'
 
-/** The outbound client every upstream call goes through (design §8), answering bodies as guarded readers. */
+/** The outbound client every upstream call goes through, answering bodies as guarded readers. */
 export type UpstreamFetch = (url: string, init: RequestInit) => Promise<OpenedResponse>
 
 /** Why one channel could not take the call: its adaptor lacks the endpoint, or its mapping loops. */
@@ -46,16 +47,17 @@ export const canTakeKey = (call: { endpoint: RelayEndpoint; stream: boolean; nat
 	`can-take ${call.endpoint} ${call.stream} ${call.native ?? ''} ${call.nativeRequired === true}`
 
 export interface UpstreamCall {
-	endpoint: RelayEndpoint
+	/**
+	 * The canonical request, checked: its endpoint and OpenAI-format body, its extras (for converters
+	 * that can send them on), the client's bytes (an OpenAI-format upstream gets them while nothing
+	 * changes) and an upload (sent intact).
+	 */
+	request: CanonicalRequest
 	/** The model the client asked for. */
 	model: string
-	/** The canonical (OpenAI-format) body. */
-	body: Record<string, unknown>
-	/** `body` exactly as the client wrote it, when it is that: an OpenAI-format upstream gets these bytes while nothing changes. */
-	bodyText?: string
 	stream: boolean
 	signal: AbortSignal
-	/** The client's own request, for a channel that speaks its format. */
+	/** The client's own request, for a channel that speaks its format, when it may pass through. */
 	native?: NativeRequest
 }
 
@@ -100,8 +102,9 @@ function passedAnswer(text: string): ReadAnswer {
  * the request. Throws ChannelUnfitError when the channel cannot take the call at all.
  */
 export async function openUpstream(dependencies: Dependencies, relay: { outbound: UpstreamFetch }, channel: RoutableChannel, call: UpstreamCall): Promise<OpenedUpstream> {
+	const { request: canonicalRequest } = call
 	const adaptor = adaptorFor(channel.type)
-	const service = serviceFor(channel.type, { endpoint: call.endpoint, stream: call.stream, native: call.native?.format, nativeRequired: call.native?.required !== undefined })
+	const service = serviceFor(channel.type, { endpoint: canonicalRequest.endpoint, stream: call.stream, native: call.native?.format, nativeRequired: call.native?.required !== undefined })
 	if (!adaptor || !service) throw new ChannelUnfitError('endpoint not served')
 	let model: string
 	try {
@@ -116,17 +119,17 @@ export async function openUpstream(dependencies: Dependencies, relay: { outbound
 		relay.outbound(request.url, { method: request.method ?? 'POST', headers: request.headers, body: request.body, signal: call.signal })
 
 	if (service.via === 'native') {
-		const { bodyFor, format: _, required: __, ...wire } = call.native!
+		const { value, headers, search } = call.native!
 		const { passThrough } = service
-		const request = await passThrough.buildRequest(upstreamChannel, { ...wire, model, stream: call.stream, body: bodyFor(model) }, adaptorContext(dependencies, relay, call.signal))
+		const request = await passThrough.buildRequest(upstreamChannel, { value, headers, search, model, stream: call.stream, body: nativeBody(call.native!, model) }, adaptorContext(dependencies, relay, call.signal))
 		return { response: await send(request), upstreamModel: model, wire: service.format, readAnswer: passedAnswer, readEvents: (body) => (passThrough.streamEvents ?? readSseAnswerEvents)(body) }
 	}
 
-	const usageAsked = (call.body.stream_options as { include_usage?: unknown } | undefined)?.include_usage === true
+	const usageAsked = (canonicalRequest.body.stream_options as { include_usage?: unknown } | undefined)?.include_usage === true
 	// The body is copied only when Ferry changes it: the model's upstream name, usage asked for.
 	const body: Record<string, unknown> = call.stream && !usageAsked
-		? { ...call.body, model, stream_options: { ...(call.body.stream_options as object | undefined), include_usage: true } }
-		: model === call.model ? call.body : { ...call.body, model }
+		? { ...canonicalRequest.body, model, stream_options: { ...(canonicalRequest.body.stream_options as object | undefined), include_usage: true } }
+		: model === call.model ? canonicalRequest.body : { ...canonicalRequest.body, model }
 	const canonical = { upstreamModel: model, wire: 'openai' as const }
 
 	if (service.via === 'self-opened') {
@@ -139,16 +142,16 @@ export async function openUpstream(dependencies: Dependencies, relay: { outbound
 
 	if (service.via === 'openai') {
 		// The client's bytes go as they are while Ferry changes nothing in them: same model, usage already asked for.
-		const text = model === call.model && body.stream_options === call.body.stream_options ? call.bodyText : undefined
-		const request = await passThroughRequest(service.passThrough, upstreamChannel, call.endpoint, body, text)
+		const text = model === call.model && body.stream_options === canonicalRequest.body.stream_options ? canonicalRequest.bodyText : undefined
+		const request = await passThroughRequest(service.passThrough, upstreamChannel, canonicalRequest.endpoint, body, text)
 		// An upload goes as it came (formats/media/multipart.ts), not as the JSON of its text fields.
-		const upload = await multipartUpstreamBody(body)
+		const upload = canonicalRequest.upload && await uploadUpstreamBody(canonicalRequest.upload, body.model)
 		const sent = upload ? { ...request, headers: { ...request.headers, 'content-type': upload.contentType }, body: upload.bytes } : request
 		return { ...canonical, response: await send(sent), readAnswer: passedAnswer, readEvents: (body, options = {}) => readSseAnswerEvents(body, options) }
 	}
 
 	const { converter } = service
-	const request = await converter.buildRequest(upstreamChannel, body, adaptorContext(dependencies, relay, call.signal))
+	const request = await converter.buildRequest(upstreamChannel, body, adaptorContext(dependencies, relay, call.signal), canonicalRequest.extras)
 	const response = await send(request)
 	const converted = {
 		...canonical,
@@ -161,6 +164,11 @@ export async function openUpstream(dependencies: Dependencies, relay: { outbound
 	const reported = converter.errorOf(text)
 	if (reported) return { ...converted, response: answeredWith(response, reported.status, JSON.stringify({ error: { message: reported.message } })) }
 	return { ...converted, response: answeredWith(response, response.status, text) }
+}
+
+/** The client's own body for the upstream model name: its bytes unless the name it gives the model changes. */
+function nativeBody(native: NativeRequest, model: string): string {
+	return native.modelInBody && model !== native.value.model ? JSON.stringify({ ...native.value, model }) : native.text
 }
 
 /** A pass-through request with the headers its adaptor signs, if any, added. */

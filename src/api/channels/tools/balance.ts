@@ -12,7 +12,7 @@ import { CHANNEL_STATUS } from '@shared/channel-type'
 import type { Dependencies } from '@/dependencies'
 import { nowSeconds } from '@/lib/clock'
 import { OutboundError } from '@/lib/outbound'
-import { adaptorFor, channelTypeName } from '@/relay/providers/registry'
+import { adaptorFor, capabilities, channelTypeName } from '@/relay/providers/registry'
 import type { BalanceContext } from '@/relay/providers/types'
 import { ApiError, refused } from '../../errors'
 import { eachBounded } from './bounded'
@@ -46,7 +46,7 @@ function balanceContext(dependencies: Dependencies, channel: ToolChannel): Balan
 	}
 }
 
-const hasBalanceApi = (type: number) => adaptorFor(type)?.readBalance !== undefined
+const hasBalanceApi = (type: number) => capabilities(type)?.readsBalance === true
 
 /** Asks the provider and stores the balance; answers it. Failures are `success:false` with the reason. */
 async function updateChannelBalance(dependencies: Dependencies, channel: ToolChannel): Promise<number> {

@@ -15,10 +15,11 @@ import type { Dependencies } from '@/dependencies'
 import { nowSeconds } from '@/lib/clock'
 import { newRequestId } from '@/lib/crypto'
 import { OutboundError } from '@/lib/outbound'
+import { NO_EXTRAS } from '@/relay/formats/canonical'
 import { answerText, usageFrom } from '@/relay/formats/openai/usage'
 import { ChannelUnfitError, openUpstream } from '@/relay/upstream/open'
 import { countPrompt, countText, type PromptRequest } from '@/billing/tokenizer'
-import { adaptorFor } from '@/relay/providers/registry'
+import { capabilities } from '@/relay/providers/registry'
 import type { RelayEndpoint } from '@/relay/providers/types'
 import { outboundFailure, toolOutbound, upstreamFailure, type ToolChannel } from './upstream'
 
@@ -52,12 +53,12 @@ function testModelOf(channel: ToolChannel, requested?: string): string {
 	return requested?.trim() || channel.testModel || channel.models[0] || FALLBACK_TEST_MODEL
 }
 
-/** Chat when the adaptor serves it, else embeddings (embedding-only upstreams such as Jina). */
+/**
+ * The endpoint a test calls, as the type's capabilities say: chat when it serves it however it
+ * does (iFlytek Spark opens its own WebSocket), else embeddings (embedding-only upstreams such as Jina).
+ */
 export function testEndpoint(type: number): RelayEndpoint | undefined {
-	const adaptor = adaptorFor(type)
-	if (!adaptor) return undefined
-	const serves = (endpoint: RelayEndpoint) => Boolean(adaptor.openai?.endpoints.includes(endpoint) || adaptor.converted?.[endpoint])
-	return (['chat', 'embeddings'] as const).find(serves)
+	return capabilities(type)?.testEndpoint
 }
 
 function testBody(endpoint: RelayEndpoint, model: string): Record<string, unknown> {
@@ -94,7 +95,7 @@ export async function runChannelTest(dependencies: Dependencies, channel: ToolCh
 	let usage: Usage | undefined
 	try {
 		const opened = await openUpstream(dependencies, toolOutbound(dependencies), channel, {
-			endpoint, model, body: testBody(endpoint, model), stream: false, signal: AbortSignal.timeout(TEST_DEADLINE_MS),
+			request: { endpoint, body: testBody(endpoint, model), extras: NO_EXTRAS }, model, stream: false, signal: AbortSignal.timeout(TEST_DEADLINE_MS),
 		})
 		const text = await opened.response.text()
 		if (!opened.response.ok) {

@@ -1,20 +1,20 @@
 /**
- * A Claude Messages request → the OpenAI chat body the pipeline relays (routing, hold, billing, and
- * the converted upstreams read it; an Anthropic channel gets the client's own request instead, see
- * same-format.ts). Only what Ferry needs is checked here — a JSON object with a list of messages;
- * the pipeline checks the model and the token limits. Whatever OpenAI's form cannot carry is dropped,
+ * A Claude Messages request → the canonical chat request's body and extras (the stages route, hold
+ * and bill by the body, and the converted upstreams read both; an Anthropic channel gets the
+ * client's own request instead, see same-format.ts). Only what Ferry needs is checked here — a JSON object with a list of messages;
+ * the relay checks the model and the token limits. Whatever OpenAI's form cannot carry is dropped,
  * never refused, so the Anthropic API's newer fields and blocks cannot fail a call (NOTES.md).
  *
  * `system`, and `system`-role entries of `messages`, become system messages in place; `tool_result`
  * blocks become `tool` messages placed before the rest of their user turn (OpenAI wants them right
  * after the assistant's calls); `tool_use` blocks become `tool_calls`; thinking blocks, `top_k`,
- * `thinking` and a tool result's `is_error` ride along unchanged as Ferry's private extras
+ * `thinking` and a tool result's `is_error` ride along unchanged as the request's extras
  * (canonical.ts), which only Claude-speaking converters read. Ids, arguments and images are kept.
  */
 import { relayErrors } from '../../errors'
 import { isObject } from '../json'
 import { urlFromSource } from './images'
-import { withMessageExtras, withRequestExtras } from '../canonical'
+import { type ConvertedBody, type MessageExtras, MessagesWithExtras, requestExtras } from '../canonical'
 import { isThinkingBlock, type ThinkingBlock } from './thinking'
 
 type Json = Record<string, unknown>
@@ -66,28 +66,31 @@ function openAIContent(parts: Json[]): string | Json[] {
 	return plain ? parts.map((part) => part.text as string).join('') : parts
 }
 
-function toolResultMessage(block: Json): Json {
-	const content = typeof block.content === 'string' ? block.content : openAIContent(partsOf(block.content))
-	return withMessageExtras({ role: 'tool', tool_call_id: block.tool_use_id, content }, {
+function toolResultExtras(block: Json): MessageExtras {
+	return {
 		isError: block.is_error === true ? true : undefined,
 		cacheControl: isObject(block.cache_control) ? block.cache_control : undefined,
-	})
+	}
 }
 
-function userMessages(content: unknown): Json[] {
-	const results: Json[] = []
+function toolResultMessage(block: Json): Json {
+	const content = typeof block.content === 'string' ? block.content : openAIContent(partsOf(block.content))
+	return { role: 'tool', tool_call_id: block.tool_use_id, content }
+}
+
+function userMessages(content: unknown, messages: MessagesWithExtras) {
 	const parts: Json[] = []
 	for (const block of blocksOf(content)) {
-		if (block.type === 'tool_result') results.push(toolResultMessage(block))
+		if (block.type === 'tool_result') messages.push(toolResultMessage(block), toolResultExtras(block))
 		else {
 			const part = blockToPart(block)
 			if (part) parts.push(part)
 		}
 	}
-	return parts.length > 0 ? [...results, { role: 'user', content: openAIContent(parts) }] : results
+	if (parts.length > 0) messages.push({ role: 'user', content: openAIContent(parts) })
 }
 
-function assistantMessages(content: unknown): Json[] {
+function assistantMessages(content: unknown, messages: MessagesWithExtras) {
 	const parts: Json[] = []
 	const toolCalls: Json[] = []
 	const thinking: ThinkingBlock[] = []
@@ -100,18 +103,18 @@ function assistantMessages(content: unknown): Json[] {
 			if (part) parts.push(part)
 		}
 	}
-	if (parts.length === 0 && toolCalls.length === 0 && thinking.length === 0) return []
+	if (parts.length === 0 && toolCalls.length === 0 && thinking.length === 0) return
 	const message: Json = { role: 'assistant', content: parts.length > 0 ? openAIContent(parts) : null }
 	if (toolCalls.length > 0) message.tool_calls = toolCalls
-	return [withMessageExtras(message, { thinking: thinking.length > 0 ? thinking : undefined })]
+	messages.push(message, { thinking: thinking.length > 0 ? thinking : undefined })
 }
 
-function systemMessages(content: unknown): Json[] {
+function systemMessages(content: unknown, messages: MessagesWithExtras) {
 	const parts = partsOf(content)
-	return parts.length > 0 ? [{ role: 'system', content: openAIContent(parts) }] : []
+	if (parts.length > 0) messages.push({ role: 'system', content: openAIContent(parts) })
 }
 
-const MESSAGES_BY_ROLE: Record<string, (content: unknown) => Json[]> = { user: userMessages, assistant: assistantMessages, system: systemMessages }
+const MESSAGES_BY_ROLE: Record<string, (content: unknown, messages: MessagesWithExtras) => void> = { user: userMessages, assistant: assistantMessages, system: systemMessages }
 
 /** Client tools only: server tools (web search, code execution…) run at Anthropic and mean nothing elsewhere. */
 function tools(value: unknown): Json[] | undefined {
@@ -144,16 +147,17 @@ function toolChoice(choice: unknown): { choice?: unknown; parallel?: boolean } {
 	return { choice: 'auto', parallel }
 }
 
-export function openAIBodyFromClaude(request: unknown): Json {
+export function canonicalFromClaude(request: unknown): ConvertedBody {
 	if (!isObject(request)) throw relayErrors.badRequest('the request body must be a JSON object')
 	if (!Array.isArray(request.messages)) throw relayErrors.badRequest('messages: Field required')
-	const messages: Json[] = [...systemMessages(request.system)]
+	const messages = new MessagesWithExtras()
+	systemMessages(request.system, messages)
 	for (const message of request.messages) {
 		if (!isObject(message)) continue
 		const convert = typeof message.role === 'string' ? MESSAGES_BY_ROLE[message.role] : undefined
-		if (convert) messages.push(...convert(message.content))
+		convert?.(message.content, messages)
 	}
-	const body: Json = { model: request.model, messages }
+	const body: Json = { model: request.model, messages: messages.messages }
 	const definitions = tools(request.tools)
 	const { choice, parallel } = definitions ? toolChoice(request.tool_choice) : {}
 	const metadata = isObject(request.metadata) ? request.metadata : {}
@@ -175,8 +179,10 @@ export function openAIBodyFromClaude(request: unknown): Json {
 		body.stream_options = { include_usage: true }
 	}
 	// For the Claude-speaking converters (Anthropic, AWS) and Gemini's topK; never sent as fields (canonical.ts).
-	return withRequestExtras(body, {
+	const extras = requestExtras({
 		topK: typeof request.top_k === 'number' ? request.top_k : undefined,
 		thinking: isObject(request.thinking) ? request.thinking : undefined,
+		messages: messages.messageExtras(),
 	})
+	return { body, extras }
 }

@@ -1,8 +1,8 @@
 /**
- * Claude-format calls on channels that speak Claude's Messages API (design §5, same-format traffic):
+ * Claude-format calls on channels that speak Claude's Messages API (same-format traffic):
  * the upstream gets the client's own body — every field, block and beta the client sent — with only
  * the model name mapped, and the client gets the upstream's answer as it came (read by wire.ts for
- * the bill). The pipeline still holds, routes and bills from the converted OpenAI form.
+ * the bill). The stages still hold, route and bill by the converted OpenAI form.
  */
 import type { NativeRequest } from '../../providers/types'
 
@@ -11,8 +11,13 @@ const API_VERSION = /^\d{4}-\d{2}-\d{2}$/
 const BETA_LIST = /^[\w.-]+(?:\s*,\s*[\w.-]+)*$/
 const BETA_LIST_MAX_LENGTH = 4096
 
+/** What the format reads of the client's headers. */
+export interface HeaderReader {
+	get(name: string): string | null
+}
+
 /** The headers the client wrote its body for: its API version and betas (context management, 1M context…). */
-function wireHeaders(headers: Headers): Record<string, string> {
+function wireHeaders(headers: HeaderReader): Record<string, string> {
 	const wire: Record<string, string> = {}
 	const version = headers.get('anthropic-version')?.trim()
 	if (version && API_VERSION.test(version)) wire['anthropic-version'] = version
@@ -21,13 +26,17 @@ function wireHeaders(headers: Headers): Record<string, string> {
 	return wire
 }
 
-/** `text` is the body as the client sent it, `body` the same parsed. */
-export function claudeNativeRequest(request: Request, text: string, body: Record<string, unknown>): NativeRequest {
+/**
+ * `text` is the body as the client sent it, `body` the same parsed; `headers` the client's, and
+ * `betaQuery` its `?beta=` query value (the Claude SDKs send `true`).
+ */
+export function claudeNativeRequest(text: string, body: Record<string, unknown>, headers: HeaderReader, betaQuery: string | null): NativeRequest {
 	return {
 		format: 'claude',
-		bodyFor: (model) => (model === body.model ? text : JSON.stringify({ ...body, model })),
+		text,
 		value: body,
-		headers: wireHeaders(request.headers),
-		search: new URL(request.url).searchParams.get('beta') === 'true' ? '?beta=true' : '',
+		modelInBody: true,
+		headers: wireHeaders(headers),
+		search: betaQuery === 'true' ? '?beta=true' : '',
 	}
 }

@@ -2,7 +2,7 @@
  * Claude's usage ⇄ OpenAI's. Claude counts `input_tokens` without the cache; OpenAI's
  * `prompt_tokens` includes cached tokens (`prompt_tokens_details.cached_tokens`). Cache writes ride
  * along as `prompt_tokens_details.cache_creation_tokens` (an extension), also inside `prompt_tokens`,
- * so each prompt token is counted exactly once. Also what the pipeline bills for an answer that
+ * so each prompt token is counted exactly once. Also what the relay bills for an answer that
  * stays in Claude's format (same-format.ts), read the same way.
  */
 import type { Usage } from '@/billing/price'
@@ -55,7 +55,7 @@ export function claudeUsageFromOpenAI(usage: OpenAIUsageInput | null | undefined
 	}
 }
 
-/** The usage of a Claude answer as the pipeline bills it; undefined when the answer reports none. */
+/** The usage of a Claude answer as the relay bills it; undefined when the answer reports none. */
 export function usageFromClaude(usage: unknown): Usage | undefined {
 	if (!isObject(usage) || (typeof usage.input_tokens !== 'number' && typeof usage.output_tokens !== 'number')) return undefined
 	const counted = openAIUsageFromClaude(usage as ClaudeUsage)

@@ -1,5 +1,5 @@
 /**
- * Answers in Gemini's shape, for Gemini-format clients: OpenAI-format answers of the pipeline
+ * Answers in Gemini's shape, for Gemini-format clients: OpenAI-format answers of the relay
  * converted, Gemini's own passed on; whole answers, and streams as `alt=sse` events or, without
  * `alt=sse`, as one JSON array written piece by piece (what Google's API answers).
  */
@@ -74,7 +74,7 @@ export function geminiAnswerFromOpenAI(answer: OpenAIAnswer, model: string): Gem
 	}
 }
 
-type GeminiStreamFraming = 'sse' | 'json-array'
+export type GeminiStreamFraming = 'sse' | 'json-array'
 
 /** A stream that failed upstream ends with an error typed as this status is (UNAVAILABLE). */
 const UPSTREAM_ERROR_STATUS = 502

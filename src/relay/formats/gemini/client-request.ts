@@ -1,6 +1,6 @@
 /**
  * A Gemini-format client request (`generateContent`, `embedContent`, `batchEmbedContents`) as the
- * OpenAI-format body the pipeline relays. Function calls keep their ids; a call Gemini wrote without
+ * OpenAI-format body the relay relays. Function calls keep their ids; a call Gemini wrote without
  * one gets an id, and the function response that follows it (matched by name, in order) gets the same.
  */
 import { randomString } from '@/lib/crypto'

@@ -4,15 +4,12 @@
  * intact — the client's own bytes while the model name is unchanged, the same parts re-encoded with
  * the upstream model name when the channel maps it.
  *
- * The canonical body of such a call is an object of its text fields (what the pipeline checks,
- * holds, routes and bills by); the upload itself rides on it under a symbol, like the canonical
- * form's other extras (canonical.ts): never serialised, kept by `{ ...body, model }`.
+ * The canonical body of such a call is an object of its text fields (what the stages check, hold,
+ * route and bill by); the upload itself is the canonical request's `upload` (canonical.ts).
  */
 import type { RequestBody } from '@/lib/request-body'
 
-const MULTIPART = Symbol('ferry.multipart')
-
-interface Multipart {
+export interface Upload {
 	/** The body exactly as the client sent it, and its content type (with the boundary). */
 	bytes: Uint8Array<ArrayBuffer>
 	contentType: string
@@ -23,44 +20,30 @@ interface Multipart {
 	files: ReadonlySet<string>
 }
 
-type Body = Record<string, unknown> & { [MULTIPART]?: Multipart }
-
-/** Whether the request says it carries JSON (the JSON form of an endpoint that also takes uploads). */
-export const isJsonRequest = (request: Request) => (request.headers.get('content-type') ?? '').toLowerCase().startsWith('application/json')
-
 /**
- * An upload read by the relay's body reader (pipeline/read-body.ts) → its canonical body: the text
- * fields (a field sent more than once, such as `timestamp_granularities[]`, as a list), with the
- * upload attached.
+ * An upload read by the relay's body reader (edge/read-body.ts) → its canonical body, the text
+ * fields (a field sent more than once, such as `timestamp_granularities[]`, as a list), and the upload.
  */
-export function uploadBody(upload: Extract<RequestBody, { type: 'multipart' }>): Record<string, unknown> {
-	const body: Body = { ...upload.fields }
-	body[MULTIPART] = { bytes: upload.bytes, contentType: upload.contentType, form: upload.form, model: body.model, files: upload.files }
-	return body
+export function canonicalUpload(upload: Extract<RequestBody, { type: 'multipart' }>): { body: Record<string, unknown>; upload: Upload } {
+	const body: Record<string, unknown> = { ...upload.fields }
+	return { body, upload: { bytes: upload.bytes, contentType: upload.contentType, form: upload.form, model: body.model, files: upload.files } }
 }
 
-/** Whether a checked body came as an upload with a file part of one of these names. */
-export function hasFilePart(body: Record<string, unknown>, names: readonly string[]): boolean | undefined {
-	const multipart = (body as Body)[MULTIPART]
-	return multipart && names.some((name) => multipart.files.has(name))
+/** Whether an upload has a file part of one of these names; undefined for a request that came as JSON. */
+export function hasFilePart(upload: Upload | undefined, names: readonly string[]): boolean | undefined {
+	return upload && names.some((name) => upload.files.has(name))
 }
 
-export const isMultipart = (body: Record<string, unknown>) => (body as Body)[MULTIPART] !== undefined
-
 /**
- * The upstream body of an upload for `body` (whose `model` is the upstream name by now): the
- * client's bytes when the name is unchanged, else every part in order with `model` replaced (or
- * added, when the client named none).
- * Undefined for a body that did not come as an upload.
+ * The upstream body of an upload for the upstream `model`: the client's bytes when the name is
+ * unchanged, else every part in order with `model` replaced (or added, when the client named none).
  */
-export async function multipartUpstreamBody(body: Record<string, unknown>): Promise<{ bytes: Uint8Array<ArrayBuffer>; contentType: string } | undefined> {
-	const multipart = (body as Body)[MULTIPART]
-	if (!multipart) return undefined
-	if (body.model === multipart.model) return { bytes: multipart.bytes, contentType: multipart.contentType }
+export async function uploadUpstreamBody(upload: Upload, model: unknown): Promise<{ bytes: Uint8Array<ArrayBuffer>; contentType: string }> {
+	if (model === upload.model) return { bytes: upload.bytes, contentType: upload.contentType }
 	const form = new FormData()
-	for (const [name, value] of multipart.form.entries()) form.append(name, name === 'model' ? String(body.model) : value)
+	for (const [name, value] of upload.form.entries()) form.append(name, name === 'model' ? String(model) : value)
 	// A model the client left out (the endpoint's default) goes last.
-	if (!multipart.form.has('model')) form.append('model', String(body.model))
+	if (!upload.form.has('model')) form.append('model', String(model))
 	const encoded = new Response(form)
 	// Read before the body: Bun forgets a FormData body's content type once the body is consumed.
 	const contentType = encoded.headers.get('content-type')!

@@ -6,7 +6,7 @@
 import { relayErrors } from '../../errors'
 import { MEDIA_ENDPOINTS, type MediaEndpoint, type RelayEndpoint } from '../../providers/types'
 import { isObject } from '../json'
-import { hasFilePart } from './multipart'
+import { hasFilePart, type Upload } from './multipart'
 
 /** OpenAI's bound on `n` for image endpoints. */
 const MAX_IMAGES = 10
@@ -54,9 +54,9 @@ export function imageCount(body: Record<string, unknown>): number {
 }
 
 /** A file part named one of `names` (multipart), or, for the JSON form, a field of one of `jsonFields`. */
-function requiredFile(body: Record<string, unknown>, names: readonly string[], jsonFields: readonly string[] = []) {
-	const upload = hasFilePart(body, names)
-	if (upload === false || (upload === undefined && !jsonFields.some((field) => body[field] !== undefined && body[field] !== null))) {
+function requiredFile(body: Record<string, unknown>, upload: Upload | undefined, names: readonly string[], jsonFields: readonly string[] = []) {
+	const hasFile = hasFilePart(upload, names)
+	if (hasFile === false || (hasFile === undefined && !jsonFields.some((field) => body[field] !== undefined && body[field] !== null))) {
 		fail(`${names[0]}: ${names[0]} is required`)
 	}
 }
@@ -70,8 +70,11 @@ function checkModerationInput(input: unknown) {
 	})
 }
 
-/** Checks a media request's own fields (the model is checked with every endpoint's); throws a 400 naming the field. */
-export function checkMediaRequest(endpoint: MediaEndpoint, body: Record<string, unknown>) {
+/**
+ * Checks a media request's own fields (the model is checked with every endpoint's), with its
+ * upload when it came as one; throws a 400 naming the field.
+ */
+export function checkMediaRequest(endpoint: MediaEndpoint, body: Record<string, unknown>, upload: Upload | undefined) {
 	// Streamed images and transcriptions are SSE events this gateway does not relay yet: refused rather than garbled.
 	if (body.stream === true || body.stream === 'true') fail(`stream: streaming is not supported for ${endpoint} by this gateway`)
 	if (isImageEndpoint(endpoint)) {
@@ -85,17 +88,17 @@ export function checkMediaRequest(endpoint: MediaEndpoint, body: Record<string, 
 			break
 		case 'image-edits':
 			requiredText(body, 'prompt')
-			requiredFile(body, ['image', 'image[]'], ['images', 'image'])
+			requiredFile(body, upload, ['image', 'image[]'], ['images', 'image'])
 			break
 		case 'image-variations':
-			requiredFile(body, ['image'])
+			requiredFile(body, upload, ['image'])
 			break
 		case 'speech':
 			requiredText(body, 'input')
 			break
 		case 'transcriptions':
 		case 'translations':
-			requiredFile(body, ['file'])
+			requiredFile(body, upload, ['file'])
 			if (body.prompt !== undefined && typeof body.prompt !== 'string') fail('prompt: expected a text')
 			break
 		case 'moderations':
@@ -112,7 +115,7 @@ export function mediaPromptTexts(endpoint: MediaEndpoint, body: Record<string, u
 	return value.flatMap((item) => typeof item === 'string' ? [item] : isObject(item) && typeof item.text === 'string' ? [item.text] : [])
 }
 
-/** The dall-e sizes new-api prices apart from 1024×1024 (new-api-behaviour.md §3.3). */
+/** The dall-e sizes new-api prices apart from 1024×1024. */
 const DALL_E_SIZE_RATIOS: Record<string, number> = { '256x256': 0.4, '512x512': 0.45, '1024x1024': 1, '1024x1792': 2, '1792x1024': 2 }
 const TALL_OR_WIDE = new Set(['1024x1792', '1792x1024'])
 const DALL_E_3_HD_RATIO = 2

@@ -8,9 +8,11 @@
 import { relayErrors } from '../../errors'
 import { MEDIA_ENDPOINTS, type RelayEndpoint } from '../../providers/types'
 import { isObject } from '../json'
+import type { Upload } from '../media/multipart'
 import { checkMediaRequest, isMediaEndpoint } from '../media/requests'
 
-type OpenAIRequest = Record<string, unknown> & { model: string }
+/** A checked request body: an object naming its model. */
+export type OpenAIRequest = Record<string, unknown> & { model: string }
 
 const MODEL_MAX_LENGTH = 200
 
@@ -59,8 +61,11 @@ function checkRerank(body: Record<string, unknown>) {
 	optionalBoolean(body, 'return_documents')
 }
 
-/** Checks a request body for an endpoint; throws a bad-request RelayError with a message naming the field. */
-export function checkOpenAIRequest(endpoint: RelayEndpoint, body: unknown): OpenAIRequest {
+/**
+ * Checks a request body for an endpoint (with the upload it came with, if any); throws a bad-request
+ * RelayError with a message naming the field.
+ */
+export function checkOpenAIRequest(endpoint: RelayEndpoint, body: unknown, upload?: Upload): OpenAIRequest {
 	if (!isObject(body)) fail('the request body must be a JSON object')
 	const model = body.model
 	if (typeof model !== 'string' || model.trim() === '') fail('model: model is required')
@@ -80,7 +85,7 @@ export function checkOpenAIRequest(endpoint: RelayEndpoint, body: unknown): Open
 	if (endpoint === 'completions' && !isPrompt(body.prompt)) fail('prompt: expected text or a list of texts or tokens')
 	if (endpoint === 'embeddings' && !isPrompt(body.input)) fail('input: expected text or a list of texts or tokens')
 	if (endpoint === 'rerank') checkRerank(body)
-	if (isMediaEndpoint(endpoint)) checkMediaRequest(endpoint, body)
+	if (isMediaEndpoint(endpoint)) checkMediaRequest(endpoint, body, upload)
 	if (isStreamable(endpoint)) {
 		optionalBoolean(body, 'stream')
 		optionalTokenLimit(body, 'max_tokens')

@@ -1,5 +1,5 @@
 /**
- * A Responses API request → the canonical chat body (design §5), which the pipeline checks, holds,
+ * A Responses API request → the canonical chat body, which the relay checks, holds,
  * routes and bills by, and which a channel that does not speak the Responses API is sent (through
  * its chat converter). What the bridge does:
  *

@@ -30,11 +30,11 @@ export const anthropic: ProviderAdaptor = {
 	},
 	converted: {
 		chat: {
-			buildRequest(channel, body) {
+			buildRequest(channel, body, _context, extras) {
 				return {
 					url: `${channel.baseUrl}/v1/messages`,
 					headers: { 'content-type': 'application/json', 'x-api-key': channel.key, 'anthropic-version': channelVersion(channel) },
-					body: JSON.stringify(claudeRequestBody(body)),
+					body: JSON.stringify(claudeRequestBody(body, extras)),
 				}
 			},
 			toOpenAI: openAIAnswerFromClaude,

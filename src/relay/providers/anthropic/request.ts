@@ -2,10 +2,12 @@
  * OpenAI chat request → Claude Messages request. System and developer messages become `system`;
  * consecutive turns of one role merge (tool results and the user text after them share one user
  * turn, as Claude expects); `tool_calls` become `tool_use` blocks and `tool` messages `tool_result`
- * blocks, ids unchanged.
+ * blocks, ids unchanged. What a Claude client said that OpenAI's form has no field for comes back
+ * from the request's extras (formats/canonical.ts): thinking blocks, `is_error`, a tool result's
+ * `cache_control`, `top_k` and `thinking`.
  */
 import { sourceFromUrl } from '../../formats/claude/images'
-import { messageExtras, requestExtras, topKOf } from '../../formats/canonical'
+import { type MessageExtras, messageExtras, NO_EXTRAS, type RequestExtras, topKOf } from '../../formats/canonical'
 import { parseClientJson } from '../../formats/json'
 
 /**
@@ -58,9 +60,9 @@ function parseArguments(text: unknown): unknown {
 	}
 }
 
-function assistantBlocks(message: Json): Block[] {
+function assistantBlocks(message: Json, extras: MessageExtras): Block[] {
 	// Unsigned thinking came from another upstream's reasoning: Claude would reject it.
-	const thinking = (messageExtras(message).thinking ?? []).filter((block) => block.type !== 'thinking' || block.signature !== '')
+	const thinking = (extras.thinking ?? []).filter((block) => block.type !== 'thinking' || block.signature !== '')
 	const blocks: Block[] = [...thinking, ...contentBlocks(message.content)]
 	if (Array.isArray(message.tool_calls)) {
 		for (const call of message.tool_calls) {
@@ -71,31 +73,32 @@ function assistantBlocks(message: Json): Block[] {
 	return blocks
 }
 
-function toolResultBlock(message: Json): Block {
+function toolResultBlock(message: Json, extras: MessageExtras): Block {
 	const content = typeof message.content === 'string' ? message.content : contentBlocks(message.content)
 	const block: Block = { type: 'tool_result', tool_use_id: message.tool_call_id, content }
-	const extras = messageExtras(message)
 	if (extras.isError) block.is_error = true
 	return withCacheControl(block, extras.cacheControl ? { cache_control: extras.cacheControl } : message)
 }
 
-function systemBlocks(messages: Json[]) {
+function systemBlocks(messages: unknown[]) {
 	const blocks: Block[] = []
-	for (const message of messages) if (message.role === 'system' || message.role === 'developer') blocks.push(...contentBlocks(message.content))
+	for (const message of messages) if (isObject(message) && (message.role === 'system' || message.role === 'developer')) blocks.push(...contentBlocks(message.content))
 	return blocks
 }
 
-function turns(messages: Json[]): Turn[] {
+/** `messages` as the body has them (entries that are not objects skipped), so each keeps its extras' index. */
+function turns(messages: unknown[], extras: RequestExtras): Turn[] {
 	const result: Turn[] = []
-	for (const message of messages) {
+	for (const [index, message] of messages.entries()) {
+		if (!isObject(message)) continue
 		let role: Turn['role']
 		let blocks: Block[]
 		if (message.role === 'assistant') {
 			role = 'assistant'
-			blocks = assistantBlocks(message)
+			blocks = assistantBlocks(message, messageExtras(extras, index))
 		} else if (message.role === 'tool' || message.role === 'function') {
 			role = 'user'
-			blocks = [toolResultBlock(message)]
+			blocks = [toolResultBlock(message, messageExtras(extras, index))]
 		} else if (message.role === 'user') {
 			role = 'user'
 			blocks = contentBlocks(message.content)
@@ -135,13 +138,13 @@ function stopSequences(stop: unknown) {
 	return undefined
 }
 
-export function claudeRequestBody(body: Json): Json {
-	const messages = Array.isArray(body.messages) ? body.messages.filter(isObject) : []
+export function claudeRequestBody(body: Json, extras: RequestExtras = NO_EXTRAS): Json {
+	const messages: unknown[] = Array.isArray(body.messages) ? body.messages : []
 	const system = systemBlocks(messages)
 	const limit = body.max_completion_tokens ?? body.max_tokens
 	const request: Json = {
 		model: body.model,
-		messages: turns(messages),
+		messages: turns(messages, extras),
 		max_tokens: typeof limit === 'number' && limit > 0 ? limit : DEFAULT_MAX_TOKENS,
 	}
 	if (system.length > 0) request.system = system
@@ -149,8 +152,8 @@ export function claudeRequestBody(body: Json): Json {
 		temperature: body.temperature,
 		top_p: body.top_p,
 		// A Claude-format client's settings ride as Ferry's extras (formats/canonical.ts); an OpenAI client's as its own fields.
-		top_k: topKOf(body),
-		thinking: requestExtras(body).thinking ?? body.thinking,
+		top_k: topKOf(body, extras),
+		thinking: extras.thinking ?? body.thinking,
 		stop_sequences: stopSequences(body.stop),
 		tools: tools(body.tools),
 		tool_choice: Array.isArray(body.tools) && body.tools.length > 0 ? toolChoice(body.tool_choice, body.parallel_tool_calls) : undefined,

@@ -56,7 +56,7 @@ export const aws: ProviderAdaptor = {
 	defaultModels: ['claude-opus-4-6', 'claude-sonnet-4-6', 'claude-haiku-4-5-20251001', 'claude-sonnet-4-5-20250929', 'claude-sonnet-4-20250514'],
 	converted: {
 		chat: {
-			buildRequest: (channel, body, context) => signedRequest(channel, { model: String(body.model), stream: body.stream === true, body: bedrockClaudeBody(body) }, context),
+			buildRequest: (channel, body, context, extras) => signedRequest(channel, { model: String(body.model), stream: body.stream === true, body: bedrockClaudeBody(body, extras) }, context),
 			toOpenAI: openAIAnswerFromClaude,
 			streamToOpenAI: openAIStreamFromBedrock,
 		},

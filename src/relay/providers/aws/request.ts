@@ -3,12 +3,13 @@
  * `anthropic_version: bedrock-2023-05-31`, without `model` and `stream` (the path names the model
  * and the endpoint decides streaming) and without `metadata`, which Bedrock's request schema lacks.
  */
+import type { RequestExtras } from '../../formats/canonical'
 import { claudeRequestBody } from '../anthropic/request'
 
 const BEDROCK_ANTHROPIC_VERSION = 'bedrock-2023-05-31'
 
-export function bedrockClaudeBody(body: Record<string, unknown>): Record<string, unknown> {
-	return bedrockBodyFromClaude(claudeRequestBody(body), [])
+export function bedrockClaudeBody(body: Record<string, unknown>, extras?: RequestExtras): Record<string, unknown> {
+	return bedrockBodyFromClaude(claudeRequestBody(body, extras), [])
 }
 
 /**

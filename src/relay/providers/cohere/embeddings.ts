@@ -38,7 +38,7 @@ export function openAIEmbeddingsFromCohere(text: string, model: string): Record<
 		object: 'list',
 		data: vectors.map((embedding, index) => ({ object: 'embedding', index, embedding })),
 		model,
-		// Without billed units the pipeline counts the texts itself.
+		// Without billed units the relay counts the texts itself.
 		...(typeof tokens === 'number' ? { usage: { prompt_tokens: tokens, total_tokens: tokens } } : {}),
 	}
 }

@@ -2,7 +2,7 @@
 import { geminiPartFromImageUrl } from '@/relay/formats/gemini/media'
 import { geminiSchema } from '@/relay/formats/gemini/schema'
 import type { GeminiContent, GeminiFunctionDeclaration, GeminiGenerationConfig, GeminiPart, GeminiRequest } from '@/relay/formats/gemini/types'
-import { topKOf } from '@/relay/formats/canonical'
+import { NO_EXTRAS, type RequestExtras, topKOf } from '@/relay/formats/canonical'
 import { parseClientJson } from '@/relay/formats/json'
 import { nestsDeeperThan } from '@/lib/request-body'
 
@@ -158,7 +158,7 @@ function toolsOf(body: Body): Pick<GeminiRequest, 'tools' | 'toolConfig'> {
 	return { tools: [{ functionDeclarations: declarations }], ...(functionCallingConfig ? { toolConfig: { functionCallingConfig } } : {}) }
 }
 
-function generationConfigOf(body: Body): GeminiGenerationConfig | undefined {
+function generationConfigOf(body: Body, extras: RequestExtras): GeminiGenerationConfig | undefined {
 	const config: GeminiGenerationConfig = {}
 	const number = (value: unknown) => (typeof value === 'number' ? value : undefined)
 	const assign = <Key extends keyof GeminiGenerationConfig>(key: Key, value: GeminiGenerationConfig[Key] | undefined) => {
@@ -166,7 +166,7 @@ function generationConfigOf(body: Body): GeminiGenerationConfig | undefined {
 	}
 	assign('temperature', number(body.temperature))
 	assign('topP', number(body.top_p))
-	assign('topK', topKOf(body))
+	assign('topK', topKOf(body, extras))
 	assign('maxOutputTokens', number(body.max_completion_tokens) ?? number(body.max_tokens))
 	assign('candidateCount', number(body.n))
 	assign('presencePenalty', number(body.presence_penalty))
@@ -183,10 +183,11 @@ function generationConfigOf(body: Body): GeminiGenerationConfig | undefined {
 	return Object.keys(config).length > 0 ? config : undefined
 }
 
-export function geminiRequestFromOpenAI(body: Body): GeminiRequest {
+/** `extras`: the request's (formats/canonical.ts); a Claude client's `top_k` becomes `topK`. */
+export function geminiRequestFromOpenAI(body: Body, extras: RequestExtras = NO_EXTRAS): GeminiRequest {
 	const messages = (Array.isArray(body.messages) ? body.messages : []) as OpenAIMessage[]
 	const { contents, system } = contentsOf(messages, SIGNATURE_REQUIRED.test(String(body.model ?? '')))
-	const generationConfig = generationConfigOf(body)
+	const generationConfig = generationConfigOf(body, extras)
 	const systemText = system.filter(Boolean).join('\n')
 	return {
 		contents,

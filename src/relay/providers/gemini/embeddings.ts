@@ -24,7 +24,7 @@ export function geminiEmbeddingRequest(body: Body, model: string) {
 	}
 }
 
-/** Gemini reports no usage for embeddings: the pipeline counts the input itself. */
+/** Gemini reports no usage for embeddings: the relay counts the input itself. */
 export function openAIEmbeddingsFromGemini(text: string, model: string) {
 	const answer = JSON.parse(text) as { embeddings?: { values?: number[] }[] }
 	return {

@@ -46,10 +46,10 @@ export const gemini: ProviderAdaptor = {
 		},
 	},
 	converted: {
-		chat: geminiChatConverter((channel, body) => ({
+		chat: geminiChatConverter((channel, body, _context, extras) => ({
 			url: chatUrl(channel, geminiModelName(body.model), body.stream === true),
 			headers: headers(channel),
-			body: JSON.stringify(geminiRequestFromOpenAI(body)),
+			body: JSON.stringify(geminiRequestFromOpenAI(body, extras)),
 		})),
 		embeddings: {
 			buildRequest(channel, body) {

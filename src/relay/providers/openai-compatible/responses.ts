@@ -1,5 +1,5 @@
 /**
- * OpenAI's Responses API spoken natively (design §5, same-format traffic): a Responses client's body
+ * OpenAI's Responses API spoken natively (same-format traffic): a Responses client's body
  * goes upstream with only the model mapped, its answer (whole or streamed) comes back as it came, and
  * the objects the upstream keeps (`GET/DELETE /responses/{id}`, `/input_items`, `/cancel`) are
  * reached under the same URL.
@@ -20,7 +20,7 @@ export function responsesPassThrough(route: ResponsesRoute, headers: (channel: U
 			return {
 				url: route.url(channel),
 				headers: { 'content-type': 'application/json', ...headers(channel) },
-				// The client's bytes, model mapped (NativeRequest.bodyFor); re-serialised only for another body model.
+				// The client's bytes, model mapped (NativeRequest: its text, or its value with the model replaced); re-serialised only for another body model.
 				body: model === call.model ? call.body : JSON.stringify({ ...call.value, model }),
 			}
 		},

@@ -5,7 +5,7 @@
 import { CHANNEL_TYPE } from '@shared/channel-type'
 import { randomString } from '@/lib/crypto'
 import type { ProviderAdaptor } from '../types'
-import { topKOf } from '../../formats/canonical'
+import { NO_EXTRAS, type RequestExtras, topKOf } from '../../formats/canonical'
 
 const ID_LENGTH = 24
 /** PaLM names the speakers of a conversation; these are the names its own examples use. */
@@ -20,7 +20,7 @@ interface PalmAnswer {
 const textOf = (content: unknown) => typeof content === 'string' ? content
 	: Array.isArray(content) ? content.map((part) => (part && typeof part === 'object' && typeof part.text === 'string' ? part.text : '')).join('') : ''
 
-function palmRequest(body: Record<string, unknown>) {
+function palmRequest(body: Record<string, unknown>, extras: RequestExtras) {
 	const messages = (Array.isArray(body.messages) ? body.messages : []) as { role: string; content?: unknown }[]
 	const context = messages.filter((message) => message.role === 'system' || message.role === 'developer').map((message) => textOf(message.content)).join('\n')
 	const conversation = messages
@@ -31,7 +31,7 @@ function palmRequest(body: Record<string, unknown>) {
 		prompt: { ...(context ? { context } : {}), messages: conversation },
 		temperature: number(body.temperature),
 		topP: number(body.top_p),
-		topK: topKOf(body),
+		topK: topKOf(body, extras),
 		candidateCount: number(body.n),
 	}
 }
@@ -43,12 +43,12 @@ export const palm: ProviderAdaptor = {
 	defaultModels: ['chat-bison-001'],
 	converted: {
 		chat: {
-			buildRequest(channel, body) {
+			buildRequest(channel, body, _context, extras) {
 				const model = String(body.model).replace(/^models\//, '')
 				return {
 					url: `${channel.baseUrl}/v1beta2/models/${encodeURIComponent(model)}:generateMessage?key=${encodeURIComponent(channel.key)}`,
 					headers: { 'content-type': 'application/json' },
-					body: JSON.stringify(palmRequest(body)),
+					body: JSON.stringify(palmRequest(body, extras ?? NO_EXTRAS)),
 				}
 			},
 			toOpenAI(text, model) {

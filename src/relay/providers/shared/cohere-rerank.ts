@@ -15,7 +15,7 @@ interface CohereRerankAnswer {
 }
 
 /**
- * The answer in the canonical shape. The input token count is what the pipeline bills; when the
+ * The answer in the canonical shape. The input token count is what the relay bills; when the
  * upstream reports none (Cohere bills rerank in search units) it is left out and counted locally.
  */
 export function rerankFromCohere(text: string, model: string): Record<string, unknown> {

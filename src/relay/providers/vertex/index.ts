@@ -18,7 +18,7 @@ export const vertex: ProviderAdaptor = {
 	defaultBaseUrl: '',
 	defaultModels: ['gemini-2.5-pro', 'gemini-2.5-flash', 'gemini-2.5-flash-lite', 'gemini-2.0-flash'],
 	converted: {
-		chat: geminiChatConverter((channel, body, context) => vertexRequest(channel, { model: String(body.model), stream: body.stream === true }, JSON.stringify(geminiRequestFromOpenAI(body)), context)),
+		chat: geminiChatConverter((channel, body, context, extras) => vertexRequest(channel, { model: String(body.model), stream: body.stream === true }, JSON.stringify(geminiRequestFromOpenAI(body, extras)), context)),
 	},
 	// A Gemini client's own body goes as it came (Vertex takes the Gemini API's request body).
 	sameFormat: {

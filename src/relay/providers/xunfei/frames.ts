@@ -37,7 +37,7 @@ export const isFailure = (frame: SparkFrame) => (frame.header?.code ?? 0) !== 0
 export const isLast = (frame: SparkFrame) => frame.header?.status === LAST_FRAME_STATUS || frame.payload?.choices?.status === LAST_FRAME_STATUS
 
 /**
- * Spark's error codes as the HTTP statuses the pipeline acts on: credentials and authorisation
+ * Spark's error codes as the HTTP statuses the relay acts on: credentials and authorisation
  * (401: the channel is rejected), limits (429: another channel is tried), the request or its
  * content (400: never retried); anything else is the upstream's own failure (502).
  */

@@ -1,6 +1,6 @@
 /**
  * Type 18, iFlytek Spark: chat over a WebSocket per call (`wss://spark-api.xf-yun.com/{version}/chat`),
- * the URL signed with the APISecret. The pipeline reaches it through the self-opened capability,
+ * the URL signed with the APISecret. The relay reaches it through the self-opened capability,
  * since its answer is a series of WebSocket frames, not an HTTP response.
  */
 import { CHANNEL_TYPE } from '@shared/channel-type'

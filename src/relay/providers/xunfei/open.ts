@@ -1,7 +1,7 @@
 /**
  * One Spark call over its WebSocket: sign the URL, send the request frame, read the answer frames.
  * The first frame is awaited before answering, so a refusal (handshake status or an error frame)
- * becomes an HTTP-like error the pipeline retries or reports; a whole answer is read to its last
+ * becomes an HTTP-like error the relay retries or reports; a whole answer is read to its last
  * frame, a stream is passed on frame by frame as OpenAI chunks.
  */
 import type { BodyReader, OpenedResponse } from '@/lib/outbound'

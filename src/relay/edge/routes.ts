@@ -1,0 +1,33 @@
+/**
+ * Every relay path, each with its client format's edge: OpenAI-format endpoints under `/v1`,
+ * Claude's `/v1/messages`, the Responses API, Gemini's `/v1beta` (and `/v1/models/*:…`, where
+ * @google/genai calls by default), the console's playground, and the async tasks (`/mj`, `/suno`).
+ * Each format answers errors in its own shape; unknown OpenAI paths answer 501.
+ */
+import { Elysia } from 'elysia'
+import type { Dependencies } from '@/dependencies'
+import { openAIErrorResponse, relayErrors } from '../errors'
+import type { RelayServices } from '../services'
+import { taskRoutes } from '../tasks/routes'
+import { countClaudeTokens, relayClaudeMessages } from './claude'
+import { geminiRoutes } from './gemini'
+import { mediaRoutes } from './media'
+import { listModels, relayOpenAI } from './openai'
+import { playgroundRoutes } from './playground/routes'
+import { responsesRoutes } from './responses'
+
+export function relayRoutes(dependencies: Dependencies, relay: RelayServices) {
+	const address = dependencies.clientAddress
+	const openAIFormat = new Elysia({ prefix: '/v1' })
+		.post('/chat/completions', ({ request, server }) => relayOpenAI(dependencies, relay, 'chat', request, address(server, request)), { parse: 'none' })
+		.post('/completions', ({ request, server }) => relayOpenAI(dependencies, relay, 'completions', request, address(server, request)), { parse: 'none' })
+		.post('/embeddings', ({ request, server }) => relayOpenAI(dependencies, relay, 'embeddings', request, address(server, request)), { parse: 'none' })
+		.post('/rerank', ({ request, server }) => relayOpenAI(dependencies, relay, 'rerank', request, address(server, request)), { parse: 'none' })
+		.post('/messages', ({ request, server }) => relayClaudeMessages(dependencies, relay, request, address(server, request)), { parse: 'none' })
+		.post('/messages/count_tokens', ({ request, server }) => countClaudeTokens(dependencies, relay, request, address(server, request)), { parse: 'none' })
+		.get('/models', ({ request, server }) => listModels(dependencies, relay, request, address(server, request)))
+		.get('/models/:model', ({ request, server, params }) => listModels(dependencies, relay, request, address(server, request), params.model))
+		.use(mediaRoutes(dependencies, relay))
+		.all('/*', ({ request }) => openAIErrorResponse(relayErrors.notImplemented(new URL(request.url).pathname)))
+	return new Elysia().use(openAIFormat).use(responsesRoutes(dependencies, relay)).use(geminiRoutes(dependencies, relay)).use(playgroundRoutes(dependencies, relay)).use(taskRoutes(dependencies, relay))
+}

@@ -1,0 +1,80 @@
+/**
+ * The hold stage: takes the call's hold — the quota its price says it may cost — in the user's
+ * wallet (and the token's, when limited), or refuses the call (403, in the ledger's words) when
+ * either cannot cover it. The hold's whole life is one `CallScope`: reserved here, then ended by
+ * exactly one of settle or void (settle.ts). Both are idempotent — the first one wins, later calls
+ * do nothing — so no path that might end a call twice (a stream that completes while its client
+ * goes away, a failure after a settle) can charge or refund twice, and the last-resort `void`
+ * after a failure is always safe.
+ */
+import type { Dependencies } from '@/dependencies'
+import { InsufficientQuotaError, reserve } from '@/billing/holds'
+import type { Usage } from '@/billing/price'
+import { relayErrors } from '../errors'
+import type { RoutableChannel } from '../routing/routing-table'
+import type { RelayServices } from '../services'
+import type { HeldCall, PricedCall } from './call'
+import { settleCall, type SettleDetails, type ScopedCall, voidCall } from './settle'
+
+type HoldState = 'none' | 'held' | 'closed'
+
+export class CallScope {
+	private state: HoldState = 'none'
+	private answeredBy: { channel: RoutableChannel; tried: number[] } | undefined
+
+	constructor(private readonly dependencies: Dependencies, private readonly relay: RelayServices, readonly call: ScopedCall) {}
+
+	/** Takes the hold; refuses the call (403, in the ledger's words) when the user or the token cannot cover it. */
+	async reserve(amount: number): Promise<void> {
+		if (this.state !== 'none') throw new Error('a call reserves its hold once')
+		const { requestId, caller } = this.call
+		try {
+			await reserve(this.relay.ledger, {
+				requestId, userId: caller.user.id, tokenId: caller.token.id, tokenLimited: !caller.token.unlimited, amount, node: this.relay.nodeInstance,
+			})
+		} catch (error) {
+			if (error instanceof InsufficientQuotaError) throw error.owner === 'user' ? relayErrors.insufficientUserQuota() : relayErrors.insufficientTokenQuota()
+			throw error
+		}
+		this.state = 'held'
+	}
+
+	/** The channel that answered and every channel tried, for the log; known once an upstream answered. */
+	answered(channel: RoutableChannel, tried: number[]) {
+		this.answeredBy = { channel, tried }
+	}
+
+	/** Whether the hold is still open: neither settled nor voided. */
+	get open() {
+		return this.state === 'held'
+	}
+
+	/**
+	 * Charges `usage` at the call's pricing and logs the call (settle.ts). Only once, and only for a
+	 * call an upstream answered (`answered`). Failures of the ledger propagate.
+	 */
+	async settle(usage: Usage, details: SettleDetails): Promise<void> {
+		if (this.state !== 'held') return
+		if (!this.answeredBy) throw new Error('a call is settled only once an upstream answered it')
+		this.state = 'closed'
+		await settleCall(this.dependencies, this.relay, this.call, this.answeredBy, usage, details)
+	}
+
+	/**
+	 * Returns the hold in full: nothing billable reached the client. Only once; does nothing when
+	 * nothing is held. Never throws: a failure is logged, and the reconciler frees the hold later.
+	 */
+	async void(reason: string): Promise<void> {
+		if (this.state !== 'held') return
+		this.state = 'closed'
+		await voidCall(this.dependencies, this.relay, this.call, reason)
+	}
+}
+
+export async function hold(dependencies: Dependencies, relay: RelayServices, call: PricedCall): Promise<HeldCall> {
+	const scope = new CallScope(dependencies, relay, call)
+	await scope.reserve(call.holdAmount)
+	const held = call as HeldCall
+	held.scope = scope
+	return held
+}

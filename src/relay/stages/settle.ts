@@ -1,0 +1,111 @@
+/**
+ * The settle stage: how a held call ends, once its scope (hold.ts) says it may. Settling charges
+ * the usage at the call's pricing through the ledger, writes the consume log (with the pricing, the
+ * channels tried, the first token's time, a local count, how a stream ended, sensitive words) under
+ * the call's request id, and records the channel's response time, the call's metrics and the
+ * user's balance for the low-quota reminder. Voiding returns the whole hold; it never throws.
+ */
+import type { Dependencies } from '@/dependencies'
+import { settle, voidHold } from '@/billing/holds'
+import { quotaForUsage, type Pricing, type Usage } from '@/billing/price'
+import type { CallRecord } from '../call-metrics'
+import type { RelayCaller } from '../caller'
+import type { RoutableChannel } from '../routing/routing-table'
+import { SENSITIVE_MASK } from '../sensitive-words/words'
+import type { RelayServices } from '../services'
+import type { StreamEnd } from './stream-meter'
+
+/** What the log of a call says about it, known before anything is held. */
+export interface ScopedCall {
+	requestId: string
+	caller: RelayCaller
+	/** The model the client asked for: billing always uses it. */
+	model: string
+	group: string
+	pricing: Pricing
+	stream: boolean
+	/** `performance.now()` when the call arrived. */
+	startedAt: number
+	clientAddress: string
+	/** Told what a settled call charged (the relay's Prometheus series). */
+	metrics?: CallRecord
+}
+
+/** What happened to an answer that carried sensitive words: refused whole, cut in its stream, or masked. */
+export interface SensitiveAnswer {
+	words: string[]
+	action: 'refused' | 'cut' | 'masked'
+}
+
+export interface SettleDetails {
+	/** The tokens were counted by the gateway: the upstream reported no usage. */
+	localCount: boolean
+	firstTokenMs?: number
+	end?: StreamEnd
+	sensitive?: SensitiveAnswer
+}
+
+const SENSITIVE_ACTIONS: Record<SensitiveAnswer['action'], string> = {
+	refused: 'the answer was refused',
+	cut: 'the stream was cut before the word',
+	masked: `each word was replaced by ${SENSITIVE_MASK}`,
+}
+
+/** Charges `usage`, logs the call and records the channel's time. Failures of the ledger propagate. */
+export async function settleCall(
+	dependencies: Dependencies, relay: RelayServices, call: ScopedCall, answeredBy: { channel: RoutableChannel; tried: number[] }, usage: Usage, details: SettleDetails,
+): Promise<void> {
+	const { channel, tried } = answeredBy
+	const { pricing } = call
+	const actual = quotaForUsage(pricing, usage, dependencies.options.get('QuotaPerUnit'))
+	const useTimeMs = performance.now() - call.startedAt
+	const other: Record<string, unknown> = pricing.kind === 'per_call'
+		? { model_price: pricing.modelPrice, group_ratio: pricing.groupRatio, ...(pricing.callRatio !== undefined ? { call_ratio: pricing.callRatio } : {}) }
+		: { model_ratio: pricing.modelRatio, completion_ratio: pricing.completionRatio, cache_ratio: pricing.cacheRatio, group_ratio: pricing.groupRatio }
+	if (pricing.kind === 'per_token' && (usage.audioPromptTokens || usage.audioCompletionTokens)) {
+		Object.assign(other, {
+			audio_ratio: pricing.audioRatio ?? 1, audio_completion_ratio: pricing.audioCompletionRatio ?? 1,
+			audio_input_tokens: usage.audioPromptTokens ?? 0, audio_output_tokens: usage.audioCompletionTokens ?? 0,
+		})
+	}
+	Object.assign(other, {
+		group: call.group,
+		// The words an answer carried are for admins only: the caller's own log would otherwise tell what was withheld.
+		admin_info: { use_channel: tried, ...(details.sensitive ? { sensitive_words: details.sensitive.words } : {}) },
+		...(details.firstTokenMs !== undefined ? { frt: details.firstTokenMs } : {}),
+		...(details.localCount ? { local_count_tokens: true } : {}),
+		...(details.end && details.end !== 'completed' ? { stream_end: details.end } : {}),
+		...(usage.cachedTokens ? { cache_tokens: usage.cachedTokens } : {}),
+		...(details.sensitive ? { sensitive_action: details.sensitive.action } : {}),
+	})
+	const userId = call.caller.user.id
+	const outcome = await settle(relay.ledger, {
+		requestId: call.requestId,
+		readBalance: relay.quotaReminder.wantsBalance(userId),
+		actual,
+		channelId: channel.id,
+		log: dependencies.options.get('LogConsumeEnabled') ? {
+			username: call.caller.user.username,
+			tokenName: call.caller.token.name,
+			modelName: call.model,
+			group: call.group,
+			promptTokens: usage.promptTokens,
+			completionTokens: usage.completionTokens,
+			useTime: Math.round(useTimeMs / 1000),
+			isStream: call.stream,
+			channelName: channel.name,
+			ip: call.clientAddress,
+			content: details.sensitive ? `sensitive words in the answer (${SENSITIVE_ACTIONS[details.sensitive.action]})` : '',
+			other,
+		} : undefined,
+	})
+	relay.recordResponseTime(channel.id, Math.round(useTimeMs))
+	call.metrics?.settled(channel.id, usage, actual, details.firstTokenMs)
+	if (outcome.settled && outcome.balance !== undefined) relay.quotaReminder.afterSettle(userId, outcome.balance)
+}
+
+/** Returns the hold in full. Never throws: a failure is logged, and the reconciler frees the hold later. */
+export async function voidCall(dependencies: Dependencies, relay: RelayServices, call: ScopedCall, reason: string): Promise<void> {
+	await voidHold(relay.ledger, call.requestId, reason)
+		.catch((error) => dependencies.logger.error('voiding a hold failed', { requestId: call.requestId, error: String(error) }))
+}
