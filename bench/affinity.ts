@@ -1,12 +1,13 @@
 /**
  * `bun run bench:affinity`: what session affinity is worth on a key pool (not a test; nothing is
- * asserted). A fake provider with a prompt cache per key (cache-upstream.ts) sits behind Ferry as
+ * asserted). A fake provider with a prompt cache per key (test/helpers/fake-key-pool.ts) sits behind Ferry as
  * an OpenAI channel of 4 keys and a Claude channel of 3; agent sessions of growing turns go through
  * Ferry, half Codex-style (`prompt_cache_key`), half Claude Code-style (`metadata.user_id`). For
  * affinity on and off, and for each again with one key of each channel answering 429 with
  * `Retry-After` from the third turn, it prints the share of later turns whose prefix the provider
  * had cached, what Ferry billed (cached input at `CacheRatio`), the calls that failed, and the calls
- * a rate-limited key received while it had asked to wait.
+ * a rate-limited key received while it had asked to wait (after its first 429, allowing 100 ms for
+ * the calls of the same turn already on their way then).
  *
  *   bun run bench:affinity [--sessions 24] [--turns 6]
  */
@@ -14,7 +15,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import { startCacheUpstream } from './cache-upstream'
+import { startFakeKeyPool } from '../test/helpers/fake-key-pool'
 import { freePort, stopProcess, waitForStatus } from './processes'
 
 const { values: flags } = parseArgs({ options: { sessions: { type: 'string', default: '24' }, turns: { type: 'string', default: '6' } } })
@@ -29,8 +30,10 @@ const CLAUDE_KEYS = ['sk-ant-pool-1', 'sk-ant-pool-2', 'sk-ant-pool-3']
 /** A coding agent's long, fixed instructions: the prefix every turn resends. */
 const SYSTEM_PROMPT = 'You are a careful coding agent working in a large repository. '.repeat(60)
 const CACHE_RATIO = 0.1
+/** Calls already on their way to a key when its first 429 went out are not counted against it. */
+const IN_FLIGHT_ALLOWANCE_MS = 100
 
-const upstream = startCacheUpstream()
+const upstream = startFakeKeyPool()
 const dataDir = mkdtempSync(join(tmpdir(), 'ferry-bench-affinity-'))
 const port = freePort()
 const base = `http://127.0.0.1:${port}`
@@ -89,7 +92,7 @@ async function main() {
 		await option('AffinityEnabled', String(affinity))
 		const before = (await admin('GET', '/api/user/self')).used_quota as number
 		const outcomes: { turn: number; outcome: Outcome }[] = []
-		const callsBefore = new Map(upstream.callsDuringRetryAfter)
+		const callsBefore = upstream.calls.length
 		let limited = false
 		const sessions = Array.from({ length: SESSIONS }, (_, index) => ({ id: `${name}-${index}-${crypto.randomUUID()}`, claude: index % 2 === 1 }))
 		for (let turn = 1; turn <= TURNS; turn++) {
@@ -111,7 +114,14 @@ async function main() {
 		const hits = later.filter(({ outcome }) => outcome.cached > 0).length
 		const billed = (await admin('GET', '/api/user/self')).used_quota as number - before
 		const failed = outcomes.filter(({ outcome }) => !outcome.ok).length
-		const duringRetryAfter = [...upstream.callsDuringRetryAfter].reduce((sum, [limitedKey, count]) => sum + count - (callsBefore.get(limitedKey) ?? 0), 0)
+		// Calls a limited key got after its first 429 had told it to wait (allowing 100 ms for calls already on their way then).
+		const limitedKeys = [OPENAI_KEYS[1]!, CLAUDE_KEYS[1]!]
+		const scenarioCalls = upstream.calls.slice(callsBefore)
+		const duringRetryAfter = limitedKeys.reduce((sum, limitedKey) => {
+			const told = scenarioCalls.find((call) => call.key === limitedKey && call.status === 429)
+			if (!told) return sum
+			return sum + scenarioCalls.filter((call) => call.key === limitedKey && call.at > told.at + IN_FLIGHT_ALLOWANCE_MS && call.at < told.at + RETRY_AFTER_SECONDS * 1000).length
+		}, 0)
 		return { name, hitRate: later.length ? hits / later.length : 0, billed, failed, duringRetryAfter, calls: outcomes.length }
 	}
 
@@ -119,10 +129,12 @@ async function main() {
 	const scenarios = [
 		['key pools, affinity on', 'pool', true, false],
 		['key pools, affinity off', 'pool', false, false],
-		['batch channels (one per key)', 'batch', true, false],
+		['batch channels (one per key), affinity on', 'batch', true, false],
+		['batch channels (one per key), affinity off', 'batch', false, false],
 		['key pools, affinity on, one key 429', 'pool', true, true],
 		['key pools, affinity off, one key 429', 'pool', false, true],
-		['batch channels, one key 429', 'batch', true, true],
+		['batch channels, affinity on, one key 429', 'batch', true, true],
+		['batch channels, affinity off, one key 429', 'batch', false, true],
 	] as const
 	for (const [name, layout, affinity, limited] of scenarios) {
 		rows.push({ ...await scenario(name.replaceAll(/\W+/g, '-'), layout, affinity, limited), name })
@@ -131,7 +143,7 @@ async function main() {
 	}
 	const cost = (billed: number) => `$${(billed / 500_000).toFixed(4)}`
 	console.log(`\n${SESSIONS} sessions × ${TURNS} turns (half Codex-style, half Claude Code-style) through ${OPENAI_KEYS.length} + ${CLAUDE_KEYS.length} keys; CacheRatio ${CACHE_RATIO}\n`)
-	console.log('| scenario | later turns cached | billed | failed calls | calls to a key during its Retry-After |')
+	console.log('| scenario | later turns cached | billed | failed calls | calls to a key after its 429, within its Retry-After |')
 	console.log('|---|---|---|---|---|')
 	for (const row of rows) console.log(`| ${row.name} | ${(row.hitRate * 100).toFixed(1)}% | ${cost(row.billed)} | ${row.failed} of ${row.calls} | ${row.duringRetryAfter} |`)
 	console.log(`\ncalls per key: ${[...upstream.callsByKey].map(([name, count]) => `${name} ${count}`).join(', ')}`)

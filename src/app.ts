@@ -77,6 +77,7 @@ export async function createApp(input: AppInput) {
 		passwords: input.passwords ?? argon2Passwords,
 		mailer: input.mailer ?? createSmtpMailer(options, logger, createHostCheck({ privateUpstreams, timeout: MAILER_TIMEOUT_MILLISECONDS })),
 		fetch: input.fetch ?? createOutboundClient({ privateUpstreams, logger }),
+		redis,
 		affinity: redis ? createRedisAffinity(redis, affinitySettings) : createMemoryAffinity(affinitySettings),
 		clientAddress: createClientAddress(input.config.trustedProxies),
 		startTime: nowSeconds(),

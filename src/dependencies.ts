@@ -14,6 +14,7 @@ import type { OutboundFetch } from './lib/outbound'
 import type { Mailer } from './lib/mailer'
 import type { RateLimiter } from './lib/rate-limiter'
 import type { AffinityStore } from './lib/session-affinity'
+import type { RedisLink } from './lib/redis'
 
 export interface PasswordHasher {
 	hash(password: string): Promise<string>
@@ -41,6 +42,8 @@ export interface Dependencies {
 	 * outside the machine (Turnstile, OAuth providers).
 	 */
 	fetch: OutboundFetch
+	/** The Redis link when `REDIS_URL` is set (shared counts between nodes); undefined without one. */
+	redis: RedisLink | undefined
 	/** Which key each session was last served by (the relay's router); shared through Redis when configured. */
 	affinity: AffinityStore
 	/** The client's address (through trusted proxies): for rate limits, IP allow-lists and logs. */

@@ -12,6 +12,8 @@ export interface RelayCaller {
 		unlimited: boolean
 		/** Undefined when the token may use every model. */
 		modelLimits: ReadonlySet<string> | undefined
+		/** Calls in flight at once; 0: no limit. */
+		concurrencyLimit: number
 	}
 	pinnedChannelId: number | undefined
 }

@@ -7,12 +7,15 @@ import { inEnglish } from '@shared/messages'
 import { statusReasonMessage } from '@shared/messages/channel-status'
 import type { Dependencies } from '@/dependencies'
 import { loadRoutableChannels, markChannelAutoDisabled } from '@/db/stores/channels'
+import { markKeyAutoDisabled } from '@/db/stores/channel-keys'
+import { createKeyOutcomeRecorder } from '@/db/stores/key-outcomes'
 import { createBatchingExecutor } from '@/billing/batcher'
 import { createQuotaReminder } from '@/billing/quota-reminder'
 import { nodeInstance } from '@/billing/reconciler'
 import { randomString } from '@/lib/crypto'
 import { RelayMetrics } from './call-metrics'
 import { createBodyGate } from './edge/body-gate'
+import { createConcurrencyLimits } from './edge/concurrency-limits'
 import { createRequestLimits } from './edge/request-limits'
 import { relayRoutes } from './edge/routes'
 import { createTokenAuthenticator } from './edge/token-auth'
@@ -20,15 +23,19 @@ import { createResponseTimeRecorder } from './routing/response-times'
 import { RoutingTable } from './routing/routing-table'
 import type { RelayServices } from './services'
 import { createSensitiveWords } from './sensitive-words/words'
-import { tableRouter } from './stages/route'
+import { keyRouter } from './router/key-router'
+import { createSharedKeyHealth } from './router/shared-health'
 
 export function createRelayServices(dependencies: Dependencies, outbound: RelayServices['outbound']): RelayServices {
 	const { store, secrets, changes, logger } = dependencies
 	const routing = new RoutingTable(() => loadRoutableChannels(store, secrets, (channelId) => logger.error('a channel key cannot be decrypted with this CRYPTO_SECRET', { channelId })))
 	changes.subscribe('channels', () => routing.invalidate())
+	const keyHealth = createSharedKeyHealth(dependencies)
 	return {
 		routing,
-		router: tableRouter(routing),
+		router: keyRouter(routing, keyHealth, dependencies.options),
+		keyHealth,
+		keyOutcomes: createKeyOutcomeRecorder(store, { onWriteError: (error) => logger.warn('recording key outcomes failed', { error: String(error) }) }),
 		authenticate: createTokenAuthenticator(dependencies),
 		ledger: createBatchingExecutor(store),
 		outbound,
@@ -37,6 +44,11 @@ export function createRelayServices(dependencies: Dependencies, outbound: RelayS
 			await markChannelAutoDisabled(store, channelId, reason, changes)
 			logger.warn('channel disabled automatically', { channelId, reason: inEnglish(statusReasonMessage(reason)) })
 		},
+		async disableKey({ channelId, keyIndex }, reason) {
+			routing.removeKey(channelId, keyIndex)
+			const changed = await markKeyAutoDisabled(store, { channelId, index: keyIndex }, reason, changes)
+			if (changed.key || changed.channel) logger.warn('key disabled automatically', { channelId, key: keyIndex, channel: changed.channel, reason: inEnglish(statusReasonMessage(reason)) })
+		},
 		recordResponseTime: createResponseTimeRecorder(store),
 		nodeInstance: nodeInstance(dependencies.config.nodeName, randomString(8)),
 		sensitiveWords: createSensitiveWords(dependencies.options),
@@ -44,6 +56,7 @@ export function createRelayServices(dependencies: Dependencies, outbound: RelayS
 		metrics: new RelayMetrics((model) => routing.servesModel(model)),
 		requestLimits: createRequestLimits(dependencies.options, dependencies.rateLimiter),
 		bodyGate: createBodyGate(dependencies),
+		concurrency: createConcurrencyLimits(dependencies.redis),
 	}
 }
 

@@ -11,6 +11,10 @@ import type { SensitiveWords } from './sensitive-words/words'
 import type { Router } from './stages/route'
 import type { RelayCaller } from './caller'
 import type { TokenAuthenticator } from './edge/token-auth'
+import type { ConcurrencyLimits } from './edge/concurrency-limits'
+import type { KeyOutcomeRecorder } from '@/db/stores/key-outcomes'
+import type { KeyTarget } from '@/lib/session-affinity'
+import type { KeyHealth } from './router/key-health'
 
 export interface RelayServices {
 	routing: RoutingTable
@@ -23,6 +27,12 @@ export interface RelayServices {
 	outbound: UpstreamFetch
 	/** Takes a channel out after an upstream error (status 3, with its reason). */
 	disableChannel(channelId: number, reason: StatusReason): Promise<void>
+	/** Takes one key out after an upstream error (auto-disabled, with its reason); its channel too when it was the last. */
+	disableKey(key: KeyTarget, reason: StatusReason): Promise<void>
+	/** Each key's cooldowns, failures, calls in flight and first-byte times (router/key-health.ts), cooldowns shared between nodes. */
+	keyHealth: KeyHealth
+	/** Each key's last error and response time, written now and then. */
+	keyOutcomes: KeyOutcomeRecorder
 	/** Remembers how long a channel took (written to `channels.response_time` now and then). */
 	recordResponseTime(channelId: number, milliseconds: number): void
 	/** Identifies this process in `quota_holds.node`. */
@@ -35,6 +45,8 @@ export interface RelayServices {
 	metrics: RelayMetrics
 	/** The per-user request rate limits (ModelRequestRateLimit*). */
 	requestLimits: RequestLimits
+	/** Each token's calls in flight at once (`concurrency_limit`). */
+	concurrency: ConcurrencyLimits
 	/** How much of a body this caller may send, and whether a large one is parsed for them (edge/read-body.ts). */
 	bodyGate(caller: RelayCaller): BodyGate
 }

@@ -80,7 +80,7 @@ for (const target of databaseTargets()) {
 		})
 
 		test('a record of which channel keeps a Responses API response is no task: neither list shows it', async () => {
-			await rememberResponse(tasks.harness.ferry.dependencies.store, { responseId: 'resp_kept_by_openai', userId: tasks.alice.userId, channelId: tasks.mjChannelId })
+			await rememberResponse(tasks.harness.ferry.dependencies.store, { responseId: 'resp_kept_by_openai', userId: tasks.alice.userId, channelId: tasks.mjChannelId, keyIndex: 0 })
 			const own = await get('/api/task/self')
 			const all = await get('/api/task/', tasks.harness.root)
 			expect(own.body.data.items.map((task: { task_id: string }) => task.task_id)).toEqual([aliceSong])

@@ -32,7 +32,7 @@ for (const target of databaseTargets()) {
 			const created = await ferry.call('POST', '/api/channel/', { as: root, body: { type: 1, name: 'scoped channel', key: 'sk-scoped', group: 'default', models: 'gpt-4o-mini' } })
 			channelId = created.body.data[0].id
 			// The playground's kind of caller: no token row, the user's wallet alone.
-			caller = { user: { id: user.userId, username: 'scoped', group: 'default', role: 1 }, token: { id: 0, name: 'scope-test', group: 'default', unlimited: true, modelLimits: undefined }, pinnedChannelId: undefined }
+			caller = { user: { id: user.userId, username: 'scoped', group: 'default', role: 1 }, token: { id: 0, name: 'scope-test', group: 'default', unlimited: true, modelLimits: undefined, concurrencyLimit: 0 }, pinnedChannelId: undefined }
 		})
 		afterAll(() => ferry.close())
 
@@ -42,7 +42,8 @@ for (const target of databaseTargets()) {
 		})
 		const answered = async (scope: CallScope) => {
 			await ferry.relay.routing.ready()
-			scope.answered(ferry.relay.routing.channel(channelId)!, [channelId])
+			const channel = ferry.relay.routing.channel(channelId)!
+			scope.answered({ channel, keyIndex: 0, key: channel.key }, [{ channel: channelId, key: 0, outcome: 'ok' }], undefined)
 		}
 		const quota = async () => {
 			const { users } = ferry.store.tables

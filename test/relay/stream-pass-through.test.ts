@@ -43,7 +43,7 @@ function relayed(pieces: string[], { includeUsage = false, resetAfter }: { inclu
 			return ended.end === 'completed' && ended.usage ? ended.usage : { promptTokens: 0, completionTokens: 0 } satisfies Usage
 		},
 	})
-	const text = new Response(openAIClientFormat.stream(events, 'openai', 1)).text()
+	const text = new Response(openAIClientFormat.stream(events, 'openai', { channelId: 1, keyIndex: 0 })).text()
 	return { text, result: async () => {
 		await text
 		return result!

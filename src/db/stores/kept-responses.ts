@@ -16,22 +16,40 @@ interface KeptResponse {
 	responseId: string
 	userId: number
 	channelId: number
+	/** The key (`#index`) that created it: an upstream keeps a response for the key's organisation only. */
+	keyIndex: number
+}
+
+/** Where a kept response lives: its channel and key. */
+export interface KeptResponsePlace {
+	channelId: number
+	keyIndex: number
 }
 
 export async function rememberResponse(store: Store, response: KeptResponse): Promise<void> {
 	const now = nowSeconds()
 	await store.db.insert(store.tables.tasks).values({
 		taskId: response.responseId, platform: KEPT_RESPONSE_PLATFORM, userId: response.userId, channelId: response.channelId,
-		action: 'response', status: 'SUCCESS', submitTime: now, finishTime: now,
+		action: 'response', status: 'SUCCESS', submitTime: now, finishTime: now, privateData: JSON.stringify({ key_index: response.keyIndex }),
 	})
 }
 
-/** The channel that created the user's response, or undefined when Ferry knows no such response of this user's. */
-export async function keptResponseChannel(store: Store, responseId: string, userId: number): Promise<number | undefined> {
+/** The key index a record keeps (`private_data`); 0 for records made before keys were recorded. */
+function keyIndexOf(privateData: string): number {
+	try {
+		const index = (JSON.parse(privateData) as { key_index?: unknown }).key_index
+		return typeof index === 'number' && Number.isSafeInteger(index) && index >= 0 ? index : 0
+	} catch {
+		return 0
+	}
+}
+
+/** The channel and key that created the user's response, or undefined when Ferry knows no such response of this user's. */
+export async function keptResponsePlace(store: Store, responseId: string, userId: number): Promise<KeptResponsePlace | undefined> {
 	const { tasks } = store.tables
-	const [row] = await store.db.select({ channelId: tasks.channelId }).from(tasks)
+	const [row] = await store.db.select({ channelId: tasks.channelId, privateData: tasks.privateData }).from(tasks)
 		.where(and(eq(tasks.taskId, responseId), eq(tasks.platform, KEPT_RESPONSE_PLATFORM), eq(tasks.userId, userId))).limit(1)
-	return row?.channelId
+	return row && { channelId: row.channelId, keyIndex: keyIndexOf(row.privateData) }
 }
 
 export async function forgetResponse(store: Store, responseId: string, userId: number): Promise<void> {

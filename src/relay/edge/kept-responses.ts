@@ -7,7 +7,7 @@
  * are never known (nothing keeps them).
  */
 import type { Dependencies } from '@/dependencies'
-import { forgetResponse, keptResponseChannel } from '@/db/stores/kept-responses'
+import { forgetResponse, keptResponsePlace } from '@/db/stores/kept-responses'
 import type { BodyReader } from '@/lib/outbound'
 import { openAIErrorResponse, relayErrors, relayFailure, RelayError } from '../errors'
 import type { RelayServices } from '../services'
@@ -34,10 +34,13 @@ function readable(body: BodyReader | undefined): ReadableStream<Uint8Array> | nu
 export async function relayKeptResponse(dependencies: Dependencies, relay: RelayServices, request: Request, clientAddress: string, responseId: string, action: KeptAction): Promise<Response> {
 	try {
 		const caller = await relay.authenticate(bearerKey(request.headers), clientAddress)
-		const channelId = await keptResponseChannel(dependencies.store, responseId, caller.user.id)
-		if (channelId === undefined) throw new RelayError(404, `Response with id '${responseId}' not found.`, 'invalid_request_error', 'response_not_found')
+		const place = await keptResponsePlace(dependencies.store, responseId, caller.user.id)
+		if (place === undefined) throw new RelayError(404, `Response with id '${responseId}' not found.`, 'invalid_request_error', 'response_not_found')
 		await relay.routing.ready()
-		const channel = relay.routing.channel(channelId)
+		const routable = relay.routing.channel(place.channelId)
+		// The upstream keeps the response for the key that created it: asked with that key (while it is usable).
+		const key = routable?.keys.find((candidate) => candidate.index === place.keyIndex)?.key
+		const channel = routable && key && key !== routable.key ? { ...routable, key } : routable
 		const adaptor = channel && adaptorFor(channel.type)
 		const passThrough = adaptor?.sameFormat?.responses
 		if (!channel || !adaptor || !passThrough?.storedRequest) {

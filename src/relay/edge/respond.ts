@@ -14,28 +14,50 @@ import type { EventReader } from '../formats/events'
 import { outcomeOfStatus, type CallRecord } from '../call-metrics'
 import { relayCall, type CallStart } from '../stages'
 import type { RelayServices } from '../services'
+import { readSessionKey, type SessionKey } from '../router/session-key'
 
-/** What a client format's edge learns about the call before it is relayed: who calls, the canonical request, a preferred channel. */
-type PreparedCall = Pick<CallStart, 'caller' | 'request' | 'preferredChannelId'>
+/**
+ * What a client format's edge learns about the call before it is relayed: who calls, the canonical
+ * request, a preferred channel, and the session when the format knows it better than the request
+ * says (a continued Responses call).
+ */
+type PreparedCall = Pick<CallStart, 'caller' | 'request' | 'preferredChannelId' | 'preferredKeyIndex' | 'session'>
 
-/** The stream as the client format reads it, finishing the call's record when it ends or is cancelled. */
-function recordedStream(events: EventReader, record: CallRecord): EventReader {
+/** The stream as the client format reads it, finishing the call's record (and `ended`) when it ends or is cancelled. */
+function recordedStream(events: EventReader, record: CallRecord, ended: () => void): EventReader {
 	return {
 		async read() {
 			try {
 				const batch = await events.read()
-				if (batch.done) record.finish(batch.events.some((event) => event.type === 'failed') ? 'stream_failed' : 'success')
+				if (batch.done) {
+					record.finish(batch.events.some((event) => event.type === 'failed') ? 'stream_failed' : 'success')
+					ended()
+				}
 				return batch
 			} catch (error) {
 				record.finish('stream_failed')
+				ended()
 				throw error
 			}
 		},
 		async cancel(reason) {
 			record.finish('client_closed')
+			ended()
 			await events.cancel(reason)
 		},
 	}
+}
+
+const NOTHING_TO_END = () => {}
+
+/** The session a call names (router/session-key.ts), unless affinity is off or the key pins a channel. */
+function sessionOf(dependencies: Dependencies, request: Request, call: PreparedCall): SessionKey | undefined {
+	const { options } = dependencies
+	if (call.session || !options.get('AffinityEnabled') || call.caller.pinnedChannelId !== undefined) return call.session
+	const body = call.request.native?.value ?? call.request.body
+	const model = (call.request.body as { model?: unknown } | null)?.model
+	if (typeof model !== 'string') return undefined
+	return readSessionKey({ userId: call.caller.user.id, model, path: new URL(request.url).pathname, headers: request.headers, body }, options.get('AffinityRules'), options.get('AffinityDefaultSourcesEnabled'))
 }
 
 /**
@@ -51,20 +73,26 @@ export async function respond(
 	const startedAt = performance.now()
 	const metrics = relay.metrics.begin(startedAt)
 	let response: Response
+	let inFlight: (() => void) | undefined
 	try {
 		const prepared = await prepare()
 		const { call } = prepared
 		await relay.routing.ready()
 		metrics.describe(call.request.endpoint, (call.request.body as { model?: unknown } | null)?.model)
 		const succeeded = await relay.requestLimits.admit(call.caller)
+		inFlight = await relay.concurrency.acquire(call.caller)
 		const passThroughWire = prepared.format.passThroughWire
 		const result = await relayCall(dependencies, relay, {
-			requestId, caller: call.caller, request: call.request, preferredChannelId: call.preferredChannelId, signal: request.signal, clientAddress, startedAt, metrics, passThroughWire,
+			requestId, caller: call.caller, request: call.request, preferredChannelId: call.preferredChannelId, preferredKeyIndex: call.preferredKeyIndex, session: sessionOf(dependencies, request, call),
+			signal: request.signal, clientAddress, startedAt, metrics, passThroughWire,
 		})
 		succeeded?.()
 		const headers = { 'x-ferry-request-id': requestId }
 		if (result.kind === 'stream') {
-			return new Response(prepared.format.stream(recordedStream(result.events, metrics), result.wire, result.channelId), {
+			// The call stays in flight until its stream ends.
+			const ended = inFlight ?? NOTHING_TO_END
+			inFlight = undefined
+			return new Response(prepared.format.stream(recordedStream(result.events, metrics, ended), result.wire, result.answeredBy), {
 				status: 200,
 				headers: { ...headers, 'content-type': prepared.format.streamContentType, 'cache-control': 'no-cache' },
 			})
@@ -72,12 +100,13 @@ export async function respond(
 		// Image, audio and moderation answers reach every client as the upstream sent them (stages/media-answer.ts).
 		response = result.kind === 'media'
 			? new Response(result.body, { status: 200, headers: { ...headers, 'content-type': result.contentType } })
-			: new Response(await prepared.format.answerText(result.answer, result.wire, result.text, result.channelId), { status: 200, headers: { ...headers, 'content-type': 'application/json' } })
+			: new Response(await prepared.format.answerText(result.answer, result.wire, result.text, result.answeredBy), { status: 200, headers: { ...headers, 'content-type': 'application/json' } })
 	} catch (error) {
 		response = !(error instanceof RelayError) && request.signal.aborted
 			? respondError(new RelayError(499, 'the client closed the request', 'invalid_request_error', 'client_closed'), requestId)
 			: relayFailure(error, dependencies.logger, respondError, requestId)
 	}
+	inFlight?.()
 	metrics.finish(outcomeOfStatus(response.status))
 	return response
 }

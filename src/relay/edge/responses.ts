@@ -17,7 +17,7 @@
  */
 import { Elysia } from 'elysia'
 import type { Dependencies } from '@/dependencies'
-import { keptResponseChannel, rememberResponse } from '@/db/stores/kept-responses'
+import { keptResponsePlace, type KeptResponsePlace, rememberResponse } from '@/db/stores/kept-responses'
 import { nowSeconds } from '@/lib/clock'
 import { openAIErrorResponse, relayErrors, relayFailure, RelayError } from '../errors'
 import { isObject } from '../formats/json'
@@ -32,17 +32,17 @@ import { bearerKey } from './token-auth'
 import type { RelayCaller } from '../caller'
 
 /**
- * The channel that keeps the response a request continues, to be preferred by routing; a 400 when
- * Ferry knows no such response of the user's (another user's included: the same answer, word for word).
+ * The channel and key that keep the response a request continues, to be preferred by routing; a 400
+ * when Ferry knows no such response of the user's (another user's included: the same answer, word for word).
  */
-async function keepingChannel(dependencies: Dependencies, caller: RelayCaller, previous: unknown): Promise<number | undefined> {
+async function keepingPlace(dependencies: Dependencies, caller: RelayCaller, previous: unknown): Promise<KeptResponsePlace | undefined> {
 	if (typeof previous !== 'string' || !previous) return undefined
-	const channelId = await keptResponseChannel(dependencies.store, previous, caller.user.id)
-	if (channelId === undefined) {
+	const place = await keptResponsePlace(dependencies.store, previous, caller.user.id)
+	if (place === undefined) {
 		throw new RelayError(400, `Previous response with id '${previous}' not found. Only responses created through this gateway on a channel that speaks the Responses API, with store not false, can be continued; send the whole conversation in input instead.`, 'invalid_request_error', 'previous_response_not_found')
 	}
-	if (caller.pinnedChannelId !== undefined && caller.pinnedChannelId !== channelId) throw relayErrors.badRequest(`previous_response_id: the response ${previous} was created on another channel than the one this key pins`)
-	return channelId
+	if (caller.pinnedChannelId !== undefined && caller.pinnedChannelId !== place.channelId) throw relayErrors.badRequest(`previous_response_id: the response ${previous} was created on another channel than the one this key pins`)
+	return place
 }
 
 function relayResponses(dependencies: Dependencies, relay: RelayServices, request: Request, clientAddress: string): Promise<Response> {
@@ -51,17 +51,17 @@ function relayResponses(dependencies: Dependencies, relay: RelayServices, reques
 		const { text, value } = await readJsonCall(request, relay.bodyGate(caller))
 		if (!isObject(value)) throw relayErrors.badRequest('the request body must be a JSON object')
 		const canonical = canonicalRequestFromResponses(value, text)
-		const preferredChannelId = await keepingChannel(dependencies, caller, value.previous_response_id)
+		const keeping = await keepingPlace(dependencies, caller, value.previous_response_id)
 		const identity: ResponseIdentity = { id: itemId('resp'), createdAt: nowSeconds(), model: typeof value.model === 'string' ? value.model : '', echo: responseEcho(value) }
-		const remember: Remember | undefined = value.store === false ? undefined : async (responseId, channelId) => {
+		const remember: Remember | undefined = value.store === false ? undefined : async (responseId, { channelId, keyIndex }) => {
 			try {
-				await rememberResponse(dependencies.store, { responseId, userId: caller.user.id, channelId })
+				await rememberResponse(dependencies.store, { responseId, userId: caller.user.id, channelId, keyIndex })
 			} catch (error) {
 				// The answer is billed and on its way: a lost record only makes the response unreachable later.
 				dependencies.logger.error('remembering a kept response failed', { channelId, error: String(error) })
 			}
 		}
-		return { call: { request: canonical, caller, preferredChannelId }, format: responsesClientFormat(identity, remember) }
+		return { call: { request: canonical, caller, preferredChannelId: keeping?.channelId, preferredKeyIndex: keeping?.keyIndex }, format: responsesClientFormat(identity, remember) }
 	})
 }
 

@@ -7,15 +7,21 @@
  */
 import type { EventReader, Json, WireFormat } from './events'
 
+/** The channel and key (`#index`) an answer came from. */
+export interface AnsweredBy {
+	channelId: number
+	keyIndex: number
+}
+
 export interface ClientFormat {
 	/**
 	 * A whole answer in `wire` → the JSON text the client gets. `text` is `answer` exactly as the
 	 * upstream sent it, when it is that: a format that passes the answer on sends these bytes.
-	 * `channelId` is the channel that answered (a format whose upstreams keep answers remembers it).
+	 * `answeredBy` is the channel and key that answered (a format whose upstreams keep answers remembers it).
 	 */
-	answerText(answer: Json, wire: WireFormat, text: string | undefined, channelId: number): string | Promise<string>
+	answerText(answer: Json, wire: WireFormat, text: string | undefined, answeredBy: AnsweredBy): string | Promise<string>
 	/** A stream's events in `wire` → the client's bytes (encodedStream), sent with `streamContentType`. */
-	stream(events: EventReader, wire: WireFormat, channelId: number): ReadableStream<Uint8Array>
+	stream(events: EventReader, wire: WireFormat, answeredBy: AnsweredBy): ReadableStream<Uint8Array>
 	streamContentType: string
 	/**
 	 * The wire format whose stream events this format writes exactly as they came (their `raw`

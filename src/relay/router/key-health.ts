@@ -50,6 +50,8 @@ export function retryAfterMs(value: string | null | undefined, now: number): num
 
 export class KeyHealth {
 	private readonly keys = new Map<string, KeyState>()
+	/** When the last cooldown known ends: until then some key may be cooling, after it none is. */
+	private coolingEndsBy = 0
 
 	/**
 	 * `share` is told of every cooldown this node starts, to pass to the other nodes; `now` is the
@@ -75,6 +77,11 @@ export class KeyHealth {
 		}
 	}
 
+	/** Whether any key may be cooling now (a cheap test the router makes before looking at each key). */
+	anyCooling(): boolean {
+		return this.coolingEndsBy > this.now()
+	}
+
 	/** Until when the key cools (milliseconds since the epoch), or 0 when it is not cooling. */
 	coolingUntil(target: KeyTarget): number {
 		const until = this.keys.get(keyName(target))?.coolingUntil ?? 0
@@ -87,6 +94,7 @@ export class KeyHealth {
 		const state = this.state(target)
 		if (until <= state.coolingUntil) return
 		state.coolingUntil = until
+		this.coolingEndsBy = Math.max(this.coolingEndsBy, until)
 		this.share({ ...target, until })
 	}
 
@@ -113,6 +121,7 @@ export class KeyHealth {
 	applyShared(cooldown: SharedCooldown) {
 		const state = this.state(cooldown)
 		if (cooldown.until > state.coolingUntil) state.coolingUntil = cooldown.until
+		this.coolingEndsBy = Math.max(this.coolingEndsBy, cooldown.until)
 	}
 
 	/** Counts a call in flight on the key until the answer's `done` is called (once). */

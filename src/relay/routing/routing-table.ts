@@ -71,7 +71,7 @@ export class RoutingTable {
 	 * The channels of the model in the group that `accepts` takes, highest priority first. With a
 	 * `cacheKey` (which must stand for the same filter every time) the answer is kept until the table changes.
 	 */
-	private candidates(group: string, model: string, accepts: ChannelFilter, cacheKey: string | undefined): readonly RoutableChannel[] {
+	candidates(group: string, model: string, accepts: ChannelFilter, cacheKey: string | undefined): readonly RoutableChannel[] {
 		const listed = this.byGroupModel.get(group)?.get(model)
 		if (!listed) return NO_CHANNELS
 		if (accepts === everyChannel) return listed
@@ -108,6 +108,21 @@ export class RoutingTable {
 
 	models(group: string): string[] {
 		return [...(this.byGroupModel.get(group)?.keys() ?? [])].sort()
+	}
+
+	/**
+	 * Takes one key of a channel out at once (auto-disabled), and the channel with it when it was the
+	 * channel's last; the rebuild that follows confirms it.
+	 */
+	removeKey(channelId: number, keyIndex: number) {
+		const channel = this.byId.get(channelId)
+		if (!channel) return
+		const keys = channel.keys.filter((key) => key.index !== keyIndex)
+		if (keys.length === 0) return this.remove(channelId)
+		// The channel object is shared by every list that holds it: the new list reaches them all; the
+		// cached candidate lists are made anew, so that what was worked out from the old keys is not reused.
+		channel.keys = keys
+		this.accepted = new Map()
 	}
 
 	/** Takes a channel out at once (auto-disabled); the rebuild that follows confirms it. */

@@ -14,6 +14,7 @@ import type { OpenAIRequest } from '../formats/openai/requests'
 import type { ServiceCall } from '../providers/registry'
 import type { NativeRequest } from '../providers/types'
 import type { RoutableChannel } from '../routing/routing-table'
+import type { SessionKey, SessionSource } from '../router/session-key'
 import type { CallScope } from './hold'
 
 /** What the edge hands the stages: who calls, the canonical request, and what the edge knows of the HTTP call. */
@@ -28,6 +29,10 @@ export interface CallStart {
 	 * preference, taken when routing would choose among it for the caller's group and model.
 	 */
 	preferredChannelId?: number
+	/** The key of the preferred channel to try first (the one that keeps the response continued). */
+	preferredKeyIndex?: number
+	/** The conversation the call belongs to (router/session-key.ts), when it names one: affinity keeps it on one key. */
+	session?: SessionKey
 	/** Aborts when the client goes away. */
 	signal: AbortSignal
 	clientAddress: string
@@ -38,6 +43,21 @@ export interface CallStart {
 	/** The wire format the client's format writes as it came (ClientFormat.passThroughWire): a stream in it may pass through unread. */
 	passThroughWire?: WireFormat
 }
+
+/** One attempt of a call, for the log: the channel, the key's `#index`, and what came of it. */
+export interface CallAttempt {
+	channel: number
+	key: number
+	/** The upstream's status, `ok` for the answer, or what kept one from coming. */
+	outcome: number | 'ok' | 'timeout' | 'connection'
+}
+
+/**
+ * How the call's session affinity went, for the log: its key served it (`hit`), it had none yet
+ * (`new`), or its key could not and it moved to the one that answered (`moved`: the key was cooling
+ * down, is no longer usable, or failed this call).
+ */
+export type AffinityOutcome = { state: 'hit' | 'new'; source: SessionSource } | { state: 'moved'; reason: 'cooling' | 'unusable' | 'failed'; source: SessionSource }
 
 /** Which channels can take a call, and the key the routing table keeps that answer under (routing-table.ts). */
 export interface ChannelAcceptance {

@@ -11,16 +11,17 @@ import type { Dependencies } from '@/dependencies'
 import { InsufficientQuotaError, reserve } from '@/billing/holds'
 import type { Usage } from '@/billing/price'
 import { relayErrors } from '../errors'
-import type { RoutableChannel } from '../routing/routing-table'
 import type { RelayServices } from '../services'
-import type { HeldCall, PricedCall } from './call'
-import { settleCall, type SettleDetails, type ScopedCall, voidCall } from './settle'
+import type { AffinityOutcome, CallAttempt, HeldCall, PricedCall } from './call'
+import type { RouteTarget } from './route'
+import { type AnsweredBy, settleCall, type SettleDetails, type ScopedCall, voidCall } from './settle'
 
 type HoldState = 'none' | 'held' | 'closed'
 
 export class CallScope {
 	private state: HoldState = 'none'
-	private answeredBy: { channel: RoutableChannel; tried: number[] } | undefined
+	private answeredBy: AnsweredBy | undefined
+	private closers: (() => void)[] = []
 
 	constructor(private readonly dependencies: Dependencies, private readonly relay: RelayServices, readonly call: ScopedCall) {}
 
@@ -39,9 +40,20 @@ export class CallScope {
 		this.state = 'held'
 	}
 
-	/** The channel that answered and every channel tried, for the log; known once an upstream answered. */
-	answered(channel: RoutableChannel, tried: number[]) {
-		this.answeredBy = { channel, tried }
+	/** The key that answered, every attempt and how the session's affinity went, for the log; known once an upstream answered. */
+	answered(target: RouteTarget, attempts: readonly CallAttempt[], affinity: AffinityOutcome | undefined) {
+		this.answeredBy = { target, attempts, affinity }
+	}
+
+	/** Runs `closer` once the call ends, settled or voided (a call in flight stops being counted). */
+	onClose(closer: () => void) {
+		if (this.state === 'closed') closer()
+		else this.closers.push(closer)
+	}
+
+	private close() {
+		this.state = 'closed'
+		for (const closer of this.closers.splice(0)) closer()
 	}
 
 	/** Whether the hold is still open: neither settled nor voided. */
@@ -56,7 +68,7 @@ export class CallScope {
 	async settle(usage: Usage, details: SettleDetails): Promise<void> {
 		if (this.state !== 'held') return
 		if (!this.answeredBy) throw new Error('a call is settled only once an upstream answered it')
-		this.state = 'closed'
+		this.close()
 		await settleCall(this.dependencies, this.relay, this.call, this.answeredBy, usage, details)
 	}
 
@@ -66,7 +78,7 @@ export class CallScope {
 	 */
 	async void(reason: string): Promise<void> {
 		if (this.state !== 'held') return
-		this.state = 'closed'
+		this.close()
 		await voidCall(this.dependencies, this.relay, this.call, reason)
 	}
 }

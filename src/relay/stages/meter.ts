@@ -27,6 +27,8 @@ import { generatesText } from './admit'
 import type { HeldCall } from './call'
 import { mediaAnswer, type MediaResult } from './media-answer'
 import { readAhead } from './read-ahead'
+import type { KeyTarget } from '@/lib/session-affinity'
+import { keyTargetOf } from './route'
 import type { UpstreamAnswer } from './send'
 import type { SensitiveAnswer } from './settle'
 import { meterStream } from './stream-meter'
@@ -38,8 +40,8 @@ interface WholeResult {
 	answer: Json
 	text?: string
 	usage: Usage
-	/** The channel that answered. */
-	channelId: number
+	/** The channel and key that answered. */
+	answeredBy: KeyTarget
 }
 
 /** A stream of the upstream's events; reading it to its end (or cancelling it) settles or voids the call. */
@@ -47,8 +49,8 @@ interface StreamedResult {
 	kind: 'stream'
 	wire: WireFormat
 	events: EventReader
-	/** The channel that answers. */
-	channelId: number
+	/** The channel and key that answer. */
+	answeredBy: KeyTarget
 }
 
 export type CallResult = WholeResult | StreamedResult | MediaResult
@@ -90,7 +92,7 @@ async function wholeAnswer(relay: RelayServices, call: HeldCall, upstream: Upstr
 	if (sensitive?.action === 'refused') throw sensitiveErrors.answer()
 	if (sensitive) text = undefined
 	if (rerank) text = withRerankUsage(text ?? JSON.stringify(answer), answer, usage)
-	return { kind: 'answer', wire: opened.wire, answer, text, usage, channelId: upstream.target.channel.id }
+	return { kind: 'answer', wire: opened.wire, answer, text, usage, answeredBy: keyTargetOf(upstream.target) }
 }
 
 function streamedAnswer(dependencies: Dependencies, relay: RelayServices, call: HeldCall, upstream: UpstreamAnswer): StreamedResult {
@@ -123,5 +125,5 @@ function streamedAnswer(dependencies: Dependencies, relay: RelayServices, call: 
 			}
 		},
 	})
-	return { kind: 'stream', wire: opened.wire, events, channelId: channel.id }
+	return { kind: 'stream', wire: opened.wire, events, answeredBy: keyTargetOf(upstream.target) }
 }

@@ -1,48 +1,36 @@
 /**
- * The route stage: where a call goes next. `Router.route(call, tried)` answers a target the call
+ * The route stage: where a call's next attempt goes, as a channel and one of its keys (a
+ * single-key channel's key is `#0`). `Router.route(call, tried, hints)` answers a target the call
  * has not been sent to yet, or undefined when none is left; the send stage asks it before each
- * attempt. It is the one place a choice of upstream is made, so what decides it — per-key health,
- * a session's affinity, a group's routing policy — plugs in here by replacing the router
- * (RelayServices.router), and the other stages do not change.
- *
- * Today's router (`tableRouter`) chooses a channel from the routing table (routing/routing-table.ts):
- * the channel the key pins, alone; else, on the first attempt, the preferred channel (the one that
- * keeps the conversation a request continues) when it is among the channels the call could go to;
- * else the highest priority among the untried channels that can take the call (their type serves
- * it and their model mapping gives the model a name), weighted random inside that priority. The
- * candidates of a group, model and kind of call are one map lookup once the table has them.
+ * attempt, saying which channel's other keys to try first after a failure (`stayOn`) and which key
+ * the call's session was last served by (`session`). The router (src/relay/router/key-router.ts)
+ * is the one place a choice of upstream is made: per-key health, a session's affinity and a
+ * group's routing policy are read there, and the other stages do not change with them.
  */
-import type { RoutableChannel, RoutingTable } from '../routing/routing-table'
+import type { KeyTarget } from '@/lib/session-affinity'
+import type { RoutableChannel } from '../routing/routing-table'
 import type { AdmittedCall } from './call'
 
-/** Where an attempt is sent: a channel (a key of it, once channels hold several). */
+/** Where an attempt is sent: a channel and one of its keys, decrypted (memory only). */
 export interface RouteTarget {
 	channel: RoutableChannel
+	keyIndex: number
+	key: string
 }
 
 /** What routing reads of a call. */
-export type RoutedCall = Pick<AdmittedCall, 'caller' | 'group' | 'model' | 'preferredChannelId' | 'acceptance'>
+export type RoutedCall = Pick<AdmittedCall, 'caller' | 'group' | 'model' | 'preferredChannelId' | 'preferredKeyIndex' | 'acceptance'>
+
+export interface RouteHints {
+	/** After a failure that says nothing of the request: this channel's other keys go first. */
+	stayOn?: number
+	/** The key the call's session was last served by (first attempt only). */
+	session?: KeyTarget
+}
 
 export interface Router {
 	/** The next target for the call, never one of `tried`; undefined when none is left. */
-	route(call: RoutedCall, tried: readonly RouteTarget[]): RouteTarget | undefined
+	route(call: RoutedCall, tried: readonly RouteTarget[], hints?: RouteHints): RouteTarget | undefined
 }
 
-const NONE_TRIED: ReadonlySet<number> = new Set()
-
-export function tableRouter(routing: RoutingTable): Router {
-	const target = (channel: RoutableChannel | undefined) => (channel ? { channel } : undefined)
-	return {
-		route(call, tried) {
-			const pinned = call.caller.pinnedChannelId
-			if (pinned !== undefined) return tried.length === 0 ? target(routing.channel(pinned)) : undefined
-			const { group, model, acceptance } = call
-			if (tried.length === 0 && call.preferredChannelId !== undefined) {
-				const preferred = routing.offered(group, model, call.preferredChannelId, acceptance)
-				if (preferred) return { channel: preferred }
-			}
-			const triedIds = tried.length === 0 ? NONE_TRIED : new Set(tried.map((attempt) => attempt.channel.id))
-			return target(routing.pick(group, model, triedIds, acceptance))
-		},
-	}
-}
+export const keyTargetOf = (target: RouteTarget): KeyTarget => ({ channelId: target.channel.id, keyIndex: target.keyIndex })

@@ -1,18 +1,28 @@
 /**
  * The send stage: sends a held call upstream, attempt after attempt, until an upstream answers
- * with a 2xx status. Before each attempt it asks the route stage (route.ts) where to go, never
- * twice to the same target; it opens the upstream (upstream/open.ts) and classifies what went
- * wrong: a target that cannot take the call (its type or its model mapping) is skipped without
- * counting; connection errors, timeouts and statuses that say nothing about the request itself are
- * retried, at most `RetryTimes` times (none for a pinned channel); statuses that are the request's
- * fault (and 504/524: the upstream already spent the time) end the call; a token or signing service
- * refusing the channel's key, an upstream 401 or an error matching `AutomaticDisableKeywords` takes
- * the channel out when its auto-ban is on (routing/channel-health.ts). Every failed attempt is
- * counted in the relay's metrics. Answers the upstream that answered and every channel tried;
- * throws the last failure as a RelayError.
+ * with a 2xx status. Before each attempt it asks the route stage (route.ts) where to go — a channel
+ * and one of its keys, never twice the same — opens the upstream (upstream/open.ts) with that key,
+ * and classifies what went wrong:
+ *
+ * - a target that cannot take the call (its type or its model mapping) is skipped, not counted;
+ * - a failure that says nothing of the request (429, 5xx but 504/524, a timeout, a refused
+ *   connection) moves to another key of the same channel first, which is not counted against
+ *   `RetryTimes` (at most `KEY_SWITCHES` such moves a call), then to another channel, which is;
+ * - statuses that are the request's fault (400, 408, 413, 415, 422 — and 504/524: the upstream
+ *   already spent the time) end the call at once;
+ * - each key's health learns what it did (router/key-health.ts): 429, or 503 with `Retry-After`,
+ *   cools the key; other such failures count toward a backoff; an answer clears them;
+ * - a key the upstream calls invalid or out of credit (401/403, a token service refusing it, an
+ *   error matching `AutomaticDisableKeywords`) is auto-disabled when the channel's auto-ban is on
+ *   (routing/channel-health.ts); a single-key channel with it.
+ *
+ * The call's session (affinity) is looked up before the first attempt and pinned to the key that
+ * answered; every attempt is recorded for the log. Answers the upstream that answered; throws the
+ * last failure as a RelayError.
  */
 import type { Dependencies } from '@/dependencies'
 import type { OpenedResponse } from '@/lib/outbound'
+import type { KeyTarget } from '@/lib/session-affinity'
 import { RELAY_MESSAGES } from '@shared/messages/relay'
 import { UNREACHABLE } from '../call-metrics'
 import { RelayError, relayErrors, wordedRelayError } from '../errors'
@@ -22,19 +32,23 @@ import type { RoutableChannel } from '../routing/routing-table'
 import type { RelayServices } from '../services'
 import { scrubSecrets, upstreamMessageOf } from '../upstream/messages'
 import { ChannelUnfitError, openUpstream, type OpenedUpstream } from '../upstream/open'
-import type { HeldCall } from './call'
-import type { RouteTarget } from './route'
+import type { AffinityOutcome, CallAttempt, HeldCall } from './call'
+import { keyTargetOf, type RouteTarget } from './route'
 
 /** 504/524 mean the upstream already spent the time; the rest are the request's own fault. */
 const NEVER_RETRY = new Set([400, 408, 413, 415, 422, 504, 524])
 const ERROR_BODY_LIMIT = 64 * 1024
+/** The most moves to another key of the same channel one call makes (they do not count as retries). */
+export const KEY_SWITCHES = 4
+const TOO_MANY_REQUESTS = 429
+const SERVICE_UNAVAILABLE = 503
 
-/** The upstream that answered (with a 2xx status), how to read its answer, and every channel tried. */
+/** The upstream that answered (with a 2xx status), how to read its answer, and every attempt. */
 export interface UpstreamAnswer {
 	target: RouteTarget
 	opened: OpenedUpstream
-	/** The ids of the channels tried, the one that answered last. */
-	tried: number[]
+	/** Every attempt, the one that answered last. */
+	attempts: CallAttempt[]
 }
 
 /** A token or signing service refusing the channel's key with one of these means the key is wrong. */
@@ -49,71 +63,129 @@ function mappedStatus(channel: RoutableChannel, status: number) {
 	return Number.isInteger(mapped) && mapped >= 100 && mapped <= 599 ? mapped : status
 }
 
-/** The error the client sees, and the upstream's own (scrubbed) message for the channel's record. */
-async function upstreamError(channel: RoutableChannel, response: OpenedResponse, status: number) {
+/** The error the client sees, and the upstream's own (scrubbed) message for the key's record. */
+async function upstreamError(channel: RoutableChannel, key: string, response: OpenedResponse, status: number) {
 	const text = await response.text().then((body) => body.slice(0, ERROR_BODY_LIMIT), () => '')
-	const upstreamMessage = scrubSecrets(upstreamMessageOf(text) ?? `upstream error ${response.status}`, channel)
+	const upstreamMessage = scrubSecrets(upstreamMessageOf(text) ?? `upstream error ${response.status}`, { ...channel, key })
 	// The upstream refusing the gateway's own credentials is not the client's key being wrong.
 	const error = status === 401 || status === 403
 		? credentialsRejected()
-		: new RelayError(status, upstreamMessage, status === 429 ? 'rate_limit_error' : 'upstream_error', `upstream_${status}`)
+		: new RelayError(status, upstreamMessage, status === TOO_MANY_REQUESTS ? 'rate_limit_error' : 'upstream_error', `upstream_${status}`)
 	return { error, upstreamMessage }
+}
+
+/** The session's pinned key, when the call names a session and affinity is on. */
+async function sessionTarget(dependencies: Dependencies, call: HeldCall): Promise<KeyTarget | undefined> {
+	if (!call.session || !dependencies.options.get('AffinityEnabled')) return undefined
+	return dependencies.affinity.get(call.session.id).catch(() => undefined)
+}
+
+/** Pins the session to the key that answered, and says how that went for the log. */
+function pinSession(dependencies: Dependencies, call: HeldCall, pinned: KeyTarget | undefined, answered: RouteTarget, relay: RelayServices): AffinityOutcome | undefined {
+	if (!call.session || !dependencies.options.get('AffinityEnabled')) return undefined
+	const source = call.session.source
+	const target = keyTargetOf(answered)
+	if (pinned && pinned.channelId === target.channelId && pinned.keyIndex === target.keyIndex) return { state: 'hit', source }
+	dependencies.affinity.set(call.session.id, target)
+	if (!pinned) return { state: 'new', source }
+	const pinnedChannel = relay.routing.channel(pinned.channelId)
+	const usable = pinnedChannel?.keys.some((key) => key.index === pinned.keyIndex)
+	const reason = !usable ? 'unusable' : relay.keyHealth.coolingUntil(pinned) > 0 ? 'cooling' : 'failed'
+	return { state: 'moved', reason, source }
 }
 
 /**
  * Every pass adds a target to `tried`, and the router never answers a tried one, so the loop ends.
- * Records who answered on the call's scope, for the log.
+ * Records who answered, and how, on the call's scope, for the log.
  */
 export async function send(dependencies: Dependencies, relay: RelayServices, call: HeldCall): Promise<UpstreamAnswer> {
 	const tried: RouteTarget[] = []
+	const attempts: CallAttempt[] = []
 	const pinned = call.caller.pinnedChannelId !== undefined
 	const retries = pinned ? 0 : dependencies.options.get('RetryTimes')
+	const session = await sessionTarget(dependencies, call)
+	const { keyHealth } = relay
 	let lastError: RelayError | undefined
-	for (let attempts = 0; attempts <= retries;) {
-		const target = relay.router.route(call, tried)
+	let retried = 0
+	let keySwitches = 0
+	/** The channel of the last attempt that failed: its other keys go next, free of the retry count. */
+	let stayOn: number | undefined
+	for (;;) {
+		const target = relay.router.route(call, tried, { stayOn, session })
 		if (!target) {
 			if (pinned && tried.length === 0) throw relayErrors.channelDisabled()
 			break
 		}
+		let counted: 'switch' | 'retry' | undefined
+		if (attempts.length > 0) {
+			if (target.channel.id === stayOn && keySwitches < KEY_SWITCHES) counted = 'switch'
+			else if (retried < retries) counted = 'retry'
+			else break
+			if (counted === 'switch') keySwitches++
+			else retried++
+		}
 		tried.push(target)
+		stayOn = undefined
 		const { channel } = target
+		const keyTarget = keyTargetOf(target)
+		const keyed = target.key === channel.key ? channel : { ...channel, key: target.key }
+		const started = performance.now()
 		let opened: OpenedUpstream
 		try {
-			opened = await openUpstream(dependencies, relay, channel, call)
+			opened = await openUpstream(dependencies, relay, keyed, call)
 		} catch (error) {
 			if (error instanceof ChannelUnfitError) {
+				// Not an attempt (it costs no retry), and no key of the channel could do better: none is offered again.
+				if (counted === 'switch') keySwitches--
+				else if (counted === 'retry') retried--
 				lastError ??= relayErrors.noChannel(call.group, call.model)
+				for (const key of channel.keys) if (key.index !== target.keyIndex) tried.push({ channel, keyIndex: key.index, key: key.key })
 				continue
 			}
-			attempts++
+			const timedOut = error instanceof Error && error.name === 'TimeoutError'
 			relay.metrics.upstreamError(channel.id, error instanceof AdaptorFetchError ? error.status : UNREACHABLE)
 			if (error instanceof AdaptorFetchError && CREDENTIAL_STATUSES.has(error.status)) {
+				attempts.push({ channel: channel.id, key: target.keyIndex, outcome: error.status })
 				const reason = disableReason(dependencies.options, channel.autoBan, UNAUTHORIZED, error.message)
-				if (reason) await relay.disableChannel(channel.id, reason)
+				if (reason) await relay.disableKey(keyTarget, reason)
+				relay.keyOutcomes.record({ channelId: channel.id, index: target.keyIndex }, { error: scrubSecrets(error.message, keyed), secret: target.key })
 				lastError = credentialsRejected()
+				stayOn = channel.id
 				continue
 			}
 			// A request the channel's wire format cannot express (token arrays to a text-only API) is the client's to change.
 			if (error instanceof RelayError && error.status < 500) throw error
 			if (call.signal.aborted) throw error
-			dependencies.logger.warn('upstream request failed', { channelId: channel.id, reason: String((error as Error).name ?? error) })
+			attempts.push({ channel: channel.id, key: target.keyIndex, outcome: timedOut ? 'timeout' : 'connection' })
+			keyHealth.failed(keyTarget)
+			dependencies.logger.warn('upstream request failed', { channelId: channel.id, key: target.keyIndex, reason: String((error as Error).name ?? error) })
 			lastError = relayErrors.upstreamUnavailable()
+			stayOn = channel.id
 			continue
 		}
-		attempts++
 		const { response } = opened
 		if (response.ok) {
-			const answer = { target, opened, tried: tried.map((attempt) => attempt.channel.id) }
-			call.scope.answered(channel, answer.tried)
-			return answer
+			keyHealth.succeeded(keyTarget)
+			keyHealth.recordFirstByte(keyTarget, performance.now() - started)
+			attempts.push({ channel: channel.id, key: target.keyIndex, outcome: 'ok' })
+			const affinity = pinSession(dependencies, call, session, target, relay)
+			call.scope.answered(target, attempts, affinity)
+			call.scope.onClose(keyHealth.started(keyTarget))
+			return { target, opened, attempts }
 		}
 		const status = mappedStatus(channel, response.status)
+		attempts.push({ channel: channel.id, key: target.keyIndex, outcome: status })
 		relay.metrics.upstreamError(channel.id, status)
-		const { error, upstreamMessage } = await upstreamError(channel, response, status)
+		const retryAfter = response.headers.get('retry-after')
+		const { error, upstreamMessage } = await upstreamError(channel, target.key, response, status)
+		relay.keyOutcomes.record({ channelId: channel.id, index: target.keyIndex }, { error: upstreamMessage, secret: target.key })
 		const reason = disableReason(dependencies.options, channel.autoBan, status, upstreamMessage)
-		if (reason) await relay.disableChannel(channel.id, reason)
+		if (reason) await relay.disableKey(keyTarget, reason)
 		lastError = error
 		if (NEVER_RETRY.has(status)) break
+		if (status === TOO_MANY_REQUESTS || (status === SERVICE_UNAVAILABLE && retryAfter)) keyHealth.rateLimited(keyTarget, retryAfter)
+		else if (status >= 500) keyHealth.failed(keyTarget)
+		stayOn = channel.id
 	}
 	throw lastError ?? relayErrors.noChannel(call.group, call.model)
 }

@@ -10,10 +10,18 @@ import { settle, voidHold } from '@/billing/holds'
 import { quotaForUsage, type Pricing, type Usage } from '@/billing/price'
 import type { CallRecord } from '../call-metrics'
 import type { RelayCaller } from '../caller'
-import type { RoutableChannel } from '../routing/routing-table'
 import { SENSITIVE_MASK } from '../sensitive-words/words'
 import type { RelayServices } from '../services'
+import type { AffinityOutcome, CallAttempt } from './call'
+import type { RouteTarget } from './route'
 import type { StreamEnd } from './stream-meter'
+
+/** Who answered a call: the key, every attempt, and how the session's affinity went. */
+export interface AnsweredBy {
+	target: RouteTarget
+	attempts: readonly CallAttempt[]
+	affinity: AffinityOutcome | undefined
+}
 
 /** What the log of a call says about it, known before anything is held. */
 export interface ScopedCall {
@@ -53,9 +61,10 @@ const SENSITIVE_ACTIONS: Record<SensitiveAnswer['action'], string> = {
 
 /** Charges `usage`, logs the call and records the channel's time. Failures of the ledger propagate. */
 export async function settleCall(
-	dependencies: Dependencies, relay: RelayServices, call: ScopedCall, answeredBy: { channel: RoutableChannel; tried: number[] }, usage: Usage, details: SettleDetails,
+	dependencies: Dependencies, relay: RelayServices, call: ScopedCall, answeredBy: AnsweredBy, usage: Usage, details: SettleDetails,
 ): Promise<void> {
-	const { channel, tried } = answeredBy
+	const { target: { channel, keyIndex }, attempts, affinity } = answeredBy
+	const tried = [...new Set(attempts.map((attempt) => attempt.channel))]
 	const { pricing } = call
 	const actual = quotaForUsage(pricing, usage, dependencies.options.get('QuotaPerUnit'))
 	const useTimeMs = performance.now() - call.startedAt
@@ -71,7 +80,12 @@ export async function settleCall(
 	Object.assign(other, {
 		group: call.group,
 		// The words an answer carried are for admins only: the caller's own log would otherwise tell what was withheld.
-		admin_info: { use_channel: tried, ...(details.sensitive ? { sensitive_words: details.sensitive.words } : {}) },
+		// Which key answered, and how each attempt went, are for admins; how the session's affinity went is the caller's too.
+		admin_info: {
+			use_channel: tried, key_index: keyIndex, attempts,
+			...(details.sensitive ? { sensitive_words: details.sensitive.words } : {}),
+		},
+		...(affinity ? { affinity } : {}),
 		...(details.firstTokenMs !== undefined ? { frt: details.firstTokenMs } : {}),
 		...(details.localCount ? { local_count_tokens: true } : {}),
 		...(details.end && details.end !== 'completed' ? { stream_end: details.end } : {}),

@@ -7,14 +7,14 @@
  */
 import type { NativeRequest } from '../../providers/types'
 import { type ConvertedRequest, NO_EXTRAS } from '../canonical'
-import type { ClientFormat } from '../client-format'
+import type { AnsweredBy, ClientFormat } from '../client-format'
 import { encodedStream, type EventReader, type Json } from '../events'
 import { responseFromChat, type ResponseIdentity } from './answer'
 import { chatBodyFromResponses, nativeOnlyReason } from './request'
 import { responsesStreamEncoder } from './stream'
 
 /** Keeps which channel made a response (the edge stores it). */
-export type Remember = (responseId: string, channelId: number) => Promise<void>
+export type Remember = (responseId: string, answeredBy: AnsweredBy) => Promise<void>
 
 /** A Responses request (`value` parsed, `text` as the client sent it) as the canonical chat request. */
 export function canonicalRequestFromResponses(value: Json, text: string): ConvertedRequest {
@@ -57,13 +57,13 @@ function remembering(events: EventReader, remember: (responseId: string) => Prom
 /** `remember` is absent when the client asked that nothing be kept (`store: false`). */
 export function responsesClientFormat(identity: ResponseIdentity, remember: Remember | undefined): ClientFormat {
 	return {
-		async answerText(answer, wire, text, channelId) {
+		async answerText(answer, wire, text, answeredBy) {
 			if (wire !== 'responses') return JSON.stringify(responseFromChat(answer, identity))
-			if (remember && typeof answer.id === 'string') await remember(answer.id, channelId)
+			if (remember && typeof answer.id === 'string') await remember(answer.id, answeredBy)
 			return text ?? JSON.stringify(answer)
 		},
-		stream(events, wire, channelId) {
-			const source = wire === 'responses' && remember ? remembering(events, (responseId) => remember(responseId, channelId)) : events
+		stream(events, wire, answeredBy) {
+			const source = wire === 'responses' && remember ? remembering(events, (responseId) => remember(responseId, answeredBy)) : events
 			return encodedStream(source, responsesStreamEncoder(wire, identity))
 		},
 		streamContentType: 'text/event-stream',

@@ -1,16 +1,29 @@
 /**
- * A fake provider with a prompt cache per key, for `bun run bench:affinity`: like the real ones, it
- * reports cached input tokens only when the same key has already seen the conversation's prefix
- * (OpenAI's `prompt_tokens_details.cached_tokens`, Claude's `cache_read_input_tokens`). A key
- * named in `rateLimited` answers 429 with `Retry-After` while its window lasts.
+ * A fake provider behind a pool of keys, with a prompt cache per key: like the real ones, it reports
+ * cached input tokens only when the same key has already seen the conversation's prefix (OpenAI's
+ * `prompt_tokens_details.cached_tokens`, Claude's `cache_read_input_tokens`). A key told to
+ * `rateLimit` answers 429 with `Retry-After` while its window lasts. Every call is recorded with
+ * its key, the session the client named (`prompt_cache_key`, Claude's `metadata.user_id`) and its
+ * status. For the key-pool tests and `bun run bench:affinity`.
  *
- * Serves `POST /v1/chat/completions` (OpenAI) and `POST /v1/messages` (Claude), whole answers only.
- * Tokens are counted as a quarter of the characters: the bench compares like with like.
+ * Serves `POST /v1/chat/completions` (OpenAI) and `POST /v1/messages` (Claude), whole answers only,
+ * in the shapes of their API references. Tokens are counted as a quarter of the characters.
  */
 import { createHash } from 'node:crypto'
 
-export interface CacheUpstream {
+export interface PoolCall {
+	key: string
+	/** The session the client named, or '' for none. */
+	session: string
+	status: number
+	/** Milliseconds since the epoch. */
+	at: number
+}
+
+export interface FakeKeyPool {
 	url: string
+	/** Every call, in arrival order. */
+	calls: PoolCall[]
 	/** Calls answered (not rate-limited) per key. */
 	callsByKey: Map<string, number>
 	/** Until when (ms since the epoch) a key answers 429, and the Retry-After it sends. */
@@ -26,11 +39,12 @@ const tokensOf = (text: string) => Math.ceil(text.length / 4)
 const textOf = (messages: readonly Message[]) => messages.map((message) => `${message.role}:${typeof message.content === 'string' ? message.content : JSON.stringify(message.content)}`).join('\n')
 const hashOf = (messages: readonly Message[]) => createHash('sha256').update(textOf(messages)).digest('hex')
 
-export function startCacheUpstream(): CacheUpstream {
+export function startFakeKeyPool(): FakeKeyPool {
 	const seenByKey = new Map<string, Set<string>>()
 	const callsByKey = new Map<string, number>()
 	const limits = new Map<string, { until: number; retryAfter: number }>()
 	const callsDuringRetryAfter = new Map<string, number>()
+	const calls: PoolCall[] = []
 
 	/** The conversation answered: what it cached, what it reports, and the reply (the next turn's prefix grows by it). */
 	function answer(key: string, messages: Message[], turnText: string) {
@@ -50,12 +64,18 @@ export function startCacheUpstream(): CacheUpstream {
 		async fetch(request) {
 			const url = new URL(request.url)
 			const key = (request.headers.get('x-api-key') ?? request.headers.get('authorization')?.replace(/^Bearer\s+/i, '') ?? '').trim()
+			const body = await request.json() as { model: string; messages: Message[]; system?: string; prompt_cache_key?: string; metadata?: { user_id?: string } }
+			const session = body.prompt_cache_key ?? body.metadata?.user_id ?? ''
 			const limit = limits.get(key)
 			if (limit && limit.until > Date.now()) {
 				callsDuringRetryAfter.set(key, (callsDuringRetryAfter.get(key) ?? 0) + 1)
-				return Response.json({ error: { message: 'Rate limit reached', type: 'rate_limit_error' } }, { status: 429, headers: { 'retry-after': String(limit.retryAfter) } })
+				calls.push({ key, session, status: 429, at: Date.now() })
+				const error = url.pathname === '/v1/messages'
+					? { type: 'error', error: { type: 'rate_limit_error', message: 'Number of requests has exceeded your rate limit' } }
+					: { error: { message: 'Rate limit reached for requests', type: 'requests', code: 'rate_limit_exceeded' } }
+				return Response.json(error, { status: 429, headers: { 'retry-after': String(limit.retryAfter) } })
 			}
-			const body = await request.json() as { model: string; messages: Message[]; system?: string }
+			calls.push({ key, session, status: 200, at: Date.now() })
 			const messages = body.system ? [{ role: 'system', content: body.system }, ...body.messages] : body.messages
 			const last = messages[messages.length - 1]
 			const done = answer(key, messages, typeof last?.content === 'string' ? last.content : '')
@@ -75,6 +95,7 @@ export function startCacheUpstream(): CacheUpstream {
 	})
 	return {
 		url: `http://127.0.0.1:${server.port}`,
+		calls,
 		callsByKey,
 		callsDuringRetryAfter,
 		rateLimit(key, until, retryAfterSeconds) {
