@@ -9,6 +9,7 @@ import { createApp } from './app'
 import { ConfigError, loadConfig, type Config } from './config'
 import { startReconciler } from './billing/reconciler'
 import { startChannelHealthCheck } from './api/channels/tools/schedule'
+import { startKeyRecovery } from './api/channels/tools/recovery'
 import { startDataExport } from './api/data/schedule'
 import { startTaskPolling } from './relay/tasks/schedule'
 import { startRetention } from './api/logs/retention'
@@ -27,6 +28,7 @@ async function serve(config: Config) {
 	// Relative to this file, so the compiled binary finds the worker among its entrypoints; the jobs share it.
 	const clockUrl = new URL('./workers/schedule-clock.ts', import.meta.url)
 	const healthCheck = startChannelHealthCheck(dependencies, { workerUrl: clockUrl, holder: relay.nodeInstance })
+	const keyRecovery = startKeyRecovery(dependencies, { workerUrl: clockUrl, holder: relay.nodeInstance })
 	const dataExport = startDataExport(dependencies, { workerUrl: clockUrl, holder: relay.nodeInstance })
 	const taskPolling = startTaskPolling(dependencies, relay, { workerUrl: clockUrl, holder: relay.nodeInstance })
 	const retention = startRetention(dependencies, { workerUrl: clockUrl, holder: relay.nodeInstance })
@@ -38,6 +40,7 @@ async function serve(config: Config) {
 		logger.info(`received ${signal}, shutting down`)
 		stopReconciler()
 		await healthCheck.stop()
+		await keyRecovery.stop()
 		await dataExport.stop()
 		await taskPolling.stop()
 		await retention.stop()

@@ -282,6 +282,8 @@ export const OPTION_DEFINITIONS = {
 	AutomaticEnableChannelEnabled: boolean(false),
 	AutomaticDisableKeywords: text(DEFAULT_AUTOMATIC_DISABLE_KEYWORDS),
 	ChannelTestIntervalMinutes: integer(0, 0, MAX_INTERVAL_MINUTES),
+	/** Auto-disabled keys are probed (their model list) and come back when they answer; 0: never. */
+	KeyRecoveryIntervalMinutes: integer(10, 0, MAX_INTERVAL_MINUTES),
 	// Outbound requests (design §8): channel base URLs on private networks need the super admin's consent
 	PrivateUpstreamsEnabled: boolean(false),
 	PrivateUpstreamHosts: text(''),

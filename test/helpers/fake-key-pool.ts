@@ -6,8 +6,9 @@
  * its key, the session the client named (`prompt_cache_key`, Claude's `metadata.user_id`) and its
  * status. For the key-pool tests and `bun run bench:affinity`.
  *
- * Serves `POST /v1/chat/completions` (OpenAI) and `POST /v1/messages` (Claude), whole answers only,
- * in the shapes of their API references. Tokens are counted as a quarter of the characters.
+ * Serves `POST /v1/chat/completions` (OpenAI), `POST /v1/messages` (Claude), whole answers only,
+ * and `GET /v1/models`, in the shapes of their API references; a key told to `reject` is answered
+ * 401 as an invalid key. Tokens are counted as a quarter of the characters.
  */
 import { createHash } from 'node:crypto'
 
@@ -30,6 +31,8 @@ export interface FakeKeyPool {
 	rateLimit(key: string, until: number, retryAfterSeconds: number): void
 	/** Calls a rate-limited key received while it said to wait. */
 	callsDuringRetryAfter: Map<string, number>
+	/** A rejected key is answered 401 (an invalid API key) until it is accepted again. */
+	reject(key: string, rejected: boolean): void
 	stop(): void
 }
 
@@ -45,6 +48,11 @@ export function startFakeKeyPool(): FakeKeyPool {
 	const limits = new Map<string, { until: number; retryAfter: number }>()
 	const callsDuringRetryAfter = new Map<string, number>()
 	const calls: PoolCall[] = []
+	const rejected = new Set<string>()
+	const invalidKey = (claude: boolean) => Response.json(
+		claude ? { type: 'error', error: { type: 'authentication_error', message: 'invalid x-api-key' } } : { error: { message: 'Incorrect API key provided', type: 'invalid_request_error', code: 'invalid_api_key' } },
+		{ status: 401 },
+	)
 
 	/** The conversation answered: what it cached, what it reports, and the reply (the next turn's prefix grows by it). */
 	function answer(key: string, messages: Message[], turnText: string) {
@@ -64,6 +72,10 @@ export function startFakeKeyPool(): FakeKeyPool {
 		async fetch(request) {
 			const url = new URL(request.url)
 			const key = (request.headers.get('x-api-key') ?? request.headers.get('authorization')?.replace(/^Bearer\s+/i, '') ?? '').trim()
+			if (request.method === 'GET' && url.pathname === '/v1/models') {
+				if (rejected.has(key)) return invalidKey(false)
+				return Response.json({ object: 'list', data: [{ id: 'pool-gpt', object: 'model', created: 0, owned_by: 'fake' }] })
+			}
 			const body = await request.json() as { model: string; messages: Message[]; system?: string; prompt_cache_key?: string; metadata?: { user_id?: string } }
 			const session = body.prompt_cache_key ?? body.metadata?.user_id ?? ''
 			const limit = limits.get(key)
@@ -74,6 +86,10 @@ export function startFakeKeyPool(): FakeKeyPool {
 					? { type: 'error', error: { type: 'rate_limit_error', message: 'Number of requests has exceeded your rate limit' } }
 					: { error: { message: 'Rate limit reached for requests', type: 'requests', code: 'rate_limit_exceeded' } }
 				return Response.json(error, { status: 429, headers: { 'retry-after': String(limit.retryAfter) } })
+			}
+			if (rejected.has(key)) {
+				calls.push({ key, session, status: 401, at: Date.now() })
+				return invalidKey(url.pathname === '/v1/messages')
 			}
 			calls.push({ key, session, status: 200, at: Date.now() })
 			const messages = body.system ? [{ role: 'system', content: body.system }, ...body.messages] : body.messages
@@ -100,6 +116,10 @@ export function startFakeKeyPool(): FakeKeyPool {
 		callsDuringRetryAfter,
 		rateLimit(key, until, retryAfterSeconds) {
 			limits.set(key, { until, retryAfter: retryAfterSeconds })
+		},
+		reject(key, on) {
+			if (on) rejected.add(key)
+			else rejected.delete(key)
 		},
 		stop: () => server.stop(true),
 	}

@@ -29,7 +29,8 @@ interface ListTarget {
 	other: string
 }
 
-async function listUpstreamModels(dependencies: Dependencies, target: ListTarget): Promise<string[]> {
+/** The upstream's model names; refuses (a catalogue message) when the upstream cannot be asked or says no. */
+export async function listUpstreamModels(dependencies: Dependencies, target: ListTarget): Promise<string[]> {
 	const modelList = adaptorFor(target.type)?.modelList
 	if (!modelList) throw refused(withValues(CHANNEL_TOOL_MESSAGES.modelListUnsupported, { type: channelTypeName(target.type) }))
 	const baseUrl = baseUrlOf(target.type, target.baseUrl)
