@@ -74,6 +74,8 @@ export const settingsAdmin: Record<string, string> = {
 	'额度提醒阈值': 'Quota reminder threshold',
 	'低于此额度时将发送邮件提醒用户': 'Users below this quota get a reminder email',
 	'定时测试渠道间隔（分钟）': 'Scheduled channel test interval (minutes)',
+	'自动禁用的密钥恢复检查间隔（分钟）': 'Recovery check of auto-disabled keys (minutes)',
+	'按此间隔用模型列表探测被自动禁用的密钥，能用即恢复；0 表示不检查': 'Auto-disabled keys are probed with the model list at this interval and come back when they answer; 0 turns it off',
 	'0 表示不定时测试': '0 turns scheduled tests off',
 	'失败时自动禁用渠道': 'Disable a channel automatically on failure',
 	'成功时自动启用渠道': 'Enable a channel automatically on success',
