@@ -28,6 +28,7 @@ const consolePages: RouteObject[] = [
 	page('detail', 'detail', '数据看板', ['dashboard'], () => import('@ui/features/dashboard/dashboard-route')),
 	page('redemption', 'redemption', '兑换码', ['redemptions', 'tokens'], () => import('@ui/features/redemptions/redemption-route')),
 	page('topup', 'topup', '钱包', ['topUp'], () => import('@ui/features/top-up/top-up-route')),
+	page('plan', 'plan', '套餐', ['plans'], () => import('@ui/features/plans/plan-route')),
 	page('user', 'user', '用户管理', ['users'], () => import('@ui/features/users/user-route')),
 	page('channel', 'channel', '渠道', ['channels', 'channelEditor'], () => import('@ui/features/channels/channel-route')),
 	page('channel-add', 'channel/add', '添加渠道', ['channelEditor', 'channelKeys'], () => import('@ui/features/channels/channel-editor-route')),
