@@ -5,10 +5,9 @@
  * (per million tokens, or per call). Negative numbers are refused.
  */
 import { z } from 'zod'
+import { MAX_COST_PRICE } from './channel-cost-constants'
 
-/** A cost price past any real one: USD per million tokens or per call. */
-export const MAX_COST_PRICE = 1_000_000
-export const MAX_COST_RATIO = 10_000
+export * from './channel-cost-constants'
 
 const usd = z.number().min(0).max(MAX_COST_PRICE)
 

@@ -1,8 +1,11 @@
 /**
- * The plan page in Chromium (issue 28): the super admin adds a plan in the editor (a bad window is
- * refused under its field), a user buys it from the wallet after a confirmation, and their window
- * meters show the use of calls and when each window resets; the page in English at 390 px fits the
- * screen; never a console error.
+ * Plans, limits and costs in Chromium (issue 28): the super admin adds a plan in the editor (a bad
+ * window is refused under its field), a user buys it from the wallet after a confirmation, and their
+ * window meters show the use of calls and when each window resets; the page in English at 390 px
+ * fits the screen. Elsewhere in the console: the log says which source paid, an admin sets a user's
+ * limits and resets their window in the user editor, a redemption code grants a plan, a token's
+ * limits and a channel's cost are saved from their editors, the pricing page shows tiered prices.
+ * Never a console error.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { Page } from 'playwright-core'
@@ -114,5 +117,108 @@ describe.skipIf(!browserExecutable)('the plan page in a browser', () => {
 		await harness.screenshot(page, 'plans-390-en-dark')
 		expectNoErrors(opened)
 		await opened.close()
+	}, SUITE_TIMEOUT)
+
+	test('the log says a plan paid the call, and an admin sees what it cost', async () => {
+		const opened = await harness.open('/log', { as: asBuyer() })
+		const { page } = opened
+		const first = page.locator('tbody tr[data-row-key]').first()
+		await first.waitFor({ timeout: STEP_TIMEOUT })
+		await first.getByRole('button', { name: '展开' }).click()
+		expect(await page.getByTestId('log-source').textContent()).toMatch(/^套餐「Coding」（订阅 #\d+）$/)
+		expect(await page.getByTestId('log-operator-cost').count()).toBe(0)
+		expectNoErrors(opened)
+		await opened.close()
+		const admin = await harness.open('/log', { as: asRoot() })
+		const row = admin.page.locator('tbody tr[data-row-key]').filter({ hasText: 'buyer' }).first()
+		await row.waitFor({ timeout: STEP_TIMEOUT })
+		await row.getByRole('button', { name: '展开' }).click()
+		expect(await admin.page.getByTestId('log-operator-cost').textContent()).toBe('未知')
+		expectNoErrors(admin)
+		await admin.close()
+	}, SUITE_TIMEOUT)
+
+	test('an admin sets a user\'s call limits and resets a window of their subscription in the user editor', async () => {
+		const opened = await harness.open('/user', { as: asRoot() })
+		const { page } = opened
+		await page.locator(`tr[data-row-key="${buyer.userId}"]`).getByRole('button', { name: '编辑' }).click()
+		const drawer = page.getByRole('dialog')
+		await drawer.getByTestId('user-subscriptions').getByTestId('window-meter').first().waitFor({ timeout: STEP_TIMEOUT })
+		await drawer.getByLabel('每分钟请求数上限').fill('-2')
+		await drawer.getByRole('button', { name: '提交' }).click()
+		await toast(page, '每分钟请求数上限须为 0 到 2147483647 之间的整数（0 表示不限）')
+		await drawer.getByLabel('每分钟请求数上限').fill('30')
+		await drawer.getByLabel('并发上限').fill('4')
+		await drawer.getByRole('button', { name: '重置此窗口' }).first().click()
+		await toast(page, '用量窗口已重置')
+		await drawer.getByTestId('window-reset').first().filter({ hasText: '下次调用时开始计时' }).waitFor({ timeout: STEP_TIMEOUT })
+		await drawer.getByRole('button', { name: '提交' }).click()
+		await toast(page, '用户信息更新成功')
+		expect((await harness.ferry.call('GET', `/api/user/${buyer.userId}`, { as: harness.root })).body.data).toMatchObject({ rpm_limit: 30, concurrency_limit: 4, tpm_limit: 0 })
+		const subscriptions = (await harness.ferry.call('GET', '/api/user/self/subscriptions', { as: buyer })).body.data
+		expect(subscriptions[0].windows[0]).toMatchObject({ used: 0, resets_at: null })
+		expectNoErrors(opened)
+		await opened.close()
+	}, SUITE_TIMEOUT)
+
+	test('a redemption code made for a plan grants it to whoever redeems it in the wallet', async () => {
+		const admin = await harness.open('/redemption', { as: asRoot() })
+		await admin.page.getByTestId('empty-state').getByRole('button', { name: '添加兑换码' }).click()
+		const drawer = admin.page.getByRole('dialog')
+		await drawer.getByLabel('兑换内容').click()
+		await admin.page.getByRole('option', { name: '套餐：Coding' }).click()
+		expect(await drawer.getByLabel('额度（美元）').count()).toBe(0)
+		await drawer.getByRole('button', { name: '提交' }).click()
+		await toast(admin.page, '兑换码创建成功')
+		const [code] = (await harness.ferry.call('GET', '/api/redemption/', { as: harness.root })).body.data.items
+		expect(code).toMatchObject({ name: 'Coding', quota: 0, plan_id: expect.any(Number) })
+		expectNoErrors(admin)
+		await admin.close()
+
+		const newcomer = await harness.ferry.createUser('newcomer')
+		const wallet = await harness.open('/topup', { as: { ...newcomer, username: 'newcomer', role: ROLE.user } })
+		await wallet.page.getByLabel('你的兑换码').fill(code.key)
+		await wallet.page.getByRole('button', { name: '兑换', exact: true }).click()
+		await toast(wallet.page, '兑换成功，已获得套餐「Coding」')
+		expect((await harness.ferry.call('GET', '/api/user/self/subscriptions', { as: newcomer })).body.data).toHaveLength(1)
+		expectNoErrors(wallet)
+		await wallet.close()
+	}, SUITE_TIMEOUT)
+
+	test('a token\'s limits and a channel\'s cost are saved from their editors, and the pricing page shows tiered prices', async () => {
+		const tokens = await harness.open('/token', { as: asBuyer() })
+		await tokens.page.getByRole('button', { name: '添加令牌' }).first().click()
+		const drawer = tokens.page.getByRole('dialog')
+		await drawer.getByLabel('名称', { exact: true }).fill('limited')
+		await drawer.getByLabel('每分钟请求数上限').fill('3')
+		await drawer.getByLabel('每天请求数上限').fill('100')
+		await drawer.getByRole('button', { name: '提交' }).click()
+		await toast(tokens.page, '令牌创建成功')
+		const created = (await harness.ferry.call('GET', '/api/token/?p=1&page_size=10', { as: buyer })).body.data.items.find((token: { name: string }) => token.name === 'limited')
+		expect(created).toMatchObject({ rpm_limit: 3, rpd_limit: 100, tpm_limit: 0 })
+		expectNoErrors(tokens)
+		await tokens.close()
+
+		const channelId = (await harness.ferry.call('GET', '/api/channel/?p=1&page_size=10', { as: harness.root })).body.data.items[0].id
+		const editor = await harness.open(`/channel/edit/${channelId}`, { as: asRoot() })
+		await editor.page.getByLabel('成本倍率').fill('-1')
+		await editor.page.getByRole('button', { name: '保存', exact: true }).click()
+		await toast(editor.page, '成本倍率须为 0 到 10000 之间的数字，留空表示未知')
+		await editor.page.getByLabel('成本倍率').fill('0.5')
+		await editor.page.getByRole('button', { name: '保存', exact: true }).click()
+		await editor.page.waitForURL(`${harness.origin}/channel`, { timeout: STEP_TIMEOUT })
+		expect((await harness.ferry.call('GET', `/api/channel/${channelId}`, { as: harness.root })).body.data.cost_ratio).toBe(0.5)
+		expectNoErrors(editor)
+		await editor.close()
+
+		await harness.ferry.dependencies.options.set('ModelRatio', JSON.stringify({ [MODEL]: 1 }))
+		await harness.ferry.dependencies.options.set('ModelPrice', '{}')
+		await harness.ferry.dependencies.options.set('ModelPriceTiers', JSON.stringify({ [MODEL]: { tiers: [{ above_prompt_tokens: 200_000, model_ratio: 2, completion_ratio: 1.5 }], minimum_quota: 500 } }))
+		const pricing = await harness.open('/pricing', { as: asBuyer() })
+		const tiers = pricing.page.locator(`tr[data-model="${MODEL}"]`).getByTestId('price-tiers')
+		await tiers.waitFor({ timeout: STEP_TIMEOUT })
+		expect(await tiers.locator('li').allTextContents()).toEqual(['输入超过 200,000 tokens：提示 $4，补全 $6', '每次最低 $0.001'])
+		expectNoErrors(pricing)
+		await pricing.close()
 	}, SUITE_TIMEOUT)
 })

@@ -4,6 +4,7 @@ import type { CreateTokenInput } from '@shared/token'
 import { TOKEN_CONCURRENCY_LIMIT_MAX, TOKEN_CREATE_MAX_COUNT, TOKEN_DEFAULT_REMAIN_QUOTA, TOKEN_NAME_MAX_LENGTH, TOKEN_NEVER_EXPIRES } from '@shared/token-constants'
 import { AUTO_GROUP } from '@shared/user-constants'
 import { RATE_LIMIT_MAX } from '@shared/rate-limit-constants'
+import { limitMessages, readLimit } from '@ui/features/tokens/rate-limit-form'
 import { parseDateTime, quotaFromDisplay, quotaToDisplay, renderQuota } from '@ui/lib/format'
 import type { Status } from '@ui/lib/status'
 import type { FormProblem } from '@ui/lib/use-form-problem'
@@ -46,10 +47,7 @@ export const formMessages = {
 	quotaTooLarge: '额度不能超过 {max}',
 	countInvalid: '创建数量必须是正整数',
 	countTooLarge: '一次最多创建 {max} 个令牌',
-	concurrencyLimitInvalid: '并发上限须为 0 到 {max} 之间的整数（0 表示不限）',
-	rpmLimitInvalid: '每分钟请求数上限须为 0 到 {max} 之间的整数（0 表示不限）',
-	tpmLimitInvalid: '每分钟 token 数上限须为 0 到 {max} 之间的整数（0 表示不限）',
-	rpdLimitInvalid: '每天请求数上限须为 0 到 {max} 之间的整数（0 表示不限）',
+	...limitMessages,
 } as const
 
 export type { FormProblem }
@@ -132,15 +130,6 @@ export function readTokenFields(values: TokenFormValues, status: QuotaDisplay): 
 			rpd_limit: rpd,
 		},
 	}
-}
-
-/** The server's rule for a limit: a whole number from 0 to `max`; empty counts as 0 (no limit). */
-export function readLimit(text: string, max: number): number | undefined {
-	const trimmed = text.trim()
-	if (trimmed === '') return 0
-	if (!/^\d+$/.test(trimmed)) return undefined
-	const limit = Number(trimmed)
-	return limit <= max ? limit : undefined
 }
 
 export function readCount(text: string): Checked<number> {

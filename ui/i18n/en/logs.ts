@@ -124,4 +124,9 @@ export const logs: Record<string, string> = {
 	'编辑套餐 {target}': 'Edited plan {target}',
 	'删除套餐 {target}': 'Deleted plan {target}',
 	'重置用户 {user} 的订阅 {target} 的用量窗口：{windows}': 'Reset the usage windows of subscription {target} of user {user}: {windows}',
+	// who paid a call, and its cost (admins)
+	'支付来源': 'Paid by',
+	'套餐「{name}」（订阅 #{id}）': 'Plan "{name}" (subscription #{id})',
+	'订阅 #{id}': 'Subscription #{id}',
+	'成本': 'Cost',
 }

@@ -28,6 +28,9 @@ export const plans: Record<string, string> = {
 	'{time} 重置': 'Resets {time}',
 	'剩余 {remaining}': '{remaining} left',
 	'重置此窗口': 'Reset this window',
+	'订阅': 'Subscriptions',
+	'没有订阅': 'No subscriptions',
+	'用量窗口已重置': 'Usage windows reset',
 	// plans on sale
 	'已停售': 'Off sale',
 	'已订阅': 'Subscribed',

@@ -13,7 +13,7 @@ import { useTranslation } from '@ui/i18n'
 import { renderQuota } from '@ui/lib/format'
 import { useStatus } from '@ui/lib/status'
 import { MARGIN_GROUP_LABELS, marginCsv, marginRowLabel, marginShare } from '@ui/features/dashboard/margin-display'
-import { downloadText } from '@ui/features/redemptions/redemption-display'
+import { downloadText } from '@ui/lib/download'
 
 type MarginReportProps = {
 	group: MarginGroup
@@ -39,7 +39,7 @@ export function MarginReport({ group, rows, error, onGroupChange }: MarginReport
 			<CardHeader className="flex flex-col gap-3">
 				<div className="flex flex-wrap items-center justify-between gap-2">
 					<h2 className="font-semibold">{t('收入、成本与毛利')}</h2>
-					<Button type="button" variant="outline" size="sm" disabled={rows.length === 0} onClick={() => downloadText(`margin-${group}.csv`, marginCsv(rows, group))}>
+					<Button type="button" variant="outline" size="sm" disabled={rows.length === 0} onClick={() => downloadText(`margin-${group}.csv`, marginCsv(rows, group), 'text/csv;charset=utf-8')}>
 						<DownloadIcon />
 						{t('导出 CSV')}
 					</Button>
