@@ -92,8 +92,9 @@ describe('the WAL checkpointer on SQLite', () => {
 		// Every frame written stays in a WAL that never starts over; held writes let it start over.
 		expect(reports.some((report) => report.kind === 'caught-up')).toBe(true)
 		// Without catch-ups the file would hold all ~20 MB; how far below that depends on the machine's
-		// speed (half of it on a quiet machine, up to two thirds seen on a loaded one).
-		expect(largest).toBeLessThan((ROWS * ROW_BYTES) * 3 / 4)
+		// speed and load (half of it on a quiet machine, four fifths seen with two other test runs on
+		// the same two cores), so the bound only says it never held it all.
+		expect(largest).toBeLessThan((ROWS * ROW_BYTES) * 9 / 10)
 		const [{ count }] = await store.read<{ count: number }>('SELECT count(*) AS count FROM scratch') as [{ count: number }]
 		expect(count).toBe(ROWS)
 	})

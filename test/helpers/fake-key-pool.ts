@@ -33,6 +33,8 @@ export interface FakeKeyPool {
 	callsDuringRetryAfter: Map<string, number>
 	/** A rejected key is answered 401 (an invalid API key) until it is accepted again. */
 	reject(key: string, rejected: boolean): void
+	/** A forbidden key is answered 403 (the key may not use the model) until it is allowed again. */
+	forbid(key: string, forbidden: boolean): void
 	stop(): void
 }
 
@@ -49,6 +51,7 @@ export function startFakeKeyPool(): FakeKeyPool {
 	const callsDuringRetryAfter = new Map<string, number>()
 	const calls: PoolCall[] = []
 	const rejected = new Set<string>()
+	const forbidden = new Set<string>()
 	const invalidKey = (claude: boolean) => Response.json(
 		claude ? { type: 'error', error: { type: 'authentication_error', message: 'invalid x-api-key' } } : { error: { message: 'Incorrect API key provided', type: 'invalid_request_error', code: 'invalid_api_key' } },
 		{ status: 401 },
@@ -91,6 +94,10 @@ export function startFakeKeyPool(): FakeKeyPool {
 				calls.push({ key, session, status: 401, at: Date.now() })
 				return invalidKey(url.pathname === '/v1/messages')
 			}
+			if (forbidden.has(key)) {
+				calls.push({ key, session, status: 403, at: Date.now() })
+				return Response.json({ error: { message: 'Project does not have access to this model', type: 'invalid_request_error', code: 'model_not_found' } }, { status: 403 })
+			}
 			calls.push({ key, session, status: 200, at: Date.now() })
 			const messages = body.system ? [{ role: 'system', content: body.system }, ...body.messages] : body.messages
 			const last = messages[messages.length - 1]
@@ -120,6 +127,10 @@ export function startFakeKeyPool(): FakeKeyPool {
 		reject(key, on) {
 			if (on) rejected.add(key)
 			else rejected.delete(key)
+		},
+		forbid(key, on) {
+			if (on) forbidden.add(key)
+			else forbidden.delete(key)
 		},
 		stop: () => server.stop(true),
 	}

@@ -71,6 +71,18 @@ for (const target of databaseTargets()) {
 			expect(pool.calls.length).toBe(completionsBefore)
 		})
 
+		test('a key the upstream refuses with 403 is disabled alone too, with the reason in the admin\'s language', async () => {
+			const forbiddenChannel = await harness.createChannel({ type: 1, name: 'forbidden pool', mode: 'multi_key', key: 'sk-forbid-0\nsk-forbid-1', base_url: pool.url, models: 'forbid-model' })
+			await harness.ferry.dependencies.options.set('ModelRatio', JSON.stringify({ [MODEL]: 1, 'slow-model': 1, 'policy-model': 1, 'forbid-model': 1 }))
+			pool.forbid('sk-forbid-0', true)
+			const client = harness.client(key)
+			for (let call = 0; call < 4; call++) await client.chat.completions.create({ model: 'forbid-model', messages: [{ role: 'user', content: 'hi' }] })
+			const detail = await harness.ferry.call('GET', `/api/channel/${forbiddenChannel}`, { as: harness.root, headers: { 'accept-language': 'en' } })
+			const [first, second] = detail.body.data.keys
+			expect(first).toMatchObject({ index: 0, status: CHANNEL_STATUS.autoDisabled, status_reason: expect.stringContaining('upstream answered 403') })
+			expect(second).toMatchObject({ index: 1, status: CHANNEL_STATUS.enabled })
+		})
+
 		test('a token over its concurrency limit is refused with a 429 in the caller\'s format, and served again once a call ends', async () => {
 			const slow = harness.startUpstream({ fault: { name: 'slow-chunks', delayMs: 300 } })
 			await harness.createChannel({ type: 1, name: 'slow', base_url: slow.url, models: 'slow-model' })

@@ -10,6 +10,7 @@ import type { LocalizedMessage, MessageValue } from './define'
 export const CHANNEL_STATUS_REASON_ENTRIES = {
 	'admin.disabled': ['被管理员禁用', 'disabled by an administrator'],
 	'upstream.unauthorized': ['上游返回 401：{message}', 'upstream answered 401: {message}'],
+	'upstream.forbidden': ['上游返回 403：{message}', 'upstream answered 403: {message}'],
 	'upstream.keyword': ['上游错误包含“{keyword}”：{message}', 'upstream error matched "{keyword}": {message}'],
 	/** `reason` is the test's own outcome, a catalogue message. */
 	'test.failed': ['渠道测试失败：{reason}', 'channel test failed: {reason}'],
