@@ -12,6 +12,7 @@ import { type ErrorResponder, RelayError, relayFailure } from '../errors'
 import type { ClientFormat } from '../formats/client-format'
 import type { EventReader } from '../formats/events'
 import { outcomeOfStatus, type CallRecord } from '../call-metrics'
+import { countPrompt } from '@/billing/tokenizer'
 import { relayCall, type CallStart } from '../stages'
 import type { RelayServices } from '../services'
 import { readSessionKey, type SessionKey } from '../router/session-key'
@@ -92,7 +93,8 @@ export async function respond(
 			// The call stays in flight until its stream ends.
 			const ended = inFlight ?? NOTHING_TO_END
 			inFlight = undefined
-			return new Response(prepared.format.stream(recordedStream(result.events, metrics, ended), result.wire, result.answeredBy), {
+			const promptTokens = prepared.format.countsPrompt?.(result.wire) ? countPrompt(result.prompt).catch(() => 0) : undefined
+			return new Response(prepared.format.stream(recordedStream(result.events, metrics, ended), result.wire, result.answeredBy, promptTokens), {
 				status: 200,
 				headers: { ...headers, 'content-type': prepared.format.streamContentType, 'cache-control': 'no-cache' },
 			})

@@ -10,7 +10,7 @@ import { openAIErrorResponse, relayErrors } from '../errors'
 import type { RelayServices } from '../services'
 import { taskRoutes } from '../tasks/routes'
 import { countClaudeTokens, relayClaudeMessages } from './claude'
-import { geminiRoutes } from './gemini'
+import { geminiRoutes, listGeminiModels, speaksGemini } from './gemini'
 import { mediaRoutes } from './media'
 import { listModels, relayOpenAI } from './openai'
 import { playgroundRoutes } from './playground/routes'
@@ -25,8 +25,11 @@ export function relayRoutes(dependencies: Dependencies, relay: RelayServices) {
 		.post('/rerank', ({ request, server }) => relayOpenAI(dependencies, relay, 'rerank', request, address(server, request)), { parse: 'none' })
 		.post('/messages', ({ request, server }) => relayClaudeMessages(dependencies, relay, request, address(server, request)), { parse: 'none' })
 		.post('/messages/count_tokens', ({ request, server }) => countClaudeTokens(dependencies, relay, request, address(server, request)), { parse: 'none' })
-		.get('/models', ({ request, server }) => listModels(dependencies, relay, request, address(server, request)))
-		.get('/models/:model', ({ request, server, params }) => listModels(dependencies, relay, request, address(server, request), params.model))
+		// A Gemini client (its key as `x-goog-api-key` or `?key=`) lists models in Gemini's shape here too.
+		.get('/models', ({ request, server }) => speaksGemini(request) ? listGeminiModels(dependencies, relay, request, address(server, request)) : listModels(dependencies, relay, request, address(server, request)))
+		.get('/models/:model', ({ request, server, params }) => speaksGemini(request)
+			? listGeminiModels(dependencies, relay, request, address(server, request), params.model)
+			: listModels(dependencies, relay, request, address(server, request), params.model))
 		.use(mediaRoutes(dependencies, relay))
 		.all('/*', ({ request }) => openAIErrorResponse(relayErrors.notImplemented(new URL(request.url).pathname)))
 	return new Elysia().use(openAIFormat).use(responsesRoutes(dependencies, relay)).use(geminiRoutes(dependencies, relay)).use(playgroundRoutes(dependencies, relay)).use(taskRoutes(dependencies, relay))

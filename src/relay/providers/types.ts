@@ -139,15 +139,18 @@ export interface Converter {
 	 * a converter whose upstream can take it (never to be written into a request as fields of their own).
 	 */
 	buildRequest(channel: UpstreamChannel, body: Record<string, unknown>, context: AdaptorContext, extras?: RequestExtras): UpstreamRequest | Promise<UpstreamRequest>
-	/** The whole upstream answer → the OpenAI-format answer object (with `usage`). `model` is what the client asked for. */
-	toOpenAI(text: string, model: string): Record<string, unknown>
+	/**
+	 * The whole upstream answer → the OpenAI-format answer object (with `usage`). `model` is what the
+	 * client asked for; `request` the body the upstream request was built from (upstream model name in place).
+	 */
+	toOpenAI(text: string, model: string, request?: Record<string, unknown>): Record<string, unknown>
 	/**
 	 * The upstream's stream → OpenAI chunks as events (chunk-stream.ts: the chunks, usage in a final
 	 * chunk, then `done`). Must be lazy (pull one upstream read per call). Its `read()` rejects when
 	 * the upstream fails: with a SyntaxError for a malformed event, with a RelayError for an error the
 	 * upstream reported (its message reaches the client in the stream's error event).
 	 */
-	streamToOpenAI?(reader: BodyReader, model: string): EventReader
+	streamToOpenAI?(reader: BodyReader, model: string, request?: Record<string, unknown>): EventReader
 	/**
 	 * For upstreams that report failures inside a 2xx answer (Baidu, Zhipu v3, Tencent…): the status
 	 * and message such an answer stands for, or undefined for a real answer. The relay then treats it

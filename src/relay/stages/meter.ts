@@ -9,7 +9,7 @@
  * bytes — in the upstream's wire format; the edge encodes it for the client.
  */
 import type { Dependencies } from '@/dependencies'
-import { countPrompt, countText } from '@/billing/tokenizer'
+import { countPrompt, countText, type PromptRequest } from '@/billing/tokenizer'
 import type { Usage } from '@/billing/price'
 import { bodyOrEmpty } from '@/lib/outbound'
 import { RELAY_MESSAGES } from '@shared/messages/relay'
@@ -45,12 +45,14 @@ interface WholeResult {
 }
 
 /** A stream of the upstream's events; reading it to its end (or cancelling it) settles or voids the call. */
-interface StreamedResult {
+export interface StreamedResult {
 	kind: 'stream'
 	wire: WireFormat
 	events: EventReader
 	/** The channel and key that answer. */
 	answeredBy: KeyTarget
+	/** What is counted of the request (a client format that tells the prompt's size before the upstream does counts it). */
+	prompt: PromptRequest
 }
 
 export type CallResult = WholeResult | StreamedResult | MediaResult
@@ -116,14 +118,14 @@ function streamedAnswer(dependencies: Dependencies, relay: RelayServices, call: 
 					await scope.void(end)
 					return
 				}
-				const billed = end === 'completed' && usage ? usage : { promptTokens: await countPrompt(call.prompt), completionTokens: await countText(text) }
+				const charged = end === 'completed' && usage ? usage : { promptTokens: await countPrompt(call.prompt), completionTokens: await countText(text) }
 				const sensitive: SensitiveAnswer | undefined = sensitiveWords.length > 0 ? { words: sensitiveWords, action: end === 'sensitive_words' ? 'cut' : 'masked' } : undefined
-				await scope.settle(billed, { localCount: billed !== usage, firstTokenMs, end, sensitive })
-				return billed
+				await scope.settle(charged, { localCount: charged !== usage, firstTokenMs, end, sensitive })
+				return charged
 			} catch (error) {
 				dependencies.logger.error('closing a streamed call failed', { requestId: call.requestId, error: String(error) })
 			}
 		},
 	})
-	return { kind: 'stream', wire: opened.wire, events, answeredBy: keyTargetOf(upstream.target) }
+	return { kind: 'stream', wire: opened.wire, events, answeredBy: keyTargetOf(upstream.target), prompt: call.prompt }
 }

@@ -155,8 +155,8 @@ export async function openUpstream(dependencies: Dependencies, relay: { outbound
 	const response = await send(request)
 	const converted = {
 		...canonical,
-		readAnswer: (text: string): ReadAnswer => ({ answer: converter.toOpenAI(text, call.model) }),
-		readEvents: (body: BodyReader) => converter.streamToOpenAI!(body, call.model),
+		readAnswer: (text: string): ReadAnswer => ({ answer: converter.toOpenAI(text, call.model, body) }),
+		readEvents: (reader: BodyReader) => converter.streamToOpenAI!(reader, call.model, body),
 	}
 	if (call.stream || !response.ok || !converter.errorOf) return { ...converted, response }
 	// Read now: an error reported inside a 2xx answer must be seen before the call counts as answered.
