@@ -77,6 +77,8 @@ export interface NativeRequest {
 	headers: Record<string, string>
 	/** The client's query string that belongs to the wire format (Claude SDKs' `?beta=true`), or ''. */
 	search: string
+	/** The path under the format's create URL the request goes to (`/compact`: a Responses compaction); none for the create call. */
+	path?: string
 	/**
 	 * Set when only a channel that speaks the format can serve the request (a Responses request that
 	 * continues a stored response), saying why: routing takes no other channel, and a call no such
@@ -86,7 +88,7 @@ export interface NativeRequest {
 }
 
 /** What a same-format adaptor builds its request from: the client's request with the upstream model name. */
-interface NativeCall extends Omit<NativeRequest, 'format' | 'text' | 'modelInBody' | 'required'> {
+export interface NativeCall extends Omit<NativeRequest, 'format' | 'text' | 'modelInBody' | 'required'> {
 	/** The upstream model name (already in `body` when the format names it there). */
 	model: string
 	stream: boolean
