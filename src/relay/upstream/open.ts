@@ -119,9 +119,9 @@ export async function openUpstream(dependencies: Dependencies, relay: { outbound
 		relay.outbound(request.url, { method: request.method ?? 'POST', headers: request.headers, body: request.body, signal: call.signal })
 
 	if (service.via === 'native') {
-		const { value, headers, search } = call.native!
+		const { value, headers, search, path } = call.native!
 		const { passThrough } = service
-		const request = await passThrough.buildRequest(upstreamChannel, { value, headers, search, model, stream: call.stream, body: nativeBody(call.native!, model) }, adaptorContext(dependencies, relay, call.signal))
+		const request = await passThrough.buildRequest(upstreamChannel, { value, headers, search, path, model, stream: call.stream, body: nativeBody(call.native!, model) }, adaptorContext(dependencies, relay, call.signal))
 		return { response: await send(request), upstreamModel: model, wire: service.format, readAnswer: passedAnswer, readEvents: (body) => (passThrough.streamEvents ?? readSseAnswerEvents)(body) }
 	}
 
