@@ -322,7 +322,7 @@ export const OPTION_DEFINITIONS = {
 	/** A cached answer costs this share of what the call it replays was charged (0: nothing). */
 	ResponseCacheRatio: decimal(0, 0, 1),
 	// Long sessions (relay/sessions/): Realtime and Responses over WebSocket
-	SessionIdleSeconds: integer(300, 10, MAX_INTERVAL_SECONDS),
+	SessionIdleSeconds: integer(300, 1, MAX_INTERVAL_SECONDS),
 	SessionMaxMinutes: integer(60, 1, MAX_INTERVAL_MINUTES),
 	// Request rate limits per user (relay/edge/request-limits.ts); counts of 0 set no limit
 	ModelRequestRateLimitEnabled: boolean(false),

@@ -1,6 +1,7 @@
 /**
  * Every relay path, each with its client format's edge: OpenAI-format endpoints under `/v1`,
- * Claude's `/v1/messages`, the Responses API, Gemini's `/v1beta` (and `/v1/models/*:…`, where
+ * Claude's `/v1/messages`, the Responses API, the long sessions on WebSocket (`/v1/realtime`, `/v1/responses`
+ * upgraded: sessions/), Gemini's `/v1beta` (and `/v1/models/*:…`, where
  * @google/genai calls by default), the console's playground, and the async tasks (`/mj`, `/suno`).
  * Each format answers errors in its own shape; unknown OpenAI paths answer 501.
  */
@@ -15,6 +16,7 @@ import { mediaRoutes } from './media'
 import { listModels, relayOpenAI } from './openai'
 import { playgroundRoutes } from './playground/routes'
 import { responsesRoutes } from './responses'
+import { sessionRoutes } from '../sessions/routes'
 
 export function relayRoutes(dependencies: Dependencies, relay: RelayServices) {
 	const address = dependencies.clientAddress
@@ -32,5 +34,5 @@ export function relayRoutes(dependencies: Dependencies, relay: RelayServices) {
 			: listModels(dependencies, relay, request, address(server, request), params.model))
 		.use(mediaRoutes(dependencies, relay))
 		.all('/*', ({ request }) => openAIErrorResponse(relayErrors.notImplemented(new URL(request.url).pathname)))
-	return new Elysia().use(openAIFormat).use(responsesRoutes(dependencies, relay)).use(geminiRoutes(dependencies, relay)).use(playgroundRoutes(dependencies, relay)).use(taskRoutes(dependencies, relay))
+	return new Elysia().use(sessionRoutes(dependencies, relay)).use(openAIFormat).use(responsesRoutes(dependencies, relay)).use(geminiRoutes(dependencies, relay)).use(playgroundRoutes(dependencies, relay)).use(taskRoutes(dependencies, relay))
 }

@@ -218,6 +218,19 @@ export interface BalanceContext {
 	now(): number
 }
 
+/** The long sessions a client holds on a WebSocket (src/relay/sessions): the Realtime API, and the Responses API's WebSocket mode. */
+export const SOCKET_KINDS = ['realtime', 'responses'] as const
+export type SocketKind = (typeof SOCKET_KINDS)[number]
+
+/** Where an upstream takes a long session's socket, and how it is authenticated. Pure, like the rest. */
+export interface SocketRoute {
+	/** The ws(s) URL for the model (the upstream's name for it). */
+	url(channel: UpstreamChannel, model: string): string
+	headers(channel: UpstreamChannel): Record<string, string>
+	/** The model name the upstream expects in a message's body, when it is not the mapped name (Azure's deployment). */
+	bodyModel?(model: string): string
+}
+
 /** The async task platforms (the `tasks` capability): drawing and music. */
 export type TaskPlatform = 'midjourney' | 'suno'
 
@@ -315,4 +328,6 @@ export interface ProviderAdaptor {
 	sameFormat?: Partial<Record<NativeFormat, SameFormatPassThrough>>
 	/** Async tasks (drawing, music): submitted, then polled until they finish. */
 	tasks?: TaskAdaptor
+	/** Long sessions it takes on a WebSocket: Realtime, the Responses API's WebSocket mode. */
+	sockets?: Partial<Record<SocketKind, SocketRoute>>
 }

@@ -6,7 +6,7 @@ const RULES = {
 	ResponseCacheSeconds: numberRule(0),
 	ResponseCacheMaxBytes: numberRule(0),
 	ResponseCacheRatio: numberRule(0),
-	SessionIdleSeconds: numberRule(10),
+	SessionIdleSeconds: numberRule(1),
 	SessionMaxMinutes: numberRule(1),
 }
 
