@@ -15,6 +15,7 @@ import { databaseTargets } from '../helpers/database'
 import { startFakeClaudeModel, type FakeClaudeModel } from '../helpers/fake-claude-model'
 import type { FakeOpenAI } from '../helpers/fake-openai'
 import { startRelayHarness, type RelayHarness } from '../helpers/relay'
+import { median, probeThroughout } from '../helpers/stall-probe'
 
 const MODEL = 'gpt-5-codex'
 const CLAUDE_MODEL = 'claude-sonnet-4-5'
@@ -23,6 +24,8 @@ const COMPLETION_TOKENS = 30
 const RATIO = 0.625
 const COMPLETION_RATIO = 8
 const QUOTA = Math.round((PROMPT_TOKENS + COMPLETION_TOKENS * COMPLETION_RATIO) * RATIO)
+/** Other clients' `/api/status` while sockets are flooded: the issue's bound. */
+const STATUS_BOUND_MS = 300
 
 function socketClient(url: string, headers: Record<string, string>) {
 	const socket = new WebSocket(url, { headers } as never)
@@ -143,6 +146,35 @@ for (const target of databaseTargets()) {
 			client.socket.close()
 			expect(upstream.sockets.at(-1)!.received.at(-1)).toBe(steer)
 		})
+
+		test('sockets flooded with frames of MAX_BODY_MB, deeply nested, malformed and oversized, hold no other client', async () => {
+			const maxBytes = harness.ferry.dependencies.config.maxBodyBytes
+			const big = JSON.stringify({ type: 'x.flood', data: 'A'.repeat(maxBytes - 64) })
+			const deep = `{"type":"x.deep","v":${'['.repeat(60_000)}${']'.repeat(60_000)}}`
+			const frames = [big, deep, `${big.slice(0, -2)}`, 'B'.repeat(maxBytes + 100)]
+			const probes = probeThroughout(harness.baseUrl)
+			for (let round = 0; round < 3; round++) {
+				await Promise.all(frames.map(async (frame) => {
+					const client = socketClient(wsUrl, { authorization: `Bearer ${key}` })
+					await client.opened
+					const closed = new Promise<void>((resolve) => client.socket.addEventListener('close', () => resolve()))
+					for (let copy = 0; copy < 4; copy++) client.send(frame)
+					// Each frame is answered with an error event (the malformed and oversized ones end their session).
+					expect((await client.next('error')).type).toBe('error')
+					client.socket.close()
+					await closed
+				}))
+			}
+			const latencies = await probes.stop()
+			expect(median(latencies)).toBeLessThan(STATUS_BOUND_MS)
+			expect(Math.max(...latencies)).toBeLessThan(STATUS_BOUND_MS)
+			// A session still works afterwards.
+			const client = socketClient(wsUrl, { authorization: `Bearer ${key}` })
+			await client.opened
+			client.send({ type: 'response.create', model: MODEL, input: 'Still there?' })
+			expect((await client.next('response.completed')).response.status).toBe('completed')
+			client.socket.close()
+		}, 60_000)
 
 		test('a refused create answers an error event and the session goes on; an anonymous upgrade never reaches the upstream', async () => {
 			const limited = (await harness.createToken({ model_limits_enabled: true, model_limits: CLAUDE_MODEL })).key
