@@ -10,6 +10,7 @@ import migration6 from './0006_hold_totals.sql' with { type: 'text' }
 import migration7 from './0007_task_relay.sql' with { type: 'text' }
 import migration8 from './0008_channel_keys.sql' with { type: 'text' }
 import migration9 from './0009_key_cooldowns.sql' with { type: 'text' }
+import migration10 from './0010_token_response_cache.sql' with { type: 'text' }
 
 export default {
 	journal,
@@ -24,5 +25,6 @@ export default {
 		'0007_task_relay': migration7,
 		'0008_channel_keys': migration8,
 		'0009_key_cooldowns': migration9,
+		'0010_token_response_cache': migration10,
 	} as Record<string, string>,
 }

@@ -14,6 +14,8 @@ export interface RelayCaller {
 		modelLimits: ReadonlySet<string> | undefined
 		/** Calls in flight at once; 0: no limit. */
 		concurrencyLimit: number
+		/** Whether its calls may be answered from, and recorded in, the response cache (false: the token opted out). */
+		responseCache: boolean
 	}
 	pinnedChannelId: number | undefined
 }

@@ -60,6 +60,7 @@ export const createTokenSchema = z.object({
 	allow_ips: allowIps.optional().default(''),
 	group: group.optional().default(''),
 	concurrency_limit: concurrencyLimit.optional().default(0),
+	response_cache_enabled: z.boolean().optional().default(true),
 	count: z.number({ error: TOKEN_MESSAGES.countInvalid })
 		.int(TOKEN_MESSAGES.countInvalid)
 		.min(1, TOKEN_MESSAGES.countInvalid)
@@ -88,6 +89,7 @@ export const updateTokenSchema = z.object({
 	allow_ips: allowIps.optional(),
 	group: group.optional(),
 	concurrency_limit: concurrencyLimit.optional(),
+	response_cache_enabled: z.boolean().optional(),
 })
 export type UpdateTokenInput = z.infer<typeof updateTokenSchema>
 
@@ -118,5 +120,7 @@ export const tokenViewSchema = z.object({
 	group: z.string(),
 	/** Calls in flight at once; 0: no limit. */
 	concurrency_limit: z.number(),
+	/** Whether the token's calls use the response cache when the operator turned it on. */
+	response_cache_enabled: z.boolean(),
 })
 export type TokenView = z.infer<typeof tokenViewSchema>

@@ -32,7 +32,7 @@ for (const target of databaseTargets()) {
 			const created = await ferry.call('POST', '/api/channel/', { as: root, body: { type: 1, name: 'scoped channel', key: 'sk-scoped', group: 'default', models: 'gpt-4o-mini' } })
 			channelId = created.body.data[0].id
 			// The playground's kind of caller: no token row, the user's wallet alone.
-			caller = { user: { id: user.userId, username: 'scoped', group: 'default', role: 1 }, token: { id: 0, name: 'scope-test', group: 'default', unlimited: true, modelLimits: undefined, concurrencyLimit: 0 }, pinnedChannelId: undefined }
+			caller = { user: { id: user.userId, username: 'scoped', group: 'default', role: 1 }, token: { id: 0, name: 'scope-test', group: 'default', unlimited: true, modelLimits: undefined, concurrencyLimit: 0, responseCache: true }, pinnedChannelId: undefined }
 		})
 		afterAll(() => ferry.close())
 

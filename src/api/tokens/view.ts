@@ -24,6 +24,7 @@ export function toTokenView(secrets: SecretBox, token: TokenRecord, now: number)
 		allow_ips: token.allowIps,
 		group: token.group,
 		concurrency_limit: token.concurrencyLimit,
+		response_cache_enabled: token.responseCacheEnabled,
 	}
 }
 

@@ -16,7 +16,7 @@ import { createTokenCache } from './token-cache'
 
 /** Only what the checks below read, as one prepared statement: this runs on most relay calls. */
 const TOKEN_WITH_OWNER = `SELECT t.id, t.user_id, t.status, t.name, t.expired_time, t.remain_quota, t.unlimited_quota,
-	t.model_limits_enabled, t.model_limits, t.allow_ips, t."group" AS token_group, t.concurrency_limit,
+	t.model_limits_enabled, t.model_limits, t.allow_ips, t."group" AS token_group, t.concurrency_limit, t.response_cache_enabled,
 	u.username, u."group" AS user_group, u.role, u.status AS user_status, u.deleted_at
 	FROM tokens t JOIN users u ON u.id = t.user_id
 	WHERE t.key_hash = $1 AND t.deleted_at IS NULL`
@@ -24,7 +24,7 @@ const TOKEN_WITH_OWNER = `SELECT t.id, t.user_id, t.status, t.name, t.expired_ti
 type TokenRow = {
 	id: number; user_id: number; status: number; name: string; expired_time: number; remain_quota: number
 	unlimited_quota: boolean | number; model_limits_enabled: boolean | number; model_limits: string; allow_ips: string
-	token_group: string; concurrency_limit: number; username: string; user_group: string; role: number; user_status: number; deleted_at: number | null
+	token_group: string; concurrency_limit: number; response_cache_enabled: boolean | number; username: string; user_group: string; role: number; user_status: number; deleted_at: number | null
 }
 
 /** A token row with what the checks derive from it, built once per cache entry. */
@@ -76,7 +76,7 @@ function checkCaller({ row, limits, addresses, modelLimits }: KnownToken, presen
 	}
 	return {
 		user: { id: Number(row.user_id), username: row.username, group: row.user_group, role: row.role },
-		token: { id: Number(row.id), name: row.name, group: row.token_group, unlimited: limits.unlimitedQuota, modelLimits, concurrencyLimit: Number(row.concurrency_limit) },
+		token: { id: Number(row.id), name: row.name, group: row.token_group, unlimited: limits.unlimitedQuota, modelLimits, concurrencyLimit: Number(row.concurrency_limit), responseCache: Boolean(row.response_cache_enabled) },
 		pinnedChannelId,
 	}
 }

@@ -23,6 +23,8 @@ export type TokenFormValues = {
 	group: string
 	/** Calls in flight at once, a whole number; 0: no limit. */
 	concurrencyLimit: string
+	/** The token's calls use the response cache (when the operator turned it on). */
+	responseCache: boolean
 }
 
 type TokenFields = Omit<CreateTokenInput, 'count'>
@@ -58,6 +60,7 @@ export function newTokenValues(status: QuotaDisplay & Pick<Status, 'default_use_
 		models: [],
 		group: status.default_use_auto_group ? AUTO_GROUP : '',
 		concurrencyLimit: '0',
+		responseCache: true,
 	}
 }
 
@@ -73,6 +76,7 @@ export function tokenValues(token: TokenView, status: QuotaDisplay, formatTime: 
 		models: token.model_limits.split(',').filter(Boolean),
 		group: token.group,
 		concurrencyLimit: String(token.concurrency_limit),
+		responseCache: token.response_cache_enabled,
 	}
 }
 
@@ -107,6 +111,7 @@ export function readTokenFields(values: TokenFormValues, status: QuotaDisplay): 
 			model_limits: values.models.join(','),
 			group: values.group,
 			concurrency_limit: concurrencyLimit,
+			response_cache_enabled: values.responseCache,
 		},
 	}
 }

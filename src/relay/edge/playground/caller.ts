@@ -44,7 +44,7 @@ export function playgroundGroup(dependencies: Dependencies, user: PlaygroundUser
 export function playgroundCaller(user: PlaygroundUser, group: string): RelayCaller {
 	return {
 		user: { id: user.id, username: user.username, group: user.group, role: user.role },
-		token: { id: 0, name: `${PLAYGROUND_TOKEN_PREFIX}${group}`, group, unlimited: true, modelLimits: undefined, concurrencyLimit: 0 },
+		token: { id: 0, name: `${PLAYGROUND_TOKEN_PREFIX}${group}`, group, unlimited: true, modelLimits: undefined, concurrencyLimit: 0, responseCache: true },
 		pinnedChannelId: undefined,
 	}
 }
