@@ -50,6 +50,16 @@ function memoizedHostList(read: () => string) {
 	}
 }
 
+/**
+ * The long sessions' sockets (src/relay/sessions): a frame over MAX_BODY_MB is answered with an error
+ * event by the session, and one over twice that is refused by Bun itself (closed with 1009); Bun's own
+ * idle limit is its longest, the sessions keep theirs (SessionIdleSeconds); events queue for a slow
+ * client up to 64 MiB (the session closes past it).
+ */
+function webSocketSettings(config: Config) {
+	return { maxPayloadLength: config.maxBodyBytes * 2, idleTimeout: 960, backpressureLimit: 64 * 1024 * 1024, closeOnBackpressureLimit: false, perMessageDeflate: false }
+}
+
 export async function createApp(input: AppInput) {
 	const logger = input.logger ?? createLogger(input.config.logLevel)
 	const options = await createOptionStore(input.store, logger)
@@ -95,7 +105,7 @@ export async function createApp(input: AppInput) {
 		policy: 'upstream', timeouts: { connect: connectMs, firstByte: firstByteMs, idle: idleMs },
 	}))
 	// The console renders pages by calling the API in-process, so it is handed the app's own handler.
-	const app = new Elysia()
+	const app = new Elysia({ websocket: webSocketSettings(input.config) })
 		.use(openApiRoutes({ routes: (): readonly unknown[] => app.routes }))
 		.use(createRelay(dependencies, relay))
 		.use(metricsRoutes(dependencies, relay))

@@ -115,6 +115,8 @@ export interface Settlement {
 	actual: number
 	channelId: number
 	log: {
+		/** The line's type: a call's consumption unless said otherwise (an answer from the response cache). */
+		type?: typeof LOG_TYPE.consume | typeof LOG_TYPE.cacheHit
 		username: string
 		tokenName: string
 		modelName: string
@@ -197,7 +199,7 @@ export function* settleWork(settlement: Settlement, dialect: Executor['dialect']
 		const withShortfall = shortfall > 0 ? { ...log.other, admin_info: { ...(log.other.admin_info as object | undefined), shortfall } } : log.other
 		const other = subscriptionId ? { ...withShortfall, subscription_id: subscriptionId } : withShortfall
 		yield* execute(INSERT_CONSUME_LOG, [
-			userId, LOG_TYPE.consume, charged, tokenId, channelId, requestId, log.username, log.tokenName, log.modelName, log.group,
+			userId, log.type ?? LOG_TYPE.consume, charged, tokenId, channelId, requestId, log.username, log.tokenName, log.modelName, log.group,
 			log.promptTokens, log.completionTokens, log.useTime, log.isStream, log.channelName, log.ip, log.content, JSON.stringify(other),
 			settlement.cost ?? null, subscriptionId,
 		])

@@ -86,6 +86,8 @@ export const tokens = pgTable('tokens', {
 	rpdLimit: bigint('rpd_limit', { mode: 'number' }).notNull().default(0),
 	/** Calls of this token in flight at once; 0: no limit. */
 	concurrencyLimit: bigint('concurrency_limit', { mode: 'number' }).notNull().default(0),
+	/** Whether the token's calls use the response cache (when it is on); false opts out. */
+	responseCacheEnabled: boolean('response_cache_enabled').notNull().default(true),
 	deletedAt: bigint('deleted_at', { mode: 'number' }),
 }, (table) => [
 	uniqueIndex('tokens_key_hash_unique').on(table.keyHash),

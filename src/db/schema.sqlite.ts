@@ -86,6 +86,8 @@ export const tokens = sqliteTable('tokens', {
 	rpdLimit: integer('rpd_limit').notNull().default(0),
 	/** Calls of this token in flight at once; 0: no limit. */
 	concurrencyLimit: integer('concurrency_limit').notNull().default(0),
+	/** Whether the token's calls use the response cache (when it is on); false opts out. */
+	responseCacheEnabled: integer('response_cache_enabled', { mode: 'boolean' }).notNull().default(true),
 	deletedAt: integer('deleted_at'),
 }, (table) => [
 	uniqueIndex('tokens_key_hash_unique').on(table.keyHash),

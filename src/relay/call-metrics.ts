@@ -44,6 +44,7 @@ export class RelayMetrics {
 	})
 	readonly upstreamErrors = new Counter({ name: 'ferry_upstream_errors_total', help: `Failed upstream attempts by channel and status (${UNREACHABLE}: no answer).`, labels: ['channel', 'status'] })
 	readonly inFlight = new Gauge({ name: 'ferry_relay_calls_in_flight', help: 'Relay calls being served by this node, streams until they end.' })
+	readonly cacheLookups = new Counter({ name: 'ferry_response_cache_lookups_total', help: 'Response cache lookups by result: hit (answered from the cache) or miss (sent upstream).', labels: ['result'] })
 
 	/** Whether some channel serves the model: other names are counted as `other`. */
 	constructor(private readonly servedModel: (model: string) => boolean) {}
@@ -57,12 +58,17 @@ export class RelayMetrics {
 		return model !== '' && this.servedModel(model) ? model : OVERFLOW_LABEL
 	}
 
+	/** One call asked the response cache. */
+	cacheLookup(result: 'hit' | 'miss') {
+		this.cacheLookups.inc([result])
+	}
+
 	upstreamError(channelId: number, status: number | typeof UNREACHABLE) {
 		this.upstreamErrors.inc([String(channelId), String(status)])
 	}
 
 	all() {
-		return [this.calls, this.promptTokens, this.completionTokens, this.quota, this.duration, this.firstToken, this.upstreamErrors, this.inFlight]
+		return [this.calls, this.promptTokens, this.completionTokens, this.quota, this.duration, this.firstToken, this.upstreamErrors, this.inFlight, this.cacheLookups]
 	}
 }
 

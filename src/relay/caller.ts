@@ -33,6 +33,8 @@ export interface RelayCaller {
 		/** Undefined when the token may use every model. */
 		modelLimits: ReadonlySet<string> | undefined
 		limits: CallLimits
+		/** Whether its calls may be answered from, and recorded in, the response cache (false: the token opted out). */
+		responseCache: boolean
 	}
 	pinnedChannelId: number | undefined
 }

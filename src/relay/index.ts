@@ -25,6 +25,7 @@ import type { RelayServices } from './services'
 import { createSensitiveWords } from './sensitive-words/words'
 import { keyRouter } from './router/key-router'
 import { createSharedKeyHealth } from './router/shared-health'
+import { createMemoryResponseCache, createRedisResponseCache } from './response-cache/store'
 
 export function createRelayServices(dependencies: Dependencies, outbound: RelayServices['outbound']): RelayServices {
 	const { store, secrets, changes, logger } = dependencies
@@ -57,6 +58,7 @@ export function createRelayServices(dependencies: Dependencies, outbound: RelayS
 		requestLimits: createRequestLimits(dependencies.options, dependencies.rateLimiter),
 		bodyGate: createBodyGate(dependencies),
 		concurrency: createConcurrencyLimits(dependencies.options, dependencies.redis),
+		responseCache: dependencies.redis ? createRedisResponseCache(dependencies.redis) : createMemoryResponseCache(),
 	}
 }
 

@@ -59,6 +59,7 @@ async function scrape({ store, startTime }: Dependencies, relay: RelayServices):
 	renderSamples(lines, 'ferry_process_resident_memory_bytes', 'Resident memory of this process.', 'gauge', [{ value: memory.rss }])
 	renderSamples(lines, 'ferry_process_heap_used_bytes', 'JavaScript heap in use.', 'gauge', [{ value: memory.heapUsed }])
 	renderSamples(lines, 'ferry_process_heap_total_bytes', 'JavaScript heap reserved.', 'gauge', [{ value: memory.heapTotal }])
+	renderSamples(lines, 'ferry_response_cache_memory_bytes', 'Bytes of answers the response cache keeps in this process (0 when it keeps them in Redis).', 'gauge', [{ value: relay.responseCache.bytes() }])
 	renderSamples(lines, 'ferry_process_start_time_seconds', 'When this process started, in unix seconds.', 'gauge', [{ value: startTime }])
 	return renderMetrics(relay.metrics.all(), lines)
 }

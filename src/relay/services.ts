@@ -15,6 +15,7 @@ import type { ConcurrencyLimits } from './edge/concurrency-limits'
 import type { KeyOutcomeRecorder } from '@/db/stores/key-outcomes'
 import type { KeyTarget } from '@/lib/session-affinity'
 import type { KeyHealth } from './router/key-health'
+import type { ResponseCacheStore } from './response-cache/store'
 
 export interface RelayServices {
 	routing: RoutingTable
@@ -49,4 +50,6 @@ export interface RelayServices {
 	concurrency: ConcurrencyLimits
 	/** How much of a body this caller may send, and whether a large one is parsed for them (edge/read-body.ts). */
 	bodyGate(caller: RelayCaller): BodyGate
+	/** Where the response cache keeps answers (stages/response-cache.ts): Redis when configured, else memory. */
+	responseCache: ResponseCacheStore
 }

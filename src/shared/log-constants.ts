@@ -1,7 +1,7 @@
 /** Log entry types, the console's default ranges and tag tiers: zod-free, for the log page (`log.ts` re-exports them). */
 
-/** Log entry types (seed 002 §4). */
-export const LOG_TYPE = { unknown: 0, topUp: 1, consume: 2, manage: 3, system: 4 } as const
+/** Log entry types (seed 002 §4); `cacheHit`: a call answered from the response cache, billed at ResponseCacheRatio. */
+export const LOG_TYPE = { unknown: 0, topUp: 1, consume: 2, manage: 3, system: 4, cacheHit: 5 } as const
 export type LogType = (typeof LOG_TYPE)[keyof typeof LOG_TYPE]
 
 /** rpm and tpm count the consume entries of this many last seconds. */

@@ -106,6 +106,8 @@ const MAX_RETENTION_DAYS = 36_500
 const MAX_PORT = 65_535
 /** Chunks a stream reads ahead; the relay caps it lower still. */
 const MAX_STREAM_QUEUE_LENGTH = 100_000
+/** The response cache's bound: 16 GiB (Redis or this process's memory holds it). */
+const MAX_RESPONSE_CACHE_BYTES = 16 * 1024 * 1024 * 1024
 
 /**
  * `{name: number}` with every number from 0 to `max` (or, `nested`, `{name: {name: number}}`). The
@@ -355,6 +357,14 @@ export const OPTION_DEFINITIONS = {
 	ModelPriceTiers: priceTiers(),
 	// Streaming
 	StreamCacheQueueLength: integer(0, 0, MAX_STREAM_QUEUE_LENGTH),
+	// The response cache (relay/stages/response-cache.ts): off while ResponseCacheSeconds is 0
+	ResponseCacheSeconds: integer(0, 0, MAX_INTERVAL_SECONDS),
+	ResponseCacheMaxBytes: integer(64 * 1024 * 1024, 0, MAX_RESPONSE_CACHE_BYTES),
+	/** A cached answer costs this share of what the call it replays was charged (0: nothing). */
+	ResponseCacheRatio: decimal(0, 0, 1),
+	// Long sessions (relay/sessions/): Realtime and Responses over WebSocket
+	SessionIdleSeconds: integer(300, 1, MAX_INTERVAL_SECONDS),
+	SessionMaxMinutes: integer(60, 1, MAX_INTERVAL_MINUTES),
 	// Request rate limits per user (relay/edge/request-limits.ts); counts of 0 set no limit
 	ModelRequestRateLimitEnabled: boolean(false),
 	ModelRequestRateLimitDurationMinutes: numeric(1, { min: 1, max: MAX_RATE_LIMIT_MINUTES, integer: true }),

@@ -66,6 +66,7 @@ export const createTokenSchema = z.object({
 	rpm_limit: rateLimits.rpm_limit.optional().default(0),
 	tpm_limit: rateLimits.tpm_limit.optional().default(0),
 	rpd_limit: rateLimits.rpd_limit.optional().default(0),
+	response_cache_enabled: z.boolean().optional().default(true),
 	count: z.number({ error: TOKEN_MESSAGES.countInvalid })
 		.int(TOKEN_MESSAGES.countInvalid)
 		.min(1, TOKEN_MESSAGES.countInvalid)
@@ -97,6 +98,7 @@ export const updateTokenSchema = z.object({
 	rpm_limit: rateLimits.rpm_limit.optional(),
 	tpm_limit: rateLimits.tpm_limit.optional(),
 	rpd_limit: rateLimits.rpd_limit.optional(),
+	response_cache_enabled: z.boolean().optional(),
 })
 export type UpdateTokenInput = z.infer<typeof updateTokenSchema>
 
@@ -131,5 +133,7 @@ export const tokenViewSchema = z.object({
 	rpm_limit: z.number(),
 	tpm_limit: z.number(),
 	rpd_limit: z.number(),
+	/** Whether the token's calls use the response cache when the operator turned it on. */
+	response_cache_enabled: z.boolean(),
 })
 export type TokenView = z.infer<typeof tokenViewSchema>

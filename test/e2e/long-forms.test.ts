@@ -32,7 +32,7 @@ describe.skipIf(!browserExecutable)('long forms in a browser', () => {
 			const { page } = opened
 			const nav = page.getByRole('navigation', { name: '运营设置导航' })
 			await nav.waitFor()
-			expect(await nav.getByRole('link').allTextContents()).toEqual(['通用设置', '绘图设置', '屏蔽词过滤设置', '日志设置', '数据看板设置', '监控设置', '请求速率限制', '路由与会话亲和', '会话亲和记录', '额度设置', '聊天设置', '分组设置', '倍率设置'])
+			expect(await nav.getByRole('link').allTextContents()).toEqual(['通用设置', '绘图设置', '屏蔽词过滤设置', '日志设置', '数据看板设置', '监控设置', '请求速率限制', '路由与会话亲和', '会话亲和记录', '响应缓存与长会话', '额度设置', '聊天设置', '分组设置', '倍率设置'])
 			expect(await nav.getByRole('link', { name: '通用设置' }).getAttribute('aria-current')).toBe('location')
 
 			const link = nav.getByRole('link', { name: '分组设置' })

@@ -1,7 +1,9 @@
 /**
  * A fake OpenAI upstream on loopback for relay tests. It speaks the documented wire format of
  * `POST /v1/chat/completions`, `POST /v1/completions`, `POST /v1/embeddings` and `GET /v1/models`
- * (the `/v1` prefix is optional), records every request, and answers deterministically:
+ * (the `/v1` prefix is optional), the Responses API (`POST /v1/responses`, `/v1/responses/compact`:
+ * fake-openai-responses.ts) and the WebSocket APIs (`/v1/realtime`, `/v1/responses` in WebSocket mode:
+ * fake-openai-sockets.ts), Azure's `/openai/v1/…` alike, records every request, and answers deterministically:
  * the reply is "Hello from <name>" split into one chunk per word, `completion_tokens` is the number
  * of chunks and `prompt_tokens` is ceil(prompt characters / 4), unless options fix them.
  *
@@ -13,12 +15,20 @@
  * `status=429` (also `status=502,html` for a non-JSON body), `huge-body=4` (MiB), `no-usage`, `hang`,
  * `none`.
  *
+ * Structured output (`response_format` `json_schema` or `json_object`) is answered with JSON fitting the
+ * schema (schema-sample.ts), in one piece.
+ *
  * Asked for `logprobs` (chat: `logprobs: true` and `top_logprobs`; completions: `logprobs: n`), it
  * answers them in OpenAI's documented shapes, one token per reply piece: chat's
  * `{ content: [{ token, logprob, bytes, top_logprobs: [{ token, logprob, bytes }] }], refusal: null }`
  * and the legacy `{ tokens, token_logprobs, top_logprobs: [{ token: logprob }], text_offset }`. Each
  * token's alternatives are the token itself, then `logprobAlternatives[token]`.
  */
+
+import type { Server } from 'bun'
+import { answerResponse, compactResponse, responsesError } from './fake-openai-responses'
+import { createFakeSockets, type RecordedSocket } from './fake-openai-sockets'
+import { sampleOf } from './schema-sample'
 
 export type Fault =
 	| { name: 'none' }
@@ -51,8 +61,12 @@ export interface FakeOpenAIOptions {
 	toolCalls?: boolean
 	/** Arguments of that call; default `{"location":"Paris"}`. */
 	toolArguments?: string
+	/** Arguments fitting the tool's parameters instead (schema-sample.ts), as a model constrained by them writes them. */
+	toolArgumentsFromSchema?: boolean
 	/** Alternatives listed in `top_logprobs` after a reply piece itself, by piece. */
 	logprobAlternatives?: Record<string, string[]>
+	/** Cached input tokens each Realtime response reports; default 0. */
+	realtimeCachedTokens?: number
 	/** Server-wide fault at start; default none. */
 	fault?: Fault | string
 	/** Defaults for faults written without a value. */
@@ -85,6 +99,8 @@ export interface FakeOpenAI {
 	url: string
 	port: number
 	requests: RecordedRequest[]
+	/** The WebSocket sessions opened (Realtime, Responses WebSocket mode), with the events each received. */
+	sockets: RecordedSocket[]
 	/** Applies `fault` to every request, or to the next `times` requests and then none. */
 	setMode(fault: Fault | string, times?: number): void
 	stop(): Promise<void>
@@ -131,7 +147,14 @@ export function startFakeOpenAI(options: FakeOpenAIOptions = {}): FakeOpenAI {
 		return mode.fault
 	}
 
-	async function handle(request: Request): Promise<Response> {
+	/** Responses kept upstream (`store` not false), for `previous_response_id`. */
+	const storedResponses = new Set<string>()
+	const sockets = createFakeSockets(() => ({ replyText, apiKey: options.apiKey, promptTokens: options.promptTokens, completionTokens: options.completionTokens, cachedTokens: options.cachedTokens, toolCalls: options.toolCalls, realtimeCachedTokens: options.realtimeCachedTokens }), storedResponses)
+
+	async function handle(request: Request, server: Server<any>): Promise<Response | undefined> {
+		const upgraded = sockets.upgrade(request, server)
+		if (upgraded === 'upgraded') return undefined
+		if (upgraded) return upgraded
 		const url = new URL(request.url)
 		const rawBody = request.method === 'GET' || request.method === 'HEAD' ? '' : await request.text()
 		const recorded: RecordedRequest = {
@@ -157,7 +180,9 @@ export function startFakeOpenAI(options: FakeOpenAIOptions = {}): FakeOpenAI {
 		if (fault.name === 'slow-first-byte') await sleep(fault.delayMs ?? options.firstByteDelayMs ?? 1000, request.signal)
 		if (fault.name === 'status') return statusFault(fault)
 
-		const route = `${request.method} ${url.pathname.replace(/^\/v1(?=\/)/, '')}`
+		// Azure OpenAI serves the v1 API under /openai/v1.
+		const route = `${request.method} ${url.pathname.replace(/^(\/openai)?\/v1(?=\/)/, '')}`
+		if (route === 'POST /responses' || route === 'POST /responses/compact') return responses(route, recorded, fault)
 		if (route === 'GET /models') return Response.json({ object: 'list', data: models().map(modelObject) })
 		if (route.startsWith('GET /models/')) {
 			const id = decodeURIComponent(route.slice('GET /models/'.length))
@@ -179,6 +204,35 @@ export function startFakeOpenAI(options: FakeOpenAIOptions = {}): FakeOpenAI {
 			: embeddings(body, fault)
 		if (fault.name !== 'no-usage') recorded.usage = answer.usage
 		return answer.response
+	}
+
+	/** `POST /v1/responses` (whole or streamed) and `/v1/responses/compact`, as the Responses API answers them. */
+	function responses(route: string, recorded: RecordedRequest, fault: Fault): Response {
+		const body = recorded.body as Body | undefined
+		if (!body || typeof body !== 'object' || typeof body.model !== 'string') return responsesError(400, "Missing required parameter: 'model'.", 'missing_required_parameter', 'model')
+		const previous = body.previous_response_id
+		if (typeof previous === 'string' && !storedResponses.has(previous)) return responsesError(400, `Previous response with id '${previous}' not found.`, 'previous_response_not_found', 'previous_response_id')
+		const settings = { replyText, promptTokens: options.promptTokens, completionTokens: options.completionTokens, cachedTokens: options.cachedTokens, toolCalls: options.toolCalls }
+		const id = `resp_fake${++sequence}`
+		if (route === 'POST /responses/compact') {
+			const compacted = compactResponse(id, body, settings)
+			recorded.usage = { prompt_tokens: compacted.usage.input_tokens, completion_tokens: compacted.usage.output_tokens, total_tokens: compacted.usage.total_tokens }
+			return Response.json(compacted)
+		}
+		if (body.store !== false) storedResponses.add(id)
+		const { response, events } = answerResponse(id, body, settings)
+		recorded.usage = { prompt_tokens: response.usage.input_tokens, completion_tokens: response.usage.output_tokens, total_tokens: response.usage.total_tokens }
+		if (!body.stream) return sendJson(response, fault)
+		const text = events.map((event) => `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`).join('')
+		return new Response(text, { headers: { 'content-type': 'text/event-stream; charset=utf-8' } })
+	}
+
+	/** Structured output (`response_format`), as a constrained model answers it: JSON fitting the schema, in one piece. */
+	function structuredReply(body: Body): string[] | undefined {
+		const format = body.response_format
+		if (format?.type === 'json_schema') return [JSON.stringify(sampleOf(format.json_schema?.schema ?? {}))]
+		if (format?.type === 'json_object') return [JSON.stringify({ answer: replyText })]
+		return undefined
 	}
 
 	const models = () => options.models ?? DEFAULT_MODELS
@@ -234,10 +288,13 @@ export function startFakeOpenAI(options: FakeOpenAIOptions = {}): FakeOpenAI {
 		const id = `chatcmpl-fake-${++sequence}`
 		const created = nowSeconds()
 		const base = { id, created, model: body.model, system_fingerprint: 'fp_fake' }
-		const tool = options.toolCalls && body.tool_choice !== 'none' && Array.isArray(body.tools) ? body.tools[0]?.function?.name : undefined
-		const text = fault.name === 'huge-body' ? [hugeText(fault)] : replyPieces
+		const named = body.tool_choice?.type === 'function' ? body.tool_choice.function?.name : undefined
+		const called = (named && Array.isArray(body.tools) ? body.tools.find((candidate: Body) => candidate.function?.name === named) : undefined) ?? (Array.isArray(body.tools) ? body.tools[0] : undefined)
+		const tool = options.toolCalls && body.tool_choice !== 'none' && called ? called.function?.name as string | undefined : undefined
+		const text = fault.name === 'huge-body' ? [hugeText(fault)] : structuredReply(body) ?? replyPieces
 		const { pieces: content, finishReason } = pieces(body, text)
-		const argumentPieces = tool ? splitInto(options.toolArguments ?? '{"location":"Paris"}', 3) : []
+		const toolArguments = options.toolArgumentsFromSchema ? JSON.stringify(sampleOf(called?.function?.parameters ?? { type: 'object' })) : options.toolArguments ?? '{"location":"Paris"}'
+		const argumentPieces = tool ? splitInto(toolArguments, 3) : []
 		const sent = tool ? argumentPieces.length : content.length
 		const basic = usageFor(promptOf(body.messages), sent)
 		const usage = {
@@ -332,13 +389,15 @@ export function startFakeOpenAI(options: FakeOpenAIOptions = {}): FakeOpenAI {
 		port: 0,
 		// Slow and hanging faults must outlive Bun's default 10 s idle timeout.
 		idleTimeout: 0,
-		fetch: handle,
+		fetch: handle as never,
+		websocket: sockets.websocket,
 	})
 
 	return {
 		url: `http://127.0.0.1:${server.port}`,
 		port: server.port!,
 		requests,
+		sockets: sockets.sockets,
 		setMode(fault, times = Infinity) {
 			mode = { fault: toFault(fault), remaining: times }
 		},

@@ -7,6 +7,7 @@ import type { AppInput } from '@/app'
 import { createTestApp, type Caller, type TestApp } from './app'
 import type { DatabaseTarget } from './database'
 import { startFakeOpenAI, type FakeOpenAI, type FakeOpenAIOptions } from './fake-openai'
+import type { Certificate } from './tls'
 
 export interface RelayHarness {
 	ferry: TestApp
@@ -21,13 +22,14 @@ export interface RelayHarness {
 	close(): Promise<void>
 }
 
-export async function startRelayHarness(target: DatabaseTarget, overrides: Partial<Omit<AppInput, 'store'>> = {}): Promise<RelayHarness> {
+/** `tls`: Ferry listens with this certificate (`baseUrl` is https), for clients that speak only TLS. */
+export async function startRelayHarness(target: DatabaseTarget, overrides: Partial<Omit<AppInput, 'store'>> = {}, { tls }: { tls?: Certificate } = {}): Promise<RelayHarness> {
 	const ferry = await createTestApp(target, overrides)
 	const root = await ferry.loginRoot()
 	// The fake upstreams listen on loopback: a private address the super admin must allow.
 	await ferry.dependencies.options.set('PrivateUpstreamsEnabled', 'true')
-	ferry.app.listen({ port: 0, hostname: '127.0.0.1' })
-	const baseUrl = `http://127.0.0.1:${ferry.app.server!.port}`
+	ferry.app.listen({ port: 0, hostname: '127.0.0.1', ...(tls ? { tls } : {}) })
+	const baseUrl = `${tls ? 'https' : 'http'}://127.0.0.1:${ferry.app.server!.port}`
 	const upstreams: FakeOpenAI[] = []
 	return {
 		ferry, root, baseUrl, upstreams,

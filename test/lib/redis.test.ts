@@ -52,7 +52,7 @@ describe.skipIf(!url)('the rate limiter shared through Redis', () => {
 		const options = { get: (key: string) => (key === 'GroupRateLimits' || key === 'ModelRateLimits' ? {} : undefined) } as never
 		const caller = (tokenId: number) => ({
 			user: { id: 9, username: 'u', group: 'default', role: 1, limits: { ...NO_CALL_LIMITS, concurrency: 2 } },
-			token: { id: tokenId, name: 't', group: '', unlimited: true, modelLimits: undefined, limits: { ...NO_CALL_LIMITS, concurrency: 5 } },
+			token: { id: tokenId, name: 't', group: '', unlimited: true, modelLimits: undefined, limits: { ...NO_CALL_LIMITS, concurrency: 5 }, responseCache: true },
 			pinnedChannelId: undefined,
 		})
 		const [first, second] = [createConcurrencyLimits(options, await node(prefix)), createConcurrencyLimits(options, await node(prefix))]

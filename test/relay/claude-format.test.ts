@@ -177,12 +177,18 @@ for (const target of databaseTargets()) {
 		test('messages.stream on an OpenAI upstream gives Claude\'s event sequence and the final usage', async () => {
 			const stream = client.messages.stream({ model: OPENAI_MODEL, max_tokens: 100, messages: [{ role: 'user', content: 'Say hello' }] })
 			const types: string[] = []
-			stream.on('streamEvent', (event) => types.push(event.type))
+			let start: any
+			stream.on('streamEvent', (event) => {
+				types.push(event.type)
+				if (event.type === 'message_start') start = event
+			})
 			const message = await stream.finalMessage()
 			expect(message.content as unknown).toEqual([{ type: 'text', text: 'Hello from fake-openai' }])
 			expect(message.usage).toMatchObject({ input_tokens: 1000, output_tokens: 200 })
 			expect(types[0]).toBe('message_start')
 			expect(types.slice(-3)).toEqual(['content_block_stop', 'message_delta', 'message_stop'])
+			// The upstream reports the prompt only at the end: message_start carries it as Ferry counted it.
+			expect(start?.message.usage.input_tokens).toBeGreaterThan(0)
 			expect(openAIUpstream.requests.at(-1)!.body.stream_options).toEqual({ include_usage: true })
 			expect(await lastLog()).toMatchObject({ prompt_tokens: 1000, completion_tokens: 200, is_stream: true })
 		})

@@ -148,6 +148,39 @@ describe('the Gemini client format through the official @google/genai SDK', () =
 		})
 	}
 
+	test('countTokens counts the prompt on Ferry\'s tokenizer, at no charge, as Gemini answers it', async () => {
+		const before = (await logs()).length
+		const short = await sdk.models.countTokens({ model: 'gpt-4o-mini', contents: 'Say hello' })
+		const long = await sdk.models.countTokens({ model: 'gemini-2.0-flash', contents: 'Say hello to every one of the people standing in the long queue outside.' })
+		expect(short.totalTokens).toBeGreaterThan(0)
+		expect(long.totalTokens!).toBeGreaterThan(short.totalTokens!)
+		expect(geminiUpstream.requests.some((request) => request.path.endsWith(':countTokens'))).toBe(false)
+		expect((await logs()).length).toBe(before)
+		const unauthenticated = await fetch(`${harness.baseUrl}/v1beta/models/gpt-4o-mini:countTokens`, { method: 'POST', body: '{"contents":[]}' })
+		expect(unauthenticated.status).toBe(401)
+		expect((await unauthenticated.json()).error.status).toBe('UNAUTHENTICATED')
+	})
+
+	test('models.list and models.get answer the caller\'s models in Gemini\'s shape, and an unknown one 404', async () => {
+		const names: string[] = []
+		for await (const model of await sdk.models.list()) names.push(model.name!)
+		expect(names.sort()).toEqual(['models/gemini-2.0-flash', 'models/gpt-4o-mini', 'models/text-embedding-3-small'])
+		const model = await sdk.models.get({ model: 'gpt-4o-mini' })
+		expect(model).toMatchObject({ name: 'models/gpt-4o-mini', displayName: 'gpt-4o-mini' })
+		const raw = await (await fetch(`${harness.baseUrl}/v1beta/models?key=${key}`)).json()
+		expect(raw.models.find((entry: any) => entry.name === 'models/text-embedding-3-small').supportedGenerationMethods).toEqual(['embedContent', 'batchEmbedContents'])
+		expect(raw.models.find((entry: any) => entry.name === 'models/gpt-4o-mini').supportedGenerationMethods).toContain('generateContent')
+		const missing = await fetch(`${harness.baseUrl}/v1beta/models/no-such-model?key=${key}`)
+		expect(missing.status).toBe(404)
+		expect((await missing.json()).error).toMatchObject({ code: 404, status: 'NOT_FOUND' })
+		const limited = (await harness.createToken({ model_limits_enabled: true, model_limits: 'gpt-4o-mini' })).key
+		const listed = await (await fetch(`${harness.baseUrl}/v1beta/models`, { headers: { 'x-goog-api-key': limited } })).json()
+		expect(listed.models.map((entry: any) => entry.name)).toEqual(['models/gpt-4o-mini'])
+		// The same list under /v1 for a Gemini-keyed call; an OpenAI-keyed one keeps OpenAI's shape there.
+		expect((await (await fetch(`${harness.baseUrl}/v1/models`, { headers: { 'x-goog-api-key': limited } })).json()).models).toHaveLength(1)
+		expect((await (await fetch(`${harness.baseUrl}/v1/models`, { headers: { authorization: `Bearer ${limited}` } })).json()).object).toBe('list')
+	})
+
 	test('an upstream stream failure ends the JSON-array framing with the error as its last element, still valid JSON', async () => {
 		const elements = JSON.parse(await streamText('?', 'malformed-sse=1'))
 		expect(elements.at(-1)).toEqual({ error: { code: 502, message: 'the upstream sent a malformed stream event', status: 'UNAVAILABLE' } })

@@ -72,7 +72,7 @@ for (const target of databaseTargets()) {
 		})
 
 		test('a key the upstream refuses with 403 is disabled alone too, with the reason in the admin\'s language', async () => {
-			const forbiddenChannel = await harness.createChannel({ type: 1, name: 'forbidden pool', mode: 'multi_key', key: 'sk-forbid-0\nsk-forbid-1', base_url: pool.url, models: 'forbid-model' })
+			const forbiddenChannel = await harness.createChannel({ type: 1, name: 'forbidden pool', mode: 'multi_key', multi_key_mode: 'polling', key: 'sk-forbid-0\nsk-forbid-1', base_url: pool.url, models: 'forbid-model' })
 			await harness.ferry.dependencies.options.set('ModelRatio', JSON.stringify({ [MODEL]: 1, 'slow-model': 1, 'policy-model': 1, 'forbid-model': 1 }))
 			pool.forbid('sk-forbid-0', true)
 			const client = harness.client(key)

@@ -27,6 +27,7 @@ export function toTokenView(secrets: SecretBox, token: TokenRecord, now: number)
 		rpm_limit: token.rpmLimit,
 		tpm_limit: token.tpmLimit,
 		rpd_limit: token.rpdLimit,
+		response_cache_enabled: token.responseCacheEnabled,
 	}
 }
 

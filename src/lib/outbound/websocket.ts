@@ -42,6 +42,16 @@ export interface OpenedWebSocket {
 
 export type WebSocketOpen = (url: string, init?: WebSocketInit) => Promise<OpenedWebSocket>
 
+/** A socket connected under the policy, for a caller that reads it itself (a long session's relay), with what its limits are. */
+export interface ConnectedWebSocket {
+	socket: WebSocket
+	/** The target as errors name it (never the URL's query). */
+	description: string
+	limits: Limits
+}
+
+export type WebSocketConnect = (url: string, init?: WebSocketInit & { protocols?: string[] }) => Promise<ConnectedWebSocket>
+
 interface WebSocketClientOptions {
 	privateUpstreams: PrivateUpstreamSettings
 	lookup?: HostLookup
@@ -148,6 +158,18 @@ function messageQueue(socket: WebSocket, target: Target, limits: Limits, signal:
 }
 
 export function createWebSocketClient(options: WebSocketClientOptions): WebSocketOpen {
+	const connect = createWebSocketConnector(options)
+	return async (url, init = {}) => {
+		const { socket, limits } = await connect(url, init)
+		return messageQueue(socket, webSocketTarget(url), limits, init.signal)
+	}
+}
+
+/**
+ * Connects under the same rules as the client (the host resolved once, every address checked,
+ * the socket opened to a checked address), answering the open socket itself.
+ */
+export function createWebSocketConnector(options: WebSocketClientOptions): WebSocketConnect {
 	const addressPolicy = createAddressPolicy(options.privateUpstreams)
 	const lookup = options.lookup ?? lookupWithBun
 
@@ -172,12 +194,13 @@ export function createWebSocketClient(options: WebSocketClientOptions): WebSocke
 	}
 
 	/** Connects to one address; settles when the handshake is done or failed. */
-	function connect(target: Target, address: IpBytes, init: WebSocketInit, limits: Limits): Promise<WebSocket> {
+	function connect(target: Target, address: IpBytes, init: WebSocketInit & { protocols?: string[] }, limits: Limits): Promise<WebSocket> {
 		const tls = target.url.protocol === 'https:'
 			? { ...(target.literal ? {} : { serverName: target.hostName }), ...(options.ca ? { ca: options.ca } : {}) }
 			: undefined
 		const socketOptions: Bun.WebSocketOptions = {
 			headers: { ...init.headers, host: target.url.host },
+			...(init.protocols ? { protocols: init.protocols } : {}),
 			...(tls ? { tls } : {}),
 			perMessageDeflate: false,
 		}
@@ -216,7 +239,7 @@ export function createWebSocketClient(options: WebSocketClientOptions): WebSocke
 			for (let index = 0; ; index++) {
 				try {
 					const socket = await connect(target, addresses[index]!, init, limits)
-					return messageQueue(socket, target, limits, init.signal)
+					return { socket, description: target.description, limits }
 				} catch (error) {
 					const retryable = error instanceof OutboundNetworkError || (error instanceof OutboundTimeoutError && error.phase === 'connect')
 					if (index + 1 >= addresses.length || !retryable || init.signal?.aborted) throw error

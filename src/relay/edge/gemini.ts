@@ -4,14 +4,19 @@
  * comes as `x-goog-api-key` or `?key=`, as Google's own. The request becomes the canonical request
  * (formats/gemini/client-request.ts) — with the client's own body for `generateContent` and
  * `streamGenerateContent`, for a channel that speaks Gemini's API — and every failure answers in
- * Gemini's shape.
+ * Gemini's shape. `:countTokens` counts the prompt locally on the tokenizer's thread (free, counted
+ * by the request rate limits), and `GET /v1beta/models[/{model}]` lists the caller's models in
+ * Gemini's shape (formats/gemini/models.ts).
  */
 import { Elysia } from 'elysia'
 import type { Dependencies } from '@/dependencies'
 import { RelayError, relayFailure } from '../errors'
 import { canonicalRequestFromGemini, geminiClientFormat, isGeminiMethod } from '../formats/gemini/client'
 import { geminiErrorResponse } from '../formats/gemini/errors'
+import { geminiModel, modelIdOfName } from '../formats/gemini/models'
+import { resolveGroup } from '../routing/groups'
 import type { RelayServices } from '../services'
+import { countRequestTokens } from './count-request'
 import { readJsonCall } from './read-body'
 import { respond } from './respond'
 import { bearerKey } from './token-auth'
@@ -20,15 +25,54 @@ function geminiKey(request: Request, url: URL) {
 	return request.headers.get('x-goog-api-key')?.trim() || url.searchParams.get('key')?.trim() || bearerKey(request.headers)
 }
 
+/** Whether a request carries its key as Google's clients do (its answers then take Gemini's shapes). */
+export const speaksGemini = (request: Request) => request.headers.has('x-goog-api-key') || new URL(request.url).searchParams.has('key')
+
+const NO_KEY = 'no API key provided: send it as the x-goog-api-key header or the key query parameter'
+
+/** `:countTokens`: the prompt (`contents`, or a `generateContentRequest`) counted as it would be relayed. */
+async function countGeminiTokens(relay: RelayServices, request: Request, clientAddress: string, key: string): Promise<Response> {
+	const caller = await relay.authenticate(key, clientAddress)
+	const succeeded = await relay.requestLimits.admit(caller)
+	const totalTokens = await countRequestTokens(request, relay.bodyGate(caller), 'gemini')
+	succeeded?.()
+	return Response.json({ totalTokens, promptTokensDetails: [{ modality: 'TEXT', tokenCount: totalTokens }] })
+}
+
+/**
+ * `GET /v1beta/models` and `GET /v1beta/models/{model}` (also under `/v1` for a Gemini-keyed call):
+ * the models the caller's group is served, within the token's model limits, in Gemini's shape.
+ */
+export async function listGeminiModels(dependencies: Dependencies, relay: RelayServices, request: Request, clientAddress: string, name?: string): Promise<Response> {
+	try {
+		const key = geminiKey(request, new URL(request.url))
+		if (!key) throw new RelayError(401, NO_KEY)
+		const caller = await relay.authenticate(key, clientAddress)
+		await relay.routing.ready()
+		const group = resolveGroup(dependencies.options, caller, '', () => false)
+		const ids = relay.routing.models(group).filter((id) => !caller.token.modelLimits || caller.token.modelLimits.has(id))
+		if (name === undefined) return Response.json({ models: ids.map(geminiModel) })
+		const id = modelIdOfName(decodeURIComponent(name))
+		if (!ids.includes(id)) throw new RelayError(404, `models/${id} is not found for API version v1beta, or is not supported for this key`)
+		return Response.json(geminiModel(id))
+	} catch (error) {
+		return relayFailure(error, dependencies.logger, geminiErrorResponse)
+	}
+}
+
 /** `path` is what follows `/v1beta/models/`: `{model}:{method}`. Failures are thrown, for the route to answer. */
 async function relayGemini(dependencies: Dependencies, relay: RelayServices, request: Request, clientAddress: string, path: string): Promise<Response> {
 	const url = new URL(request.url)
 	const separator = path.lastIndexOf(':')
 	const model = decodeURIComponent(separator > 0 ? path.slice(0, separator) : path)
 	const method = separator > 0 ? path.slice(separator + 1) : ''
-	if (!isGeminiMethod(method)) throw new RelayError(404, `the method ${method || '(none)'} of models/${model} is not supported by this gateway`)
 	const key = geminiKey(request, url)
-	if (!key) throw new RelayError(401, 'no API key provided: send it as the x-goog-api-key header or the key query parameter')
+	if (method === 'countTokens') {
+		if (!key) throw new RelayError(401, NO_KEY)
+		return countGeminiTokens(relay, request, clientAddress, key)
+	}
+	if (!isGeminiMethod(method)) throw new RelayError(404, `the method ${method || '(none)'} of models/${model} is not supported by this gateway`)
+	if (!key) throw new RelayError(401, NO_KEY)
 	const format = geminiClientFormat(method, model, url.searchParams.get('alt') === 'sse' ? 'sse' : 'json-array')
 	return respond(dependencies, relay, request, clientAddress, geminiErrorResponse, async () => {
 		const caller = await relay.authenticate(key, clientAddress)
@@ -45,8 +89,12 @@ export function geminiRoutes(dependencies: Dependencies, relay: RelayServices) {
 			return relayFailure(error, dependencies.logger, geminiErrorResponse)
 		}
 	}
+	const list = ({ request, server, params }: { request: Request; server: Parameters<Dependencies['clientAddress']>[0]; params?: Record<string, string> }) =>
+		listGeminiModels(dependencies, relay, request, dependencies.clientAddress(server, request), params?.['*'])
 	return new Elysia()
 		.post('/v1beta/models/*', handle, { parse: 'none' })
 		.post('/v1/models/*', handle, { parse: 'none' })
+		.get('/v1beta/models', list)
+		.get('/v1beta/models/*', list)
 		.all('/v1beta/*', ({ request }) => geminiErrorResponse(new RelayError(404, `${new URL(request.url).pathname} is not supported by this gateway`)))
 }

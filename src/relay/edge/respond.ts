@@ -12,6 +12,7 @@ import { type ErrorResponder, RelayError, relayFailure } from '../errors'
 import type { ClientFormat } from '../formats/client-format'
 import type { EventReader } from '../formats/events'
 import { outcomeOfStatus, type CallRecord } from '../call-metrics'
+import { countPrompt } from '@/billing/tokenizer'
 import { relayCall, type CallStart } from '../stages'
 import type { RelayServices } from '../services'
 import { readSessionKey, type SessionKey } from '../router/session-key'
@@ -50,6 +51,9 @@ function recordedStream(events: EventReader, record: CallRecord, ended: () => vo
 
 const NOTHING_TO_END = () => {}
 
+/** `Cache-Control: no-cache` (or `no-store`, or the older `Pragma: no-cache`): the response cache is not asked. */
+const asksFreshAnswer = (headers: Headers) => /\bno-(cache|store)\b/i.test(`${headers.get('cache-control') ?? ''} ${headers.get('pragma') ?? ''}`)
+
 /** The session a call names (router/session-key.ts), unless affinity is off or the key pins a channel. */
 function sessionOf(dependencies: Dependencies, request: Request, call: PreparedCall): SessionKey | undefined {
 	const { options } = dependencies
@@ -86,15 +90,18 @@ export async function respond(
 		const passThroughWire = prepared.format.passThroughWire
 		const result = await relayCall(dependencies, relay, {
 			requestId, caller: call.caller, request: call.request, preferredChannelId: call.preferredChannelId, preferredKeyIndex: call.preferredKeyIndex, session: sessionOf(dependencies, request, call),
-			signal: request.signal, clientAddress, startedAt, metrics, passThroughWire,
+			signal: request.signal, clientAddress, startedAt, metrics, passThroughWire, bypassResponseCache: asksFreshAnswer(request.headers),
 		})
 		succeeded?.()
-		const headers = { 'x-ferry-request-id': requestId }
+		// While the response cache is on, every answer says whether it came from it.
+		const cache = result.cache ?? (dependencies.options.get('ResponseCacheSeconds') > 0 ? 'miss' : undefined)
+		const headers: Record<string, string> = { 'x-ferry-request-id': requestId, ...(cache ? { 'x-ferry-cache': cache } : {}) }
 		if (result.kind === 'stream') {
 			// The call stays in flight until its stream ends.
 			const ended = inFlight ?? NOTHING_TO_END
 			inFlight = undefined
-			return new Response(prepared.format.stream(recordedStream(result.events, metrics, ended), result.wire, result.answeredBy), {
+			const promptTokens = prepared.format.countsPrompt?.(result.wire) ? countPrompt(result.prompt).catch(() => 0) : undefined
+			return new Response(prepared.format.stream(recordedStream(result.events, metrics, ended), result.wire, result.answeredBy, promptTokens), {
 				status: 200,
 				headers: { ...headers, 'content-type': prepared.format.streamContentType, 'cache-control': 'no-cache' },
 			})

@@ -2,9 +2,10 @@
  * The Responses client format's HTTP edge, OpenAI's Responses API paths under `/v1/responses`:
  * `POST /v1/responses` — the key is authenticated before the body is read, and the body becomes the
  * canonical chat request (formats/responses/request.ts) with the client's own request for a channel
- * that speaks the API — `POST /v1/responses/input_tokens`, and the calls about a kept response
- * (kept-responses.ts). Everything else under `/v1/responses` answers 501 with the rest of `/v1`.
- * Errors answer in OpenAI's shape.
+ * that speaks the API — `POST /v1/responses/compact` (a compaction, native only),
+ * `POST /v1/responses/input_tokens`, and the calls about a kept response (kept-responses.ts). The
+ * WebSocket mode of `/v1/responses` is the sessions' (sessions/responses-socket.ts). Everything else
+ * under `/v1/responses` answers 501 with the rest of `/v1`. Errors answer in OpenAI's shape.
  *
  * A response such a channel keeps (`store` not false) is remembered with the channel that made it
  * (db/stores/kept-responses.ts), and the calls about a kept response go there. A request that
@@ -22,7 +23,7 @@ import { nowSeconds } from '@/lib/clock'
 import { openAIErrorResponse, relayErrors, relayFailure, RelayError } from '../errors'
 import { isObject } from '../formats/json'
 import { itemId, responseEcho, type ResponseIdentity } from '../formats/responses/answer'
-import { canonicalRequestFromResponses, type Remember, responsesClientFormat } from '../formats/responses/client'
+import { canonicalCompactionFromResponses, canonicalRequestFromResponses, type Remember, responsesClientFormat } from '../formats/responses/client'
 import type { RelayServices } from '../services'
 import { countRequestTokens } from './count-request'
 import { type KeptAction, relayKeptResponse } from './kept-responses'
@@ -45,15 +46,20 @@ async function keepingPlace(dependencies: Dependencies, caller: RelayCaller, pre
 	return place
 }
 
-function relayResponses(dependencies: Dependencies, relay: RelayServices, request: Request, clientAddress: string): Promise<Response> {
+/**
+ * `POST /v1/responses` (`compaction` false) and `POST /v1/responses/compact`: a compaction goes only
+ * to a channel that speaks the API (a 400 for a model no such channel serves), is answered whole as
+ * the upstream sent it, billed by its usage, and keeps nothing.
+ */
+function relayResponses(dependencies: Dependencies, relay: RelayServices, request: Request, clientAddress: string, compaction = false): Promise<Response> {
 	return respond(dependencies, relay, request, clientAddress, openAIErrorResponse, async () => {
 		const caller = await relay.authenticate(bearerKey(request.headers), clientAddress)
 		const { text, value } = await readJsonCall(request, relay.bodyGate(caller))
 		if (!isObject(value)) throw relayErrors.badRequest('the request body must be a JSON object')
-		const canonical = canonicalRequestFromResponses(value, text)
+		const canonical = compaction ? canonicalCompactionFromResponses(value, text) : canonicalRequestFromResponses(value, text)
 		const keeping = await keepingPlace(dependencies, caller, value.previous_response_id)
 		const identity: ResponseIdentity = { id: itemId('resp'), createdAt: nowSeconds(), model: typeof value.model === 'string' ? value.model : '', echo: responseEcho(value) }
-		const remember: Remember | undefined = value.store === false ? undefined : async (responseId, { channelId, keyIndex }) => {
+		const remember: Remember | undefined = value.store === false || compaction ? undefined : async (responseId, { channelId, keyIndex }) => {
 			try {
 				await rememberResponse(dependencies.store, { responseId, userId: caller.user.id, channelId, keyIndex })
 			} catch (error) {
@@ -89,6 +95,7 @@ export function responsesRoutes(dependencies: Dependencies, relay: RelayServices
 	return new Elysia({ prefix: '/v1/responses' })
 		.post('', ({ request, server }) => relayResponses(dependencies, relay, request, dependencies.clientAddress(server, request)), { parse: 'none' })
 		.post('/input_tokens', ({ request, server }) => countResponseTokens(dependencies, relay, request, dependencies.clientAddress(server, request)), { parse: 'none' })
+		.post('/compact', ({ request, server }) => relayResponses(dependencies, relay, request, dependencies.clientAddress(server, request), true), { parse: 'none' })
 		.get('/:id', kept({ method: 'GET', suffix: '' }))
 		.delete('/:id', kept({ method: 'DELETE', suffix: '' }), { parse: 'none' })
 		.get('/:id/input_items', kept({ method: 'GET', suffix: '/input_items' }))

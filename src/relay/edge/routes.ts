@@ -1,6 +1,7 @@
 /**
  * Every relay path, each with its client format's edge: OpenAI-format endpoints under `/v1`,
- * Claude's `/v1/messages`, the Responses API, Gemini's `/v1beta` (and `/v1/models/*:…`, where
+ * Claude's `/v1/messages`, the Responses API, the long sessions on WebSocket (`/v1/realtime`, `/v1/responses`
+ * upgraded: sessions/), Gemini's `/v1beta` (and `/v1/models/*:…`, where
  * @google/genai calls by default), the console's playground, and the async tasks (`/mj`, `/suno`).
  * Each format answers errors in its own shape; unknown OpenAI paths answer 501.
  */
@@ -10,11 +11,12 @@ import { openAIErrorResponse, relayErrors } from '../errors'
 import type { RelayServices } from '../services'
 import { taskRoutes } from '../tasks/routes'
 import { countClaudeTokens, relayClaudeMessages } from './claude'
-import { geminiRoutes } from './gemini'
+import { geminiRoutes, listGeminiModels, speaksGemini } from './gemini'
 import { mediaRoutes } from './media'
 import { listModels, relayOpenAI } from './openai'
 import { playgroundRoutes } from './playground/routes'
 import { responsesRoutes } from './responses'
+import { sessionRoutes } from '../sessions/routes'
 
 export function relayRoutes(dependencies: Dependencies, relay: RelayServices) {
 	const address = dependencies.clientAddress
@@ -25,9 +27,12 @@ export function relayRoutes(dependencies: Dependencies, relay: RelayServices) {
 		.post('/rerank', ({ request, server }) => relayOpenAI(dependencies, relay, 'rerank', request, address(server, request)), { parse: 'none' })
 		.post('/messages', ({ request, server }) => relayClaudeMessages(dependencies, relay, request, address(server, request)), { parse: 'none' })
 		.post('/messages/count_tokens', ({ request, server }) => countClaudeTokens(dependencies, relay, request, address(server, request)), { parse: 'none' })
-		.get('/models', ({ request, server }) => listModels(dependencies, relay, request, address(server, request)))
-		.get('/models/:model', ({ request, server, params }) => listModels(dependencies, relay, request, address(server, request), params.model))
+		// A Gemini client (its key as `x-goog-api-key` or `?key=`) lists models in Gemini's shape here too.
+		.get('/models', ({ request, server }) => speaksGemini(request) ? listGeminiModels(dependencies, relay, request, address(server, request)) : listModels(dependencies, relay, request, address(server, request)))
+		.get('/models/:model', ({ request, server, params }) => speaksGemini(request)
+			? listGeminiModels(dependencies, relay, request, address(server, request), params.model)
+			: listModels(dependencies, relay, request, address(server, request), params.model))
 		.use(mediaRoutes(dependencies, relay))
 		.all('/*', ({ request }) => openAIErrorResponse(relayErrors.notImplemented(new URL(request.url).pathname)))
-	return new Elysia().use(openAIFormat).use(responsesRoutes(dependencies, relay)).use(geminiRoutes(dependencies, relay)).use(playgroundRoutes(dependencies, relay)).use(taskRoutes(dependencies, relay))
+	return new Elysia().use(sessionRoutes(dependencies, relay)).use(openAIFormat).use(responsesRoutes(dependencies, relay)).use(geminiRoutes(dependencies, relay)).use(playgroundRoutes(dependencies, relay)).use(taskRoutes(dependencies, relay))
 }

@@ -20,8 +20,13 @@ export interface ClientFormat {
 	 * `answeredBy` is the channel and key that answered (a format whose upstreams keep answers remembers it).
 	 */
 	answerText(answer: Json, wire: WireFormat, text: string | undefined, answeredBy: AnsweredBy): string | Promise<string>
-	/** A stream's events in `wire` → the client's bytes (encodedStream), sent with `streamContentType`. */
-	stream(events: EventReader, wire: WireFormat, answeredBy: AnsweredBy): ReadableStream<Uint8Array>
+	/**
+	 * A stream's events in `wire` → the client's bytes (encodedStream), sent with `streamContentType`.
+	 * `promptTokens` is the prompt as Ferry counts it, given when `countsPrompt` asked for it.
+	 */
+	stream(events: EventReader, wire: WireFormat, answeredBy: AnsweredBy, promptTokens?: Promise<number>): ReadableStream<Uint8Array>
+	/** Whether the format's stream in `wire` tells the prompt's size before the upstream does (Claude's `message_start`). */
+	countsPrompt?(wire: WireFormat): boolean
 	streamContentType: string
 	/**
 	 * The wire format whose stream events this format writes exactly as they came (their `raw`

@@ -5,7 +5,9 @@
  */
 import type { PromptRequest } from '@/billing/tokenizer'
 import { relayErrors } from '../errors'
+import { isObject } from './json'
 import { canonicalFromClaude } from './claude/request'
+import { openAIChatFromGemini } from './gemini/client-request'
 import { chatBodyFromResponses } from './responses/request'
 
 type ChatBody = { model?: unknown; messages: never[]; tools?: unknown }
@@ -15,6 +17,12 @@ const READERS = {
 	claude(value: unknown): PromptRequest {
 		const { model, messages, tools } = canonicalFromClaude(value).body as ChatBody
 		if (typeof model !== 'string' || !model) throw relayErrors.badRequest('model: Field required')
+		return { endpoint: 'chat', messages, tools }
+	},
+	/** `POST /v1beta/models/{model}:countTokens`: `contents` (and its instruction and tools), or a whole `generateContentRequest`. */
+	gemini(value: unknown): PromptRequest {
+		const request = isObject(value) && isObject(value.generateContentRequest) ? value.generateContentRequest : value
+		const { messages, tools } = openAIChatFromGemini(request, '', false) as ChatBody
 		return { endpoint: 'chat', messages, tools }
 	},
 	/** `POST /v1/responses/input_tokens`. */

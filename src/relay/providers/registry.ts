@@ -9,7 +9,7 @@
  * type list (`GET /api/channel/types`) all ask it, so none of them can disagree about a type.
  */
 import { isStreamable } from '../formats/openai/requests'
-import type { Converter, NativeFormat, OpenAIPassThrough, ProviderAdaptor, RelayEndpoint, SameFormatPassThrough, SelfOpenedEndpoint, TaskPlatform } from './types'
+import type { Converter, NativeFormat, OpenAIPassThrough, ProviderAdaptor, RelayEndpoint, SameFormatPassThrough, SelfOpenedEndpoint, SocketKind, TaskPlatform } from './types'
 import { openai } from './openai'
 import { midjourney, midjourneyPlus } from './midjourney'
 import { suno } from './suno'
@@ -112,6 +112,8 @@ export interface ChannelCapabilities {
 	readsBalance: boolean
 	/** The endpoint a channel test calls: chat when the type serves it, else embeddings; undefined when it serves neither. */
 	testEndpoint: 'chat' | 'embeddings' | undefined
+	/** The long sessions it takes on a WebSocket (Realtime, Responses). */
+	sockets: readonly SocketKind[]
 }
 
 /** A type's capabilities, and the adaptor's member serving each endpoint and each native format. */
@@ -150,6 +152,7 @@ function entryOf(adaptor: ProviderAdaptor): TypeEntry {
 			listsModels: adaptor.modelList !== undefined,
 			readsBalance: adaptor.readBalance !== undefined,
 			testEndpoint: TEST_ENDPOINTS.find((endpoint) => endpoints[endpoint] !== undefined),
+			sockets: Object.keys(adaptor.sockets ?? {}) as SocketKind[],
 		},
 	}
 }
@@ -204,6 +207,11 @@ export function serviceFor(type: number, call: ServiceCall): Service | undefined
 	if (!entry || !servesEndpoint(type, call.endpoint, call.stream, call.native, call.nativeRequired)) return undefined
 	const native = call.native && call.endpoint === 'chat' ? entry.natives[call.native] : undefined
 	return native ?? entry.services[call.endpoint]
+}
+
+/** Whether a channel type takes a long session of this kind on a WebSocket. */
+export function servesSocket(type: number, kind: SocketKind): boolean {
+	return capabilities(type)?.sockets.includes(kind) ?? false
 }
 
 /** Whether a channel type takes async tasks of the platform (Midjourney Proxy, Suno). */

@@ -77,6 +77,8 @@ export interface NativeRequest {
 	headers: Record<string, string>
 	/** The client's query string that belongs to the wire format (Claude SDKs' `?beta=true`), or ''. */
 	search: string
+	/** The path under the format's create URL the request goes to (`/compact`: a Responses compaction); none for the create call. */
+	path?: string
 	/**
 	 * Set when only a channel that speaks the format can serve the request (a Responses request that
 	 * continues a stored response), saying why: routing takes no other channel, and a call no such
@@ -86,7 +88,7 @@ export interface NativeRequest {
 }
 
 /** What a same-format adaptor builds its request from: the client's request with the upstream model name. */
-interface NativeCall extends Omit<NativeRequest, 'format' | 'text' | 'modelInBody' | 'required'> {
+export interface NativeCall extends Omit<NativeRequest, 'format' | 'text' | 'modelInBody' | 'required'> {
 	/** The upstream model name (already in `body` when the format names it there). */
 	model: string
 	stream: boolean
@@ -139,15 +141,18 @@ export interface Converter {
 	 * a converter whose upstream can take it (never to be written into a request as fields of their own).
 	 */
 	buildRequest(channel: UpstreamChannel, body: Record<string, unknown>, context: AdaptorContext, extras?: RequestExtras): UpstreamRequest | Promise<UpstreamRequest>
-	/** The whole upstream answer → the OpenAI-format answer object (with `usage`). `model` is what the client asked for. */
-	toOpenAI(text: string, model: string): Record<string, unknown>
+	/**
+	 * The whole upstream answer → the OpenAI-format answer object (with `usage`). `model` is what the
+	 * client asked for; `request` the body the upstream request was built from (upstream model name in place).
+	 */
+	toOpenAI(text: string, model: string, request?: Record<string, unknown>): Record<string, unknown>
 	/**
 	 * The upstream's stream → OpenAI chunks as events (chunk-stream.ts: the chunks, usage in a final
 	 * chunk, then `done`). Must be lazy (pull one upstream read per call). Its `read()` rejects when
 	 * the upstream fails: with a SyntaxError for a malformed event, with a RelayError for an error the
 	 * upstream reported (its message reaches the client in the stream's error event).
 	 */
-	streamToOpenAI?(reader: BodyReader, model: string): EventReader
+	streamToOpenAI?(reader: BodyReader, model: string, request?: Record<string, unknown>): EventReader
 	/**
 	 * For upstreams that report failures inside a 2xx answer (Baidu, Zhipu v3, Tencent…): the status
 	 * and message such an answer stands for, or undefined for a real answer. The relay then treats it
@@ -211,6 +216,19 @@ export interface BalanceContext {
 	getJson(url: string, headers: Record<string, string>): Promise<Record<string, unknown>>
 	/** Unix milliseconds. */
 	now(): number
+}
+
+/** The long sessions a client holds on a WebSocket (src/relay/sessions): the Realtime API, and the Responses API's WebSocket mode. */
+export const SOCKET_KINDS = ['realtime', 'responses'] as const
+export type SocketKind = (typeof SOCKET_KINDS)[number]
+
+/** Where an upstream takes a long session's socket, and how it is authenticated. Pure, like the rest. */
+export interface SocketRoute {
+	/** The ws(s) URL for the model (the upstream's name for it). */
+	url(channel: UpstreamChannel, model: string): string
+	headers(channel: UpstreamChannel): Record<string, string>
+	/** The model name the upstream expects in a message's body, when it is not the mapped name (Azure's deployment). */
+	bodyModel?(model: string): string
 }
 
 /** The async task platforms (the `tasks` capability): drawing and music. */
@@ -310,4 +328,6 @@ export interface ProviderAdaptor {
 	sameFormat?: Partial<Record<NativeFormat, SameFormatPassThrough>>
 	/** Async tasks (drawing, music): submitted, then polled until they finish. */
 	tasks?: TaskAdaptor
+	/** Long sessions it takes on a WebSocket: Realtime, the Responses API's WebSocket mode. */
+	sockets?: Partial<Record<SocketKind, SocketRoute>>
 }

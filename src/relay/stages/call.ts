@@ -42,6 +42,8 @@ export interface CallStart {
 	metrics?: CallRecord
 	/** The wire format the client's format writes as it came (ClientFormat.passThroughWire): a stream in it may pass through unread. */
 	passThroughWire?: WireFormat
+	/** The client asked for a fresh answer (`Cache-Control: no-cache`): the response cache neither answers nor keeps it. */
+	bypassResponseCache?: boolean
 }
 
 /** One attempt of a call, for the log: the channel, the key's `#index`, and what came of it. */

@@ -82,6 +82,16 @@ export class CallScope {
 	}
 
 	/**
+	 * Ends the hold through a settlement the caller makes itself through the ledger (an answer from
+	 * the response cache, which no upstream made: stages/response-cache.ts). Only once, like settle.
+	 */
+	async settleWith(settlement: () => Promise<void>): Promise<void> {
+		if (this.state !== 'held') return
+		this.close()
+		await settlement()
+	}
+
+	/**
 	 * Returns the hold in full: nothing billable reached the client. Only once; does nothing when
 	 * nothing is held. Never throws: a failure is logged, and the reconciler frees the hold later.
 	 */

@@ -1,7 +1,10 @@
 /**
  * The core of every relayed call, whatever format the client speaks: the stages in order.
  *
- *   admit → price → hold → send (asking route for each attempt's target) → meter → settle
+ *   admit → price → hold → response cache → send (asking route for each attempt's target) → meter → settle
+ *
+ * The response cache (response-cache.ts) answers an identical call it keeps, settled at its own
+ * price, and otherwise keeps what the upstream answered once it completes.
  *
  * Each stage takes the call's state (call.ts) and adds what it decided; NOTES.md tells each one's
  * contract. A call refused before its hold costs nothing; once held, the hold ends through the
@@ -14,18 +17,24 @@ import type { RelayServices } from '../services'
 import { admit } from './admit'
 import type { CallStart } from './call'
 import { hold } from './hold'
-import { type CallResult, meter } from './meter'
+import { meter } from './meter'
 import { price } from './price'
+import { answerFromCache, cacheTicket, recordInCache, type RelayResult } from './response-cache'
 import { send } from './send'
 
 export type { CallResult } from './meter'
+export type { RelayResult } from './response-cache'
 export type { CallStart } from './call'
 
 /** Throws a RelayError (in no format: the edge renders it) when the call is refused or fails. */
-export async function relayCall(dependencies: Dependencies, relay: RelayServices, start: CallStart): Promise<CallResult> {
+export async function relayCall(dependencies: Dependencies, relay: RelayServices, start: CallStart): Promise<RelayResult> {
 	const call = await hold(dependencies, relay, price(dependencies, await admit(dependencies, relay, start)))
 	try {
-		return await meter(dependencies, relay, call, await send(dependencies, relay, call))
+		const ticket = cacheTicket(dependencies, call)
+		const cached = ticket && await answerFromCache(dependencies, relay, call, ticket)
+		if (cached) return cached
+		const result = await meter(dependencies, relay, call, await send(dependencies, relay, call))
+		return ticket ? recordInCache(dependencies, relay, call, ticket, result) : result
 	} catch (error) {
 		// Whatever failed before an answer could be returned: nothing billable reached the client.
 		await call.scope.void('upstream_failed')

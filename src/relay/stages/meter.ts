@@ -9,7 +9,7 @@
  * bytes — in the upstream's wire format; the edge encodes it for the client.
  */
 import type { Dependencies } from '@/dependencies'
-import { countPrompt, countText } from '@/billing/tokenizer'
+import { countPrompt, countText, type PromptRequest } from '@/billing/tokenizer'
 import type { Usage } from '@/billing/price'
 import { bodyOrEmpty } from '@/lib/outbound'
 import { RELAY_MESSAGES } from '@shared/messages/relay'
@@ -45,12 +45,16 @@ interface WholeResult {
 }
 
 /** A stream of the upstream's events; reading it to its end (or cancelling it) settles or voids the call. */
-interface StreamedResult {
+export interface StreamedResult {
 	kind: 'stream'
 	wire: WireFormat
 	events: EventReader
 	/** The channel and key that answer. */
 	answeredBy: KeyTarget
+	/** What is counted of the request (a client format that tells the prompt's size before the upstream does counts it). */
+	prompt: PromptRequest
+	/** The usage the stream was settled by once it ended, or undefined when it was voided (the response cache reads it). */
+	billed: Promise<Usage | undefined>
 }
 
 export type CallResult = WholeResult | StreamedResult | MediaResult
@@ -99,6 +103,8 @@ function streamedAnswer(dependencies: Dependencies, relay: RelayServices, call: 
 	const { scope } = call
 	const { opened, target: { channel } } = upstream
 	let firstTokenMs: number | undefined
+	let billed: (usage: Usage | undefined) => void = () => {}
+	const settled = new Promise<Usage | undefined>((resolve) => (billed = resolve))
 	const policy = opened.wire === 'openai' && generatesText(call.request.endpoint) ? relay.sensitiveWords.forAnswers() : undefined
 	const body = readAhead(bodyOrEmpty(opened.response), dependencies.options.get('StreamCacheQueueLength'))
 	// The client gets the upstream's own events: only what billing needs is parsed (stream-meter.ts).
@@ -114,16 +120,19 @@ function streamedAnswer(dependencies: Dependencies, relay: RelayServices, call: 
 				// A stream cut at a sensitive word is billed for what the upstream sent up to there.
 				if (!delivered && end !== 'completed' && end !== 'sensitive_words') {
 					await scope.void(end)
+					billed(undefined)
 					return
 				}
-				const billed = end === 'completed' && usage ? usage : { promptTokens: await countPrompt(call.prompt), completionTokens: await countText(text) }
+				const charged = end === 'completed' && usage ? usage : { promptTokens: await countPrompt(call.prompt), completionTokens: await countText(text) }
 				const sensitive: SensitiveAnswer | undefined = sensitiveWords.length > 0 ? { words: sensitiveWords, action: end === 'sensitive_words' ? 'cut' : 'masked' } : undefined
-				await scope.settle(billed, { localCount: billed !== usage, firstTokenMs, end, sensitive })
-				return billed
+				await scope.settle(charged, { localCount: charged !== usage, firstTokenMs, end, sensitive })
+				billed(end === 'completed' ? charged : undefined)
+				return charged
 			} catch (error) {
+				billed(undefined)
 				dependencies.logger.error('closing a streamed call failed', { requestId: call.requestId, error: String(error) })
 			}
 		},
 	})
-	return { kind: 'stream', wire: opened.wire, events, answeredBy: keyTargetOf(upstream.target) }
+	return { kind: 'stream', wire: opened.wire, events, answeredBy: keyTargetOf(upstream.target), prompt: call.prompt, billed: settled }
 }

@@ -119,9 +119,9 @@ export async function openUpstream(dependencies: Dependencies, relay: { outbound
 		relay.outbound(request.url, { method: request.method ?? 'POST', headers: request.headers, body: request.body, signal: call.signal })
 
 	if (service.via === 'native') {
-		const { value, headers, search } = call.native!
+		const { value, headers, search, path } = call.native!
 		const { passThrough } = service
-		const request = await passThrough.buildRequest(upstreamChannel, { value, headers, search, model, stream: call.stream, body: nativeBody(call.native!, model) }, adaptorContext(dependencies, relay, call.signal))
+		const request = await passThrough.buildRequest(upstreamChannel, { value, headers, search, path, model, stream: call.stream, body: nativeBody(call.native!, model) }, adaptorContext(dependencies, relay, call.signal))
 		return { response: await send(request), upstreamModel: model, wire: service.format, readAnswer: passedAnswer, readEvents: (body) => (passThrough.streamEvents ?? readSseAnswerEvents)(body) }
 	}
 
@@ -155,8 +155,8 @@ export async function openUpstream(dependencies: Dependencies, relay: { outbound
 	const response = await send(request)
 	const converted = {
 		...canonical,
-		readAnswer: (text: string): ReadAnswer => ({ answer: converter.toOpenAI(text, call.model) }),
-		readEvents: (body: BodyReader) => converter.streamToOpenAI!(body, call.model),
+		readAnswer: (text: string): ReadAnswer => ({ answer: converter.toOpenAI(text, call.model, body) }),
+		readEvents: (reader: BodyReader) => converter.streamToOpenAI!(reader, call.model, body),
 	}
 	if (call.stream || !response.ok || !converter.errorOf) return { ...converted, response }
 	// Read now: an error reported inside a 2xx answer must be seen before the call counts as answered.

@@ -15,6 +15,7 @@ export const logTypeOptions = [
 	{ value: String(LOG_TYPE.consume), label: '消费' },
 	{ value: String(LOG_TYPE.manage), label: '管理' },
 	{ value: String(LOG_TYPE.system), label: '系统' },
+	{ value: String(LOG_TYPE.cacheHit), label: '缓存命中' },
 ] as const
 
 const typeTags: Record<number, { label: string; variant: BadgeVariant }> = {
@@ -23,14 +24,15 @@ const typeTags: Record<number, { label: string; variant: BadgeVariant }> = {
 	[LOG_TYPE.consume]: { label: '消费', variant: 'green' },
 	[LOG_TYPE.manage]: { label: '管理', variant: 'orange' },
 	[LOG_TYPE.system]: { label: '系统', variant: 'purple' },
+	[LOG_TYPE.cacheHit]: { label: '缓存命中', variant: 'yellow' },
 }
 
 export function typeTag(type: number) {
 	return typeTags[type] ?? { label: '未知类型', variant: 'grey' as const }
 }
 
-/** Entries of a relayed call (consumption, and type 0 shown as usage) carry tokens and timings. */
-export const isUsage = (type: number) => type === LOG_TYPE.consume || type === LOG_TYPE.unknown
+/** Entries of a relayed call (consumption, an answer from the response cache, and type 0 shown as usage) carry tokens and timings. */
+export const isUsage = (type: number) => type === LOG_TYPE.consume || type === LOG_TYPE.unknown || type === LOG_TYPE.cacheHit
 
 export function variantForUseTime(seconds: number): BadgeVariant {
 	if (seconds < USE_TIME_TIERS_SECONDS.fast) return 'green'

@@ -29,6 +29,8 @@ export type TokenFormValues = {
 	rpmLimit: string
 	tpmLimit: string
 	rpdLimit: string
+	/** The token's calls use the response cache (when the operator turned it on). */
+	responseCache: boolean
 }
 
 type TokenFields = Omit<CreateTokenInput, 'count'>
@@ -67,6 +69,7 @@ export function newTokenValues(status: QuotaDisplay & Pick<Status, 'default_use_
 		rpmLimit: '0',
 		tpmLimit: '0',
 		rpdLimit: '0',
+		responseCache: true,
 	}
 }
 
@@ -85,6 +88,7 @@ export function tokenValues(token: TokenView, status: QuotaDisplay, formatTime: 
 		rpmLimit: String(token.rpm_limit),
 		tpmLimit: String(token.tpm_limit),
 		rpdLimit: String(token.rpd_limit),
+		responseCache: token.response_cache_enabled,
 	}
 }
 
@@ -128,6 +132,7 @@ export function readTokenFields(values: TokenFormValues, status: QuotaDisplay): 
 			rpm_limit: rpm,
 			tpm_limit: tpm,
 			rpd_limit: rpd,
+			response_cache_enabled: values.responseCache,
 		},
 	}
 }

@@ -10,6 +10,7 @@ export const logs: Record<string, string> = {
 	'消费': 'Consumption',
 	'管理': 'Admin',
 	'系统': 'System',
+	'缓存命中': 'Cache hit',
 	'使用': 'Usage',
 	'未知类型': 'Unknown type',
 	'令牌名称': 'Token name',

@@ -82,6 +82,8 @@ export const tokens: Record<string, string> = {
 	'IP 白名单': 'IP whitelist',
 	'每行一个 IP 地址或 CIDR 网段，留空表示不限制': 'One IP address or CIDR range per line; empty means any address',
 	'限制可用模型': 'Limit to models',
+	'使用响应缓存': 'Use the response cache',
+	'管理员开启响应缓存后，相同的请求可由缓存回答；关闭则此令牌的调用总是发往上游': 'When the administrator turns the response cache on, an identical request may be answered from it; off, this token\'s calls always go upstream',
 	'已选模型': 'Selected models',
 	'移除 {name}': 'Remove {name}',
 	'筛选模型': 'Filter models',

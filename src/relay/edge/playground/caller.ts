@@ -46,7 +46,7 @@ export function playgroundGroup(dependencies: Dependencies, user: PlaygroundUser
 export function playgroundCaller(user: PlaygroundUser, group: string): RelayCaller {
 	return {
 		user: { id: user.id, username: user.username, group: user.group, role: user.role, limits: callLimitsOf({ rpm_limit: user.rpmLimit, tpm_limit: user.tpmLimit, rpd_limit: user.rpdLimit, concurrency_limit: user.concurrencyLimit }) },
-		token: { id: 0, name: `${PLAYGROUND_TOKEN_PREFIX}${group}`, group, unlimited: true, modelLimits: undefined, limits: NO_CALL_LIMITS },
+		token: { id: 0, name: `${PLAYGROUND_TOKEN_PREFIX}${group}`, group, unlimited: true, modelLimits: undefined, limits: NO_CALL_LIMITS, responseCache: true },
 		pinnedChannelId: undefined,
 	}
 }

@@ -6,7 +6,7 @@
  */
 import type { ConvertedRequest } from '../canonical'
 import type { ClientFormat } from '../client-format'
-import { encodedStream } from '../events'
+import { encodedStream, type EventReader } from '../events'
 import { claudeMessageFromOpenAI } from './answer'
 import { canonicalFromClaude } from './request'
 import { claudeNativeRequest, type HeaderReader } from './same-format'
@@ -21,10 +21,31 @@ export function canonicalRequestFromClaude(value: unknown, text: string, headers
 	return { endpoint: 'chat', body, extras, native: claudeNativeRequest(text, value as Record<string, unknown>, headers, betaQuery) }
 }
 
+/** The events, with the prompt's count awaited before the first batch is handed on (and kept for `message_start`). */
+function afterCount(events: EventReader, promptTokens: Promise<number>, counted: (tokens: number) => void): EventReader {
+	let waited = false
+	return {
+		async read() {
+			if (!waited) {
+				waited = true
+				counted(await promptTokens.catch(() => 0))
+			}
+			return events.read()
+		},
+		cancel: (reason) => events.cancel(reason),
+	}
+}
+
 export function claudeClientFormat(model: string): ClientFormat {
 	return {
 		answerText: (answer, wire, text) => (wire === 'claude' ? text ?? JSON.stringify(answer) : JSON.stringify(claudeMessageFromOpenAI(answer, model))),
-		stream: (events, wire) => encodedStream(events, claudeStreamEncoder(wire, model)),
+		stream(events, wire, _answeredBy, promptTokens) {
+			if (wire === 'claude' || !promptTokens) return encodedStream(events, claudeStreamEncoder(wire, model))
+			let inputTokens = 0
+			return encodedStream(afterCount(events, promptTokens, (tokens) => (inputTokens = tokens)), claudeStreamEncoder(wire, model, () => inputTokens))
+		},
+		// An OpenAI-format stream's message_start reports the prompt as counted here (the upstream tells only at the end).
+		countsPrompt: (wire) => wire !== 'claude',
 		streamContentType: 'text/event-stream',
 	}
 }

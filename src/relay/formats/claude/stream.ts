@@ -3,9 +3,9 @@
  * go as the upstream sent them. OpenAI chunks become Claude's event sequence: `message_start`, then
  * per block `content_block_start` / `content_block_delta`… / `content_block_stop` (thinking, text,
  * tool use), then `message_delta` with the stop reason and the whole usage, and `message_stop`. The
- * prompt usage is only known at the end, so `message_start` reports 0 input tokens and
- * `message_delta` the real counts (Claude's SDKs take them from there). A failed stream ends with
- * Claude's `error` event.
+ * upstream's prompt usage is only known at the end, so `message_start` reports the prompt as Ferry
+ * counted it (0 when it was not counted) and `message_delta` the upstream's counts (Claude's SDKs
+ * take them from there). A failed stream ends with Claude's `error` event.
  */
 import type { AnswerEvent, Json, StreamEncoder, WireFormat } from '../events'
 import { claudeMessageId } from './answer'
@@ -40,11 +40,12 @@ const claudeEvents: StreamEncoder = {
 	end: () => '',
 }
 
-export function claudeStreamEncoder(wire: WireFormat, model: string): StreamEncoder {
-	return wire === 'claude' ? claudeEvents : claudeEventsFromOpenAI(model)
+/** `inputTokens` answers the prompt's size as Ferry counted it, once it is known (0 until then). */
+export function claudeStreamEncoder(wire: WireFormat, model: string, inputTokens: () => number = () => 0): StreamEncoder {
+	return wire === 'claude' ? claudeEvents : claudeEventsFromOpenAI(model, inputTokens)
 }
 
-function claudeEventsFromOpenAI(model: string): StreamEncoder {
+function claudeEventsFromOpenAI(model: string, inputTokens: () => number): StreamEncoder {
 	let started = false
 	let finished = false
 	let blockIndex = -1
@@ -57,7 +58,7 @@ function claudeEventsFromOpenAI(model: string): StreamEncoder {
 		started = true
 		const message = {
 			id: claudeMessageId(id), type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null,
-			usage: { input_tokens: 0, output_tokens: 0 },
+			usage: { input_tokens: inputTokens(), output_tokens: 0 },
 		}
 		return event('message_start', { message })
 	}

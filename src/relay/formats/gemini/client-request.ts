@@ -80,7 +80,7 @@ function toolsOf(request: GeminiRequest): Body {
 		function: {
 			name: declaration.name ?? '',
 			...(declaration.description ? { description: declaration.description } : {}),
-			parameters: declaration.parameters ? jsonSchemaFromGemini(declaration.parameters) : declaration.parametersJsonSchema ?? { type: 'object', properties: {} },
+			parameters: jsonSchemaFromGemini(declaration.parameters ?? declaration.parametersJsonSchema ?? { type: 'object', properties: {} }),
 		},
 	}))
 	if (tools.length === 0) return {}
@@ -106,7 +106,9 @@ function generationOf(request: GeminiRequest): Body {
 	copy('frequency_penalty', config.frequencyPenalty)
 	copy('seed', config.seed)
 	if (config.stopSequences && config.stopSequences.length > 0) body.stop = config.stopSequences
-	const schema = config.responseJsonSchema ?? (config.responseSchema ? jsonSchemaFromGemini(config.responseSchema) : undefined)
+	// Either form, with Gemini's upper-case types normalised: OpenAI-format upstreams take JSON Schema's lower case only.
+	const given = config.responseJsonSchema ?? config.responseSchema
+	const schema = given ? jsonSchemaFromGemini(given) : undefined
 	if (schema) body.response_format = { type: 'json_schema', json_schema: { name: 'response', schema } }
 	else if (config.responseMimeType === 'application/json') body.response_format = { type: 'json_object' }
 	return body

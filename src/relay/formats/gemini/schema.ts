@@ -31,14 +31,29 @@ export function geminiSchema(schema: unknown): unknown {
 	return trimmed
 }
 
-/** A Gemini-format schema as JSON Schema: types in lower case, the rest as it is. */
+/** Keywords holding one schema, a list of schemas, and a map of schemas, walked by jsonSchemaFromGemini. */
+const ONE_SCHEMA = new Set(['items', 'additionalProperties', 'not', 'contains'])
+const SCHEMA_LIST = new Set(['anyOf', 'oneOf', 'allOf', 'prefixItems'])
+const SCHEMA_MAP = new Set(['properties', '$defs', 'definitions', 'patternProperties'])
+
+/**
+ * A Gemini-format schema (OpenAPI's `responseSchema`, or a `responseJsonSchema` written with Gemini's
+ * upper-case types, as Gemini CLI writes it) as JSON Schema for any other upstream: types in lower
+ * case, OpenAPI's `nullable: true` as a `null` type, nested schemas alike, the rest as it is.
+ */
 export function jsonSchemaFromGemini(schema: unknown): unknown {
 	if (Array.isArray(schema)) return schema.map(jsonSchemaFromGemini)
 	if (!isObject(schema)) return schema
-	return Object.fromEntries(Object.entries(schema).map(([field, value]) => {
-		if (field === 'type' && typeof value === 'string') return [field, value.toLowerCase()]
-		if (field === 'properties' && isObject(value)) return [field, Object.fromEntries(Object.entries(value).map(([name, property]) => [name, jsonSchemaFromGemini(property)]))]
-		if (field === 'items' || field === 'anyOf') return [field, jsonSchemaFromGemini(value)]
-		return [field, value]
-	}))
+	const result: Record<string, unknown> = {}
+	for (const [field, value] of Object.entries(schema)) {
+		if (field === 'type' && typeof value === 'string') result.type = value.toLowerCase()
+		else if (field === 'type' && Array.isArray(value)) result.type = value.map((type) => (typeof type === 'string' ? type.toLowerCase() : type))
+		else if (field === 'nullable') continue
+		else if (ONE_SCHEMA.has(field) && isObject(value)) result[field] = jsonSchemaFromGemini(value)
+		else if ((SCHEMA_LIST.has(field) || field === 'items') && Array.isArray(value)) result[field] = value.map(jsonSchemaFromGemini)
+		else if (SCHEMA_MAP.has(field) && isObject(value)) result[field] = Object.fromEntries(Object.entries(value).map(([name, property]) => [name, jsonSchemaFromGemini(property)]))
+		else result[field] = value
+	}
+	if (schema.nullable === true && typeof result.type === 'string') result.type = [result.type, 'null']
+	return result
 }

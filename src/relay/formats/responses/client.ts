@@ -22,6 +22,21 @@ export function canonicalRequestFromResponses(value: Json, text: string): Conver
 	return { endpoint: 'chat', body: chatBodyFromResponses(value, required !== undefined), extras: NO_EXTRAS, native: responsesNativeRequest(text, value, required) }
 }
 
+/** Why a compaction goes only to a channel that speaks the Responses API: the others have no such call. */
+export const COMPACTION_REASON = 'compaction (/v1/responses/compact) needs a channel that speaks the Responses API'
+
+/**
+ * A compaction request (`POST /v1/responses/compact`) as the canonical request: held and priced by
+ * its chat body, sent only to a channel that speaks the API, to its `/compact` path. It is answered
+ * whole: a `stream` field, which the call does not take, is left out.
+ */
+export function canonicalCompactionFromResponses(value: Json, text: string): ConvertedRequest {
+	const { stream, ...compaction } = value
+	const body = stream === undefined ? value : compaction
+	const bodyText = stream === undefined ? text : JSON.stringify(compaction)
+	return { endpoint: 'chat', body: chatBodyFromResponses(body, true), extras: NO_EXTRAS, native: { ...responsesNativeRequest(bodyText, body, COMPACTION_REASON), path: '/compact' } }
+}
+
 /** The client's own request, for a channel that speaks the API: its bytes when the model name is unchanged. */
 function responsesNativeRequest(text: string, value: Json, required: string | undefined): NativeRequest {
 	return {

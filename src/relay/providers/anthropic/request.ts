@@ -9,6 +9,7 @@
 import { sourceFromUrl } from '../../formats/claude/images'
 import { type MessageExtras, messageExtras, NO_EXTRAS, type RequestExtras, topKOf } from '../../formats/canonical'
 import { parseClientJson } from '../../formats/json'
+import { claudeStructuredOutput } from './structured-output'
 
 /**
  * Claude requires `max_tokens`. 4096 is the largest output every Messages model accepts (Claude 3
@@ -148,17 +149,21 @@ export function claudeRequestBody(body: Json, extras: RequestExtras = NO_EXTRAS)
 		max_tokens: typeof limit === 'number' && limit > 0 ? limit : DEFAULT_MAX_TOKENS,
 	}
 	if (system.length > 0) request.system = system
+	const thinking = extras.thinking ?? body.thinking
+	const claudeTools = tools(body.tools)
 	const optional: Json = {
 		temperature: body.temperature,
 		top_p: body.top_p,
 		// A Claude-format client's settings ride as Ferry's extras (formats/canonical.ts); an OpenAI client's as its own fields.
 		top_k: topKOf(body, extras),
-		thinking: extras.thinking ?? body.thinking,
+		thinking,
 		stop_sequences: stopSequences(body.stop),
-		tools: tools(body.tools),
+		tools: claudeTools,
 		tool_choice: Array.isArray(body.tools) && body.tools.length > 0 ? toolChoice(body.tool_choice, body.parallel_tool_calls) : undefined,
 		metadata: typeof body.user === 'string' ? { user_id: body.user } : undefined,
 		stream: body.stream === true ? true : undefined,
+		// `response_format`: `output_config.format`, or the tool fallback (structured-output.ts), which replaces tools and choice.
+		...claudeStructuredOutput(body, claudeTools, isObject(thinking) && thinking.type !== 'disabled'),
 	}
 	for (const [field, value] of Object.entries(optional)) if (value !== undefined && value !== null) request[field] = value
 	return request

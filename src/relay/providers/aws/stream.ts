@@ -78,7 +78,7 @@ export function claudeEventsFromBedrock(source: BodyReader): EventReader {
 	}
 }
 
-export function openAIStreamFromBedrock(source: BodyReader, model: string): EventReader {
+export function openAIStreamFromBedrock(source: BodyReader, model: string, request?: Record<string, unknown>): EventReader {
 	const messages = readEventStream(source)
 	return openAIStreamFromClaudeEvents(async () => {
 		const message = await messages.next()
@@ -88,5 +88,5 @@ export function openAIStreamFromBedrock(source: BodyReader, model: string): Even
 		if (kind === 'event' && message.headers[':event-type'] === 'chunk') return claudeEvents(message)
 		// Other event types (initial-response, ones added later) carry nothing to pass on.
 		return []
-	}, (reason) => messages.cancel(reason), model)
+	}, (reason) => messages.cancel(reason), model, request)
 }

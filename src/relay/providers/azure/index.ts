@@ -33,6 +33,8 @@ export const azure = openAICompatible({
 	headers: (channel) => ({ 'api-key': channel.key }),
 	// Azure's v1 route: no api-version, the deployment named in the body.
 	responses: { url: (channel) => `${channel.baseUrl}/openai/v1/responses`, model: azureDeployment },
+	// The GA Realtime route: v1, the deployment as `model`.
+	realtime: (channel, model) => `${channel.baseUrl}/openai/v1/realtime?model=${encodeURIComponent(azureDeployment(model))}`,
 	// The data plane's list of the resource's models (not its deployments).
 	modelList: {
 		request: (channel) => ({

@@ -3,7 +3,7 @@
  * small difference: its base URL, its paths or how it builds the URL, and its auth headers; and
  * what the console shows of its type (name, key format, default models).
  */
-import type { ModelList, ProviderAdaptor, RelayEndpoint, UpstreamChannel } from '../types'
+import type { ModelList, ProviderAdaptor, RelayEndpoint, SocketRoute, UpstreamChannel } from '../types'
 import { openAIModelList } from './model-list'
 import { responsesPassThrough, type ResponsesRoute } from './responses'
 
@@ -36,7 +36,12 @@ interface OpenAICompatibleOptions extends Pick<ProviderAdaptor, 'type' | 'name' 
 	modelList?: ModelList
 	/** Where the upstream serves OpenAI's Responses API natively, if it does (else Responses calls are bridged to chat). */
 	responses?: ResponsesRoute
+	/** The Realtime API's socket URL for a model, if the upstream serves it. */
+	realtime?: (channel: UpstreamChannel, model: string) => string
 }
+
+/** An http(s) URL as the ws(s) URL of the same place. */
+export const webSocketUrl = (url: string) => url.replace(/^http(s?):/i, 'ws$1:')
 
 export const bearer = (channel: UpstreamChannel) => ({ authorization: `Bearer ${channel.key}` })
 
@@ -45,6 +50,10 @@ export function openAICompatible(options: OpenAICompatibleOptions): ProviderAdap
 	const endpoints = options.endpoints ?? (options.paths ? (Object.keys(options.paths) as RelayEndpoint[]) : DEFAULT_ENDPOINTS)
 	const url = options.url ?? ((channel, endpoint) => `${channel.baseUrl || options.defaultBaseUrl}${paths[endpoint]}`)
 	const headers = options.headers ?? bearer
+	const sockets: Partial<Record<'realtime' | 'responses', SocketRoute>> = {}
+	if (options.realtime) sockets.realtime = { url: (channel, model) => webSocketUrl(options.realtime!(channel, model)), headers }
+	// The Responses API's WebSocket mode is its create URL, upgraded; the model travels in each message.
+	if (options.responses) sockets.responses = { url: (channel) => webSocketUrl(options.responses!.url(channel)), headers, bodyModel: options.responses.model }
 	return {
 		type: options.type,
 		name: options.name,
@@ -54,6 +63,7 @@ export function openAICompatible(options: OpenAICompatibleOptions): ProviderAdap
 		modelList: options.modelList ?? openAIModelList,
 		...(options.readBalance ? { readBalance: options.readBalance } : {}),
 		...(options.responses ? { sameFormat: { responses: responsesPassThrough(options.responses, headers) } } : {}),
+		...(Object.keys(sockets).length > 0 ? { sockets } : {}),
 		openai: {
 			endpoints,
 			buildRequest(channel, endpoint, body, text) {

@@ -2,7 +2,7 @@
  * OpenAI's Responses API spoken natively (same-format traffic): a Responses client's body
  * goes upstream with only the model mapped, its answer (whole or streamed) comes back as it came, and
  * the objects the upstream keeps (`GET/DELETE /responses/{id}`, `/input_items`, `/cancel`) are
- * reached under the same URL.
+ * reached under the same URL, as is a compaction (`POST /responses/compact`: the request's `path`).
  */
 import type { SameFormatPassThrough, UpstreamChannel } from '../types'
 
@@ -18,7 +18,7 @@ export function responsesPassThrough(route: ResponsesRoute, headers: (channel: U
 		buildRequest(channel, call) {
 			const model = route.model?.(call.model) ?? call.model
 			return {
-				url: route.url(channel),
+				url: `${route.url(channel)}${call.path ?? ''}`,
 				headers: { 'content-type': 'application/json', ...headers(channel) },
 				// The client's bytes, model mapped (NativeRequest: its text, or its value with the model replaced); re-serialised only for another body model.
 				body: model === call.model ? call.body : JSON.stringify({ ...call.value, model }),

@@ -19,4 +19,5 @@ export const openai = openAICompatible({
 	}),
 	readBalance: readOpenAIBilling,
 	responses: { url: (channel) => `${channel.baseUrl}/v1/responses` },
+	realtime: (channel, model) => `${channel.baseUrl}/v1/realtime?model=${encodeURIComponent(model)}`,
 })

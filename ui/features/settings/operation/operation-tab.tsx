@@ -12,6 +12,7 @@ import { type NavSection, SectionNav } from '@ui/features/settings/operation/sec
 import { RateLimitSection } from '@ui/features/settings/operation/rate-limit-section'
 import { RoutingSection } from '@ui/features/settings/operation/routing-section'
 import { SensitiveSection } from '@ui/features/settings/operation/sensitive-section'
+import { SessionsCacheSection } from '@ui/features/settings/operation/sessions-cache-section'
 
 /** The sections in page order: their SectionCard ids and titles. */
 const SECTIONS: readonly NavSection[] = [
@@ -24,6 +25,7 @@ const SECTIONS: readonly NavSection[] = [
 	{ id: 'rate-limit', title: '请求速率限制' },
 	{ id: 'routing', title: '路由与会话亲和' },
 	{ id: 'affinity-sessions', title: '会话亲和记录' },
+	{ id: 'sessions-cache', title: '响应缓存与长会话' },
 	{ id: 'quota', title: '额度设置' },
 	{ id: 'chat', title: '聊天设置' },
 	{ id: 'group', title: '分组设置' },
@@ -45,6 +47,7 @@ export function OperationTab() {
 				<RateLimitSection />
 				<RoutingSection />
 				<AffinitySessionsSection />
+				<SessionsCacheSection />
 				<QuotaSection />
 				<ChatSection />
 				<GroupSection />

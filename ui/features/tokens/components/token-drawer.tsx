@@ -110,6 +110,13 @@ function TokenForm({ target, models, groups, onClose, onSaved }: Omit<TokenDrawe
 				<Field id="token-group" label="分组">
 					<GroupSelect id="token-group" groups={groups} value={values.group} onChange={(group) => set('group', group)} />
 				</Field>
+				<div className="flex flex-col gap-1">
+					<Label className="justify-between">
+						{t('使用响应缓存')}
+						<Switch checked={values.responseCache} onCheckedChange={(checked) => set('responseCache', checked)} data-testid="token-response-cache" />
+					</Label>
+					<p className="text-xs text-muted-foreground">{t('管理员开启响应缓存后，相同的请求可由缓存回答；关闭则此令牌的调用总是发往上游')}</p>
+				</div>
 			</SheetBody>
 			<SheetFormActions onCancel={onClose} submitting={submitting} />
 		</form>

@@ -1,0 +1,1 @@
+ALTER TABLE "tokens" ADD COLUMN "response_cache_enabled" boolean DEFAULT true NOT NULL;

@@ -1,0 +1,1 @@
+ALTER TABLE `tokens` ADD `response_cache_enabled` integer DEFAULT true NOT NULL;
