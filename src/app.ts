@@ -24,6 +24,7 @@ import { createHostCheck, createOutboundClient, openerWith, parseHostList } from
 import { createMemoryRateLimiter, createRedisRateLimiter, type RateLimiter } from './lib/rate-limiter'
 import { connectRedis } from './lib/redis'
 import { createMemoryAffinity, createRedisAffinity } from './lib/session-affinity'
+import { createSubscriptionBook } from './billing/subscription-book'
 
 export interface AppInput {
 	config: Config
@@ -90,8 +91,10 @@ export async function createApp(input: AppInput) {
 		redis,
 		affinity: redis ? createRedisAffinity(redis, affinitySettings) : createMemoryAffinity(affinitySettings),
 		clientAddress: createClientAddress(input.config.trustedProxies),
+		subscriptions: createSubscriptionBook(input.store, changes, logger),
 		startTime: nowSeconds(),
 	}
+	await dependencies.subscriptions.reload()
 	// Another node purged every session: forget what this one keeps in memory too.
 	changes.subscribe('affinity', (origin) => {
 		if (origin === 'remote') dependencies.affinity.forgetLocal()

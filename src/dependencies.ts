@@ -15,6 +15,7 @@ import type { Mailer } from './lib/mailer'
 import type { RateLimiter } from './lib/rate-limiter'
 import type { AffinityStore } from './lib/session-affinity'
 import type { RedisLink } from './lib/redis'
+import type { SubscriptionBook } from './billing/subscription-book'
 
 export interface PasswordHasher {
 	hash(password: string): Promise<string>
@@ -48,6 +49,8 @@ export interface Dependencies {
 	affinity: AffinityStore
 	/** The client's address (through trusted proxies): for rate limits, IP allow-lists and logs. */
 	clientAddress: ClientAddress
+	/** Every user's active subscriptions in memory: which may pay a call, and the group a plan puts its subscriber in. */
+	subscriptions: SubscriptionBook
 	/** When the process started, in unix seconds (shown by /api/status). */
 	startTime: number
 }

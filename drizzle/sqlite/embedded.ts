@@ -11,6 +11,7 @@ import migration7 from './0007_task_relay.sql' with { type: 'text' }
 import migration8 from './0008_channel_keys.sql' with { type: 'text' }
 import migration9 from './0009_key_cooldowns.sql' with { type: 'text' }
 import migration10 from './0010_token_response_cache.sql' with { type: 'text' }
+import migration11 from './0011_plans_limits_costs.sql' with { type: 'text' }
 
 export default {
 	journal,
@@ -26,5 +27,6 @@ export default {
 		'0008_channel_keys': migration8,
 		'0009_key_cooldowns': migration9,
 		'0010_token_response_cache': migration10,
+		'0011_plans_limits_costs': migration11,
 	} as Record<string, string>,
 }

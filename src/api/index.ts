@@ -19,6 +19,7 @@ import { pricingRoutes } from './pricing'
 import { dataRoutes } from './data'
 import { taskRoutes } from './tasks'
 import { affinityRoutes } from './affinity'
+import { planApiRoutes } from './plans'
 
 export function createApi(dependencies: Dependencies) {
 	return new Elysia({ prefix: '/api' })
@@ -47,4 +48,5 @@ export function createApi(dependencies: Dependencies) {
 		.use(dataRoutes(dependencies))
 		.use(taskRoutes(dependencies))
 		.use(affinityRoutes(dependencies))
+		.use(planApiRoutes(dependencies))
 }

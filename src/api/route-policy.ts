@@ -119,6 +119,19 @@ export const ROUTE_POLICY: Record<`${Method} /api/${string}`, Access> = {
 	'GET /api/option/': 'root',
 	'PUT /api/option/': 'root',
 	'POST /api/option/rest_model_ratio': 'root',
+	// Plans: the super admin writes them; signed-in users list (admins: all), buy and pay for them
+	'GET /api/plan/': 'user',
+	'POST /api/plan/': 'root',
+	'PUT /api/plan/': 'root',
+	'DELETE /api/plan/:id': 'root',
+	'POST /api/plan/:id/purchase': 'user',
+	'POST /api/plan/:id/pay': 'user',
+	// Subscriptions: the caller's own; any user's for admins, who may reset a window
+	'GET /api/user/self/subscriptions': 'user',
+	'GET /api/user/:id/subscriptions': 'admin',
+	'POST /api/user/:id/subscriptions/:subscription/reset': 'admin',
+	// Revenue, cost and margin of calls (the dashboard's admin part)
+	'GET /api/data/margin': 'admin',
 	// Session affinity (the relay's key router)
 	'POST /api/affinity/purge': 'root',
 }

@@ -1,12 +1,19 @@
 /**
- * Request holds (design §4): reserve before the upstream call, then exactly one of settle or void.
- * Each step is one transaction of guarded updates, so balances never go below zero and a hold is
- * closed at most once, on any number of nodes.
+ * Request holds: reserve before the upstream call, then exactly one of settle or void. Each step
+ * is one transaction of guarded updates, so balances never go below zero and a hold is closed at
+ * most once, on any number of nodes.
+ *
+ * A hold is taken from its funding sources in order: the caller's subscriptions that cover the
+ * model (plan-holds.ts: the hold must fit every one of a subscription's windows), then the wallet.
+ * A limited token's remaining quota is a limit on whatever pays, checked as for the wallet. The
+ * hold row records the source (`subscription_id`, 0 for the wallet, and the window `periods`), so
+ * settle and void give back to where the hold came from.
  */
 import { LOG_TYPE } from '@shared/log'
 import { execute, query, type Work } from '@/db'
 import type { Executor } from './batcher'
 import { nowSeconds } from '@/lib/clock'
+import { releasePlanHold, settlePlanHold, takeFromPlan, takeMoreFromPlan, type PlanSource } from './plan-holds'
 
 export const HOLD_STATE = { pending: 'pending', settled: 'settled', voided: 'voided' } as const
 /** A request still running after this long has lost its hold to the reconciler. */
@@ -28,6 +35,8 @@ interface Reservation {
 	amount: number
 	/** Which process holds it: the reconciler frees holds of dead processes. */
 	node: string
+	/** The caller's subscriptions covering the call's model, in the order they are tried before the wallet. */
+	sources?: readonly PlanSource[]
 }
 
 /*
@@ -40,10 +49,12 @@ const TAKE_TOKEN = 'UPDATE tokens SET remain_quota = remain_quota - $1 WHERE id 
 const GIVE_USER = 'UPDATE users SET quota = quota + $1 WHERE id = $2'
 const GIVE_TOKEN = 'UPDATE tokens SET remain_quota = remain_quota + $1 WHERE id = $2'
 const INSERT_HOLD = 'INSERT INTO quota_holds (request_id, user_id, token_id, token_limited, amount, node, deadline) VALUES ($1, $2, $3, $4, $5, $6, $7)'
-const CLOSE_HOLD = 'UPDATE quota_holds SET state = $2, reason = $3, closed_at = $4 WHERE request_id = $1 AND state = \'pending\' RETURNING user_id, token_id, token_limited, amount'
+const INSERT_PLAN_HOLD = `INSERT INTO quota_holds (request_id, user_id, token_id, token_limited, amount, node, deadline, subscription_id, periods)
+	VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`
+const CLOSE_HOLD = 'UPDATE quota_holds SET state = $2, reason = $3, closed_at = $4 WHERE request_id = $1 AND state = \'pending\' RETURNING user_id, token_id, token_limited, amount, subscription_id, periods'
 /** Settles with the charge capped at the hold; a cost above it is taken and recorded afterwards. */
 const SETTLE_HOLD = `UPDATE quota_holds SET state = 'settled', closed_at = $2, charged = CASE WHEN amount >= $3 THEN $3 ELSE amount END
-	WHERE request_id = $1 AND state = 'pending' RETURNING user_id, token_id, token_limited, amount`
+	WHERE request_id = $1 AND state = 'pending' RETURNING user_id, token_id, token_limited, amount, subscription_id, periods`
 const READ_USER_QUOTA = 'SELECT quota FROM users WHERE id = $1'
 const READ_TOKEN_REMAIN = 'SELECT remain_quota FROM tokens WHERE id = $1'
 const RECORD_CHARGE = 'UPDATE quota_holds SET charged = $1 WHERE request_id = $2'
@@ -57,30 +68,44 @@ const COUNT_USER_RETURNING = `${COUNT_USER} RETURNING quota`
 const COUNT_TOKEN = 'UPDATE tokens SET remain_quota = remain_quota + $4, used_quota = used_quota + $1, accessed_time = $2 WHERE id = $3'
 const COUNT_CHANNEL = 'UPDATE channels SET used_quota = used_quota + $1 WHERE id = $2'
 const INSERT_CONSUME_LOG = `INSERT INTO logs (user_id, type, quota, token_id, channel_id, request_id, username, token_name, model_name, "group",
-	prompt_tokens, completion_tokens, use_time, is_stream, channel_name, ip, content, other)
-	VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)`
+	prompt_tokens, completion_tokens, use_time, is_stream, channel_name, ip, content, other, cost, subscription_id)
+	VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)`
 
-type ClosedHold = { user_id: number; token_id: number; token_limited: boolean | number; amount: number }
+type ClosedHold = { user_id: number; token_id: number; token_limited: boolean | number; amount: number; subscription_id: number; periods: string }
 
 /**
- * Takes the hold from the user and, for a limited token, from the token. Never throws half-way:
- * a token that cannot cover the hold gives the user's debit back in the same unit of work, so the
- * batching executor can run many reservations in one transaction.
+ * Takes the hold from the first subscription among `sources` with room in every window, else
+ * from the user's wallet, and, for a limited token, from the token. Answers the subscription that
+ * pays (0: the wallet). Never throws half-way: a source that cannot cover the hold gives back what
+ * it took in the same unit of work, so the batching executor can run many reservations in one
+ * transaction.
  */
-export async function reserve(ledger: Executor, reservation: Reservation): Promise<void> {
-	const { requestId, userId, tokenId, tokenLimited, amount, node } = reservation
+export async function reserve(ledger: Executor, reservation: Reservation): Promise<number> {
+	const { requestId, userId, tokenId, tokenLimited, amount, node, sources } = reservation
 	if (!Number.isSafeInteger(amount) || amount <= 0) throw new Error('a hold must be a positive whole number of quota')
 	const limited = tokenId > 0 && tokenLimited
 	const outcome = await ledger.transaction(function* () {
+		const now = nowSeconds()
+		for (const source of sources ?? []) {
+			const periods = yield* takeFromPlan(source, userId, amount, now)
+			if (periods === undefined) continue
+			if (limited && (yield* execute(TAKE_TOKEN, [amount, tokenId])) === 0) {
+				yield* releasePlanHold(periods, amount)
+				return 'token' as const
+			}
+			yield* execute(INSERT_PLAN_HOLD, [requestId, userId, tokenId, limited, amount, node, now + HOLD_LIFETIME_SECONDS, source.subscriptionId, periods])
+			return source.subscriptionId
+		}
 		if ((yield* execute(TAKE_USER, [amount, userId])) === 0) return 'user' as const
 		if (limited && (yield* execute(TAKE_TOKEN, [amount, tokenId])) === 0) {
 			yield* execute(GIVE_USER, [amount, userId])
 			return 'token' as const
 		}
-		yield* execute(INSERT_HOLD, [requestId, userId, tokenId, limited, amount, node, nowSeconds() + HOLD_LIFETIME_SECONDS])
-		return 'held' as const
+		yield* execute(INSERT_HOLD, [requestId, userId, tokenId, limited, amount, node, now + HOLD_LIFETIME_SECONDS])
+		return 0
 	})
-	if (outcome !== 'held') throw new InsufficientQuotaError(outcome)
+	if (typeof outcome === 'string') throw new InsufficientQuotaError(outcome)
+	return outcome
 }
 
 /** What the consume log says about a settled call (seed 002 §3). */
@@ -105,12 +130,17 @@ export interface Settlement {
 		content: string
 		other: Record<string, unknown>
 	} | undefined
+	/** What the call cost the operator (quota), written beside the charge in the log; undefined: unknown. */
+	cost?: number
 	/** Also answer the user's balance once settled (the low-quota reminder): a statement more on SQLite. */
 	readBalance?: boolean
 }
 
-/** `balance`: the user's quota once the call is settled, when `readBalance` asked for it. */
-type SettleOutcome = { settled: false } | { settled: true; charged: number; shortfall: number; balance?: number }
+/**
+ * `balance`: the user's quota once the call is settled, when `readBalance` asked for it (a call a
+ * subscription paid leaves it as it was). `subscriptionId`: the subscription that paid, absent for the wallet.
+ */
+type SettleOutcome = { settled: false } | { settled: true; charged: number; shortfall: number; balance?: number; subscriptionId?: number }
 
 /**
  * Moves a pending hold to settled, returns or takes the difference to the actual cost, counts the
@@ -132,57 +162,72 @@ export function* settleWork(settlement: Settlement, dialect: Executor['dialect']
 	const tokenId = Number(hold.token_id)
 	const tokenLimited = Boolean(hold.token_limited)
 	const held = Number(hold.amount)
+	const subscriptionId = Number(hold.subscription_id ?? 0)
 	let charged = Math.max(0, actual)
 	if (charged > held) {
-		// Take what the user (and a limited token) can still give, never going below zero.
-		const [balance] = yield* query<{ quota: number }>(READ_USER_QUOTA, [userId])
-		let extra = Math.min(charged - held, Math.max(0, Number(balance?.quota ?? 0)))
+		// Take what the source (and a limited token) can still give, never going below zero.
+		let extra = charged - held
 		if (tokenLimited) {
 			const [token] = yield* query<{ remain_quota: number }>(READ_TOKEN_REMAIN, [tokenId])
 			extra = Math.min(extra, Math.max(0, Number(token?.remain_quota ?? 0)))
 		}
-		if (extra > 0) {
-			if ((yield* execute(TAKE_USER, [extra, userId])) === 0) extra = 0
-			else if (tokenLimited && (yield* execute(TAKE_TOKEN, [extra, tokenId])) === 0) {
-				yield* execute(GIVE_USER, [extra, userId])
-				extra = 0
-			}
+		extra = subscriptionId ? yield* takeMoreFromPlan(hold.periods, extra) : yield* takeMoreFromWallet(userId, extra)
+		if (extra > 0 && tokenLimited && (yield* execute(TAKE_TOKEN, [extra, tokenId])) === 0) {
+			if (subscriptionId) yield* releasePlanHold(hold.periods, extra)
+			else yield* execute(GIVE_USER, [extra, userId])
+			extra = 0
 		}
 		charged = held + extra
 		yield* execute(RECORD_CHARGE, [charged, requestId])
 	}
 	const refund = held - Math.min(charged, held)
+	// The wallet gets back what it held beyond the charge; a subscription's periods get theirs back.
+	const walletRefund = subscriptionId ? 0 : refund
+	if (subscriptionId) yield* settlePlanHold(hold.periods, Math.max(held, charged), charged)
 	let balance: number | undefined
 	if (returning) {
-		const [user] = yield* query<{ quota: number }>(COUNT_USER_RETURNING, [charged, userId, refund])
+		const [user] = yield* query<{ quota: number }>(COUNT_USER_RETURNING, [charged, userId, walletRefund])
 		balance = Number(user?.quota ?? 0)
 	} else {
-		yield* execute(COUNT_USER, [charged, userId, refund])
+		yield* execute(COUNT_USER, [charged, userId, walletRefund])
 		if (readBalance) balance = Number((yield* query<{ quota: number }>(READ_USER_QUOTA, [userId]))[0]?.quota ?? 0)
 	}
 	if (tokenId) yield* execute(COUNT_TOKEN, [charged, now, tokenId, tokenLimited ? refund : 0])
 	if (channelId) yield* execute(COUNT_CHANNEL, [charged, channelId])
 	const shortfall = Math.max(0, actual - charged)
 	if (log) {
-		const other = shortfall > 0 ? { ...log.other, admin_info: { ...(log.other.admin_info as object | undefined), shortfall } } : log.other
+		const withShortfall = shortfall > 0 ? { ...log.other, admin_info: { ...(log.other.admin_info as object | undefined), shortfall } } : log.other
+		const other = subscriptionId ? { ...withShortfall, subscription_id: subscriptionId } : withShortfall
 		yield* execute(INSERT_CONSUME_LOG, [
 			userId, log.type ?? LOG_TYPE.consume, charged, tokenId, channelId, requestId, log.username, log.tokenName, log.modelName, log.group,
 			log.promptTokens, log.completionTokens, log.useTime, log.isStream, log.channelName, log.ip, log.content, JSON.stringify(other),
+			settlement.cost ?? null, subscriptionId,
 		])
 	}
-	return { settled: true, charged, shortfall, balance } as const
+	return { settled: true, charged, shortfall, balance, ...(subscriptionId ? { subscriptionId } : {}) } as const
+}
+
+/** Takes up to `extra` more from the wallet, never below zero; answers what it took. */
+function* takeMoreFromWallet(userId: number, extra: number) {
+	const [balance] = yield* query<{ quota: number }>(READ_USER_QUOTA, [userId])
+	const room = Math.min(extra, Math.max(0, Number(balance?.quota ?? 0)))
+	if (room <= 0) return 0
+	return (yield* execute(TAKE_USER, [room, userId])) === 0 ? 0 : room
 }
 
 /**
- * A unit of work that closes a pending hold as voided and gives its amount back to the user and a
- * limited token; answers the hold, or undefined when it was no longer pending.
+ * A unit of work that closes a pending hold as voided and gives its amount back to where it came
+ * from (the wallet or the subscription's periods) and to a limited token; answers the hold, or
+ * undefined when it was no longer pending.
  */
 export function* voidHoldWork(requestId: string, reason: string) {
 	const [hold] = yield* query<ClosedHold>(CLOSE_HOLD, [requestId, HOLD_STATE.voided, reason, nowSeconds()])
 	if (!hold) return undefined
-	yield* execute(GIVE_USER, [Number(hold.amount), Number(hold.user_id)])
+	const subscriptionId = Number(hold.subscription_id ?? 0)
+	if (subscriptionId) yield* releasePlanHold(hold.periods, Number(hold.amount))
+	else yield* execute(GIVE_USER, [Number(hold.amount), Number(hold.user_id)])
 	if (hold.token_limited) yield* execute(GIVE_TOKEN, [Number(hold.amount), Number(hold.token_id)])
-	return { userId: Number(hold.user_id), tokenId: Number(hold.token_id), amount: Number(hold.amount) }
+	return { userId: Number(hold.user_id), tokenId: Number(hold.token_id), amount: Number(hold.amount), subscriptionId }
 }
 
 /** Returns a pending hold in full: the call failed before producing anything billable. */

@@ -38,6 +38,11 @@ export const users = sqliteTable('users', {
 	createdTime: integer('created_time').notNull().default(now),
 	lastLoginTime: integer('last_login_time').notNull().default(0),
 	/** When the last low-quota reminder went out (QuotaRemindThreshold); one per 2 hours, on one node. */
+	/** Call limits (relay/edge/request-limits.ts); 0 sets none here. */
+	rpmLimit: integer('rpm_limit').notNull().default(0),
+	tpmLimit: integer('tpm_limit').notNull().default(0),
+	rpdLimit: integer('rpd_limit').notNull().default(0),
+	concurrencyLimit: integer('concurrency_limit').notNull().default(0),
 	quotaRemindedAt: integer('quota_reminded_at').notNull().default(0),
 	deletedAt: integer('deleted_at'),
 }, (table) => [
@@ -75,6 +80,10 @@ export const tokens = sqliteTable('tokens', {
 	allowIps: text('allow_ips').notNull().default(''),
 	usedQuota: integer('used_quota').notNull().default(0),
 	group: text('group').notNull().default(''),
+	/** Call limits (relay/edge/request-limits.ts); 0 sets none here. */
+	rpmLimit: integer('rpm_limit').notNull().default(0),
+	tpmLimit: integer('tpm_limit').notNull().default(0),
+	rpdLimit: integer('rpd_limit').notNull().default(0),
 	/** Calls of this token in flight at once; 0: no limit. */
 	concurrencyLimit: integer('concurrency_limit').notNull().default(0),
 	/** Whether the token's calls use the response cache (when it is on); false opts out. */
@@ -125,6 +134,10 @@ export const channels = sqliteTable('channels', {
 	multiKeyMode: text('multi_key_mode').notNull().default('random'),
 	/** The `position` the next added key gets: positions are never reused, even after deletions. */
 	nextKeyIndex: integer('next_key_index').notNull().default(0),
+	/** What the operator pays the upstream, as a multiple of the model's list price before group ratios; null: unknown. */
+	costRatio: real('cost_ratio'),
+	/** JSON `{model: {input?, output?, cache_read?, per_call?}}`: USD per million tokens or per call; wins over `cost_ratio`. */
+	modelCost: text('model_cost').notNull().default(''),
 }, (table) => [
 	index('channels_name_index').on(table.name),
 	index('channels_tag_index').on(table.tag),
@@ -205,6 +218,10 @@ export const logs = sqliteTable('logs', {
 	ip: text('ip').notNull().default(''),
 	requestId: text('request_id').notNull().default(''),
 	other: text('other').notNull().default(''),
+	/** What the call cost the operator, in quota (consume rows); null: the channel's cost is unknown. */
+	cost: integer('cost'),
+	/** The subscription that paid the call (consume rows); 0: the wallet. */
+	subscriptionId: integer('subscription_id').notNull().default(0),
 }, (table) => [
 	index('logs_user_id_id_index').on(table.userId, table.id),
 	index('logs_created_at_type_index').on(table.createdAt, table.type),
@@ -223,6 +240,8 @@ export const redemptions = sqliteTable('redemptions', {
 	redeemedTime: integer('redeemed_time').notNull().default(0),
 	usedUserId: integer('used_user_id').notNull().default(0),
 	expiredTime: integer('expired_time').notNull().default(0),
+	/** A code that grants this plan (its id) instead of quota; 0: a quota code. */
+	planId: integer('plan_id').notNull().default(0),
 	deletedAt: integer('deleted_at'),
 }, (table) => [
 	uniqueIndex('redemptions_key_unique').on(table.key),
@@ -239,6 +258,8 @@ export const topUps = sqliteTable('top_ups', {
 	createTime: integer('create_time').notNull().default(now),
 	completeTime: integer('complete_time').notNull().default(0),
 	status: text('status').notNull().default('pending'),
+	/** An order for this plan (its id) rather than for quota; 0: a top-up. */
+	planId: integer('plan_id').notNull().default(0),
 }, (table) => [
 	uniqueIndex('top_ups_trade_no_unique').on(table.tradeNo),
 	index('top_ups_user_id_index').on(table.userId),
@@ -269,6 +290,8 @@ export const midjourneys = sqliteTable('midjourneys', {
 	requestId: text('request_id').notNull().default(''),
 	/** JSON never shown to users: who pays and how (token, group, price), for the log when the task ends. */
 	privateData: text('private_data').notNull().default(''),
+	/** What the task costs the operator, in quota; null: unknown. */
+	cost: integer('cost'),
 }, (table) => [
 	index('midjourneys_user_id_index').on(table.userId),
 	index('midjourneys_mj_id_index').on(table.mjId),
@@ -300,6 +323,8 @@ export const tasks = sqliteTable('tasks', {
 	data: text('data').notNull().default(''),
 	/** The ledger hold the task lives on (design §4); empty for a free task. */
 	requestId: text('request_id').notNull().default(''),
+	/** What the task costs the operator, in quota; null: unknown. */
+	cost: integer('cost'),
 }, (table) => [
 	index('tasks_task_id_index').on(table.taskId),
 	index('tasks_user_id_index').on(table.userId),
@@ -337,6 +362,10 @@ export const quotaHolds = sqliteTable('quota_holds', {
 	createdAt: integer('created_at').notNull().default(now),
 	deadline: integer('deadline').notNull(),
 	closedAt: integer('closed_at').notNull().default(0),
+	/** The funding source: the subscription the hold was taken from, 0 for the wallet. */
+	subscriptionId: integer('subscription_id').notNull().default(0),
+	/** A subscription's hold: the ids of the window periods it took from, comma-separated (one per window). */
+	periods: text('periods').notNull().default(''),
 }, (table) => [
 	uniqueIndex('quota_holds_request_id_unique').on(table.requestId),
 	// Only pending holds are looked for (the reconciler); settled ones leave this small index.
@@ -355,6 +384,77 @@ export const quotaHoldTotals = sqliteTable('quota_hold_totals', {
 	holds: integer('holds').notNull().default(0),
 }, (table) => [
 	primaryKey({ columns: [table.userId, table.tokenId] }),
+])
+
+/**
+ * Plans (billing/subscriptions.ts): a price for a period with usage windows. `windows` is JSON
+ * `[{seconds, quota}]` (1 to 8); `models` is comma-separated, empty for every model; `group`, when
+ * set, is the group a subscriber is in while subscribed. Subscriptions copy the terms they were
+ * bought with, so editing or deleting a plan never changes them.
+ */
+export const plans = sqliteTable('plans', {
+	id: integer('id').primaryKey({ autoIncrement: true }),
+	name: text('name').notNull(),
+	price: integer('price').notNull().default(0),
+	durationSeconds: integer('duration_seconds').notNull(),
+	windows: text('windows').notNull(),
+	models: text('models').notNull().default(''),
+	group: text('group').notNull().default(''),
+	enabled: integer('enabled', { mode: 'boolean' }).notNull().default(true),
+	createdTime: integer('created_time').notNull().default(now),
+	updatedTime: integer('updated_time').notNull().default(now),
+	deletedAt: integer('deleted_at'),
+})
+
+/**
+ * A user's subscription to a plan, with the plan's terms as they were when it was granted.
+ * `source` says how it came (wallet, epay, redemption, default, admin) and `reference` makes each
+ * grant happen once (a payment's trade number, a code's id). `rolled_up` is what settled holds
+ * rolled up out of `quota_holds` charged it (billing/roll-up.ts), for the audit.
+ */
+export const subscriptions = sqliteTable('subscriptions', {
+	id: integer('id').primaryKey({ autoIncrement: true }),
+	userId: integer('user_id').notNull(),
+	planId: integer('plan_id').notNull(),
+	name: text('name').notNull(),
+	price: integer('price').notNull().default(0),
+	source: text('source').notNull(),
+	reference: text('reference').notNull(),
+	models: text('models').notNull().default(''),
+	group: text('group').notNull().default(''),
+	windows: text('windows').notNull(),
+	startsAt: integer('starts_at').notNull(),
+	expiresAt: integer('expires_at').notNull(),
+	createdAt: integer('created_at').notNull().default(now),
+	rolledUp: integer('rolled_up').notNull().default(0),
+}, (table) => [
+	uniqueIndex('subscriptions_reference_unique').on(table.reference),
+	index('subscriptions_user_id_index').on(table.userId),
+	index('subscriptions_expires_at_index').on(table.expiresAt),
+])
+
+/**
+ * One period of one usage window of a subscription: a window's allowance starts at its first use
+ * and runs `seconds`; the next use after `ends_at` starts the next period (`sequence` + 1). The
+ * ledger keeps `quota = used + held + remain` for every period: holds move `remain` to `held`,
+ * settling moves `held` to `used` (the rest back to `remain`). A hold stays with the periods it
+ * was taken from, so a call spanning a reset is charged where it began.
+ */
+export const subscriptionPeriods = sqliteTable('subscription_periods', {
+	id: integer('id').primaryKey({ autoIncrement: true }),
+	subscriptionId: integer('subscription_id').notNull(),
+	userId: integer('user_id').notNull(),
+	windowIndex: integer('window_index').notNull(),
+	sequence: integer('sequence').notNull(),
+	quota: integer('quota').notNull(),
+	used: integer('used').notNull().default(0),
+	held: integer('held').notNull().default(0),
+	remain: integer('remain').notNull(),
+	startedAt: integer('started_at').notNull(),
+	endsAt: integer('ends_at').notNull(),
+}, (table) => [
+	uniqueIndex('subscription_periods_sequence_unique').on(table.subscriptionId, table.windowIndex, table.sequence),
+	index('subscription_periods_subscription_ends_index').on(table.subscriptionId, table.endsAt),
 ])
 
 /** Background jobs take a lease so exactly one node runs each (design §9). */

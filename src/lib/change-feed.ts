@@ -1,10 +1,11 @@
 /**
  * Tells in-process caches that a kind of record changed (the routing table listens for
  * `channels`, token and user caches for `tokens` and `users`, the key router for `health` — a key
- * started cooling — and `affinity` — every session was forgotten). Cross-node delivery (Redis pub/sub
+ * started cooling — and `affinity` — every session was forgotten —, the subscription book for
+ * `subscriptions` — a plan was granted or a window reset). Cross-node delivery (Redis pub/sub
  * or a polled version counter, design §9) plugs in here.
  */
-export const CHANGE_TOPICS = ['channels', 'tokens', 'users', 'options', 'health', 'affinity'] as const
+export const CHANGE_TOPICS = ['channels', 'tokens', 'users', 'options', 'health', 'affinity', 'subscriptions'] as const
 export type ChangeTopic = (typeof CHANGE_TOPICS)[number]
 
 /** Where a change was made: on this node, or on another one (learnt through the database). */

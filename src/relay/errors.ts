@@ -9,6 +9,9 @@ import { BODY_PROBLEM, type BodyProblem, RequestBodyError } from '@/lib/request-
  * safe to show, and an OpenAI-style type and code; each client format renders it in its own shape.
  */
 export class RelayError extends Error {
+	/** When the client may try again (a limit's window), sent as `Retry-After` whatever the format. */
+	retryAfterSeconds?: number
+
 	constructor(
 		readonly status: number,
 		message: string,
@@ -26,8 +29,12 @@ export const wordedRelayError = (status: number, message: ServerMessage, type: s
 	new RelayError(status, inEnglish(message), type, code, nested(message))
 
 /** The error worded in `language` when Ferry wrote it; an upstream's message stays as it is. */
-export const inLanguage = (error: RelayError, language: Language) =>
-	error.wording ? new RelayError(error.status, renderMessage(language, error.wording), error.type, error.code) : error
+export function inLanguage(error: RelayError, language: Language): RelayError {
+	if (!error.wording) return error
+	const worded = new RelayError(error.status, renderMessage(language, error.wording), error.type, error.code)
+	worded.retryAfterSeconds = error.retryAfterSeconds
+	return worded
+}
 
 const supported = (endpoint: string, stream: boolean) => (stream ? withValues(RELAY_MESSAGES.streaming, { endpoint }) : endpoint)
 
@@ -89,7 +96,11 @@ export const openAIErrorResponse: ErrorResponder = (error, requestId) => Respons
 
 /** Any failure in a client format's shape: a RelayError as it is, anything else logged and hidden. */
 export function relayFailure(error: unknown, logger: Logger, respond: ErrorResponder, requestId?: string): Response {
-	if (error instanceof RelayError) return respond(error, requestId)
+	if (error instanceof RelayError) {
+		const response = respond(error, requestId)
+		if (error.retryAfterSeconds !== undefined) response.headers.set('retry-after', String(Math.max(1, Math.ceil(error.retryAfterSeconds))))
+		return response
+	}
 	logger.error('relay call failed', { requestId, error: String(error) })
 	return respond(relayErrors.internal(), requestId)
 }

@@ -57,7 +57,7 @@ export function createRelayServices(dependencies: Dependencies, outbound: RelayS
 		metrics: new RelayMetrics((model) => routing.servesModel(model)),
 		requestLimits: createRequestLimits(dependencies.options, dependencies.rateLimiter),
 		bodyGate: createBodyGate(dependencies),
-		concurrency: createConcurrencyLimits(dependencies.redis),
+		concurrency: createConcurrencyLimits(dependencies.options, dependencies.redis),
 		responseCache: dependencies.redis ? createRedisResponseCache(dependencies.redis) : createMemoryResponseCache(),
 	}
 }

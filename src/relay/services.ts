@@ -44,9 +44,9 @@ export interface RelayServices {
 	quotaReminder: QuotaReminder
 	/** The relay's Prometheus series (`/metrics`). */
 	metrics: RelayMetrics
-	/** The per-user request rate limits (ModelRequestRateLimit*). */
+	/** Request and token rate limits of tokens, users, groups and models, and new-api's per-user ones (ModelRequestRateLimit*). */
 	requestLimits: RequestLimits
-	/** Each token's calls in flight at once (`concurrency_limit`). */
+	/** Calls in flight at once of tokens, users, groups and models (`concurrency_limit`). */
 	concurrency: ConcurrencyLimits
 	/** How much of a body this caller may send, and whether a large one is parsed for them (edge/read-body.ts). */
 	bodyGate(caller: RelayCaller): BodyGate

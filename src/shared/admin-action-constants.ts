@@ -10,6 +10,7 @@ export const ADMIN_ACTIONS = [
 	'option.update', 'option.reset_model_ratio',
 	'redemption.create', 'redemption.update', 'redemption.status', 'redemption.delete',
 	'log.cleanup',
+	'plan.create', 'plan.update', 'plan.delete', 'subscription.reset',
 ] as const
 export type AdminActionName = (typeof ADMIN_ACTIONS)[number]
 

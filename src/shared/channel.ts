@@ -21,6 +21,7 @@ import {
 import { CHANNEL_STATUS } from './channel-type'
 import { describeCycle, mappingCycle } from './model-mapping'
 import { CHANNEL_MESSAGES, CHANNEL_TOOL_MESSAGES } from './messages/channels'
+import { MAX_COST_RATIO, modelCostSchema } from './channel-cost'
 
 export * from './channel-constants'
 
@@ -83,6 +84,13 @@ const statusCodeMapping = text(4096).refine(
 	CHANNEL_MESSAGES.statusCodeMappingInvalid,
 )
 const setting = text(65_536).refine((value) => parsesAsObject(value, () => true), CHANNEL_MESSAGES.settingInvalid)
+/** What the operator pays, as a multiple of the list price before group ratios; an empty value means unknown. */
+const costRatio = z.union([
+	z.literal(''),
+	z.preprocess(numericText, z.number({ error: CHANNEL_MESSAGES.costRatioInvalid }).min(0, CHANNEL_MESSAGES.costRatioInvalid).max(MAX_COST_RATIO, CHANNEL_MESSAGES.costRatioInvalid)),
+], { error: CHANNEL_MESSAGES.costRatioInvalid })
+/** Per-model cost prices in USD (shared/channel-cost.ts), JSON text; empty for none. */
+const modelCost = text(65_536).refine((value) => parsesAsObject(value, (price) => modelCostSchema.safeParse(price).success), CHANNEL_MESSAGES.modelCostInvalid)
 const baseUrl = text(2048).transform((value) => value.replace(/\/+$/, ''))
 const multiKeyMode = z.enum(Object.values(MULTI_KEY_MODE), { error: CHANNEL_MESSAGES.multiKeyModeInvalid })
 const name = z.string({ error: CHANNEL_MESSAGES.nameAndKeyRequired }).trim().min(1, CHANNEL_MESSAGES.nameAndKeyRequired).max(CHANNEL_NAME_MAX_LENGTH)
@@ -107,6 +115,8 @@ const editableFields = {
 	test_model: text(256),
 	auto_ban: autoBan,
 	status,
+	cost_ratio: costRatio,
+	model_cost: modelCost,
 }
 
 const optionalFields = Object.fromEntries(Object.entries(editableFields).map(([field, schema]) => [field, schema.nullish()])) as {
@@ -279,6 +289,9 @@ export const channelViewSchema = z.object({
 	created_time: z.number(),
 	/** JSON text of `channelOtherInfoSchema`, or empty. */
 	other_info: z.string(),
+	/** Null: the cost is unknown. */
+	cost_ratio: z.number().nullable(),
+	model_cost: z.string(),
 	mode: z.enum(Object.values(CHANNEL_MODE)),
 	multi_key_mode: z.enum(Object.values(MULTI_KEY_MODE)),
 	key_counts: channelKeyCountsSchema.nullable(),

@@ -45,6 +45,8 @@ export const logEntrySchema = z.object({
 	user_id: z.number(),
 	group: z.string(),
 	request_id: z.string(),
+	/** The subscription that paid a consume entry; 0: the wallet. */
+	subscription_id: z.number(),
 	/** The JSON details (ratios, first-token time, …); `{}` when there are none. */
 	other: z.record(z.string(), z.unknown()),
 })
@@ -54,6 +56,8 @@ export const adminLogEntrySchema = logEntrySchema.extend({
 	/** The channel's id. */
 	channel: z.number(),
 	channel_name: z.string(),
+	/** What the call cost the operator (quota); null: the channel's cost is unknown. */
+	cost: z.number().nullable(),
 })
 export type AdminLogEntry = z.infer<typeof adminLogEntrySchema>
 

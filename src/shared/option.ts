@@ -6,10 +6,12 @@
 import { z } from 'zod'
 import { DEFAULT_COMPLETION_RATIO, DEFAULT_MODEL_PRICE, DEFAULT_MODEL_RATIO } from './default-prices'
 import { MAX_QUOTA } from './quota-limit'
+import { MAX_RATIO, modelPriceTiersEntrySchema, PRICE_TIERS_EXAMPLE, tiersRise, type ModelPriceTiers, type ModelPriceTiersEntry } from './price-tiers'
+import { RATE_LIMIT_MAX, rateLimitLevelSchema, type RateLimitLevel } from './rate-limit'
 import { AFFINITY_MAX_ENTRIES_DEFAULT, AFFINITY_MAX_ENTRIES_MAX, AFFINITY_TTL_SECONDS_DEFAULT, AFFINITY_TTL_SECONDS_MAX, affinityRulesSchema, groupRoutingPolicySchema } from './routing'
 import { DATA_EXPORT_GRANULARITIES } from './quota-data-constants'
 import { OPTION_MESSAGES } from './messages/options'
-import { inEnglish, withValues, type ServerMessage } from './messages'
+import { inEnglish, nested, withValues, type ServerMessage } from './messages'
 
 /** A value an option's rule refuses; `reason` says why, in the catalogue (its English is the error's message). */
 export class OptionValueError extends Error {
@@ -85,8 +87,8 @@ function json<Schema extends z.ZodType>(schema: Schema, defaultValue: z.infer<Sc
  * A stored value outside them is not read (the option keeps its default, see db/stores/options.ts);
  * `billing/price.ts` caps a price at MAX_QUOTA, which the largest bounded values together pass.
  */
-/** Any ratio: model, completion, cache, audio, group and top-up group ratios. */
-export const MAX_RATIO = 10_000
+/** Any ratio: model, completion, cache, audio, group and top-up group ratios (declared with the price tiers). */
+export { MAX_RATIO }
 /** `ModelPrice`, in dollars a call. */
 export const MAX_MODEL_PRICE = 10_000
 /** `QuotaPerUnit`: quota a dollar (the default is 500 000). */
@@ -162,6 +164,43 @@ function rateLimitGroups() {
 			? withValues(OPTION_MESSAGES.rateLimitGroupRefused, { max: MAX_RATE_LIMIT_COUNT, example: RATE_LIMIT_GROUPS_EXAMPLE, group })
 			: withValues(OPTION_MESSAGES.rateLimitGroups, { max: MAX_RATE_LIMIT_COUNT, example: RATE_LIMIT_GROUPS_EXAMPLE }))
 	}, (parsed) => JSON.stringify(parsed))
+}
+
+/**
+ * `{name: entry}` with each entry checked by `entry`; the message names the first entry refused and
+ * why (the schema's wording, or `extra`'s), with an example of a valid value.
+ */
+function namedEntries<Entry>(entry: z.ZodType<Entry>, refused: (name: string, detail: ServerMessage | { zh: string; en: string }) => ServerMessage, extra?: (value: Entry) => ServerMessage | undefined) {
+	return define<Record<string, Entry>>({}, (value) => {
+		let parsed: unknown
+		try {
+			parsed = JSON.parse(value)
+		} catch {
+			throw new OptionValueError(OPTION_MESSAGES.notJson)
+		}
+		if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new OptionValueError(OPTION_MESSAGES.notJson)
+		const checked: Record<string, Entry> = {}
+		for (const [name, item] of Object.entries(parsed)) {
+			const result = entry.safeParse(item)
+			if (!result.success) throw new OptionValueError(refused(name, shapeProblem(entry, item, result.error)))
+			const problem = extra?.(result.data)
+			if (problem) throw new OptionValueError(refused(name, problem))
+			checked[name] = result.data
+		}
+		return checked
+	}, (parsed) => JSON.stringify(parsed))
+}
+
+const CALL_LIMITS_EXAMPLE = '{"vip": {"rpm": 60, "tpm": 100000}}'
+const callLimits = () => namedEntries<RateLimitLevel>(rateLimitLevelSchema,
+	(name, detail) => withValues(OPTION_MESSAGES.callLimitsRefused, { max: RATE_LIMIT_MAX, example: CALL_LIMITS_EXAMPLE, name, detail: nestedDetail(detail) }))
+const priceTiers = () => namedEntries<ModelPriceTiersEntry>(modelPriceTiersEntrySchema,
+	(name, detail) => withValues(OPTION_MESSAGES.priceTiersRefused, { example: PRICE_TIERS_EXAMPLE, name, detail: nestedDetail(detail) }),
+	(entry) => (tiersRise(entry) ? undefined : OPTION_MESSAGES.priceTiersOrder)) as OptionDefinition<ModelPriceTiers>
+
+/** A problem as a message value: the schema's own words in both languages, or a catalogue message. */
+function nestedDetail(detail: ServerMessage | { zh: string; en: string }) {
+	return typeof detail === 'object' && 'zh' in detail ? detail : nested(detail)
 }
 
 export const DEFAULT_AUTOMATIC_DISABLE_KEYWORDS = [
@@ -314,6 +353,8 @@ export const OPTION_DEFINITIONS = {
 	CreateCacheRatio: numberMap({}, MAX_RATIO),
 	AudioRatio: numberMap({}, MAX_RATIO),
 	AudioCompletionRatio: numberMap({}, MAX_RATIO),
+	/** Per model: ratios above a prompt threshold, 1-hour cache writes, a minimum charge (shared/price-tiers.ts). */
+	ModelPriceTiers: priceTiers(),
 	// Streaming
 	StreamCacheQueueLength: integer(0, 0, MAX_STREAM_QUEUE_LENGTH),
 	// The response cache (relay/stages/response-cache.ts): off while ResponseCacheSeconds is 0
@@ -330,6 +371,11 @@ export const OPTION_DEFINITIONS = {
 	ModelRequestRateLimitCount: numeric(0, { min: 0, max: MAX_RATE_LIMIT_COUNT, integer: true }),
 	ModelRequestRateLimitSuccessCount: numeric(1000, { min: 0, max: MAX_RATE_LIMIT_COUNT, integer: true }),
 	ModelRequestRateLimitGroup: rateLimitGroups(),
+	// Call limits per group and per model (relay/edge/request-limits.ts): {name: {rpm, tpm, rpd, concurrency}}, 0 or absent sets none
+	GroupRateLimits: callLimits(),
+	ModelRateLimits: callLimits(),
+	// Plans: the plan every new account gets (its id; 0: none)
+	DefaultPlanId: integer(0, 0, Number.MAX_SAFE_INTEGER),
 } satisfies Record<string, OptionDefinition<never> | OptionDefinition<any>>
 
 export type OptionKey = keyof typeof OPTION_DEFINITIONS

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod'
 import { QUOTA_TYPE } from './pricing-constants'
+import { modelPriceTiersEntrySchema } from './price-tiers'
 
 export * from './pricing-constants'
 
@@ -17,6 +18,8 @@ export const pricingEntrySchema = z.object({
 	completion_ratio: z.number(),
 	/** Groups that have an enabled channel serving the model. */
 	enable_groups: z.array(z.string()),
+	/** `ModelPriceTiers`: other ratios above a prompt threshold, 1-hour cache writes, a minimum charge; absent when none. */
+	tiers: modelPriceTiersEntrySchema.optional(),
 })
 export type PricingEntry = z.infer<typeof pricingEntrySchema>
 

@@ -30,6 +30,9 @@ export const createRedemptionSchema = z.object({
 		.max(REDEMPTION_CREATE_MAX_COUNT, REDEMPTION_MESSAGES.countTooLarge)
 		.optional().default(REDEMPTION_DEFAULT_COUNT),
 	expired_time: expiredTime.optional().default(REDEMPTION_NEVER_EXPIRES),
+	/** A code that grants this plan instead of quota (its `quota` is then 0); 0: a quota code. */
+	plan_id: z.number({ error: REDEMPTION_MESSAGES.planInvalid }).int(REDEMPTION_MESSAGES.planInvalid).min(0, REDEMPTION_MESSAGES.planInvalid)
+		.max(Number.MAX_SAFE_INTEGER, REDEMPTION_MESSAGES.planInvalid).optional().default(0),
 })
 export type CreateRedemptionInput = z.infer<typeof createRedemptionSchema>
 
@@ -72,5 +75,7 @@ export const redemptionViewSchema = z.object({
 	/** 0 until redeemed. */
 	used_user_id: z.number(),
 	expired_time: z.number(),
+	/** The plan the code grants; 0: a quota code. */
+	plan_id: z.number(),
 })
 export type RedemptionView = z.infer<typeof redemptionViewSchema>

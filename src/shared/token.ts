@@ -4,6 +4,7 @@ import { pageQuerySchema } from './api'
 import { MAX_QUOTA, QUOTA_LIMIT_MESSAGES } from './quota-limit'
 import { TOKEN_BATCH_NAME_MAX_LENGTH, TOKEN_CONCURRENCY_LIMIT_MAX, TOKEN_CREATE_MAX_COUNT, TOKEN_DEFAULT_REMAIN_QUOTA, TOKEN_NAME_MAX_LENGTH, TOKEN_NAME_SUFFIX_LENGTH, TOKEN_NEVER_EXPIRES } from './token-constants'
 import { TOKEN_MESSAGES } from './messages/tokens'
+import { rpdLimit, rpmLimit, tpmLimit } from './rate-limit'
 
 export * from './token-constants'
 
@@ -47,6 +48,8 @@ const concurrencyLimit = z.number({ error: TOKEN_MESSAGES.concurrencyLimitInvali
 	.int(TOKEN_MESSAGES.concurrencyLimitInvalid)
 	.min(0, TOKEN_MESSAGES.concurrencyLimitInvalid)
 	.max(TOKEN_CONCURRENCY_LIMIT_MAX, TOKEN_MESSAGES.concurrencyLimitInvalid)
+/** The token's own call limits (requests and tokens a minute, requests a day); 0 means none. */
+const rateLimits = { rpm_limit: rpmLimit, tpm_limit: tpmLimit, rpd_limit: rpdLimit }
 /** Empty means the owner's own group. */
 const group = z.string().trim().max(GROUP_MAX_LENGTH, TOKEN_MESSAGES.groupUnusable)
 
@@ -60,6 +63,9 @@ export const createTokenSchema = z.object({
 	allow_ips: allowIps.optional().default(''),
 	group: group.optional().default(''),
 	concurrency_limit: concurrencyLimit.optional().default(0),
+	rpm_limit: rateLimits.rpm_limit.optional().default(0),
+	tpm_limit: rateLimits.tpm_limit.optional().default(0),
+	rpd_limit: rateLimits.rpd_limit.optional().default(0),
 	response_cache_enabled: z.boolean().optional().default(true),
 	count: z.number({ error: TOKEN_MESSAGES.countInvalid })
 		.int(TOKEN_MESSAGES.countInvalid)
@@ -89,6 +95,9 @@ export const updateTokenSchema = z.object({
 	allow_ips: allowIps.optional(),
 	group: group.optional(),
 	concurrency_limit: concurrencyLimit.optional(),
+	rpm_limit: rateLimits.rpm_limit.optional(),
+	tpm_limit: rateLimits.tpm_limit.optional(),
+	rpd_limit: rateLimits.rpd_limit.optional(),
 	response_cache_enabled: z.boolean().optional(),
 })
 export type UpdateTokenInput = z.infer<typeof updateTokenSchema>
@@ -120,6 +129,10 @@ export const tokenViewSchema = z.object({
 	group: z.string(),
 	/** Calls in flight at once; 0: no limit. */
 	concurrency_limit: z.number(),
+	/** Requests a minute, tokens a minute, requests a day; 0: no limit. */
+	rpm_limit: z.number(),
+	tpm_limit: z.number(),
+	rpd_limit: z.number(),
 	/** Whether the token's calls use the response cache when the operator turned it on. */
 	response_cache_enabled: z.boolean(),
 })

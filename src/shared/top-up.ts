@@ -58,4 +58,6 @@ export type TopUpView = {
 	create_time: number
 	complete_time: number
 	status: TopUpStatus
+	/** An order for a plan (its id) rather than for quota (then `amount` is 0); 0 for a top-up. */
+	plan_id: number
 }

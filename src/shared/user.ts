@@ -1,5 +1,6 @@
 /** Accounts: roles, states, and the shapes of the account calls of seed 000 §7. */
 import { z } from 'zod'
+import { rateLimitFieldsSchema } from './rate-limit'
 import { MAX_QUOTA, QUOTA_LIMIT_MESSAGES } from './quota-limit'
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, ROLE, USERNAME_MAX_LENGTH } from './user-constants'
 import { USER_MESSAGES } from './messages/users'
@@ -44,6 +45,8 @@ export const updateUserSchema = z.object({
 	group: z.string().trim().min(1).max(64).optional(),
 	quota: z.number().int().min(0, USER_MESSAGES.quotaNegative).max(MAX_QUOTA, QUOTA_LIMIT_MESSAGES.amountLimit).optional(),
 	email: z.string().trim().max(50).optional(),
+	/** The user's own call limits over all their tokens (0: none of their own; their group's apply). */
+	...rateLimitFieldsSchema.shape,
 })
 
 export const updateSelfSchema = z.object({
@@ -94,6 +97,11 @@ export type UserView = {
 	created_time: number
 	last_login_time: number
 	deleted_at: number | null
+	/** The user's own call limits; 0: none of their own. */
+	rpm_limit: number
+	tpm_limit: number
+	rpd_limit: number
+	concurrency_limit: number
 }
 
 /** `GET /api/user/self/groups`: the groups the user may pick for a token → description and the ratio billing applies there. */

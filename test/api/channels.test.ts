@@ -535,6 +535,7 @@ for (const target of databaseTargets()) {
 					models: ['claude-3', 'claude-3-haiku'], groups: ['vip', 'default'], priority: 3, weight: 2,
 					modelMapping: { 'claude-3': 'claude-3-opus' }, statusCodeMapping: { 429: '503' }, autoBan: false,
 					setting: { force_format: true }, testModel: 'claude-3-haiku', mode: 'single', multiKeyMode: 'random', keys: [{ index: 0, key: 'sk-ant' }],
+					cost: { ratio: undefined, models: {} },
 				}])
 			})
 

@@ -97,7 +97,7 @@ for (const target of databaseTargets()) {
 			expect(entries.find((entry) => entry.request_id === 'r2')).toEqual({
 				id: expect.any(Number), created_at: now - 10, type: LOG_TYPE.consume, content: '', username: 'alice', token_name: 'laptop',
 				model_name: 'claude-sonnet-4', quota: 100, prompt_tokens: 10, completion_tokens: 5, use_time: 0, is_stream: true,
-				channel: 5, channel_name: 'anthropic', user_id: alice.userId, group: 'vip', request_id: 'r2',
+				channel: 5, channel_name: 'anthropic', user_id: alice.userId, group: 'vip', request_id: 'r2', cost: null, subscription_id: 0,
 				other: { model_ratio: 2.5, frt: 800, admin_info: { use_channel: ['3', '5'] } },
 			})
 			expect(answer.body.data.total).toBe(entries.length)

@@ -47,6 +47,22 @@ for (const target of databaseTargets()) {
 			expect((answer.body as any).usable_group).toEqual(USABLE_GROUPS)
 		})
 
+		test('shows a model\'s tiered prices (ModelPriceTiers), which are checked when saved and refused in the console\'s language', async () => {
+			const tiers = { tiers: [{ above_prompt_tokens: 200_000, model_ratio: 5, completion_ratio: 3 }], create_cache_1h_ratio: 2, minimum_quota: 10 }
+			await setOption('ModelPriceTiers', { 'harbour-chat': tiers })
+			expect(entryOf(await pricing(), 'harbour-chat')).toMatchObject({ model_ratio: 2.5, tiers })
+			expect(entryOf(await pricing(), 'harbour-both')).not.toHaveProperty('tiers')
+			const refuse = async (value: unknown) => {
+				const answer = await ferry.call('PUT', '/api/option/', { as: root, headers: { 'accept-language': 'zh-CN' }, body: { key: 'ModelPriceTiers', value: JSON.stringify(value) } })
+				expect(answer.body.success).toBe(false)
+				return answer.body.message as string
+			}
+			expect(await refuse({ m: { tiers: [{ above_prompt_tokens: 300 }, { above_prompt_tokens: 200 }] } })).toContain('tiers 须按 above_prompt_tokens 从小到大排列')
+			expect(await refuse({ m: { minimum_quota: -1 } })).toContain('“m”不符合')
+			expect(await refuse({ m: { formula: 'prompt * 2' } })).toContain('“m”不符合')
+			expect(await refuse({ m: { tiers: [{ above_prompt_tokens: 10, model_ratio: 1e9 }] } })).toContain('“m”不符合')
+		})
+
 		test('lists a model priced by ratios with its model and completion ratio and every group that serves it', async () => {
 			expect(entryOf(await pricing(), 'harbour-chat')).toEqual({
 				model_name: 'harbour-chat', quota_type: QUOTA_TYPE.byTokens, model_ratio: 2.5, model_price: 0, completion_ratio: 4, enable_groups: ['default', 'svip', 'vip'],

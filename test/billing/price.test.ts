@@ -65,4 +65,24 @@ describe('prices', () => {
 		]
 		expect(huge).toEqual(Array(huge.length).fill(MAX_QUOTA))
 	})
+
+	test('tiered prices: above the prompt threshold the tier\'s ratios apply, 1-hour cache writes their own ratio, and a minimum charge', () => {
+		const tiered = perToken({ modelRatio: 1.5, completionRatio: 5, groupRatio: 1, cacheRatio: 0.1, createCacheRatio: 1.25, tiers: {
+			tiers: [{ above_prompt_tokens: 200_000, model_ratio: 3, completion_ratio: 3.75 }],
+			create_cache_1h_ratio: 2,
+			minimum_quota: 10,
+		} })
+		// At or below the threshold: the base ratios. (200 000 + 1 000 × 5) × 1.5 = 307 500.
+		expect(quotaForUsage(tiered, { promptTokens: 200_000, completionTokens: 1_000 }, 500_000)).toBe(307_500)
+		// Above it: (200 001 + 1 000 × 3.75) × 3 = 611 253.
+		expect(quotaForUsage(tiered, { promptTokens: 200_001, completionTokens: 1_000 }, 500_000)).toBe(611_253)
+		// 1 000 cache writes of which 400 for an hour: (600 × 1.25 + 400 × 2) × 1.5 = 2 325.
+		expect(quotaForUsage(tiered, { promptTokens: 1_000, completionTokens: 0, cacheCreationTokens: 1_000, cacheCreation1hTokens: 400 }, 500_000)).toBe(2_325)
+		// A tiny call is charged the minimum; no usage is still free.
+		expect(quotaForUsage(tiered, { promptTokens: 1, completionTokens: 0 }, 500_000)).toBe(10)
+		expect(quotaForUsage(tiered, { promptTokens: 0, completionTokens: 0 }, 500_000)).toBe(0)
+		// The hold prices the estimated prompt at its tier, and never below the minimum.
+		expect(holdFor(tiered, 300_000, 0, 500_000)).toBe(900_000)
+		expect(holdFor(tiered, 1, 0, 500_000)).toBe(10)
+	})
 })

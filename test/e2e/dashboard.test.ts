@@ -4,10 +4,11 @@
  * looking at all users or one; in light and dark themes, in English, never a console error.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { readFileSync } from 'node:fs'
 import { eq } from 'drizzle-orm'
 import type { Page } from 'playwright-core'
 import { LOG_TYPE } from '@shared/log'
-import { formatDollars } from '@shared/quota-display'
+import { formatDollars, renderQuota } from '@shared/quota-display'
 import { ROLE } from '@shared/user'
 import type { ExportSummary } from '@/api/data/export'
 import { startDataExport, type DataExportSchedule } from '@/api/data/schedule'
@@ -288,5 +289,49 @@ describe.skipIf(!browserExecutable)('the usage dashboard in a browser', () => {
 		await page.waitForURL(`${harness.origin}/log`)
 		expectNoErrors(opened)
 		await opened.close()
+	}, SUITE_TIMEOUT)
+
+	test('an admin reads revenue, cost and margin by day and by channel, and downloads them as CSV; a user does not see them', async () => {
+		const channelId = (await harness.ferry.call('GET', '/api/channel/?p=1&page_size=10', { as: harness.root })).body.data.items.find((channel: { name: string }) => channel.name === 'harbour').id
+		expect((await harness.ferry.call('PUT', '/api/channel/', { as: harness.root, body: { id: channelId, cost_ratio: 0.5 } })).body.success).toBe(true)
+		const client = harness.client((await harness.createToken({ name: 'margin' }, sailor)).key)
+		for (let call = 0; call < 2; call++) await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: `cost ${call}` }] })
+		const report = async (group: string) => (await harness.ferry.call('GET', `/api/data/margin?group_by=${group}`, { as: harness.root })).body.data as { key: string; revenue: number; cost: number; margin: number; calls: number; uncosted_calls: number }[]
+		const [harbour] = (await report('channel')).filter((row) => row.key === String(channelId))
+		expect(harbour!.cost).toBeGreaterThan(0)
+		const money = (quota: number) => renderQuota(quota, { display_in_currency: true, quota_per_unit: 500_000 })
+
+		const opened = await harness.open('/detail', { as: admin })
+		const { page } = opened
+		const margin = page.getByTestId('margin-report')
+		await margin.getByRole('heading', { name: '收入、成本与毛利' }).waitFor({ timeout: STEP_TIMEOUT })
+		expect(await margin.getByRole('button', { name: '按天' }).getAttribute('aria-pressed')).toBe('true')
+		await margin.getByRole('button', { name: '按渠道' }).click()
+		const row = margin.getByTestId('margin-table').locator(`tbody tr[data-key="${channelId}"]`)
+		await row.waitFor({ timeout: STEP_TIMEOUT })
+		expect(await row.locator('td').allTextContents()).toEqual(expect.arrayContaining([`harbour (#${channelId})`, money(harbour!.revenue), money(harbour!.cost), money(harbour!.margin)]))
+		expect(new URL(page.url()).searchParams.get('margin_by')).toBe('channel')
+		const [download] = await Promise.all([
+			page.waitForEvent('download', { timeout: STEP_TIMEOUT }),
+			margin.getByRole('button', { name: '导出 CSV' }).click(),
+		])
+		expect(download.suggestedFilename()).toBe('margin-channel.csv')
+		const csv = readFileSync((await download.path())!, 'utf8').trim().split('\n')
+		expect(csv[0]).toBe('key,name,revenue,cost,margin,calls,plan_quota,uncosted_calls')
+		expect(csv).toContain(`${channelId},harbour,${harbour!.revenue},${harbour!.cost},${harbour!.margin},${harbour!.calls},0,${harbour!.uncosted_calls}`)
+		await harness.screenshot(page, 'dashboard-margin')
+		expectNoErrors(opened)
+		await opened.close()
+
+		const narrow = await harness.open('/detail', { as: admin, width: 390, language: 'en' })
+		await narrow.page.getByTestId('margin-report').getByRole('heading', { name: 'Revenue, cost and margin' }).waitFor({ timeout: STEP_TIMEOUT })
+		expect(await narrow.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
+		expectNoErrors(narrow)
+		await narrow.close()
+
+		const user = await harness.open('/detail', { as: sailor })
+		await user.page.getByRole('heading', { name: '数据看板' }).waitFor({ timeout: STEP_TIMEOUT })
+		expect(await user.page.getByTestId('margin-report').count()).toBe(0)
+		await user.close()
 	}, SUITE_TIMEOUT)
 })

@@ -1,7 +1,7 @@
 /**
  * Several nodes (issue 17): three real Ferry processes on one fresh Postgres database and one
- * Redis. A change made on one node is seen on another in under 300 ms; a login limit and a request
- * rate limit hold across nodes; killing a node mid-traffic leaves the others serving, its lease is
+ * Redis. A change made on one node is seen on another in under 300 ms; a login limit, a request
+ * rate limit and a group's call limit (issue 28) hold across nodes; killing a node mid-traffic leaves the others serving, its lease is
  * taken over once it has expired, its pending holds are returned when it comes back, and
  * `ferry audit` finds the ledger exact. Each check is a test of its own on the shared cluster.
  */
@@ -156,6 +156,33 @@ describe.skipIf(!databaseUrl || !redis)('three Ferry nodes on one Postgres and o
 			await succeed(nodeA, 'PUT', '/api/option/', { as: root, body: { key: 'ModelRequestRateLimitEnabled', value: 'false' } })
 			await everyNodeReads({ ModelRequestRateLimitEnabled: 'false' })
 		}
+	}, STEP_TIMEOUT_MS)
+
+	test('a group\'s limit of 4 requests a minute (GroupRateLimits) lets exactly 4 of its user\'s calls through when they alternate between the nodes, each refusal with Retry-After', async () => {
+		await succeed(nodeA, 'POST', '/api/channel/', { as: root, body: { type: 1, name: 'team-upstream', key: 'sk-upstream', base_url: upstream.url, models: 'gpt-4o-mini', group: 'team' } })
+		const created = await succeed(nodeA, 'POST', '/api/user/', { as: root, body: { username: 'teamed', password: 'teamed-password', display_name: 'teamed' } })
+		await succeed(nodeA, 'PUT', '/api/user/', { as: root, body: { id: created.id, quota: 50_000_000, group: 'team' } })
+		const owner = await login(nodeA, 'teamed', 'teamed-password')
+		const [token] = await succeed(nodeA, 'POST', '/api/token/', { as: owner, body: { name: 'team-token', remain_quota: 0, unlimited_quota: true } })
+		const limits = JSON.stringify({ team: { rpm: 4 } })
+		await succeed(nodeA, 'PUT', '/api/option/', { as: root, body: { key: 'GroupRateLimits', value: limits } })
+		for (const node of cluster.nodes) {
+			const seen = await timeUntil(async () => ((await api(node, 'GET', '/api/option/', { as: root })).body.data as { key: string; value: string }[])
+				.some((option) => option.key === 'GroupRateLimits' && option.value === limits), 5_000)
+			expect(seen).toBeDefined()
+		}
+		const answers: { status: number; retryAfter: string | null }[] = []
+		for (let call = 0; call < 7; call++) {
+			const node = cluster.nodes[call % NODE_COUNT]!
+			const response = await fetch(`${node.url}/v1/chat/completions`, {
+				method: 'POST', headers: { authorization: `Bearer ${token.key}`, 'content-type': 'application/json' },
+				body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: `team call ${call}` }] }),
+			})
+			await response.text()
+			answers.push({ status: response.status, retryAfter: response.headers.get('retry-after') })
+		}
+		expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 429, 429, 429])
+		for (const refused of answers.slice(4)) expect(Number(refused.retryAfter)).toBeGreaterThanOrEqual(1)
 	}, STEP_TIMEOUT_MS)
 
 	test('a node killed mid-traffic: the others keep serving, its lease is taken over once expired, its holds are returned when it comes back, and the audit is exact', async () => {

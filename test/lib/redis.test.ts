@@ -33,6 +33,46 @@ describe.skipIf(!url)('the rate limiter shared through Redis', () => {
 		expect(await first.hit('login:address:5.6.7.8', 5, 60)).toBe(true)
 	})
 
+	test('adding amounts shares one window between nodes and tells how long it has left; reading alone creates no counter', async () => {
+		const prefix = uniquePrefix('add')
+		const [first, second] = [createRedisRateLimiter(await node(prefix)), createRedisRateLimiter(await node(prefix))]
+		expect(await second.add('tpm:t:1', 0, 60)).toEqual({ count: 0, resetInSeconds: 0 })
+		expect(await first.add('tpm:t:1', 15, 60)).toEqual({ count: 15, resetInSeconds: 60 })
+		const added = await second.add('tpm:t:1', 15, 60)
+		expect(added.count).toBe(30)
+		expect(added.resetInSeconds).toBeGreaterThanOrEqual(59)
+		expect((await first.add('tpm:t:1', 0, 60)).count).toBe(30)
+		expect((await first.add('tpm:t:2', 0, 60)).count).toBe(0)
+	})
+
+	test('calls at once are counted for every subject together across nodes: past one limit none is counted', async () => {
+		const prefix = uniquePrefix('inflight')
+		const { createConcurrencyLimits } = await import('@/relay/edge/concurrency-limits')
+		const { NO_CALL_LIMITS } = await import('@/relay/caller')
+		const options = { get: (key: string) => (key === 'GroupRateLimits' || key === 'ModelRateLimits' ? {} : undefined) } as never
+		const caller = (tokenId: number) => ({
+			user: { id: 9, username: 'u', group: 'default', role: 1, limits: { ...NO_CALL_LIMITS, concurrency: 2 } },
+			token: { id: tokenId, name: 't', group: '', unlimited: true, modelLimits: undefined, limits: { ...NO_CALL_LIMITS, concurrency: 5 }, responseCache: true },
+			pinnedChannelId: undefined,
+		})
+		const [first, second] = [createConcurrencyLimits(options, await node(prefix)), createConcurrencyLimits(options, await node(prefix))]
+		const one = await first.acquire(caller(1))
+		const two = await second.acquire(caller(2))
+		const refused = await first.acquire(caller(1)).catch((error) => error)
+		expect(refused.status).toBe(429)
+		expect(refused.message).toBe('this user allows at most 2 requests at once')
+		one!()
+		// The refusal took nothing: once the release reached Redis (it is not awaited), the user has room for one again.
+		let three: (() => void) | undefined
+		for (let attempt = 0; attempt < 50 && !three; attempt++) {
+			three = await second.acquire(caller(1)).catch(() => undefined)
+			if (!three) await Bun.sleep(10)
+		}
+		expect(three).toBeDefined()
+		two!()
+		three!()
+	})
+
 	test('a count reads what every node hit in the window, without counting itself', async () => {
 		const prefix = uniquePrefix('count')
 		const [first, second] = [createRedisRateLimiter(await node(prefix)), createRedisRateLimiter(await node(prefix))]

@@ -8,7 +8,7 @@ import { eq } from 'drizzle-orm'
 import { LOG_TYPE } from '@shared/log'
 import { quotaForUsage, type Pricing } from '@/billing/price'
 import { CallScope } from '@/relay/stages/hold'
-import type { RelayCaller } from '@/relay/caller'
+import { NO_CALL_LIMITS, type RelayCaller } from '@/relay/caller'
 import { createTestApp, type TestApp } from '../helpers/app'
 import { databaseTargets } from '../helpers/database'
 
@@ -32,7 +32,7 @@ for (const target of databaseTargets()) {
 			const created = await ferry.call('POST', '/api/channel/', { as: root, body: { type: 1, name: 'scoped channel', key: 'sk-scoped', group: 'default', models: 'gpt-4o-mini' } })
 			channelId = created.body.data[0].id
 			// The playground's kind of caller: no token row, the user's wallet alone.
-			caller = { user: { id: user.userId, username: 'scoped', group: 'default', role: 1 }, token: { id: 0, name: 'scope-test', group: 'default', unlimited: true, modelLimits: undefined, concurrencyLimit: 0, responseCache: true }, pinnedChannelId: undefined }
+			caller = { user: { id: user.userId, username: 'scoped', group: 'default', role: 1, limits: NO_CALL_LIMITS }, token: { id: 0, name: 'scope-test', group: 'default', unlimited: true, modelLimits: undefined, limits: NO_CALL_LIMITS, responseCache: true }, pinnedChannelId: undefined }
 		})
 		afterAll(() => ferry.close())
 

@@ -63,7 +63,7 @@ describe('table state in the URL', () => {
 describe('the log\'s billing formula', () => {
 	const entry = (quota: number, other: Record<string, unknown>) => ({
 		id: 1, created_at: 0, type: 2, content: '', username: 'alice', token_name: 't', model_name: 'gpt-4o-mini', quota,
-		prompt_tokens: 100, completion_tokens: 20, use_time: 1, is_stream: false, user_id: 1, group: 'default', request_id: 'r', other,
+		prompt_tokens: 100, completion_tokens: 20, use_time: 1, is_stream: false, user_id: 1, group: 'default', request_id: 'r', subscription_id: 0, other,
 	})
 
 	test('ends in exactly the charge on the row, after the product before rounding', () => {

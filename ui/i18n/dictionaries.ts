@@ -14,6 +14,7 @@ export const englishDictionaries = {
 	home: () => import('@ui/i18n/en/home').then((module) => module.home),
 	logs: () => import('@ui/i18n/en/logs').then((module) => module.logs),
 	playground: () => import('@ui/i18n/en/playground').then((module) => module.playground),
+	plans: () => import('@ui/i18n/en/plans').then((module) => module.plans),
 	pricing: () => import('@ui/i18n/en/pricing').then((module) => module.pricing),
 	redemptions: () => import('@ui/i18n/en/redemptions').then((module) => module.redemptions),
 	settings: () => import('@ui/i18n/en/settings').then((module) => module.settings),

@@ -30,6 +30,7 @@ const PLAIN_FIELDS = {
 	test_model: 'testModel',
 	auto_ban: 'autoBan',
 	multi_key_mode: 'multiKeyMode',
+	model_cost: 'modelCost',
 } as const satisfies Record<string, keyof ChannelColumns>
 
 export const joinGroups = (groups: readonly string[]) => groups.length ? groups.join(',') : DEFAULT_CHANNEL_GROUP
@@ -38,12 +39,14 @@ function otherOrDefault(type: number, other: string): string {
 	return other || (DEFAULT_CHANNEL_OTHER[type as ChannelType] ?? '')
 }
 
-function plainColumns(input: Partial<Record<keyof typeof PLAIN_FIELDS, unknown>>): Partial<ChannelColumns> {
+function plainColumns(input: Partial<Record<keyof typeof PLAIN_FIELDS | 'cost_ratio', unknown>>): Partial<ChannelColumns> {
 	const columns: Record<string, unknown> = {}
 	for (const [field, column] of Object.entries(PLAIN_FIELDS)) {
 		const value = input[field as keyof typeof PLAIN_FIELDS]
 		if (value !== undefined && value !== null) columns[column] = value
 	}
+	// An empty cost ratio makes the cost unknown again.
+	if (input.cost_ratio !== undefined && input.cost_ratio !== null) columns.costRatio = input.cost_ratio === '' ? null : input.cost_ratio
 	return columns as Partial<ChannelColumns>
 }
 

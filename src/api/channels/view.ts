@@ -127,6 +127,8 @@ export function toChannelView(channel: ChannelWithoutKey, language: Language, ke
 		expired_time: channel.expiredTime,
 		created_time: channel.createdTime,
 		other_info: wordedOtherInfo(channel.otherInfo, language),
+		cost_ratio: channel.costRatio,
+		model_cost: channel.modelCost,
 		mode: isMultiKey(channel) ? CHANNEL_MODE.multiKey : CHANNEL_MODE.single,
 		multi_key_mode: channel.multiKeyMode === MULTI_KEY_MODE.polling ? MULTI_KEY_MODE.polling : MULTI_KEY_MODE.random,
 		key_counts: isMultiKey(channel) ? keyCounts ?? { total: 0, enabled: 0, manually_disabled: 0, auto_disabled: 0 } : null,

@@ -24,9 +24,10 @@ export function toLogEntry(log: LogRecord, admin: boolean, language: Language): 
 		user_id: log.userId,
 		group: log.group,
 		request_id: log.requestId,
+		subscription_id: log.subscriptionId,
 		other,
 	}
-	return admin ? { ...entry, channel: log.channelId, channel_name: log.channelName } : entry
+	return admin ? { ...entry, channel: log.channelId, channel_name: log.channelName, cost: log.cost } : entry
 }
 
 function readOther(text: string, admin: boolean): Record<string, unknown> {

@@ -7,6 +7,8 @@ import { recordAdminAction } from '../admin-audit'
 import { refused } from '../errors'
 import { authentication, requireCaller } from '../plugins/auth'
 import { ok } from '../respond'
+import { findPlan } from '../plans/service'
+import { PLAN_MESSAGES } from '@shared/plan'
 
 /** The value as the audit trail shows it: a secret option's never, a long one cut short. */
 function loggedValue(key: string, value: string) {
@@ -19,6 +21,10 @@ export function optionRoutes(dependencies: Dependencies) {
 		.use(authentication(dependencies))
 		.get('/', () => ok(dependencies.options.listPublic()))
 		.put('/', async ({ body, caller }) => {
+			// The new-user plan must be a plan (0: none).
+			if (body.key === 'DefaultPlanId' && /^\d+$/.test(body.value.trim()) && Number(body.value) > 0 && !await findPlan(dependencies.store, Number(body.value))) {
+				throw refused(PLAN_MESSAGES.defaultPlanUnknown)
+			}
 			try {
 				await dependencies.options.set(body.key, body.value)
 			} catch (error) {

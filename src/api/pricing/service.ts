@@ -32,7 +32,10 @@ function entryFor(dependencies: Dependencies, model: string, groups: string[]): 
 		return { model_name: model, quota_type: QUOTA_TYPE.perCall, model_ratio: 0, model_price: pricing.modelPrice, completion_ratio: 0, enable_groups: enableGroups }
 	}
 	if (pricing) {
-		return { model_name: model, quota_type: QUOTA_TYPE.byTokens, model_ratio: pricing.modelRatio, model_price: 0, completion_ratio: pricing.completionRatio, enable_groups: enableGroups }
+		return {
+			model_name: model, quota_type: QUOTA_TYPE.byTokens, model_ratio: pricing.modelRatio, model_price: 0, completion_ratio: pricing.completionRatio, enable_groups: enableGroups,
+			...(pricing.tiers ? { tiers: pricing.tiers } : {}),
+		}
 	}
 	if (!dependencies.options.get('SelfUseModeEnabled')) return undefined
 	return { model_name: model, quota_type: QUOTA_TYPE.byTokens, model_ratio: 0, model_price: 0, completion_ratio: 0, enable_groups: enableGroups }

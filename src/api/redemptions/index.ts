@@ -2,6 +2,8 @@ import { Elysia } from 'elysia'
 import { z } from 'zod'
 import { pageQuerySchema } from '@shared/api'
 import { REDEMPTION_MESSAGES } from '@shared/redemption'
+import { PLAN_MESSAGES } from '@shared/plan'
+import { withValues } from '@shared/messages'
 import {
 	createRedemptionSchema, redeemSchema, redemptionSearchSchema, updateRedemptionQuerySchema, updateRedemptionSchema,
 } from '@shared/redemption'
@@ -31,11 +33,14 @@ function redemptionAdminRoutes(dependencies: Dependencies) {
 		}, { params: idParams })
 }
 
-/** `POST /api/user/topup`: the signed-in user redeems a code; `data` is the quota added. */
+/** `POST /api/user/topup`: the signed-in user redeems a code; `data` is the quota added (0 for a plan code, whose message names the plan). */
 function redeemRoutes(dependencies: Dependencies) {
 	return new Elysia({ prefix: '/user' })
 		.use(authentication(dependencies))
-		.post('/topup', async ({ body, caller }) => ok(await redeem(dependencies, requireCaller(caller).user.id, body.key), REDEMPTION_MESSAGES.redeemed), { body: redeemSchema })
+		.post('/topup', async ({ body, caller }) => {
+			const redeemed = await redeem(dependencies, requireCaller(caller).user.id, body.key)
+			return redeemed.plan ? ok(0, withValues(PLAN_MESSAGES.planRedeemed, { name: redeemed.plan.name })) : ok(redeemed.quota, REDEMPTION_MESSAGES.redeemed)
+		}, { body: redeemSchema })
 }
 
 export function redemptionRoutes(dependencies: Dependencies) {

@@ -13,6 +13,9 @@ import { renderQuota } from '@shared/quota-display'
 import { rows, type Store, type Tables } from '@/db'
 import type { Dependencies } from '@/dependencies'
 import { applyCredit, BalanceLimitError } from '@/billing/ledger'
+import { grantWithLine } from '@/billing/subscriptions'
+import { PLAN_MESSAGES, SUBSCRIPTION_SOURCE } from '@shared/plan'
+import { findPlan, subscribed } from '../plans/service'
 import { nowSeconds } from '@/lib/clock'
 import { randomString } from '@/lib/crypto'
 import { badRequest, notFound, refused } from '../errors'
@@ -38,6 +41,7 @@ function toRedemptionView(code: RedemptionRecord): RedemptionView {
 		redeemed_time: code.redeemedTime,
 		used_user_id: code.usedUserId,
 		expired_time: code.expiredTime,
+		plan_id: code.planId,
 	}
 }
 
@@ -96,12 +100,16 @@ export async function createRedemptions(dependencies: Dependencies, creator: Adm
 	const creatorId = creator.id
 	const { store, options } = dependencies
 	if (isPast(input.expired_time, nowSeconds())) throw refused(REDEMPTION_MESSAGES.expiryPast)
-	const name = input.name || renderQuota(input.quota, {
+	// A plan code grants the plan (as it is when redeemed) instead of quota.
+	const plan = input.plan_id > 0 ? await findPlan(store, input.plan_id) : undefined
+	if (input.plan_id > 0 && !plan) throw refused(PLAN_MESSAGES.planCodeUnknownPlan)
+	const quota = plan ? 0 : input.quota
+	const name = input.name || plan?.name || renderQuota(input.quota, {
 		display_in_currency: options.get('DisplayInCurrencyEnabled'), quota_per_unit: options.get('QuotaPerUnit'),
 	})
 	for (let attempt = 1; ; attempt++) {
 		const values = Array.from({ length: input.count }, () => ({
-			userId: creatorId, key: randomString(REDEMPTION_KEY_LENGTH), name, quota: input.quota, expiredTime: input.expired_time,
+			userId: creatorId, key: randomString(REDEMPTION_KEY_LENGTH), name, quota, expiredTime: input.expired_time, planId: plan?.id ?? 0,
 		}))
 		try {
 			const created = await store.transaction(function* (tx, tables) {
@@ -110,8 +118,8 @@ export async function createRedemptions(dependencies: Dependencies, creator: Adm
 				// The codes themselves are secrets: the line names them by id.
 				const target = namedList(inserted.map((code) => ({ id: code.id, name })))
 				yield* adminActionWork(tx, tables, creator, {
-					action: 'redemption.create', target, summary: `created ${inserted.length} redemption code(s) "${name}" of ${input.quota} quota: ${target}`,
-					details: { name, quota: input.quota, count: inserted.length },
+					action: 'redemption.create', target, summary: `created ${inserted.length} redemption code(s) "${name}" of ${plan ? `plan ${named(plan.id, plan.name)}` : `${quota} quota`}: ${target}`,
+					details: { name, quota, count: inserted.length, ...(plan ? { plan: plan.id } : {}) },
 				})
 				return inserted
 			})
@@ -181,16 +189,20 @@ export async function deleteRedemption({ store }: Dependencies, id: number, acto
 	if (!deleted) throw notFound(REDEMPTION_MESSAGES.notFound)
 }
 
+/** What redeeming a code gave: quota, or a plan. */
+export type Redeemed = { quota: number; plan?: { id: number; name: string } }
+
 /**
- * Redeems `key` for `userId` and answers the quota added. One transaction: the code moves from
- * unused to used with a guarded update (only one of any number of concurrent attempts changes the
- * row; the others find it used), and the same transaction credits the user through the ledger with
- * its top-up log line. Every refusal reads alike, so the answer tells nothing about other keys.
+ * Redeems `key` for `userId`. One transaction: the code moves from unused to used with a guarded
+ * update (only one of any number of concurrent attempts changes the row; the others find it
+ * used), and the same transaction credits the user through the ledger with its top-up log line,
+ * or, for a plan code, grants the plan (the code's id is the grant's reference). Every refusal
+ * reads alike, so the answer tells nothing about other keys.
  */
-export async function redeem(dependencies: Dependencies, userId: number, key: string): Promise<number> {
+export async function redeem(dependencies: Dependencies, userId: number, key: string): Promise<Redeemed> {
 	const { store } = dependencies
 	const now = nowSeconds()
-	const quota = await store.transaction(function* (tx, tables) {
+	const redeemed = await store.transaction(function* (tx, tables) {
 		const { redemptions } = tables
 		const [code] = yield* rows(tx.update(redemptions)
 			.set({ status: REDEMPTION_STATUS.used, usedUserId: userId, redeemedTime: now })
@@ -200,20 +212,29 @@ export async function redeem(dependencies: Dependencies, userId: number, key: st
 				isNull(redemptions.deletedAt),
 				or(eq(redemptions.expiredTime, REDEMPTION_NEVER_EXPIRES), gt(redemptions.expiredTime, now)),
 			))
-			.returning({ id: redemptions.id, name: redemptions.name, quota: redemptions.quota }))
+			.returning({ id: redemptions.id, name: redemptions.name, quota: redemptions.quota, planId: redemptions.planId }))
 		if (!code) return undefined
+		if (code.planId > 0) {
+			const [plan] = yield* rows(tx.select().from(tables.plans).where(eq(tables.plans.id, code.planId)).limit(1))
+			// Checked when the code was made; a plan row is never removed (deleting one marks it).
+			if (!plan) throw new Error('the plan of a redemption code is missing')
+			yield* grantWithLine(tx, tables, { userId, plan, source: SUBSCRIPTION_SOURCE.redemption, reference: `redemption:${code.id}`, price: 0, now },
+				'plan.redeemed', { id: code.id, code: code.name, plan: plan.id, name: plan.name })
+			return { quota: 0, plan: { id: plan.id, name: plan.name } }
+		}
 		yield* applyCredit(tx, tables, {
 			userId, amount: code.quota, type: LOG_TYPE.topUp,
 			...logLine('redemption.redeemed', { id: code.id, name: code.name, quota: code.quota }),
 		})
-		return code.quota
+		return { quota: code.quota }
 	}).catch((error: unknown) => {
 		// The code stays unused: a balance at its maximum cannot take it (the caller is told so).
 		if (error instanceof BalanceLimitError) throw error
 		throw withoutKeys('redeeming a code', error)
 	})
-	if (quota === undefined) throw refused(REDEMPTION_MESSAGES.invalidCode)
+	if (redeemed === undefined) throw refused(REDEMPTION_MESSAGES.invalidCode)
 	// A credit changes only the balance, which no cache holds: no change notice (it would empty every
-	// node's token cache).
-	return quota
+	// node's token cache). A plan is in every node's subscription book.
+	if (redeemed.plan) await subscribed(dependencies)
+	return redeemed
 }

@@ -135,7 +135,7 @@ export async function updateToken(dependencies: Dependencies, user: UserRecord, 
 	return toTokenView(secrets, updated, now)
 }
 
-type SettableFields = Pick<UpdateTokenInput, 'remain_quota' | 'unlimited_quota' | 'expired_time' | 'model_limits_enabled' | 'model_limits' | 'allow_ips' | 'group' | 'concurrency_limit' | 'response_cache_enabled'>
+type SettableFields = Pick<UpdateTokenInput, 'remain_quota' | 'unlimited_quota' | 'expired_time' | 'model_limits_enabled' | 'model_limits' | 'allow_ips' | 'group' | 'concurrency_limit' | 'rpm_limit' | 'tpm_limit' | 'rpd_limit' | 'response_cache_enabled'>
 
 /** The token settings a caller may set, from their wire names to their columns. */
 function settableColumns<Input extends SettableFields>(input: Input) {
@@ -148,6 +148,9 @@ function settableColumns<Input extends SettableFields>(input: Input) {
 		allowIps: input.allow_ips,
 		group: input.group,
 		concurrencyLimit: input.concurrency_limit,
+		rpmLimit: input.rpm_limit,
+		tpmLimit: input.tpm_limit,
+		rpdLimit: input.rpd_limit,
 		responseCacheEnabled: input.response_cache_enabled,
 	}
 }

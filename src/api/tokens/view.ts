@@ -24,6 +24,9 @@ export function toTokenView(secrets: SecretBox, token: TokenRecord, now: number)
 		allow_ips: token.allowIps,
 		group: token.group,
 		concurrency_limit: token.concurrencyLimit,
+		rpm_limit: token.rpmLimit,
+		tpm_limit: token.tpmLimit,
+		rpd_limit: token.rpdLimit,
 		response_cache_enabled: token.responseCacheEnabled,
 	}
 }

@@ -15,6 +15,8 @@ import {
 } from '@shared/top-up'
 import { MAX_QUOTA } from '@shared/quota-limit'
 import { applyCredit, BalanceLimitError, creditRoom } from '@/billing/ledger'
+import { grantWithLine } from '@/billing/subscriptions'
+import { SUBSCRIPTION_SOURCE } from '@shared/plan-constants'
 import { run, type Tables, type Work } from '@/db'
 import type { Dependencies } from '@/dependencies'
 import type { OptionStore } from '@/db/stores/options'
@@ -33,7 +35,7 @@ export function onlineTopUpEnabled(options: Pick<OptionStore, 'get'>): boolean {
 }
 
 /** Rounds money to cents, half away from zero (a float product such as 1.005 is nudged first). */
-function roundMoney(value: number): number {
+export function roundMoney(value: number): number {
 	return Math.sign(value) * Math.round(Math.abs(value) * 100 + 1e-9) / 100
 }
 
@@ -66,7 +68,7 @@ function quoteTopUp(options: Pick<OptionStore, 'get'>, group: string, amount: nu
 	return { units, quota, money }
 }
 
-function assertOnlineTopUp(options: OptionStore) {
+export function assertOnlineTopUp(options: OptionStore) {
 	if (!onlineTopUpEnabled(options)) throw refused(TOP_UP_MESSAGES.onlineTopUpDisabled)
 }
 
@@ -76,7 +78,7 @@ export function payableAmount({ options }: Dependencies, user: Pick<UserRecord, 
 	return quoteTopUp(options, user.group, input.amount).money.toFixed(2)
 }
 
-const newTradeNo = (userId: number) => `FT${userId}X${Date.now().toString(36)}${randomString(10)}`
+export const newTradeNo = (userId: number) => `FT${userId}X${Date.now().toString(36)}${randomString(10)}`
 
 /**
  * `POST /api/user/pay`: records a pending order and answers the signed form and where to send it.
@@ -112,7 +114,7 @@ type TopUpRecord = Tables['topUps']['$inferSelect']
 function toTopUpView(record: TopUpRecord): TopUpView {
 	return {
 		id: record.id, amount: record.amount, money: record.money, trade_no: record.tradeNo, payment_method: record.paymentMethod,
-		create_time: record.createTime, complete_time: record.completeTime, status: record.status as TopUpStatus,
+		create_time: record.createTime, complete_time: record.completeTime, status: record.status as TopUpStatus, plan_id: record.planId,
 	}
 }
 
@@ -135,7 +137,8 @@ type NotifyOutcome = 'credited' | 'already credited' | 'refused'
  * An order the balance cannot take (it grew past the room checked at payment) stays pending and
  * the payment service is told to call again: it is credited once the balance has room.
  */
-export async function handleEpayNotify({ options, store, logger }: Dependencies, parameters: Record<string, string>): Promise<NotifyOutcome> {
+export async function handleEpayNotify(dependencies: Dependencies, parameters: Record<string, string>): Promise<NotifyOutcome> {
+	const { options, store, logger } = dependencies
 	const check = readEpayNotice(parameters, options.get('EpayId'), options.get('EpayKey'))
 	if (!check.ok) {
 		logger.warn('refused an epay notify', { reason: check.reason, trade: (parameters.out_trade_no ?? '').slice(0, 64) })
@@ -151,6 +154,7 @@ export async function handleEpayNotify({ options, store, logger }: Dependencies,
 	}
 	if (order.status === TOP_UP_STATUS.success) return 'already credited'
 	if (order.status !== TOP_UP_STATUS.pending) return 'refused'
+	if (order.planId > 0) return grantPaidPlan(dependencies, order)
 	const quota = Math.round(order.amount * options.get('QuotaPerUnit'))
 	const method = order.paymentMethod
 	const credit: Work<boolean> = function* (tx, tables) {
@@ -174,4 +178,34 @@ export async function handleEpayNotify({ options, store, logger }: Dependencies,
 	}
 	if (credited) logger.info('credited an online top-up', { userId: order.userId, quota, trade: order.tradeNo })
 	return credited ? 'credited' : 'already credited'
+}
+
+/**
+ * A paid order for a plan: marks it paid and grants the plan in one transaction, guarded by the
+ * order's status (and the grant by the trade number), so replays grant nothing more. The plan is
+ * granted as it is now, even if it was taken off sale after the order: it was paid for.
+ */
+async function grantPaidPlan(dependencies: Dependencies, order: Tables['topUps']['$inferSelect']): Promise<NotifyOutcome> {
+	const { store, logger } = dependencies
+	const { plans } = store.tables
+	const [plan] = await store.db.select().from(plans).where(eq(plans.id, order.planId)).limit(1)
+	if (!plan) {
+		logger.error('a paid plan order names no plan', { userId: order.userId, plan: order.planId, trade: order.tradeNo })
+		return 'refused'
+	}
+	const granted = await store.transaction(function* (tx, tables) {
+		const now = nowSeconds()
+		const changed = yield* run(tx.update(tables.topUps)
+			.set({ status: TOP_UP_STATUS.success, completeTime: now })
+			.where(and(eq(tables.topUps.tradeNo, order.tradeNo), eq(tables.topUps.status, TOP_UP_STATUS.pending))))
+		if (changed !== 1) return false
+		const subscription = yield* grantWithLine(tx, tables, {
+			userId: order.userId, plan, source: SUBSCRIPTION_SOURCE.epay, reference: `epay:${order.tradeNo}`, price: plan.price, now,
+		}, 'plan.paid_online', { plan: plan.id, name: plan.name, method: order.paymentMethod, trade: order.tradeNo })
+		return subscription !== undefined
+	})
+	if (!granted) return 'already credited'
+	logger.info('granted a plan paid online', { userId: order.userId, plan: plan.id, trade: order.tradeNo })
+	dependencies.changes.notify('subscriptions')
+	return 'credited'
 }

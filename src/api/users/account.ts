@@ -44,7 +44,7 @@ export async function register(dependencies: Dependencies, input: z.infer<typeof
 			password,
 			displayName: input.username,
 			email: options.get('EmailVerificationEnabled') ? input.email : '',
-		}, input.aff_code, signUpRewards(options))
+		}, input.aff_code, signUpRewards(dependencies))
 		return { id: created.id }
 	} catch (error) {
 		if (isUniqueViolation(error)) throw refused(USER_MESSAGES.usernameTaken)

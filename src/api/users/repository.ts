@@ -2,7 +2,10 @@
 import { and, eq, isNull, sql, type SQLWrapper } from 'drizzle-orm'
 import { LOG_TYPE } from '@shared/log'
 import { MAX_QUOTA } from '@shared/quota-limit'
-import type { OptionStore } from '@/db/stores/options'
+import type { Dependencies } from '@/dependencies'
+import { grantWithLine } from '@/billing/subscriptions'
+import { SUBSCRIPTION_SOURCE } from '@shared/plan-constants'
+import { nowSeconds } from '@/lib/clock'
 import { applyCredit } from '@/billing/ledger'
 import { rows, type Store, type Tables } from '@/db'
 import { randomString } from '@/lib/crypto'
@@ -38,18 +41,29 @@ interface SignUpRewards {
 	invitee: number
 	/** `QuotaForInviter`: added to the inviter's pending invitation income, not to the balance. */
 	inviter: number
+	/** `DefaultPlanId`: the plan every new account gets (0: none; a deleted plan gives none). */
+	planId: number
+	/** Told once a plan was granted (the subscription books of every node must learn of it). */
+	subscribed?: () => Promise<void>
 }
 
-const NO_SIGN_UP_REWARDS: SignUpRewards = Object.freeze({ newUser: 0, invitee: 0, inviter: 0 })
+const NO_SIGN_UP_REWARDS: SignUpRewards = Object.freeze({ newUser: 0, invitee: 0, inviter: 0, planId: 0 })
 
-export function signUpRewards(options: OptionStore): SignUpRewards {
-	return { newUser: options.get('QuotaForNewUser'), invitee: options.get('QuotaForInvitee'), inviter: options.get('QuotaForInviter') }
+export function signUpRewards(dependencies: Pick<Dependencies, 'options' | 'changes' | 'subscriptions'>): SignUpRewards {
+	const { options } = dependencies
+	return {
+		newUser: options.get('QuotaForNewUser'), invitee: options.get('QuotaForInvitee'), inviter: options.get('QuotaForInviter'), planId: options.get('DefaultPlanId'),
+		subscribed: async () => {
+			dependencies.changes.notify('subscriptions')
+			await dependencies.subscriptions.reload()
+		},
+	}
 }
 
 /**
  * Creates an account, crediting the invitation to the owner of `invitationCode` (an unknown or
  * stale code is ignored, so an old link never blocks a sign-up). In the same transaction as the
- * insert: the new account's rewards go through the ledger as system credits with their log lines,
+ * insert: the new-user plan is granted, the new account's rewards go through the ledger as system credits with their log lines,
  * and the inviter's count and pending and total invitation income move (pending income becomes
  * balance only through the transfer, which is the ledger credit).
  */
@@ -58,9 +72,19 @@ export async function createAccount(store: Store, account: NewAccount, invitatio
 	const [inviter] = invitationCode
 		? await store.db.select({ id: users.id }).from(users).where(and(eq(users.affCode, invitationCode), isNull(users.deletedAt))).limit(1)
 		: []
-	return store.transaction(function* (tx, tables) {
+	let planGranted = false
+	const created = await store.transaction(function* (tx, tables) {
 		const [created] = yield* rows(tx.insert(tables.users).values({ ...account, affCode: newAffCode(), inviterId: inviter?.id ?? 0 }).returning())
 		let quota = created!.quota
+		if (rewards.planId > 0) {
+			const { plans } = tables
+			const [plan] = yield* rows(tx.select().from(plans).where(and(eq(plans.id, rewards.planId), isNull(plans.deletedAt))).limit(1))
+			if (plan) {
+				const now = nowSeconds()
+				planGranted = (yield* grantWithLine(tx, tables, { userId: created!.id, plan, source: SUBSCRIPTION_SOURCE.default, reference: `default:${created!.id}`, price: 0, now },
+					'plan.default_granted', { plan: plan.id, name: plan.name })) !== undefined
+			}
+		}
 		if (rewards.newUser > 0) {
 			quota = yield* applyCredit(tx, tables, { userId: created!.id, amount: rewards.newUser, type: LOG_TYPE.system, ...logLine('user.new_user_bonus', { quota: rewards.newUser }) })
 		}
@@ -80,4 +104,6 @@ export async function createAccount(store: Store, account: NewAccount, invitatio
 		}
 		return { ...created!, quota }
 	})
+	if (planGranted) await rewards.subscribed?.()
+	return created
 }

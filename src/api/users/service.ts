@@ -73,7 +73,7 @@ export async function createUser(dependencies: Dependencies, actor: UserRecord, 
 			password,
 			displayName: input.display_name || input.username,
 			role: input.role,
-		}, '', signUpRewards(dependencies.options))
+		}, '', signUpRewards(dependencies))
 		const target = named(created.id, created.username)
 		await recordAdminAction(store, actor, { action: 'user.create', target, summary: `created user ${target} with role ${created.role}`, details: { role: created.role } })
 		return toUserView(created)
@@ -98,10 +98,15 @@ export async function updateUser(dependencies: Dependencies, actor: UserRecord, 
 	if (input.display_name !== undefined) changes.displayName = input.display_name
 	if (input.group !== undefined) changes.group = input.group
 	if (input.email !== undefined) changes.email = input.email
+	if (input.rpm_limit !== undefined) changes.rpmLimit = input.rpm_limit
+	if (input.tpm_limit !== undefined) changes.tpmLimit = input.tpm_limit
+	if (input.rpd_limit !== undefined) changes.rpdLimit = input.rpd_limit
+	if (input.concurrency_limit !== undefined) changes.concurrencyLimit = input.concurrency_limit
 	const newPassword = input.password ? await dependencies.passwords.hash(input.password) : undefined
-	// The relay's token cache holds the owner's name and group; a quota, display name, email or
-	// password edit leaves it as it is (a notice would empty every node's token cache).
-	const cachedFieldsChange = changes.username !== undefined || (changes.group !== undefined && changes.group !== target.group)
+	// The relay's token cache holds the owner's name, group and limits; a quota, display name, email
+	// or password edit leaves it as it is (a notice would empty every node's token cache).
+	const limitsChange = (['rpmLimit', 'tpmLimit', 'rpdLimit', 'concurrencyLimit'] as const).some((field) => changes[field] !== undefined && changes[field] !== target[field])
+	const cachedFieldsChange = changes.username !== undefined || (changes.group !== undefined && changes.group !== target.group) || limitsChange
 	try {
 		return await store.transaction(function* (tx, tables) {
 			const { users } = tables
@@ -140,6 +145,9 @@ function editedUserFields(target: UserRecord, changes: Partial<UserRecord>, newP
 	if (changes.displayName !== undefined && changes.displayName !== target.displayName) fields.push('display_name')
 	if (changes.group !== undefined && changes.group !== target.group) fields.push('group')
 	if (changes.email !== undefined && changes.email !== target.email) fields.push('email')
+	for (const [field, column] of [['rpm_limit', 'rpmLimit'], ['tpm_limit', 'tpmLimit'], ['rpd_limit', 'rpdLimit'], ['concurrency_limit', 'concurrencyLimit']] as const) {
+		if (changes[column] !== undefined && changes[column] !== target[column]) fields.push(field)
+	}
 	if (newPassword) fields.push('password')
 	return fields
 }

@@ -25,6 +25,10 @@ export function toUserView(user: UserRecord): UserView {
 		created_time: user.createdTime,
 		last_login_time: user.lastLoginTime,
 		deleted_at: user.deletedAt,
+		rpm_limit: user.rpmLimit,
+		tpm_limit: user.tpmLimit,
+		rpd_limit: user.rpdLimit,
+		concurrency_limit: user.concurrencyLimit,
 	}
 }
 

@@ -5,6 +5,7 @@
 import { and, asc, eq } from 'drizzle-orm'
 import { CHANNEL_MODE, MULTI_KEY_MODE, splitList, type ChannelMode, type MultiKeyMode } from '@shared/channel-constants'
 import { CHANNEL_STATUS } from '@shared/channel-type'
+import type { ChannelCost, ModelCost } from '@shared/channel-cost'
 import { inEnglish } from '@shared/messages'
 import { statusReasonMessage, type StatusReason } from '@shared/messages/channel-status'
 import { rows, type Database, type Store, type Tables } from '@/db'
@@ -70,6 +71,17 @@ export interface RoutableChannel {
 	autoBan: boolean
 	setting: Record<string, unknown>
 	testModel: string
+	/** What the operator pays for calls on it (billing/cost.ts). */
+	cost: ChannelCost
+}
+
+/** The stored cost fields; a `model_cost` that is not an object of prices reads as none (it is checked when saved). */
+export function readChannelCost(costRatio: number | null, modelCost: string): ChannelCost {
+	const models: Record<string, ModelCost> = {}
+	for (const [model, price] of Object.entries(parseJsonObject(modelCost))) {
+		if (price && typeof price === 'object' && !Array.isArray(price)) models[model] = price as ModelCost
+	}
+	return { ratio: costRatio === null || !Number.isFinite(costRatio) ? undefined : costRatio, models }
 }
 
 /** Values as text: status code mappings may hold numbers (`{"429": 503}`). */
@@ -135,6 +147,7 @@ export function toRoutableChannel(secrets: SecretBox, channel: ChannelRecord, us
 		autoBan: channel.autoBan === 1,
 		setting: parseJsonObject(channel.setting),
 		testModel: channel.testModel,
+		cost: readChannelCost(channel.costRatio, channel.modelCost),
 	}
 }
 

@@ -82,9 +82,11 @@ export async function respond(
 		const prepared = await prepare()
 		const { call } = prepared
 		await relay.routing.ready()
-		metrics.describe(call.request.endpoint, (call.request.body as { model?: unknown } | null)?.model)
-		const succeeded = await relay.requestLimits.admit(call.caller)
-		inFlight = await relay.concurrency.acquire(call.caller)
+		const model = (call.request.body as { model?: unknown } | null)?.model
+		metrics.describe(call.request.endpoint, model)
+		const modelName = typeof model === 'string' ? model : undefined
+		const succeeded = await relay.requestLimits.admit(call.caller, modelName)
+		inFlight = await relay.concurrency.acquire(call.caller, modelName)
 		const passThroughWire = prepared.format.passThroughWire
 		const result = await relayCall(dependencies, relay, {
 			requestId, caller: call.caller, request: call.request, preferredChannelId: call.preferredChannelId, preferredKeyIndex: call.preferredKeyIndex, session: sessionOf(dependencies, request, call),

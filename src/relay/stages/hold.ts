@@ -1,7 +1,9 @@
 /**
- * The hold stage: takes the call's hold — the quota its price says it may cost — in the user's
- * wallet (and the token's, when limited), or refuses the call (403, in the ledger's words) when
- * either cannot cover it. The hold's whole life is one `CallScope`: reserved here, then ended by
+ * The hold stage: takes the call's hold — the quota its price says it may cost — from its funding
+ * sources: the first of the user's active subscriptions that covers the model and has room in
+ * every window, else the wallet (billing/holds.ts); a limited token's quota is checked either way.
+ * It refuses the call (403, in the ledger's words) when nothing can cover it. Users without a
+ * subscription cost no read here: the subscription book is in memory. The hold's whole life is one `CallScope`: reserved here, then ended by
  * exactly one of settle or void (settle.ts). Both are idempotent — the first one wins, later calls
  * do nothing — so no path that might end a call twice (a stream that completes while its client
  * goes away, a failure after a settle) can charge or refund twice, and the last-resort `void`
@@ -9,12 +11,13 @@
  */
 import type { Dependencies } from '@/dependencies'
 import { InsufficientQuotaError, reserve } from '@/billing/holds'
+import type { ActiveSubscription } from '@/billing/subscription-book'
 import type { Usage } from '@/billing/price'
 import { relayErrors } from '../errors'
 import type { RelayServices } from '../services'
 import type { AffinityOutcome, CallAttempt, HeldCall, PricedCall } from './call'
 import type { RouteTarget } from './route'
-import { type AnsweredBy, settleCall, type SettleDetails, type ScopedCall, voidCall } from './settle'
+import { type AnsweredBy, type Funding, settleCall, type SettleDetails, type ScopedCall, voidCall } from './settle'
 
 type HoldState = 'none' | 'held' | 'closed'
 
@@ -22,17 +25,23 @@ export class CallScope {
 	private state: HoldState = 'none'
 	private answeredBy: AnsweredBy | undefined
 	private closers: (() => void)[] = []
+	/** The subscription that holds the call; undefined: the wallet. */
+	funding: Funding | undefined
 
 	constructor(private readonly dependencies: Dependencies, private readonly relay: RelayServices, readonly call: ScopedCall) {}
 
 	/** Takes the hold; refuses the call (403, in the ledger's words) when the user or the token cannot cover it. */
 	async reserve(amount: number): Promise<void> {
 		if (this.state !== 'none') throw new Error('a call reserves its hold once')
-		const { requestId, caller } = this.call
+		const { requestId, caller, model } = this.call
+		const found = this.dependencies.subscriptions.sourcesFor(caller.user.id, model)
+		const sources: readonly ActiveSubscription[] = found instanceof Promise ? await found : found
 		try {
-			await reserve(this.relay.ledger, {
+			const paidBy = await reserve(this.relay.ledger, {
 				requestId, userId: caller.user.id, tokenId: caller.token.id, tokenLimited: !caller.token.unlimited, amount, node: this.relay.nodeInstance,
+				sources: sources.length > 0 ? sources : undefined,
 			})
+			if (paidBy) this.funding = { subscriptionId: paidBy, name: sources.find((source) => source.subscriptionId === paidBy)?.name ?? '' }
 		} catch (error) {
 			if (error instanceof InsufficientQuotaError) throw error.owner === 'user' ? relayErrors.insufficientUserQuota() : relayErrors.insufficientTokenQuota()
 			throw error
@@ -69,7 +78,7 @@ export class CallScope {
 		if (this.state !== 'held') return
 		if (!this.answeredBy) throw new Error('a call is settled only once an upstream answered it')
 		this.close()
-		await settleCall(this.dependencies, this.relay, this.call, this.answeredBy, usage, details)
+		await settleCall(this.dependencies, this.relay, this.call, this.answeredBy, usage, details, this.funding)
 	}
 
 	/**

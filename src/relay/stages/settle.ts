@@ -1,11 +1,14 @@
 /**
  * The settle stage: how a held call ends, once its scope (hold.ts) says it may. Settling charges
- * the usage at the call's pricing through the ledger, writes the consume log (with the pricing, the
- * channels tried, the first token's time, a local count, how a stream ended, sensitive words) under
- * the call's request id, and records the channel's response time, the call's metrics and the
+ * the usage at the call's pricing through the ledger (to the source that holds it: a
+ * subscription's windows or the wallet), writes the consume log (with the pricing, who paid, what
+ * the call cost the operator on its channel, the channels tried, the first token's time, a local
+ * count, how a stream ended, sensitive words) under the call's request id, and records the
+ * channel's response time, the call's metrics, the tokens for token-a-minute limits and the
  * user's balance for the low-quota reminder. Voiding returns the whole hold; it never throws.
  */
 import type { Dependencies } from '@/dependencies'
+import { costOfCall } from '@/billing/cost'
 import { settle, voidHold } from '@/billing/holds'
 import { quotaForUsage, type Pricing, type Usage } from '@/billing/price'
 import type { CallRecord } from '../call-metrics'
@@ -21,6 +24,12 @@ export interface AnsweredBy {
 	target: RouteTarget
 	attempts: readonly CallAttempt[]
 	affinity: AffinityOutcome | undefined
+}
+
+/** The subscription that paid a call, for its log line. */
+export interface Funding {
+	subscriptionId: number
+	name: string
 }
 
 /** What the log of a call says about it, known before anything is held. */
@@ -61,12 +70,13 @@ const SENSITIVE_ACTIONS: Record<SensitiveAnswer['action'], string> = {
 
 /** Charges `usage`, logs the call and records the channel's time. Failures of the ledger propagate. */
 export async function settleCall(
-	dependencies: Dependencies, relay: RelayServices, call: ScopedCall, answeredBy: AnsweredBy, usage: Usage, details: SettleDetails,
+	dependencies: Dependencies, relay: RelayServices, call: ScopedCall, answeredBy: AnsweredBy, usage: Usage, details: SettleDetails, funding?: Funding,
 ): Promise<void> {
 	const { target: { channel, keyIndex }, attempts, affinity } = answeredBy
 	const tried = [...new Set(attempts.map((attempt) => attempt.channel))]
 	const { pricing } = call
-	const actual = quotaForUsage(pricing, usage, dependencies.options.get('QuotaPerUnit'))
+	const quotaPerUnit = dependencies.options.get('QuotaPerUnit')
+	const actual = quotaForUsage(pricing, usage, quotaPerUnit)
 	const useTimeMs = performance.now() - call.startedAt
 	const other: Record<string, unknown> = pricing.kind === 'per_call'
 		? { model_price: pricing.modelPrice, group_ratio: pricing.groupRatio, ...(pricing.callRatio !== undefined ? { call_ratio: pricing.callRatio } : {}) }
@@ -91,12 +101,14 @@ export async function settleCall(
 		...(details.end && details.end !== 'completed' ? { stream_end: details.end } : {}),
 		...(usage.cachedTokens ? { cache_tokens: usage.cachedTokens } : {}),
 		...(details.sensitive ? { sensitive_action: details.sensitive.action } : {}),
+		...(funding ? { plan_name: funding.name } : {}),
 	})
 	const userId = call.caller.user.id
 	const outcome = await settle(relay.ledger, {
 		requestId: call.requestId,
 		readBalance: relay.quotaReminder.wantsBalance(userId),
 		actual,
+		cost: costOfCall(channel.cost, call.model, pricing, usage, quotaPerUnit),
 		channelId: channel.id,
 		log: dependencies.options.get('LogConsumeEnabled') ? {
 			username: call.caller.user.username,
@@ -115,6 +127,7 @@ export async function settleCall(
 	})
 	relay.recordResponseTime(channel.id, Math.round(useTimeMs))
 	call.metrics?.settled(channel.id, usage, actual, details.firstTokenMs)
+	relay.requestLimits.settled(call.caller, call.model, usage.promptTokens + usage.completionTokens)
 	if (outcome.settled && outcome.balance !== undefined) relay.quotaReminder.afterSettle(userId, outcome.balance)
 }
 

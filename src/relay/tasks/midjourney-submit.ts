@@ -102,7 +102,7 @@ export async function submitDrawing(dependencies: Dependencies, relay: RelayServ
 			code: outcome.code, action: resolved.action, mjId: outcome.upstreamId, prompt, description: outcome.description,
 			status: done ? TASK_STATUS.success : TASK_STATUS.submitted, progress: done ? PROGRESS_DONE : PROGRESS_START,
 			imageUrl: done?.imageUrl ?? '', startTime: done ? now : 0, finishTime: done ? now : 0,
-			quota: prepared.amount, requestId: prepared.requestId,
+			quota: prepared.amount, requestId: prepared.requestId, cost: prepared.cost ?? null,
 		})
 		return Response.json({ code: answeredCode(resolved, outcome.code), description: outcome.description, result: outcome.uploads ?? outcome.upstreamId, properties: outcome.properties })
 	} catch (error) {
@@ -113,7 +113,7 @@ export async function submitDrawing(dependencies: Dependencies, relay: RelayServ
 }
 
 type DrawingValues = Pick<DrawingRow, 'code' | 'action' | 'mjId' | 'prompt' | 'description' | 'status' | 'progress' | 'quota' | 'requestId'>
-	& Partial<Pick<DrawingRow, 'failReason' | 'imageUrl' | 'startTime' | 'finishTime'>>
+	& Partial<Pick<DrawingRow, 'failReason' | 'imageUrl' | 'startTime' | 'finishTime' | 'cost'>>
 
 async function record(dependencies: Dependencies, relay: RelayServices, prepared: PreparedTask, values: DrawingValues) {
 	const book = taskBook(relay.ledger.dialect, dependencies.options, nowSeconds())

@@ -1,7 +1,8 @@
 /**
  * Submitting one async task (design §4, §5): the caller's group and the task's model pick a channel
  * whose type takes the platform's tasks (a follow-up goes to its original task's channel), the
- * per-call price is held, and the upstream is asked once. A refusal returns the hold with a log
+ * per-call price is held (from the same funding sources as any call: a subscription that covers
+ * the task's model, else the wallet), and the upstream is asked once. A refusal returns the hold with a log
  * line the user sees; an acceptance hands the hold to the task (task-rows.ts).
  *
  * A submit is never retried on another channel: an upstream that took the task but answered late
@@ -10,6 +11,7 @@
 import { storedLine } from '@shared/messages/logs'
 import type { Dependencies } from '@/dependencies'
 import { InsufficientQuotaError, reserve, voidHold } from '@/billing/holds'
+import { costOfCall } from '@/billing/cost'
 import { quotaForUsage, resolvePricing } from '@/billing/price'
 import { returnTaskHold } from '@/billing/task-holds'
 import { newRequestId } from '@/lib/crypto'
@@ -48,6 +50,8 @@ export interface PreparedTask {
 	adaptor: TaskAdaptor
 	billing: TaskBilling
 	amount: number
+	/** What the task costs the operator on its channel (quota); undefined: unknown. */
+	cost: number | undefined
 	submittedAt: number
 }
 
@@ -82,12 +86,17 @@ export async function prepareTask(dependencies: Dependencies, relay: RelayServic
 	if (pricing && pricing.kind !== 'per_call') throw taskErrors.perCallOnly(model)
 	const modelPrice = pricing?.modelPrice ?? 0
 	const groupRatio = pricing?.groupRatio ?? 1
-	const amount = pricing ? quotaForUsage(pricing, { promptTokens: 0, completionTokens: 0 }, dependencies.options.get('QuotaPerUnit')) : 0
+	const quotaPerUnit = dependencies.options.get('QuotaPerUnit')
+	const amount = pricing ? quotaForUsage(pricing, { promptTokens: 0, completionTokens: 0 }, quotaPerUnit) : 0
 	const requestId = newRequestId()
 	if (amount > 0) {
+		// The same funding sources as any call: a subscription covering the task's model first, then the wallet.
+		const found = dependencies.subscriptions.sourcesFor(caller.user.id, model)
+		const sources = found instanceof Promise ? await found : found
 		try {
 			await reserve(relay.ledger, {
 				requestId, userId: caller.user.id, tokenId: caller.token.id, tokenLimited: !caller.token.unlimited, amount, node: relay.nodeInstance,
+				sources: sources.length > 0 ? sources : undefined,
 			})
 		} catch (error) {
 			if (error instanceof InsufficientQuotaError) throw error.owner === 'user' ? relayErrors.insufficientUserQuota() : relayErrors.insufficientTokenQuota()
@@ -104,6 +113,7 @@ export async function prepareTask(dependencies: Dependencies, relay: RelayServic
 			model_price: modelPrice, group_ratio: groupRatio, channel_name: channel.name, ip: call.clientAddress,
 		},
 		amount,
+		cost: pricing ? costOfCall(channel.cost, model, pricing, { promptTokens: 0, completionTokens: 0 }, quotaPerUnit) : undefined,
 		submittedAt: nowSeconds(),
 	}
 }

@@ -73,6 +73,7 @@ export async function submitSong(dependencies: Dependencies, relay: RelayService
 			group: prepared.billing.group,
 			channelId: prepared.channel.id,
 			quota: prepared.amount,
+			cost: prepared.cost ?? null,
 			action,
 			status: TASK_STATUS.submitted,
 			progress: PROGRESS_START,

@@ -65,6 +65,8 @@ interface TaskEnd {
 interface BilledTask {
 	requestId: string
 	quota: number
+	/** What it costs the operator; null: unknown. */
+	cost: number | null
 	channelId: number
 	submitTime: number
 	privateData: string
@@ -81,6 +83,7 @@ function* closeHold(tx: Database, tables: Tables, book: TaskBook, task: BilledTa
 	yield* settleWork({
 		requestId: task.requestId,
 		actual: task.quota,
+		cost: task.cost ?? undefined,
 		channelId: task.channelId,
 		log: book.logConsume ? {
 			username: billing.username, tokenName: billing.token_name, modelName: billing.model, group: billing.group,
@@ -132,7 +135,7 @@ const statusOf = (row: { status: string }, report: Pick<UpstreamTaskState, 'stat
 
 type ReportedColumns = { progress: string; failReason: string; startTime: number; finishTime: number }
 
-/** What a report changes on either kind of task row: status, progress, failure, times, and no charge once failed. */
+/** What a report changes on either kind of task row: status, progress, failure, times, and no charge (nor cost) once failed. */
 function reportedChanges(row: ReportedColumns, report: UpstreamTaskState, status: string, now: number) {
 	const finished = isFinishedTaskStatus(status)
 	return {
@@ -141,7 +144,7 @@ function reportedChanges(row: ReportedColumns, report: UpstreamTaskState, status
 		failReason: status === TASK_STATUS.failure ? report.failReason || row.failReason || 'the upstream reported the task failed' : row.failReason,
 		startTime: report.startTime || row.startTime,
 		finishTime: finished ? report.finishTime || row.finishTime || now : row.finishTime,
-		...(status === TASK_STATUS.failure ? { quota: 0 } : {}),
+		...(status === TASK_STATUS.failure ? { quota: 0, cost: 0 } : {}),
 	}
 }
 

@@ -32,6 +32,10 @@ export const ADMIN_ACTION_ENTRIES = {
 	'redemption.status': ['将兑换码 {target} 的状态设为 {status}', 'Set the status of redemption code {target} to {status}'],
 	'redemption.delete': ['删除兑换码 {target}', 'Deleted redemption code {target}'],
 	'log.cleanup': ['清除 {before} 之前的 {count} 条日志', 'Deleted {count} log entries from before {before}'],
+	'plan.create': ['创建套餐 {target}', 'Created plan {target}'],
+	'plan.update': ['编辑套餐 {target}', 'Edited plan {target}'],
+	'plan.delete': ['删除套餐 {target}', 'Deleted plan {target}'],
+	'subscription.reset': ['重置用户 {user} 的订阅 {target} 的用量窗口：{windows}', 'Reset the usage windows of subscription {target} of user {user}: {windows}'],
 	/** A secret option's line carries no value. */
 	'option.update_secret': ['修改设置 {key}（密钥，不记录值）', 'Changed the option {key} (a secret: value not logged)'],
 } as const satisfies Record<AdminActionName | 'option.update_secret', MessagePair>

@@ -15,6 +15,8 @@ export const CHANNEL_MESSAGE_ENTRIES = {
 	],
 	statusCodeMappingInvalid: ['状态码复写必须是从状态码到状态码的 JSON 对象', 'status code mapping must be a JSON object from status code to status code'],
 	settingInvalid: ['额外设置必须是合法的 JSON 对象', 'extra setting must be a JSON object'],
+	costRatioInvalid: ['成本倍率须为 0 到 10000 之间的数字，留空表示未知', 'the cost ratio must be a number from 0 to 10000, or empty for unknown'],
+	modelCostInvalid: ['模型成本价必须是 JSON 对象：模型名 → {"input", "output", "cache_read", "cache_write", "per_call"}（美元，不小于 0）', 'model cost prices must be a JSON object: model name → {"input", "output", "cache_read", "cache_write", "per_call"} (USD, not below 0)'],
 	priorityInteger: ['优先级必须是整数', 'priority must be an integer'],
 	priorityMinimum: [`优先级不能小于 ${PRIORITY_MIN}`, `priority must not be less than ${PRIORITY_MIN}`],
 	weightInteger: ['权重必须是非负整数', 'weight must be a non-negative integer'],

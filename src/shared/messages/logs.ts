@@ -29,6 +29,10 @@ export const LOG_LINE_ENTRIES = {
 	'task.failed_at_once': ['任务 {task} 提交后即失败，预扣的 {quota} 额度已退回', 'the task {task} failed at once; its hold of {quota} quota was returned'],
 	'task.drawing_failed': ['绘图任务 {task} 失败（{reason}），预扣的 {quota} 额度已退回', 'the drawing task {task} failed ({reason}); its hold of {quota} quota was returned'],
 	'task.failed': ['任务 {task} 失败（{reason}），预扣的 {quota} 额度已退回', 'the task {task} failed ({reason}); its hold of {quota} quota was returned'],
+	'plan.purchased': ['购买套餐 #{plan}「{name}」，支付 {quota} 额度', 'bought the plan #{plan} "{name}" for {quota} quota'],
+	'plan.paid_online': ['在线支付购买套餐 #{plan}「{name}」，支付方式 {method}，订单号 {trade}', 'bought the plan #{plan} "{name}" online via {method}, trade {trade}'],
+	'plan.redeemed': ['使用兑换码 #{id}（{code}）获得套餐 #{plan}「{name}」', 'redeemed code #{id} ({code}) for the plan #{plan} "{name}"'],
+	'plan.default_granted': ['新用户获赠套餐 #{plan}「{name}」', 'new-user plan #{plan} "{name}"'],
 	'import.opening_balance': ['从 {source} 转入的期初余额', 'opening balance carried over from {source}'],
 	'import.used_before': ['迁移前在 {source} 已使用的额度（在此记为一笔已结算的消费）', 'quota used in {source} before the move (booked here as one settled charge)'],
 } as const

@@ -20,6 +20,11 @@ export const OPTION_MESSAGE_ENTRIES = {
 	/** `{max}`: the largest count a limit may be; `{example}`: a valid value. */
 	rateLimitGroups: ['必须把每个分组映射为 [总请求数, 成功请求数]，两个 0 到 {max} 的整数（例如 {example}）', 'must map each group to [total requests, successful requests], two whole numbers from 0 to {max} (like {example})'],
 	rateLimitGroupRefused: ['必须把每个分组映射为 [总请求数, 成功请求数]，两个 0 到 {max} 的整数（例如 {example}）；分组“{group}”不符合', 'must map each group to [total requests, successful requests], two whole numbers from 0 to {max} (like {example}); the group "{group}" does not'],
+	/** `GroupRateLimits`, `ModelRateLimits`: `{name}` the first entry refused, `{detail}` why. */
+	callLimitsRefused: ['必须把每个名称映射为 rpm、tpm、rpd、concurrency 上限（0 到 {max} 的整数，例如 {example}）；“{name}”不符合：{detail}', 'must map each name to rpm, tpm, rpd and concurrency limits (whole numbers from 0 to {max}, like {example}); "{name}" does not: {detail}'],
+	/** `ModelPriceTiers`: `{name}` the first model refused, `{detail}` why. */
+	priceTiersRefused: ['必须把每个模型映射为 tiers（按 above_prompt_tokens 从小到大）、create_cache_1h_ratio、minimum_quota（例如 {example}）；“{name}”不符合：{detail}', 'must map each model to tiers (in rising order of above_prompt_tokens), create_cache_1h_ratio and minimum_quota (like {example}); "{name}" does not: {detail}'],
+	priceTiersOrder: ['tiers 须按 above_prompt_tokens 从小到大排列', 'tiers must be in rising order of above_prompt_tokens'],
 	modelRatioReset: ['模型倍率已重置为默认值', 'model ratios have been reset to the defaults'],
 } as const
 

@@ -18,6 +18,7 @@ export const REDEMPTION_MESSAGE_ENTRIES = {
 	/** Seed 002 §8 dictionary message: the one answer for a wrong, used, disabled, expired or deleted key. */
 	invalidCode: ['兑换码无效、已使用或不存在', 'invalid, used or missing redemption code'],
 	redeemed: ['兑换成功', 'redeemed'],
+	planInvalid: ['套餐须为套餐的编号（0 表示兑换额度）', 'the plan must be a plan id (0: a code for quota)'],
 } as const
 
 export const REDEMPTION_MESSAGES = /* @__PURE__ */ sourceTexts(REDEMPTION_MESSAGE_ENTRIES)

@@ -30,6 +30,15 @@ export const RELAY_MESSAGE_ENTRIES = {
 	requestLimitMinutes: ['请求次数过多，请稍后再试（{minutes} 分钟内最多 {limit} 次请求）', 'too many requests, try later (at most {limit} requests in {minutes} minutes)'],
 	successLimitMinute: ['请求次数过多，请稍后再试（1 分钟内最多 {limit} 次成功请求）', 'too many requests, try later (at most {limit} successful requests in 1 minute)'],
 	successLimitMinutes: ['请求次数过多，请稍后再试（{minutes} 分钟内最多 {limit} 次成功请求）', 'too many requests, try later (at most {limit} successful requests in {minutes} minutes)'],
+	/** Call limits (relay/edge/request-limits.ts): `{level}` names whose limit it is. */
+	rpmExceeded: ['{level}每分钟最多 {limit} 次请求，请 {seconds} 秒后再试', '{level} allows at most {limit} requests a minute; try again in {seconds} s'],
+	tpmExceeded: ['{level}每分钟最多使用 {limit} 个 token，请 {seconds} 秒后再试', '{level} allows at most {limit} tokens a minute; try again in {seconds} s'],
+	rpdExceeded: ['{level}每天最多 {limit} 次请求，请 {seconds} 秒后再试', '{level} allows at most {limit} requests a day; try again in {seconds} s'],
+	concurrencyExceeded: ['{level}最多同时进行 {limit} 个请求', '{level} allows at most {limit} requests at once'],
+	limitLevelToken: ['此令牌', 'this API token'],
+	limitLevelUser: ['此用户', 'this user'],
+	limitLevelGroup: ['分组 {group}', 'the group {group}'],
+	limitLevelModel: ['模型 {model}', 'the model {model}'],
 	/** Names no word: the answer is withheld so that the client does not learn what it said. */
 	sensitiveAnswer: ['回答中检测到敏感词，回答未返回', 'sensitive words detected in the answer; the answer was withheld'],
 } as const

@@ -1,4 +1,4 @@
-import { type LucideIcon, BarChart3Icon, ClipboardListIcon, FlaskConicalIcon, ImageIcon, KeyRoundIcon, ListChecksIcon, MessageSquareIcon, NetworkIcon, SettingsIcon, TicketIcon, UsersIcon, WalletIcon } from 'lucide-react'
+import { type LucideIcon, BarChart3Icon, ClipboardListIcon, FlaskConicalIcon, ImageIcon, KeyRoundIcon, ListChecksIcon, MessageSquareIcon, NetworkIcon, PackageIcon, SettingsIcon, TicketIcon, UsersIcon, WalletIcon } from 'lucide-react'
 import { ROLE } from '@shared/user-constants'
 import type { Status } from '@ui/lib/status'
 
@@ -25,6 +25,7 @@ const sideMenu: MenuItem[] = [
 	{ to: '/detail', label: '数据看板', icon: BarChart3Icon, visible: (status) => status.enable_data_export },
 	{ to: '/redemption', label: '兑换码', icon: TicketIcon, role: ROLE.admin },
 	{ to: '/topup', label: '钱包', icon: WalletIcon },
+	{ to: '/plan', label: '套餐', icon: PackageIcon },
 	{ to: '/user', label: '用户管理', icon: UsersIcon, role: ROLE.admin },
 	{ to: '/log', label: '日志', icon: ClipboardListIcon },
 	{ to: '/midjourney', label: '绘图', icon: ImageIcon, visible: (status) => status.enable_drawing },

@@ -10,6 +10,7 @@ import { StackedBarChart } from '@ui/features/dashboard/components/stacked-bar-c
 import { UsageRanking } from '@ui/features/dashboard/components/usage-ranking'
 import { UsageTable } from '@ui/features/dashboard/components/usage-table'
 import { UsageTotals } from '@ui/features/dashboard/components/usage-totals'
+import { MarginReport } from '@ui/features/dashboard/components/margin-report'
 import type { DashboardPageData } from '@ui/features/dashboard/dashboard-route'
 import { averagePerMinute, type Metric, METRICS, OTHER_MODELS, rankUsage, summariseUsage } from '@ui/features/dashboard/usage-summary'
 import { useTranslation } from '@ui/i18n'
@@ -20,7 +21,7 @@ export function DashboardPage() {
 	const { t } = useTranslation()
 	const status = useStatus()
 	const formatTime = useFormatTime()
-	const { admin, filters, buckets, error, now } = useLoaderData() as DashboardPageData
+	const { admin, filters, buckets, error, now, margin } = useLoaderData() as DashboardPageData
 	const [, setSearchParameters] = useSearchParams()
 	const [metric, setMetric] = useState<Metric>('quota')
 
@@ -32,7 +33,7 @@ export function DashboardPage() {
 	const formatAny = useCallback((which: Metric, value: number) => formatMetric(which, value, status), [status])
 	const modelLabel = useCallback((model: string) => (model === OTHER_MODELS ? t('其他模型') : model), [t])
 
-	const applyFilters = useCallback((changes: DashboardFilterChanges) => {
+	const applyFilters = useCallback((changes: Partial<DashboardFilterChanges> & { margin_by?: string }) => {
 		setSearchParameters((previous) => {
 			const next = new URLSearchParams(previous)
 			for (const [key, value] of Object.entries(changes)) {
@@ -90,6 +91,7 @@ export function DashboardPage() {
 					<UsageTable periods={summary.periods} models={summary.models} format={formatAny} modelLabel={modelLabel} />
 				</>
 			)}
+			{margin ? <MarginReport group={margin.group} rows={margin.rows} error={margin.error} onGroupChange={(group) => applyFilters({ margin_by: group })} /> : null}
 		</div>
 	)
 }

@@ -6,7 +6,7 @@ import type { BadgeVariant } from '@ui/components/ui/badge'
 import { renderQuota } from '@ui/lib/format'
 
 /** An entry as either endpoint answers it: the channel fields come only from the admin list. */
-export type LogRow = LogEntry & Partial<Pick<AdminLogEntry, 'channel' | 'channel_name'>>
+export type LogRow = LogEntry & Partial<Pick<AdminLogEntry, 'channel' | 'channel_name' | 'cost'>>
 
 /** The type filter's choices; the empty value lists every type. */
 export const logTypeOptions = [

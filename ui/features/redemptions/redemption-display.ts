@@ -17,15 +17,4 @@ export const keyLines = (keys: string[]) => `${keys.join('\n')}\n`
 /** The download offered after creation (seed 002 §2): `<name>.txt`. */
 export const keyFileName = (name: string) => `${name}.txt`
 
-/** Saves `text` as a file through a temporary link; the browser names it `fileName`. */
-export function downloadText(fileName: string, text: string) {
-	const url = URL.createObjectURL(new Blob([text], { type: 'text/plain;charset=utf-8' }))
-	const link = document.createElement('a')
-	link.href = url
-	link.download = fileName
-	document.body.append(link)
-	link.click()
-	link.remove()
-	// Revoked after the click has been handled, or the download could find the URL gone.
-	setTimeout(() => URL.revokeObjectURL(url), 0)
-}
+export { downloadText } from '@ui/lib/download'

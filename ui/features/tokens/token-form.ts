@@ -3,6 +3,8 @@ import { MAX_QUOTA } from '@shared/quota-limit'
 import type { CreateTokenInput } from '@shared/token'
 import { TOKEN_CONCURRENCY_LIMIT_MAX, TOKEN_CREATE_MAX_COUNT, TOKEN_DEFAULT_REMAIN_QUOTA, TOKEN_NAME_MAX_LENGTH, TOKEN_NEVER_EXPIRES } from '@shared/token-constants'
 import { AUTO_GROUP } from '@shared/user-constants'
+import { RATE_LIMIT_MAX } from '@shared/rate-limit-constants'
+import { limitMessages, readLimit } from '@ui/features/tokens/rate-limit-form'
 import { parseDateTime, quotaFromDisplay, quotaToDisplay, renderQuota } from '@ui/lib/format'
 import type { Status } from '@ui/lib/status'
 import type { FormProblem } from '@ui/lib/use-form-problem'
@@ -23,6 +25,10 @@ export type TokenFormValues = {
 	group: string
 	/** Calls in flight at once, a whole number; 0: no limit. */
 	concurrencyLimit: string
+	/** Requests a minute, tokens a minute, requests a day, whole numbers; 0: no limit. */
+	rpmLimit: string
+	tpmLimit: string
+	rpdLimit: string
 	/** The token's calls use the response cache (when the operator turned it on). */
 	responseCache: boolean
 }
@@ -43,7 +49,7 @@ export const formMessages = {
 	quotaTooLarge: '额度不能超过 {max}',
 	countInvalid: '创建数量必须是正整数',
 	countTooLarge: '一次最多创建 {max} 个令牌',
-	concurrencyLimitInvalid: '并发上限须为 0 到 {max} 之间的整数（0 表示不限）',
+	...limitMessages,
 } as const
 
 export type { FormProblem }
@@ -60,6 +66,9 @@ export function newTokenValues(status: QuotaDisplay & Pick<Status, 'default_use_
 		models: [],
 		group: status.default_use_auto_group ? AUTO_GROUP : '',
 		concurrencyLimit: '0',
+		rpmLimit: '0',
+		tpmLimit: '0',
+		rpdLimit: '0',
 		responseCache: true,
 	}
 }
@@ -76,6 +85,9 @@ export function tokenValues(token: TokenView, status: QuotaDisplay, formatTime: 
 		models: token.model_limits.split(',').filter(Boolean),
 		group: token.group,
 		concurrencyLimit: String(token.concurrency_limit),
+		rpmLimit: String(token.rpm_limit),
+		tpmLimit: String(token.tpm_limit),
+		rpdLimit: String(token.rpd_limit),
 		responseCache: token.response_cache_enabled,
 	}
 }
@@ -98,8 +110,14 @@ export function readTokenFields(values: TokenFormValues, status: QuotaDisplay): 
 	if (amount < 0) return { problem: { message: formMessages.quotaNegative, fields: ['quota'] } }
 	if (!status.display_in_currency && !Number.isInteger(amount)) return { problem: { message: formMessages.quotaNotInteger, fields: ['quota'] } }
 	if (quotaFromDisplay(amount, status) > MAX_QUOTA) return { problem: { message: formMessages.quotaTooLarge, values: { max: renderQuota(MAX_QUOTA, status) }, fields: ['quota'] } }
-	const concurrencyLimit = readConcurrencyLimit(values.concurrencyLimit)
+	const concurrencyLimit = readLimit(values.concurrencyLimit, TOKEN_CONCURRENCY_LIMIT_MAX)
 	if (concurrencyLimit === undefined) return { problem: { message: formMessages.concurrencyLimitInvalid, values: { max: TOKEN_CONCURRENCY_LIMIT_MAX }, fields: ['concurrencyLimit'] } }
+	const rpm = readLimit(values.rpmLimit, RATE_LIMIT_MAX)
+	if (rpm === undefined) return { problem: { message: formMessages.rpmLimitInvalid, values: { max: RATE_LIMIT_MAX }, fields: ['rpmLimit'] } }
+	const tpm = readLimit(values.tpmLimit, RATE_LIMIT_MAX)
+	if (tpm === undefined) return { problem: { message: formMessages.tpmLimitInvalid, values: { max: RATE_LIMIT_MAX }, fields: ['tpmLimit'] } }
+	const rpd = readLimit(values.rpdLimit, RATE_LIMIT_MAX)
+	if (rpd === undefined) return { problem: { message: formMessages.rpdLimitInvalid, values: { max: RATE_LIMIT_MAX }, fields: ['rpdLimit'] } }
 	return {
 		value: {
 			name,
@@ -111,18 +129,12 @@ export function readTokenFields(values: TokenFormValues, status: QuotaDisplay): 
 			model_limits: values.models.join(','),
 			group: values.group,
 			concurrency_limit: concurrencyLimit,
+			rpm_limit: rpm,
+			tpm_limit: tpm,
+			rpd_limit: rpd,
 			response_cache_enabled: values.responseCache,
 		},
 	}
-}
-
-/** The server's rule: a whole number from 0 to TOKEN_CONCURRENCY_LIMIT_MAX; empty counts as 0 (no limit). */
-function readConcurrencyLimit(text: string): number | undefined {
-	const trimmed = text.trim()
-	if (trimmed === '') return 0
-	if (!/^\d+$/.test(trimmed)) return undefined
-	const limit = Number(trimmed)
-	return limit <= TOKEN_CONCURRENCY_LIMIT_MAX ? limit : undefined
 }
 
 export function readCount(text: string): Checked<number> {

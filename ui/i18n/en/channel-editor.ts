@@ -130,4 +130,13 @@ export const channelEditor: Record<string, string> = {
 	'已允许私有网络上游': 'Private upstreams allowed',
 	'搜索渠道类型': 'Search channel types',
 	'渠道类型': 'Channel types',
+	// cost
+	'成本': 'Cost',
+	'运营者为这个渠道的调用付出的成本，记在每条日志的收费旁，用于毛利报表；不影响任何余额': 'What the operator pays for calls on this channel, recorded beside each log row\'s charge for the margin report; it never moves a balance',
+	'成本倍率': 'Cost ratio',
+	'按模型的标价（不含分组倍率）计算的倍数，例如 0.5 表示成本为标价的一半；留空表示未知': 'A multiple of the model\'s list price (before group ratios): 0.5 means the cost is half the list price; empty means unknown',
+	'模型成本价': 'Model cost prices',
+	'可选，按模型填写上游的成本价（美元）：每百万 input、output、cache_read、cache_write token，或每次调用 per_call；填写的模型优先于成本倍率': 'Optional upstream cost prices per model in USD: per million input, output, cache_read and cache_write tokens, or per_call; a model listed here wins over the cost ratio',
+	'成本倍率须为 0 到 10000 之间的数字，留空表示未知': 'The cost ratio must be a number from 0 to 10000, or empty for unknown',
+	'模型成本价必须是 JSON 对象：模型名 → 不小于 0 的 input、output、cache_read、cache_write 或 per_call（美元）': 'Model cost prices must be a JSON object: model name → input, output, cache_read, cache_write or per_call (USD, not below 0)',
 }

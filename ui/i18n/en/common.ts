@@ -59,6 +59,7 @@ export const common: Record<string, string> = {
 	'数据看板': 'Dashboard',
 	'兑换码': 'Redemption codes',
 	'钱包': 'Wallet',
+	'套餐': 'Plans',
 	'绘图': 'Drawing',
 	'异步任务': 'Async tasks',
 	'由 Ferry 驱动': 'Powered by Ferry',

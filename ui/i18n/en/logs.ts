@@ -121,4 +121,13 @@ export const logs: Record<string, string> = {
 	'将兑换码 {target} 的状态设为 {status}': 'Set the status of redemption code {target} to {status}',
 	'删除兑换码 {target}': 'Deleted redemption code {target}',
 	'清除 {before} 之前的 {count} 条日志': 'Deleted {count} log entries from before {before}',
+	'创建套餐 {target}': 'Created plan {target}',
+	'编辑套餐 {target}': 'Edited plan {target}',
+	'删除套餐 {target}': 'Deleted plan {target}',
+	'重置用户 {user} 的订阅 {target} 的用量窗口：{windows}': 'Reset the usage windows of subscription {target} of user {user}: {windows}',
+	// who paid a call, and its cost (admins)
+	'支付来源': 'Paid by',
+	'套餐「{name}」（订阅 #{id}）': 'Plan "{name}" (subscription #{id})',
+	'订阅 #{id}': 'Subscription #{id}',
+	'成本': 'Cost',
 }

@@ -30,4 +30,8 @@ export const pricing: Record<string, string> = {
 	'{price} / 次': '{price} / call',
 	'提示 {price}': 'Prompt {price}',
 	'补全 {price}': 'Completion {price}',
+	// tiered prices
+	'输入超过 {tokens} tokens：提示 {prompt}，补全 {completion}': 'Above {tokens} input tokens: prompt {prompt}, completion {completion}',
+	'1 小时缓存写入：输入价格的 {ratio} 倍': '1-hour cache writes: {ratio}× the input price',
+	'每次最低 {price}': 'At least {price} a call',
 }

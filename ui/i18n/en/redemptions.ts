@@ -37,4 +37,8 @@ export const redemptions: Record<string, string> = {
 	'下载 {file}': 'Download {file}',
 	'还没有兑换码：生成一批，发给要充值的用户': 'No redemption codes yet: create a batch to hand to users who top up',
 	'没有符合搜索条件的兑换码': 'No redemption code matches the search',
+	// a code for a plan
+	'兑换内容': 'Grants',
+	'选择套餐时，兑换码为兑换人开通该套餐，不增加额度': 'With a plan chosen, the code gives its redeemer the plan instead of quota',
+	'套餐：{name}': 'Plan: {name}',
 }

@@ -328,4 +328,13 @@ export const settingsAdmin: Record<string, string> = {
 	'系统设置导航': 'System settings sections',
 	'只看没有价格的模型（{count}）': 'Only models without a price ({count})',
 	'没有价格': 'No price',
+	// plans, call limits and tiered prices
+	'新用户赠送套餐': 'Plan for new users',
+	'套餐的 ID（见套餐页）；0 表示不赠送': 'The plan\'s ID (see the plan page); 0 gives none',
+	'分组调用限制': 'Call limits by group',
+	'JSON 对象：分组名 → {rpm, tpm, rpd, concurrency}（每分钟请求数、每分钟 token 数、每天请求数、同时进行的调用数），分组内每个用户各自计数；用户自己设置的限制优先；0 或不填表示不限': 'JSON object: group name → {rpm, tpm, rpd, concurrency} (requests a minute, tokens a minute, requests a day, calls at once), counted for each user of the group; a user\'s own limits come first; 0 or absent sets none',
+	'模型调用限制': 'Call limits by model',
+	'JSON 对象：模型名 → {rpm, tpm, rpd, concurrency}，每个用户调用该模型各自计数；与令牌、用户的限制同时生效': 'JSON object: model name → {rpm, tpm, rpd, concurrency}, counted for each user\'s calls of the model; they apply together with token and user limits',
+	'分段价格': 'Tiered prices',
+	'可选，按模型：tiers 为输入超过 above_prompt_tokens 时改用的倍率（从小到大），create_cache_1h_ratio 为 1 小时缓存写入的倍率，minimum_quota 为每次调用的最低收费；只能填数字，保存时检查': 'Optional, per model: tiers are the ratios used once the input passes above_prompt_tokens (in rising order), create_cache_1h_ratio prices 1-hour cache writes, minimum_quota is the least a call is charged; numbers only, checked when saved',
 }

@@ -85,4 +85,16 @@ export const users: Record<string, string> = {
 	'剩余额度（美元）': 'Remaining quota (USD)',
 	'输入要增加的金额（美元），负数表示扣减。': 'Enter the amount to add in US dollars; a negative amount deducts.',
 	'例如 10 或 -0.5': 'e.g. 10 or -0.5',
+	// call limits
+	'调用频率限制': 'Rate limits',
+	'超出的调用得到 429 和 Retry-After；0 表示不限': 'Calls beyond them get a 429 with Retry-After; 0: no limit',
+	'每分钟请求数上限': 'Requests a minute',
+	'每分钟 token 数上限': 'Tokens a minute',
+	'每天请求数上限': 'Requests a day',
+	'并发上限': 'Concurrency limit',
+	'此用户所有令牌同时进行中的调用最多几个；0 表示不限': 'How many calls of all this user\'s tokens may be in flight at once; 0: no limit',
+	'每分钟请求数上限须为 0 到 {max} 之间的整数（0 表示不限）': 'The requests-a-minute limit must be a whole number from 0 to {max} (0: no limit)',
+	'每分钟 token 数上限须为 0 到 {max} 之间的整数（0 表示不限）': 'The tokens-a-minute limit must be a whole number from 0 to {max} (0: no limit)',
+	'每天请求数上限须为 0 到 {max} 之间的整数（0 表示不限）': 'The requests-a-day limit must be a whole number from 0 to {max} (0: no limit)',
+	'并发上限须为 0 到 {max} 之间的整数（0 表示不限）': 'The concurrency limit must be a whole number from 0 to {max} (0: no limit)',
 }

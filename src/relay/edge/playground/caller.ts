@@ -9,7 +9,7 @@ import { sessionUser } from '@/auth/session-user'
 import { usableGroups } from '@/billing/groups'
 import { RELAY_MESSAGES } from '@shared/messages/relay'
 import { relayErrors, wordedRelayError } from '../../errors'
-import type { RelayCaller } from '../../caller'
+import { callLimitsOf, NO_CALL_LIMITS, type RelayCaller } from '../../caller'
 
 const PLAYGROUND_TOKEN_PREFIX = 'playground-'
 
@@ -28,7 +28,9 @@ export async function playgroundUser(dependencies: Dependencies, headers: Header
 	if (!user) throw playgroundErrors.notSignedIn()
 	if (headers.get('new-api-user') !== String(user.id)) throw playgroundErrors.userHeaderMismatch()
 	if (user.status !== USER_STATUS.enabled) throw playgroundErrors.userDisabled()
-	return user
+	// An active plan with a group puts its subscriber in that group.
+	const planGroup = dependencies.subscriptions.groupOf(user.id)
+	return planGroup ? { ...user, group: planGroup } : user
 }
 
 type PlaygroundUser = Awaited<ReturnType<typeof playgroundUser>>
@@ -43,8 +45,8 @@ export function playgroundGroup(dependencies: Dependencies, user: PlaygroundUser
 
 export function playgroundCaller(user: PlaygroundUser, group: string): RelayCaller {
 	return {
-		user: { id: user.id, username: user.username, group: user.group, role: user.role },
-		token: { id: 0, name: `${PLAYGROUND_TOKEN_PREFIX}${group}`, group, unlimited: true, modelLimits: undefined, concurrencyLimit: 0, responseCache: true },
+		user: { id: user.id, username: user.username, group: user.group, role: user.role, limits: callLimitsOf({ rpm_limit: user.rpmLimit, tpm_limit: user.tpmLimit, rpd_limit: user.rpdLimit, concurrency_limit: user.concurrencyLimit }) },
+		token: { id: 0, name: `${PLAYGROUND_TOKEN_PREFIX}${group}`, group, unlimited: true, modelLimits: undefined, limits: NO_CALL_LIMITS, responseCache: true },
 		pinnedChannelId: undefined,
 	}
 }

@@ -13,13 +13,16 @@ export interface ClaudeUsage {
 	output_tokens?: number | null
 	cache_read_input_tokens?: number | null
 	cache_creation_input_tokens?: number | null
+	/** How the cache writes split by lifetime; the 1-hour ones may be priced apart (`ModelPriceTiers`). */
+	cache_creation?: { ephemeral_5m_input_tokens?: number | null; ephemeral_1h_input_tokens?: number | null } | null
 }
 
 interface OpenAIUsageWithCache {
 	prompt_tokens: number
 	completion_tokens: number
 	total_tokens: number
-	prompt_tokens_details: { cached_tokens: number; cache_creation_tokens: number }
+	/** `cache_creation_1h_tokens` (part of the cache writes) only when some were written for an hour. */
+	prompt_tokens_details: { cached_tokens: number; cache_creation_tokens: number; cache_creation_1h_tokens?: number }
 }
 
 const count = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : 0)
@@ -27,13 +30,14 @@ const count = (value: unknown) => (typeof value === 'number' && Number.isFinite(
 export function openAIUsageFromClaude(usage: ClaudeUsage): OpenAIUsageWithCache {
 	const cacheRead = count(usage.cache_read_input_tokens)
 	const cacheCreation = count(usage.cache_creation_input_tokens)
+	const cacheCreationHour = Math.min(count(usage.cache_creation?.ephemeral_1h_input_tokens), cacheCreation)
 	const prompt = count(usage.input_tokens) + cacheRead + cacheCreation
 	const completion = count(usage.output_tokens)
 	return {
 		prompt_tokens: prompt,
 		completion_tokens: completion,
 		total_tokens: prompt + completion,
-		prompt_tokens_details: { cached_tokens: cacheRead, cache_creation_tokens: cacheCreation },
+		prompt_tokens_details: { cached_tokens: cacheRead, cache_creation_tokens: cacheCreation, ...(cacheCreationHour > 0 ? { cache_creation_1h_tokens: cacheCreationHour } : {}) },
 	}
 }
 
@@ -64,6 +68,7 @@ export function usageFromClaude(usage: unknown): Usage | undefined {
 		completionTokens: counted.completion_tokens,
 		cachedTokens: counted.prompt_tokens_details.cached_tokens,
 		cacheCreationTokens: counted.prompt_tokens_details.cache_creation_tokens,
+		...(counted.prompt_tokens_details.cache_creation_1h_tokens ? { cacheCreation1hTokens: counted.prompt_tokens_details.cache_creation_1h_tokens } : {}),
 	}
 }
 

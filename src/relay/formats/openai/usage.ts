@@ -15,8 +15,8 @@ const details = (value: unknown): Record<string, unknown> | undefined => value =
 /**
  * The usage an OpenAI-format answer reports (all fields optional: what is there is read). A usage
  * with any of these fields of the wrong type is no usage at all (the call is then counted locally).
- * `prompt_tokens_details.cache_creation_tokens` is not OpenAI's: converters of upstreams that bill
- * cache writes (Claude) fill it; `*_details.audio_tokens` come from audio models, priced by the audio
+ * `prompt_tokens_details.cache_creation_tokens` (and `cache_creation_1h_tokens`, the part written
+ * for an hour) are not OpenAI's: converters of upstreams that bill cache writes (Claude) fill them; `*_details.audio_tokens` come from audio models, priced by the audio
  * ratios. Hand-written rather than a schema: it runs on every relayed answer.
  */
 export function usageFrom(value: unknown): Usage | undefined {
@@ -27,10 +27,10 @@ export function usageFrom(value: unknown): Usage | undefined {
 	const counts = [
 		count(value.prompt_tokens), count(value.completion_tokens), count(value.total_tokens),
 		count(promptDetails.cached_tokens), count(promptDetails.cache_creation_tokens), count(promptDetails.audio_tokens),
-		count(completionDetails.audio_tokens),
+		count(completionDetails.audio_tokens), count(promptDetails.cache_creation_1h_tokens),
 	]
 	if (counts.includes(NOT_A_COUNT)) return undefined
-	const [promptTokens, completionTokens, , cachedTokens, cacheCreationTokens, audioPrompt, audioCompletion] = counts as (number | undefined)[]
+	const [promptTokens, completionTokens, , cachedTokens, cacheCreationTokens, audioPrompt, audioCompletion, cacheCreationHour] = counts as (number | undefined)[]
 	if (promptTokens === undefined && completionTokens === undefined) return undefined
 	const audioPromptTokens = audioPrompt ?? 0
 	const audioCompletionTokens = audioCompletion ?? 0
@@ -41,6 +41,7 @@ export function usageFrom(value: unknown): Usage | undefined {
 		cacheCreationTokens: cacheCreationTokens ?? 0,
 		...(audioPromptTokens > 0 ? { audioPromptTokens } : {}),
 		...(audioCompletionTokens > 0 ? { audioCompletionTokens } : {}),
+		...(cacheCreationHour ? { cacheCreation1hTokens: cacheCreationHour } : {}),
 	}
 }
 

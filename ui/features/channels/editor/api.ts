@@ -6,6 +6,9 @@ import { readStorage, storageKeys, writeStorage } from '@ui/lib/storage'
 /** What `POST` and `PUT /api/channel/` take; see createChannelSchema and updateChannelSchema. */
 export type ChannelPayload = {
 	type: number
+	/** Empty: the cost is unknown. */
+	cost_ratio?: number | ''
+	model_cost?: string
 	name: string
 	key?: string
 	mode?: 'single' | 'batch' | 'multi_key'

@@ -27,7 +27,7 @@ import { KeyField, MultiKeyModeField } from './key-field'
 import { KeysPanel } from './keys-panel'
 import { ModelsField } from './models-field'
 import { MultiSelect } from './multi-select'
-import { MODEL_MAPPING_TEMPLATE, SETTING_TEMPLATE, STATUS_CODE_MAPPING_TEMPLATE } from './presets'
+import { MODEL_COST_TEMPLATE, MODEL_MAPPING_TEMPLATE, SETTING_TEMPLATE, STATUS_CODE_MAPPING_TEMPLATE } from './presets'
 import type { BaseUrlProblem } from './private-upstream-dialog'
 import { BaseUrlField, TypeFields } from './type-fields'
 import { TypeSelect } from './type-select'
@@ -179,6 +179,12 @@ export function ChannelEditor({ channel, groups, configuredModels, channelTypes,
 						<Input id="channel-weight" type="number" inputMode="numeric" step={1} min={0} value={form.weight} onChange={(event) => update({ weight: event.target.value })} {...problems.control('weight', 'channel-weight')} />
 					</Field>
 				</div>
+			</Section>
+			<Section id="channel-cost" title="成本" description="运营者为这个渠道的调用付出的成本，记在每条日志的收费旁，用于毛利报表；不影响任何余额">
+				<Field id="channel-cost-ratio" label={t('成本倍率')} hint={t('按模型的标价（不含分组倍率）计算的倍数，例如 0.5 表示成本为标价的一半；留空表示未知')} error={problems.errorOf('costRatio')}>
+					<Input id="channel-cost-ratio" inputMode="decimal" value={form.costRatio} placeholder={t('未知')} onChange={(event) => update({ costRatio: event.target.value })} {...problems.control('costRatio', 'channel-cost-ratio')} />
+				</Field>
+				<JsonField id="channel-model-cost" name="modelCost" problems={problems} label={t('模型成本价')} hint={t('可选，按模型填写上游的成本价（美元）：每百万 input、output、cache_read、cache_write token，或每次调用 per_call；填写的模型优先于成本倍率')} value={form.modelCost} template={MODEL_COST_TEMPLATE} onChange={(modelCost) => update({ modelCost })} />
 			</Section>
 			<Section id="channel-advanced" title="高级设置" description="可选：额外设置、测试模型、自动禁用和状态码复写">
 				<JsonField id="channel-setting" name="setting" problems={problems} label={t('额外设置')} hint={t('可选，JSON 格式的渠道额外设置，例如 force_format 强制把请求格式化为 OpenAI 格式')} value={form.setting} template={SETTING_TEMPLATE} onChange={(setting) => update({ setting })} />

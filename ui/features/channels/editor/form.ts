@@ -6,6 +6,7 @@ import { describeCycle, mappingCycle } from '@shared/model-mapping'
 import type { ChannelPayload } from './api'
 import { DEFAULT_NEW_CHANNEL_TYPE } from './presets'
 import type { FormProblem } from '@ui/lib/use-form-problem'
+import { MAX_COST_RATIO } from '@shared/channel-cost-constants'
 
 export type CreateMode = (typeof CREATE_MODE)[keyof typeof CREATE_MODE]
 
@@ -33,6 +34,10 @@ export type ChannelForm = {
 	autoBan: boolean
 	statusCodeMapping: string
 	organization: string
+	/** A multiple of the list price before group ratios; empty: unknown. */
+	costRatio: string
+	/** Per-model cost prices in USD, JSON; empty for none. */
+	modelCost: string
 }
 
 export const newChannelForm: ChannelForm = {
@@ -54,6 +59,8 @@ export const newChannelForm: ChannelForm = {
 	autoBan: true,
 	statusCodeMapping: '',
 	organization: '',
+	costRatio: '',
+	modelCost: '',
 }
 
 /** The key is never answered: it stays empty, meaning unchanged. */
@@ -77,6 +84,8 @@ export function formFromChannel(channel: ChannelView): ChannelForm {
 		autoBan: channel.auto_ban === 1,
 		statusCodeMapping: channel.status_code_mapping,
 		organization: channel.openai_organization,
+		costRatio: channel.cost_ratio === null ? '' : String(channel.cost_ratio),
+		modelCost: channel.model_cost,
 	}
 }
 
@@ -96,7 +105,19 @@ export const formMessages = {
 	weightInteger: '权重必须是非负整数',
 	vertexKeyInvalid: '密钥必须是服务账号的 JSON 密钥（批量创建时一行一个）',
 	vertexRegionInvalid: '部署地区必须是地区名或合法的 JSON 对象',
+	costRatioInvalid: '成本倍率须为 0 到 10000 之间的数字，留空表示未知',
+	modelCostInvalid: '模型成本价必须是 JSON 对象：模型名 → 不小于 0 的 input、output、cache_read、cache_write 或 per_call（美元）',
 } as const
+
+const COST_PRICE_FIELDS = new Set(['input', 'output', 'cache_read', 'cache_write', 'per_call'])
+
+/** `{model: {input?, output?, cache_read?, cache_write?, per_call?}}` with prices not below 0; blank passes. */
+function isModelCostText(text: string): boolean {
+	if (!isJsonObjectText(text)) return false
+	if (!text.trim()) return true
+	return Object.values(JSON.parse(text) as Record<string, unknown>).every((price) => typeof price === 'object' && price !== null && !Array.isArray(price)
+		&& Object.entries(price).every(([field, value]) => COST_PRICE_FIELDS.has(field) && typeof value === 'number' && value >= 0))
+}
 
 /** Whether the text is a JSON object; blank text passes (the field is left unset). */
 export function isJsonObjectText(text: string): boolean {
@@ -149,6 +170,9 @@ export function findProblem(form: ChannelForm, creating: boolean, needsKey = fal
 	if (priority && (!isIntegerText(priority) || Number(priority) < PRIORITY_MIN)) return { message: formMessages.priorityInteger, values: { minimum: PRIORITY_MIN }, fields: ['priority'] }
 	const weight = form.weight.trim()
 	if (weight && (!isIntegerText(weight) || Number(weight) < WEIGHT_MIN)) return { message: formMessages.weightInteger, fields: ['weight'] }
+	const costRatio = form.costRatio.trim()
+	if (costRatio && !(Number.isFinite(Number(costRatio)) && Number(costRatio) >= 0 && Number(costRatio) <= MAX_COST_RATIO)) return { message: formMessages.costRatioInvalid, fields: ['costRatio'] }
+	if (!isModelCostText(form.modelCost)) return { message: formMessages.modelCostInvalid, fields: ['modelCost'] }
 	return undefined
 }
 
@@ -187,6 +211,8 @@ function payloadFromForm(form: ChannelForm): ChannelPayload {
 		openai_organization: form.organization.trim(),
 		test_model: form.testModel.trim(),
 		auto_ban: form.autoBan ? 1 : 0,
+		cost_ratio: form.costRatio.trim() === '' ? '' : Number(form.costRatio.trim()),
+		model_cost: form.modelCost.trim(),
 	}
 }
 

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react'
-import { affinityOf, attemptsOf, costFormula, effectiveGroupRatio, isUsage, keyIndexOf, otherNumber, otherText, usedChannels, type LogRow } from '@ui/features/logs/log-display'
+import { affinityOf, attemptsOf, CALL_COST_DIGITS, costFormula, effectiveGroupRatio, isUsage, keyIndexOf, otherNumber, otherText, usedChannels, type LogRow } from '@ui/features/logs/log-display'
 import { useTranslation } from '@ui/i18n'
-import { millisecondsAsSeconds } from '@ui/lib/format'
+import { millisecondsAsSeconds, renderQuota } from '@ui/lib/format'
 import { useStatus } from '@ui/lib/status'
 
 /** `other` keys shown as they are, with their zh labels (seed 002 §3). */
@@ -54,6 +54,17 @@ export function LogDetails({ entry, admin }: { entry: LogRow; admin: boolean }) 
 			label: '会话亲和',
 			value: <span data-testid="log-affinity">{affinity.reason ? t('{state}：{reason}（{source}）', { ...values, reason: t(affinity.reason) }) : t('{state}（{source}）', values)}</span>,
 		})
+	}
+	// Who paid a call: a subscription (its plan's name) or the wallet.
+	if (isUsage(entry.type) && entry.subscription_id) {
+		const plan = otherText(other, 'plan_name')
+		rows.push({ label: '支付来源', value: <span data-testid="log-source">{plan ? t('套餐「{name}」（订阅 #{id}）', { name: plan, id: entry.subscription_id }) : t('订阅 #{id}', { id: entry.subscription_id })}</span> })
+	} else if (isUsage(entry.type) && entry.subscription_id === 0 && other.channel_test !== true) {
+		rows.push({ label: '支付来源', value: <span data-testid="log-source">{t('钱包')}</span> })
+	}
+	// What the call cost the operator on its channel (admins only).
+	if (admin && isUsage(entry.type) && entry.cost !== undefined) {
+		rows.push({ label: '成本', value: <span data-testid="log-operator-cost">{entry.cost === null ? t('未知') : renderQuota(entry.cost, status, CALL_COST_DIGITS)}</span> })
 	}
 	// The token counts' columns fold on narrower screens: the details keep them.
 	if (isUsage(entry.type)) rows.push({ label: '提示', value: entry.prompt_tokens }, { label: '补全', value: entry.completion_tokens })

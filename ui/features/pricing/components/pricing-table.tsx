@@ -111,6 +111,28 @@ function PriceCell({ entry, groupRatio, unit, unitLabel, currency }: PriceCellPr
 		<div className="flex flex-col gap-0.5">
 			<span data-testid="prompt-price">{t('提示 {price}', { price: format(prices.prompt) })} <span className="text-xs text-muted-foreground">{unitLabel}</span></span>
 			<span data-testid="completion-price">{t('补全 {price}', { price: format(prices.completion) })} <span className="text-xs text-muted-foreground">{unitLabel}</span></span>
+			{entry.tiers ? <TierLines entry={entry} groupRatio={groupRatio} unit={unit} format={format} /> : null}
 		</div>
+	)
+}
+
+/** A model's tiered prices (`ModelPriceTiers`): the prices above each prompt threshold, 1-hour cache writes, the minimum charge. */
+function TierLines({ entry, groupRatio, unit, format }: { entry: PricingEntry; groupRatio: number; unit: TokenUnit; format: (amount: number) => string }) {
+	const { t } = useTranslation()
+	const status = useStatus()
+	const tiers = entry.tiers!
+	return (
+		<ul className="mt-1 flex flex-col gap-0.5 text-xs text-muted-foreground" data-testid="price-tiers">
+			{(tiers.tiers ?? []).map((tier) => {
+				const prices = tokenPrices({ ...entry, model_ratio: tier.model_ratio ?? entry.model_ratio, completion_ratio: tier.completion_ratio ?? entry.completion_ratio }, groupRatio, unit)
+				return (
+					<li key={tier.above_prompt_tokens}>
+						{t('输入超过 {tokens} tokens：提示 {prompt}，补全 {completion}', { tokens: tier.above_prompt_tokens.toLocaleString('en-US'), prompt: format(prices.prompt), completion: format(prices.completion) })}
+					</li>
+				)
+			})}
+			{tiers.create_cache_1h_ratio !== undefined ? <li>{t('1 小时缓存写入：输入价格的 {ratio} 倍', { ratio: tiers.create_cache_1h_ratio })}</li> : null}
+			{tiers.minimum_quota ? <li>{t('每次最低 {price}', { price: format((tiers.minimum_quota / (status.quota_per_unit || 500_000))) })}</li> : null}
+		</ul>
 	)
 }

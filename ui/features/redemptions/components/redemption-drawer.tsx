@@ -1,4 +1,4 @@
-import { type FormEvent, useState } from 'react'
+import { type FormEvent, useEffect, useState } from 'react'
 import { REDEMPTION_CREATE_MAX_COUNT } from '@shared/redemption-constants'
 import { TOKEN_QUOTA_PRESETS } from '@shared/token-constants'
 import { Button } from '@ui/components/ui/button'
@@ -15,6 +15,8 @@ import { newRedemptionValues, readRedemptionFields, redemptionValues, type Redem
 import { Field } from '@ui/components/ui/field'
 import { quotaToDisplay } from '@ui/lib/format'
 import { SheetFormActions } from '@ui/components/ui/sheet-form-actions'
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@ui/components/ui/select'
+import type { PlanView } from '@shared/plan'
 
 /** What the drawer edits: new codes, or an existing one read fresh from the server. */
 export type DrawerTarget = { kind: 'create' } | { kind: 'edit'; code: RedemptionView }
@@ -50,10 +52,18 @@ function RedemptionForm({ target, onClose, onSaved }: Omit<RedemptionDrawerProps
 	const creating = target.kind === 'create'
 	const [values, setValues] = useState<RedemptionFormValues>(() => (target.kind === 'edit' ? redemptionValues(target.code, status) : newRedemptionValues(status)))
 	const [submitting, setSubmitting] = useState(false)
+	// A new code may grant a plan instead of quota ('0': quota).
+	const [plans, setPlans] = useState<PlanView[]>([])
+	const [planId, setPlanId] = useState('0')
+	const plan = plans.find((candidate) => String(candidate.id) === planId)
 	const set = <Field extends keyof RedemptionFormValues>(field: Field, value: string) => setValues((previous) => ({ ...previous, [field]: value }))
+	useEffect(() => {
+		if (!creating) return
+		browserApi.get<PlanView[]>('/api/plan/').then((envelope) => { if (envelope.success) setPlans(envelope.data) }).catch(() => {})
+	}, [creating])
 
 	async function save() {
-		const fields = readRedemptionFields(values, status, creating)
+		const fields = readRedemptionFields(plan ? { ...values, name: values.name.trim() || plan.name } : values, status, creating)
 		if (fields.problem) {
 			toast.error(t(fields.problem.message, fields.problem.values))
 			return
@@ -63,7 +73,7 @@ function RedemptionForm({ target, onClose, onSaved }: Omit<RedemptionDrawerProps
 			if (await callApi(t, updateRedemption(browserApi, { id: target.code.id, name, quota }), '兑换码更新成功')) onSaved()
 			return
 		}
-		const created = await callApi(t, createRedemptions(browserApi, { name, quota, count }), '兑换码创建成功')
+		const created = await callApi(t, createRedemptions(browserApi, { name, quota, count, ...(plan ? { plan_id: plan.id } : {}) }), '兑换码创建成功')
 		if (created) onSaved({ name, keys: created.data })
 	}
 
@@ -83,7 +93,18 @@ function RedemptionForm({ target, onClose, onSaved }: Omit<RedemptionDrawerProps
 				<Field id="redemption-name" label="名称" hint={creating ? t('留空时以额度作为名称') : undefined}>
 					<Input id="redemption-name" value={values.name} placeholder={t('请输入名称')} autoComplete="off" onChange={(event) => set('name', event.target.value)} />
 				</Field>
-				<Field id="redemption-quota" label={status.display_in_currency ? '额度（美元）' : '额度'}>
+				{creating && plans.length > 0 && (
+					<Field id="redemption-grants" label="兑换内容" hint={t('选择套餐时，兑换码为兑换人开通该套餐，不增加额度')}>
+						<Select value={planId} onValueChange={setPlanId}>
+							<SelectTrigger id="redemption-grants"><SelectValue /></SelectTrigger>
+							<SelectContent>
+								<SelectItem value="0">{t('额度')}</SelectItem>
+								{plans.map((candidate) => <SelectItem key={candidate.id} value={String(candidate.id)}>{t('套餐：{name}', { name: candidate.name })}</SelectItem>)}
+							</SelectContent>
+						</Select>
+					</Field>
+				)}
+				{!plan && <Field id="redemption-quota" label={status.display_in_currency ? '额度（美元）' : '额度'}>
 					<Input id="redemption-quota" inputMode="decimal" value={values.quota} onChange={(event) => set('quota', event.target.value)} />
 					<div className="flex flex-wrap gap-1">
 						{TOKEN_QUOTA_PRESETS.map((preset) => (
@@ -92,7 +113,7 @@ function RedemptionForm({ target, onClose, onSaved }: Omit<RedemptionDrawerProps
 							</Button>
 						))}
 					</div>
-				</Field>
+				</Field>}
 				{creating && (
 					<Field id="redemption-count" label="生成数量" hint={t('一次最多生成 {max} 个', { max: REDEMPTION_CREATE_MAX_COUNT })}>
 						<Input id="redemption-count" inputMode="numeric" value={values.count} onChange={(event) => set('count', event.target.value)} />

@@ -12,7 +12,7 @@ import { useTranslation } from '@ui/i18n'
 import { browserApi } from '@ui/lib/browser-api'
 import { callApi } from '@ui/lib/call-api'
 
-const KEYS = ['ModelPrice', 'ModelRatio', 'CompletionRatio', 'CacheRatio', 'CreateCacheRatio', 'AudioRatio', 'AudioCompletionRatio'] as const
+const KEYS = ['ModelPrice', 'ModelRatio', 'CompletionRatio', 'CacheRatio', 'CreateCacheRatio', 'AudioRatio', 'AudioCompletionRatio', 'ModelPriceTiers'] as const
 const RULES = Object.fromEntries(KEYS.map((key) => [key, jsonRule()]))
 const JSON_FIELDS: { key: (typeof KEYS)[number]; label: string; hint: string }[] = [
 	{ key: 'ModelPrice', label: '模型固定价格', hint: '美元/次；设置后按次计费，优先于倍率' },
@@ -22,6 +22,7 @@ const JSON_FIELDS: { key: (typeof KEYS)[number]; label: string; hint: string }[]
 	{ key: 'CreateCacheRatio', label: '缓存写入倍率', hint: '写入缓存的输入 tokens 相对输入的倍率' },
 	{ key: 'AudioRatio', label: '音频输入倍率', hint: '音频输入 tokens 相对文本输入的倍率' },
 	{ key: 'AudioCompletionRatio', label: '音频输出倍率', hint: '音频输出 tokens 相对音频输入的倍率' },
+	{ key: 'ModelPriceTiers', label: '分段价格', hint: '可选，按模型：tiers 为输入超过 above_prompt_tokens 时改用的倍率（从小到大），create_cache_1h_ratio 为 1 小时缓存写入的倍率，minimum_quota 为每次调用的最低收费；只能填数字，保存时检查' },
 ]
 
 /** Model prices: the JSON options as text, or the visual table; both edit the same form. */

@@ -1,7 +1,7 @@
 import { FieldGrid, OptionNumber, SectionCard } from '@ui/features/settings/option-fields'
 import { numberRule, useOptionForm } from '@ui/features/settings/options-form'
 
-const KEYS = ['QuotaForNewUser', 'PreConsumedQuota', 'QuotaForInviter', 'QuotaForInvitee'] as const
+const KEYS = ['QuotaForNewUser', 'PreConsumedQuota', 'QuotaForInviter', 'QuotaForInvitee', 'DefaultPlanId'] as const
 const RULES = Object.fromEntries(KEYS.map((key) => [key, numberRule(0)]))
 
 export function QuotaSection() {
@@ -13,6 +13,7 @@ export function QuotaSection() {
 				<OptionNumber form={form} name="PreConsumedQuota" label="请求预扣费额度" hint="请求结束后多退少补" step={1} />
 				<OptionNumber form={form} name="QuotaForInviter" label="邀请新用户奖励额度" step={1} />
 				<OptionNumber form={form} name="QuotaForInvitee" label="新用户使用邀请码奖励额度" step={1} />
+				<OptionNumber form={form} name="DefaultPlanId" label="新用户赠送套餐" hint="套餐的 ID（见套餐页）；0 表示不赠送" step={1} />
 			</FieldGrid>
 		</SectionCard>
 	)

@@ -3,16 +3,18 @@ import { jsonRule, numberRule, useOptionForm } from '@ui/features/settings/optio
 
 const KEYS = [
 	'ModelRequestRateLimitEnabled', 'ModelRequestRateLimitDurationMinutes', 'ModelRequestRateLimitCount',
-	'ModelRequestRateLimitSuccessCount', 'ModelRequestRateLimitGroup',
+	'ModelRequestRateLimitSuccessCount', 'ModelRequestRateLimitGroup', 'GroupRateLimits', 'ModelRateLimits',
 ] as const
 const RULES = {
 	ModelRequestRateLimitDurationMinutes: numberRule(1),
 	ModelRequestRateLimitCount: numberRule(0),
 	ModelRequestRateLimitSuccessCount: numberRule(0),
 	ModelRequestRateLimitGroup: jsonRule(),
+	GroupRateLimits: jsonRule(),
+	ModelRateLimits: jsonRule(),
 }
 
-/** Request rate limits per user (issue 17): a total and a success count per window, and per-group overrides. */
+/** Request rate limits per user (a total and a success count per window, per-group overrides), and the call limits of groups and models. */
 export function RateLimitSection() {
 	const form = useOptionForm(KEYS, RULES)
 	return (
@@ -28,6 +30,18 @@ export function RateLimitSection() {
 				name="ModelRequestRateLimitGroup"
 				label="分组速率限制"
 				hint="JSON 对象：分组名 → [最多请求次数, 最多成功请求次数]，替代上面两项；按令牌的分组，令牌未设分组时按用户的分组"
+			/>
+			<OptionJson
+				form={form}
+				name="GroupRateLimits"
+				label="分组调用限制"
+				hint="JSON 对象：分组名 → {rpm, tpm, rpd, concurrency}（每分钟请求数、每分钟 token 数、每天请求数、同时进行的调用数），分组内每个用户各自计数；用户自己设置的限制优先；0 或不填表示不限"
+			/>
+			<OptionJson
+				form={form}
+				name="ModelRateLimits"
+				label="模型调用限制"
+				hint="JSON 对象：模型名 → {rpm, tpm, rpd, concurrency}，每个用户调用该模型各自计数；与令牌、用户的限制同时生效"
 			/>
 		</SectionCard>
 	)

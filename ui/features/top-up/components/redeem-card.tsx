@@ -31,7 +31,9 @@ export function RedeemCard() {
 		const envelope = await callApi(t, redeemCode(browserApi, code))
 		setSubmitting(false)
 		if (!envelope) return
-		toast.success(t('兑换成功！已增加额度：{quota}', { quota: renderQuota(envelope.data, status) }))
+		// A plan code adds no quota: the server's message names the plan it granted.
+		if (envelope.data === 0 && envelope.message) toast.success(t(envelope.message))
+		else toast.success(t('兑换成功！已增加额度：{quota}', { quota: renderQuota(envelope.data, status) }))
 		setKey('')
 		await revalidator.revalidate()
 	}

@@ -18,6 +18,10 @@ import { quotaToDisplay } from '@ui/lib/format'
 import { useStatus } from '@ui/lib/status'
 import { SheetFormActions } from '@ui/components/ui/sheet-form-actions'
 import { useFormProblem } from '@ui/lib/use-form-problem'
+import { RATE_LIMIT_MAX, CONCURRENCY_LIMIT_MAX } from '@shared/rate-limit-constants'
+import { RateLimitFields, type RateLimitValues } from '@ui/features/tokens/components/rate-limit-fields'
+import { limitMessages, readLimit } from '@ui/features/tokens/rate-limit-form'
+import { UserSubscriptions } from '@ui/features/plans/components/user-subscriptions'
 
 type EditUserFormProps = { user: UserView; groups: string[]; onCancel: () => void; onSaved: () => void }
 
@@ -38,6 +42,9 @@ export function EditUserForm({ user, groups, onCancel, onSaved }: EditUserFormPr
 	// In the site's money unit, as every amount the console shows (dollars, or quota units).
 	const [quotaText, setQuotaText] = useState(quotaToDisplay(user.quota, status))
 	const [addingQuota, setAddingQuota] = useState(false)
+	const [limits, setLimits] = useState<RateLimitValues & { concurrencyLimit: string }>({
+		rpmLimit: String(user.rpm_limit), tpmLimit: String(user.tpm_limit), rpdLimit: String(user.rpd_limit), concurrencyLimit: String(user.concurrency_limit),
+	})
 	const [submitting, setSubmitting] = useState(false)
 	const problems = useFormProblem()
 	const quotaRead = readQuotaAmount(quotaText, status)
@@ -46,11 +53,21 @@ export function EditUserForm({ user, groups, onCancel, onSaved }: EditUserFormPr
 	async function handleSubmit(event: FormEvent<HTMLFormElement>) {
 		event.preventDefault()
 		const name = username.trim()
+		const limitValues = {
+			rpm_limit: readLimit(limits.rpmLimit, RATE_LIMIT_MAX), tpm_limit: readLimit(limits.tpmLimit, RATE_LIMIT_MAX),
+			rpd_limit: readLimit(limits.rpdLimit, RATE_LIMIT_MAX), concurrency_limit: readLimit(limits.concurrencyLimit, CONCURRENCY_LIMIT_MAX),
+		}
+		const limitProblem = limitValues.rpm_limit === undefined ? { message: limitMessages.rpmLimitInvalid, values: { max: RATE_LIMIT_MAX }, fields: ['rpmLimit'] }
+			: limitValues.tpm_limit === undefined ? { message: limitMessages.tpmLimitInvalid, values: { max: RATE_LIMIT_MAX }, fields: ['tpmLimit'] }
+			: limitValues.rpd_limit === undefined ? { message: limitMessages.rpdLimitInvalid, values: { max: RATE_LIMIT_MAX }, fields: ['rpdLimit'] }
+			: limitValues.concurrency_limit === undefined ? { message: limitMessages.concurrencyLimitInvalid, values: { max: CONCURRENCY_LIMIT_MAX }, fields: ['concurrencyLimit'] }
+			: undefined
 		const problem = checkCredentials(name, password, { passwordRequired: false })
 			?? ('problem' in quotaRead ? { ...quotaRead.problem, fields: ['quota'] } : undefined)
+			?? limitProblem
 		if (problems.report(problem) || 'problem' in quotaRead) return
 		setSubmitting(true)
-		const changes = { id: user.id, username: name, display_name: displayName.trim(), group, quota: quotaRead.quota, ...(password ? { password } : {}) }
+		const changes = { id: user.id, username: name, display_name: displayName.trim(), group, quota: quotaRead.quota, ...limitValues, ...(password ? { password } : {}) }
 		const saved = await callApi(t, updateUser(browserApi, changes), '用户信息更新成功')
 		setSubmitting(false)
 		if (saved) onSaved()
@@ -91,6 +108,11 @@ export function EditUserForm({ user, groups, onCancel, onSaved }: EditUserFormPr
 						</div>
 						<FieldMessage id="edit-user-quota" error={problems.errorOf('quota')} />
 					</div>
+					<RateLimitFields idPrefix="edit-user" values={limits} onChange={(field, value) => setLimits((previous) => ({ ...previous, [field]: value }))} problems={problems} />
+					<Field id="edit-user-concurrencyLimit" label="并发上限" hint={t('此用户所有令牌同时进行中的调用最多几个；0 表示不限')} error={problems.errorOf('concurrencyLimit')}>
+						<Input id="edit-user-concurrencyLimit" inputMode="numeric" autoComplete="off" value={limits.concurrencyLimit} onChange={(event) => setLimits((previous) => ({ ...previous, concurrencyLimit: event.target.value }))} {...problems.control('concurrencyLimit', 'edit-user-concurrencyLimit')} />
+					</Field>
+					<UserSubscriptions userId={user.id} />
 					{bindings.map((binding) => (
 						<div key={binding.key} className="flex flex-col gap-2">
 							<Label htmlFor={`edit-user-${binding.key}`}>{t(binding.label)}</Label>
