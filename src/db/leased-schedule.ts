@@ -1,5 +1,5 @@
 /**
- * A background job that runs every so often on one node only (design §9). A Bun worker keeps time
+ * A background job that runs every so often on one node only (docs/operations/several-nodes.md#background-jobs). A Bun worker keeps time
  * (a busy main thread never drifts it) and wakes the main thread, which owns the database; on each
  * tick that finds a run due, this node takes the job's lease and runs it. The holder renews the
  * lease with every run, for two intervals, so another node takes over only after the holder stopped.

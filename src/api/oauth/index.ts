@@ -44,7 +44,7 @@ const emailBindQuery = z.object({
  * Sign-in and binding through GitHub, LinuxDO, WeChat and Telegram, and email binding. The
  * GitHub and LinuxDO callbacks bind when their state was issued to a signed-in browser (the
  * settings page), and sign in otherwise (the login page). The binding calls are GETs because
- * the seed fixes them so; the auth plugin's `New-Api-User` check keeps cross-site navigations out.
+ * the peers' clients call them so; the auth plugin's `New-Api-User` check keeps cross-site navigations out.
  */
 export function oauthRoutes(dependencies: Dependencies) {
 	async function enforceLimit(request: Request, server: RequestPeer) {

@@ -1,6 +1,6 @@
 /**
  * The log page's URL state: the filters live in the query string under the API's own names
- * (seed 002 §7), so the loader forwards them as they are and fills in the default time range.
+ * (docs/specification/logs-and-dashboard.md#calls), so the loader forwards them as they are and fills in the default time range.
  */
 import { LOG_DEFAULT_LOOKAHEAD_SECONDS, LOG_DEFAULT_LOOKBACK_SECONDS, LOG_CLEANUP_DEFAULT_MONTHS_AGO } from '@shared/log-constants'
 

@@ -1,5 +1,5 @@
 /**
- * The task pages' URL state (seed 002 §7, §9): the filters live in the query string under the
+ * The task pages' URL state (docs/specification/tasks.md#the-task-lists): the filters live in the query string under the
  * API's own names, so the loaders forward them as they are and fill in the default time range.
  * Shared by the drawing log (`/midjourney`) and the async task log (`/task`).
  */

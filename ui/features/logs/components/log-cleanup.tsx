@@ -13,7 +13,7 @@ import { browserApi } from '@ui/lib/browser-api'
 import { parseDateTime } from '@ui/lib/format'
 import { useFormatTime } from '@ui/lib/time-zone'
 
-/** Admins remove the entries older than a chosen time (seed 000 §7, §8); the default is a month ago. */
+/** Admins remove the entries older than a chosen time (docs/specification/logs-and-dashboard.md#log-cleanup-and-retention); the default is a month ago. */
 export function LogCleanup({ defaultTime }: { defaultTime: number }) {
 	const formatTime = useFormatTime()
 	const initial = toInputValue(formatTime(defaultTime))

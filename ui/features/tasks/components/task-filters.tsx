@@ -23,7 +23,7 @@ type TaskFilterFormProps = {
 }
 
 /**
- * The task pages' filter bar: task id, time range and, for admins, channel id (seed 002 §2, §6).
+ * The task pages' filter bar: task id, time range and, for admins, channel id (docs/specification/tasks.md#the-task-lists).
  * Remounted whenever the URL's filters (or the viewer's time zone) change, so it shows them.
  */
 export function TaskFilterForm(props: TaskFilterFormProps) {
