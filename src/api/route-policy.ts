@@ -15,6 +15,8 @@ export const ROUTE_POLICY: Record<`${Method} /api/${string}`, Access> = {
 	'GET /api/notice': 'public',
 	'GET /api/about': 'public',
 	'GET /api/home_page_content': 'public',
+	// The repository's documentation, read in the console
+	'GET /api/docs': 'admin',
 	// Sign-in, registration, recovery
 	'POST /api/user/register': 'public',
 	'POST /api/user/login': 'public',

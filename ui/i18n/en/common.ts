@@ -39,6 +39,7 @@ export const common: Record<string, string> = {
 	'首页': 'Home',
 	'控制台': 'Console',
 	'关于': 'About',
+	'文档': 'Documentation',
 	'定价': 'Pricing',
 	'切换主题': 'Toggle theme',
 	'切换语言': 'Switch language',
