@@ -113,7 +113,7 @@ describe('the compiled binary alone in an empty directory', () => {
 		const login = await fetch(`${origin}/api/user/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'root', password: '123456' }) })
 		const cookie = login.headers.get('set-cookie')!.split(';')[0]!
 		const page = await fetch(`${origin}/api/docs?path=guide/tokens.md`, { headers: { cookie, 'New-Api-User': '1' } })
-		const answer = (await page.json()) as { success: boolean; data: { path: string; markdown: string } }
+		const answer = (await page.json()) as { success: boolean; message: string; data: { path: string; markdown: string } }
 		expect(answer).toEqual({ success: true, message: '', data: { path: 'docs/guide/tokens.md', markdown: await readFile(join(projectRoot, 'docs', 'guide', 'tokens.md'), 'utf8') } })
 	})
 })
