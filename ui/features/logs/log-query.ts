@@ -55,6 +55,3 @@ export function defaultCleanupTime(now: number): number {
 	date.setMonth(date.getMonth() - LOG_CLEANUP_DEFAULT_MONTHS_AGO)
 	return Math.floor(date.getTime() / 1000)
 }
-
-/** `yyyy-MM-dd HH:mm:ss` as a datetime-local input wants it, and back to unix seconds. */
-export const toInputValue = (formatted: string) => (formatted === '-' ? '' : formatted.replace(' ', 'T'))

@@ -39,6 +39,3 @@ export function readTaskFilters(url: URL | string, idName: TaskIdFilter, admin: 
 export const filterQuery = (filters: TaskFilters, idName: TaskIdFilter) => ({
 	[idName]: filters.id, channel_id: filters.channel_id, start_timestamp: filters.start_timestamp, end_timestamp: filters.end_timestamp,
 })
-
-/** `yyyy-MM-dd HH:mm:ss` as a datetime-local input wants it. */
-export const toInputValue = (formatted: string) => (formatted === '-' ? '' : formatted.replace(' ', 'T'))
