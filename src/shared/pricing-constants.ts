@@ -25,7 +25,7 @@ export function pricePerCall(entry: Pick<PricingEntry, 'model_price'>, groupRati
 
 export type RatioTier = 'red' | 'orange' | 'blue' | 'green'
 
-/** Group-ratio tag colour (docs/specification/accounts-and-settings.md#operation-tab, docs/specification/pricing.md#the-pricing-page): above 5 red, above 3 orange, above 1 blue, else green. */
+/** Group-ratio tag colour (docs/specification/pricing.md#the-pricing-page): above 5 red, above 3 orange, above 1 blue, else green. */
 export function groupRatioTier(ratio: number): RatioTier {
 	if (ratio > GROUP_RATIO_TIERS.red) return 'red'
 	if (ratio > GROUP_RATIO_TIERS.orange) return 'orange'

@@ -21,5 +21,5 @@ const HOUR_SECONDS = 3600
 const DAY_SECONDS = 24 * HOUR_SECONDS
 /** The editor's expiry quick buttons (docs/specification/tokens-and-money.md#api-tokens): now plus this many seconds. */
 export const TOKEN_EXPIRY_PRESETS = { hour: HOUR_SECONDS, day: DAY_SECONDS, month: 30 * DAY_SECONDS } as const
-/** Group ratio tag colours (docs/specification/tokens-and-money.md#api-tokens): above `red` red, above `orange` orange, above `blue` blue, else green. */
+/** Group ratio tag colours (docs/specification/pricing.md#the-pricing-page): above `red` red, above `orange` orange, above `blue` blue, else green. */
 export const GROUP_RATIO_TIERS = { red: 5, orange: 3, blue: 1 } as const

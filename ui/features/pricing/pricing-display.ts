@@ -1,4 +1,4 @@
-/** Price texts of the pricing page (docs/specification/accounts-and-settings.md#operation-tab, docs/specification/pricing.md#the-pricing-page): USD, per million or per thousand tokens. */
+/** Price texts of the pricing page (docs/specification/pricing.md#the-pricing-page): USD, per million or per thousand tokens. */
 import { completionPricePerMillion, pricePerCall, promptPricePerMillion } from '@shared/pricing-constants'
 import type { PricingEntry } from '@shared/pricing'
 
