@@ -1,5 +1,5 @@
 /**
- * `bun run bench`: Ferry against the floor, in one run on this machine (design §10, README.md here).
+ * `bun run bench`: Ferry against the floor, in one run on this machine (docs/performance.md#the-benches, README.md here).
  *
  * Starts the bench upstream, the bare pass-through proxy and Ferry (seeded with 1 000 channels and
  * 10 000 tokens), each as its own process, then drives each target with the same load from a fresh

@@ -1,7 +1,8 @@
 /**
  * `bun run build`: the console assets, then one executable at dist/ferry that embeds them together with
- * the migrations and every Bun worker. `--asset` keeps a folder's last name: the binary reads the console's
- * files from /$bunfs/root/assets/ and /$bunfs/root/public/ (see src/console/assets.ts).
+ * the migrations, the documentation (src/api/docs/embedded.ts, written anew first) and every Bun
+ * worker. `--asset` keeps a folder's last name: the binary reads the console's files from
+ * /$bunfs/root/assets/ and /$bunfs/root/public/ (see src/console/assets.ts).
  * Ferry's own binary is built twice: the first one runs once to record which bytecode a starting
  * server uses (scripts/bytecode-order.ts), the second lays that bytecode out first.
  * Usage: bun scripts/build.ts [--entry src/main.ts] [--outfile dist/ferry]
@@ -11,6 +12,7 @@ import { join, relative, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { assetsDirectory, buildAssets, publicDirectory } from './build-assets'
 import { recordBytecodeOrder, removeBytecodeOrder } from './bytecode-order'
+import { EMBEDDED_DOCS_FILE, embeddedDocsSource } from './embed-docs'
 
 const projectRoot = resolve(import.meta.dir, '..')
 const { values } = parseArgs({
@@ -20,6 +22,8 @@ const { values } = parseArgs({
 
 const started = performance.now()
 await buildAssets()
+// The documentation the console shows admins, as it is now.
+await Bun.write(join(projectRoot, EMBEDDED_DOCS_FILE), embeddedDocsSource())
 
 // Workers must be entrypoints of their own, or `new Worker(...)` fails inside the binary.
 const workersDirectory = join(projectRoot, 'src', 'workers')

@@ -63,14 +63,14 @@ function webSocketSettings(config: Config) {
 export async function createApp(input: AppInput) {
 	const logger = input.logger ?? createLogger(input.config.logLevel)
 	const options = await createOptionStore(input.store, logger)
-	// Optional (design §9): shares rate limits and carries change notices between nodes; never required.
+	// Optional (docs/operations/several-nodes.md): shares rate limits and carries change notices between nodes; never required.
 	const redis = input.config.redisUrl ? await connectRedis(input.config.redisUrl, input.config.redisKeyPrefix, logger) : undefined
 	const changes = createSharedChangeFeed(input.store, logger, redis)
 	// Only another node's change needs a re-read: this node's own `set` already updated memory.
 	changes.subscribe('options', (origin) => {
 		if (origin === 'remote') options.reload().catch((error) => logger.error('reloading options failed', { error: String(error) }))
 	})
-	// Channel base URLs, the SMTP server and the proxy worker: admin-set addresses under one consent (design §8).
+	// Channel base URLs, the SMTP server and the proxy worker: admin-set addresses under one consent (docs/operations/security.md#outbound-requests).
 	const privateUpstreams = {
 		privateUpstreamsEnabled: () => options.get('PrivateUpstreamsEnabled'),
 		privateUpstreamHosts: memoizedHostList(() => options.get('PrivateUpstreamHosts')),

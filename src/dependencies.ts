@@ -38,7 +38,7 @@ export interface Dependencies {
 	/** Sends verification codes and reset links; by default SMTP as the system settings say. */
 	mailer: Mailer
 	/**
-	 * The one outbound client (design §8): every request Ferry makes to another server goes through
+	 * The one outbound client (docs/operations/security.md#outbound-requests): every request Ferry makes to another server goes through
 	 * it with a policy (`upstream`, `service`, `user-content`). Tests inject fakes for services
 	 * outside the machine (Turnstile, OAuth providers).
 	 */

@@ -1,5 +1,5 @@
 /**
- * Imports point down only (design §2): `src/shared` ← `src/lib`, config ← `src/db` ← `src/auth`,
+ * Imports point down only (docs/architecture.md#layers-and-the-import-rule): `src/shared` ← `src/lib`, config ← `src/db` ← `src/auth`,
  * `src/billing` ← the relay and the management API ← the console and `app.ts`. The relay never
  * imports `src/api`, and the API never imports the relay's pipeline: what both need lives below
  * them (stores in `src/db/stores`, sessions and token keys in `src/auth`, token counting in

@@ -11,3 +11,8 @@ declare module 'swagger-ui-dist/swagger-ui-bundle.js' {
 	const path: string
 	export default path
 }
+/** The documentation's Markdown, embedded as text (`with { type: 'text' }`) for the console's docs pages. */
+declare module '*.md' {
+	const text: string
+	export default text
+}

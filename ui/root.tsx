@@ -74,7 +74,7 @@ export function Root() {
 	const title = usePageTitle()
 	const { status, user } = useLoaderData() as RootData
 	useMarkHydrated()
-	// The footer's start-up refresh and other pages read the cached status (seed 000 §3).
+	// The footer's start-up refresh and other pages read the cached status (docs/specification/console.md#layout).
 	useEffect(() => writeStorage(storageKeys.status, JSON.stringify(status)), [status])
 	return (
 		<SessionProvider initialUser={user}>

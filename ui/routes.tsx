@@ -37,6 +37,7 @@ const consolePages: RouteObject[] = [
 	page('midjourney', 'midjourney', '绘图', ['tasks'], () => import('@ui/features/midjourney/midjourney-route')),
 	page('task', 'task', '异步任务', ['tasks'], () => import('@ui/features/tasks/task-route')),
 	page('setting', 'setting', '设置', ['settings', 'settingsAdmin'], () => import('@ui/features/settings/setting-route')),
+	page('docs', 'docs/*', '文档', ['docs'], () => import('@ui/features/docs/docs-route')),
 ].map((route) => ({ ...route, ErrorBoundary: PageErrorBoundary }))
 
 const publicPages: RouteObject[] = [

@@ -20,6 +20,7 @@ import { dataRoutes } from './data'
 import { taskRoutes } from './tasks'
 import { affinityRoutes } from './affinity'
 import { planApiRoutes } from './plans'
+import { docsRoutes } from './docs'
 
 export function createApi(dependencies: Dependencies) {
 	return new Elysia({ prefix: '/api' })
@@ -49,4 +50,5 @@ export function createApi(dependencies: Dependencies) {
 		.use(taskRoutes(dependencies))
 		.use(affinityRoutes(dependencies))
 		.use(planApiRoutes(dependencies))
+		.use(docsRoutes(dependencies))
 }

@@ -1,5 +1,5 @@
 /**
- * The one table of every `/api` route and the least role that may call it (design §6). The auth
+ * The one table of every `/api` route and the least role that may call it (docs/architecture.md#the-management-api). The auth
  * plugin enforces it; a route missing here never runs (404), and `test/api/route-policy.test.ts`
  * walks the whole table as anonymous, user, admin and super admin.
  */
@@ -15,6 +15,8 @@ export const ROUTE_POLICY: Record<`${Method} /api/${string}`, Access> = {
 	'GET /api/notice': 'public',
 	'GET /api/about': 'public',
 	'GET /api/home_page_content': 'public',
+	// The repository's documentation, read in the console
+	'GET /api/docs': 'admin',
 	// Sign-in, registration, recovery
 	'POST /api/user/register': 'public',
 	'POST /api/user/login': 'public',
@@ -44,12 +46,12 @@ export const ROUTE_POLICY: Record<`${Method} /api/${string}`, Access> = {
 	// The payment service's callback: no session, the signature is the authentication
 	'GET /api/user/epay/notify': 'public',
 	'POST /api/user/epay/notify': 'public',
-	// Pricing is public (seed 002 §6)
+	// Pricing is public
 	'GET /api/pricing': 'public',
 	// Usage dashboard (quota_data)
 	'GET /api/data/self': 'user',
 	'GET /api/data/': 'admin',
-	// Drawing and async tasks (seed 002 §7)
+	// Drawing and async tasks
 	'GET /api/mj/self': 'user',
 	'GET /api/mj/': 'admin',
 	'GET /api/task/self': 'user',

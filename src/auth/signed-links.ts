@@ -1,6 +1,6 @@
 /**
  * Links that carry their own authorisation: the Midjourney image proxy's URLs (`/mj/image/{id}`,
- * seed 000 MjForwardUrlEnabled). Ferry hands them to the task's owner only (the task relay's fetch
+ * MjForwardUrlEnabled, docs/specification/tasks.md#the-drawing-options). Ferry hands them to the task's owner only (the task relay's fetch
  * answers, the drawing log); the signature keeps anyone else from walking task ids through Ferry.
  */
 import type { SecretBox } from '@/lib/crypto'

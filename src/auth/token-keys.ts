@@ -1,5 +1,5 @@
 /**
- * Token keys at rest (design §6): an HMAC digest for the relay's lookup and an encrypted copy the
+ * Token keys at rest (docs/operations/security.md#secrets): an HMAC digest for the relay's lookup and an encrypted copy the
  * owner can read back; never the key in the clear. A key is 48 letters and digits; clients present
  * it as `sk-<key>`, optionally followed by `-<channel id>` to pin a channel (admins only).
  */

@@ -1,5 +1,5 @@
 /**
- * When a token may be used: the rules behind the expired and exhausted states (seed 002 §4).
+ * When a token may be used: the rules behind the expired and exhausted states (docs/specification/tokens-and-money.md#api-tokens).
  * A token expires after its `expired_time` second, as the relay's token check counts it.
  */
 import { TOKEN_NEVER_EXPIRES, TOKEN_STATUS } from '@shared/token'

@@ -1,6 +1,6 @@
 /**
  * Group commit for the ledger: units of work submitted during one turn of the event loop run in
- * one transaction (perf-anchors: ~12 µs a call instead of ~55 µs). It has the store's own
+ * one transaction (measured: ~12 µs a call instead of ~55 µs). It has the store's own
  * `transaction` signature, so ledger code runs unchanged on either.
  *
  * Contract for works given to it: they either succeed or throw before writing (a work that can

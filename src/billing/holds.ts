@@ -108,7 +108,7 @@ export async function reserve(ledger: Executor, reservation: Reservation): Promi
 	return outcome
 }
 
-/** What the consume log says about a settled call (seed 002 §3). */
+/** What the consume log says about a settled call (docs/specification/logs-and-dashboard.md#log-lines). */
 export interface Settlement {
 	requestId: string
 	/** What the call cost by its usage; what is charged may be less if the balance ran out. */

@@ -1,5 +1,5 @@
 /**
- * The quota ledger (design §4): the only code that changes a balance. Every change is one
+ * The quota ledger (docs/architecture.md#the-ledger): the only code that changes a balance. Every change is one
  * transaction that moves the balance with a guarded update and writes the log row that explains
  * it, so `quota + pending holds + settled charges − credits = initial` holds for every user.
  * Requests go through holds (holds.ts: reserve, then settle or void).

@@ -1,7 +1,7 @@
 /**
  * Opening a ledger for accounts that come from another system (`ferry import new-api`). Their rows
  * arrive with a balance and a used quota that no request through Ferry produced; these entries
- * explain them to the ledger (design §4), so the audit is exact from the first moment:
+ * explain them to the ledger (docs/architecture.md#the-ledger), so the audit is exact from the first moment:
  *
  *   - a credit log line (type system) of the balance: "opening balance";
  *   - a credit log line of the used quota — everything the account ever spent was credited once —

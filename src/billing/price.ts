@@ -1,5 +1,5 @@
 /**
- * What a call costs (design §4, seed 002 §9). A model with a fixed `ModelPrice` costs
+ * What a call costs (docs/specification/pricing.md#the-price-of-a-call, docs/specification/pricing.md#the-pricing-page). A model with a fixed `ModelPrice` costs
  * price × group ratio × QuotaPerUnit per call; otherwise tokens are priced by ratios:
  *   (uncached prompt + cached × CacheRatio + cache writes × CreateCacheRatio
  *    + completion × CompletionRatio) × ModelRatio × group ratio.

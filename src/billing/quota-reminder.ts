@@ -1,5 +1,5 @@
 /**
- * The low-quota reminder (option `QuotaRemindThreshold`, seed 002 §9): a user whose balance is
+ * The low-quota reminder (option `QuotaRemindThreshold`, docs/specification/tokens-and-money.md#the-low-quota-reminder): a user whose balance is
  * below the threshold after a call gets an email, at most once every 2 hours, from one node.
  *
  * The relay asks the settle for the balance only when the reminder could act (threshold set, mail
@@ -17,7 +17,7 @@ import type { Dependencies } from '@/dependencies'
 import { nowSeconds } from '@/lib/clock'
 import { escapeHtml } from '@/lib/mailer'
 
-/** Seed 002 §9: "Low-quota warning email at most once per 2 hours". */
+/** "Low-quota warning email at most once per 2 hours" (docs/specification/tokens-and-money.md#the-low-quota-reminder). */
 export const QUOTA_REMINDER_INTERVAL_SECONDS = 2 * 60 * 60
 /** A claim this node lost (another node sent it, no email, balance back up): ask again after this long. */
 const RECHECK_SECONDS = 5 * 60

@@ -1,5 +1,5 @@
 /**
- * Frees holds whose owner can no longer close them (design §4): at start-up every pending hold of
+ * Frees holds whose owner can no longer close them (docs/architecture.md#the-ledger): at start-up every pending hold of
  * an earlier run of this node, and every 30 s any pending hold past its deadline. Each is voided
  * with reason `interrupted` and the user's log says so. The hold of an async task that is still
  * alive is never freed here, whatever its deadline: the task's end settles or returns it

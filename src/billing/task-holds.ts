@@ -1,5 +1,5 @@
 /**
- * Holds of async tasks (design §4): the hold reserved at submit lives as long as the task. Once the
+ * Holds of async tasks (docs/architecture.md#the-ledger): the hold reserved at submit lives as long as the task. Once the
  * upstream took the task, the hold becomes the task's (`TASK_HOLD_NODE`, deadline at the task's
  * timeout), so no restart of the submitting node frees it; the task's end settles it (SUCCESS) or
  * returns it with a log line the user sees (failure, refusal, timeout). The reconciler leaves the

@@ -1,5 +1,5 @@
 /**
- * Counting tokens locally (design §5.7). The hold needs only an estimate, from the text's length
+ * Counting tokens locally (docs/architecture.md#stages). The hold needs only an estimate, from the text's length
  * (a token is about 4 letters of English or 1–2 CJK characters; a third of the length errs
  * generous for English). The bill, when an upstream reports no usage, and `count_tokens` count
  * with a real tokenizer (o200k).

@@ -1,5 +1,5 @@
 /**
- * Leases (design §9): a background job runs on the node holding its row in `leases`. Taking the
+ * Leases (docs/operations/several-nodes.md#background-jobs): a background job runs on the node holding its row in `leases`. Taking the
  * lease succeeds when nobody holds it, when it expired, or when the caller already holds it (a
  * renewal); all three are one guarded upsert, so two nodes never both succeed.
  */

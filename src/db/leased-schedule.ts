@@ -1,5 +1,5 @@
 /**
- * A background job that runs every so often on one node only (design §9). A Bun worker keeps time
+ * A background job that runs every so often on one node only (docs/operations/several-nodes.md#background-jobs). A Bun worker keeps time
  * (a busy main thread never drifts it) and wakes the main thread, which owns the database; on each
  * tick that finds a run due, this node takes the job's lease and runs it. The holder renews the
  * lease with every run, for two intervals, so another node takes over only after the holder stopped.
@@ -33,7 +33,7 @@ interface LeasedScheduleInput {
 	description: string
 }
 
-/** What a caller gives to start one of the scheduled jobs (health check, dashboard export). */
+/** What a caller gives to start one of the scheduled jobs (`startScheduledJob`). */
 export interface ScheduledJobInput<Summary> {
 	/** The clock worker (src/workers/schedule-clock.ts), resolved by the caller (main.ts) so the compiled binary finds it. */
 	workerUrl: URL
@@ -132,4 +132,41 @@ export function startLeasedSchedule(store: Store, logger: Logger, input: LeasedS
 			await releaseLease(store, input.lease, input.holder).catch(() => {})
 		},
 	}
+}
+
+/**
+ * One of Ferry's scheduled jobs (the channel health check, key recovery, the dashboard export,
+ * retention, task polling), described once; `startScheduledJob` runs it under its lease.
+ */
+export interface ScheduledJob<Summary> {
+	/** The lease row's name. */
+	lease: string
+	/** Names the job in the error log. */
+	description: string
+	/** Milliseconds between runs as the options say, read on every tick; 0 or less turns the job off. */
+	intervalMs: () => number
+	/** When it answers false the job is off, whatever the interval (a test's shorter one included). */
+	enabled?: () => boolean
+	/** How often the clock wakes the main thread to see whether a run is due. */
+	tickMs: number
+	/** Whether the first run is due at the first tick (a restarted node catches up) or after one interval. */
+	runAtStart: boolean
+	/** One run, which logs what it did; its summary goes to the caller's `onRun`. */
+	run: () => Promise<Summary>
+}
+
+/** Starts `job` under its lease with the caller's clock, holder and (in tests) interval, tick and `onRun`. */
+export function startScheduledJob<Summary>(store: Store, logger: Logger, input: ScheduledJobInput<Summary>, job: ScheduledJob<Summary>): LeasedSchedule {
+	return startLeasedSchedule(store, logger, {
+		lease: job.lease,
+		workerUrl: input.workerUrl,
+		holder: input.holder,
+		intervalMs: () => (job.enabled?.() === false ? 0 : input.intervalMs ?? job.intervalMs()),
+		tickMs: input.tickMs ?? job.tickMs,
+		runAtStart: job.runAtStart,
+		description: job.description,
+		async run() {
+			input.onRun?.(await job.run())
+		},
+	})
 }

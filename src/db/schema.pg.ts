@@ -286,7 +286,7 @@ export const midjourneys = pgTable('midjourneys', {
 	quota: bigint('quota', { mode: 'number' }).notNull().default(0),
 	buttons: text('buttons').notNull().default(''),
 	properties: text('properties').notNull().default(''),
-	/** The ledger hold the task lives on (design §4); empty for a free action. */
+	/** The ledger hold the task lives on (docs/architecture.md#the-ledger); empty for a free action. */
 	requestId: text('request_id').notNull().default(''),
 	/** JSON never shown to users: who pays and how (token, group, price), for the log when the task ends. */
 	privateData: text('private_data').notNull().default(''),
@@ -321,7 +321,7 @@ export const tasks = pgTable('tasks', {
 	properties: text('properties').notNull().default(''),
 	privateData: text('private_data').notNull().default(''),
 	data: text('data').notNull().default(''),
-	/** The ledger hold the task lives on (design §4); empty for a free task. */
+	/** The ledger hold the task lives on (docs/architecture.md#the-ledger); empty for a free task. */
 	requestId: text('request_id').notNull().default(''),
 	/** What the task costs the operator, in quota; null: unknown. */
 	cost: bigint('cost', { mode: 'number' }),
@@ -347,7 +347,7 @@ export const quotaData = pgTable('quota_data', {
 	index('quota_data_created_at_index').on(table.createdAt),
 ])
 
-/** One row per request that may cost money: the ledger's reserve / settle / void (design §4). */
+/** One row per request that may cost money: the ledger's reserve / settle / void (docs/architecture.md#the-ledger). */
 export const quotaHolds = pgTable('quota_holds', {
 	id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
 	requestId: text('request_id').notNull(),
@@ -457,7 +457,7 @@ export const subscriptionPeriods = pgTable('subscription_periods', {
 	index('subscription_periods_subscription_ends_index').on(table.subscriptionId, table.endsAt),
 ])
 
-/** Background jobs take a lease so exactly one node runs each (design §9). */
+/** Background jobs take a lease so exactly one node runs each (docs/operations/several-nodes.md). */
 export const leases = pgTable('leases', {
 	name: text('name').primaryKey(),
 	holder: text('holder').notNull(),
@@ -466,7 +466,7 @@ export const leases = pgTable('leases', {
 
 /**
  * One counter per kind of cached record (channels, tokens, users, options), bumped after every
- * change. Each node polls it to drop its caches when another node changed something (design §9).
+ * change. Each node polls it to drop its caches when another node changed something (docs/operations/several-nodes.md).
  */
 export const changeVersions = pgTable('change_versions', {
 	topic: text('topic').primaryKey(),

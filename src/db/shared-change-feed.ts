@@ -1,5 +1,5 @@
 /**
- * The change feed across nodes (design §9): a change told to this node reaches its own caches at
+ * The change feed across nodes (docs/operations/several-nodes.md#what-the-nodes-share): a change told to this node reaches its own caches at
  * once and bumps the topic's counter in `change_versions`; every node polls the counters (one
  * small read a second) and tells its caches about the topics another node bumped (origin
  * `remote`); its own bumps are not told twice. So a token

@@ -3,7 +3,7 @@
  * `channels`, token and user caches for `tokens` and `users`, the key router for `health` — a key
  * started cooling — and `affinity` — every session was forgotten —, the subscription book for
  * `subscriptions` — a plan was granted or a window reset). Cross-node delivery (Redis pub/sub
- * or a polled version counter, design §9) plugs in here.
+ * or a polled version counter, docs/operations/several-nodes.md#what-the-nodes-share) plugs in here.
  */
 export const CHANGE_TOPICS = ['channels', 'tokens', 'users', 'options', 'health', 'affinity', 'subscriptions'] as const
 export type ChangeTopic = (typeof CHANGE_TOPICS)[number]

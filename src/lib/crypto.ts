@@ -1,5 +1,5 @@
 /**
- * Secrets at rest (design §6): AES-256-GCM for values their owner may read again (channel keys,
+ * Secrets at rest (docs/operations/security.md#secrets): AES-256-GCM for values their owner may read again (channel keys,
  * API token keys, access tokens) and HMAC-SHA256 for looking a presented secret up without
  * storing it in the clear.
  */

@@ -1,4 +1,4 @@
-/** Token IP allow-lists: one IPv4/IPv6 address or CIDR range per line (seed 002 §3). */
+/** Token IP allow-lists: one IPv4/IPv6 address or CIDR range per line (docs/specification/tokens-and-money.md#api-tokens). */
 import { BlockList, isIP } from 'node:net'
 
 export interface AddressList {

@@ -3,7 +3,7 @@
  * settings applies to the next message. Neither the SMTP token nor a message body is ever logged:
  * bodies carry verification codes and reset links.
  *
- * The SMTP server is reached under the outbound rules of admin-set addresses (design §8, the
+ * The SMTP server is reached under the outbound rules of admin-set addresses (docs/operations/security.md#outbound-requests, the
  * `upstream` policy): cloud metadata addresses never, private and loopback addresses only with
  * `PrivateUpstreamsEnabled` (and, when it is set, a match in `PrivateUpstreamHosts`). The name is
  * resolved and checked here, and nodemailer connects to the checked address with the name kept for

@@ -1,5 +1,5 @@
 /**
- * The optional Redis link (design §9), on Bun's built-in client: one connection for commands and,
+ * The optional Redis link (docs/operations/postgres-and-redis.md#redis-optional), on Bun's built-in client: one connection for commands and,
  * made with `duplicate()`, one for subscriptions. Redis is a helper, never the record: every caller
  * has a way to work without it (a per-node rate limit, the database's change counter), so nothing
  * here waits for Redis. A command while the link is down fails at once (no offline queue), and one

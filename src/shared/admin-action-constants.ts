@@ -1,6 +1,6 @@
 /**
  * The admin audit trail (issue 17): what an admin or the super admin changed, logged as type 3
- * ("admin", seed 002 §4) with `other.admin_action = { action, target, ...details }`. Zod-free: the
+ * ("admin", docs/specification/logs-and-dashboard.md#log-lines) with `other.admin_action = { action, target, ...details }`. Zod-free: the
  * log page reads it to show each action in the console's language.
  */
 export const ADMIN_ACTIONS = [

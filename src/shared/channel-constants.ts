@@ -4,7 +4,7 @@ import { DEFAULT_CHANNEL_OTHER, type ChannelType } from './channel-type'
 export const PRIORITY_MIN = -999
 export const WEIGHT_MIN = 0
 export const DEFAULT_CHANNEL_GROUP = 'default'
-/** Response-time colour tiers in milliseconds (seed 001 §4): up to each bound green, lime, yellow; above red; 0 untested. */
+/** Response-time colour tiers in milliseconds (docs/specification/channels.md#the-channel-list): up to each bound green, lime, yellow; above red; 0 untested. */
 export const RESPONSE_TIME_TIERS_MS = { fast: 1000, fair: 3000, slow: 5000 } as const
 
 /**

@@ -1,5 +1,5 @@
 /**
- * Channel types by number (seed 001 §3), for code that names a type, and the defaults the editor
+ * Channel types by number (docs/specification/channels.md#types), for code that names a type, and the defaults the editor
  * and server apply. Which types exist, their display names, key formats and default models are the
  * provider adaptors' (`src/relay/providers`); the console reads them from `GET /api/channel/types`
  * and `GET /api/models`.
@@ -43,7 +43,7 @@ export const CHANNEL_TYPE = {
 
 export type ChannelType = (typeof CHANNEL_TYPE)[keyof typeof CHANNEL_TYPE]
 
-/** Saved in `other` when left empty (seed 001 §4). */
+/** Saved in `other` when left empty (docs/specification/channels.md#types). */
 export const DEFAULT_AZURE_API_VERSION = '2023-06-01-preview'
 export const DEFAULT_XUNFEI_VERSION = 'v2.1'
 export const DEFAULT_VERTEX_REGION = 'us-central1'

@@ -1,5 +1,5 @@
 /**
- * Channels (seed 001): the shapes of the `/api/channel` calls, their messages and limits.
+ * Channels (docs/specification/channels.md): the shapes of the `/api/channel` calls, their messages and limits.
  *
  * On the wire `models` and `group` are comma-joined strings (a list is accepted too); the server
  * trims items and drops empties and duplicates. JSON-valued fields (`model_mapping`,

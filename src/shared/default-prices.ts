@@ -1,6 +1,6 @@
 /**
  * Default price table (`ModelRatio`, `CompletionRatio`, `ModelPrice`). A model ratio of 1 costs
- * $2 per million input tokens (design §4); a completion ratio multiplies that for output tokens;
+ * $2 per million input tokens (docs/specification/pricing.md#the-price-of-a-call); a completion ratio multiplies that for output tokens;
  * a model price is USD per call and wins over ratios. Figures follow the providers' list prices.
  */
 export const DEFAULT_MODEL_RATIO: Record<string, number> = {

@@ -1,4 +1,4 @@
-/** Usage logs: entry types (seed 002 §4) and the shapes of the log calls of seed 002 §7. */
+/** Usage logs: entry types (docs/specification/logs-and-dashboard.md#log-lines) and the shapes of the log calls (docs/specification/logs-and-dashboard.md#calls). */
 import { z } from 'zod'
 import { pageQuerySchema } from './api'
 import { LOG_MESSAGES } from './messages/logs'

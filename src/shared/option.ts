@@ -1,5 +1,5 @@
 /**
- * The typed registry of runtime options (seed 000 §3). Values travel and are stored as strings;
+ * The typed registry of runtime options (docs/specification/accounts-and-settings.md#options). Values travel and are stored as strings;
  * each key knows how to parse and check its text, its default, and whether it is a secret that
  * `GET /api/option/` never returns.
  */
@@ -325,7 +325,7 @@ export const OPTION_DEFINITIONS = {
 	ChannelTestIntervalMinutes: integer(0, 0, MAX_INTERVAL_MINUTES),
 	/** Auto-disabled keys are probed (their model list) and come back when they answer; 0: never. */
 	KeyRecoveryIntervalMinutes: integer(10, 0, MAX_INTERVAL_MINUTES),
-	// Outbound requests (design §8): channel base URLs on private networks need the super admin's consent
+	// Outbound requests (docs/operations/security.md#outbound-requests): channel base URLs on private networks need the super admin's consent
 	PrivateUpstreamsEnabled: boolean(false),
 	PrivateUpstreamHosts: text(''),
 	// Quota
@@ -388,7 +388,7 @@ export function isOptionKey(key: string): key is OptionKey {
 
 export const SECRET_OPTION_KEYS = (Object.keys(OPTION_DEFINITIONS) as OptionKey[]).filter((key) => OPTION_DEFINITIONS[key].secret)
 
-/** Saving any of these needs `ServerAddress` first (seed 000 §5). */
+/** Saving any of these needs `ServerAddress` first (docs/specification/accounts-and-settings.md#options). */
 export const PAYMENT_OPTION_KEYS: readonly OptionKey[] = ['PayAddress', 'EpayId', 'EpayKey', 'Price', 'MinTopUp', 'TopupGroupRatio', 'PayMethods', 'CustomCallbackAddress']
 
 export { OPTION_MESSAGES }

@@ -1,5 +1,5 @@
 /**
- * The public price list (seed 002 §3 "Pricing entry", §7 `GET /api/pricing`, §9 pricing display)
+ * The public price list (`GET /api/pricing`, docs/specification/pricing.md#the-pricing-page)
  * and the display rules the pricing page applies to it.
  */
 import { z } from 'zod'
@@ -11,7 +11,7 @@ export * from './pricing-constants'
 export const pricingEntrySchema = z.object({
 	model_name: z.string(),
 	quota_type: z.union([z.literal(QUOTA_TYPE.byTokens), z.literal(QUOTA_TYPE.perCall)]),
-	/** 1 = $2 per million prompt tokens (design §4); 0 for a per-call model. */
+	/** 1 = $2 per million prompt tokens (docs/specification/pricing.md#the-price-of-a-call); 0 for a per-call model. */
 	model_ratio: z.number(),
 	/** USD per call; 0 for a model billed by tokens. */
 	model_price: z.number(),
@@ -23,7 +23,7 @@ export const pricingEntrySchema = z.object({
 })
 export type PricingEntry = z.infer<typeof pricingEntrySchema>
 
-/** The answer of `GET /api/pricing`: the envelope with two extra top-level fields (seed 002 §7). */
+/** The answer of `GET /api/pricing`: the envelope with two extra top-level fields (docs/specification/pricing.md#the-pricing-page). */
 export const pricingAnswerSchema = z.object({
 	success: z.boolean(),
 	message: z.string(),

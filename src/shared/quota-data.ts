@@ -1,5 +1,5 @@
 /**
- * The usage dashboard's data (seed 002 §2 "Dashboard", seed 000 §9): hourly buckets of consumption
+ * The usage dashboard's data (docs/specification/logs-and-dashboard.md#the-usage-dashboard): hourly buckets of consumption
  * per user and model in `quota_data`, read through `GET /api/data/self` and, for admins, `GET /api/data/`.
  */
 import { z } from 'zod'

@@ -1,9 +1,9 @@
-/** How quota is shown to people (seed 000 §9, seed 002 §9); used by the console and by server-made names. */
+/** How quota is shown to people (docs/specification/README.md#conventions-every-area-shares); used by the console and by server-made names. */
 
 /** The two status fields that decide it. */
 export type QuotaDisplay = { display_in_currency: boolean; quota_per_unit: number }
 
-/** 10k and above as k, a million as M, a billion as B (seed 000 §9). */
+/** 10k and above as k, a million as M, a billion as B (docs/specification/README.md#conventions-every-area-shares). */
 export function abbreviateNumber(value: number): string {
 	const sign = value < 0 ? '-' : ''
 	const magnitude = Math.abs(value)

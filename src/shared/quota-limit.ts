@@ -1,7 +1,7 @@
 import { sourceTexts } from './messages/define'
 
 /**
- * The largest amount of quota Ferry keeps in one place (design §4): 10^15 quota, two billion
+ * The largest amount of quota Ferry keeps in one place (docs/architecture.md#the-ledger): 10^15 quota, two billion
  * dollars at the default 500 000 quota per dollar.
  *
  * A user's balance together with what its pending holds took from it, a token's remaining quota

@@ -1,6 +1,6 @@
 /** Redemption code states and limits: zod-free, for the console's pages (`redemption.ts` re-exports them). */
 
-/** Seed 002 §4: a code is redeemable only while unused. */
+/** A code is redeemable only while unused (docs/specification/tokens-and-money.md#redemption-codes). */
 export const REDEMPTION_STATUS = { unused: 1, disabled: 2, used: 3 } as const
 export type RedemptionStatus = (typeof REDEMPTION_STATUS)[keyof typeof REDEMPTION_STATUS]
 
@@ -8,7 +8,7 @@ export type RedemptionStatus = (typeof REDEMPTION_STATUS)[keyof typeof REDEMPTIO
 export const REDEMPTION_KEY_LENGTH = 32
 export const REDEMPTION_NAME_MAX_LENGTH = 20
 export const REDEMPTION_CREATE_MAX_COUNT = 100
-/** Seed 002 §9 defaults. */
+/** Defaults (docs/specification/tokens-and-money.md#redemption-codes). */
 export const REDEMPTION_DEFAULT_QUOTA = 100_000
 export const REDEMPTION_DEFAULT_COUNT = 1
 /** `expired_time` 0: the code never expires. */

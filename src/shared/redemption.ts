@@ -1,4 +1,4 @@
-/** Redemption codes: states, limits, messages and the shapes of the redemption calls of seed 002 §7. */
+/** Redemption codes: states, limits, messages and the shapes of the redemption calls (docs/specification/tokens-and-money.md#calls). */
 import { z } from 'zod'
 import { pageQuerySchema } from './api'
 import { MAX_QUOTA, QUOTA_LIMIT_MESSAGES } from './quota-limit'

@@ -1,4 +1,4 @@
-/** `GET /api/status`: the public server flags the console caches (seed 000 §3, seed 002 §3). */
+/** `GET /api/status`: the public server flags the console caches (docs/specification/console.md#layout). */
 export type ServerStatus = {
 	version: string
 	start_time: number

@@ -1,10 +1,10 @@
 /**
  * Drawing (Midjourney) and async (Suno) tasks: states, submit codes, platforms and the console's
- * defaults (seed 002 §3, §4, §9). Zod-free, for the task pages (`task.ts` re-exports them).
+ * defaults (docs/specification/tasks.md#the-task-lists). Zod-free, for the task pages (`task.ts` re-exports them).
  */
 
 /**
- * A task's status as midjourney-proxy and the Suno APIs report it (seed 002 §4). An empty status
+ * A task's status as midjourney-proxy and the Suno APIs report it (docs/specification/tasks.md#states). An empty status
  * means the task is still being submitted.
  */
 export const TASK_STATUS = {
@@ -24,7 +24,7 @@ export const FINISHED_TASK_STATUSES: readonly string[] = [TASK_STATUS.success, T
 export const isFinishedTaskStatus = (status: string) => FINISHED_TASK_STATUSES.includes(status)
 
 /**
- * midjourney-proxy's submit codes (seed 002 §4): 1 submitted, 21 the task exists already (shown
+ * midjourney-proxy's submit codes (docs/specification/tasks.md#states): 1 submitted, 21 the task exists already (shown
  * as waiting), 22 queued (shown as duplicate submission); 0 means never submitted.
  */
 export const MJ_SUBMIT_CODE = { notSubmitted: 0, submitted: 1, exists: 21, queued: 22 } as const
@@ -52,13 +52,13 @@ export const MJ_ACTION = {
 } as const
 export type MjAction = (typeof MJ_ACTION)[keyof typeof MJ_ACTION]
 
-/** Async task platforms and actions (seed 002 §4). */
+/** Async task platforms and actions (docs/specification/tasks.md#states). */
 export const TASK_PLATFORM = { suno: 'suno' } as const
 export const SUNO_ACTION = { music: 'MUSIC', lyrics: 'LYRICS' } as const
 export type SunoAction = (typeof SUNO_ACTION)[keyof typeof SUNO_ACTION]
 
 const SECONDS_PER_DAY = 24 * 60 * 60
-/** The drawing log opens on the last 30 days (seed 002 §9). */
+/** The drawing log opens on the last 30 days (docs/specification/tasks.md#the-task-lists). */
 export const MJ_DEFAULT_LOOKBACK_SECONDS = 30 * SECONDS_PER_DAY
-/** A task that took longer than this many seconds shows its duration in red (seed 002 §9). */
+/** A task that took longer than this many seconds shows its duration in red (docs/specification/tasks.md#the-task-lists). */
 export const TASK_SLOW_SECONDS = 60

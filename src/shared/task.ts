@@ -1,5 +1,5 @@
 /**
- * The drawing and async task lists (seed 002 §3, §7): `GET /api/mj/`, `/api/mj/self/`,
+ * The drawing and async task lists (docs/specification/tasks.md#the-task-lists): `GET /api/mj/`, `/api/mj/self/`,
  * `GET /api/task/`, `/api/task/self`. Times are unix seconds.
  */
 import { z } from 'zod'
@@ -25,7 +25,7 @@ export type MidjourneyQuery = z.infer<typeof midjourneyQuerySchema>
 export const taskQuerySchema = taskListQuerySchema.extend({ task_id: optionalText })
 export type TaskQuery = z.infer<typeof taskQuerySchema>
 
-/** A drawing task as its owner sees it (seed 002 §3); `image_url` goes through Ferry when MjForwardUrlEnabled. */
+/** A drawing task as its owner sees it (docs/specification/tasks.md#the-task-lists); `image_url` goes through Ferry when MjForwardUrlEnabled. */
 export const midjourneyEntrySchema = z.object({
 	id: z.number(),
 	user_id: z.number(),
@@ -50,7 +50,7 @@ export type MidjourneyEntry = z.infer<typeof midjourneyEntrySchema>
 export const adminMidjourneyEntrySchema = midjourneyEntrySchema.extend({ channel_id: z.number() })
 export type AdminMidjourneyEntry = z.infer<typeof adminMidjourneyEntrySchema>
 
-/** An async task as its owner sees it (seed 002 §3); `data` is what the upstream reported. */
+/** An async task as its owner sees it (docs/specification/tasks.md#the-task-lists); `data` is what the upstream reported. */
 export const taskEntrySchema = z.object({
 	id: z.number(),
 	user_id: z.number(),

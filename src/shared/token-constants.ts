@@ -19,7 +19,7 @@ export const TOKEN_QUOTA_PRESETS = [500_000, 5_000_000, 25_000_000, 50_000_000, 
 export const TOKEN_COUNT_PRESETS = [10, 20, 30, 100] as const
 const HOUR_SECONDS = 3600
 const DAY_SECONDS = 24 * HOUR_SECONDS
-/** The editor's expiry quick buttons (seed 002 §9): now plus this many seconds. */
+/** The editor's expiry quick buttons (docs/specification/tokens-and-money.md#api-tokens): now plus this many seconds. */
 export const TOKEN_EXPIRY_PRESETS = { hour: HOUR_SECONDS, day: DAY_SECONDS, month: 30 * DAY_SECONDS } as const
-/** Group ratio tag colours (seed 002 §9): above `red` red, above `orange` orange, above `blue` blue, else green. */
+/** Group ratio tag colours (docs/specification/pricing.md#the-pricing-page): above `red` red, above `orange` orange, above `blue` blue, else green. */
 export const GROUP_RATIO_TIERS = { red: 5, orange: 3, blue: 1 } as const

@@ -1,4 +1,4 @@
-/** API tokens: states, limits, messages and the shapes of the token calls of seed 002 §7. */
+/** API tokens: states, limits, messages and the shapes of the token calls (docs/specification/tokens-and-money.md#calls). */
 import { z } from 'zod'
 import { pageQuerySchema } from './api'
 import { MAX_QUOTA, QUOTA_LIMIT_MESSAGES } from './quota-limit'

@@ -1,4 +1,4 @@
-/** The wallet's online top-up (seed 002 §2, §4, §5, §7): states, messages and the shapes of its calls. */
+/** The wallet's online top-up (docs/specification/tokens-and-money.md#the-wallet): states, messages and the shapes of its calls. */
 import { z } from 'zod'
 import { pageQuerySchema } from './api'
 import type { TopUpStatus } from './top-up-constants'

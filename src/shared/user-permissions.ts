@@ -1,5 +1,5 @@
 /**
- * Who may do what to a user (design §6): the server's rule and the console's row actions are this one
+ * Who may do what to a user (docs/specification/accounts-and-settings.md#user-administration): the server's rule and the console's row actions are this one
  * function, so a row never offers what the server would refuse. Zod-free, for the console's first load.
  */
 import { ROLE, USER_STATUS } from './user-constants'

@@ -1,4 +1,4 @@
-/** Accounts: roles, states, and the shapes of the account calls of seed 000 §7. */
+/** Accounts: roles, states, and the shapes of the account calls (docs/specification/accounts-and-settings.md#calls). */
 import { z } from 'zod'
 import { rateLimitFieldsSchema } from './rate-limit'
 import { MAX_QUOTA, QUOTA_LIMIT_MESSAGES } from './quota-limit'
@@ -56,7 +56,7 @@ export const updateSelfSchema = z.object({
 	password2: z.string().optional(),
 }).refine((body) => !body.password || body.password2 === undefined || body.password2 === body.password, { message: USER_MESSAGES.passwordsDiffer })
 
-/** Deleting one's own account needs the account name typed again (seed 000 §5), checked by the server too. */
+/** Deleting one's own account needs the account name typed again (docs/specification/accounts-and-settings.md#personal-settings), checked by the server too. */
 export const deleteSelfSchema = z.object(
 	{ username: z.string({ error: USER_MESSAGES.deleteConfirm }).max(64, USER_MESSAGES.deleteConfirm) },
 	{ error: USER_MESSAGES.deleteConfirm },
@@ -107,7 +107,7 @@ export type UserView = {
 /** `GET /api/user/self/groups`: the groups the user may pick for a token → description and the ratio billing applies there. */
 export type UsableGroups = Record<string, { desc: string; ratio: number }>
 
-/** The login answer that the console keeps locally (design §6). */
+/** The login answer that the console keeps locally (docs/operations/security.md#sessions-and-roles). */
 export type SessionUser = Pick<UserView, 'id' | 'username' | 'display_name' | 'role' | 'status' | 'group'> & {
 	password_change_required: boolean
 }

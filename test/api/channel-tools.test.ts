@@ -1,5 +1,5 @@
 /**
- * The channel tools (seed 001 §7) driven through `/api/channel/…` against fake upstreams on
+ * The channel tools (docs/specification/channels.md#the-channel-tools) driven through `/api/channel/…` against fake upstreams on
  * loopback: test one and all, balances, model lists and upstream detection.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'

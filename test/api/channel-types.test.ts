@@ -34,7 +34,7 @@ for (const target of databaseTargets()) {
 				expect(models!.every((model) => typeof model === 'string' && model.trim() === model && model !== '')).toBe(true)
 				expect(new Set(models).size).toBe(models!.length)
 			}
-			// Seed 001 §4 and §9: Suno's two models in their order, Midjourney's drawing actions for both proxy types.
+			// Suno's two models in their order, Midjourney's drawing actions for both proxy types (docs/specification/channels.md#types).
 			expect(answer[CHANNEL_TYPE.suno]).toEqual(['suno_music', 'suno_lyrics'])
 			expect(answer[CHANNEL_TYPE.midjourney]).toContain('mj_imagine')
 			expect(answer[CHANNEL_TYPE.midjourneyPlus]).toEqual(answer[CHANNEL_TYPE.midjourney]!)
@@ -53,7 +53,7 @@ for (const target of databaseTargets()) {
 			expect(answer[CHANNEL_TYPE.anthropic]).toEqual([...adaptorFor(CHANNEL_TYPE.anthropic)!.defaultModels])
 		})
 
-		test('lists every channel type once, in the console\'s order, with its display name and the key formats of seed 001, for admins only', async () => {
+		test('lists every channel type once, in the console\'s order, with its display name and the key formats of the specification, for admins only', async () => {
 			const answer = await ferry.call('GET', '/api/channel/types', { as: admin })
 			expect(answer.body.success).toBe(true)
 			const types: ChannelTypeInfo[] = answer.body.data

@@ -47,7 +47,7 @@ for (const target of databaseTargets()) {
 		const listNames = async (query = '') => (await call('GET', `/api/channel/?${query}`)).body.data.items.map((item: { name?: string; tag?: string }) => item.name ?? `tag:${item.tag}`)
 
 		describe('creating', () => {
-			test('stores one channel with the defaults and normal forms of seed 001, its key encrypted', async () => {
+			test('stores one channel with the defaults and normal forms of the specification, its key encrypted', async () => {
 				const answer = await create({ models: ' gpt-4o, ,o1,gpt-4o ', base_url: 'https://api.example.com/v1//' })
 				expect(answer.body.success).toBe(true)
 				expect(answer.body.data).toHaveLength(1)
@@ -227,7 +227,7 @@ for (const target of databaseTargets()) {
 				expect(answers[0]!.body.data).toMatchObject({ id, key: '', name: 'main', tag: 'team' })
 			})
 
-			test('answers an unknown channel with the seed message', async () => {
+			test('answers an unknown channel with the catalogue message', async () => {
 				const answer = await call('GET', '/api/channel/4242')
 				expect(answer.body).toEqual({ success: false, message: inEnglish(CHANNEL_MESSAGES.notFound) })
 			})

@@ -1,5 +1,5 @@
 /**
- * Invitation rewards (issue 6 scope 3, seed 000 §3 Quota options, §5 affiliate transfer): a new
+ * Invitation rewards (issue 6 scope 3, docs/specification/tokens-and-money.md#invitations): a new
  * account's quotas are ledger credits in the registration's transaction; the inviter's reward is
  * pending income that reaches the balance only through the transfer.
  */
@@ -123,7 +123,7 @@ for (const target of databaseTargets()) {
 			expect(await auditLedger(ferry.store)).toEqual([])
 		})
 
-		test('a transfer below one quota-per-unit is refused with the seed message and moves nothing', async () => {
+		test('a transfer below one quota-per-unit is refused with the catalogue message and moves nothing', async () => {
 			await setRewards(0, 0, INVITER_QUOTA)
 			const inviter = await register('captain')
 			await register('deckhand', await affCodeOf(inviter))

@@ -1,5 +1,5 @@
 /**
- * `GET /api/pricing` (seed 002 §3, §7): public; the models enabled channels serve, priced as
+ * `GET /api/pricing` (docs/specification/pricing.md#the-pricing-page): public; the models enabled channels serve, priced as
  * billing prices them, with the groups serving each, the group ratios and the usable groups.
  */
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'

@@ -10,7 +10,7 @@ for (const target of databaseTargets()) {
 		})
 		afterEach(() => ferry.close())
 
-		test('is public and carries the flags of seeds 000 and 002', async () => {
+		test('is public and carries the flags the console reads', async () => {
 			const answer = await ferry.call('GET', '/api/status')
 			expect(answer.body.success).toBe(true)
 			expect(answer.body.data).toMatchObject({

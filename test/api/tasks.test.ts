@@ -1,5 +1,5 @@
 /**
- * The drawing and async task lists (seed 002 §3, §7): `GET /api/mj/`, `/api/mj/self/`,
+ * The drawing and async task lists (docs/specification/tasks.md#the-task-lists): `GET /api/mj/`, `/api/mj/self/`,
  * `GET /api/task/`, `/api/task/self`, with tasks made through the real relays.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
@@ -30,7 +30,7 @@ for (const target of databaseTargets()) {
 
 		const get = (path: string, as: Caller = tasks.alice) => tasks.harness.ferry.call('GET', path, { as })
 
-		test('a user reads their own drawing tasks with the seed\'s fields, and no channel', async () => {
+		test('a user reads their own drawing tasks with the specified fields, and no channel', async () => {
 			const answer = await get('/api/mj/self/')
 			expect(answer.body.success).toBe(true)
 			expect(answer.body.data).toMatchObject({ page: 1, page_size: 10, total: 1 })
@@ -63,7 +63,7 @@ for (const target of databaseTargets()) {
 			expect((await get('/api/task/')).status).toBe(403)
 		})
 
-		test('async tasks list with the seed\'s fields: the caller\'s own, or everyone\'s for admins, filtered by task id', async () => {
+		test('async tasks list with the specified fields: the caller\'s own, or everyone\'s for admins, filtered by task id', async () => {
 			const own = await get('/api/task/self')
 			expect(own.body.data.total).toBe(1)
 			const [entry] = own.body.data.items

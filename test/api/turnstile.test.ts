@@ -91,7 +91,7 @@ for (const target of databaseTargets()) {
 			expect(mails.map((mail) => mail.to).sort()).toEqual(['gannet@example.com', 'root@example.com'])
 		})
 
-		test('without a token each protected call answers the seed\'s wait message and Cloudflare is not asked', async () => {
+		test('without a token each protected call answers the wait message and Cloudflare is not asked', async () => {
 			for (const call of Object.values(protectedCalls)) {
 				for (const query of ['', '?turnstile=']) {
 					expect((await call(query)).body).toEqual({ success: false, message: inEnglish(TURNSTILE_MESSAGES.missing) })

@@ -157,7 +157,7 @@ for (const target of databaseTargets()) {
 				expect(short.body).toEqual({ success: false, message: inEnglish(USER_MESSAGES.passwordTooShort) })
 			})
 
-			test('creating a user with an empty name or password answers the seed message', async () => {
+			test('creating a user with an empty name or password answers the catalogue message', async () => {
 				const answer = await ferry.call('POST', '/api/user/', { as: root, body: { username: '', password: '' } })
 				expect(answer.body).toEqual({ success: false, message: inEnglish(USER_MESSAGES.registerRequired) })
 			})

@@ -50,7 +50,7 @@ for (const target of databaseTargets()) {
 				[{ username: '', password: 'password123' }, inEnglish(USER_MESSAGES.registerRequired)],
 				[{ password: 'password123' }, inEnglish(USER_MESSAGES.registerRequired)],
 				[{ username: 'alice' }, inEnglish(USER_MESSAGES.registerRequired)],
-			])('refuses %j with the message of the seed', async (body, message) => {
+			])('refuses %j with the catalogue message', async (body, message) => {
 				const answer = await register(body)
 				expect(answer.status).toBe(400)
 				expect(answer.body).toEqual({ success: false, message })
@@ -93,7 +93,7 @@ for (const target of databaseTargets()) {
 		})
 
 		describe('login', () => {
-			test('asks for both fields with the seed message', async () => {
+			test('asks for both fields with the catalogue message', async () => {
 				const answer = await ferry.call('POST', '/api/user/login', { body: { username: 'root' } })
 				expect(answer.status).toBe(400)
 				expect(answer.body.message).toBe(inEnglish(USER_MESSAGES.loginRequired))
@@ -338,7 +338,7 @@ for (const target of databaseTargets()) {
 				expect(credits.map((log) => log.quota)).toEqual([500_000])
 			})
 
-			test('refuses less than one quota unit with the seed message', async () => {
+			test('refuses less than one quota unit with the catalogue message', async () => {
 				const alice = await ferry.createUser('alice')
 				const answer = await ferry.call('POST', '/api/user/aff_transfer', { as: alice, body: { quota: 1000 } })
 				expect(answer.body).toEqual({ success: false, message: 'transfer amount minimum is 500000' })

@@ -1,10 +1,12 @@
 /**
  * Leased schedules share one clock: every job started with the clock worker's URL ticks from the
- * same Bun worker thread, each at its own rate, and the thread ends with the last job.
+ * same Bun worker thread, each at its own rate, and the thread ends with the last job. A scheduled
+ * job (`startScheduledJob`) takes a test's interval and tick, hands its summaries to `onRun`, and
+ * stays off while it is not enabled.
  */
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
 import type { Store } from '@/db'
-import { startLeasedSchedule, type LeasedSchedule } from '@/db/leased-schedule'
+import { startLeasedSchedule, startScheduledJob, type LeasedSchedule } from '@/db/leased-schedule'
 import { silentLogger } from '@/lib/logger'
 import { databaseTargets } from '../helpers/database'
 import { eventually } from '../helpers/eventually'
@@ -76,6 +78,26 @@ for (const target of databaseTargets()) {
 			start('later', BASE_TICK_MS, laterRuns)
 			await eventually(async () => laterRuns.length >= 2)
 			expect(workers.started).toBe(2)
+		})
+
+		test('a scheduled job runs at the caller\'s interval and tick, its summaries reach onRun, and it is off while not enabled', async () => {
+			let enabled = false
+			let runs = 0
+			const summaries: number[] = []
+			schedules.push(startScheduledJob(store, silentLogger, { workerUrl: CLOCK_URL, holder: 'node-a/1', intervalMs: 1, tickMs: BASE_TICK_MS, onRun: (summary) => summaries.push(summary) }, {
+				lease: 'scheduled-job', description: 'scheduled job', intervalMs: () => 60 * 60_000, tickMs: 60_000, runAtStart: true,
+				enabled: () => enabled,
+				run: async () => ++runs,
+			}))
+			// Many ticks pass with the job off: it never runs.
+			const tickRuns: number[] = []
+			start('witness', BASE_TICK_MS, tickRuns)
+			await eventually(async () => tickRuns.length >= 5)
+			expect(runs).toBe(0)
+
+			enabled = true
+			await eventually(async () => summaries.length >= 3)
+			expect(summaries.slice(0, 3)).toEqual([1, 2, 3])
 		})
 	})
 }

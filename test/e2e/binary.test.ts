@@ -1,7 +1,7 @@
 /**
  * The compiled binary (`bun run build`), copied alone into an empty directory: it starts on SQLite
  * there and serves the console's page, bundle, stylesheet and logo from the files embedded in it,
- * with the same caching and gzip headers as `bun run start`.
+ * with the same caching and gzip headers as `bun run start`, and the documentation it embeds.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { copyFile, mkdir, mkdtemp, readFile, rm, stat } from 'node:fs/promises'
@@ -107,5 +107,13 @@ describe('the compiled binary alone in an empty directory', () => {
 
 	test('answers 404 for an asset it does not have', async () => {
 		expect((await get('/assets/client-missing.js', 'gzip')).status).toBe(404)
+	})
+
+	test('carries the documentation: an admin reads a docs/ page as the repository has it', async () => {
+		const login = await fetch(`${origin}/api/user/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'root', password: '123456' }) })
+		const cookie = login.headers.get('set-cookie')!.split(';')[0]!
+		const page = await fetch(`${origin}/api/docs?path=guide/tokens.md`, { headers: { cookie, 'New-Api-User': '1' } })
+		const answer = (await page.json()) as { success: boolean; message: string; data: { path: string; markdown: string } }
+		expect(answer).toEqual({ success: true, message: '', data: { path: 'docs/guide/tokens.md', markdown: await readFile(join(projectRoot, 'docs', 'guide', 'tokens.md'), 'utf8') } })
 	})
 })

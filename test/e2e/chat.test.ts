@@ -1,5 +1,5 @@
 /**
- * The chat frames `/chat/{id}` and `/chat2link` in Chromium (seed 002 §4): the first enabled token's
+ * The chat frames `/chat/{id}` and `/chat2link` in Chromium (docs/specification/playground-and-chat.md#chat-links): the first enabled token's
  * key and the server address fill the configured link; without an enabled token the page says so
  * and goes to /token.
  */

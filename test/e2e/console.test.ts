@@ -2,7 +2,7 @@
  * Every console page in Chromium: rendered by the server (status, no console error) and hydrated
  * without a mismatch in zh and en, light and dark, at 1 400 × 900 and 390 × 844; screenshots go to
  * .build/screenshots (docs/screenshots/console keeps a set). Also the role gating of the menu and of
- * admin pages, and the expired-session path of seed 000 §4.
+ * admin pages, and the expired-session path (docs/specification/console.md#what-the-console-says).
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { ROLE } from '@shared/user'
@@ -152,7 +152,7 @@ describe.skipIf(!browserExecutable)('the console pages in a browser', () => {
 		}
 	}, 30_000)
 
-	test('a session that ends while the console is open lands on /login?expired=true with the seed message', async () => {
+	test('a session that ends while the console is open lands on /login?expired=true with the catalogue message', async () => {
 		const victim = { ...(await harness.ferry.createUser('ferryman')), username: 'ferryman', role: ROLE.user }
 		const opened = await harness.open('/token', { as: victim })
 		try {

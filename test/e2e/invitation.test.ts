@@ -2,7 +2,7 @@
  * Invitation rewards in Chromium (issue 6 "Done when"): a visitor registers through
  * `/register?aff=code`; the inviter's invitation card shows the pending and total income and the
  * invite, the invitee's balance holds the new-user and invitee quotas, and a transfer below the
- * minimum is refused in the card's dialog with the seed's message.
+ * minimum is refused in the card's dialog with the catalogue message.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { Page } from 'playwright-core'
@@ -72,7 +72,7 @@ describe.skipIf(!browserExecutable)('invitation rewards in the browser', () => {
 		expectNoErrors(invitee)
 		await invitee.close()
 
-		// 6. A transfer below one unit is refused in the dialog with the seed's message; nothing moves.
+		// 6. A transfer below one unit is refused in the dialog with the catalogue message; nothing moves.
 		await card.getByRole('button', { name: '划转到余额' }).click()
 		const dialog = inviter.page.getByRole('dialog')
 		await dialog.getByLabel('划转金额（美元）').fill('0.2')
@@ -93,7 +93,7 @@ describe.skipIf(!browserExecutable)('invitation rewards in the browser', () => {
 		await inviter.close()
 	}, 120_000)
 
-	test('in English the dialog gives the seed\'s wording: transfer amount minimum is …', async () => {
+	test('in English the dialog gives the specified wording: transfer amount minimum is …', async () => {
 		const purser = { ...await harness.ferry.createUser('purser'), username: 'purser' }
 		const opened = await harness.open('/setting', { as: purser, language: 'en' })
 		await opened.page.getByTestId('invitation-card').getByRole('button', { name: 'Transfer to balance' }).click()

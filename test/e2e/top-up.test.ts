@@ -58,7 +58,7 @@ describe.skipIf(!browserExecutable)('the wallet in a browser', () => {
 		const { page } = opened
 		expect(await balance(page).textContent()).toBe('$0.00')
 
-		// Below the minimum: refused on the page, with the seed's message.
+		// Below the minimum: refused on the page, with the catalogue message.
 		await page.getByLabel('充值数量（美元）').fill('1')
 		await page.getByTestId('pay-alipay').click()
 		await toast(page, '充值数量不能小于 2')
@@ -134,7 +134,7 @@ describe.skipIf(!browserExecutable)('the wallet in a browser', () => {
 		await opened.close()
 	}, SUITE_TIMEOUT)
 
-	test('disables online top-up with the seed\'s message when the admin has not enabled it', async () => {
+	test('disables online top-up with the catalogue message when the admin has not enabled it', async () => {
 		await setOption('EpayKey', '')
 		try {
 			const visitor = await createVisitor('browser')

@@ -1,6 +1,6 @@
 /**
  * Several real Ferry processes (`bun src/main.ts`) on one fresh Postgres database and one Redis,
- * as an operator runs them behind a load balancer (design §9). Each node has its own port, data
+ * as an operator runs them behind a load balancer (docs/operations/several-nodes.md). Each node has its own port, data
  * directory and NODE_NAME, and all share the secrets. A node can be killed (SIGKILL: no shutdown,
  * its leases and holds left behind) and started again under the same name.
  */

@@ -7,7 +7,7 @@ import { databaseTargets } from '../helpers/database'
 import { startFakeSmtp, type FakeSmtp } from '../helpers/fake-smtp'
 
 /**
- * The SMTP server is an admin-set address like a channel base URL (design §8): loopback and
+ * The SMTP server is an admin-set address like a channel base URL (docs/operations/security.md#outbound-requests): loopback and
  * private networks only with `PrivateUpstreamsEnabled` and a match in `PrivateUpstreamHosts`, cloud
  * metadata never, checked on the address the connection really uses.
  */

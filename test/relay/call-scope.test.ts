@@ -1,5 +1,5 @@
 /**
- * A call's hold lives in one CallScope (design §4): whatever ends the call, and however many of its
+ * A call's hold lives in one CallScope (docs/architecture.md#the-ledger): whatever ends the call, and however many of its
  * exits race (a stream that completes while its client goes away, a failure after a settle), the
  * hold is settled or voided exactly once, through the ledger.
  */

@@ -1,5 +1,5 @@
 /**
- * Routing by capability, for every endpoint and every client format (design §5): a channel serves an
+ * Routing by capability, for every endpoint and every client format (docs/architecture.md#the-relay): a channel serves an
  * endpoint natively (its own format, or OpenAI's) or through a converter; a call whose model only
  * channels lacking the endpoint serve is refused with a 400 in the client's own error shape, before
  * anything is held and before any upstream is called.

@@ -1,5 +1,5 @@
 /**
- * No Ferry-private field reaches an upstream (design §5). The canonical form carries what a client
+ * No Ferry-private field reaches an upstream (docs/architecture.md#the-relay). The canonical form carries what a client
  * format said that OpenAI's form has no field for — Claude's thinking blocks and their signatures,
  * `top_k`, `thinking`, a tool result's `is_error` — for the converters that can send it on; every
  * other upstream must not see it. A Claude client and an OpenAI client (sending back the

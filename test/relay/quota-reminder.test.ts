@@ -1,5 +1,5 @@
 /**
- * The low-quota reminder (issue 12 item 11, seed 002 §9): real relay calls through a fake upstream
+ * The low-quota reminder (issue 12 item 11, docs/specification/tokens-and-money.md#the-low-quota-reminder): real relay calls through a fake upstream
  * bring a balance below `QuotaRemindThreshold`; the user gets one email through SMTP (a fake relay
  * on loopback), at most once every 2 hours, from one node of several sharing the database.
  */

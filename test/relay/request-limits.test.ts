@@ -1,6 +1,6 @@
 /**
  * Request rate limits per user (issue 17 item 5, new-api's ModelRequestRateLimit*): over a limit a
- * call is answered 429 with the seed's "too many requests" message in the caller's format; the
+ * call is answered 429 with the "too many requests" message in the caller's format; the
  * success count counts only answered calls; a group's own limits replace the general ones; a
  * malformed group setting is refused when saved. `/mj` and `/suno` submits (paid upstream calls)
  * and the free token counts are counted like any call (issue 26 item 7). (Across nodes:
@@ -52,7 +52,7 @@ describe('request rate limits', () => {
 		expect(relayed.error.message).toBe('too many requests, try later (at most 1 requests in 2 minutes)')
 	})
 
-	test('past the total limit a call is refused with 429 and the seed\'s message, in the OpenAI, Claude and Gemini shapes', async () => {
+	test('past the total limit a call is refused with 429 and the catalogue message, in the OpenAI, Claude and Gemini shapes', async () => {
 		await setOptions({ ModelRequestRateLimitEnabled: 'true', ModelRequestRateLimitCount: '2', ModelRequestRateLimitDurationMinutes: '1' })
 		const { key } = await harness.createToken()
 		const openai = harness.client(key)

@@ -1,5 +1,5 @@
 /**
- * `/v1/responses` on channels that speak OpenAI's Responses API (design §5, same-format traffic),
+ * `/v1/responses` on channels that speak OpenAI's Responses API (docs/architecture.md#the-relay, same-format traffic),
  * driven by the official openai SDK: the client's body goes upstream with only the model mapped, the
  * answer and its events come back as they came, each call is billed by its ratios from the usage the
  * upstream reported (cached tokens at the cache ratio, reasoning tokens inside the output), and a kept

@@ -1,5 +1,5 @@
 /**
- * Same-format traffic (design §5): a client on a channel that speaks its own wire format — Claude on
+ * Same-format traffic (docs/architecture.md#the-relay): a client on a channel that speaks its own wire format — Claude on
  * Anthropic and Bedrock, Gemini on Gemini and Vertex AI, OpenAI on an OpenAI-compatible API — sends
  * its body upstream with only the model mapped, and gets the upstream's answer back as it came. The
  * bodies carry what a re-serialisation would change (`1.50`, `\u00e9`, odd spacing) and what a

@@ -1,5 +1,5 @@
 /**
- * The sensitive-word settings at work in the relay (seed 000 §3, issue 12 item 10): a prompt with a
+ * The sensitive-word settings at work in the relay (docs/specification/errors.md#sensitive-words, issue 12 item 10): a prompt with a
  * listed word is refused in the client's own error shape before anything is held or sent upstream,
  * in every client format; with answer checking on, a whole answer is refused or masked and a stream
  * is cut before the word (or masked), billed through the ledger with the reason in the log; with the

@@ -6,7 +6,7 @@ import { startRelayHarness, type RelayHarness } from '../helpers/relay'
 
 /**
  * Channel base URLs are set by admins, but a channel may still not reach private, loopback or
- * metadata addresses unless the super admin allows private upstreams (design §8).
+ * metadata addresses unless the super admin allows private upstreams (docs/operations/security.md#outbound-requests).
  */
 describe('channel base URLs and the SSRF guard', () => {
 	let harness: RelayHarness

@@ -7,8 +7,7 @@ import { chunkMessage, concatenate, exceptionMessage } from '../fixtures/provide
 
 /**
  * An upstream's 4xx message reaches the client and the channel tools with the upstream's
- * whereabouts blanked — its URLs, its host name, IP addresses — and the rest of the message kept
- * (user-demands §1.26).
+ * whereabouts blanked — its URLs, its host name, IP addresses — and the rest of the message kept.
  */
 const UPSTREAM_HOST = 'llm.internal.test'
 

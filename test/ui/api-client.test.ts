@@ -1,5 +1,5 @@
 /**
- * The console's API client and its error catalogue (seed 000 §8, seed 002 §8): the envelope is
+ * The console's API client and its error catalogue (docs/specification/console.md#what-the-console-says): the envelope is
  * answered as it is, 401 ends the session and leads to the expired-login page, 429/500/405 carry the
  * catalogue's messages, anything else shows "error" plus the message.
  */

@@ -1,5 +1,5 @@
 /**
- * The zh/en dictionary (seed 002 §2): every Chinese source string the console shows has an English
+ * The zh/en dictionary (docs/specification/console.md#languages-and-themes): every Chinese source string the console shows has an English
  * entry, the per-feature dictionaries agree where they share a key, translations keep the
  * placeholders of their key, and each page loads the dictionaries that hold every text it shows.
  */

@@ -68,7 +68,7 @@ describe('the pricing page, rendered on the server', () => {
 		expect(rowText(html, 'harbour-draw')).toContain('$0.06 / 次')
 	})
 
-	test('the group view offers only the usable groups, each with its ratio tag in the seed colours', async () => {
+	test('the group view offers only the usable groups, each with its ratio tag in the specified colours', async () => {
 		const page = markup((await render()).html)
 		const groupView = page.slice(page.indexOf('data-testid="group-view"'))
 		expect(groupView).toContain('data-group="default"')

@@ -11,6 +11,7 @@ export const englishDictionaries = {
 	channels: () => import('@ui/i18n/en/channels').then((module) => module.channels),
 	chat: () => import('@ui/i18n/en/chat').then((module) => module.chat),
 	dashboard: () => import('@ui/i18n/en/dashboard').then((module) => module.dashboard),
+	docs: () => import('@ui/i18n/en/docs').then((module) => module.docs),
 	home: () => import('@ui/i18n/en/home').then((module) => module.home),
 	logs: () => import('@ui/i18n/en/logs').then((module) => module.logs),
 	playground: () => import('@ui/i18n/en/playground').then((module) => module.playground),

@@ -4,7 +4,7 @@ import { describeError, type Envelope } from '@ui/lib/api'
 type Translate = (key: string, values?: Record<string, string | number>) => string
 
 /**
- * The console's error convention (seed 000 §8): `success: false` shows the server's message as an
+ * The console's error convention (docs/specification/console.md#what-the-console-says): `success: false` shows the server's message as an
  * error toast; a thrown error (network, 401/429/500/405 catalogue) shows its catalogue text. Answers
  * the envelope on success, undefined otherwise. `success` (a zh source string) is toasted on success.
  */

@@ -1,4 +1,4 @@
-/** Number, quota and time display shared by every page (seed 000 §9, seed 002 §9). */
+/** Number, quota and time display shared by every page (docs/specification/README.md#conventions-every-area-shares). */
 import type { Status } from '@ui/lib/status'
 
 export { abbreviateNumber, renderQuota } from '@shared/quota-display'

@@ -1,6 +1,6 @@
 /**
  * `GET /api/models`: channel type → model names, which the channel editor presets a new channel's
- * models from (seed 001 §4). Every type Ferry knows answers its adaptor's default models, in their
+ * models from (docs/specification/channels.md#types). Every type Ferry knows answers its adaptor's default models, in their
  * order, followed by the other names its configured channels serve, sorted; a type only stored
  * channels have (one Ferry no longer knows) answers those.
  */

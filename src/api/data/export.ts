@@ -1,5 +1,5 @@
 /**
- * The dashboard's export (seed 000 §9): hourly buckets of consume logs per user and model, written
+ * The dashboard's export (docs/specification/logs-and-dashboard.md#the-usage-dashboard): hourly buckets of consume logs per user and model, written
  * into `quota_data`.
  *
  * A run recomputes every bucket from the hour before the newest exported one up to now and writes

@@ -5,7 +5,7 @@
  * catches up at once.
  */
 import type { Dependencies } from '@/dependencies'
-import { startLeasedSchedule, type LeasedSchedule, type ScheduledJobInput } from '@/db/leased-schedule'
+import { startScheduledJob, type LeasedSchedule, type ScheduledJobInput } from '@/db/leased-schedule'
 import { exportQuotaData, type ExportSummary } from './export'
 
 export const DATA_EXPORT_LEASE = 'data-export'
@@ -19,19 +19,18 @@ export type DataExportSchedule = LeasedSchedule
 
 export function startDataExport(dependencies: Dependencies, input: DataExportScheduleInput): DataExportSchedule {
 	const { store, options, logger } = dependencies
-	return startLeasedSchedule(store, logger, {
+	return startScheduledJob(store, logger, input, {
 		lease: DATA_EXPORT_LEASE,
-		workerUrl: input.workerUrl,
-		holder: input.holder,
-		// Off while the dashboard is off.
-		intervalMs: () => (options.get('DataExportEnabled') ? input.intervalMs ?? options.get('DataExportInterval') * MILLISECONDS_PER_MINUTE : 0),
-		tickMs: input.tickMs ?? DATA_EXPORT_TICK_MS,
-		runAtStart: true,
 		description: 'data export',
+		intervalMs: () => options.get('DataExportInterval') * MILLISECONDS_PER_MINUTE,
+		// Off while the dashboard is off.
+		enabled: () => options.get('DataExportEnabled'),
+		tickMs: DATA_EXPORT_TICK_MS,
+		runAtStart: true,
 		async run() {
 			const summary = await exportQuotaData(store)
 			logger.debug('data export', { ...summary })
-			input.onRun?.(summary)
+			return summary
 		},
 	})
 }

@@ -1,4 +1,4 @@
-/** Reading the dashboard's usage buckets: one user's, or everyone's for admins (seed 002 §2). */
+/** Reading the dashboard's usage buckets: one user's, or everyone's for admins (docs/specification/logs-and-dashboard.md#the-usage-dashboard). */
 import { and, asc, eq, gte, lte, type SQL } from 'drizzle-orm'
 import { DATA_DEFAULT_LOOKBACK_SECONDS, DATA_MAX_RANGE_SECONDS, QUOTA_DATA_MESSAGES, type QuotaData, type QuotaDataQuery } from '@shared/quota-data'
 import type { Dependencies } from '@/dependencies'

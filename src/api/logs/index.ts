@@ -19,7 +19,7 @@ const deleteLogsQuerySchema = z.object({
 /**
  * Log cleanup: removes entries created before the given unix time and answers how many. Credits
  * (top-ups, codes, admin and system grants) stay: they are the ledger's record of money that
- * came in (design §4), which `ferry audit` sums. So does every admin line (type 3): the admin
+ * came in (docs/architecture.md#the-ledger), which `ferry audit` sums. So does every admin line (type 3): the admin
  * audit trail is not for an admin to erase, and the cleanup itself adds a line to it.
  */
 export async function deleteLogsBefore({ store }: Dependencies, targetTimestamp: number, actor: AdminActor): Promise<number> {

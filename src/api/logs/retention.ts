@@ -17,7 +17,7 @@ import { SECONDS_PER_DAY, SECONDS_PER_HOUR } from '@shared/quota-data-constants'
 import { LOG_TYPE } from '@shared/log'
 import { execute, type Store } from '@/db'
 import type { Dependencies } from '@/dependencies'
-import { startLeasedSchedule, type LeasedSchedule, type ScheduledJobInput } from '@/db/leased-schedule'
+import { startScheduledJob, type LeasedSchedule, type ScheduledJobInput } from '@/db/leased-schedule'
 import { HOLD_ROLL_UP_AGE_SECONDS, rollUpClosedHolds } from '@/billing/roll-up'
 import { nowSeconds } from '@/lib/clock'
 
@@ -76,18 +76,16 @@ export async function runRetention({ store, options }: Pick<Dependencies, 'store
 /** The retention schedule; tests shorten the interval and the tick. */
 export function startRetention(dependencies: Dependencies, input: ScheduledJobInput<RetentionSummary> & { limits?: BatchLimits }): LeasedSchedule {
 	const { store, logger } = dependencies
-	return startLeasedSchedule(store, logger, {
+	return startScheduledJob(store, logger, input, {
 		lease: RETENTION_LEASE,
-		workerUrl: input.workerUrl,
-		holder: input.holder,
-		intervalMs: () => input.intervalMs ?? RETENTION_INTERVAL_MS,
-		tickMs: input.tickMs ?? RETENTION_TICK_MS,
-		runAtStart: false,
 		description: 'retention',
+		intervalMs: () => RETENTION_INTERVAL_MS,
+		tickMs: RETENTION_TICK_MS,
+		runAtStart: false,
 		async run() {
 			const summary = await runRetention(dependencies, input.limits)
 			if (summary.holds || summary.logs) logger.info('retention', { ...summary })
-			input.onRun?.(summary)
+			return summary
 		},
 	})
 }

@@ -1,4 +1,4 @@
-/** Reading usage logs: everyone's for admins, one user's for the user (seed 002 §7). */
+/** Reading usage logs: everyone's for admins, one user's for the user (docs/specification/logs-and-dashboard.md#calls). */
 import { and, count, desc, eq, gte, lte, sql, type SQL } from 'drizzle-orm'
 import type { Page } from '@shared/api'
 import type { Language } from '@shared/messages'

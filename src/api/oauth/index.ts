@@ -15,7 +15,7 @@ import { githubIdentity } from './github'
 import { assertProviderEnabled, bindIdentity, type Identity, type IdentityProvider, PROVIDERS, signInWithIdentity, startSession } from './identities'
 import { linuxdoIdentity } from './linuxdo'
 import { OAUTH_MESSAGES } from './messages'
-import { signedInUser } from './signed-in-user'
+import { signedInUser } from '../plugins/signed-in-user'
 import { clearedStateCookie, consumeState, issueState } from './state'
 import { telegramIdentity } from './telegram'
 import { weChatIdentity } from './wechat'
@@ -44,7 +44,7 @@ const emailBindQuery = z.object({
  * Sign-in and binding through GitHub, LinuxDO, WeChat and Telegram, and email binding. The
  * GitHub and LinuxDO callbacks bind when their state was issued to a signed-in browser (the
  * settings page), and sign in otherwise (the login page). The binding calls are GETs because
- * the seed fixes them so; the auth plugin's `New-Api-User` check keeps cross-site navigations out.
+ * the peers' clients call them so; the auth plugin's `New-Api-User` check keeps cross-site navigations out.
  */
 export function oauthRoutes(dependencies: Dependencies) {
 	async function enforceLimit(request: Request, server: RequestPeer) {

@@ -1,5 +1,5 @@
 /**
- * The OAuth `state` (design §8): random, bound to the browser by a signed httpOnly cookie, and
+ * The OAuth `state` (docs/operations/security.md#sign-in-protection): random, bound to the browser by a signed httpOnly cookie, and
  * good once. The cookie remembers the invitation code for a new account and, when the browser
  * was signed in at the start, the user the provider account is to be bound to; the provider's
  * callback then binds instead of signing in, and only for that same signed-in user.

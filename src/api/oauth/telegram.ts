@@ -20,7 +20,7 @@ export const TELEGRAM_MAX_AGE_SECONDS = 5 * 60
 /** How far ahead of this server's clock Telegram's may run. */
 export const TELEGRAM_CLOCK_SKEW_SECONDS = 60
 const USED_PURPOSE = 'telegram_login'
-/** `lang` is the console's own addition (seed 000 §7), not part of what Telegram signed. */
+/** `lang` is the console's own addition (docs/specification/accounts-and-settings.md#other-services-github-linuxdo-wechat-telegram), not part of what Telegram signed. */
 const UNSIGNED_FIELDS = new Set(['hash', 'lang'])
 
 function telegramDataCheckString(fields: Map<string, string>): string {

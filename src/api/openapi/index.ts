@@ -1,6 +1,6 @@
 /**
  * The OpenAPI 3.1 document of every route (`/openapi/json`) and its reference page (`/openapi`),
- * made by @elysiajs/openapi from the routes' own zod schemas (design §1): nothing is written twice.
+ * made by @elysiajs/openapi from the routes' own zod schemas (docs/architecture.md#the-management-api): nothing is written twice.
  *
  * The plugin's pages load their script from a CDN by default (Scalar from jsDelivr, Swagger UI
  * from unpkg). A gateway often runs where the internet is out of reach, so the page is Swagger UI

@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia'
 import type { PricingAnswer } from '@shared/pricing'
 import type { Dependencies } from '@/dependencies'
-import { signedInUser } from '../oauth/signed-in-user'
+import { signedInUser } from '../plugins/signed-in-user'
 import { authentication } from '../plugins/auth'
 import { priceList } from './service'
 

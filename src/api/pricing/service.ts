@@ -1,5 +1,5 @@
 /**
- * The public price list (seed 002 §7 `GET /api/pricing`): every model some enabled channel serves,
+ * The public price list (docs/specification/pricing.md#the-pricing-page `GET /api/pricing`): every model some enabled channel serves,
  * priced exactly as billing prices it (`resolvePricing`: a fixed `ModelPrice` wins over ratios),
  * with the groups that serve it and the group ratios and usable groups of the caller.
  */

@@ -16,7 +16,7 @@ import {
 
 const idParams = z.object({ id: z.coerce.number().int().positive() })
 
-/** Redemption code administration (seed 002 §7, admins). */
+/** Redemption code administration (docs/specification/tokens-and-money.md#calls, admins). */
 function redemptionAdminRoutes(dependencies: Dependencies) {
 	return new Elysia({ prefix: '/redemption' })
 		.use(authentication(dependencies))

@@ -1,5 +1,5 @@
 /**
- * Redemption codes (seed 002 §3–§7): admins create and manage them, users redeem them. A code's key
+ * Redemption codes (docs/specification/tokens-and-money.md#redemption-codes): admins create and manage them, users redeem them. A code's key
  * is a bearer value: admins read it back, nothing else logs or answers it.
  */
 import { and, count, desc, eq, gt, isNull, or, type SQL } from 'drizzle-orm'
@@ -94,7 +94,7 @@ const isPast = (expiredTime: number, now: number) => expiredTime !== REDEMPTION_
 
 /**
  * Creates `count` codes in one statement, so a failure leaves none behind, and answers their keys
- * in creation order. An empty name becomes the quota as the console shows it (seed 002 §5).
+ * in creation order. An empty name becomes the quota as the console shows it (docs/specification/tokens-and-money.md#redemption-codes).
  */
 export async function createRedemptions(dependencies: Dependencies, creator: AdminActor, input: CreateRedemptionInput): Promise<string[]> {
 	const creatorId = creator.id

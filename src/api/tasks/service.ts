@@ -1,4 +1,4 @@
-/** Reading drawing and async tasks: everyone's for admins, the caller's own otherwise (seed 002 §7). */
+/** Reading drawing and async tasks: everyone's for admins, the caller's own otherwise (docs/specification/tasks.md#the-task-lists). */
 import { and, type Column, count, desc, eq, gte, lte, ne, type SQL } from 'drizzle-orm'
 import type { Page } from '@shared/api'
 import type { AdminMidjourneyEntry, AdminTaskEntry, MidjourneyEntry, MidjourneyQuery, TaskEntry, TaskListQuery, TaskQuery } from '@shared/task'

@@ -7,7 +7,7 @@ type DrawingRecord = Tables['midjourneys']['$inferSelect']
 type TaskRecord = Tables['tasks']['$inferSelect']
 
 /**
- * A drawing task as the drawing log shows it (seed 002 §3). With MjForwardUrlEnabled the image is
+ * A drawing task as the drawing log shows it (docs/specification/tasks.md#the-task-lists). With MjForwardUrlEnabled the image is
  * Ferry's signed proxy link (relative when ServerAddress is not set), never the upstream's address.
  */
 export function toMidjourneyEntry({ options, secrets }: Pick<Dependencies, 'options' | 'secrets'>, row: DrawingRecord, admin: boolean): MidjourneyEntry | AdminMidjourneyEntry {
@@ -42,7 +42,7 @@ function parsedData(text: string): unknown {
 	}
 }
 
-/** An async task as the task log shows it (seed 002 §3); `private_data` (upstream id, billing) never leaves. */
+/** An async task as the task log shows it (docs/specification/tasks.md#the-task-lists); `private_data` (upstream id, billing) never leaves. */
 export function toTaskEntry(row: TaskRecord, admin: boolean): TaskEntry | AdminTaskEntry {
 	const entry: TaskEntry = {
 		id: row.id,

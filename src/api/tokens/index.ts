@@ -9,7 +9,7 @@ import { createTokens, deleteToken, getToken, listTokens, searchTokens, updateTo
 
 const idParams = z.object({ id: z.coerce.number().int().positive() })
 
-/** The caller's own API tokens (seed 002 §7). */
+/** The caller's own API tokens (docs/specification/tokens-and-money.md#calls). */
 export function tokenRoutes(dependencies: Dependencies) {
 	return new Elysia({ prefix: '/token' })
 		.use(authentication(dependencies))

@@ -27,7 +27,7 @@ const rawText = async ({ request }: { request: Request }) => request.text()
 const plainText = (text: string) => new Response(text, { headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' } })
 
 /**
- * The payment service's notify callback (seed 002 §7), which is public: its signature is its
+ * The payment service's notify callback (docs/specification/tokens-and-money.md#calls), which is public: its signature is its
  * authentication, and it answers plain `success` or `fail`. `createApi` mounts it ahead of the
  * JSON body parser, so its POST body is always the raw text.
  */
@@ -50,7 +50,7 @@ export function epayNotifyRoutes(dependencies: Dependencies) {
 		.post('/epay/notify', notify, { parse: rawText })
 }
 
-/** The wallet's online top-up (seed 002 §7). */
+/** The wallet's online top-up (docs/specification/tokens-and-money.md#calls). */
 export function topUpRoutes(dependencies: Dependencies) {
 	return new Elysia({ prefix: '/user' })
 		.use(authentication(dependencies))

@@ -1,6 +1,6 @@
 /**
- * Online top-up (seed 002 §4, §5): pricing an amount, opening an epay order, and crediting it
- * exactly once when the payment service's notify call arrives (design §4).
+ * Online top-up (docs/specification/tokens-and-money.md#online-top-up): pricing an amount, opening an epay order, and crediting it
+ * exactly once when the payment service's notify call arrives (docs/architecture.md#the-ledger).
  *
  * Amounts are entered in the display unit: dollars when `DisplayInCurrencyEnabled`, else quota.
  * An order records its amount in dollars ("units": `QuotaPerUnit` quota each) and the money asked

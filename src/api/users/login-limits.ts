@@ -1,5 +1,5 @@
 /**
- * How fast passwords may be guessed (design §6), checked before any password is hashed.
+ * How fast passwords may be guessed (docs/operations/security.md#sign-in-protection), checked before any password is hashed.
  *
  * A limit on an account alone lets anyone lock its owner out: ten wrong guesses from anywhere and
  * the right password fails everywhere. So the hard limits count per address and per (account,

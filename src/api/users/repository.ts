@@ -18,7 +18,7 @@ export async function usernameTaken(store: Store, username: string, exceptId = 0
 	return row !== undefined && row.id !== exceptId
 }
 
-/** Ends every session of the user (design §6). */
+/** Ends every session of the user (docs/operations/security.md#sessions-and-roles). */
 export async function endSessions(store: Store, userId: number) {
 	const { users } = store.tables
 	const [row] = await store.db.update(users).set({ sessionVersion: sql`${users.sessionVersion} + 1` }).where(eq(users.id, userId)).returning({ sessionVersion: users.sessionVersion })
@@ -33,7 +33,7 @@ const addCapped = (column: SQLWrapper, amount: number) =>
 
 type NewAccount = Omit<Tables['users']['$inferInsert'], 'affCode' | 'inviterId'>
 
-/** The quota a new account brings (seed 000 §3, Quota options); zero means none and no log line. */
+/** The quota a new account brings (docs/specification/accounts-and-settings.md#accounts, Quota options); zero means none and no log line. */
 interface SignUpRewards {
 	/** `QuotaForNewUser`: credited to every new account. */
 	newUser: number

@@ -1,4 +1,4 @@
-/** User administration by admins (design §6 role rules) and the super admin. */
+/** User administration by admins (docs/specification/accounts-and-settings.md#user-administration role rules) and the super admin. */
 import { and, count, desc, eq, or, sql, type SQL } from 'drizzle-orm'
 import type { SQLiteUpdateSetSource } from 'drizzle-orm/sqlite-core'
 import type { z } from 'zod'

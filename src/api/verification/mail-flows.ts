@@ -16,12 +16,12 @@ import { assertEmailAllowed, emailOwner } from './email-rules'
 import { VERIFICATION_MESSAGES } from './messages'
 import { consumeCode, storeCode, VERIFICATION_PURPOSE } from './service'
 
-/** Seed 002 §9: a verification code is valid for 3 minutes. */
+/** A verification code is valid for 3 minutes (docs/specification/accounts-and-settings.md#email-codes-and-password-reset). */
 const EMAIL_CODE_LIFETIME_SECONDS = 3 * 60
 const RESET_TOKEN_LIFETIME_SECONDS = 15 * 60
 const RESET_PASSWORD_LENGTH = 16
 
-/** One mail per address every 30 s matches the console's resend countdown (seed 000 §9). */
+/** One mail per address every 30 s matches the console's resend countdown (docs/specification/accounts-and-settings.md#email-codes-and-password-reset). */
 const MAIL_LIMITS = {
 	perEmail: { limit: 1, windowSeconds: 30 },
 	perAddress: { limit: 10, windowSeconds: 600 },

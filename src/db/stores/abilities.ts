@@ -1,5 +1,5 @@
 /**
- * The `abilities` table: the routing table of design §5 materialised, one row per (group, model,
+ * The `abilities` table: the routing table (docs/architecture.md#router) materialised, one row per (group, model,
  * channel) of each channel's groups × models, carrying the channel's priority, weight and tag and
  * `enabled` = status is enabled. These are units of work (db/transaction.ts): compose them with
  * `yield*` into the transaction that changes the channels, so the table never disagrees with them.

@@ -1,5 +1,5 @@
 /**
- * Which channel created which Responses API response (design §5): a response that an upstream keeps
+ * Which channel created which Responses API response (docs/architecture.md#the-relay): a response that an upstream keeps
  * (`store` not false, on a channel that speaks the API) can be continued (`previous_response_id`),
  * read, listed, cancelled and deleted only through that channel, on whichever node the call lands.
  * The record is a row of the `tasks` table — the table of objects an upstream keeps for a user, which

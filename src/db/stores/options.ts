@@ -11,7 +11,7 @@ import { inEnglish, nested, withValues, type ServerMessage } from '@shared/messa
 import type { Store } from '@/db'
 import type { Logger } from '@/lib/logger'
 
-/** A value the option rules refuse, with the seed's message: the API answers it as a refusal. */
+/** A value the option rules refuse, with its catalogue message: the API answers it as a refusal. */
 export class OptionRefusedError extends Error {
 	constructor(readonly reason: ServerMessage) {
 		super(inEnglish(reason))
@@ -24,7 +24,7 @@ export interface OptionStore {
 	get<Key extends OptionKey>(key: Key): OptionValue<Key>
 	/** Every option as its stored text, secrets left out: the `GET /api/option/` answer. */
 	listPublic(): { key: string; value: string }[]
-	/** Checks and saves one option; throws an OptionRefusedError with the seed's message when refused. */
+	/** Checks and saves one option; throws an OptionRefusedError with its catalogue message when refused. */
 	set(key: string, text: string): Promise<void>
 	resetModelRatio(): Promise<void>
 	/** Re-reads the table (another node changed it). */
@@ -79,7 +79,7 @@ export async function createOptionStore(store: Store, logger: Logger): Promise<O
 				throw error
 			}
 			// Payment settings build the addresses the payment service calls and sends payers back to
-			// (seed 000 §5). A malformed value is named first; clearing one needs no address.
+			// (docs/specification/accounts-and-settings.md#options). A malformed value is named first; clearing one needs no address.
 			if (PAYMENT_OPTION_KEYS.includes(key) && text.trim() !== '' && !values.ServerAddress) throw refused(OPTION_MESSAGES.serverAddressFirst)
 			const normalized = (OPTION_DEFINITIONS[key] as { format(value: unknown): string }).format(value)
 			await save(key, normalized)

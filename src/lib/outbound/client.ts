@@ -1,5 +1,5 @@
 /**
- * The one outbound HTTP client (design §8). Each hop: parse the URL, resolve the host once, check
+ * The one outbound HTTP client (docs/operations/security.md#outbound-requests). Each hop: parse the URL, resolve the host once, check
  * every address, then connect to a checked address by IP literal, with the original `Host` header
  * and, for https, the original name for SNI and certificate verification (`tls.serverName`). Fetch
  * never resolves the name itself, so a DNS answer that changes between check and connect

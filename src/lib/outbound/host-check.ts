@@ -1,6 +1,6 @@
 /**
  * The outbound rules for clients that open their own connections (the SMTP mailer): the host is
- * resolved once and every address is checked by the same policy as the HTTP client (design §8);
+ * resolved once and every address is checked by the same policy as the HTTP client (docs/operations/security.md#outbound-requests);
  * the caller then connects to one of the returned addresses, never to the name, presenting the
  * name for TLS. A DNS answer that changes after the check (rebinding) is never used.
  */

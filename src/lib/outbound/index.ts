@@ -1,4 +1,4 @@
-/** The one outbound HTTP client (design §8): everything Ferry fetches from another server goes through it. */
+/** The one outbound HTTP client (docs/operations/security.md#outbound-requests): everything Ferry fetches from another server goes through it. */
 export {
 	bodyOrEmpty, createOutboundClient, openerWith, type HostLookup, type OpenedResponse, type OutboundFetch,
 } from './client'

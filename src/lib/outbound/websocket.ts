@@ -1,6 +1,6 @@
 /**
  * The outbound WebSocket client, for upstreams that speak WebSocket instead of HTTP (iFlytek Spark).
- * The same rules as the HTTP client (design §8): the host is resolved once, every address is checked
+ * The same rules as the HTTP client (docs/operations/security.md#outbound-requests): the host is resolved once, every address is checked
  * against the policy, and the socket connects to a checked address by IP literal with the original
  * `Host` header and, for wss, the original name for SNI and certificate checks. Timeouts: `connect`
  * bounds the lookup and the handshake, `firstByte` the wait for the first message, `idle` every

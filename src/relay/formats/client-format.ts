@@ -1,5 +1,5 @@
 /**
- * A client format's encoder at the edge of the relay (design §5): how it answers a whole answer and a
+ * A client format's encoder at the edge of the relay (docs/architecture.md#the-relay): how it answers a whole answer and a
  * stream, given the relay's typed result (failures it answers with its ErrorResponder). The result is in the client's own wire format when the
  * channel spoke it (pass-through: the format sends it on as it came) or in OpenAI's, the canonical
  * form (the format converts it). One object per request, so it may hold what the request said

@@ -1,5 +1,5 @@
 /**
- * Reading answers in each wire format the relay passes on (design §5): the usage to bill and the
+ * Reading answers in each wire format the relay passes on (docs/architecture.md#the-relay): the usage to bill and the
  * generated text (for local counting when an answer reports no usage), from whole answers and, one
  * event at a time, from streams. OpenAI's form is the canonical one; Claude's and Gemini's are read
  * when a channel speaks the client's own format and its answer passes through unconverted.

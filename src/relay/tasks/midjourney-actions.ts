@@ -1,5 +1,5 @@
 /**
- * Which drawing action a midjourney-proxy submit is (design §5, new-api's rules where the seeds are
+ * Which drawing action a midjourney-proxy submit is (docs/architecture.md#the-task-pipeline, new-api's rules where the specification is
  * silent): the path names most; `action` (Plus) reads it from the button's `customId`, `change`
  * from `action` + `index`, `simple-change` from `content` ("<task id> U1"). Those and `modal` act on
  * an earlier task (`taskId`): follow-ups. The model billed is `mj_<action>` (`swap_face` for faces).

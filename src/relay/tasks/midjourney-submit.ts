@@ -1,6 +1,6 @@
 /**
  * `POST /mj/submit/…` (and `/{mode}/mj/submit/…`, `/mj/insight-face/swap`): one drawing task from
- * request to record (design §4, §5). The drawing options act here: MjAccountFilterEnabled keeps
+ * request to record (docs/architecture.md#the-task-pipeline). The drawing options act here: MjAccountFilterEnabled keeps
  * `accountFilter`, MjNotifyEnabled keeps a checked `notifyHook`, MjModeClearEnabled strips the
  * speed flags from the prompt, MjActionCheckSuccessEnabled holds follow-ups until their task
  * succeeded. A follow-up acts only on the caller's own task, on that task's channel.

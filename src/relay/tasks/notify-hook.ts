@@ -1,6 +1,6 @@
 /**
  * A client's `notifyHook` is an address the upstream will call: with MjNotifyEnabled it is kept,
- * after the same outbound check as every URL an ordinary user gives Ferry (design §8: public
+ * after the same outbound check as every URL an ordinary user gives Ferry (docs/operations/security.md#outbound-requests: public
  * addresses only, resolved once, metadata ranges never); without it the field is dropped.
  */
 import { createHostCheck, OutboundError } from '@/lib/outbound'

@@ -1,5 +1,5 @@
 /**
- * One round of task polling (design §9; run by schedule.ts on one node at a time): tasks that
+ * One round of task polling (docs/operations/several-nodes.md#background-jobs; run by schedule.ts on one node at a time): tasks that
  * outlived TaskTimeoutMinutes fail first, then every unfinished task is asked after with one
  * batched fetch per channel, and each report is applied with a compare-and-set (task-rows.ts), so
  * a task's end, and its settle or refund, happens once even when nodes overlap. Work per round is

@@ -1,5 +1,5 @@
 /**
- * The task relays (design §5): midjourney-proxy's API under `/mj` (and `/fast/mj`, `/relax/mj`,
+ * The task relays (docs/architecture.md#the-task-pipeline): midjourney-proxy's API under `/mj` (and `/fast/mj`, `/relax/mj`,
  * `/turbo/mj`), the Suno API under `/suno`. Authenticated by an API token (`Authorization: Bearer
  * sk-…`, or `mj-api-secret` for Midjourney clients); answers in each client's own shape.
  * DrawingEnabled and TaskEnabled switch the submits off; reading one's own tasks stays possible.

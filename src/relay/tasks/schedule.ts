@@ -4,7 +4,7 @@
  * The first round is due at the first tick, so a restarted node catches up at once.
  */
 import type { Dependencies } from '@/dependencies'
-import { startLeasedSchedule, type LeasedSchedule, type ScheduledJobInput } from '@/db/leased-schedule'
+import { startScheduledJob, type LeasedSchedule, type ScheduledJobInput } from '@/db/leased-schedule'
 import type { RelayServices } from '../services'
 import { pollTasks, type PollSummary } from './polling'
 
@@ -15,18 +15,16 @@ const MILLISECONDS_PER_SECOND = 1000
 
 export function startTaskPolling(dependencies: Dependencies, relay: RelayServices, input: ScheduledJobInput<PollSummary>): LeasedSchedule {
 	const { store, options, logger } = dependencies
-	return startLeasedSchedule(store, logger, {
+	return startScheduledJob(store, logger, input, {
 		lease: TASK_POLLING_LEASE,
-		workerUrl: input.workerUrl,
-		holder: input.holder,
-		intervalMs: () => input.intervalMs ?? options.get('TaskPollingIntervalSeconds') * MILLISECONDS_PER_SECOND,
-		tickMs: input.tickMs ?? TASK_POLLING_TICK_MS,
-		runAtStart: true,
 		description: 'task polling',
+		intervalMs: () => options.get('TaskPollingIntervalSeconds') * MILLISECONDS_PER_SECOND,
+		tickMs: TASK_POLLING_TICK_MS,
+		runAtStart: true,
 		async run() {
 			const summary = await pollTasks(dependencies, relay)
 			if (summary.succeeded || summary.failed || summary.timedOut) logger.info('task polling', { ...summary })
-			input.onRun?.(summary)
+			return summary
 		},
 	})
 }

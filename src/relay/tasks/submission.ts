@@ -1,5 +1,5 @@
 /**
- * Submitting one async task (design §4, §5): the caller's group and the task's model pick a channel
+ * Submitting one async task (docs/architecture.md#the-task-pipeline): the caller's group and the task's model pick a channel
  * whose type takes the platform's tasks (a follow-up goes to its original task's channel), the
  * per-call price is held (from the same funding sources as any call: a subscription that covers
  * the task's model, else the wallet), and the upstream is asked once. A refusal returns the hold with a log

@@ -1,5 +1,5 @@
 /**
- * The Suno relay (design §4, §5): `POST /suno/submit/{music,lyrics}` submits a task and answers its
+ * The Suno relay (docs/architecture.md#the-task-pipeline): `POST /suno/submit/{music,lyrics}` submits a task and answers its
  * id (Ferry's own: the upstream's stays private), `POST /suno/fetch {ids}` and `GET
  * /suno/fetch/{id}` answer from Ferry's task store, scoped to the caller.
  */

@@ -1,5 +1,5 @@
 /**
- * Task rows and their money, in one unit of work each (design §4): recording an accepted task hands
+ * Task rows and their money, in one unit of work each (docs/architecture.md#the-task-pipeline): recording an accepted task hands
  * its hold to the task; the report that finishes a task moves its row out of the unfinished states
  * with a compare-and-set on that state, and settles (SUCCESS) or returns (FAILURE) the hold in the
  * same transaction, so a task's end and its bill happen once however many nodes poll.

@@ -2,7 +2,7 @@
  * What may be told of an upstream's error answer, to a client (the relay) or an admin (the channel
  * tools): the upstream's own message, with the channel's keys and key-like strings taken out, and
  * with where the upstream is (its URLs, its host name, IP addresses) taken out too — clients should
- * learn why a call failed, not which upstream a gateway uses (users ask for this: user-demands §1.26).
+ * learn why a call failed, not which upstream a gateway uses.
  */
 import { RelayError } from '../errors'
 

@@ -1,4 +1,4 @@
-/** What the channel calls and the channel tools (test, balance, model list, detection) answer (seed 001). */
+/** What the channel calls and the channel tools (test, balance, model list, detection) answer (docs/specification/channels.md). */
 import { CHANNEL_LIST_MAX_ITEMS, PRIORITY_MIN } from '../channel-constants'
 import { sourceTexts } from './define'
 

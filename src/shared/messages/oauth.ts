@@ -1,4 +1,4 @@
-/** What sign-in and binding through another service answer when they say no (seed 000 §4). */
+/** What sign-in and binding through another service answer when they say no (docs/specification/accounts-and-settings.md#other-services-github-linuxdo-wechat-telegram). */
 import { sourceTexts } from './define'
 
 export const OAUTH_MESSAGE_ENTRIES = {
@@ -21,7 +21,7 @@ export const OAUTH_MESSAGE_ENTRIES = {
 	weChatAnswered: ['微信登录失败：{reason}', 'WeChat login failed: {reason}'],
 } as const
 
-/** Not a sentence: the peers' clients read `message: "bind"` as "the account was bound" (seed 002 §4). */
+/** Not a sentence: the peers' clients read `message: "bind"` as "the account was bound" (docs/specification/accounts-and-settings.md#other-services-github-linuxdo-wechat-telegram). */
 export const OAUTH_BOUND_MARKER = 'bind'
 
 export const OAUTH_MESSAGES = { .../* @__PURE__ */ sourceTexts(OAUTH_MESSAGE_ENTRIES), bound: OAUTH_BOUND_MARKER } as const

@@ -1,4 +1,4 @@
-/** What saving an option answers when its value is refused (seed 000 §7), and the ratio reset. */
+/** What saving an option answers when its value is refused (docs/specification/accounts-and-settings.md#calls), and the ratio reset. */
 import { sourceTexts } from './define'
 
 export const OPTION_MESSAGE_ENTRIES = {

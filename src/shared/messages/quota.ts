@@ -1,4 +1,4 @@
-/** What the dashboard's data calls answer (seed 002 §2). */
+/** What the dashboard's data calls answer (docs/specification/logs-and-dashboard.md#the-usage-dashboard). */
 import { sourceTexts } from './define'
 
 export const QUOTA_DATA_MESSAGE_ENTRIES = {

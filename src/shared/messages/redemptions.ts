@@ -1,4 +1,4 @@
-/** What the redemption code calls answer (seed 002 §4, §5, §8). */
+/** What the redemption code calls answer (docs/specification/tokens-and-money.md#redemption-codes). */
 import { REDEMPTION_CREATE_MAX_COUNT, REDEMPTION_NAME_MAX_LENGTH } from '../redemption-constants'
 import { sourceTexts } from './define'
 
@@ -13,9 +13,9 @@ export const REDEMPTION_MESSAGE_ENTRIES = {
 	usedStatusLocked: ['已使用的兑换码不能启用或禁用', 'a used redemption code cannot be enabled or disabled'],
 	usedNotEditable: ['已使用的兑换码不能编辑', 'a used redemption code cannot be edited'],
 	notFound: ['兑换码不存在', 'redemption code not found'],
-	/** Seed 002 §8 client message. */
+	/** The message the console shows itself. */
 	keyRequired: ['请输入兑换码', 'please enter redemption code'],
-	/** Seed 002 §8 dictionary message: the one answer for a wrong, used, disabled, expired or deleted key. */
+	/** The dictionary message: the one answer for a wrong, used, disabled, expired or deleted key. */
 	invalidCode: ['兑换码无效、已使用或不存在', 'invalid, used or missing redemption code'],
 	redeemed: ['兑换成功', 'redeemed'],
 	planInvalid: ['套餐须为套餐的编号（0 表示兑换额度）', 'the plan must be a plan id (0: a code for quota)'],

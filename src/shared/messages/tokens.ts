@@ -1,4 +1,4 @@
-/** What the token calls answer (seed 002 §4, §5). */
+/** What the token calls answer (docs/specification/tokens-and-money.md#api-tokens). */
 import { TOKEN_BATCH_NAME_MAX_LENGTH, TOKEN_CREATE_MAX_COUNT, TOKEN_NAME_MAX_LENGTH, TOKEN_NAME_SUFFIX_LENGTH } from '../token-constants'
 import { sourceTexts } from './define'
 

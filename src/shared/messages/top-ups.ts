@@ -1,4 +1,4 @@
-/** What the online top-up calls answer (seed 002 §5, §8). */
+/** What the online top-up calls answer (docs/specification/tokens-and-money.md#online-top-up). */
 import { sourceTexts } from './define'
 
 export const TOP_UP_MESSAGE_ENTRIES = {

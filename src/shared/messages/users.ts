@@ -1,4 +1,4 @@
-/** What the account, sign-in and user administration calls answer (seed 000 §5, §6). */
+/** What the account, sign-in and user administration calls answer (docs/specification/accounts-and-settings.md). */
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, USERNAME_MAX_LENGTH } from '../user-constants'
 import { sourceTexts } from './define'
 

@@ -1,5 +1,5 @@
 /**
- * Each drawing setting of the operation page acts (seed 000 §3, Drawing): what reaches the
+ * Each drawing setting of the operation page acts (docs/specification/tasks.md#the-drawing-options, Drawing): what reaches the
  * upstream, what the client and the drawing log are answered, and whether the relays answer at all.
  * (MjActionCheckSuccessEnabled is shown in midjourney.test.ts.)
  */

@@ -1,5 +1,5 @@
 /**
- * A task's life and its hold across time, restarts and nodes (design §4, §9): a task that outlives
+ * A task's life and its hold across time, restarts and nodes (docs/architecture.md#the-task-pipeline): a task that outlives
  * TaskTimeoutMinutes fails and is refunded; the reconciler never frees the hold of a task that is
  * still alive; two nodes polling one database settle each finished task once.
  */

@@ -11,7 +11,7 @@ import { readStorage, storageKeys, writeStorage } from '@ui/lib/storage'
 import { cn } from '@ui/lib/utils'
 
 /**
- * Seed 002 §2: header, optional side menu, scrollable content (24 px padding unless `bare`), footer.
+ * Header, optional side menu, scrollable content (24 px padding unless `bare`), footer (docs/specification/console.md#layout).
  * Under 600 px the header's links leave for a drawer opened from its menu button: the side menu and
  * the site's pages (home, pricing, about) in the console, the site's pages and sign-in elsewhere.
  */

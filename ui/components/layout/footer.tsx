@@ -4,7 +4,7 @@ import { sanitizeHtml } from '@ui/lib/sanitize-html'
 import { useStatus } from '@ui/lib/status'
 import { readStorage, storageKeys } from '@ui/lib/storage'
 
-/** Seed 002 §2: at start-up the footer re-reads the cached status every 200 ms, at most 5 times. */
+/** At start-up the footer re-reads the cached status every 200 ms, at most 5 times (docs/specification/console.md#layout). */
 const FOOTER_REFRESH_MS = 200
 const FOOTER_REFRESH_TIMES = 5
 

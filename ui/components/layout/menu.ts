@@ -9,12 +9,12 @@ type MenuItem = {
 	icon: LucideIcon
 	/** Least role that sees the entry. */
 	role?: number
-	/** Server flag that must be on (seed 002 §2: dashboard, drawing, async tasks). */
+	/** Server flag that must be on (docs/specification/console.md#layout: dashboard, drawing, async tasks). */
 	visible?: (status: Status) => boolean
 }
 
 /**
- * The side menu of seed 002 §2, in its order. Chat shows only when the server configures a chat
+ * The side menu (docs/specification/console.md#layout), in its order. Chat shows only when the server configures a chat
  * link; drawing and async tasks only while their relays are on.
  */
 const sideMenu: MenuItem[] = [
@@ -37,7 +37,7 @@ export function visibleMenu(status: Status, role: number) {
 	return sideMenu.filter((item) => role >= (item.role ?? ROLE.user) && (item.visible?.(status) ?? true))
 }
 
-/** The top bar's links (seed 002 §2). */
+/** The top bar's links (docs/specification/console.md#layout). */
 export const topLinks = [
 	{ to: '/', label: '首页' },
 	{ to: '/token', label: '控制台' },

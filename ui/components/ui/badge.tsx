@@ -2,7 +2,7 @@ import { cva, type VariantProps } from 'class-variance-authority'
 import type { ComponentProps } from 'react'
 import { cn } from '@ui/lib/utils'
 
-/** Tags. The colours are the seeds' tiers (green, lime, yellow, orange, red, blue, grey). */
+/** Tags. The colours are the specification's tiers (green, lime, yellow, orange, red, blue, grey). */
 export const badgeVariants = cva(
 	'inline-flex w-fit shrink-0 items-center justify-center gap-1 whitespace-nowrap rounded-md border px-2 py-0.5 text-xs font-medium [&>svg]:size-3',
 	{

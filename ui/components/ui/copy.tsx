@@ -14,7 +14,7 @@ function showManual(text: string | null) {
 
 /**
  * Copies to the clipboard and toasts 已复制; where the browser refuses (no permission, plain HTTP)
- * a dialog shows the text to copy by hand (seed 002 §8).
+ * a dialog shows the text to copy by hand (docs/specification/console.md#what-the-console-says).
  */
 export async function copyText(text: string, t: (key: string) => string): Promise<boolean> {
 	try {

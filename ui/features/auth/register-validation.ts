@@ -1,6 +1,6 @@
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, USERNAME_MAX_LENGTH } from '@shared/user-constants'
 
-/** Seed 000 §5 (Register) and seed 002 §5 (username up to 12, password 8–20); zh source strings. */
+/** Registration's checks (username up to 12, password 8–20; docs/specification/accounts-and-settings.md#registration); zh source strings. */
 export const registerMessages = {
 	required: '用户名和密码不能为空',
 	usernameTooLong: '用户名不能超过 {max} 个字符',

@@ -55,7 +55,7 @@ function loadTurnstile(): Promise<TurnstileApi> {
 export type Turnstile = {
 	/**
 	 * The token for one protected call: undefined when the check is off. While the check is still
-	 * running there is none yet: the seed's "retry in a few seconds" message is shown and the
+	 * running there is none yet: the "retry in a few seconds" message is shown and the
 	 * answer is null, and the caller does not submit.
 	 */
 	take(): string | undefined | null

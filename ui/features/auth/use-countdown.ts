@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react'
 
-/** Seed 000 §4 and §9: the verification-code and reset buttons rest 30 seconds after a mail is sent. */
+/** The verification-code and reset buttons rest 30 seconds after a mail is sent (docs/specification/accounts-and-settings.md#email-codes-and-password-reset). */
 export const RESEND_COUNTDOWN_SECONDS = 30
 const TICK_MILLISECONDS = 1000
 

@@ -1,4 +1,4 @@
-/** The `/api/channel` calls of the channel list (seed 001 §7). The editor has its own (editor/api.ts). */
+/** The `/api/channel` calls of the channel list (docs/specification/channels.md#calls). The editor has its own (editor/api.ts). */
 import type { z } from 'zod'
 import type { Page } from '@shared/api'
 import type { BalanceUpdateReport, ChannelListItem, ChannelView, editTagSchema, updateChannelSchema } from '@shared/channel'

@@ -1,4 +1,4 @@
-/** Priority and weight as typed into the list (seed 001 §5); messages are zh source strings. */
+/** Priority and weight as typed into the list (docs/specification/channels.md#the-channel-list); messages are zh source strings. */
 import { PRIORITY_MIN, WEIGHT_MIN } from '@shared/channel-constants'
 
 const numberMessages = {

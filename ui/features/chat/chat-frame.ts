@@ -1,5 +1,5 @@
 /**
- * The chat frame's rules (seed 002 §4, §8): the link template comes from the server status; the
+ * The chat frame's rules (docs/specification/playground-and-chat.md#chat-links): the link template comes from the server status; the
  * key is the user's first enabled token's. A web link is embedded; any other scheme is an app's deep
  * link, opened by navigating to it.
  */

@@ -1,4 +1,4 @@
-/** `/chat/{id}` (seed 002 §2): the id-th configured chat link, with the user's first enabled token. */
+/** `/chat/{id}` (docs/specification/playground-and-chat.md#chat-links): the id-th configured chat link, with the user's first enabled token. */
 import { useParams } from 'react-router'
 import { useStatus } from '@ui/lib/status'
 import { ChatFrame } from '@ui/features/chat/chat-page'

@@ -1,4 +1,4 @@
-/** `/chat2link` (seed 002 §2): the second chat link, `chat_link2`, opened like `/chat/{id}`. */
+/** `/chat2link` (docs/specification/playground-and-chat.md#chat-links): the second chat link, `chat_link2`, opened like `/chat/{id}`. */
 import { useStatus } from '@ui/lib/status'
 import { ChatFrame } from '@ui/features/chat/chat-page'
 

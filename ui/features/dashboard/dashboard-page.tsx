@@ -1,4 +1,4 @@
-/** The usage dashboard `/detail` (seed 002 §2): totals and charts of quota, tokens and calls by model and over time. */
+/** The usage dashboard `/detail` (docs/specification/logs-and-dashboard.md#the-usage-dashboard): totals and charts of quota, tokens and calls by model and over time. */
 import { useCallback, useMemo, useState } from 'react'
 import { Link, useLoaderData, useSearchParams } from 'react-router'
 import { Button } from '@ui/components/ui/button'

@@ -1,6 +1,6 @@
 import type { Api } from '@ui/lib/api'
 
-/** The public content reads of seed 002 §2; each answers a string (empty when unset). */
+/** The public content reads (docs/specification/accounts-and-settings.md#other-tab); each answers a string (empty when unset). */
 export const contentPaths = {
 	homePage: '/api/home_page_content',
 	about: '/api/about',

@@ -1,4 +1,4 @@
-/** How a log entry reads: type tags, timing colours and the billing formula (seed 002 §4, §9). */
+/** How a log entry reads: type tags, timing colours and the billing formula (docs/specification/logs-and-dashboard.md#log-lines). */
 import { FIRST_TOKEN_TIERS_MS, LOG_TYPE, USE_TIME_TIERS_SECONDS } from '@shared/log-constants'
 import type { AdminLogEntry, LogEntry } from '@shared/log'
 import type { QuotaDisplay } from '@shared/quota-display'
@@ -132,7 +132,7 @@ const rawQuota = (quota: number) => String(Number(quota.toFixed(RAW_QUOTA_DIGITS
 type Formula = { template: string; values: Record<string, string | number> }
 
 /**
- * The pay-as-you-go formula with this entry's numbers (seed 002 §9), ending in exactly the charge on
+ * The pay-as-you-go formula with this entry's numbers (docs/specification/logs-and-dashboard.md#the-log-page), ending in exactly the charge on
  * the row: a fixed model price wins; otherwise group ratio × model ratio × (prompt + completion ×
  * completion ratio), with cached prompt tokens at the cache ratio when the call reported some, is the
  * quota before rounding; the charge is that rounded half away from zero (at least 1), as billing

@@ -1,6 +1,6 @@
 /**
  * The log page's URL state: the filters live in the query string under the API's own names
- * (seed 002 §7), so the loader forwards them as they are and fills in the default time range.
+ * (docs/specification/logs-and-dashboard.md#calls), so the loader forwards them as they are and fills in the default time range.
  */
 import { LOG_DEFAULT_LOOKAHEAD_SECONDS, LOG_DEFAULT_LOOKBACK_SECONDS, LOG_CLEANUP_DEFAULT_MONTHS_AGO } from '@shared/log-constants'
 
@@ -55,6 +55,3 @@ export function defaultCleanupTime(now: number): number {
 	date.setMonth(date.getMonth() - LOG_CLEANUP_DEFAULT_MONTHS_AGO)
 	return Math.floor(date.getTime() / 1000)
 }
-
-/** `yyyy-MM-dd HH:mm:ss` as a datetime-local input wants it, and back to unix seconds. */
-export const toInputValue = (formatted: string) => (formatted === '-' ? '' : formatted.replace(' ', 'T'))

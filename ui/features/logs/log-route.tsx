@@ -1,4 +1,4 @@
-/** The usage log page `/log` (seed 002 §2): filters, totals, the entry table and, for admins, cleanup. */
+/** The usage log page `/log` (docs/specification/logs-and-dashboard.md#the-log-page): filters, totals, the entry table and, for admins, cleanup. */
 import { useCallback } from 'react'
 import { type LoaderFunctionArgs, Link, useLoaderData } from 'react-router'
 import type { Page } from '@shared/api'

@@ -1,4 +1,4 @@
-/** How a drawing task reads (seed 002 §4): action, status and submit-code tags. */
+/** How a drawing task reads (docs/specification/tasks.md#states): action, status and submit-code tags. */
 import { MJ_ACTION, MJ_SUBMIT_CODE, TASK_STATUS } from '@shared/task-constants'
 import type { AdminMidjourneyEntry, MidjourneyEntry } from '@shared/task'
 import type { BadgeVariant } from '@ui/components/ui/badge'

@@ -1,4 +1,4 @@
-/** The drawing task log `/midjourney` (seed 002 §2): filters, default range the last 30 days, the task table. */
+/** The drawing task log `/midjourney` (docs/specification/tasks.md#the-task-lists): filters, default range the last 30 days, the task table. */
 import { type LoaderFunctionArgs, useLoaderData } from 'react-router'
 import type { Page } from '@shared/api'
 import { MJ_DEFAULT_LOOKBACK_SECONDS } from '@shared/task-constants'

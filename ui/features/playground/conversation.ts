@@ -1,5 +1,5 @@
 /**
- * A playground conversation (seed 002 §3, §4): each message has a role, content and a state. A reply
+ * A playground conversation (docs/specification/playground-and-chat.md#the-playground): each message has a role, content and a state. A reply
  * is `loading` until its first text, `incomplete` while it streams, then `complete` or `error`.
  */
 import type { ChatMessage, ExchangeRecord } from '@ui/features/playground/stream'
@@ -60,7 +60,7 @@ export function turnsBefore(messages: PlaygroundMessage[], id: number): Playgrou
 	return index < 0 ? messages : messages.slice(0, index)
 }
 
-/** The model the playground starts with: gpt-4o-mini when offered (seed 002 §9), else the first. */
+/** The model the playground starts with: gpt-4o-mini when offered (docs/specification/playground-and-chat.md#the-playground), else the first. */
 const DEFAULT_MODEL = 'gpt-4o-mini'
 export function defaultModel(models: string[]) {
 	return models.includes(DEFAULT_MODEL) ? DEFAULT_MODEL : models[0] ?? ''

@@ -45,7 +45,7 @@ async function replyCharge(requestId: string): Promise<ReplyUsage | null> {
 const nextIdAfter = (messages: PlaygroundMessage[]) => Math.max(0, ...messages.map((message) => message.id)) + 1
 
 /**
- * Seed 002 §2, §4: the settings sidebar (collapsed under 600 px) and the streamed conversation. A
+ * The playground (docs/specification/playground-and-chat.md#the-playground): the settings sidebar (collapsed under 600 px) and the streamed conversation. A
  * reply can be stopped, copied, asked again and read raw, and shows what it cost; conversations are
  * kept in this browser and listed under 历史对话.
  */
@@ -56,7 +56,7 @@ export function PlaygroundPage() {
 	const [settings, setSettings] = useState<PlaygroundSettings>(() => ({
 		group: user && Object.hasOwn(data.groups, user.group) ? user.group : Object.keys(data.groups)[0] ?? '',
 		model: defaultModel(data.models),
-		// Seed 002 asks for temperature 0 by default; the slider's range starts at 0.1.
+		// Temperature 0 is asked for by default; the slider's range starts at 0.1.
 		temperature: TEMPERATURE.min,
 		maxTokens: 0,
 		systemPrompt: '',

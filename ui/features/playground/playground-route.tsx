@@ -1,4 +1,4 @@
-/** The playground `/playground` (seed 002 §2): try a model in one of the user's groups, billed to the wallet. */
+/** The playground `/playground` (docs/specification/playground-and-chat.md#the-playground): try a model in one of the user's groups, billed to the wallet. */
 import type { LoaderFunctionArgs } from 'react-router'
 import type { UnpricedModels } from '@shared/channel'
 import { apiContext } from '@ui/lib/api'

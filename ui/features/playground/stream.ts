@@ -1,5 +1,5 @@
 /**
- * The playground's call (seed 002 §7): `POST /pg/chat/completions` with the session cookie and the
+ * The playground's call (docs/specification/playground-and-chat.md#the-playground): `POST /pg/chat/completions` with the session cookie and the
  * New-Api-User header, its Server-Sent Events read with fetch and a reader. The reply text is each
  * event's `choices[0].delta.content`; the stream ends at `[DONE]`. The request as sent and the
  * events as they came are kept for the raw view, and the answer's request id names the call's log entry.

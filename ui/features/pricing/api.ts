@@ -1,4 +1,4 @@
-/** The pricing call of seed 002 §7, as the pricing page makes it. */
+/** The pricing call (docs/specification/pricing.md#the-pricing-page), as the pricing page makes it. */
 import type { PricingAnswer, PricingEntry } from '@shared/pricing'
 import type { Api, Envelope } from '@ui/lib/api'
 

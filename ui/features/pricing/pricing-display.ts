@@ -1,4 +1,4 @@
-/** Price texts of the pricing page (seed 000 §9, seed 002 §9): USD, per million or per thousand tokens. */
+/** Price texts of the pricing page (docs/specification/pricing.md#the-pricing-page): USD, per million or per thousand tokens. */
 import { completionPricePerMillion, pricePerCall, promptPricePerMillion } from '@shared/pricing-constants'
 import type { PricingEntry } from '@shared/pricing'
 

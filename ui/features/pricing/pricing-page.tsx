@@ -8,7 +8,7 @@ import { PricingToolbar, type PricingView } from '@ui/features/pricing/component
 import { initialGroup } from '@ui/features/pricing/pricing-display'
 import type { PricingPageData } from '@ui/features/pricing/pricing-route'
 
-/** `/pricing` (seed 002 §2, §9): the group view, then the model table priced in the chosen group. */
+/** `/pricing` (docs/specification/pricing.md#the-pricing-page): the group view, then the model table priced in the chosen group. */
 export function PricingPage() {
 	const { t } = useTranslation()
 	const { data, group_ratio, usable_group, error } = useLoaderData() as PricingPageData

@@ -1,4 +1,4 @@
-/** The redemption calls of seed 002 §7, as the redemption page makes them. */
+/** The redemption calls (docs/specification/tokens-and-money.md#calls), as the redemption page makes them. */
 import type { Page } from '@shared/api'
 import type { CreateRedemptionInput, RedemptionStatus, RedemptionView, UpdateRedemptionInput } from '@shared/redemption'
 import { apiQuery, type Paging } from '@ui/components/data-table/url-state'

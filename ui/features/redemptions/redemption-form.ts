@@ -1,4 +1,4 @@
-/** The drawer's values as typed, and their check before they are sent (seed 002 §5, §9). */
+/** The drawer's values as typed, and their check before they are sent (docs/specification/tokens-and-money.md#redemption-codes). */
 import { MAX_QUOTA } from '@shared/quota-limit'
 import { REDEMPTION_CREATE_MAX_COUNT, REDEMPTION_DEFAULT_COUNT, REDEMPTION_DEFAULT_QUOTA, REDEMPTION_NAME_MAX_LENGTH } from '@shared/redemption-constants'
 import type { RedemptionView } from '@shared/redemption'

@@ -17,7 +17,7 @@ import { RedemptionToolbar } from '@ui/features/redemptions/components/redemptio
 import { keyLines } from '@ui/features/redemptions/redemption-display'
 import type { RedemptionPageData } from '@ui/features/redemptions/redemption-route'
 
-/** Seed 002 §2: redemption codes (admins), searched by id or name, with the editor drawer. */
+/** Redemption codes (admins), searched by id or name, with the editor drawer (docs/specification/tokens-and-money.md#redemption-codes). */
 export function RedemptionPage() {
 	const { t } = useTranslation()
 	const data = useLoaderData() as RedemptionPageData

@@ -1,4 +1,4 @@
-/** The self-service calls of the personal tab (seed 000 §7); shapes as src/api/users and src/api/oauth answer them. */
+/** The self-service calls of the personal tab (docs/specification/accounts-and-settings.md#calls); shapes as src/api/users and src/api/oauth answer them. */
 import { type TelegramFields, telegramQuery } from '@ui/features/auth/telegram-widget'
 import type { Api } from '@ui/lib/api'
 
@@ -61,7 +61,7 @@ export async function fetchOptions(api: Api): Promise<OptionMap | null> {
 	return Object.fromEntries(envelope.data.map(({ key, value }) => [key, value]))
 }
 
-/** One key at a time, both as strings (seed 000 §7); the server checks and normalises the value. */
+/** One key at a time, both as strings (docs/specification/accounts-and-settings.md#calls); the server checks and normalises the value. */
 export function updateOption(api: Api, key: string, value: string) {
 	return api.put<undefined>('/api/option/', { key, value })
 }

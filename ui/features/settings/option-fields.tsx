@@ -53,7 +53,7 @@ export function OptionInput(props: FieldProps) {
 	)
 }
 
-/** The minimum comes from the form's rule for the key (seed 000 §5 number minimums). */
+/** The minimum comes from the form's rule for the key (docs/specification/accounts-and-settings.md#options number minimums). */
 export function OptionNumber(props: FieldProps & { step?: number }) {
 	const { form, name, step } = props
 	const rule = form.rules[name]
@@ -94,7 +94,7 @@ export function OptionTextarea(props: FieldProps & { rows?: number }) {
 	)
 }
 
-/** Checked as JSON when it loses focus (seed 000 §5). */
+/** Checked as JSON when it loses focus (docs/specification/accounts-and-settings.md#options). */
 export function OptionJson(props: FieldProps & { rows?: number }) {
 	const { t } = useTranslation()
 	const { form, name, placeholder, rows } = props

@@ -1,5 +1,5 @@
 /**
- * One settings section's form over the option texts (seed 000 §5): fields hold strings, JSON fields
+ * One settings section's form over the option texts (docs/specification/accounts-and-settings.md#options): fields hold strings, JSON fields
  * are checked on blur, saving checks every field, then sends only the changed keys, one
  * `PUT /api/option/` each, and says whether all, some or none were saved.
  */
@@ -12,7 +12,7 @@ import { useTranslation } from '@ui/i18n'
 import { describeError } from '@ui/lib/api'
 import { browserApi } from '@ui/lib/browser-api'
 
-/** zh source strings of the seed's settings messages (seed 000 §5, §8). */
+/** zh source strings of the settings messages (docs/specification/accounts-and-settings.md#options). */
 export const optionMessages = {
 	checkInput: '请检查输入',
 	nothingChanged: '没有需要保存的修改',
@@ -26,8 +26,8 @@ export const optionMessages = {
 } as const
 
 /**
- * How a field is checked and sent: numbers have the seed's minimum; JSON must parse (with its own
- * message where the seed gives one); addresses lose trailing slashes; secrets start empty (the
+ * How a field is checked and sent: numbers have their minimum; JSON must parse (with its own
+ * message where the specification gives one); addresses lose trailing slashes; secrets start empty (the
  * server never sends them) and are sent only when typed.
  */
 export type FieldRule =
@@ -135,7 +135,7 @@ export function useOptionForm(keys: readonly string[], rules: FormRules = {}, be
 		if (errors[key] && !describe(key, value)) setError(key, undefined)
 	}
 
-	/** JSON fields say at once when they do not parse (seed 000 §5). */
+	/** JSON fields say at once when they do not parse (docs/specification/accounts-and-settings.md#options). */
 	function check(key: string) {
 		if (rules[key]?.kind === 'json') setError(key, describe(key, state.values[key] ?? ''))
 	}

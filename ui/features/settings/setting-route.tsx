@@ -41,7 +41,7 @@ function parseTab(value: string | null, root: boolean): SettingTab {
 	return root || !ROOT_SETTING_TABS.includes(tab) ? tab : DEFAULT_SETTING_TAB
 }
 
-/** Tabs are chosen by `?tab=` (seed 000 §2); operation, system and other exist only for the super admin. */
+/** Tabs are chosen by `?tab=` (docs/specification/accounts-and-settings.md#options); operation, system and other exist only for the super admin. */
 export function Component() {
 	const { t } = useTranslation()
 	const { user, options } = useLoaderData() as SettingData

@@ -1,4 +1,4 @@
-/** How an async task reads (seed 002 §4, §9): status, platform and action labels, the duration tag. */
+/** How an async task reads (docs/specification/tasks.md#states): status, platform and action labels, the duration tag. */
 import { SUNO_ACTION, TASK_PLATFORM, TASK_SLOW_SECONDS, TASK_STATUS } from '@shared/task-constants'
 import type { AdminTaskEntry, TaskEntry } from '@shared/task'
 import type { BadgeVariant } from '@ui/components/ui/badge'
@@ -32,5 +32,5 @@ export function taskDuration(entry: Pick<TaskEntry, 'submit_time' | 'finish_time
 	return entry.finish_time > 0 && entry.submit_time > 0 ? Math.max(0, entry.finish_time - entry.submit_time) : undefined
 }
 
-/** Over TASK_SLOW_SECONDS red (seed 002 §9), else green. */
+/** Over TASK_SLOW_SECONDS red (docs/specification/tasks.md#the-task-lists), else green. */
 export const durationVariant = (seconds: number): BadgeVariant => (seconds > TASK_SLOW_SECONDS ? 'red' : 'green')

@@ -1,5 +1,5 @@
 /**
- * The task pages' URL state (seed 002 §7, §9): the filters live in the query string under the
+ * The task pages' URL state (docs/specification/tasks.md#the-task-lists): the filters live in the query string under the
  * API's own names, so the loaders forward them as they are and fill in the default time range.
  * Shared by the drawing log (`/midjourney`) and the async task log (`/task`).
  */
@@ -39,6 +39,3 @@ export function readTaskFilters(url: URL | string, idName: TaskIdFilter, admin: 
 export const filterQuery = (filters: TaskFilters, idName: TaskIdFilter) => ({
 	[idName]: filters.id, channel_id: filters.channel_id, start_timestamp: filters.start_timestamp, end_timestamp: filters.end_timestamp,
 })
-
-/** `yyyy-MM-dd HH:mm:ss` as a datetime-local input wants it. */
-export const toInputValue = (formatted: string) => (formatted === '-' ? '' : formatted.replace(' ', 'T'))

@@ -1,4 +1,4 @@
-/** The async task log `/task` (seed 002 §2): filters, default range from the start of today, the task table. */
+/** The async task log `/task` (docs/specification/tasks.md#the-task-lists): filters, default range from the start of today, the task table. */
 import { type LoaderFunctionArgs, useLoaderData } from 'react-router'
 import type { Page } from '@shared/api'
 import { apiQuery, readPaging } from '@ui/components/data-table/url-state'

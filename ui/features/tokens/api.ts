@@ -1,4 +1,4 @@
-/** The token calls of seed 002 §7, as the token page makes them. */
+/** The token calls (docs/specification/tokens-and-money.md#calls), as the token page makes them. */
 import type { Page } from '@shared/api'
 import type { CreateTokenInput, TokenStatus, TokenView, UpdateTokenInput } from '@shared/token'
 import type { UsableGroups } from '@shared/user'

@@ -2,7 +2,7 @@
 import { TOKEN_STATUS, TOKEN_KEY_PREFIX } from '@shared/token-constants'
 import type { BadgeVariant } from '@ui/components/ui/badge'
 
-/** zh source strings and tag colours of the four token states (seed 002 §4). */
+/** zh source strings and tag colours of the four token states (docs/specification/tokens-and-money.md#api-tokens). */
 export const tokenStatusTags: Record<number, { label: string; variant: BadgeVariant }> = {
 	[TOKEN_STATUS.enabled]: { label: '已启用', variant: 'green' },
 	[TOKEN_STATUS.disabled]: { label: '已禁用', variant: 'red' },

@@ -1,4 +1,4 @@
-/** The editor drawer's values, their checks (seed 002 §5) and the request they become. */
+/** The editor drawer's values, their checks (docs/specification/tokens-and-money.md#api-tokens) and the request they become. */
 import { MAX_QUOTA } from '@shared/quota-limit'
 import type { CreateTokenInput } from '@shared/token'
 import { TOKEN_CONCURRENCY_LIMIT_MAX, TOKEN_CREATE_MAX_COUNT, TOKEN_DEFAULT_REMAIN_QUOTA, TOKEN_NAME_MAX_LENGTH, TOKEN_NEVER_EXPIRES } from '@shared/token-constants'

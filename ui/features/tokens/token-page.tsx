@@ -21,7 +21,7 @@ const TokenDrawer = lazy(() => import('@ui/features/tokens/components/token-draw
 
 const copySelectedMessage = '请至少选择一个令牌'
 
-/** Seed 002 §2: the user's tokens, searched by name and key, with the editor drawer. */
+/** The user's tokens, searched by name and key, with the editor drawer (docs/specification/tokens-and-money.md#api-tokens). */
 export function TokenPage() {
 	const { t } = useTranslation()
 	const data = useLoaderData() as TokenPageData

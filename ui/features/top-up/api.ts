@@ -1,4 +1,4 @@
-/** The wallet's calls (seed 002 §7): redeem a code, price and start an online top-up, the caller's records. */
+/** The wallet's calls (docs/specification/tokens-and-money.md#calls): redeem a code, price and start an online top-up, the caller's records. */
 import type { Page } from '@shared/api'
 import type { EpayForm, TopUpView } from '@shared/top-up'
 import type { Api, Envelope } from '@ui/lib/api'

@@ -1,5 +1,5 @@
 /**
- * Sends the browser to the payment service (seed 002 §4): the order fields from `POST /api/user/pay`
+ * Sends the browser to the payment service (docs/specification/tokens-and-money.md#online-top-up): the order fields from `POST /api/user/pay`
  * become a hidden form posted to the returned url, as a payment service expects a checkout to arrive.
  */
 export function submitPaymentForm(url: string, fields: Record<string, string>) {

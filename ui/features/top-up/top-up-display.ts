@@ -16,7 +16,7 @@ export function minimumTopUp(status: Pick<Status, 'min_topup' | 'display_in_curr
 	return status.display_in_currency ? status.min_topup : status.min_topup * status.quota_per_unit
 }
 
-/** The amount field's text as a whole number, at least 1 (seed 002 §5: amount input floor 1). */
+/** The amount field's text as a whole number, at least 1 (docs/specification/tokens-and-money.md#online-top-up: amount input floor 1). */
 export function parseTopUpAmount(text: string): number {
 	const value = Math.floor(Number(text))
 	return Number.isFinite(value) && value >= 1 ? value : 1

@@ -7,7 +7,7 @@ import { TopUpRecords } from '@ui/features/top-up/components/top-up-records'
 import type { TopUpPageData } from '@ui/features/top-up/top-up-route'
 import { useTranslation } from '@ui/i18n'
 
-/** The wallet (seed 002 §2): balance, redeem a code, online top-up, and the latest orders. */
+/** The wallet (docs/specification/tokens-and-money.md#the-wallet): balance, redeem a code, online top-up, and the latest orders. */
 export function TopUpPage() {
 	const { t } = useTranslation()
 	const { user, records, returned } = useLoaderData() as TopUpPageData

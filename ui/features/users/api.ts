@@ -1,4 +1,4 @@
-/** The user administration calls of seed 000 §7. */
+/** The user administration calls (docs/specification/accounts-and-settings.md#calls). */
 import type { Page } from '@shared/api'
 import type { ManageAction, UserView } from '@shared/user'
 import { apiQuery, type Paging } from '@ui/components/data-table/url-state'

@@ -1,4 +1,4 @@
-/** Role and status tags of the user table (seed 000 §3–4). */
+/** Role and status tags of the user table (docs/specification/accounts-and-settings.md#accounts). */
 import { USER_STATUS } from '@shared/user-constants'
 import type { UserView } from '@shared/user'
 import type { BadgeVariant } from '@ui/components/ui/badge'

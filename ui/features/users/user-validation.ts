@@ -1,4 +1,4 @@
-/** The checks of the add and edit drawers (seed 000 §5, seed 002 §5), made before calling the server. */
+/** The checks of the add and edit drawers (docs/specification/accounts-and-settings.md#user-administration), made before calling the server. */
 import { USERNAME_MAX_LENGTH } from '@shared/user-constants'
 import { emptyFields, findPasswordProblem, type RegisterProblem, registerMessages } from '@ui/features/auth/register-validation'
 

@@ -1,6 +1,6 @@
 /** English texts of ui/features/auth, keyed by the zh source string. */
 export const auth: Record<string, string> = {
-	// register (seed 000 §5)
+	// register (docs/specification/accounts-and-settings.md#registration)
 	'注册 {name}': 'Register for {name}',
 	'创建一个新账户': 'Create a new account',
 	'输入用户名，最多 {max} 个字符': 'Enter a username, at most {max} characters',
@@ -25,9 +25,9 @@ export const auth: Record<string, string> = {
 	'两次输入的密码不一致': 'The two passwords differ',
 	'请输入邮箱地址': 'Please enter an email address',
 	'请输入邮箱地址和验证码': 'Please enter the email address and verification code',
-	// the Turnstile check (seed 000 §5)
+	// the Turnstile check (docs/specification/accounts-and-settings.md#registration)
 	'请几秒后重试，Turnstile 检查正在进行': 'Retry in a few seconds, the Turnstile check is running',
-	// password reset (seed 000 §4)
+	// password reset (docs/specification/accounts-and-settings.md#email-codes-and-password-reset)
 	'重置密码': 'Reset password',
 	'输入账户绑定的邮箱，我们会发送一封重置密码的邮件': 'Enter the email bound to your account and we will send you a password reset mail',
 	'发送重置邮件': 'Send reset mail',
@@ -41,7 +41,7 @@ export const auth: Record<string, string> = {
 	'新密码': 'New password',
 	'复制新密码': 'Copy the new password',
 	'请立即复制并妥善保存新密码，登录后可在个人设置中修改。': 'Copy the new password now and keep it safe; you can change it in your personal settings after logging in.',
-	// OAuth callback (seed 002 §4)
+	// OAuth callback (docs/specification/accounts-and-settings.md#other-services-github-linuxdo-wechat-telegram)
 	'正在处理授权…': 'Completing authorization…',
 	'请稍候，正在与服务器确认授权': 'Please wait while the server confirms the authorization',
 	'绑定成功': 'Bound successfully',

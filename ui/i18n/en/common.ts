@@ -1,6 +1,6 @@
 /** English texts of the shell, the kit and the error catalogue, keyed by the zh source string. */
 export const common: Record<string, string> = {
-	// errors (seed 000 §8)
+	// errors (docs/specification/console.md#what-the-console-says)
 	'未登录或登录已过期，请重新登录': 'Not logged in or login expired, please log in again',
 	'请求次数过多，请稍后再试': 'Too many requests, please try again later',
 	'服务器内部错误，请联系管理员': 'Server internal error, please contact the administrator',
@@ -35,10 +35,11 @@ export const common: Record<string, string> = {
 	'你正在使用默认密码，任何人都可能登录这个账户。请立即修改密码。':
 		'You are using the default password, so anyone could log in to this account. Change it now.',
 	'前往修改密码': 'Change password',
-	// shell (seed 002 §2)
+	// shell (docs/specification/console.md#layout)
 	'首页': 'Home',
 	'控制台': 'Console',
 	'关于': 'About',
+	'文档': 'Documentation',
 	'定价': 'Pricing',
 	'切换主题': 'Toggle theme',
 	'切换语言': 'Switch language',
@@ -100,7 +101,9 @@ export const common: Record<string, string> = {
 	'失败': 'Failed',
 	'未知': 'unknown',
 	'详情': 'Details',
+	'起始时间': 'Start time',
 	'结束时间': 'End time',
+	'起始时间不能晚于结束时间': 'The start time must not be after the end time',
 	'时间格式错误': 'Invalid time format',
 	'可选值': 'Optional',
 	'{seconds} 秒': '{seconds} s',

@@ -5,4 +5,5 @@ export const home: Record<string, string> = {
 	'进入控制台': 'Open the console',
 	'公告': 'Notice',
 	'管理员暂未设置关于页面的内容。': 'The administrator has not set the about content yet.',
+	'阅读 Ferry 的文档（仅管理员可见）': 'Read Ferry\'s documentation (shown to admins only)',
 }

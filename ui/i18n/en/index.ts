@@ -17,10 +17,11 @@ import { pricing } from '@ui/i18n/en/pricing'
 import { settingsAdmin } from '@ui/i18n/en/settings-admin'
 import { tasks } from '@ui/i18n/en/tasks'
 import { plans } from '@ui/i18n/en/plans'
+import { docs } from '@ui/i18n/en/docs'
 
 /**
  * Every English text, keyed by the zh source string, for tests and tools. The console never imports
  * this: pages load their features' dictionaries (`ui/i18n/dictionaries.ts`).
  */
 export const en: Record<string, string> = { ...common, ...auth, ...tokens, ...users, ...channels, ...channelEditor, ...channelKeys, ...logs, ...settings, ...home,
-	...playground, ...chat, ...dashboard, ...redemptions, ...topUp, ...pricing, ...settingsAdmin, ...tasks, ...plans }
+	...playground, ...chat, ...dashboard, ...redemptions, ...topUp, ...pricing, ...settingsAdmin, ...tasks, ...plans, ...docs }

@@ -1,6 +1,6 @@
 /** English texts of the super admin's settings tabs (operation, system, other), keyed by the zh source string. */
 export const settingsAdmin: Record<string, string> = {
-	// tabs and the save convention (seed 000 §5, §8)
+	// tabs and the save convention (docs/specification/accounts-and-settings.md#options)
 	'运营设置': 'Operation',
 	'系统设置': 'System',
 	'其他设置': 'Other',

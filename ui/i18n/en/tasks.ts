@@ -56,6 +56,5 @@ export const tasks: Record<string, string> = {
 	'自定义变焦': 'Custom zoom',
 	'窗口处理': 'Modal',
 	'换脸': 'Face swap',
-	'起始时间': 'Start time',
 	'渠道 ID': 'Channel ID',
 }

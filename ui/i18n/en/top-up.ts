@@ -5,7 +5,7 @@ export const topUp: Record<string, string> = {
 	'历史消耗': 'Historical consumption',
 	'请求次数': 'Requests',
 	'余额概览': 'Balance overview',
-	// redeem (seed 002 §5, §8)
+	// redeem (docs/specification/tokens-and-money.md#the-wallet)
 	'兑换余额': 'Redeem a code',
 	'使用兑换码为账户增加额度': 'Add quota to your account with a redemption code',
 	'你的兑换码': 'Your redemption code',

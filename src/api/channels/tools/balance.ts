@@ -1,5 +1,5 @@
 /**
- * Channel balances (seed 001 §7 `GET /api/channel/update_balance`): for types whose adaptor reads a
+ * Channel balances (docs/specification/channels.md#the-channel-tools `GET /api/channel/update_balance`): for types whose adaptor reads a
  * balance (`ProviderAdaptor.readBalance`), ask the provider through the outbound client and store
  * `balance` and `balance_updated_time`. Amounts are in the provider's own currency. A multi-key
  * channel asks with a usable key (its keys are assumed to share one account).

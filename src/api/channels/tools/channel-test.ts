@@ -1,5 +1,5 @@
 /**
- * Testing one channel (seed 001 §7 `GET /api/channel/test/{id}`): a tiny non-stream call through
+ * Testing one channel (docs/specification/channels.md#the-channel-tools `GET /api/channel/test/{id}`): a tiny non-stream call through
  * the channel's adaptor, timed. The channel's `response_time` and `test_time` are recorded, and the
  * call's cost is written to the log as a consume entry marked `channel_test` for the admin who
  * ran it, but never charged: no hold, no balance or used-quota change.

@@ -1,5 +1,5 @@
 /**
- * Upstream detection (seed 001 §7 `GET /api/channel/test_upstream/{id}`): a few harmless probes
+ * Upstream detection (docs/specification/channels.md#the-channel-tools `GET /api/channel/test_upstream/{id}`): a few harmless probes
  * (the model list, a malformed request, a request for a model that does not exist) and a look at
  * how each is answered — headers and error shapes that give away OpenAI itself, Azure's API
  * gateway, a Python relay (FastAPI/uvicorn) or a Go relay (one-api/new-api). Results accumulate in

@@ -1,5 +1,5 @@
 /**
- * One round of the channel health check (design §5.9, seed 001 §4): test every enabled and every
+ * One round of the channel health check (docs/specification/channels.md#health-and-recovery): test every enabled and every
  * auto-disabled channel. A failing test, or one slower than `ChannelDisableThreshold` seconds,
  * takes an enabled channel out (status 3) when `AutomaticDisableChannelEnabled` is on and the
  * channel's `auto_ban` is 1; a passing test brings an auto-disabled channel back when

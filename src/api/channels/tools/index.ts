@@ -1,5 +1,5 @@
 /**
- * The channel tools of the list and editor (seed 001 §7): test one or all, balances, model lists
+ * The channel tools of the list and editor (docs/specification/channels.md#the-channel-tools): test one or all, balances, model lists
  * and upstream detection, under `/api/channel`. Admin only (route policy). "All" calls start their
  * work in the background and answer at once with what they started.
  */

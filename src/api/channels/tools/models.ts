@@ -1,5 +1,5 @@
 /**
- * The upstream's model list (seed 001 §7 `fetch_models`): for a saved channel with its stored key
+ * The upstream's model list (docs/specification/channels.md#the-channel-tools `fetch_models`): for a saved channel with its stored key
  * (a usable one of a multi-key channel),
  * or for an unsaved one from `{base_url, type, key}`. Each adaptor says how its upstream lists
  * models (`ProviderAdaptor.modelList`); a type without a list call is told so. Answers the model

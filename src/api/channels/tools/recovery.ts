@@ -8,7 +8,7 @@
  */
 import { CHANNEL_STATUS } from '@shared/channel-type'
 import type { Dependencies } from '@/dependencies'
-import { startLeasedSchedule, type LeasedSchedule, type ScheduledJobInput } from '@/db/leased-schedule'
+import { startScheduledJob, type LeasedSchedule, type ScheduledJobInput } from '@/db/leased-schedule'
 import { enableAutoDisabledKey } from '@/db/stores/channel-keys'
 import { isMultiKey } from '@/db/stores/channels'
 import { capabilities } from '@/relay/providers/registry'
@@ -76,16 +76,12 @@ export async function runRecoveryRound(dependencies: Dependencies): Promise<Reco
 
 export function startKeyRecovery(dependencies: Dependencies, input: ScheduledJobInput<RecoveryRoundSummary>): LeasedSchedule {
 	const { store, options, logger } = dependencies
-	return startLeasedSchedule(store, logger, {
+	return startScheduledJob(store, logger, input, {
 		lease: RECOVERY_LEASE,
-		workerUrl: input.workerUrl,
-		holder: input.holder,
-		intervalMs: () => input.intervalMs ?? options.get('KeyRecoveryIntervalMinutes') * MILLISECONDS_PER_MINUTE,
-		tickMs: input.tickMs ?? RECOVERY_TICK_MS,
-		runAtStart: false,
 		description: 'key recovery',
-		async run() {
-			input.onRun?.(await runRecoveryRound(dependencies))
-		},
+		intervalMs: () => options.get('KeyRecoveryIntervalMinutes') * MILLISECONDS_PER_MINUTE,
+		tickMs: RECOVERY_TICK_MS,
+		runAtStart: false,
+		run: () => runRecoveryRound(dependencies),
 	})
 }

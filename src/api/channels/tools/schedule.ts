@@ -3,7 +3,7 @@
  * only, under the `channel-health` lease (src/db/leased-schedule.ts).
  */
 import type { Dependencies } from '@/dependencies'
-import { startLeasedSchedule, type LeasedSchedule, type ScheduledJobInput } from '@/db/leased-schedule'
+import { startScheduledJob, type LeasedSchedule, type ScheduledJobInput } from '@/db/leased-schedule'
 import { runHealthRound, type HealthRoundSummary } from './health'
 
 const HEALTH_LEASE = 'channel-health'
@@ -17,18 +17,16 @@ export type HealthSchedule = LeasedSchedule
 
 export function startChannelHealthCheck(dependencies: Dependencies, input: HealthScheduleInput): HealthSchedule {
 	const { store, options, logger } = dependencies
-	return startLeasedSchedule(store, logger, {
+	return startScheduledJob(store, logger, input, {
 		lease: HEALTH_LEASE,
-		workerUrl: input.workerUrl,
-		holder: input.holder,
-		intervalMs: () => input.intervalMs ?? options.get('ChannelTestIntervalMinutes') * MILLISECONDS_PER_MINUTE,
-		tickMs: input.tickMs ?? HEALTH_TICK_MS,
-		runAtStart: false,
 		description: 'channel health check',
+		intervalMs: () => options.get('ChannelTestIntervalMinutes') * MILLISECONDS_PER_MINUTE,
+		tickMs: HEALTH_TICK_MS,
+		runAtStart: false,
 		async run() {
 			const summary = await runHealthRound(dependencies)
 			if (summary.disabled.length || summary.enabled.length) logger.info('channel health check', { ...summary })
-			input.onRun?.(summary)
+			return summary
 		},
 	})
 }

@@ -7,7 +7,7 @@ import { CHANNEL_TYPE } from '@shared/channel-type'
 import type { ProviderAdaptor, TaskAdaptor } from '../types'
 import { fetchRequest, readFetch, readRequest, readSubmit, submitRequest } from './wire'
 
-/** The drawing actions, named as models (seed 001 §4): `mj_<action>`, and `swap_face`. */
+/** The drawing actions, named as models (docs/specification/tasks.md#channels): `mj_<action>`, and `swap_face`. */
 const ACTION_MODELS = [
 	'mj_imagine', 'mj_variation', 'mj_reroll', 'mj_blend', 'mj_upscale', 'mj_describe', 'mj_upload',
 	'mj_zoom', 'mj_custom_zoom', 'mj_shorten', 'mj_modal', 'mj_inpaint', 'mj_pan',

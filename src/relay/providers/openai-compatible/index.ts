@@ -70,7 +70,7 @@ export function openAICompatible(options: OpenAICompatibleOptions): ProviderAdap
 				return {
 					url: url(channel, endpoint, String(body.model)),
 					headers: { 'content-type': 'application/json', ...headers(channel) },
-					// The client's own bytes when Ferry changed nothing in them (same-format traffic, design §5).
+					// The client's own bytes when Ferry changed nothing in them (same-format traffic, docs/architecture.md#the-relay).
 					body: text ?? JSON.stringify(body),
 				}
 			},

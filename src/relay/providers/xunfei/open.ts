@@ -21,7 +21,7 @@ const WEBSOCKET_SCHEMES: Record<string, string> = { 'http:': 'ws:', 'https:': 'w
 
 class XunfeiKeyError extends Error {}
 
-/** `APPID|APISecret|APIKey` (seed 001 §2). */
+/** `APPID|APISecret|APIKey` (docs/specification/channels.md#types). */
 function xunfeiCredentials(key: string) {
 	const [appId, apiSecret, apiKey] = key.split('|').map((part) => part.trim())
 	if (!appId || !apiSecret || !apiKey) throw new XunfeiKeyError('an iFlytek key is APPID|APISecret|APIKey')

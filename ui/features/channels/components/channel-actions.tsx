@@ -34,7 +34,7 @@ export function ChannelActions({ channel }: { channel: ChannelView }) {
 	}
 
 	async function copy() {
-		// The seed's own message (channel copy failed), with the reason.
+		// The catalogue message (channel copy failed), with the reason.
 		const failed = (reason: string) => toast.error(t('渠道复制失败：{reason}', { reason }))
 		try {
 			const envelope = await copyChannel(browserApi, channel)

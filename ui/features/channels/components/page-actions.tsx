@@ -27,7 +27,7 @@ type PageActionsProps = {
 	onSelectionDone: () => void
 }
 
-/** The buttons above the table (seed 001 §2). */
+/** The buttons above the table (docs/specification/channels.md#the-channel-list). */
 export function PageActions({ batchMode, selectedIds, onSelectionDone }: PageActionsProps) {
 	const { t } = useTranslation()
 	const run = useChannelAction()

@@ -6,7 +6,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@
 import { useTranslation } from '@ui/i18n'
 import { useFormatTime } from '@ui/lib/time-zone'
 
-/** zh labels of the relay layers detection tells apart (seed 001 §7). */
+/** zh labels of the relay layers detection tells apart (docs/specification/channels.md#the-channel-tools). */
 const clientLabels: Record<string, string> = {
 	[UPSTREAM_CLIENT_TYPE.openai]: 'OpenAI',
 	[UPSTREAM_CLIENT_TYPE.azure]: 'Azure',

@@ -1,4 +1,4 @@
-/** The channel editor's calls (seed 001 §7). Shapes: src/shared/channel.ts, src/api/channels/. */
+/** The channel editor's calls (docs/specification/channels.md#calls). Shapes: src/shared/channel.ts, src/api/channels/. */
 import type { ChannelCheck, ChannelDetail, ChannelKeysAdded, ChannelKeyTestReport, ChannelKeyView, ChannelModelEntry, ChannelTestResult, ChannelView, MultiKeyMode } from '@shared/channel'
 import type { Api } from '@ui/lib/api'
 import { readStorage, storageKeys, writeStorage } from '@ui/lib/storage'
@@ -80,7 +80,7 @@ export function fetchModelsOfChannel(api: Api, id: number) {
 }
 
 /**
- * The seed has the browser call the upstream itself for a channel not saved yet; we ask the server
+ * Peer consoles have the browser call the upstream itself for a channel not saved yet; we ask the server
  * instead: a browser call to an arbitrary upstream hands the key to whatever answers there (and
  * third-party scripts), and most upstreams refuse cross-origin calls anyway.
  */
@@ -104,7 +104,7 @@ export function getModelsByType(api: Api) {
 	return api.get<ModelsByType>('/api/models')
 }
 
-/** The last answer is kept in localStorage (seed 001 §7), for when the call fails. */
+/** The last answer is kept in localStorage (docs/specification/channels.md#calls), for when the call fails. */
 export function cacheModelsByType(modelsByType: ModelsByType) {
 	writeStorage(storageKeys.channelModels, JSON.stringify(modelsByType))
 }

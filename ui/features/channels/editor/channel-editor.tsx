@@ -1,5 +1,5 @@
 /**
- * The channel editor page (seed 001 §2): create mode without a channel, edit mode with one. Its fields
+ * The channel editor page (docs/specification/channels.md#the-editor): create mode without a channel, edit mode with one. Its fields
  * come in three sections (basics; models and routing; advanced), and its save button stays at the
  * bottom of the window however far the form scrolls.
  */
@@ -50,7 +50,7 @@ type ChannelEditorProps = {
 	loadedModelsByType: ModelsByType | null
 }
 
-/** Seed 001 §4: a type's presets are its list in `GET /api/models` (Midjourney's actions and Suno's two among them). */
+/** A type's presets are its list in `GET /api/models` (Midjourney's actions and Suno's two among them) (docs/specification/channels.md#fields). */
 function modelsOfType(type: number, modelsByType: ModelsByType): string[] {
 	return [...(modelsByType[String(type)] ?? [])]
 }

@@ -189,7 +189,7 @@ function findVertexProblem(form: ChannelForm): FormProblem | undefined {
 
 const optionalInteger = (text: string) => text.trim() ? Number(text.trim()) : undefined
 
-/** Seed 001 §4: an empty `other` of Azure, iFlytek and Vertex saves as the type's default. */
+/** An empty `other` of Azure, iFlytek and Vertex saves as the type's default (docs/specification/channels.md#fields). */
 function otherOnSave(type: number, other: string): string {
 	return other.trim() || (DEFAULT_CHANNEL_OTHER[type as ChannelType] ?? '')
 }

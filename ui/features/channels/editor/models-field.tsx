@@ -1,4 +1,4 @@
-/** The model list with its helpers (seed 001 §2): fill related, fill all, fetch, clear, add custom names. */
+/** The model list with its helpers (docs/specification/channels.md#the-editor): fill related, fill all, fetch, clear, add custom names. */
 import { useState } from 'react'
 import { Button } from '@ui/components/ui/button'
 import { Input } from '@ui/components/ui/input'

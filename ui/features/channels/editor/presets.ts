@@ -1,5 +1,5 @@
 /**
- * The editor's own per-type knowledge (seed 001 §2, §9): the fields some types show and the JSON
+ * The editor's own per-type knowledge (docs/specification/channels.md#the-editor): the fields some types show and the JSON
  * templates. Type names, key formats and preset models are the server's (`GET /api/channel/types`,
  * `GET /api/models`), from the provider adaptors.
  */
@@ -15,7 +15,7 @@ export const BASE_URL_FIELDS: Partial<Record<ChannelType, { label: string; place
 	[CHANNEL_TYPE.suno]: { label: 'Base Path', placeholder: '请输入 Suno 接口的基础路径，例如：https://suno.example.com' },
 }
 
-/** Templates the JSON fields can be filled with (seed 001 §9). */
+/** Templates the JSON fields can be filled with (docs/specification/channels.md#types). */
 export const MODEL_MAPPING_TEMPLATE = JSON.stringify({ 'gpt-3.5-turbo': 'gpt-3.5-turbo-0125' }, null, 2)
 export const SETTING_TEMPLATE = JSON.stringify({ force_format: true }, null, 2)
 export const MODEL_COST_TEMPLATE = JSON.stringify({ 'gpt-4o': { input: 2.5, output: 10, cache_read: 1.25 }, 'dall-e-3': { per_call: 0.04 } }, null, 2)

@@ -1,4 +1,4 @@
-/** Fields that only some channel types have (seed 001 §2), and the base URL under its per-type name. */
+/** Fields that only some channel types have (docs/specification/channels.md#the-editor), and the base URL under its per-type name. */
 import { ExternalLinkIcon } from 'lucide-react'
 import { CHANNEL_TYPE, DEFAULT_AZURE_API_VERSION, DEFAULT_VERTEX_REGION, DEFAULT_XUNFEI_VERSION, type ChannelType } from '@shared/channel-type'
 import { Input } from '@ui/components/ui/input'

@@ -1,15 +1,10 @@
-import { type FormEvent, useState } from 'react'
+import { useState } from 'react'
 import { DATA_EXPORT_GRANULARITIES } from '@shared/quota-data-constants'
 import type { DataGranularity } from '@shared/quota-data'
-import { Input } from '@ui/components/ui/input'
+import { FilterForm } from '@ui/components/filter-form'
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@ui/components/ui/select'
-import { toast } from '@ui/components/ui/toaster'
 import type { DashboardFilters } from '@ui/features/dashboard/dashboard-query'
 import { useTranslation } from '@ui/i18n'
-import { parseDateTime } from '@ui/lib/format'
-import { useFormatTime } from '@ui/lib/time-zone'
-import { Field } from '@ui/components/ui/field'
-import { FilterActions } from '@ui/components/filter-actions'
 
 export type DashboardFilterChanges = Record<keyof DashboardFilters, string | number | null>
 
@@ -22,63 +17,41 @@ type DashboardFilterFormProps = {
 	onReset: () => void
 }
 
-/** `yyyy-MM-dd HH:mm:ss` as a datetime-local input wants it. */
-const toInputValue = (formatted: string) => (formatted === '-' ? '' : formatted.replace(' ', 'T'))
-
-/** Range, granularity and (admins) username; remounted when the URL's filters or the time zone change. */
-export function DashboardFilterForm(props: DashboardFilterFormProps) {
-	const formatTime = useFormatTime()
-	const start = toInputValue(formatTime(props.filters.start_timestamp))
-	const end = toInputValue(formatTime(props.filters.end_timestamp))
-	const key = [start, end, props.filters.granularity, props.filters.username].join('|')
-	return <FilterFields key={key} {...props} start={start} end={end} />
+/** The granularity is chosen here and applied with the range, carried by a hidden input of its name. */
+function GranularitySelect({ initial }: { initial: DataGranularity }) {
+	const { t } = useTranslation()
+	const [granularity, setGranularity] = useState<DataGranularity>(initial)
+	return (
+		<>
+			<Select value={granularity} onValueChange={(value) => setGranularity(value as DataGranularity)}>
+				<SelectTrigger id="dashboard-granularity" className="w-full">
+					<SelectValue />
+				</SelectTrigger>
+				<SelectContent>
+					{DATA_EXPORT_GRANULARITIES.map((option) => <SelectItem key={option} value={option}>{t(GRANULARITY_LABELS[option])}</SelectItem>)}
+				</SelectContent>
+			</Select>
+			<input type="hidden" name="granularity" value={granularity} />
+		</>
+	)
 }
 
-function FilterFields({ filters, admin, onApply, onReset, start, end }: DashboardFilterFormProps & { start: string; end: string }) {
-	const { t } = useTranslation()
-	const [granularity, setGranularity] = useState<DataGranularity>(filters.granularity)
-
-	function handleSubmit(event: FormEvent<HTMLFormElement>) {
-		event.preventDefault()
-		const form = new FormData(event.currentTarget)
-		const text = (name: string) => String(form.get(name) ?? '').trim()
-		const startTime = text('start_time') ? parseDateTime(text('start_time')) : null
-		const endTime = text('end_time') ? parseDateTime(text('end_time')) : null
-		if (Number.isNaN(startTime) || Number.isNaN(endTime)) {
-			toast.error(t('时间格式错误'))
-			return
-		}
-		if (startTime !== null && endTime !== null && startTime > endTime) {
-			toast.error(t('起始时间不能晚于结束时间'))
-			return
-		}
-		onApply({ start_timestamp: startTime, end_timestamp: endTime, granularity, username: admin ? text('username') : null })
-	}
-
+/** Range, granularity and (admins) username, applied together with the search button. */
+export function DashboardFilterForm({ filters, admin, onApply, onReset }: DashboardFilterFormProps) {
 	return (
-		<form onSubmit={handleSubmit} className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-4" aria-label={t('筛选数据')}>
-			<Field id="dashboard-start-time" label="起始时间">
-				<Input id="dashboard-start-time" name="start_time" type="datetime-local" step={1} defaultValue={start} />
-			</Field>
-			<Field id="dashboard-end-time" label="结束时间">
-				<Input id="dashboard-end-time" name="end_time" type="datetime-local" step={1} defaultValue={end} />
-			</Field>
-			<Field id="dashboard-granularity" label="时间粒度">
-				<Select value={granularity} onValueChange={(value) => setGranularity(value as DataGranularity)}>
-					<SelectTrigger id="dashboard-granularity" className="w-full">
-						<SelectValue />
-					</SelectTrigger>
-					<SelectContent>
-						{DATA_EXPORT_GRANULARITIES.map((option) => <SelectItem key={option} value={option}>{t(GRANULARITY_LABELS[option])}</SelectItem>)}
-					</SelectContent>
-				</Select>
-			</Field>
-			{admin && (
-				<Field id="dashboard-username" label="用户名称">
-					<Input id="dashboard-username" name="username" defaultValue={filters.username} placeholder={t('全部用户')} />
-				</Field>
-			)}
-			<FilterActions onReset={onReset} />
-		</form>
+		<FilterForm
+			label="筛选数据"
+			idPrefix="dashboard"
+			start={filters.start_timestamp}
+			end={filters.end_timestamp}
+			rangeInOrder
+			remountKey={filters.granularity}
+			after={[
+				{ id: 'dashboard-granularity', label: '时间粒度', name: 'granularity', control: <GranularitySelect initial={filters.granularity} /> },
+				...(admin ? [{ id: 'dashboard-username', label: '用户名称', name: 'username', value: filters.username, placeholder: '全部用户' }] : []),
+			]}
+			onApply={(changes) => onApply({ start_timestamp: changes.start_timestamp ?? null, end_timestamp: changes.end_timestamp ?? null, granularity: changes.granularity ?? null, username: admin ? changes.username ?? '' : null })}
+			onReset={onReset}
+		/>
 	)
 }

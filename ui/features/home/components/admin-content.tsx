@@ -2,7 +2,7 @@ import type { AdminContentView } from '@ui/features/home/admin-content-view'
 import { cn } from '@ui/lib/utils'
 
 /** Typography for rendered admin content (the kit has no prose styles). */
-const proseClasses = cn(
+export const proseClasses = cn(
 	'flex flex-col gap-3 leading-7 break-words',
 	'[&_h1]:text-2xl [&_h1]:font-semibold [&_h2]:text-xl [&_h2]:font-semibold [&_h3]:text-lg [&_h3]:font-semibold [&_h4]:font-semibold',
 	'[&_a]:text-primary [&_a]:underline [&_a]:underline-offset-4',

@@ -6,14 +6,14 @@ import { ConfirmDialog } from '@ui/components/ui/confirm-dialog'
 import { Input } from '@ui/components/ui/input'
 import { Label } from '@ui/components/ui/label'
 import { toast } from '@ui/components/ui/toaster'
-import { toInputValue } from '@ui/features/logs/log-query'
+import { toInputValue } from '@ui/components/filter-form'
 import { useTranslation } from '@ui/i18n'
 import { describeError } from '@ui/lib/api'
 import { browserApi } from '@ui/lib/browser-api'
 import { parseDateTime } from '@ui/lib/format'
 import { useFormatTime } from '@ui/lib/time-zone'
 
-/** Admins remove the entries older than a chosen time (seed 000 §7, §8); the default is a month ago. */
+/** Admins remove the entries older than a chosen time (docs/specification/logs-and-dashboard.md#log-cleanup-and-retention); the default is a month ago. */
 export function LogCleanup({ defaultTime }: { defaultTime: number }) {
 	const formatTime = useFormatTime()
 	const initial = toInputValue(formatTime(defaultTime))

@@ -9,7 +9,7 @@ import { millisecondsAsSeconds, renderQuota } from '@ui/lib/format'
 import { useStatus } from '@ui/lib/status'
 import { useFormatTime } from '@ui/lib/time-zone'
 
-/** The log table's columns; the channel and user columns exist for admins only (seed 002 §6). */
+/** The log table's columns; the channel and user columns exist for admins only (docs/specification/logs-and-dashboard.md#the-log-page). */
 export function useLogColumns(admin: boolean): DataColumn<LogRow>[] {
 	const { t } = useTranslation()
 	const status = useStatus()

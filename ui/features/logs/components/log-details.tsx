@@ -4,7 +4,7 @@ import { useTranslation } from '@ui/i18n'
 import { millisecondsAsSeconds, renderQuota } from '@ui/lib/format'
 import { useStatus } from '@ui/lib/status'
 
-/** `other` keys shown as they are, with their zh labels (seed 002 §3). */
+/** `other` keys shown as they are, with their zh labels (docs/specification/logs-and-dashboard.md#log-lines). */
 const detailFields = [
 	['group', '分组'],
 	['model_ratio', '模型倍率'],

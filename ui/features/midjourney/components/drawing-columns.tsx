@@ -6,7 +6,7 @@ import { TaskDetailsButton } from '@ui/features/tasks/components/task-details'
 import { useTranslation } from '@ui/i18n'
 import { useFormatTime } from '@ui/lib/time-zone'
 
-/** The drawing log's columns (seed 002 §3); the channel column exists for admins only (§6). */
+/** The drawing log's columns (docs/specification/tasks.md#the-task-lists); the channel column exists for admins only. */
 export function useDrawingColumns(admin: boolean): DataColumn<DrawingRow>[] {
 	const { t } = useTranslation()
 	const formatTime = useFormatTime()

@@ -23,7 +23,7 @@ type MessageListProps = {
 }
 
 /**
- * The conversation. A reply's Markdown is rendered as elements (never HTML, design §8); a question
+ * The conversation. A reply's Markdown is rendered as elements (never HTML, docs/operations/security.md#requests-ferry-receives); a question
  * shows as typed. Each message can be copied; a reply can be asked again, shows its tokens, cost and
  * time, and its raw request and answer. Each message carries its state in `data-state`.
  */

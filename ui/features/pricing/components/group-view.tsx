@@ -13,7 +13,7 @@ type GroupViewProps = {
 	onSelect: (group: string) => void
 }
 
-/** The visitor's usable groups, each with its ratio tag (seed 002 §9 colours); the chosen one prices the table. */
+/** The visitor's usable groups, each with its ratio tag (docs/specification/pricing.md#the-pricing-page colours); the chosen one prices the table. */
 export function GroupView({ groups, ratios, selected, onSelect }: GroupViewProps) {
 	const { t } = useTranslation()
 	const names = Object.keys(groups)

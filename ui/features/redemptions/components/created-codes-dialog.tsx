@@ -7,7 +7,7 @@ import { useTranslation } from '@ui/i18n'
 import { downloadText, keyFileName, keyLines } from '@ui/features/redemptions/redemption-display'
 import type { CreatedCodes } from '@ui/features/redemptions/components/redemption-drawer'
 
-/** After creation (seed 002 §2): the new keys, offered as `<name>.txt` and for copying. */
+/** After creation (docs/specification/tokens-and-money.md#redemption-codes): the new keys, offered as `<name>.txt` and for copying. */
 export function CreatedCodesDialog({ created, onClose }: { created: CreatedCodes | null; onClose: () => void }) {
 	const { t } = useTranslation()
 	const text = created ? keyLines(created.keys) : ''

@@ -38,7 +38,7 @@ function StatusBadge({ code }: { code: RedemptionView }) {
 }
 
 /**
- * Copy, enable or disable, edit, delete (seed 002 §4): a used code can be neither enabled nor
+ * Copy, enable or disable, edit, delete (docs/specification/tokens-and-money.md#redemption-codes): a used code can be neither enabled nor
  * disabled, and only an unused one can be edited.
  */
 function RowActions({ code, onToggle, onEdit, onDelete }: RedemptionRowHandlers & { code: RedemptionView }) {

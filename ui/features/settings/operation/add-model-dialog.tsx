@@ -22,7 +22,7 @@ type AddModelDialogProps = {
 	onAdd: (row: RatioRow) => void
 }
 
-/** A new row of the visual table; a fixed price leaves the ratio fields off (seed 000 §5). */
+/** A new row of the visual table; a fixed price leaves the ratio fields off (docs/specification/accounts-and-settings.md#operation-tab). */
 export function AddModelDialog({ open, onOpenChange, existing, onAdd }: AddModelDialogProps) {
 	const { t } = useTranslation()
 	const [row, setRow] = useState(emptyRow)

@@ -32,7 +32,7 @@ const SECTIONS: readonly NavSection[] = [
 	{ id: 'model-ratio', title: '倍率设置' },
 ]
 
-/** The super admin's operation settings (seed 000 §2), each section saving its own changed keys; a section list leads to each. */
+/** The super admin's operation settings (docs/specification/accounts-and-settings.md#operation-tab), each section saving its own changed keys; a section list leads to each. */
 export function OperationTab() {
 	return (
 		<div className="flex flex-col gap-4 lg:grid lg:grid-cols-[11rem_minmax(0,1fr)] lg:items-start lg:gap-6" data-testid="operation-tab">

@@ -7,7 +7,7 @@ import { cn } from '@ui/lib/utils'
 
 type NumericCellProps = { id?: string; value: string; onChange: (value: string) => void; disabled?: boolean; label?: string; className?: string }
 
-/** A number typed as text: anything but digits and one decimal point is refused with the seed's message. */
+/** A number typed as text: anything but digits and one decimal point is refused with the catalogue's message. */
 export function NumericCell({ id, value, onChange, disabled, label, className }: NumericCellProps) {
 	const { t } = useTranslation()
 	return (

@@ -1,5 +1,5 @@
 /**
- * The visual model-ratio table's rows (seed 000 §3 "visual model pricing row") and their way back
+ * The visual model-ratio table's rows (docs/specification/accounts-and-settings.md#operation-tab "visual model pricing row") and their way back
  * to the `ModelPrice`, `ModelRatio` and `CompletionRatio` JSON options. Cells hold the typed text.
  */
 export type RatioRow = { name: string; price: string; ratio: string; completionRatio: string }
@@ -8,7 +8,7 @@ const RATIO_TABLE_KEYS = ['ModelPrice', 'ModelRatio', 'CompletionRatio'] as cons
 type RatioTableKey = (typeof RATIO_TABLE_KEYS)[number]
 type NumberMap = Record<string, number>
 
-/** Digits with at most one decimal point (seed 000 §5: anything else is refused as you type). */
+/** Digits with at most one decimal point (docs/specification/accounts-and-settings.md#operation-tab: anything else is refused as you type). */
 export const isNumericInput = (text: string) => /^\d*\.?\d*$/.test(text)
 
 function parseMap(text: string | undefined): NumberMap | undefined {

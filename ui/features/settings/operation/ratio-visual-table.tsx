@@ -21,7 +21,7 @@ import { browserApi } from '@ui/lib/browser-api'
 export const UNPRICED_ONLY_PARAMETER = 'unpriced'
 
 /**
- * Model prices as a table (seed 000 §2): search, ten rows a page, an add-model dialog, and one
+ * Model prices as a table (docs/specification/accounts-and-settings.md#operation-tab): search, ten rows a page, an add-model dialog, and one
  * apply button that writes the rows back to the JSON options. A fixed price disables the ratio cells.
  * Models the enabled channels offer without a price get an empty row, marked, and a switch shows
  * only those: the relay refuses them until they have one.

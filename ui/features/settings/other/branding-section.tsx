@@ -3,7 +3,7 @@ import { useOptionForm } from '@ui/features/settings/options-form'
 
 const KEYS = ['SystemName', 'Logo', 'HomePageContent', 'About', 'Footer'] as const
 
-/** Branding and the pages admins write (rendered through the sanitiser: design §8). */
+/** Branding and the pages admins write (rendered through the sanitiser: docs/operations/security.md#requests-ferry-receives). */
 export function BrandingSection() {
 	const form = useOptionForm(KEYS)
 	return (

@@ -13,7 +13,7 @@ const KEYS = ['EmailDomainWhitelist'] as const
 
 const splitDomains = (text: string) => text.split(',').map((domain) => domain.trim()).filter(Boolean)
 
-/** Which email domains may register; an entry is added only when nonempty and new (seed 000 §5). */
+/** Which email domains may register; an entry is added only when nonempty and new (docs/specification/accounts-and-settings.md#system-tab). */
 export function EmailDomainSection() {
 	const { t } = useTranslation()
 	const form = useOptionForm(KEYS)

@@ -19,7 +19,7 @@ type OptionToggleProps = {
 	confirmOff?: { title: string; description: string }
 }
 
-/** A boolean option saved on the spot: a flip sends the opposite of the current string (seed 000 §4). */
+/** A boolean option saved on the spot: a flip sends the opposite of the current string (docs/specification/accounts-and-settings.md#options). */
 export function OptionToggle({ name, label, confirmOff }: OptionToggleProps) {
 	const { t } = useTranslation()
 	const revalidator = useRevalidator()

@@ -5,7 +5,7 @@ import type { SettingData } from '@ui/features/settings/setting-route'
 
 const KEYS = ['PayAddress', 'EpayId', 'EpayKey', 'Price', 'MinTopUp', 'TopupGroupRatio', 'PayMethods', 'CustomCallbackAddress'] as const
 
-/** Seed 000 §5: each payment JSON option has its own message. */
+/** Each payment JSON option has its own message (docs/specification/accounts-and-settings.md#system-tab). */
 const paymentMessages = {
 	topupGroupRatio: '充值分组倍率不是合法的 JSON 字符串',
 	payMethods: '充值方式设置不是合法的 JSON 字符串',
@@ -21,7 +21,7 @@ const RULES = {
 	CustomCallbackAddress: addressRule,
 }
 
-/** Online top-up through epay (seed 000 §2, §5): the server address must be saved first. */
+/** Online top-up through epay (docs/specification/accounts-and-settings.md#system-tab): the server address must be saved first. */
 export function PaymentSection() {
 	const serverAddress = (useLoaderData() as SettingData).options?.ServerAddress ?? ''
 	const beforeSave: BeforeSave = () => (serverAddress.trim() === '' ? optionMessages.serverAddressFirst : undefined)

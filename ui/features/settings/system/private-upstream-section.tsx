@@ -3,7 +3,7 @@ import { useOptionForm } from '@ui/features/settings/options-form'
 
 const KEYS = ['PrivateUpstreamsEnabled', 'PrivateUpstreamHosts'] as const
 
-/** Design §8: channel base URLs, the SMTP server and the proxy worker on private networks need this consent; cloud metadata addresses never pass. */
+/** Channel base URLs, the SMTP server and the proxy worker on private networks need this consent; cloud metadata addresses never pass (docs/operations/security.md#outbound-requests). */
 export function PrivateUpstreamSection() {
 	const form = useOptionForm(KEYS)
 	return (

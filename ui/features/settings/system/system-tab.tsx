@@ -28,7 +28,7 @@ const SECTIONS: readonly NavSection[] = [
 	{ id: 'private-upstream', title: '私有网络上游' },
 ]
 
-/** The super admin's system settings (seed 000 §2), with the section list the operation tab has. */
+/** The super admin's system settings (docs/specification/accounts-and-settings.md#options), with the section list the operation tab has. */
 export function SystemTab() {
 	return (
 		<div className="flex flex-col gap-4 lg:grid lg:grid-cols-[11rem_minmax(0,1fr)] lg:items-start lg:gap-6" data-testid="system-tab">

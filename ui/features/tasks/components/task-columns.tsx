@@ -5,7 +5,7 @@ import { durationVariant, platformLabel, taskActionLabel, taskDuration, type Tas
 import { useTranslation } from '@ui/i18n'
 import { useFormatTime } from '@ui/lib/time-zone'
 
-/** The task log's columns (seed 002 §3); the channel column exists for admins only (§6). */
+/** The task log's columns (docs/specification/tasks.md#the-task-lists); the channel column exists for admins only. */
 export function useTaskColumns(admin: boolean): DataColumn<TaskRow>[] {
 	const { t } = useTranslation()
 	const formatTime = useFormatTime()

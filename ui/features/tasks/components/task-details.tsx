@@ -5,7 +5,7 @@ import { useTranslation } from '@ui/i18n'
 
 export type DetailRow = { label: string; value: ReactNode }
 
-/** A task's fields in a dialog, opened from its row (seed 002 §2: "tables with detail dialogs"). */
+/** A task's fields in a dialog, opened from its row (docs/specification/tasks.md#the-task-lists). */
 export function TaskDetailsButton({ title, rows }: { title: string; rows: DetailRow[] }) {
 	const { t } = useTranslation()
 	const [open, setOpen] = useState(false)

@@ -12,7 +12,7 @@ const chatMessages = {
 	misconfigured: '聊天链接配置错误，请联系管理员',
 } as const
 
-/** Opens one of the configured chat clients with this token's key (seed 002 §2). */
+/** Opens one of the configured chat clients with this token's key (docs/specification/playground-and-chat.md#chat-links). */
 export function ChatMenu({ tokenKey }: { tokenKey: string }) {
 	const { t } = useTranslation()
 	const status = useStatus()

@@ -17,7 +17,7 @@ export type TokenRowHandlers = {
 /**
  * Copy (and its menu), chat, enable or disable, edit, delete. Only an enabled token offers 禁用; the
  * others offer 启用, which the server refuses with its reason for an expired or exhausted token
- * (seed 002 §4). Under 1 500 px the buttons after copy are icons, their names in a title.
+ * (docs/specification/tokens-and-money.md#api-tokens). Under 1 500 px the buttons after copy are icons, their names in a title.
  */
 export function TokenRowActions({ token, onToggle, onEdit, onDelete }: TokenRowHandlers & { token: TokenView }) {
 	const { t } = useTranslation()

@@ -22,7 +22,7 @@ type PayMethod = Status['pay_methods'][number]
 const PRICE_DEBOUNCE_MS = 300
 
 /**
- * Online top-up (seed 002 §4): the amount, its payable money priced live by the server, one button
+ * Online top-up (docs/specification/tokens-and-money.md#online-top-up): the amount, its payable money priced live by the server, one button
  * per payment method; a click asks the payable amount, confirms, then sends the browser to pay.
  * `balance` is the caller's quota: an amount the balance could not take is refused here.
  */

@@ -12,7 +12,7 @@ import { callApi } from '@ui/lib/call-api'
 import { renderQuota } from '@ui/lib/format'
 import { useStatus } from '@ui/lib/status'
 
-/** Redeems a code (seed 002 §2) and links to where codes are sold (`TopUpLink`). */
+/** Redeems a code (docs/specification/tokens-and-money.md#the-wallet) and links to where codes are sold (`TopUpLink`). */
 export function RedeemCard() {
 	const { t } = useTranslation()
 	const status = useStatus()

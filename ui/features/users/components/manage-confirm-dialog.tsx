@@ -4,7 +4,7 @@ import { ConfirmDialog } from '@ui/components/ui/confirm-dialog'
 import type { ManageRequest } from '@ui/features/users/components/user-actions'
 import { useTranslation } from '@ui/i18n'
 
-/** Promote, demote and deactivate ask first (seed 000 §2); disable and enable act at once. */
+/** Promote, demote and deactivate ask first (docs/specification/accounts-and-settings.md#user-administration); disable and enable act at once. */
 const confirmations: Partial<Record<ManageAction, { title: string; description: string; confirm: string; destructive?: boolean }>> = {
 	promote: { title: '确定要提升此用户吗？', description: '用户 {name} 将成为管理员。', confirm: '提升' },
 	demote: { title: '确定要降级此用户吗？', description: '用户 {name} 将成为普通用户。', confirm: '降级' },
