@@ -15,6 +15,12 @@ export const CHANNEL_MESSAGE_ENTRIES = {
 	],
 	statusCodeMappingInvalid: ['状态码复写必须是从状态码到状态码的 JSON 对象', 'status code mapping must be a JSON object from status code to status code'],
 	settingInvalid: ['额外设置必须是合法的 JSON 对象', 'extra setting must be a JSON object'],
+	settingBoolean: ['额外设置中的 {key} 必须是 true 或 false', 'in the extra setting, {key} must be true or false'],
+	settingSystemPrompt: ['额外设置中的 system_prompt 必须是不超过 {max} 个字符的字符串', 'in the extra setting, system_prompt must be a string of at most {max} characters'],
+	settingProxyUnsupported: [
+		'额外设置中的 proxy 暂不支持：Ferry 只连接自己解析并检查过的地址，代理会自行解析和连接上游，绕过这项检查。请删除 proxy，或在 Ferry 所在机器的网络层配置出口代理',
+		'proxy is not supported in the extra setting: Ferry connects only to addresses it has resolved and checked itself, and a proxy would resolve and reach the upstream on its own, around that check. Remove proxy, or route Ferry\'s outbound traffic through a proxy at the network level',
+	],
 	costRatioInvalid: ['成本倍率须为 0 到 10000 之间的数字，留空表示未知', 'the cost ratio must be a number from 0 to 10000, or empty for unknown'],
 	modelCostInvalid: ['模型成本价必须是 JSON 对象：模型名 → {"input", "output", "cache_read", "cache_write", "per_call"}（美元，不小于 0）', 'model cost prices must be a JSON object: model name → {"input", "output", "cache_read", "cache_write", "per_call"} (USD, not below 0)'],
 	priorityInteger: ['优先级必须是整数', 'priority must be an integer'],

@@ -62,8 +62,8 @@ export const channelEditor: Record<string, string> = {
 	'优先级': 'Priority',
 	'权重': 'Weight',
 	'额外设置': 'Extra settings',
-	'可选，JSON 格式的渠道额外设置，例如 force_format 强制把请求格式化为 OpenAI 格式':
-		'Optional, extra channel settings as JSON, e.g. force_format to force requests into the OpenAI format',
+	'可选，JSON 格式的渠道额外设置：system_prompt 系统提示词（请求没有系统消息时加在最前）；system_prompt_override 请求已有系统消息时也把它加在该消息前；force_format 只发送 OpenAI 文档中的请求字段；thinking_to_content 把推理内容写成回答中的 <think>…</think> 文本；pass_through_body_enabled 原样转发客户端的请求体（不做模型重定向，以上设置不生效）。不支持 proxy':
+		'Optional, extra channel settings as JSON: system_prompt, a system prompt (added first when the request has no system message); system_prompt_override, also put it before the request\'s own system message; force_format, send only the request fields OpenAI documents; thinking_to_content, write reasoning into the answer as <think>…</think> text; pass_through_body_enabled, send the client\'s request body as it is (no model mapping, the settings above do not apply). proxy is not supported',
 	'默认测试模型': 'Default test model',
 	'测试渠道时默认使用的模型': 'The model used by default when testing the channel',
 	'例如：gpt-4o-mini': 'For example: gpt-4o-mini',
