@@ -1,3 +1,5 @@
+import { CHANNEL_MESSAGE_ENTRIES } from '@shared/messages/channels'
+
 /** English texts of ui/features/channels/editor, keyed by the zh source string. */
 export const channelEditor: Record<string, string> = {
 	// page
@@ -102,6 +104,8 @@ export const channelEditor: Record<string, string> = {
 		'The type, base URL and settings such as the region decide where the key is sent: enter the key again to change them',
 	'请重新填写密钥': 'Enter the key again',
 	'额外设置必须是合法的 JSON 对象': 'Extra settings must be a valid JSON object',
+	// the extra setting's known keys, as the server words them (src/shared/messages/channels.ts)
+	...Object.fromEntries((['settingBoolean', 'settingSystemPrompt', 'settingProxyUnsupported'] as const).map((name) => CHANNEL_MESSAGE_ENTRIES[name])),
 	'状态码复写必须是合法的 JSON 对象': 'Status code mapping must be a valid JSON object',
 	'优先级必须是不小于 {minimum} 的整数': 'Priority must be an integer not less than {minimum}',
 	'权重必须是非负整数': 'Weight must be a non-negative integer',

@@ -7,6 +7,7 @@ import type { ChannelPayload } from './api'
 import { DEFAULT_NEW_CHANNEL_TYPE } from './presets'
 import type { FormProblem } from '@ui/lib/use-form-problem'
 import { MAX_COST_RATIO } from '@shared/channel-cost-constants'
+import { channelSettingProblems } from '@shared/channel-setting'
 
 export type CreateMode = (typeof CREATE_MODE)[keyof typeof CREATE_MODE]
 
@@ -161,6 +162,8 @@ export function findProblem(form: ChannelForm, creating: boolean, needsKey = fal
 	const cycle = mappingCycle(form.modelMapping)
 	if (cycle) return { message: formMessages.modelMappingCycle, values: { cycle: describeCycle(cycle) }, fields: ['modelMapping'] }
 	if (!isJsonObjectText(form.setting)) return { message: formMessages.settingInvalid, fields: ['setting'] }
+	const settingProblem = form.setting.trim() ? channelSettingProblems(JSON.parse(form.setting) as Record<string, unknown>)[0] : undefined
+	if (settingProblem) return { message: settingProblem.message, values: settingProblem.params, fields: ['setting'] }
 	if (!isJsonObjectText(form.statusCodeMapping)) return { message: formMessages.statusCodeMappingInvalid, fields: ['statusCodeMapping'] }
 	if (form.type === CHANNEL_TYPE.vertex) {
 		const problem = findVertexProblem(form)
