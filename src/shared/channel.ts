@@ -118,7 +118,8 @@ const editableFields = {
 	tag: text(CHANNEL_TAG_MAX_LENGTH),
 	priority,
 	openai_organization: text(256),
-	max_input_tokens: z.preprocess(numericText, z.number().int().min(0)),
+	/** The longest prompt (tokens) the relay gives the channel; 0: no limit. */
+	max_input_tokens: z.preprocess(numericText, integer(CHANNEL_MESSAGES.maxInputTokensInvalid).min(0, CHANNEL_MESSAGES.maxInputTokensInvalid)),
 	test_model: text(256),
 	auto_ban: autoBan,
 	status,

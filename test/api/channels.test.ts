@@ -135,6 +135,8 @@ for (const target of databaseTargets()) {
 				[{ priority: -1000 }, inEnglish(CHANNEL_MESSAGES.priorityMinimum)],
 				[{ weight: -1 }, inEnglish(CHANNEL_MESSAGES.weightInteger)],
 				[{ weight: 0.5 }, inEnglish(CHANNEL_MESSAGES.weightInteger)],
+				[{ max_input_tokens: -1 }, inEnglish(CHANNEL_MESSAGES.maxInputTokensInvalid)],
+				[{ max_input_tokens: 'many' }, inEnglish(CHANNEL_MESSAGES.maxInputTokensInvalid)],
 				[{ type: 999 }, inEnglish(CHANNEL_MESSAGES.typeUnknown)],
 				[{ type: undefined }, inEnglish(CHANNEL_MESSAGES.typeUnknown)],
 				[{ status: 7 }, inEnglish(CHANNEL_MESSAGES.statusInvalid)],
@@ -542,7 +544,7 @@ for (const target of databaseTargets()) {
 				const routable = await createOne({
 					type: CHANNEL_TYPE.anthropic, key: 'sk-ant', models: 'claude-3,claude-3-haiku', group: 'vip,default', priority: 3, weight: 2,
 					model_mapping: '{"claude-3":"claude-3-opus"}', status_code_mapping: '{"429": 503}', setting: '{"force_format":true}',
-					openai_organization: 'org-1', test_model: 'claude-3-haiku', auto_ban: 0, base_url: 'https://anthropic.example/',
+					openai_organization: 'org-1', test_model: 'claude-3-haiku', auto_ban: 0, base_url: 'https://anthropic.example/', max_input_tokens: 4096,
 				})
 				await createOne({ name: 'off', status: CHANNEL_STATUS.manuallyDisabled })
 				const automatic = await createOne({ name: 'auto' })
@@ -552,7 +554,7 @@ for (const target of databaseTargets()) {
 					id: routable, type: 14, name: 'main', key: 'sk-ant', baseUrl: 'https://anthropic.example', other: '', organization: 'org-1',
 					models: ['claude-3', 'claude-3-haiku'], groups: ['vip', 'default'], priority: 3, weight: 2,
 					modelMapping: { 'claude-3': 'claude-3-opus' }, statusCodeMapping: { 429: '503' }, autoBan: false,
-					setting: { force_format: true }, testModel: 'claude-3-haiku', mode: 'single', multiKeyMode: 'random', keys: [{ index: 0, key: 'sk-ant' }],
+					setting: { force_format: true }, maxInputTokens: 4096, testModel: 'claude-3-haiku', mode: 'single', multiKeyMode: 'random', keys: [{ index: 0, key: 'sk-ant' }],
 					cost: { ratio: undefined, models: {} },
 				}])
 			})

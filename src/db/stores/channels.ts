@@ -72,6 +72,8 @@ export interface RoutableChannel {
 	autoBan: boolean
 	/** The known keys of `channels.setting` (shared/channel-setting.ts), as the relay applies them. */
 	setting: ChannelSetting
+	/** The longest prompt (tokens, as Ferry counts it) the channel is given; 0 for no limit. */
+	maxInputTokens: number
 	testModel: string
 	/** What the operator pays for calls on it (billing/cost.ts). */
 	cost: ChannelCost
@@ -148,6 +150,7 @@ export function toRoutableChannel(secrets: SecretBox, channel: ChannelRecord, us
 		statusCodeMapping: textMap(channel.statusCodeMapping),
 		autoBan: channel.autoBan === 1,
 		setting: readChannelSetting(parseJsonObject(channel.setting)),
+		maxInputTokens: channel.maxInputTokens > 0 ? channel.maxInputTokens : 0,
 		testModel: channel.testModel,
 		cost: readChannelCost(channel.costRatio, channel.modelCost),
 	}
