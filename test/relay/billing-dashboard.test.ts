@@ -47,8 +47,8 @@ for (const target of databaseTargets()) {
 		afterAll(() => harness.close())
 
 		const setOption = (on: boolean) => harness.ferry.dependencies.options.set('DisplayTokenStatEnabled', String(on))
-		const subscription = (client: OpenAI, path = '/dashboard/billing/subscription') => client.get<unknown, BillingSubscription>(path)
-		const usage = (client: OpenAI, path = '/dashboard/billing/usage') => client.get<unknown, BillingUsage>(path)
+		const subscription = (client: OpenAI, path = '/dashboard/billing/subscription') => client.get<BillingSubscription>(path)
+		const usage = (client: OpenAI, path = '/dashboard/billing/usage') => client.get<BillingUsage>(path)
 
 		test('with the option on, a limited token reports its own quota, remaining and used, and its expiry', async () => {
 			await setOption(true)
