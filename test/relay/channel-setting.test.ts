@@ -4,7 +4,10 @@
  * `<think>` text, driven through the official OpenAI SDK against fake upstreams on loopback.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import Anthropic from '@anthropic-ai/sdk'
 import OpenAI from 'openai'
+import { CHANNEL_TYPE } from '@shared/channel-type'
+import { startFakeClaudeModel, type FakeClaudeModel } from '../helpers/fake-claude-model'
 import { databaseTargets } from '../helpers/database'
 import type { FakeOpenAI } from '../helpers/fake-openai'
 import { startRelayHarness, type RelayHarness } from '../helpers/relay'
@@ -18,6 +21,8 @@ for (const target of databaseTargets()) {
 		let upstream: FakeOpenAI
 		let reasoner: FakeOpenAI
 		let client: OpenAI
+		let claude: Anthropic
+		let anthropic: FakeClaudeModel
 		/** The bodies the SDK sent, as bytes. */
 		const sentBodies: string[] = []
 
@@ -35,7 +40,11 @@ for (const target of databaseTargets()) {
 			await channel('passing', { pass_through_body_enabled: true, system_prompt: PROMPT }, { model_mapping: '{"passing":"passing-2025"}' })
 			await harness.createChannel({ name: 'thinking', base_url: reasoner.url, models: 'thinking', setting: '{"thinking_to_content": true}' })
 			await harness.createChannel({ name: 'reasoning', base_url: reasoner.url, models: 'reasoning', setting: '{}' })
+			anthropic = startFakeClaudeModel()
+			await harness.createChannel({ name: 'claude-prompted', type: CHANNEL_TYPE.anthropic, base_url: anthropic.url, models: 'claude-prompted', setting: JSON.stringify({ system_prompt: PROMPT }) })
+			await harness.createChannel({ name: 'claude-plain', type: CHANNEL_TYPE.anthropic, base_url: anthropic.url, models: 'claude-plain', setting: '{}' })
 			const { key } = await harness.createToken()
+			claude = new Anthropic({ apiKey: key, baseURL: harness.baseUrl, maxRetries: 0 })
 			client = new OpenAI({
 				apiKey: key, baseURL: `${harness.baseUrl}/v1`, maxRetries: 0,
 				fetch: async (url, init) => {
@@ -44,7 +53,10 @@ for (const target of databaseTargets()) {
 				},
 			})
 		})
-		afterAll(() => harness.close())
+		afterAll(async () => {
+			await harness.close()
+			await anthropic.stop()
+		})
 
 		const lastSent = (fake: FakeOpenAI) => fake.requests.at(-1)!
 
@@ -70,6 +82,21 @@ for (const target of databaseTargets()) {
 			test('is not added by a channel without it', async () => {
 				await client.chat.completions.create({ model: 'plain', messages: [{ role: 'user', content: 'Hi' }] })
 				expect(lastSent(upstream).body.messages).toEqual([{ role: 'user', content: 'Hi' }])
+			})
+		})
+
+		describe('on a channel of the client\'s own format', () => {
+			test('a Claude request is converted so the channel\'s system prompt reaches the upstream', async () => {
+				const answer = await claude.messages.create({ model: 'claude-prompted', max_tokens: 16, messages: [{ role: 'user', content: 'Hi' }] })
+				expect(answer.content[0]).toMatchObject({ type: 'text', text: 'Hello from fake-claude' })
+				expect(JSON.stringify(anthropic.requests.at(-1)!.body.system)).toContain(PROMPT)
+			})
+
+			test('a Claude request passes through unchanged to a channel without a setting', async () => {
+				await claude.messages.create({ model: 'claude-plain', max_tokens: 16, messages: [{ role: 'user', content: 'Hi' }] })
+				const sent = anthropic.requests.at(-1)!.body
+				expect(sent.system).toBeUndefined()
+				expect(sent).toEqual({ model: 'claude-plain', max_tokens: 16, messages: [{ role: 'user', content: 'Hi' }] })
 			})
 		})
 
