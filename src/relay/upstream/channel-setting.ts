@@ -135,14 +135,15 @@ export function thinkingAsContentEvents(events: EventReader<ReadEvent>): EventRe
 			const { reasoning, had } = takeReasoning(delta)
 			if (had) changed = true
 			const text = typeof delta.content === 'string' ? delta.content : ''
+			const moves = text !== '' || delta.tool_calls !== undefined || (choice.finish_reason !== null && choice.finish_reason !== undefined)
 			if (reasoning) {
 				const open = thinking.has(index) ? '' : THINK_OPEN
 				thinking.add(index)
-				const close = text ? THINK_CLOSE : ''
-				if (text) thinking.delete(index)
+				const close = moves ? THINK_CLOSE : ''
+				if (moves) thinking.delete(index)
 				delta.content = `${open}${reasoning}${close}${text}`
 				changed = true
-			} else if (thinking.has(index) && (text || delta.tool_calls !== undefined || (choice.finish_reason !== null && choice.finish_reason !== undefined))) {
+			} else if (thinking.has(index) && moves) {
 				thinking.delete(index)
 				delta.content = `${THINK_CLOSE}${text}`
 				changed = true
