@@ -43,8 +43,18 @@ for (const target of databaseTargets()) {
 			anthropic = startFakeClaudeModel()
 			await harness.createChannel({ name: 'claude-prompted', type: CHANNEL_TYPE.anthropic, base_url: anthropic.url, models: 'claude-prompted', setting: JSON.stringify({ system_prompt: PROMPT }) })
 			await harness.createChannel({ name: 'claude-plain', type: CHANNEL_TYPE.anthropic, base_url: anthropic.url, models: 'claude-plain', setting: '{}' })
+			await harness.createChannel({
+				name: 'claude-passing', type: CHANNEL_TYPE.anthropic, base_url: anthropic.url, models: 'claude-passing',
+				model_mapping: '{"claude-passing":"claude-sonnet-4-5"}', setting: '{"pass_through_body_enabled": true}',
+			})
 			const { key } = await harness.createToken()
-			claude = new Anthropic({ apiKey: key, baseURL: harness.baseUrl, maxRetries: 0 })
+			claude = new Anthropic({
+				apiKey: key, baseURL: harness.baseUrl, maxRetries: 0,
+				fetch: async (url, init) => {
+					if (typeof init?.body === 'string') sentBodies.push(init.body)
+					return fetch(url, init)
+				},
+			})
 			client = new OpenAI({
 				apiKey: key, baseURL: `${harness.baseUrl}/v1`, maxRetries: 0,
 				fetch: async (url, init) => {
@@ -90,6 +100,13 @@ for (const target of databaseTargets()) {
 				const answer = await claude.messages.create({ model: 'claude-prompted', max_tokens: 16, messages: [{ role: 'user', content: 'Hi' }] })
 				expect(answer.content[0]).toMatchObject({ type: 'text', text: 'Hello from fake-claude' })
 				expect(JSON.stringify(anthropic.requests.at(-1)!.body.system)).toContain(PROMPT)
+			})
+
+			test('with pass_through_body_enabled a Claude request goes as its bytes, the model not mapped', async () => {
+				await claude.messages.create({ model: 'claude-passing', max_tokens: 16, messages: [{ role: 'user', content: 'Hi' }] })
+				const sent = anthropic.requests.at(-1)!.body
+				expect(JSON.stringify(sent)).toBe(JSON.stringify(JSON.parse(sentBodies.at(-1)!)))
+				expect(sent.model).toBe('claude-passing')
 			})
 
 			test('a Claude request passes through unchanged to a channel without a setting', async () => {

@@ -25,13 +25,14 @@ for (const target of databaseTargets()) {
 		let client: OpenAI
 		let key: string
 		let userId: number
+		let smallId: number
 
 		beforeAll(async () => {
 			harness = await startRelayHarness(target)
 			small = harness.startUpstream({ name: 'small' })
 			large = harness.startUpstream({ name: 'large' })
 			// The small channel goes first by priority; the large one sets no limit.
-			await harness.createChannel({ name: 'small', base_url: small.url, models: 'gpt-4o-mini,gpt-4o', priority: 10, max_input_tokens: LIMIT })
+			smallId = await harness.createChannel({ name: 'small', base_url: small.url, models: 'gpt-4o-mini,gpt-4o', priority: 10, max_input_tokens: LIMIT })
 			await harness.createChannel({ name: 'large', base_url: large.url, models: 'gpt-4o-mini', priority: 0, max_input_tokens: 0 })
 			const user = await harness.ferry.createUser('prompter')
 			userId = user.userId
@@ -83,6 +84,18 @@ for (const target of databaseTargets()) {
 			const refused = error as InstanceType<typeof Anthropic.BadRequestError>
 			expect(refused.error).toMatchObject({ type: 'error', error: { type: 'invalid_request_error' } })
 			expect(refused.message).toContain('more than any available channel for the model gpt-4o accepts')
+		})
+
+		test('a token pinned to the channel with the limit gets the 400 for a longer prompt, not another channel', async () => {
+			const { key: rootKey } = await harness.createToken({ name: 'pinned' })
+			const pinned = harness.client(`${rootKey}-${smallId}`)
+			const upstreamCalls = small.requests.length + large.requests.length
+			const error = await pinned.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: LONG }] }).catch((failure: unknown) => failure)
+			expect(error).toBeInstanceOf(OpenAI.BadRequestError)
+			expect((error as InstanceType<typeof OpenAI.BadRequestError>).code).toBe('context_length_exceeded')
+			expect(small.requests.length + large.requests.length).toBe(upstreamCalls)
+			const answer = await pinned.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: SHORT }] })
+			expect(answer.choices[0]!.message.content).toBe('Hello from small')
 		})
 
 		test('a short prompt on that model is still served', async () => {
