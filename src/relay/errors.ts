@@ -61,6 +61,9 @@ export const relayErrors = {
 	noChannel: (group: string, model: string) => wordedRelayError(503, withValues(RELAY_MESSAGES.noChannel, { group, model }), 'server_error', 'model_not_found'),
 	insufficientUserQuota: () => wordedRelayError(403, RELAY_MESSAGES.insufficientUserQuota, 'insufficient_quota', 'insufficient_user_quota'),
 	insufficientTokenQuota: () => new RelayError(403, 'insufficient token quota', 'insufficient_quota', 'insufficient_token_quota'),
+	/** Every channel that could take the call limits its prompt (max_input_tokens) below this one's. */
+	promptTooLong: (tokens: number, model: string, limit: number) =>
+		wordedRelayError(400, withValues(RELAY_MESSAGES.promptTooLong, { tokens, model, limit }), 'invalid_request_error', 'context_length_exceeded'),
 	badRequest: (message: string) => new RelayError(400, message, 'invalid_request_error', 'invalid_request'),
 	notImplemented: (path: string) => new RelayError(501, `${path} is not supported by this gateway yet`, 'invalid_request_error', 'not_implemented'),
 	modelNotFound: (model: string) => wordedRelayError(404, withValues(RELAY_MESSAGES.modelNotFound, { model }), 'invalid_request_error', 'model_not_found'),

@@ -22,6 +22,7 @@ import { CHANNEL_STATUS } from './channel-type'
 import { describeCycle, mappingCycle } from './model-mapping'
 import { CHANNEL_MESSAGES, CHANNEL_TOOL_MESSAGES } from './messages/channels'
 import { MAX_COST_RATIO, modelCostSchema } from './channel-cost'
+import { channelSettingProblems } from './channel-setting'
 
 export * from './channel-constants'
 
@@ -83,7 +84,13 @@ const statusCodeMapping = text(4096).refine(
 	(value) => parsesAsObject(value, (target, code) => STATUS_CODE.test(code) && STATUS_CODE.test(String(target))),
 	CHANNEL_MESSAGES.statusCodeMappingInvalid,
 )
-const setting = text(65_536).refine((value) => parsesAsObject(value, () => true), CHANNEL_MESSAGES.settingInvalid)
+/** A JSON object; its known keys (channel-setting.ts) must have their types, unknown ones are kept. */
+const setting = text(65_536)
+	.refine((value) => parsesAsObject(value, () => true), { message: CHANNEL_MESSAGES.settingInvalid, abort: true })
+	.superRefine((value, context) => {
+		if (!value) return
+		for (const problem of channelSettingProblems(JSON.parse(value) as Record<string, unknown>)) context.addIssue({ code: 'custom', ...problem })
+	})
 /** What the operator pays, as a multiple of the list price before group ratios; an empty value means unknown. */
 const costRatio = z.union([
 	z.literal(''),
@@ -111,7 +118,8 @@ const editableFields = {
 	tag: text(CHANNEL_TAG_MAX_LENGTH),
 	priority,
 	openai_organization: text(256),
-	max_input_tokens: z.preprocess(numericText, z.number().int().min(0)),
+	/** The longest prompt (tokens) the relay gives the channel; 0: no limit. */
+	max_input_tokens: z.preprocess(numericText, integer(CHANNEL_MESSAGES.maxInputTokensInvalid).min(0, CHANNEL_MESSAGES.maxInputTokensInvalid)),
 	test_model: text(256),
 	auto_ban: autoBan,
 	status,

@@ -136,7 +136,12 @@ function numberMap(defaultValue: object, max: number, nested = false) {
 }
 
 const stringMap = z.record(z.string(), z.string())
-const payMethods = z.array(z.object({ name: z.string(), type: z.string(), color: z.string().optional(), min_topup: z.number().min(0).max(MAX_QUOTA).optional() }))
+/**
+ * `min_topup`: the least a top-up with the method buys, in dollars as `MinTopUp` (the larger of the
+ * two applies); new-api writes it as numeric text, which is read as its number.
+ */
+const minTopUp = z.union([z.number(), z.string().trim().regex(/^\d+(\.\d+)?$/).transform(Number)]).pipe(z.number().min(0).max(MAX_QUOTA))
+const payMethods = z.array(z.object({ name: z.string(), type: z.string(), color: z.string().optional(), min_topup: minTopUp.optional() }))
 const chats = z.array(stringMap)
 
 export { DATA_EXPORT_GRANULARITIES }

@@ -15,7 +15,8 @@ export type ServerStatus = {
 	min_topup: number
 	top_up_link: string
 	enable_online_topup: boolean
-	pay_methods: { name: string; type: string; color?: string }[]
+	/** `min_topup`: the method's own minimum in dollars, when it has one (the larger of it and `min_topup` applies). */
+	pay_methods: { name: string; type: string; color?: string; min_topup?: number }[]
 	enable_drawing: boolean
 	enable_task: boolean
 	enable_data_export: boolean

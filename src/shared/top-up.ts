@@ -26,6 +26,8 @@ export const topUpAmountSchema = z.object({
 	amount,
 	/** Accepted for the peers' clients; Ferry has no top-up codes. */
 	top_up_code: z.string().optional(),
+	/** The method the payer chose, when known: its own minimum (PayMethods' `min_topup`) then applies too. */
+	payment_method: z.string().trim().max(64, TOP_UP_MESSAGES.paymentMethodNotAllowed).optional(),
 })
 export type TopUpAmountInput = z.infer<typeof topUpAmountSchema>
 

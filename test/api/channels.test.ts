@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
 import { asc, eq } from 'drizzle-orm'
 import { CHANNEL_MESSAGES, TAG_STATUS } from '@shared/channel'
+import { CHANNEL_SYSTEM_PROMPT_MAX_LENGTH } from '@shared/channel-setting'
 import { CHANNEL_STATUS, CHANNEL_TYPE, DEFAULT_AZURE_API_VERSION, DEFAULT_XUNFEI_VERSION } from '@shared/channel-type'
 import { ROLE } from '@shared/user'
 import { loadRoutableChannels, markChannelAutoDisabled } from '@/db/stores/channels'
@@ -125,11 +126,17 @@ for (const target of databaseTargets()) {
 				[{ status_code_mapping: '{"abc": "500"}' }, inEnglish(CHANNEL_MESSAGES.statusCodeMappingInvalid)],
 				[{ status_code_mapping: 'nope' }, inEnglish(CHANNEL_MESSAGES.statusCodeMappingInvalid)],
 				[{ setting: '[true]' }, inEnglish(CHANNEL_MESSAGES.settingInvalid)],
+				[{ setting: '{"force_format": "yes"}' }, inEnglish(withValues(CHANNEL_MESSAGES.settingBoolean, { key: 'force_format' }))],
+				[{ setting: '{"thinking_to_content": 1}' }, inEnglish(withValues(CHANNEL_MESSAGES.settingBoolean, { key: 'thinking_to_content' }))],
+				[{ setting: '{"system_prompt": ["be brief"]}' }, inEnglish(withValues(CHANNEL_MESSAGES.settingSystemPrompt, { max: CHANNEL_SYSTEM_PROMPT_MAX_LENGTH }))],
+				[{ setting: '{"proxy": "http://proxy.example:8080"}' }, inEnglish(CHANNEL_MESSAGES.settingProxyUnsupported)],
 				[{ priority: 1.5 }, inEnglish(CHANNEL_MESSAGES.priorityInteger)],
 				[{ priority: 'high' }, inEnglish(CHANNEL_MESSAGES.priorityInteger)],
 				[{ priority: -1000 }, inEnglish(CHANNEL_MESSAGES.priorityMinimum)],
 				[{ weight: -1 }, inEnglish(CHANNEL_MESSAGES.weightInteger)],
 				[{ weight: 0.5 }, inEnglish(CHANNEL_MESSAGES.weightInteger)],
+				[{ max_input_tokens: -1 }, inEnglish(CHANNEL_MESSAGES.maxInputTokensInvalid)],
+				[{ max_input_tokens: 'many' }, inEnglish(CHANNEL_MESSAGES.maxInputTokensInvalid)],
 				[{ type: 999 }, inEnglish(CHANNEL_MESSAGES.typeUnknown)],
 				[{ type: undefined }, inEnglish(CHANNEL_MESSAGES.typeUnknown)],
 				[{ status: 7 }, inEnglish(CHANNEL_MESSAGES.statusInvalid)],
@@ -143,6 +150,19 @@ for (const target of databaseTargets()) {
 			test('accepts valid mappings and settings as they were written', async () => {
 				const answer = await create({ model_mapping: '{"gpt-4o": "gpt-4o-2024-08-06"}', status_code_mapping: '{"429": 503}', setting: '{"force_format": true}' })
 				expect(answer.body.data[0]).toMatchObject({ model_mapping: '{"gpt-4o": "gpt-4o-2024-08-06"}', status_code_mapping: '{"429": 503}', setting: '{"force_format": true}' })
+			})
+
+			test('keeps keys of the extra setting it does not know, as a setting imported from new-api has them', async () => {
+				const setting = '{"system_prompt": "Be brief.", "system_prompt_override": true, "pass_through_body_enabled": false, "vendor_flag": {"x": 1}}'
+				const answer = await create({ setting })
+				expect(answer.body.data[0]).toMatchObject({ setting })
+			})
+
+			test('refuses an unsupported proxy in the console\'s language', async () => {
+				const body = { type: CHANNEL_TYPE.openai, name: 'main', key: 'sk-main', models: 'gpt-4o', setting: '{"proxy": "socks5://127.0.0.1:1080"}' }
+				const answer = await ferry.call('POST', '/api/channel/', { as: admin, body, headers: { 'accept-language': 'zh-CN' } })
+				expect(answer.status).toBe(400)
+				expect(answer.body.message).toBe(CHANNEL_MESSAGES.settingProxyUnsupported)
 			})
 		})
 
@@ -524,7 +544,7 @@ for (const target of databaseTargets()) {
 				const routable = await createOne({
 					type: CHANNEL_TYPE.anthropic, key: 'sk-ant', models: 'claude-3,claude-3-haiku', group: 'vip,default', priority: 3, weight: 2,
 					model_mapping: '{"claude-3":"claude-3-opus"}', status_code_mapping: '{"429": 503}', setting: '{"force_format":true}',
-					openai_organization: 'org-1', test_model: 'claude-3-haiku', auto_ban: 0, base_url: 'https://anthropic.example/',
+					openai_organization: 'org-1', test_model: 'claude-3-haiku', auto_ban: 0, base_url: 'https://anthropic.example/', max_input_tokens: 4096,
 				})
 				await createOne({ name: 'off', status: CHANNEL_STATUS.manuallyDisabled })
 				const automatic = await createOne({ name: 'auto' })
@@ -534,7 +554,7 @@ for (const target of databaseTargets()) {
 					id: routable, type: 14, name: 'main', key: 'sk-ant', baseUrl: 'https://anthropic.example', other: '', organization: 'org-1',
 					models: ['claude-3', 'claude-3-haiku'], groups: ['vip', 'default'], priority: 3, weight: 2,
 					modelMapping: { 'claude-3': 'claude-3-opus' }, statusCodeMapping: { 429: '503' }, autoBan: false,
-					setting: { force_format: true }, testModel: 'claude-3-haiku', mode: 'single', multiKeyMode: 'random', keys: [{ index: 0, key: 'sk-ant' }],
+					setting: { force_format: true }, maxInputTokens: 4096, testModel: 'claude-3-haiku', mode: 'single', multiKeyMode: 'random', keys: [{ index: 0, key: 'sk-ant' }],
 					cost: { ratio: undefined, models: {} },
 				}])
 			})

@@ -116,6 +116,31 @@ for (const target of databaseTargets()) {
 				expect((await amount(alice, { amount: 5 })).body.data).toBe('36.50')
 			})
 
+			test('applies a method\'s own min_topup when it is larger than MinTopUp, in the caller\'s language, and MinTopUp when it is smaller', async () => {
+				await enableEpay()
+				await setOption('MinTopUp', '5')
+				// new-api writes min_topup as numeric text; both forms are read.
+				await setOption('PayMethods', '[{"name":"Alipay","type":"alipay","min_topup":20},{"name":"Card","type":"card","min_topup":"50"},{"name":"WeChat Pay","type":"wxpay","min_topup":2}]')
+				expect((await pay(alice, { amount: 19, payment_method: 'alipay' })).body).toEqual({ success: false, message: 'top-up amount cannot be less than 20' })
+				expect((await amount(alice, { amount: 19, payment_method: 'alipay' })).body.message).toBe('top-up amount cannot be less than 20')
+				const chinese = await ferry.call('POST', '/api/user/pay', { as: alice, body: { amount: 49, payment_method: 'card' }, headers: { 'accept-language': 'zh-CN' } })
+				expect(chinese.body).toEqual({ success: false, message: '充值数量不能小于 50' })
+				// Without a method the general minimum applies; a smaller method minimum does not lower it.
+				expect((await amount(alice, { amount: 19 })).body.success).toBe(true)
+				expect((await pay(alice, { amount: 4, payment_method: 'wxpay' })).body.message).toBe('top-up amount cannot be less than 5')
+				expect((await pay(alice, { amount: 20, payment_method: 'alipay' })).body.success).toBe(true)
+				expect((await pay(alice, { amount: 5, payment_method: 'wxpay' })).body.success).toBe(true)
+				expect((await amount(alice, { amount: 20, payment_method: 'bitcoin' })).body.message).toBe(inEnglish(TOP_UP_MESSAGES.paymentMethodNotAllowed))
+			})
+
+			test('a method\'s minimum is in dollars like MinTopUp, so it is counted in quota when the console does not display currency', async () => {
+				await enableEpay()
+				await setOption('DisplayInCurrencyEnabled', 'false')
+				await setOption('PayMethods', '[{"name":"Alipay","type":"alipay","min_topup":3}]')
+				expect((await pay(alice, { amount: 1_000_000, payment_method: 'alipay' })).body.message).toBe('top-up amount cannot be less than 1500000')
+				expect((await pay(alice, { amount: 1_500_000, payment_method: 'alipay' })).body.success).toBe(true)
+			})
+
 			test('reads the amount as quota when the console does not display currency', async () => {
 				await enableEpay()
 				await setOption('DisplayInCurrencyEnabled', 'false')

@@ -212,6 +212,10 @@ for (const kind of sourceKinds) {
 				expect((await balanceOf(3)).quota).toBe(before.quota + 1_000_000)
 			})
 
+			test('a channel\'s setting comes over without its proxy, which Ferry does not support, and the report says so', () => {
+				expect(lines.some((line) => line.startsWith('  note — setting.proxy dropped (Ferry has no channel proxy)'))).toBe(true)
+			})
+
 			test('options Ferry knows come over; other options and tables of features Ferry lacks are listed as skipped', async () => {
 				expect(ferry.dependencies.options.get('SystemName')).toBe('Old Gateway')
 				expect(ferry.dependencies.options.get('ModelRatio')).toEqual({ 'gpt-4o-mini': 2, 'gpt-4o': 5, 'my-alias': 2 })

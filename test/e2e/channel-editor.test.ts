@@ -62,6 +62,10 @@ describe.skipIf(!browserExecutable)('the channel editor in a browser', () => {
 		await toast(page, 'error', '模型重定向必须是合法的 JSON 格式').waitFor()
 		await page.getByRole('button', { name: '填入模板：模型重定向' }).click()
 		await page.getByLabel('优先级', { exact: true }).fill('5')
+		await page.getByLabel('最大输入 token 数', { exact: true }).fill('-3')
+		await page.getByRole('button', { name: '保存', exact: true }).click()
+		await toast(page, 'error', '最大输入 token 数必须是非负整数，0 或留空表示不限').waitFor()
+		await page.getByLabel('最大输入 token 数', { exact: true }).fill('8000')
 		expect(paths.filter((path) => path === '/api/channel/')).toEqual([])
 		expectNoErrors(opened)
 
@@ -71,7 +75,7 @@ describe.skipIf(!browserExecutable)('the channel editor in a browser', () => {
 		const [saved] = await findChannels('e2e-suno')
 		expect(saved).toMatchObject({
 			type: 36, name: 'e2e-suno', base_url: 'https://suno.example.com', models: 'suno_music,suno_lyrics,suno_extend',
-			group: 'default,vip', priority: 5, auto_ban: 1, model_mapping: JSON.stringify({ 'gpt-3.5-turbo': 'gpt-3.5-turbo-0125' }, null, 2),
+			group: 'default,vip', priority: 5, max_input_tokens: 8000, auto_ban: 1, model_mapping: JSON.stringify({ 'gpt-3.5-turbo': 'gpt-3.5-turbo-0125' }, null, 2),
 		})
 		expect(await storedKey(saved!.id)).toBe('sk-suno-key')
 		await opened.close()

@@ -113,6 +113,15 @@ describe.skipIf(!browserExecutable)('form feedback in a browser', () => {
 		await toasts(page, 'error').filter({ hasText: '额外设置必须是合法的 JSON 对象' }).waitFor()
 		expect(await mark(page.getByRole('button', { name: '选择模型' }))).toEqual({ invalid: false, message: null })
 		expect(await mark(page.getByLabel('额外设置', { exact: true }))).toEqual({ invalid: true, message: '额外设置必须是合法的 JSON 对象' })
+
+		// The setting's known keys are checked before sending, with the server's own words.
+		await page.getByLabel('额外设置', { exact: true }).fill('{"force_format": "yes"}')
+		await save.click()
+		await toasts(page, 'error').filter({ hasText: '额外设置中的 force_format 必须是 true 或 false' }).waitFor()
+		await page.getByLabel('额外设置', { exact: true }).fill('{"proxy": "http://proxy.example:8080"}')
+		await save.click()
+		await toasts(page, 'error').filter({ hasText: '额外设置中的 proxy 暂不支持' }).waitFor()
+		expect((await mark(page.getByLabel('额外设置', { exact: true }))).invalid).toBe(true)
 		expectNoErrors(opened)
 		await opened.close()
 	}, 30_000)

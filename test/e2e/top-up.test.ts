@@ -134,6 +134,29 @@ describe.skipIf(!browserExecutable)('the wallet in a browser', () => {
 		await opened.close()
 	}, SUITE_TIMEOUT)
 
+	test('shows a method\'s own minimum on its button and refuses a smaller amount for it on the page, while other methods take it', async () => {
+		await setOption('PayMethods', '[{"name":"Alipay","type":"alipay","color":"#1677ff","min_topup":20},{"name":"WeChat Pay","type":"wxpay","color":"#07c160"}]')
+		try {
+			const visitor = await createVisitor('minimum')
+			const opened = await harness.open('/topup', { as: visitor })
+			const { page } = opened
+			expect(await page.getByTestId('pay-alipay-minimum').textContent()).toBe('（最低 20）')
+			expect(await page.getByTestId('pay-wxpay-minimum').count()).toBe(0)
+			const ordersBefore = epay.orders.length
+			await page.getByLabel('充值数量（美元）').fill('10')
+			await page.getByTestId('pay-alipay').click()
+			await toast(page, '充值数量不能小于 20')
+			expect(await page.getByRole('alertdialog').count()).toBe(0)
+			await page.getByTestId('pay-wxpay').click()
+			await page.getByRole('alertdialog').waitFor({ timeout: STEP_TIMEOUT })
+			expect(epay.orders.length).toBe(ordersBefore)
+			expectNoErrors(opened)
+			await opened.close()
+		} finally {
+			await setOption('PayMethods', '[{"name":"Alipay","type":"alipay","color":"#1677ff"},{"name":"WeChat Pay","type":"wxpay","color":"#07c160"}]')
+		}
+	}, SUITE_TIMEOUT)
+
 	test('disables online top-up with the catalogue message when the admin has not enabled it', async () => {
 		await setOption('EpayKey', '')
 		try {

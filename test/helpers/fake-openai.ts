@@ -23,6 +23,8 @@
  * `{ content: [{ token, logprob, bytes, top_logprobs: [{ token, logprob, bytes }] }], refusal: null }`
  * and the legacy `{ tokens, token_logprobs, top_logprobs: [{ token: logprob }], text_offset }`. Each
  * token's alternatives are the token itself, then `logprobAlternatives[token]`.
+ *
+ * With `reasoning`, chat answers carry it as DeepSeek's `reasoning_content`.
  */
 
 import type { Server } from 'bun'
@@ -67,6 +69,11 @@ export interface FakeOpenAIOptions {
 	logprobAlternatives?: Record<string, string[]>
 	/** Cached input tokens each Realtime response reports; default 0. */
 	realtimeCachedTokens?: number
+	/**
+	 * Reasoning before the reply, as DeepSeek's reasoning models write it: `reasoning_content` on the
+	 * message, or streamed one delta per word before the text (whose deltas then carry `reasoning_content: null`).
+	 */
+	reasoning?: string
 	/** Server-wide fault at start; default none. */
 	fault?: Fault | string
 	/** Defaults for faults written without a value. */
@@ -138,6 +145,7 @@ export function startFakeOpenAI(options: FakeOpenAIOptions = {}): FakeOpenAI {
 
 	const replyText = options.reply ?? `Hello from ${options.name ?? 'fake-openai'}`
 	const replyPieces = replyText.match(/\s*\S+/g) ?? [replyText]
+	const reasoningPieces = options.reasoning?.match(/\s*\S+/g) ?? []
 
 	function pickFault(request: Request, rawBody: string): Fault {
 		const text = request.headers.get('x-fake-fault') ?? /\[fake-fault:([^\]]+)\]/.exec(rawBody)?.[1]
@@ -308,7 +316,7 @@ export function startFakeOpenAI(options: FakeOpenAIOptions = {}): FakeOpenAI {
 		if (!body.stream) {
 			const message = tool
 				? { role: 'assistant', content: null, refusal: null, tool_calls: [{ id: callId, type: 'function', function: { name: tool, arguments: argumentPieces.join('') } }] }
-				: { role: 'assistant', content: content.join(''), refusal: null }
+				: { role: 'assistant', content: content.join(''), refusal: null, ...(options.reasoning ? { reasoning_content: options.reasoning } : {}) }
 			const choice = { index: 0, message, logprobs: logprobsOf(content), finish_reason: tool ? 'tool_calls' : finishReason }
 			const completionObject = { ...base, object: 'chat.completion', choices: [choice], ...(fault.name === 'no-usage' ? {} : { usage }) }
 			return { usage: basic, response: sendJson(completionObject, fault) }
@@ -323,7 +331,12 @@ export function startFakeOpenAI(options: FakeOpenAIOptions = {}): FakeOpenAI {
 				...argumentPieces.map((part) => delta({ tool_calls: [{ index: 0, function: { arguments: part } }] })),
 				delta({}, 'tool_calls'),
 			]
-			: [delta({ role: 'assistant', content: '', refusal: null }), ...content.map((part, position) => delta({ content: part }, null, logprobsOf([part], position))), delta({}, finishReason)]
+			: [
+				delta({ role: 'assistant', content: '', refusal: null }),
+				...reasoningPieces.map((part) => delta({ content: null, reasoning_content: part })),
+				...content.map((part, position) => delta({ content: part, ...(options.reasoning ? { reasoning_content: null } : {}) }, null, logprobsOf([part], position))),
+				delta({}, finishReason),
+			]
 		if (includeUsage) events.push({ ...chunk([]), usage })
 		return { usage: basic, response: sendStream(events, fault) }
 	}

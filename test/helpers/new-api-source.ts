@@ -89,7 +89,7 @@ export async function newApiFixture(upstreamUrl: string): Promise<NewApiFixture>
 			channel({
 				id: 1, name: 'main', key: 'sk-upstream-main', base_url: upstreamUrl, models: 'gpt-4o-mini,gpt-4o,my-alias', group: 'default,vip',
 				model_mapping: '{"my-alias": "gpt-4o-mini"}', status_code_mapping: '{"429":"503"}', priority: 5, weight: 3, tag: 'primary',
-				setting: '{"force_format":true}', other_info: '{"source":"new-api"}', used_quota: 123_456, balance: 12.5, balance_updated_time: 1_705_000_000,
+				setting: '{"force_format":true,"proxy":"http://proxy.internal:8080"}', other_info: '{"source":"new-api"}', used_quota: 123_456, balance: 12.5, balance_updated_time: 1_705_000_000,
 				test_model: 'gpt-4o-mini', open_ai_organization: 'org-test', response_time: 321, test_time: 1_706_000_000, param_override: '{"temperature":0}',
 			}),
 			channel({ id: 2, name: 'video', type: 50, key: 'kling-key', models: 'kling-v1' }),

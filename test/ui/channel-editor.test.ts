@@ -17,6 +17,7 @@ beforeAll(async () => {
 		body: {
 			type: 3, name: 'azure-east', key: 'sk-secret-azure-key', base_url: 'https://east.openai.azure.com', other: '2024-02-01',
 			models: 'gpt-4o,gpt-4o-mini', group: 'default,vip', tag: 'azure-pool', priority: 7, weight: 3, model_mapping: '{"gpt-4o":"gpt-4o-2024-08-06"}',
+			max_input_tokens: 12_345,
 		},
 	})
 	channelId = created.body.data[0].id
@@ -57,6 +58,7 @@ describe('the channel editor page rendered on the server', () => {
 		expect(html).toContain('gpt-4o-mini')
 		expect(html).toMatch(/<ul aria-label="分组"[^>]*>.*?vip.*?<\/ul>/s)
 		expect(html).toContain('gpt-4o-2024-08-06')
+		expect(html).toMatch(/id="channel-max-input-tokens"[^>]*value="12345"|value="12345"[^>]*id="channel-max-input-tokens"/)
 		expect(html).toContain('密钥不会显示；留空表示不修改')
 		expect(html).not.toContain('sk-secret-azure-key')
 		expect(html).not.toContain('批量创建')

@@ -20,6 +20,7 @@ import { SUBSCRIPTION_SOURCE } from '@shared/plan-constants'
 import { run, type Tables, type Work } from '@/db'
 import type { Dependencies } from '@/dependencies'
 import type { OptionStore } from '@/db/stores/options'
+import type { OptionValue } from '@shared/option'
 import { nowSeconds } from '@/lib/clock'
 import { randomString } from '@/lib/crypto'
 import { refused } from '../errors'
@@ -46,14 +47,25 @@ interface TopUpQuote {
 	money: number
 }
 
+type PayMethod = OptionValue<'PayMethods'>[number]
+
+/** The configured method of this type; refused when there is none. */
+function payMethodOf(options: Pick<OptionStore, 'get'>, type: string): PayMethod {
+	const method = options.get('PayMethods').find((candidate) => candidate.type === type)
+	if (!method) throw refused(TOP_UP_MESSAGES.paymentMethodNotAllowed)
+	return method
+}
+
 /**
- * Checks an amount in the display unit and prices it for `group`:
+ * Checks an amount in the display unit and prices it for `group`: at least `MinTopUp` dollars, and
+ * at least the chosen method's `min_topup` when it sets a larger one;
  * money = units × Price × TopupGroupRatio[group] (missing group → 1), rounded to cents.
  */
-function quoteTopUp(options: Pick<OptionStore, 'get'>, group: string, amount: number): TopUpQuote {
+function quoteTopUp(options: Pick<OptionStore, 'get'>, group: string, amount: number, method?: PayMethod): TopUpQuote {
 	const quotaPerUnit = options.get('QuotaPerUnit')
 	const inCurrency = options.get('DisplayInCurrencyEnabled')
-	const minimum = inCurrency ? options.get('MinTopUp') : options.get('MinTopUp') * quotaPerUnit
+	const minimumUnits = Math.max(options.get('MinTopUp'), method?.min_topup ?? 0)
+	const minimum = inCurrency ? minimumUnits : minimumUnits * quotaPerUnit
 	if (!Number.isSafeInteger(amount)) throw refused(TOP_UP_MESSAGES.amountNotInteger)
 	if (amount < minimum) throw refused(withValues(TOP_UP_MESSAGES.amountTooSmall, { min: minimum }))
 	const units = inCurrency ? amount : amount / quotaPerUnit
@@ -75,7 +87,8 @@ export function assertOnlineTopUp(options: OptionStore) {
 /** `POST /api/user/amount`: the payable money as text with two decimals. */
 export function payableAmount({ options }: Dependencies, user: Pick<UserRecord, 'group'>, input: TopUpAmountInput): string {
 	assertOnlineTopUp(options)
-	return quoteTopUp(options, user.group, input.amount).money.toFixed(2)
+	const method = input.payment_method ? payMethodOf(options, input.payment_method) : undefined
+	return quoteTopUp(options, user.group, input.amount, method).money.toFixed(2)
 }
 
 export const newTradeNo = (userId: number) => `FT${userId}X${Date.now().toString(36)}${randomString(10)}`
@@ -86,9 +99,9 @@ export const newTradeNo = (userId: number) => `FT${userId}X${Date.now().toString
  */
 export async function startPayment({ options, store }: Dependencies, user: Pick<UserRecord, 'id' | 'group'>, input: TopUpPayInput): Promise<{ form: EpayForm; url: string }> {
 	assertOnlineTopUp(options)
-	const quote = quoteTopUp(options, user.group, input.amount)
+	const method = payMethodOf(options, input.payment_method)
+	const quote = quoteTopUp(options, user.group, input.amount, method)
 	if (quote.quota > await creditRoom(store, user.id)) throw refused(withValues(TOP_UP_MESSAGES.beyondBalanceLimit, { max: MAX_QUOTA }))
-	if (!options.get('PayMethods').some((method) => method.type === input.payment_method)) throw refused(TOP_UP_MESSAGES.paymentMethodNotAllowed)
 	const serverAddress = options.get('ServerAddress')
 	const callbackAddress = options.get('CustomCallbackAddress') || serverAddress
 	const tradeNo = newTradeNo(user.id)

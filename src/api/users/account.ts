@@ -17,6 +17,7 @@ import { consumeCode, VERIFICATION_PURPOSE } from '../verification/service'
 import { enforceAccountLimits, enforceAddressLimit } from './login-limits'
 import { takeStartUpTurn } from '@/db/start-up-lock'
 import { isUniqueViolation } from '@/db/unique-violation'
+import { assertSignInChangeable } from './demo-site'
 import { createAccount, endSessions, newAffCode, signUpRewards, usernameTaken } from './repository'
 import type { UserRecord } from '@/db/stores/users'
 import { withValues } from '@shared/messages'
@@ -89,6 +90,7 @@ export async function updateSelf(dependencies: Dependencies, user: UserRecord, i
 		changes.username = input.username
 	}
 	if (input.display_name !== undefined) changes.displayName = input.display_name
+	assertSignInChangeable(dependencies.options, user, { username: changes.username !== undefined, password: Boolean(input.password) })
 	if (input.password) {
 		changes.password = await passwords.hash(input.password)
 		changes.passwordChangeRequired = false

@@ -15,6 +15,7 @@ import { readPage } from '../paging'
 import { findUser, type UserRecord } from '@/db/stores/users'
 import { isUniqueViolation } from '@/db/unique-violation'
 import { createAccount, signUpRewards, usernameTaken } from './repository'
+import { assertSignInChangeable } from './demo-site'
 import { toUserView } from './view'
 import { adminActionWork, named, recordAdminAction, type AdminActor } from '../admin-audit'
 import { logLine } from '@shared/messages/logs'
@@ -102,6 +103,7 @@ export async function updateUser(dependencies: Dependencies, actor: UserRecord, 
 	if (input.tpm_limit !== undefined) changes.tpmLimit = input.tpm_limit
 	if (input.rpd_limit !== undefined) changes.rpdLimit = input.rpd_limit
 	if (input.concurrency_limit !== undefined) changes.concurrencyLimit = input.concurrency_limit
+	assertSignInChangeable(dependencies.options, target, { username: changes.username !== undefined, password: Boolean(input.password) })
 	const newPassword = input.password ? await dependencies.passwords.hash(input.password) : undefined
 	// The relay's token cache holds the owner's name, group and limits; a quota, display name, email
 	// or password edit leaves it as it is (a notice would empty every node's token cache).

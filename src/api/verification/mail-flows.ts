@@ -15,6 +15,7 @@ import type { UserRecord } from '@/db/stores/users'
 import { assertEmailAllowed, emailOwner } from './email-rules'
 import { VERIFICATION_MESSAGES } from './messages'
 import { consumeCode, storeCode, VERIFICATION_PURPOSE } from './service'
+import { assertSignInChangeable } from '../users/demo-site'
 
 /** A verification code is valid for 3 minutes (docs/specification/accounts-and-settings.md#email-codes-and-password-reset). */
 const EMAIL_CODE_LIFETIME_SECONDS = 3 * 60
@@ -108,6 +109,7 @@ export async function resetPassword(dependencies: Dependencies, email: string, t
 	if (!await consumeCode(dependencies, VERIFICATION_PURPOSE.resetPassword, email, token)) throw refused(VERIFICATION_MESSAGES.resetLinkInvalid)
 	const owner = await emailOwner(dependencies.store, email)
 	if (!owner) throw refused(VERIFICATION_MESSAGES.resetLinkInvalid)
+	assertSignInChangeable(dependencies.options, owner, { username: false, password: true })
 	const password = randomString(RESET_PASSWORD_LENGTH)
 	const { users } = dependencies.store.tables
 	await dependencies.store.db.update(users)

@@ -14,7 +14,8 @@
  * where Ferry reads them.
  */
 import { CHANNEL_STATUS, CHANNEL_TYPE } from '@shared/channel-type'
-import { CHANNEL_KEY_MAX_BYTES, CHANNEL_KEYS_MAX, CHANNEL_MODE, KEY_LAST_ERROR_MAX_LENGTH, MULTI_KEY_MODE, splitList } from '@shared/channel'
+import { CHANNEL_KEY_MAX_BYTES, CHANNEL_KEYS_MAX, CHANNEL_MESSAGES, CHANNEL_MODE, KEY_LAST_ERROR_MAX_LENGTH, MULTI_KEY_MODE, splitList } from '@shared/channel'
+import { CHANNEL_SETTING_KEYS, channelSettingProblems } from '@shared/channel-setting'
 import { keyHint } from '@shared/channel-keys'
 import { describeCycle, mappingCycle } from '@shared/model-mapping'
 import type { Tables } from '@/db'
@@ -132,7 +133,15 @@ export function mapChannels(sourceRows: readonly SourceRow[], { flavor, secrets,
 		if (cycle) report.note(`model mapping loops (${describeCycle(cycle)}): the channel cannot serve those models until it is fixed`, label)
 		const setting = jsonObjectText(text(row, 'setting'))
 		if (setting.invalid) report.note('setting is not a JSON object: dropped', label)
-		else if (setting.text && setting.text !== '{}') report.note('setting kept as it was, but Ferry applies none of its keys yet (proxy, system prompt, forced format…)', label)
+		const problems = channelSettingProblems(setting.parsed)
+		if (CHANNEL_SETTING_KEYS.proxy in setting.parsed) {
+			// Ferry refuses a channel proxy (shared/channel-setting.ts): the channel calls its upstream directly.
+			const proxy = setting.parsed[CHANNEL_SETTING_KEYS.proxy]
+			delete setting.parsed[CHANNEL_SETTING_KEYS.proxy]
+			setting.text = JSON.stringify(setting.parsed)
+			if (proxy) report.note('setting.proxy dropped (Ferry has no channel proxy): the channel calls its upstream directly', label)
+		}
+		if (problems.some(({ message }) => message !== CHANNEL_MESSAGES.settingProxyUnsupported)) report.note('setting has keys of the wrong type: the relay ignores them until the channel is saved with them fixed', label)
 		const otherInfo = jsonObjectText(text(row, 'other_info'))
 		const channel: ChannelRow = {
 			id,

@@ -6,6 +6,7 @@ import { and, asc, eq } from 'drizzle-orm'
 import { CHANNEL_MODE, MULTI_KEY_MODE, splitList, type ChannelMode, type MultiKeyMode } from '@shared/channel-constants'
 import { CHANNEL_STATUS } from '@shared/channel-type'
 import type { ChannelCost, ModelCost } from '@shared/channel-cost'
+import { readChannelSetting, type ChannelSetting } from '@shared/channel-setting'
 import { inEnglish } from '@shared/messages'
 import { statusReasonMessage, type StatusReason } from '@shared/messages/channel-status'
 import { rows, type Database, type Store, type Tables } from '@/db'
@@ -69,7 +70,10 @@ export interface RoutableChannel {
 	modelMapping: Record<string, string>
 	statusCodeMapping: Record<string, string>
 	autoBan: boolean
-	setting: Record<string, unknown>
+	/** The known keys of `channels.setting` (shared/channel-setting.ts), as the relay applies them. */
+	setting: ChannelSetting
+	/** The longest prompt (tokens, as Ferry counts it) the channel is given; 0 for no limit. */
+	maxInputTokens: number
 	testModel: string
 	/** What the operator pays for calls on it (billing/cost.ts). */
 	cost: ChannelCost
@@ -145,7 +149,8 @@ export function toRoutableChannel(secrets: SecretBox, channel: ChannelRecord, us
 		modelMapping: textMap(channel.modelMapping),
 		statusCodeMapping: textMap(channel.statusCodeMapping),
 		autoBan: channel.autoBan === 1,
-		setting: parseJsonObject(channel.setting),
+		setting: readChannelSetting(parseJsonObject(channel.setting)),
+		maxInputTokens: channel.maxInputTokens > 0 ? channel.maxInputTokens : 0,
 		testModel: channel.testModel,
 		cost: readChannelCost(channel.costRatio, channel.modelCost),
 	}

@@ -1,7 +1,7 @@
 /**
  * The core of every relayed call, whatever format the client speaks: the stages in order.
  *
- *   admit → price → hold → response cache → send (asking route for each attempt's target) → meter → settle
+ *   admit → price (and prompt fit) → hold → response cache → send (asking route for each attempt's target) → meter → settle
  *
  * The response cache (response-cache.ts) answers an identical call it keeps, settled at its own
  * price, and otherwise keeps what the upstream answered once it completes.
@@ -19,6 +19,7 @@ import type { CallStart } from './call'
 import { hold } from './hold'
 import { meter } from './meter'
 import { price } from './price'
+import { fitPrompt } from './prompt-fit'
 import { answerFromCache, cacheTicket, recordInCache, type RelayResult } from './response-cache'
 import { send } from './send'
 
@@ -28,7 +29,7 @@ export type { CallStart } from './call'
 
 /** Throws a RelayError (in no format: the edge renders it) when the call is refused or fails. */
 export async function relayCall(dependencies: Dependencies, relay: RelayServices, start: CallStart): Promise<RelayResult> {
-	const call = await hold(dependencies, relay, price(dependencies, await admit(dependencies, relay, start)))
+	const call = await hold(dependencies, relay, await fitPrompt(relay, price(dependencies, await admit(dependencies, relay, start))))
 	try {
 		const ticket = cacheTicket(dependencies, call)
 		const cached = ticket && await answerFromCache(dependencies, relay, call, ticket)

@@ -18,6 +18,7 @@ import {
 	type AdaptorContext, AdaptorFetchError, type NativeFormat, type NativeRequest, type OpenAIPassThrough, type RelayEndpoint, type SelfOpenedResponse,
 	type UpstreamChannel,
 } from '../providers/types'
+import { applySetting, nativeFor, thinkingAsContent, thinkingAsContentEvents } from './channel-setting'
 import { mappingServes, ModelMappingCycleError, upstreamModel } from './model-mapping'
 import { mediaFetcher } from './user-media'
 import { upstreamWebSocket } from './websocket'
@@ -103,8 +104,12 @@ function passedAnswer(text: string): ReadAnswer {
  */
 export async function openUpstream(dependencies: Dependencies, relay: { outbound: UpstreamFetch }, channel: RoutableChannel, call: UpstreamCall): Promise<OpenedUpstream> {
 	const { request: canonicalRequest } = call
+	const { setting } = channel
 	const adaptor = adaptorFor(channel.type)
-	const service = serviceFor(channel.type, { endpoint: canonicalRequest.endpoint, stream: call.stream, native: call.native?.format, nativeRequired: call.native?.required !== undefined })
+	const serviceOf = (native: NativeRequest | undefined) => serviceFor(channel.type, { endpoint: canonicalRequest.endpoint, stream: call.stream, native: native?.format, nativeRequired: native?.required !== undefined })
+	// A setting that changes the body takes the client's own format converted, when the channel can convert it.
+	const settingNative = nativeFor(setting, call.native)
+	const service = serviceOf(settingNative) ?? serviceOf(call.native)
 	if (!adaptor || !service) throw new ChannelUnfitError('endpoint not served')
 	let model: string
 	try {
@@ -121,33 +126,42 @@ export async function openUpstream(dependencies: Dependencies, relay: { outbound
 	if (service.via === 'native') {
 		const { value, headers, search, path } = call.native!
 		const { passThrough } = service
-		const request = await passThrough.buildRequest(upstreamChannel, { value, headers, search, path, model, stream: call.stream, body: nativeBody(call.native!, model) }, adaptorContext(dependencies, relay, call.signal))
+		const body = setting.pass_through_body_enabled ? call.native!.text : nativeBody(call.native!, model)
+		const request = await passThrough.buildRequest(upstreamChannel, { value, headers, search, path, model, stream: call.stream, body }, adaptorContext(dependencies, relay, call.signal))
 		return { response: await send(request), upstreamModel: model, wire: service.format, readAnswer: passedAnswer, readEvents: (body) => (passThrough.streamEvents ?? readSseAnswerEvents)(body) }
 	}
 
+	// The client's body as it came, bytes and all, to a channel of its format that asks for that.
+	const passesBody = setting.pass_through_body_enabled === true && service.via === 'openai' && canonicalRequest.bodyText !== undefined
 	const usageAsked = (canonicalRequest.body.stream_options as { include_usage?: unknown } | undefined)?.include_usage === true
-	// The body is copied only when Ferry changes it: the model's upstream name, usage asked for.
-	const body: Record<string, unknown> = call.stream && !usageAsked
-		? { ...canonicalRequest.body, model, stream_options: { ...(canonicalRequest.body.stream_options as object | undefined), include_usage: true } }
-		: model === call.model ? canonicalRequest.body : { ...canonicalRequest.body, model }
-	const canonical = { upstreamModel: model, wire: 'openai' as const }
+	// The body is copied only when Ferry changes it: the model's upstream name, usage asked for, the channel's setting.
+	const mapped: Record<string, unknown> = passesBody
+		? canonicalRequest.body
+		: call.stream && !usageAsked
+			? { ...canonicalRequest.body, model, stream_options: { ...(canonicalRequest.body.stream_options as object | undefined), include_usage: true } }
+			: model === call.model ? canonicalRequest.body : { ...canonicalRequest.body, model }
+	const body = passesBody ? mapped : applySetting(setting, canonicalRequest.endpoint, mapped, service.via === 'openai')
+	const thinkingAsText = setting.thinking_to_content === true && canonicalRequest.endpoint === 'chat'
+	const canonical = { upstreamModel: passesBody ? call.model : model, wire: 'openai' as const }
 
 	if (service.via === 'self-opened') {
 		const opened: SelfOpenedResponse = await service.opener.open(upstreamChannel, body, {
 			model: call.model, stream: call.stream, signal: call.signal, now: () => Date.now(), openWebSocket: upstreamWebSocket(dependencies),
 		})
 		const events = opened.events
-		return { ...canonical, response: opened, readAnswer: passedAnswer, readEvents: (body) => events ?? readSseAnswerEvents(body) }
+		const selfOpened: OpenedUpstream = { ...canonical, response: opened, readAnswer: passedAnswer, readEvents: (body) => events ?? readSseAnswerEvents(body) }
+		return thinkingAsText ? withThinkingAsContent(selfOpened) : selfOpened
 	}
 
 	if (service.via === 'openai') {
 		// The client's bytes go as they are while Ferry changes nothing in them: same model, usage already asked for.
-		const text = model === call.model && body.stream_options === canonicalRequest.body.stream_options ? canonicalRequest.bodyText : undefined
+		const text = body === canonicalRequest.body ? canonicalRequest.bodyText : undefined
 		const request = await passThroughRequest(service.passThrough, upstreamChannel, canonicalRequest.endpoint, body, text)
 		// An upload goes as it came (formats/media/multipart.ts), not as the JSON of its text fields.
 		const upload = canonicalRequest.upload && await uploadUpstreamBody(canonicalRequest.upload, body.model)
 		const sent = upload ? { ...request, headers: { ...request.headers, 'content-type': upload.contentType }, body: upload.bytes } : request
-		return { ...canonical, response: await send(sent), readAnswer: passedAnswer, readEvents: (body, options = {}) => readSseAnswerEvents(body, options) }
+		const opened: OpenedUpstream = { ...canonical, response: await send(sent), readAnswer: passedAnswer, readEvents: (body, options = {}) => readSseAnswerEvents(body, options) }
+		return thinkingAsText ? withThinkingAsContent(opened) : opened
 	}
 
 	const { converter } = service
@@ -158,12 +172,26 @@ export async function openUpstream(dependencies: Dependencies, relay: { outbound
 		readAnswer: (text: string): ReadAnswer => ({ answer: converter.toOpenAI(text, call.model, body) }),
 		readEvents: (reader: BodyReader) => converter.streamToOpenAI!(reader, call.model, body),
 	}
-	if (call.stream || !response.ok || !converter.errorOf) return { ...converted, response }
+	const thinking = (opened: OpenedUpstream) => thinkingAsText ? withThinkingAsContent(opened) : opened
+	if (call.stream || !response.ok || !converter.errorOf) return thinking({ ...converted, response })
 	// Read now: an error reported inside a 2xx answer must be seen before the call counts as answered.
 	const text = await response.text()
 	const reported = converter.errorOf(text)
 	if (reported) return { ...converted, response: answeredWith(response, reported.status, JSON.stringify({ error: { message: reported.message } })) }
-	return { ...converted, response: answeredWith(response, response.status, text) }
+	return thinking({ ...converted, response: answeredWith(response, response.status, text) })
+}
+
+/** An OpenAI-form chat answer read with its reasoning as `<think>` text (channel-setting.ts thinking_to_content). */
+function withThinkingAsContent(opened: OpenedUpstream): OpenedUpstream {
+	return {
+		...opened,
+		readAnswer(text) {
+			const read = opened.readAnswer(text)
+			const { answer, changed } = thinkingAsContent(read.answer)
+			return changed ? { answer } : read
+		},
+		readEvents: (body) => thinkingAsContentEvents(opened.readEvents(body)),
+	}
 }
 
 /** The client's own body for the upstream model name: its bytes unless the name it gives the model changes. */

@@ -17,6 +17,10 @@ export const RELAY_MESSAGE_ENTRIES = {
 	streaming: ['流式 {endpoint}', 'streaming {endpoint}'],
 	noChannelSupports: ['没有提供模型 {model} 的渠道支持 {what}', 'no channel serving the model {model} supports {what}'],
 	channelTypeUnsupported: ['该渠道类型不支持 {what}', 'this channel type does not support {what}'],
+	promptTooLong: [
+		'提示词有 {tokens} 个 token，超过了模型 {model} 的可用渠道所能接受的上限（最多 {limit} 个）',
+		'the prompt has {tokens} tokens, more than any available channel for the model {model} accepts (at most {limit})',
+	],
 	noChannel: ['分组 {group} 下没有模型 {model} 的可用渠道', 'no available channels for model {model} in group {group}'],
 	insufficientUserQuota: ['用户额度不足', 'insufficient user quota'],
 	modelNotFound: ['模型 {model} 不存在，或你无权使用', 'the model {model} does not exist or you do not have access to it'],

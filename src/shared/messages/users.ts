@@ -18,6 +18,7 @@ export const USER_MESSAGE_ENTRIES = {
 	equalOrHigherRole: ['无法获取、更新或删除同级或更高级别的用户', 'cannot get, update or delete users of the same or higher level'],
 	createEqualOrHigherRole: ['无法创建权限大于等于自己的用户', 'cannot create users of equal or higher permission'],
 	adminCannotPromote: ['普通管理员不能将用户提升为管理员', 'a regular admin cannot promote to admin'],
+	demoSiteRootLocked: ['演示站点模式下不能修改超级管理员的用户名和密码', 'on a demo site the super admin\'s username and password cannot be changed'],
 	rootProtected: ['无法禁用、删除或降级超级管理员', 'the super admin cannot be disabled, deleted or demoted'],
 	alreadyAdmin: ['该用户已经是管理员', 'the user is already an admin'],
 	alreadyUser: ['该用户已经是普通用户', 'the user is already an ordinary user'],

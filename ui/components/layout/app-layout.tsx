@@ -1,4 +1,5 @@
 import { type ReactNode, useEffect, useState } from 'react'
+import { DemoSiteNotice } from '@ui/components/layout/demo-site-notice'
 import { Footer } from '@ui/components/layout/footer'
 import { Header } from '@ui/components/layout/header'
 import { NavigationProgress } from '@ui/components/layout/navigation-progress'
@@ -52,6 +53,7 @@ export function AppLayout({ role, children, bare = false }: { role?: number; chi
 					</SheetContent>
 				</Sheet>
 				<div className="flex min-w-0 flex-1 flex-col">
+					<DemoSiteNotice />
 					<main className={cn('flex-1 overflow-x-clip', !bare && 'p-6 max-[600px]:p-3')}>{children}</main>
 					<Footer />
 				</div>

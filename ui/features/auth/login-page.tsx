@@ -17,6 +17,7 @@ import { apiMessages } from '@ui/lib/api'
 import { browserApi } from '@ui/lib/browser-api'
 import { callApi } from '@ui/lib/call-api'
 import { useStatus } from '@ui/lib/status'
+import { ROLE } from '@shared/user'
 import { useFormProblem } from '@ui/lib/use-form-problem'
 import { useHydrated } from '@ui/lib/use-hydrated'
 import { emptyFields } from '@ui/features/auth/register-validation'
@@ -48,7 +49,9 @@ export function LoginPage() {
 		setSubmitting(false)
 		if (!envelope) return
 		signIn(envelope.data)
-		if (envelope.data.password_change_required) {
+		// A demo site keeps the super admin's published password (the server refuses to change it).
+		const demoRoot = status.demo_site_enabled && envelope.data.role >= ROLE.root
+		if (envelope.data.password_change_required && !demoRoot) {
 			setPasswordChangeRequired(true)
 			return
 		}

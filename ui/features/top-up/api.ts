@@ -8,8 +8,9 @@ export type { TopUpView }
 /** Answers the quota the code added. */
 export const redeemCode = (api: Api, key: string) => api.post<number>('/api/user/topup', { key })
 
-/** Answers the money to pay, as text with two decimals. */
-export const fetchPayableAmount = (api: Api, amount: number) => api.post<string>('/api/user/amount', { amount, top_up_code: '' })
+/** Answers the money to pay, as text with two decimals; with a method, its own minimum applies too. */
+export const fetchPayableAmount = (api: Api, amount: number, paymentMethod?: string) =>
+	api.post<string>('/api/user/amount', { amount, top_up_code: '', ...(paymentMethod ? { payment_method: paymentMethod } : {}) })
 
 /** Answers the order form to submit to the payment service, and its `url` (next to `data`). */
 export const startPayment = (api: Api, amount: number, paymentMethod: string) =>

@@ -11,9 +11,13 @@ export const TOP_UP_STATUS_DISPLAY: Record<TopUpStatus, { label: string; variant
 	[TOP_UP_STATUS.failed]: { label: '失败', variant: 'red' },
 }
 
-/** The smallest amount accepted, in the display unit (MinTopUp is in dollars). */
-export function minimumTopUp(status: Pick<Status, 'min_topup' | 'display_in_currency' | 'quota_per_unit'>): number {
-	return status.display_in_currency ? status.min_topup : status.min_topup * status.quota_per_unit
+/**
+ * The smallest amount accepted, in the display unit (MinTopUp and a method's `min_topup` are in
+ * dollars): with a method, the larger of the two.
+ */
+export function minimumTopUp(status: Pick<Status, 'min_topup' | 'display_in_currency' | 'quota_per_unit'>, method?: Pick<Status['pay_methods'][number], 'min_topup'>): number {
+	const dollars = Math.max(status.min_topup, Number(method?.min_topup ?? 0) || 0)
+	return status.display_in_currency ? dollars : dollars * status.quota_per_unit
 }
 
 /** The amount field's text as a whole number, at least 1 (docs/specification/tokens-and-money.md#online-top-up: amount input floor 1). */

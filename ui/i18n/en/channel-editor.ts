@@ -1,3 +1,5 @@
+import { CHANNEL_MESSAGE_ENTRIES } from '@shared/messages/channels'
+
 /** English texts of ui/features/channels/editor, keyed by the zh source string. */
 export const channelEditor: Record<string, string> = {
 	// page
@@ -62,8 +64,13 @@ export const channelEditor: Record<string, string> = {
 	'优先级': 'Priority',
 	'权重': 'Weight',
 	'额外设置': 'Extra settings',
-	'可选，JSON 格式的渠道额外设置，例如 force_format 强制把请求格式化为 OpenAI 格式':
-		'Optional, extra channel settings as JSON, e.g. force_format to force requests into the OpenAI format',
+	'可选，JSON 格式的渠道额外设置：system_prompt 系统提示词（请求没有系统消息时加在最前）；system_prompt_override 请求已有系统消息时也把它加在该消息前；force_format 只发送 OpenAI 文档中的请求字段；thinking_to_content 把推理内容写成回答中的 <think>…</think> 文本；pass_through_body_enabled 原样转发客户端的请求体（不做模型重定向，以上设置不生效）。不支持 proxy':
+		'Optional, extra channel settings as JSON: system_prompt, a system prompt (added first when the request has no system message); system_prompt_override, also put it before the request\'s own system message; force_format, send only the request fields OpenAI documents; thinking_to_content, write reasoning into the answer as <think>…</think> text; pass_through_body_enabled, send the client\'s request body as it is (no model mapping, the settings above do not apply). proxy is not supported',
+	'最大输入 token 数': 'Max input tokens',
+	'提示词超过这个 token 数的请求不会发往这个渠道，改走同模型的其他渠道；都不能接受时请求被拒绝（400）。0 或留空表示不限':
+		'Calls whose prompt has more tokens than this are not sent to this channel but to the model\'s other channels; when none can take them they are refused (400). 0 or empty means no limit',
+	'不限': 'No limit',
+	'最大输入 token 数必须是非负整数，0 或留空表示不限': 'Max input tokens must be a non-negative whole number; 0 or empty means no limit',
 	'默认测试模型': 'Default test model',
 	'测试渠道时默认使用的模型': 'The model used by default when testing the channel',
 	'例如：gpt-4o-mini': 'For example: gpt-4o-mini',
@@ -102,6 +109,8 @@ export const channelEditor: Record<string, string> = {
 		'The type, base URL and settings such as the region decide where the key is sent: enter the key again to change them',
 	'请重新填写密钥': 'Enter the key again',
 	'额外设置必须是合法的 JSON 对象': 'Extra settings must be a valid JSON object',
+	// the extra setting's known keys, as the server words them (src/shared/messages/channels.ts)
+	...Object.fromEntries((['settingBoolean', 'settingSystemPrompt', 'settingProxyUnsupported'] as const).map((name) => CHANNEL_MESSAGE_ENTRIES[name])),
 	'状态码复写必须是合法的 JSON 对象': 'Status code mapping must be a valid JSON object',
 	'优先级必须是不小于 {minimum} 的整数': 'Priority must be an integer not less than {minimum}',
 	'权重必须是非负整数': 'Weight must be a non-negative integer',
@@ -112,7 +121,7 @@ export const channelEditor: Record<string, string> = {
 	'模型与路由': 'Models and routing',
 	'谁能用这个渠道、用哪些模型，以及它在同类渠道中的先后': 'Who may use this channel, with which models, and its place among channels of the same models',
 	'高级设置': 'Advanced',
-	'可选：额外设置、测试模型、自动禁用和状态码复写': 'Optional: extra settings, test model, automatic disabling and status code rewriting',
+	'可选：额外设置、最大输入 token 数、测试模型、自动禁用和状态码复写': 'Optional: extra settings, max input tokens, test model, automatic disabling and status code rewriting',
 	'这些模型还没有价格，调用会被拒绝，操练场和定价页也不会列出它们：{models}': 'These models have no price yet: calls to them are refused, and the playground and the pricing page leave them out: {models}',
 	'去倍率设置为它们定价': 'Price them in the ratio settings',
 	'自用、不计费时，可开启自用模式': 'For a gateway of your own without billing, turn on self-use mode',

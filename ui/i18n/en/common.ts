@@ -1,6 +1,9 @@
 /** English texts of the shell, the kit and the error catalogue, keyed by the zh source string. */
 export const common: Record<string, string> = {
-	// errors (docs/specification/console.md#what-the-console-says)
+	// the demo-site notice (DemoSiteEnabled)
+	'这是一个演示站点：其他访客能看到这里的数据，数据可能随时被重置。请勿填写真实的密钥、密码或个人信息。':
+		'This is a demo site: other visitors can see what is here, and it may be reset at any time. Do not enter real keys, passwords or personal information.',
+		// errors (docs/specification/console.md#what-the-console-says)
 	'未登录或登录已过期，请重新登录': 'Not logged in or login expired, please log in again',
 	'请求次数过多，请稍后再试': 'Too many requests, please try again later',
 	'服务器内部错误，请联系管理员': 'Server internal error, please contact the administrator',

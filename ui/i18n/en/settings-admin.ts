@@ -227,7 +227,8 @@ export const settingsAdmin: Record<string, string> = {
 	'充值分组倍率': 'Top-up group ratios',
 	'JSON 对象：分组名 → 充值价格倍率': 'JSON object: group name → top-up price ratio',
 	'充值方式设置': 'Payment methods',
-	'JSON 列表：每项有 name、type，可选 color 和 min_topup': 'JSON list: each item has name and type, optionally color and min_topup',
+	'JSON 列表：每项有 name、type，可选 color 和 min_topup（该方式的最低充值美元数量，高于最低充值美元数量时生效）':
+		'JSON list: each item has name and type, optionally color and min_topup (the least a top-up with that method buys, in dollars; applies when above the minimum top-up)',
 	'充值分组倍率不是合法的 JSON 字符串': 'Top-up group ratios is not a valid JSON string',
 	'充值方式设置不是合法的 JSON 字符串': 'Payment methods is not a valid JSON string',
 	// system: sign-in and registration

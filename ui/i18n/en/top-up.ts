@@ -20,6 +20,7 @@ export const topUp: Record<string, string> = {
 	'在线充值': 'Online top-up',
 	'管理员未开启在线充值！': 'The admin has not enabled online top-up!',
 	'最低充值 {min}': 'Minimum top-up: {min}',
+	'（最低 {min}）': ' (minimum {min})',
 	'充值数量（美元）': 'Amount (USD)',
 	'充值数量（额度）': 'Amount (quota)',
 	'充值数量不能小于 {min}': 'The top-up amount cannot be less than {min}',

@@ -20,6 +20,8 @@ export type ChannelPayload = {
 	model_mapping: string
 	status_code_mapping: string
 	setting: string
+	/** 0: no limit. */
+	max_input_tokens?: number
 	tag: string
 	priority?: number
 	weight?: number

@@ -7,6 +7,7 @@ import type { ChannelPayload } from './api'
 import { DEFAULT_NEW_CHANNEL_TYPE } from './presets'
 import type { FormProblem } from '@ui/lib/use-form-problem'
 import { MAX_COST_RATIO } from '@shared/channel-cost-constants'
+import { channelSettingProblems } from '@shared/channel-setting'
 
 export type CreateMode = (typeof CREATE_MODE)[keyof typeof CREATE_MODE]
 
@@ -30,6 +31,8 @@ export type ChannelForm = {
 	priority: string
 	weight: string
 	setting: string
+	/** The longest prompt (tokens) the channel is given; empty or 0 for no limit. */
+	maxInputTokens: string
 	testModel: string
 	autoBan: boolean
 	statusCodeMapping: string
@@ -55,6 +58,7 @@ export const newChannelForm: ChannelForm = {
 	priority: '0',
 	weight: '0',
 	setting: '',
+	maxInputTokens: '',
 	testModel: '',
 	autoBan: true,
 	statusCodeMapping: '',
@@ -80,6 +84,7 @@ export function formFromChannel(channel: ChannelView): ChannelForm {
 		priority: String(channel.priority),
 		weight: String(channel.weight),
 		setting: channel.setting,
+		maxInputTokens: channel.max_input_tokens > 0 ? String(channel.max_input_tokens) : '',
 		testModel: channel.test_model,
 		autoBan: channel.auto_ban === 1,
 		statusCodeMapping: channel.status_code_mapping,
@@ -103,6 +108,7 @@ export const formMessages = {
 	statusCodeMappingInvalid: '状态码复写必须是合法的 JSON 对象',
 	priorityInteger: '优先级必须是不小于 {minimum} 的整数',
 	weightInteger: '权重必须是非负整数',
+	maxInputTokensInvalid: '最大输入 token 数必须是非负整数，0 或留空表示不限',
 	vertexKeyInvalid: '密钥必须是服务账号的 JSON 密钥（批量创建时一行一个）',
 	vertexRegionInvalid: '部署地区必须是地区名或合法的 JSON 对象',
 	costRatioInvalid: '成本倍率须为 0 到 10000 之间的数字，留空表示未知',
@@ -161,6 +167,8 @@ export function findProblem(form: ChannelForm, creating: boolean, needsKey = fal
 	const cycle = mappingCycle(form.modelMapping)
 	if (cycle) return { message: formMessages.modelMappingCycle, values: { cycle: describeCycle(cycle) }, fields: ['modelMapping'] }
 	if (!isJsonObjectText(form.setting)) return { message: formMessages.settingInvalid, fields: ['setting'] }
+	const settingProblem = form.setting.trim() ? channelSettingProblems(JSON.parse(form.setting) as Record<string, unknown>)[0] : undefined
+	if (settingProblem) return { message: settingProblem.message, values: settingProblem.params, fields: ['setting'] }
 	if (!isJsonObjectText(form.statusCodeMapping)) return { message: formMessages.statusCodeMappingInvalid, fields: ['statusCodeMapping'] }
 	if (form.type === CHANNEL_TYPE.vertex) {
 		const problem = findVertexProblem(form)
@@ -170,6 +178,8 @@ export function findProblem(form: ChannelForm, creating: boolean, needsKey = fal
 	if (priority && (!isIntegerText(priority) || Number(priority) < PRIORITY_MIN)) return { message: formMessages.priorityInteger, values: { minimum: PRIORITY_MIN }, fields: ['priority'] }
 	const weight = form.weight.trim()
 	if (weight && (!isIntegerText(weight) || Number(weight) < WEIGHT_MIN)) return { message: formMessages.weightInteger, fields: ['weight'] }
+	const maxInputTokens = form.maxInputTokens.trim()
+	if (maxInputTokens && (!isIntegerText(maxInputTokens) || Number(maxInputTokens) < 0)) return { message: formMessages.maxInputTokensInvalid, fields: ['maxInputTokens'] }
 	const costRatio = form.costRatio.trim()
 	if (costRatio && !(Number.isFinite(Number(costRatio)) && Number(costRatio) >= 0 && Number(costRatio) <= MAX_COST_RATIO)) return { message: formMessages.costRatioInvalid, fields: ['costRatio'] }
 	if (!isModelCostText(form.modelCost)) return { message: formMessages.modelCostInvalid, fields: ['modelCost'] }
@@ -205,6 +215,7 @@ function payloadFromForm(form: ChannelForm): ChannelPayload {
 		model_mapping: form.modelMapping.trim(),
 		status_code_mapping: form.statusCodeMapping.trim(),
 		setting: form.setting.trim(),
+		max_input_tokens: optionalInteger(form.maxInputTokens) ?? 0,
 		tag: form.tag.trim(),
 		priority: optionalInteger(form.priority),
 		weight: optionalInteger(form.weight),

@@ -17,7 +17,10 @@ export const BASE_URL_FIELDS: Partial<Record<ChannelType, { label: string; place
 
 /** Templates the JSON fields can be filled with (docs/specification/channels.md#types). */
 export const MODEL_MAPPING_TEMPLATE = JSON.stringify({ 'gpt-3.5-turbo': 'gpt-3.5-turbo-0125' }, null, 2)
-export const SETTING_TEMPLATE = JSON.stringify({ force_format: true }, null, 2)
+/** Every key the relay applies (src/shared/channel-setting.ts), each as it is when off. */
+export const SETTING_TEMPLATE = JSON.stringify({
+	system_prompt: '', system_prompt_override: false, force_format: false, thinking_to_content: false, pass_through_body_enabled: false,
+}, null, 2)
 export const MODEL_COST_TEMPLATE = JSON.stringify({ 'gpt-4o': { input: 2.5, output: 10, cache_read: 1.25 }, 'dall-e-3': { per_call: 0.04 } }, null, 2)
 export const STATUS_CODE_MAPPING_TEMPLATE = JSON.stringify({ 400: '500' }, null, 2)
 /** A Vertex region map: `default` for models not listed. */

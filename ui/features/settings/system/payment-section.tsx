@@ -37,7 +37,7 @@ export function PaymentSection() {
 				<OptionNumber form={form} name="MinTopUp" label="最低充值美元数量" hint="以美元为单位" step={1} />
 			</FieldGrid>
 			<OptionJson form={form} name="TopupGroupRatio" label="充值分组倍率" hint="JSON 对象：分组名 → 充值价格倍率" />
-			<OptionJson form={form} name="PayMethods" label="充值方式设置" hint="JSON 列表：每项有 name、type，可选 color 和 min_topup" />
+			<OptionJson form={form} name="PayMethods" label="充值方式设置" hint="JSON 列表：每项有 name、type，可选 color 和 min_topup（该方式的最低充值美元数量，高于最低充值美元数量时生效）" />
 		</SectionCard>
 	)
 }

@@ -23,7 +23,8 @@ const PRICE_DEBOUNCE_MS = 300
 
 /**
  * Online top-up (docs/specification/tokens-and-money.md#online-top-up): the amount, its payable money priced live by the server, one button
- * per payment method; a click asks the payable amount, confirms, then sends the browser to pay.
+ * per payment method (with its own minimum when it sets a larger one); a click asks the payable
+ * amount, confirms, then sends the browser to pay.
  * `balance` is the caller's quota: an amount the balance could not take is refused here.
  */
 export function OnlineTopUpCard({ balance }: { balance: number }) {
@@ -58,8 +59,9 @@ export function OnlineTopUpCard({ balance }: { balance: number }) {
 			toast.error(t('管理员未开启在线充值！'))
 			return
 		}
-		if (amount < minimum) {
-			toast.error(t('充值数量不能小于 {min}', { min: minimum }))
+		const methodMinimum = minimumTopUp(status, method)
+		if (amount < methodMinimum) {
+			toast.error(t('充值数量不能小于 {min}', { min: methodMinimum }))
 			return
 		}
 		if (exceedsBalanceLimit(balance, creditedQuota(amount, status))) {
@@ -67,7 +69,7 @@ export function OnlineTopUpCard({ balance }: { balance: number }) {
 			return
 		}
 		setBusy(true)
-		const envelope = await callApi(t, fetchPayableAmount(browserApi, amount))
+		const envelope = await callApi(t, fetchPayableAmount(browserApi, amount, method.type))
 		setBusy(false)
 		if (!envelope) return
 		setPayable(envelope.data)
@@ -131,6 +133,7 @@ export function OnlineTopUpCard({ balance }: { balance: number }) {
 							onClick={() => void choose(method)}
 						>
 							{t(builtInText(method.name))}
+							{minimumTopUp(status, method) > minimum ? <span data-testid={`pay-${method.type}-minimum`}>{t('（最低 {min}）', { min: minimumTopUp(status, method) })}</span> : null}
 						</Button>
 					))}
 				</div>
