@@ -62,6 +62,7 @@ export const relayErrors = {
 	insufficientUserQuota: () => wordedRelayError(403, RELAY_MESSAGES.insufficientUserQuota, 'insufficient_quota', 'insufficient_user_quota'),
 	insufficientTokenQuota: () => new RelayError(403, 'insufficient token quota', 'insufficient_quota', 'insufficient_token_quota'),
 	badRequest: (message: string) => new RelayError(400, message, 'invalid_request_error', 'invalid_request'),
+	videoPricedPerSecond: (model: string) => new RelayError(400, `the video model ${model} has no price per second (ModelPrice) in this gateway`, 'invalid_request_error', 'model_price_error'),
 	notImplemented: (path: string) => new RelayError(501, `${path} is not supported by this gateway yet`, 'invalid_request_error', 'not_implemented'),
 	modelNotFound: (model: string) => wordedRelayError(404, withValues(RELAY_MESSAGES.modelNotFound, { model }), 'invalid_request_error', 'model_not_found'),
 	upstreamUnavailable: () => wordedRelayError(502, RELAY_MESSAGES.upstreamUnavailable, 'upstream_error', 'bad_gateway'),

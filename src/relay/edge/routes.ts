@@ -13,6 +13,7 @@ import { taskRoutes } from '../tasks/routes'
 import { countClaudeTokens, relayClaudeMessages } from './claude'
 import { geminiRoutes, listGeminiModels, speaksGemini } from './gemini'
 import { mediaRoutes } from './media'
+import { videoRoutes } from './videos'
 import { listModels, relayOpenAI } from './openai'
 import { playgroundRoutes } from './playground/routes'
 import { responsesRoutes } from './responses'
@@ -33,6 +34,7 @@ export function relayRoutes(dependencies: Dependencies, relay: RelayServices) {
 			? listGeminiModels(dependencies, relay, request, address(server, request), params.model)
 			: listModels(dependencies, relay, request, address(server, request), params.model))
 		.use(mediaRoutes(dependencies, relay))
+		.use(videoRoutes(dependencies, relay))
 		.all('/*', ({ request }) => openAIErrorResponse(relayErrors.notImplemented(new URL(request.url).pathname)))
 	return new Elysia().use(sessionRoutes(dependencies, relay)).use(openAIFormat).use(responsesRoutes(dependencies, relay)).use(geminiRoutes(dependencies, relay)).use(playgroundRoutes(dependencies, relay)).use(taskRoutes(dependencies, relay))
 }

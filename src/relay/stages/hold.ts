@@ -92,6 +92,29 @@ export class CallScope {
 	}
 
 	/**
+	 * Hands the hold to a task the upstream took (a video: stages/video-answer.ts): `adoption`
+	 * records the task and makes the hold its own in one unit of work, and the task's end settles or
+	 * returns it (relay/tasks/task-rows.ts). Only once, like settle, and only for a call an upstream
+	 * answered; when the adoption fails the hold is returned here.
+	 */
+	async handOver(adoption: () => Promise<void>): Promise<void> {
+		if (this.state !== 'held') return
+		if (!this.answeredBy) throw new Error('a hold is handed to a task only once an upstream took it')
+		this.close()
+		try {
+			await adoption()
+		} catch (error) {
+			await voidCall(this.dependencies, this.relay, this.call, 'upstream_failed')
+			throw error
+		}
+	}
+
+	/** The key that answered, once an upstream did. */
+	get answerer(): AnsweredBy | undefined {
+		return this.answeredBy
+	}
+
+	/**
 	 * Returns the hold in full: nothing billable reached the client. Only once; does nothing when
 	 * nothing is held. Never throws: a failure is logged, and the reconciler frees the hold later.
 	 */

@@ -115,7 +115,7 @@ export async function openUpstream(dependencies: Dependencies, relay: { outbound
 		throw new ChannelUnfitError('model mapping cycle')
 	}
 	const upstreamChannel = channel.baseUrl ? channel : { ...channel, baseUrl: adaptor.defaultBaseUrl }
-	const send = (request: { method?: 'GET' | 'POST'; url: string; headers: Record<string, string>; body: string | Uint8Array<ArrayBuffer> }) =>
+	const send = (request: { method?: 'GET' | 'POST' | 'DELETE'; url: string; headers: Record<string, string>; body: string | Uint8Array<ArrayBuffer> }) =>
 		relay.outbound(request.url, { method: request.method ?? 'POST', headers: request.headers, body: request.body, signal: call.signal })
 
 	if (service.via === 'native') {
@@ -148,6 +148,13 @@ export async function openUpstream(dependencies: Dependencies, relay: { outbound
 		const upload = canonicalRequest.upload && await uploadUpstreamBody(canonicalRequest.upload, body.model)
 		const sent = upload ? { ...request, headers: { ...request.headers, 'content-type': upload.contentType }, body: upload.bytes } : request
 		return { ...canonical, response: await send(sent), readAnswer: passedAnswer, readEvents: (body, options = {}) => readSseAnswerEvents(body, options) }
+	}
+
+	if (service.via === 'video') {
+		// A video task's submit, in its upstream's wire (providers/*/videos): an upload goes as it came, model mapped.
+		const upload = canonicalRequest.upload && await uploadUpstreamBody(canonicalRequest.upload, body.model)
+		const request = await service.videos.submitRequest(upstreamChannel, { body, upload, remixOf: canonicalRequest.remixOf?.upstreamId }, adaptorContext(dependencies, relay, call.signal))
+		return { ...canonical, response: await send(request), readAnswer: passedAnswer, readEvents: (body) => readSseAnswerEvents(body) }
 	}
 
 	const { converter } = service

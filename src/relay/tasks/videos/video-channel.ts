@@ -1,0 +1,32 @@
+/**
+ * The channel and key a video task lives on, for its polls and reads: the upstream knows the task
+ * only under the key that submitted it. The routing table has enabled channels with their keys; a
+ * disabled one is read from the store (its tasks still finish).
+ */
+import type { Dependencies } from '@/dependencies'
+import type { RoutableChannel } from '../../routing/routing-table'
+import { adaptorFor } from '../../providers/registry'
+import type { VideoAdaptor } from '../../providers/types'
+import type { RelayServices } from '../../services'
+import { channelsById } from '../polling'
+import { readBilling, type TaskRow } from '../task-rows'
+
+export interface VideoChannel {
+	channel: RoutableChannel
+	videos: VideoAdaptor
+	upstreamId: string
+	/** The upstream model name (Veo and Kling name it in their poll paths). */
+	upstreamModel: string
+}
+
+/** Undefined when the channel is gone or no longer serves videos. */
+export async function videoChannelOf(dependencies: Dependencies, relay: RelayServices, row: TaskRow, known?: Map<number, RoutableChannel>): Promise<VideoChannel | undefined> {
+	const billing = readBilling(row.privateData)
+	const routed = relay.routing.channel(row.channelId)
+	const stored = routed ?? known?.get(row.channelId) ?? (await channelsById(dependencies, [row.channelId])).get(row.channelId)
+	const adaptor = stored && adaptorFor(stored.type)
+	if (!stored || !adaptor?.videos) return undefined
+	const key = stored.keys.find((candidate) => candidate.index === billing.key_index)?.key ?? stored.key
+	const channel = { ...stored, key, baseUrl: stored.baseUrl || adaptor.defaultBaseUrl }
+	return { channel, videos: adaptor.videos, upstreamId: billing.upstream_id ?? '', upstreamModel: billing.upstream_model || billing.model }
+}
