@@ -13,6 +13,7 @@ import type { Converter, NativeFormat, OpenAIPassThrough, ProviderAdaptor, Relay
 import { openai } from './openai'
 import { midjourney, midjourneyPlus } from './midjourney'
 import { suno } from './suno'
+import { kling } from './kling'
 import { ollama } from './ollama'
 import { anthropic } from './anthropic'
 import { aws } from './aws'
@@ -80,6 +81,7 @@ const ADAPTORS: readonly ProviderAdaptor[] = [
 	fastgpt,
 	aiProxyLibrary,
 	mokaai,
+	kling,
 ]
 
 /**

@@ -12,6 +12,7 @@ import { costOfCall } from '@/billing/cost'
 import { nowSeconds } from '@/lib/clock'
 import { RELAY_MESSAGES } from '@shared/messages/relay'
 import { wordedRelayError } from '../errors'
+import { hasVideoReference } from '../formats/videos/reference'
 import { videoSeconds, videoSize } from '../formats/videos/requests'
 import { adaptorFor } from '../providers/registry'
 import type { RelayServices } from '../services'
@@ -32,7 +33,7 @@ export async function videoAnswer(dependencies: Dependencies, relay: RelayServic
 	const videos = adaptorFor(channel.type)?.videos
 	let submitted
 	try {
-		submitted = videos!.readSubmit(await upstream.opened.response.text())
+		submitted = videos!.readSubmit(await upstream.opened.response.text(), { withImage: hasVideoReference(call.request) })
 	} catch {
 		throw malformed()
 	}

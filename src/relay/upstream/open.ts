@@ -12,6 +12,7 @@ import type { CanonicalRequest } from '../formats/canonical'
 import { readSseAnswerEvents, type EventReader, type Json, type ReadEvent, type SseAnswerOptions, type WireFormat } from '../formats/events'
 import { isObject } from '../formats/json'
 import { uploadUpstreamBody } from '../formats/media/multipart'
+import { videoReference } from '../formats/videos/reference'
 import { textReader } from '../formats/sse'
 import { adaptorFor, serviceFor, servesEndpoint } from '../providers/registry'
 import {
@@ -152,8 +153,11 @@ export async function openUpstream(dependencies: Dependencies, relay: { outbound
 
 	if (service.via === 'video') {
 		// A video task's submit, in its upstream's wire (providers/*/videos): an upload goes as it came, model mapped.
-		const upload = canonicalRequest.upload && await uploadUpstreamBody(canonicalRequest.upload, body.model)
-		const request = await service.videos.submitRequest(upstreamChannel, { body, upload, remixOf: canonicalRequest.remixOf?.upstreamId }, adaptorContext(dependencies, relay, call.signal))
+		const { videos } = service
+		const context = adaptorContext(dependencies, relay, call.signal)
+		const upload = canonicalRequest.upload && !videos.inlineReference ? await uploadUpstreamBody(canonicalRequest.upload, body.model) : undefined
+		const reference = videos.inlineReference ? await videoReference(canonicalRequest, context) : undefined
+		const request = await videos.submitRequest(upstreamChannel, { body, upload, reference, remixOf: canonicalRequest.remixOf?.upstreamId }, context)
 		return { ...canonical, response: await send(request), readAnswer: passedAnswer, readEvents: (body) => readSseAnswerEvents(body) }
 	}
 
@@ -190,7 +194,7 @@ function answeredWith(response: OpenedResponse, status: number, text: string): O
 	return { ...response, status, ok: status >= 200 && status < 300, body: textReader(text), text: async () => text }
 }
 
-function adaptorContext(dependencies: Dependencies, relay: { outbound: UpstreamFetch }, signal: AbortSignal): AdaptorContext {
+export function adaptorContext(dependencies: Dependencies, relay: { outbound: UpstreamFetch }, signal: AbortSignal): AdaptorContext {
 	return {
 		now: () => Date.now(),
 		fetchMedia: mediaFetcher(dependencies, signal),

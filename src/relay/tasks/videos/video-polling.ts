@@ -11,6 +11,7 @@ import { isUnfinished } from '@/db/stores/task-status'
 import type { UpstreamTaskState } from '../../providers/types'
 import type { RelayServices } from '../../services'
 import { scrubSecrets } from '../../upstream/messages'
+import { adaptorContext } from '../../upstream/open'
 import { channelsById } from '../polling'
 import type { ReportOutcome, TaskRow } from '../task-rows'
 import { videoChannelOf } from './video-channel'
@@ -41,8 +42,8 @@ export async function pollVideos(dependencies: Dependencies, relay: RelayService
 			count(await apply(row, failure('the upstream gave the task no id'), 'task_failed'))
 			continue
 		}
-		const upstream = videos.pollRequest(channel, upstreamId, upstreamModel)
 		try {
+			const upstream = await videos.pollRequest(channel, upstreamId, upstreamModel, adaptorContext(dependencies, relay, AbortSignal.timeout(POLL_TIMEOUT_MS)))
 			const response = await relay.outbound(upstream.url, { method: upstream.method ?? 'GET', headers: upstream.headers, body: upstream.method === 'POST' ? upstream.body : undefined, signal: AbortSignal.timeout(POLL_TIMEOUT_MS) })
 			const text = await response.text()
 			if (!response.ok) throw new Error(`the upstream answered ${response.status}`)

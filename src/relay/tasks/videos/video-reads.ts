@@ -8,7 +8,8 @@ import { isFinishedTaskStatus, TASK_PLATFORM, TASK_STATUS } from '@shared/task-c
 import type { Dependencies } from '@/dependencies'
 import { readerStream } from '@/lib/outbound/body-guard'
 import { RelayError, relayErrors } from '../../errors'
-import { VIDEO_VARIANTS, type VideoVariant } from '../../providers/types'
+import { VIDEO_VARIANTS, type VideoState, type VideoVariant } from '../../providers/types'
+import { adaptorContext } from '../../upstream/open'
 import type { RelayServices } from '../../services'
 import { scrubSecrets } from '../../upstream/messages'
 import { videoChannelOf } from './video-channel'
@@ -53,9 +54,10 @@ export async function deleteVideo(dependencies: Dependencies, relay: RelayServic
 	const row = await ownVideo(dependencies, userId, id)
 	if (!isFinishedTaskStatus(row.status)) throw relayErrors.badRequest(`the video ${id} is still being generated; it can be deleted once it completed or failed`)
 	const found = row.status === TASK_STATUS.success ? await videoChannelOf(dependencies, relay, row) : undefined
-	const upstream = found?.videos.deleteRequest?.(found.channel, found.upstreamId)
-	if (found && upstream) {
-		await relay.outbound(upstream.url, { method: upstream.method ?? 'DELETE', headers: upstream.headers, signal: AbortSignal.timeout(READ_TIMEOUT_MS) })
+	if (found?.videos.deleteRequest) {
+		const signal = AbortSignal.timeout(READ_TIMEOUT_MS)
+		await Promise.resolve(found.videos.deleteRequest(found.channel, found.upstreamId, adaptorContext(dependencies, relay, signal)))
+			.then((upstream) => relay.outbound(upstream.url, { method: upstream.method ?? 'DELETE', headers: upstream.headers, signal }))
 			.then((response) => response.text())
 			.catch((error) => dependencies.logger.warn('deleting a video upstream failed', { channelId: found.channel.id, reason: scrubSecrets(String((error as Error).message ?? error), found.channel) }))
 	}
@@ -77,16 +79,22 @@ export async function videoContent(dependencies: Dependencies, relay: RelayServi
 	const found = await videoChannelOf(dependencies, relay, row)
 	if (!found) throw new RelayError(503, `the channel that made the video ${id} is not available now`, 'server_error', 'channel_unavailable')
 	const { channel, videos, upstreamId, upstreamModel } = found
+	const context = adaptorContext(dependencies, relay, signal)
 	try {
-		let state = { status: 'completed' as const, progress: 100, failReason: '', hasVideo: true, videoUrl: '' }
+		let state: VideoState = { status: 'completed', progress: 100, failReason: '', hasVideo: true, videoUrl: '' }
 		if (videos.contentNeedsState) {
-			const poll = videos.pollRequest(channel, upstreamId, upstreamModel)
+			const poll = await videos.pollRequest(channel, upstreamId, upstreamModel, context)
 			const answer = await relay.outbound(poll.url, { method: poll.method ?? 'GET', headers: poll.headers, body: poll.method === 'POST' ? poll.body : undefined, signal })
 			const text = await answer.text()
 			if (!answer.ok) throw relayErrors.upstreamUnavailable()
 			state = { ...videos.readPoll(text), status: 'completed' }
 		}
-		const upstream = videos.contentRequest(channel, upstreamId, variant, state)
+		if (state.inline) {
+			if (variant !== 'video') throw new RelayError(400, `the video ${id} has no ${variant}`, 'invalid_request_error', 'variant_unavailable')
+			const bytes = Buffer.from(state.inline.data, 'base64')
+			return { contentType: state.inline.mimeType, length: String(bytes.byteLength), body: new Blob([bytes]).stream() }
+		}
+		const upstream = await videos.contentRequest(channel, upstreamId, variant, state, context)
 		if (!upstream) throw new RelayError(400, `the video ${id} has no ${variant}`, 'invalid_request_error', 'variant_unavailable')
 		const opened = await relay.outbound(upstream.url, { method: upstream.method ?? 'GET', headers: upstream.headers, signal })
 		if (!opened.ok || !opened.body) {
