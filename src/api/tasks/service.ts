@@ -33,10 +33,10 @@ export async function listDrawings(dependencies: Dependencies, query: Midjourney
 		store.db.select({ value: count() }).from(midjourneys).where(where), (row) => toMidjourneyEntry(dependencies, row, scope.admin))
 }
 
-export async function listTasks({ store }: Dependencies, query: TaskQuery, scope: TaskScope): Promise<Page<TaskEntry | AdminTaskEntry>> {
+export async function listTasks({ store, secrets }: Dependencies, query: TaskQuery, scope: TaskScope): Promise<Page<TaskEntry | AdminTaskEntry>> {
 	const { tasks } = store.tables
 	// The Responses API's records of which channel keeps a response share the table; they are no tasks.
 	const where = and(ne(tasks.platform, KEPT_RESPONSE_PLATFORM), ...taskConditions(tasks, query, scope, { column: tasks.taskId, value: query.task_id }))
 	return readPage(query, (limit, offset) => store.db.select().from(tasks).where(where).orderBy(desc(tasks.id)).limit(limit).offset(offset),
-		store.db.select({ value: count() }).from(tasks).where(where), (row) => toTaskEntry(row, scope.admin))
+		store.db.select({ value: count() }).from(tasks).where(where), (row) => toTaskEntry({ secrets }, row, scope.admin))
 }

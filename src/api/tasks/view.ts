@@ -1,7 +1,9 @@
 import type { AdminMidjourneyEntry, AdminTaskEntry, MidjourneyEntry, TaskEntry } from '@shared/task'
 import type { Tables } from '@/db'
 import type { Dependencies } from '@/dependencies'
-import { midjourneyImagePath } from '@/auth/signed-links'
+import { TASK_PLATFORM, TASK_STATUS } from '@shared/task-constants'
+import { readVideoProperties } from '@shared/video'
+import { midjourneyImagePath, videoContentPath } from '@/auth/signed-links'
 
 type DrawingRecord = Tables['midjourneys']['$inferSelect']
 type TaskRecord = Tables['tasks']['$inferSelect']
@@ -42,8 +44,15 @@ function parsedData(text: string): unknown {
 	}
 }
 
+/** A video task's request, and its content through Ferry once it completed. */
+function videoOf(secrets: Dependencies['secrets'], row: TaskRecord): TaskEntry['video'] {
+	if (row.platform !== TASK_PLATFORM.video) return null
+	const { model, seconds, size, prompt } = readVideoProperties(row.properties)
+	return { model, seconds, size, prompt, content_url: row.status === TASK_STATUS.success ? videoContentPath(secrets, row.taskId) : '' }
+}
+
 /** An async task as the task log shows it (seed 002 §3); `private_data` (upstream id, billing) never leaves. */
-export function toTaskEntry(row: TaskRecord, admin: boolean): TaskEntry | AdminTaskEntry {
+export function toTaskEntry({ secrets }: Pick<Dependencies, 'secrets'>, row: TaskRecord, admin: boolean): TaskEntry | AdminTaskEntry {
 	const entry: TaskEntry = {
 		id: row.id,
 		user_id: row.userId,
@@ -58,6 +67,7 @@ export function toTaskEntry(row: TaskRecord, admin: boolean): TaskEntry | AdminT
 		progress: row.progress,
 		quota: row.quota,
 		data: parsedData(row.data),
+		video: videoOf(secrets, row),
 	}
 	return admin ? { ...entry, channel_id: row.channelId } : entry
 }

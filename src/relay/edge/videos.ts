@@ -19,7 +19,8 @@ import { adaptorFor } from '../providers/registry'
 import type { RelayServices } from '../services'
 import type { RelayCaller } from '../caller'
 import { deleteVideo, listVideos, retrieveVideo, videoContent } from '../tasks/videos/video-reads'
-import { ownVideo, readVideoProperties } from '../tasks/videos/video-rows'
+import { ownVideo, readVideoPropertiesOf, videoNotFound, videoOwner } from '../tasks/videos/video-rows'
+import { isVideoContentSignature } from '@/auth/signed-links'
 import { readBilling } from '../tasks/task-rows'
 import { TASK_STATUS } from '@shared/task-constants'
 import { readJsonCall, readUploadCall } from './read-body'
@@ -56,13 +57,17 @@ function remixVideo(dependencies: Dependencies, relay: RelayServices, request: R
 		await relay.routing.ready()
 		const channel = relay.routing.channel(original.channelId)
 		if (!channel || !adaptorFor(channel.type)?.videos?.remixes) throw relayErrors.badRequest(`the video ${id} cannot be remixed: its upstream does not remix videos`)
-		const properties = readVideoProperties(original)
+		const properties = readVideoPropertiesOf(original)
 		const prompt = isObject(value) ? value.prompt : undefined
 		const body = { model: properties.model, prompt, seconds: String(properties.seconds), size: properties.size }
 		const pinned: RelayCaller = { ...caller, pinnedChannelId: original.channelId }
 		const remixOf = { videoId: original.taskId, upstreamId: readBilling(original.privateData).upstream_id ?? '' }
 		return { call: { request: { endpoint: 'videos', body, extras: NO_EXTRAS, remixOf }, caller: pinned }, format: openAIClientFormat }
 	})
+}
+
+function contentResponse(content: { contentType: string; length: string | null; body: ReadableStream<Uint8Array> }) {
+	return new Response(content.body, { headers: { 'content-type': content.contentType, ...(content.length ? { 'content-length': content.length } : {}), 'x-content-type-options': 'nosniff' } })
 }
 
 export function videoRoutes(dependencies: Dependencies, relay: RelayServices) {
@@ -83,8 +88,17 @@ export function videoRoutes(dependencies: Dependencies, relay: RelayServices) {
 		.get('/videos/:id', reading(({ params }, caller) => retrieveVideo(dependencies, caller.user.id, params.id!)))
 		.delete('/videos/:id', reading(({ params }, caller) => deleteVideo(dependencies, relay, caller.user.id, params.id!)))
 		.post('/videos/:id/remix', (context) => remixVideo(dependencies, relay, context.request, address(context), context.params.id!), { parse: 'none' })
-		.get('/videos/:id/content', reading(async ({ params, query, request }, caller) => {
-			const content = await videoContent(dependencies, relay, caller.user.id, params.id!, query.variant ?? 'video', request.signal)
-			return new Response(content.body, { headers: { 'content-type': content.contentType, ...(content.length ? { 'content-length': content.length } : {}) } })
-		}))
+		.get('/videos/:id/content', async (context) => {
+			const { params, query, request } = context
+			// The task log's player: a link signed for this video stands for its owner's key.
+			if (query.signature !== undefined && !request.headers.has('authorization')) {
+				try {
+					if (!isVideoContentSignature(dependencies.secrets, params.id!, query.signature)) throw videoNotFound(params.id!)
+					return contentResponse(await videoContent(dependencies, relay, await videoOwner(dependencies, params.id!), params.id!, query.variant ?? 'video', request.signal))
+				} catch (error) {
+					return relayFailure(error, dependencies.logger, openAIErrorResponse)
+				}
+			}
+			return reading(async (_context, caller) => contentResponse(await videoContent(dependencies, relay, caller.user.id, params.id!, query.variant ?? 'video', request.signal)))(context)
+		})
 }

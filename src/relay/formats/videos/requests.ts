@@ -4,6 +4,7 @@
  * Google's Veo, Kling — and anything else is refused with a 400 before anything is held, since the
  * price is per second of the requested length. Upload fields arrive as text (`seconds: "8"`).
  */
+import { type VideoFamily, videoFamily } from '@shared/video'
 import { relayErrors } from '../../errors'
 import { isObject } from '../json'
 import type { Upload } from '../media/multipart'
@@ -12,32 +13,10 @@ import type { Upload } from '../media/multipart'
 export const DEFAULT_VIDEO_MODEL = 'sora-2'
 const PROMPT_MAX_LENGTH = 32_000
 
-interface VideoFamily {
-	/** The lengths it accepts, in seconds; the first is the default. */
-	seconds: readonly number[]
-	/** The sizes it accepts (`width`x`height`); the first is the default. */
-	sizes: readonly string[]
-}
-
-/** Sora 2: 4, 8 or 12 seconds; the pro model's tall and wide sizes are its high-resolution ones. */
-const SORA: VideoFamily = { seconds: [4, 8, 12], sizes: ['720x1280', '1280x720', '1024x1792', '1792x1024'] }
-/** Veo 3 (Gemini API, Vertex AI): 4, 6 or 8 seconds at 720p or 1080p, wide or tall. */
-const VEO: VideoFamily = { seconds: [8, 4, 6], sizes: ['1280x720', '720x1280', '1920x1080', '1080x1920'] }
-/** Kling: 5 or 10 seconds; its aspect ratios 16:9, 9:16 and 1:1 as sizes. */
-const KLING: VideoFamily = { seconds: [5, 10], sizes: ['1280x720', '720x1280', '1024x1024'] }
-
 /** A model Ferry knows no family of: any whole number of seconds up to this, any size up to 4096 a side. */
 const OTHER: VideoFamily = { seconds: [4], sizes: ['720x1280'] }
 const OTHER_MAX_SECONDS = 60
 const OTHER_MAX_SIDE = 4096
-
-export function videoFamily(model: string): VideoFamily | undefined {
-	const name = model.toLowerCase()
-	if (name.startsWith('sora')) return SORA
-	if (name.startsWith('veo')) return VEO
-	if (name.startsWith('kling')) return KLING
-	return undefined
-}
 
 /**
  * Sizes with a side of 1792 pixels or more or a short side of 1080 or more: OpenAI prices sora-2-pro's

@@ -13,7 +13,7 @@ import { adaptorContext } from '../../upstream/open'
 import type { RelayServices } from '../../services'
 import { scrubSecrets } from '../../upstream/messages'
 import { videoChannelOf } from './video-channel'
-import { ownVideo, readVideoProperties, videoView } from './video-rows'
+import { ownVideo, readVideoPropertiesOf, videoView } from './video-rows'
 
 const DEFAULT_LIMIT = 20
 const MAX_LIMIT = 100
@@ -63,7 +63,7 @@ export async function deleteVideo(dependencies: Dependencies, relay: RelayServic
 	}
 	const { store } = dependencies
 	const { tasks } = store.tables
-	await store.db.update(tasks).set({ properties: JSON.stringify({ ...readVideoProperties(row), deleted: true }) }).where(eq(tasks.id, row.id))
+	await store.db.update(tasks).set({ properties: JSON.stringify({ ...readVideoPropertiesOf(row), deleted: true }) }).where(eq(tasks.id, row.id))
 	return { id, object: 'video.deleted', deleted: true }
 }
 

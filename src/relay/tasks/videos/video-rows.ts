@@ -5,8 +5,8 @@
  */
 import { and, eq } from 'drizzle-orm'
 import { TASK_PLATFORM, TASK_STATUS } from '@shared/task-constants'
+import { readVideoProperties, type VideoProperties } from '@shared/video'
 import type { Dependencies } from '@/dependencies'
-import { parseJsonObject } from '@/db/stores/channels'
 import { randomString } from '@/lib/crypto'
 import { RelayError } from '../../errors'
 import type { UpstreamTaskState, VideoState } from '../../providers/types'
@@ -18,29 +18,9 @@ const PERCENT = '%'
 
 export const newVideoId = () => `${ID_PREFIX}${randomString(ID_LENGTH)}`
 
-/** What the client asked for, kept in `properties`: what every read answers. */
-export interface VideoProperties {
-	prompt: string
-	model: string
-	seconds: number
-	size: string
-	/** Ferry's id of the video a remix started from; null otherwise. */
-	remixed_from_video_id: string | null
-	/** Set once the caller deleted it: reads then answer 404. */
-	deleted?: boolean
-}
+export type { VideoProperties }
 
-export function readVideoProperties(row: Pick<TaskRow, 'properties'>): VideoProperties {
-	const data = parseJsonObject(row.properties)
-	return {
-		prompt: typeof data.prompt === 'string' ? data.prompt : '',
-		model: typeof data.model === 'string' ? data.model : '',
-		seconds: typeof data.seconds === 'number' ? data.seconds : 0,
-		size: typeof data.size === 'string' ? data.size : '',
-		remixed_from_video_id: typeof data.remixed_from_video_id === 'string' ? data.remixed_from_video_id : null,
-		...(data.deleted === true ? { deleted: true } : {}),
-	}
-}
+export const readVideoPropertiesOf = (row: Pick<TaskRow, 'properties'>): VideoProperties => readVideoProperties(row.properties)
 
 const STATUS_OF: Record<VideoState['status'], string> = {
 	queued: TASK_STATUS.queued,
@@ -79,7 +59,7 @@ const progressOf = (row: TaskRow) => {
 
 /** The row as OpenAI's video object. */
 export function videoView(row: TaskRow) {
-	const properties = readVideoProperties(row)
+	const properties = readVideoPropertiesOf(row)
 	const status = openAIStatus(row.status)
 	return {
 		id: row.taskId,
@@ -105,8 +85,16 @@ export async function ownVideo({ store }: Pick<Dependencies, 'store'>, userId: n
 	const { tasks } = store.tables
 	const [row] = await store.db.select().from(tasks)
 		.where(and(eq(tasks.userId, userId), eq(tasks.platform, TASK_PLATFORM.video), eq(tasks.taskId, id))).limit(1)
-	if (!row || readVideoProperties(row).deleted) throw videoNotFound(id)
+	if (!row || readVideoPropertiesOf(row).deleted) throw videoNotFound(id)
 	return row
 }
 
 export const statusOfVideo = (state: VideoState) => STATUS_OF[state.status]
+
+/** Who a video belongs to (the signed player link names only the video); 404 when there is no such video. */
+export async function videoOwner({ store }: Pick<Dependencies, 'store'>, id: string): Promise<number> {
+	const { tasks } = store.tables
+	const [row] = await store.db.select({ userId: tasks.userId }).from(tasks).where(and(eq(tasks.platform, TASK_PLATFORM.video), eq(tasks.taskId, id))).limit(1)
+	if (!row) throw videoNotFound(id)
+	return row.userId
+}
