@@ -2,7 +2,8 @@
  * Every relay path, each with its client format's edge: OpenAI-format endpoints under `/v1`,
  * Claude's `/v1/messages`, the Responses API, the long sessions on WebSocket (`/v1/realtime`, `/v1/responses`
  * upgraded: sessions/), Gemini's `/v1beta` (and `/v1/models/*:…`, where
- * @google/genai calls by default), the console's playground, and the async tasks (`/mj`, `/suno`).
+ * @google/genai calls by default), the console's playground, the async tasks (`/mj`, `/suno`), and
+ * videos (`/v1/videos`, and Kling's own `/kling/v1/videos/…`).
  * Each format answers errors in its own shape; unknown OpenAI paths answer 501.
  */
 import { Elysia } from 'elysia'
@@ -12,6 +13,7 @@ import type { RelayServices } from '../services'
 import { taskRoutes } from '../tasks/routes'
 import { countClaudeTokens, relayClaudeMessages } from './claude'
 import { geminiRoutes, listGeminiModels, speaksGemini } from './gemini'
+import { klingRoutes } from './kling'
 import { mediaRoutes } from './media'
 import { videoRoutes } from './videos'
 import { listModels, relayOpenAI } from './openai'
@@ -36,5 +38,5 @@ export function relayRoutes(dependencies: Dependencies, relay: RelayServices) {
 		.use(mediaRoutes(dependencies, relay))
 		.use(videoRoutes(dependencies, relay))
 		.all('/*', ({ request }) => openAIErrorResponse(relayErrors.notImplemented(new URL(request.url).pathname)))
-	return new Elysia().use(sessionRoutes(dependencies, relay)).use(openAIFormat).use(responsesRoutes(dependencies, relay)).use(geminiRoutes(dependencies, relay)).use(playgroundRoutes(dependencies, relay)).use(taskRoutes(dependencies, relay))
+	return new Elysia().use(sessionRoutes(dependencies, relay)).use(openAIFormat).use(responsesRoutes(dependencies, relay)).use(geminiRoutes(dependencies, relay)).use(playgroundRoutes(dependencies, relay)).use(taskRoutes(dependencies, relay)).use(klingRoutes(dependencies, relay))
 }

@@ -162,5 +162,36 @@ for (const target of databaseTargets()) {
 			expect(await account()).toEqual(before)
 			expect(await auditLedger(harness.ferry.store)).toEqual([])
 		})
+
+		test('Kling\'s own clients call its native paths with their Ferry key: the task in Kling\'s envelope under Ferry\'s id, its video through Ferry', async () => {
+			const before = await account()
+			const callKling = (method: string, path: string, body?: unknown, key = client.apiKey) => fetch(`${harness.baseUrl}/kling/v1/videos${path}`, {
+				method, headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined,
+			}).then(async (response) => ({ status: response.status, body: await response.json() as any }))
+			const submitted = await callKling('POST', '/text2video', { model_name: 'kling-v2-1', prompt: 'A kite over the dunes', duration: '10', aspect_ratio: '9:16' })
+			expect(submitted.status).toBe(200)
+			expect(submitted.body).toMatchObject({ code: 0, message: 'SUCCEED', data: { task_status: 'submitted' } })
+			const id = submitted.body.data.task_id as string
+			expect(id).toMatch(/^video_/)
+			expect(kling.requests.findLast((request) => request.method === 'POST')!.body).toEqual({ model_name: 'kling-v2-1', prompt: 'A kite over the dunes', mode: 'std', duration: '10', aspect_ratio: '9:16' })
+			expect((await account()).quota).toBe(before.quota - quotaOf('kling-v2-1', 10))
+
+			kling.succeed(kling.tasks.at(-1)!.id)
+			await poll()
+			const queried = await callKling('GET', `/text2video/${id}`)
+			expect(queried.body).toMatchObject({ code: 0, data: { task_id: id, task_status: 'succeed', task_result: { videos: [{ id, duration: '10' }] } } })
+			const url = queried.body.data.task_result.videos[0].url as string
+			expect(url).toStartWith(`${harness.baseUrl}/v1/videos/${id}/content?variant=video&signature=`)
+			expect(new Uint8Array(await (await fetch(url)).arrayBuffer())).toEqual(kling.bytesOf(kling.tasks.at(-1)!.id))
+			expect((await account()).used - before.used).toBe(quotaOf('kling-v2-1', 10))
+
+			// Another user's task is not found, in Kling's shape; a length Kling does not take is refused before any hold.
+			const stranger = await harness.ferry.createUser('stranger')
+			const strangerKey = (await harness.createToken({ name: 'stranger', unlimited_quota: true }, stranger)).key
+			expect(await callKling('GET', `/text2video/${id}`, undefined, strangerKey)).toMatchObject({ status: 404, body: { code: 1203 } })
+			const held = await account()
+			expect(await callKling('POST', '/text2video', { model_name: 'kling-v2-1', prompt: 'x', duration: '7' })).toMatchObject({ status: 400, body: { code: 1201, message: expect.stringContaining('seconds') } })
+			expect(await account()).toEqual(held)
+		})
 	})
 }
