@@ -41,12 +41,13 @@ describe('the OpenAPI document', () => {
 			['/v1/chat/completions', 'post'], ['/v1/completions', 'post'], ['/v1/embeddings', 'post'], ['/v1/rerank', 'post'],
 			['/v1/models', 'get'], ['/v1/models/{model}', 'get'], ['/v1/messages', 'post'], ['/v1/messages/count_tokens', 'post'],
 			['/v1beta/models/{model}:generateContent', 'post'], ['/v1beta/models/{model}:streamGenerateContent', 'post'],
+			['/v1/videos', 'post'], ['/v1/videos/{id}/content', 'get'], ['/kling/v1/videos/text2video', 'post'],
 		] as const) {
 			expect(document.paths[path]?.[method]?.tags).toEqual(['relay'])
 		}
 		expect(document.paths['/api/channel/']?.get?.tags).toEqual(['management'])
 		// Catch-alls and the console's pages are not API.
-		expect(Object.keys(document.paths).filter((path) => path.includes('*') || !/^\/(api|v1|v1beta|pg|mj|suno|(fast|relax|turbo)\/mj)\//.test(path))).toEqual([])
+		expect(Object.keys(document.paths).filter((path) => path.includes('*') || !/^\/(api|v1|v1beta|pg|mj|suno|kling|(fast|relax|turbo)\/mj)\//.test(path))).toEqual([])
 	})
 
 	test('describes JSON bodies and query parameters from the routes\' zod schemas', () => {
