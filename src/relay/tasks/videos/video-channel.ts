@@ -6,7 +6,7 @@
 import type { Dependencies } from '@/dependencies'
 import type { RoutableChannel } from '../../routing/routing-table'
 import { adaptorFor } from '../../providers/registry'
-import type { VideoAdaptor } from '../../providers/types'
+import type { UpstreamRequest, VideoAdaptor } from '../../providers/types'
 import type { RelayServices } from '../../services'
 import { channelsById } from '../polling'
 import { readBilling, type TaskRow } from '../task-rows'
@@ -29,4 +29,10 @@ export async function videoChannelOf(dependencies: Dependencies, relay: RelaySer
 	const key = stored.keys.find((candidate) => candidate.index === billing.key_index)?.key ?? stored.key
 	const channel = { ...stored, key, baseUrl: stored.baseUrl || adaptor.defaultBaseUrl }
 	return { channel, videos: adaptor.videos, upstreamId: billing.upstream_id ?? '', upstreamModel: billing.upstream_model || billing.model }
+}
+
+/** An adaptor's request as the outbound client's input: POST unless it says otherwise; a GET or DELETE carries no body. */
+export function requestInit(request: UpstreamRequest, signal: AbortSignal) {
+	const method = request.method ?? 'POST'
+	return { method, headers: request.headers, body: method === 'POST' ? request.body : undefined, signal }
 }

@@ -8,13 +8,14 @@ import { and, asc, eq } from 'drizzle-orm'
 import { TASK_PLATFORM, TASK_STATUS } from '@shared/task-constants'
 import type { Dependencies } from '@/dependencies'
 import { isUnfinished } from '@/db/stores/task-status'
+import { nowSeconds } from '@/lib/clock'
 import type { UpstreamTaskState } from '../../providers/types'
 import type { RelayServices } from '../../services'
 import { scrubSecrets } from '../../upstream/messages'
 import { adaptorContext } from '../../upstream/open'
 import { channelsById } from '../polling'
 import type { ReportOutcome, TaskRow } from '../task-rows'
-import { videoChannelOf } from './video-channel'
+import { requestInit, videoChannelOf } from './video-channel'
 import { videoReport } from './video-rows'
 
 /** Videos asked after per round: one request each. */
@@ -44,11 +45,13 @@ export async function pollVideos(dependencies: Dependencies, relay: RelayService
 		}
 		try {
 			const upstream = await videos.pollRequest(channel, upstreamId, upstreamModel, adaptorContext(dependencies, relay, AbortSignal.timeout(POLL_TIMEOUT_MS)))
-			const response = await relay.outbound(upstream.url, { method: upstream.method ?? 'GET', headers: upstream.headers, body: upstream.method === 'POST' ? upstream.body : undefined, signal: AbortSignal.timeout(POLL_TIMEOUT_MS) })
+			const response = await relay.outbound(upstream.url, requestInit(upstream, AbortSignal.timeout(POLL_TIMEOUT_MS)))
 			const text = await response.text()
 			if (!response.ok) throw new Error(`the upstream answered ${response.status}`)
 			const report = videoReport(upstreamId, videos.readPoll(text))
-			count(await apply(row, { ...report, failReason: report.failReason && scrubSecrets(report.failReason, channel) }, 'task_failed'))
+			// The upstream names no start: the first poll that finds the video under way or done does.
+			const startTime = row.startTime || (report.status === TASK_STATUS.queued ? 0 : nowSeconds())
+			count(await apply(row, { ...report, startTime, failReason: report.failReason && scrubSecrets(report.failReason, channel) }, 'task_failed'))
 		} catch (error) {
 			logger.warn('polling a video task failed', { channelId: channel.id, reason: scrubSecrets(String((error as Error).message ?? error), channel) })
 		}

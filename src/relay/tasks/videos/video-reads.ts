@@ -12,7 +12,7 @@ import { VIDEO_VARIANTS, type VideoState, type VideoVariant } from '../../provid
 import { adaptorContext } from '../../upstream/open'
 import type { RelayServices } from '../../services'
 import { scrubSecrets } from '../../upstream/messages'
-import { videoChannelOf } from './video-channel'
+import { requestInit, videoChannelOf } from './video-channel'
 import { ownVideo, readVideoPropertiesOf, videoView } from './video-rows'
 
 const DEFAULT_LIMIT = 20
@@ -84,7 +84,7 @@ export async function videoContent(dependencies: Dependencies, relay: RelayServi
 		let state: VideoState = { status: 'completed', progress: 100, failReason: '', hasVideo: true, videoUrl: '' }
 		if (videos.contentNeedsState) {
 			const poll = await videos.pollRequest(channel, upstreamId, upstreamModel, context)
-			const answer = await relay.outbound(poll.url, { method: poll.method ?? 'GET', headers: poll.headers, body: poll.method === 'POST' ? poll.body : undefined, signal })
+			const answer = await relay.outbound(poll.url, requestInit(poll, signal))
 			const text = await answer.text()
 			if (!answer.ok) throw relayErrors.upstreamUnavailable()
 			state = { ...videos.readPoll(text), status: 'completed' }
@@ -96,7 +96,7 @@ export async function videoContent(dependencies: Dependencies, relay: RelayServi
 		}
 		const upstream = await videos.contentRequest(channel, upstreamId, variant, state, context)
 		if (!upstream) throw new RelayError(400, `the video ${id} has no ${variant}`, 'invalid_request_error', 'variant_unavailable')
-		const opened = await relay.outbound(upstream.url, { method: upstream.method ?? 'GET', headers: upstream.headers, signal })
+		const opened = await relay.outbound(upstream.url, requestInit(upstream, signal))
 		if (!opened.ok || !opened.body) {
 			await opened.body?.cancel().catch(() => {})
 			throw relayErrors.upstreamUnavailable()
