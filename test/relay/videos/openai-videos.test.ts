@@ -210,6 +210,55 @@ for (const target of databaseTargets()) {
 			expect((await videos.account(alice)).used - before.used).toBe(videoQuota('azure-sora', 8))
 		})
 
+		test('bad input gets a 4xx in OpenAI\'s shape and holds nothing: unknown ids, bad list parameters and variants, a stray file, early deletes and remixes', async () => {
+			const { alice } = videos
+			const before = await videos.account(alice)
+			const holds = (await holdsOf(alice.userId)).length
+			const raw = (method: string, path: string, init: RequestInit = {}) => fetch(`${videos.harness.baseUrl}${path}`, { method, ...init, headers: { authorization: `Bearer ${alice.key}`, ...init.headers } })
+				.then(async (response) => ({ status: response.status, body: await response.json() as any }))
+			expect(await raw('GET', '/v1/videos/video_unknown')).toMatchObject({ status: 404, body: { error: { type: 'invalid_request_error' } } })
+			expect(await raw('GET', '/v1/videos?limit=abc')).toMatchObject({ status: 400, body: { error: { message: expect.stringContaining('limit') } } })
+			expect(await raw('GET', '/v1/videos?order=sideways')).toMatchObject({ status: 400 })
+			expect(await raw('GET', '/v1/videos?after=video_unknown')).toMatchObject({ status: 400 })
+			expect(await raw('POST', '/v1/videos', { headers: { 'content-type': 'application/json' }, body: '{"model": "sora-2", "prompt": ' })).toMatchObject({ status: 400 })
+			expect(await raw('POST', '/v1/videos', { headers: { 'content-type': 'application/json' }, body: '[1, 2]' })).toMatchObject({ status: 400 })
+			const stray = new FormData()
+			stray.append('model', 'sora-2')
+			stray.append('prompt', 'with a stray file')
+			stray.append('video', new Blob([new Uint8Array([1, 2, 3])], { type: 'video/mp4' }), 'clip.mp4')
+			expect(await raw('POST', '/v1/videos', { body: stray })).toMatchObject({ status: 400, body: { error: { message: expect.stringContaining('input_reference') } } })
+			expect((await holdsOf(alice.userId)).length).toBe(holds)
+			expect(await videos.account(alice)).toEqual(before)
+
+			const running = await alice.client.videos.create({ model: 'sora-2', prompt: 'still rendering', seconds: '4' })
+			expect(await raw('GET', `/v1/videos/${running.id}/content?variant=poster`)).toMatchObject({ status: 400, body: { error: { message: expect.stringContaining('variant') } } })
+			expect(await raw('DELETE', `/v1/videos/${running.id}`)).toMatchObject({ status: 400 })
+			expect(await alice.client.videos.remix(running.id, { prompt: 'too early' }).catch((error) => error)).toBeInstanceOf(OpenAI.BadRequestError)
+			videos.upstream.complete(await videos.upstreamIdOf(running.id))
+			await retrieveUntilDone(alice.client, running.id)
+
+			// An upstream that answers the submit with something that is no video object: a 502, nothing charged.
+			const settled = await videos.account(alice)
+			videos.upstream.garbleNextCreate()
+			const garbled = await alice.client.videos.create({ model: 'sora-2', prompt: 'garbled', seconds: '4' }).catch((error) => error)
+			expect(garbled).toBeInstanceOf(OpenAI.APIError)
+			expect(garbled.status).toBe(502)
+			expect(await videos.account(alice)).toEqual(settled)
+		})
+
+		test('two pollers at once settle each video once', async () => {
+			const { alice, upstream } = videos
+			const before = await videos.account(alice)
+			const video = await alice.client.videos.create({ model: 'sora-2', prompt: 'raced', seconds: '12' })
+			upstream.complete(await videos.upstreamIdOf(video.id))
+			await Promise.all([videos.poll(), videos.poll(), videos.poll()])
+			expect((await alice.client.videos.retrieve(video.id)).status).toBe('completed')
+			expect((await videos.account(alice)).used - before.used).toBe(videoQuota('sora-2', 12))
+			const { store } = videos.harness.ferry
+			const consumed = await store.db.select().from(store.tables.logs).where(and(eq(store.tables.logs.userId, alice.userId), eq(store.tables.logs.type, LOG_TYPE.consume)))
+			expect(consumed.filter((log) => log.content === '' && JSON.parse(log.other).task_id === video.id)).toHaveLength(1)
+		})
+
 		test('the ledger is exact after every video', async () => {
 			expect(await auditLedger(videos.harness.ferry.store)).toEqual([])
 			const { store } = videos.harness.ferry
