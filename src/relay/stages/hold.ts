@@ -82,8 +82,10 @@ export class CallScope {
 	}
 
 	/**
-	 * Ends the hold through a settlement the caller makes itself through the ledger (an answer from
-	 * the response cache, which no upstream made: stages/response-cache.ts). Only once, like settle.
+	 * Ends the hold through a unit of work the caller makes itself through the ledger: an answer from
+	 * the response cache, which no upstream made, settled at its own price (stages/response-cache.ts);
+	 * a task the upstream refused, its hold returned with a log line (relay/tasks/submission.ts).
+	 * Only once, like settle.
 	 */
 	async settleWith(settlement: () => Promise<void>): Promise<void> {
 		if (this.state !== 'held') return

@@ -1,16 +1,16 @@
 /**
  * Submitting one async task (design §4, §5): the caller's group and the task's model pick a channel
  * whose type takes the platform's tasks (a follow-up goes to its original task's channel), the
- * per-call price is held (from the same funding sources as any call: a subscription that covers
- * the task's model, else the wallet), and the upstream is asked once. A refusal returns the hold with a log
- * line the user sees; an acceptance hands the hold to the task (task-rows.ts).
+ * per-call price is held in the call's scope — the hold stage's `CallScope`, so the same funding
+ * sources as any call (a subscription that covers the task's model, else the wallet) and the same
+ * refusals — and the upstream is asked once. A refusal returns the hold with a log line the user
+ * sees; an acceptance hands the hold to the task (`CallScope.handOver`, task-rows.ts).
  *
  * A submit is never retried on another channel: an upstream that took the task but answered late
  * would run it twice. Nor does a client that hangs up abort it: the task is recorded either way.
  */
 import { storedLine } from '@shared/messages/logs'
 import type { Dependencies } from '@/dependencies'
-import { InsufficientQuotaError, reserve, voidHold } from '@/billing/holds'
 import { costOfCall } from '@/billing/cost'
 import { quotaForUsage, resolvePricing } from '@/billing/price'
 import { returnTaskHold } from '@/billing/task-holds'
@@ -25,6 +25,7 @@ import type { RelayCaller } from '../caller'
 import { adaptorFor, servesTasks } from '../providers/registry'
 import type { TaskAdaptor, TaskPlatform, TaskSubmitOutcome } from '../providers/types'
 import { scrubSecrets } from '../upstream/messages'
+import { CallScope } from '../stages/hold'
 import type { TaskBilling } from './task-rows'
 import { taskErrors } from './task-errors'
 
@@ -53,6 +54,8 @@ export interface PreparedTask {
 	/** What the task costs the operator on its channel (quota); undefined: unknown. */
 	cost: number | undefined
 	submittedAt: number
+	/** The hold's scope; undefined for a free task. */
+	scope: CallScope | undefined
 }
 
 function chooseChannel(relay: RelayServices, call: TaskCall, group: string): RoutableChannel {
@@ -89,21 +92,13 @@ export async function prepareTask(dependencies: Dependencies, relay: RelayServic
 	const quotaPerUnit = dependencies.options.get('QuotaPerUnit')
 	const amount = pricing ? quotaForUsage(pricing, { promptTokens: 0, completionTokens: 0 }, quotaPerUnit) : 0
 	const requestId = newRequestId()
-	if (amount > 0) {
-		// The same funding sources as any call: a subscription covering the task's model first, then the wallet.
-		const found = dependencies.subscriptions.sourcesFor(caller.user.id, model)
-		const sources = found instanceof Promise ? await found : found
-		try {
-			await reserve(relay.ledger, {
-				requestId, userId: caller.user.id, tokenId: caller.token.id, tokenLimited: !caller.token.unlimited, amount, node: relay.nodeInstance,
-				sources: sources.length > 0 ? sources : undefined,
-			})
-		} catch (error) {
-			if (error instanceof InsufficientQuotaError) throw error.owner === 'user' ? relayErrors.insufficientUserQuota() : relayErrors.insufficientTokenQuota()
-			throw error
-		}
+	let scope: CallScope | undefined
+	if (amount > 0 && pricing) {
+		scope = new CallScope(dependencies, relay, { requestId, caller, model, group, pricing, stream: false, startedAt: performance.now(), clientAddress: call.clientAddress })
+		await scope.reserve(amount)
 	}
 	return {
+		scope,
 		requestId: amount > 0 ? requestId : '',
 		call,
 		channel,
@@ -143,16 +138,31 @@ export async function sendTask(dependencies: Dependencies, relay: RelayServices,
 	return { ...outcome, description }
 }
 
-/** Returns the hold of a task the upstream refused, with a log line the user sees. */
+/** Returns the hold of a task the upstream refused, with a log line the user sees: the scope ends through that unit of work. */
 export async function returnRefusedHold(relay: RelayServices, prepared: PreparedTask, description: string): Promise<void> {
-	if (!prepared.requestId) return
-	await relay.ledger.transaction((tx, tables) => returnTaskHold(tx, tables, prepared.requestId, 'upstream_refused',
-		(quota) => storedLine('task.refused', { model: prepared.call.model, reason: description, quota })))
+	await prepared.scope?.settleWith(async () => {
+		await relay.ledger.transaction((tx, tables) => returnTaskHold(tx, tables, prepared.requestId, 'upstream_refused',
+			(quota) => storedLine('task.refused', { model: prepared.call.model, reason: description, quota })))
+	})
 }
 
-/** Returns the hold of a task that could not be recorded (a database failure): nothing was billed. */
-export async function abandonHold(dependencies: Dependencies, relay: RelayServices, prepared: PreparedTask): Promise<void> {
-	if (!prepared.requestId) return
-	await voidHold(relay.ledger, prepared.requestId, 'upstream_failed')
-		.catch((error) => dependencies.logger.error('voiding a task hold failed', { requestId: prepared.requestId, error: String(error) }))
+/**
+ * Records a task the upstream took: `record` inserts its row and makes the hold the task's in one
+ * unit of work (task-rows.ts), through the scope's hand-over, which returns the hold when it fails.
+ */
+export async function recordAccepted(prepared: PreparedTask, record: () => Promise<unknown>): Promise<void> {
+	const { scope, channel } = prepared
+	if (!scope) {
+		await record()
+		return
+	}
+	scope.answered({ channel, keyIndex: 0, key: channel.key }, [{ channel: channel.id, key: 0, outcome: 'ok' }], undefined)
+	await scope.handOver(async () => {
+		await record()
+	})
+}
+
+/** Returns the hold of a task that could not be recorded (a database failure): nothing was billed. Never throws. */
+export async function abandonHold(prepared: PreparedTask): Promise<void> {
+	await prepared.scope?.void('upstream_failed')
 }

@@ -12,7 +12,7 @@ import { relayErrors } from '../errors'
 import type { RelayServices } from '../services'
 import type { RelayCaller } from '../caller'
 import { sunoAnswer } from './answers'
-import { abandonHold, prepareTask, returnRefusedHold, sendTask } from './submission'
+import { abandonHold, prepareTask, recordAccepted, returnRefusedHold, sendTask } from './submission'
 import { taskErrors } from './task-errors'
 import { readBilling, recordTask, taskBook, type TaskRow } from './task-rows'
 
@@ -66,7 +66,7 @@ export async function submitSong(dependencies: Dependencies, relay: RelayService
 		}
 		const publicId = `${PUBLIC_ID_PREFIX}${randomString(PUBLIC_ID_LENGTH)}`
 		const book = taskBook(relay.ledger.dialect, dependencies.options, nowSeconds())
-		await relay.ledger.transaction((tx, tables) => recordTask(tx, tables, book, {
+		await recordAccepted(prepared, () => relay.ledger.transaction((tx, tables) => recordTask(tx, tables, book, {
 			taskId: publicId,
 			platform: TASK_PLATFORM.suno,
 			userId: input.caller.user.id,
@@ -81,10 +81,10 @@ export async function submitSong(dependencies: Dependencies, relay: RelayService
 			properties: JSON.stringify({ input: text(body.prompt) || text(body.gpt_description_prompt), model: text(body.mv) }),
 			privateData: JSON.stringify({ ...prepared.billing, upstream_id: outcome.upstreamId }),
 			requestId: prepared.requestId,
-		}))
+		})))
 		return sunoAnswer(publicId)
 	} catch (error) {
-		await abandonHold(dependencies, relay, prepared)
+		await abandonHold(prepared)
 		throw error
 	}
 }
