@@ -52,6 +52,7 @@ export async function videoAnswer(dependencies: Dependencies, relay: RelayServic
 		username: call.caller.user.username, token_id: call.caller.token.id, token_name: call.caller.token.name, group: call.group, model: call.model,
 		model_price: pricing.kind === 'per_call' ? pricing.modelPrice : 0, group_ratio: pricing.groupRatio, channel_name: channel.name, ip: call.clientAddress,
 		upstream_id: submitted.id, key_index: keyIndex, upstream_model: upstream.opened.upstreamModel,
+		...(call.scope.funding ? { plan_name: call.scope.funding.name } : {}),
 		...(pricing.kind === 'per_call' && pricing.callRatio !== undefined ? { call_ratio: pricing.callRatio } : {}),
 	}
 	const failedAtOnce = report.status === TASK_STATUS.failure

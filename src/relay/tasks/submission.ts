@@ -106,6 +106,7 @@ export async function prepareTask(dependencies: Dependencies, relay: RelayServic
 		billing: {
 			username: caller.user.username, token_id: caller.token.id, token_name: caller.token.name, group, model,
 			model_price: modelPrice, group_ratio: groupRatio, channel_name: channel.name, ip: call.clientAddress,
+			...(scope?.funding ? { plan_name: scope.funding.name } : {}),
 		},
 		amount,
 		cost: pricing ? costOfCall(channel.cost, model, pricing, { promptTokens: 0, completionTokens: 0 }, quotaPerUnit) : undefined,

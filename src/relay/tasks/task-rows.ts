@@ -34,6 +34,8 @@ export interface TaskBilling {
 	key_index?: number
 	/** The model's name upstream (after the channel's mapping). */
 	upstream_model?: string
+	/** The plan whose subscription holds the task, for its log line; absent when the wallet does. */
+	plan_name?: string
 }
 
 export function readBilling(privateData: string): TaskBilling {
@@ -47,6 +49,7 @@ export function readBilling(privateData: string): TaskBilling {
 		...(typeof data.call_ratio === 'number' ? { call_ratio: data.call_ratio } : {}),
 		...(typeof data.key_index === 'number' ? { key_index: data.key_index } : {}),
 		...(typeof data.upstream_model === 'string' ? { upstream_model: data.upstream_model } : {}),
+		...(typeof data.plan_name === 'string' ? { plan_name: data.plan_name } : {}),
 	}
 }
 
@@ -101,6 +104,7 @@ function* closeHold(tx: Database, tables: Tables, book: TaskBook, task: BilledTa
 			other: {
 				model_price: billing.model_price, group_ratio: billing.group_ratio, ...(billing.call_ratio !== undefined ? { call_ratio: billing.call_ratio } : {}),
 				group: billing.group, task_id: taskId, admin_info: { use_channel: [task.channelId] },
+				...(billing.plan_name !== undefined ? { plan_name: billing.plan_name } : {}),
 			},
 		} : undefined,
 	}, book.dialect)
