@@ -20,6 +20,7 @@ import { retrieveVideo } from '../tasks/videos/video-reads'
 import { readJsonCall } from './read-body'
 import { respond } from './respond'
 import { bearerKey } from './token-auth'
+import { videoSubmitsOn } from './videos'
 
 type Context = { request: Request; server: Parameters<ClientAddress>[0]; params: Record<string, string> }
 
@@ -34,6 +35,7 @@ export function klingRoutes(dependencies: Dependencies, relay: RelayServices) {
 		const { request } = context
 		const answer = await respond(dependencies, relay, request, address(context), klingErrorResponse, async () => {
 			const caller = await relay.authenticate(bearerKey(request.headers), address(context))
+			videoSubmitsOn(dependencies)
 			const { value } = await readJsonCall(request, relay.bodyGate(caller))
 			return { call: { request: { endpoint: 'videos', body: klingToOpenAI(value, kind), extras: NO_EXTRAS }, caller }, format: openAIClientFormat }
 		})

@@ -22,6 +22,7 @@ import { deleteVideo, listVideos, retrieveVideo, videoContent } from '../tasks/v
 import { ownVideo, readVideoPropertiesOf, videoNotFound, videoOwner } from '../tasks/videos/video-rows'
 import { isVideoContentSignature } from '@/auth/signed-links'
 import { readBilling } from '../tasks/task-rows'
+import { taskErrors } from '../tasks/task-errors'
 import { TASK_STATUS } from '@shared/task-constants'
 import { readJsonCall, readUploadCall } from './read-body'
 import { respond } from './respond'
@@ -31,9 +32,15 @@ type Context = { request: Request; server: Parameters<ClientAddress>[0]; params:
 
 const isJsonRequest = (request: Request) => (request.headers.get('content-type') ?? '').toLowerCase().startsWith('application/json')
 
+/** Videos are async tasks: `TaskEnabled` switches their submits (not the caller's reads). */
+export function videoSubmitsOn(dependencies: Dependencies) {
+	if (!dependencies.options.get('TaskEnabled')) throw taskErrors.tasksDisabled()
+}
+
 function createVideo(dependencies: Dependencies, relay: RelayServices, request: Request, clientAddress: string): Promise<Response> {
 	return respond(dependencies, relay, request, clientAddress, openAIErrorResponse, async () => {
 		const caller = await relay.authenticate(bearerKey(request.headers), clientAddress)
+		videoSubmitsOn(dependencies)
 		if (isJsonRequest(request)) {
 			const { text, value } = await readJsonCall(request, relay.bodyGate(caller))
 			const body = withDefaultVideoModel(value)
@@ -51,6 +58,7 @@ function createVideo(dependencies: Dependencies, relay: RelayServices, request: 
 function remixVideo(dependencies: Dependencies, relay: RelayServices, request: Request, clientAddress: string, id: string): Promise<Response> {
 	return respond(dependencies, relay, request, clientAddress, openAIErrorResponse, async () => {
 		const caller = await relay.authenticate(bearerKey(request.headers), clientAddress)
+		videoSubmitsOn(dependencies)
 		const { value } = await readJsonCall(request, relay.bodyGate(caller))
 		const original = await ownVideo(dependencies, caller.user.id, id)
 		if (original.status !== TASK_STATUS.success) throw relayErrors.badRequest(`the video ${id} has not completed: only a completed video can be remixed`)

@@ -246,6 +246,23 @@ for (const target of databaseTargets()) {
 			expect(await videos.account(alice)).toEqual(settled)
 		})
 
+		test('with TaskEnabled off a video submit is refused with a 403 before any hold, and one\'s videos stay readable', async () => {
+			const { alice } = videos
+			const { options } = videos.harness.ferry.dependencies
+			const [existing] = (await alice.client.videos.list()).data
+			const before = await videos.account(alice)
+			await options.set('TaskEnabled', 'false')
+			try {
+				const refused = await alice.client.videos.create({ model: 'sora-2', prompt: 'off', seconds: '4' }).catch((error) => error)
+				expect(refused).toBeInstanceOf(OpenAI.PermissionDeniedError)
+				expect(refused.error).toMatchObject({ code: 'task_disabled' })
+				expect(await videos.account(alice)).toEqual(before)
+				expect((await alice.client.videos.retrieve(existing!.id)).id).toBe(existing!.id)
+			} finally {
+				await options.set('TaskEnabled', 'true')
+			}
+		})
+
 		test('two pollers at once settle each video once', async () => {
 			const { alice, upstream } = videos
 			const before = await videos.account(alice)
