@@ -16,7 +16,17 @@ import type { RelayEndpoint } from '../providers/types'
 import type { AdmittedCall, PricedCall } from './call'
 
 /** Self-use mode lets unpriced models through at no cost. */
-const FREE: Pricing = { kind: 'per_token', modelRatio: 0, completionRatio: 1, cacheRatio: 1, createCacheRatio: 1, groupRatio: 1 }
+export const FREE: Pricing = { kind: 'per_token', modelRatio: 0, completionRatio: 1, cacheRatio: 1, createCacheRatio: 1, groupRatio: 1 }
+
+/**
+ * The model's pricing in the call's group: its ModelPrice or ratios, FREE for an unpriced model in
+ * self-use mode, else a 400. Async tasks are priced here too (relay/tasks/submission.ts).
+ */
+export function pricingOf({ options }: Pick<Dependencies, 'options'>, call: { model: string; group: string; caller: { user: { group: string } } }): Pricing {
+	const found = resolvePricing(options, call.model, call.caller.user.group, call.group) ?? (options.get('SelfUseModeEnabled') ? FREE : undefined)
+	if (!found) throw relayErrors.modelUnpriced(call.model)
+	return found
+}
 
 function promptOf(endpoint: RelayEndpoint, body: Record<string, unknown>): PromptRequest {
 	if (endpoint === 'chat') return { endpoint, messages: body.messages as never[], tools: body.tools }
@@ -37,8 +47,7 @@ export function price(dependencies: Dependencies, call: AdmittedCall): PricedCal
 	const { options } = dependencies
 	const { model, group } = call
 	const { endpoint, body } = call.request
-	const found = resolvePricing(options, model, call.caller.user.group, group) ?? (options.get('SelfUseModeEnabled') ? FREE : undefined)
-	if (!found) throw relayErrors.modelUnpriced(model)
+	const found = pricingOf(dependencies, call)
 	// A fixed-price image call is charged per image, times the size/quality factor; a video per
 	// second of its requested length (ModelPrice is USD a second), times its size factor.
 	if (endpoint === 'videos' && found.kind !== 'per_call' && found !== FREE) throw relayErrors.videoPricedPerSecond(model)

@@ -1,5 +1,6 @@
 /**
- * Submitting one async task (design §4, §5): the caller's group and the task's model pick a channel
+ * Submitting one async task (design §4, §5): admitted and priced by the stages' rules (the token's
+ * model limits, the call's group, the model's pricing); the caller's group and the task's model pick a channel
  * whose type takes the platform's tasks (a follow-up goes to its original task's channel), the
  * per-call price is held in the call's scope — the hold stage's `CallScope`, so the same funding
  * sources as any call (a subscription that covers the task's model, else the wallet) and the same
@@ -12,20 +13,21 @@
 import { storedLine } from '@shared/messages/logs'
 import type { Dependencies } from '@/dependencies'
 import { costOfCall } from '@/billing/cost'
-import { quotaForUsage, resolvePricing } from '@/billing/price'
+import { quotaForUsage } from '@/billing/price'
 import { returnTaskHold } from '@/billing/task-holds'
 import { newRequestId } from '@/lib/crypto'
 import { nowSeconds } from '@/lib/clock'
 import { relayErrors } from '../errors'
 import { disableReason } from '../routing/channel-health'
-import { resolveGroup } from '../routing/groups'
 import type { RoutableChannel } from '../routing/routing-table'
 import type { RelayServices } from '../services'
 import type { RelayCaller } from '../caller'
 import { adaptorFor, servesTasks } from '../providers/registry'
 import type { TaskAdaptor, TaskPlatform, TaskSubmitOutcome } from '../providers/types'
 import { scrubSecrets } from '../upstream/messages'
+import { allowModel, callGroup } from '../stages/admit'
 import { CallScope } from '../stages/hold'
+import { FREE, pricingOf } from '../stages/price'
 import type { TaskBilling } from './task-rows'
 import { taskErrors } from './task-errors'
 
@@ -79,13 +81,13 @@ function chooseChannel(relay: RelayServices, call: TaskCall, group: string): Rou
  */
 export async function prepareTask(dependencies: Dependencies, relay: RelayServices, call: TaskCall): Promise<PreparedTask> {
 	const { caller, model } = call
-	if (caller.token.modelLimits && !caller.token.modelLimits.has(model)) throw relayErrors.modelNotAllowed(model)
+	// Admitted and priced by the stages' own rules (stages/admit.ts, stages/price.ts).
+	allowModel(caller, model)
 	await relay.routing.ready()
-	const takes = (channel: RoutableChannel) => servesTasks(channel.type, call.platform)
-	const group = resolveGroup(dependencies.options, caller, model, (candidate, name) => relay.routing.hasModel(candidate, name, takes))
+	const group = callGroup(dependencies, relay, caller, model, { accepts: (channel) => servesTasks(channel.type, call.platform) })
 	const channel = chooseChannel(relay, call, group)
-	const pricing = resolvePricing(dependencies.options, model, caller.user.group, group)
-	if (!pricing && !dependencies.options.get('SelfUseModeEnabled')) throw relayErrors.modelUnpriced(model)
+	const found = pricingOf(dependencies, { model, group, caller })
+	const pricing = found === FREE ? undefined : found
 	if (pricing && pricing.kind !== 'per_call') throw taskErrors.perCallOnly(model)
 	const modelPrice = pricing?.modelPrice ?? 0
 	const groupRatio = pricing?.groupRatio ?? 1
