@@ -9,6 +9,7 @@ import { and, eq } from 'drizzle-orm'
 import OpenAI, { toFile } from 'openai'
 import { LOG_TYPE } from '@shared/log'
 import { auditLedger } from '@/billing/audit'
+import { reconcileHolds } from '@/billing/reconciler'
 import { nowSeconds } from '@/lib/clock'
 import { databaseTargets } from '../../helpers/database'
 import { startVideoHarness, type VideoHarness, videoQuota, VIDEO_USER_QUOTA } from '../../helpers/video-relay'
@@ -261,6 +262,33 @@ for (const target of databaseTargets()) {
 			} finally {
 				await options.set('TaskEnabled', 'true')
 			}
+		})
+
+		test('a live video\'s hold survives the reconciler after its deadline and a restart, and the video is still billed once; a deleted channel fails it with a refund', async () => {
+			const { alice, upstream } = videos
+			const { store, relay } = videos.harness.ferry
+			const { quotaHolds, tasks } = store.tables
+			const before = await videos.account(alice)
+			const video = await alice.client.videos.create({ model: 'sora-2', prompt: 'patient', seconds: '4' })
+			const [row] = await store.db.select().from(tasks).where(eq(tasks.taskId, video.id))
+			await store.db.update(quotaHolds).set({ deadline: nowSeconds() - 3600 }).where(eq(quotaHolds.requestId, row!.requestId))
+			const restarted = `${relay.nodeInstance.split('/')[0]}/restarted`
+			expect(await reconcileHolds(store, restarted)).toBe(0)
+			upstream.complete(await videos.upstreamIdOf(video.id))
+			await videos.poll()
+			const [hold] = await store.db.select().from(quotaHolds).where(eq(quotaHolds.requestId, row!.requestId))
+			expect(hold).toMatchObject({ state: 'settled', charged: videoQuota('sora-2', 4) })
+			expect((await videos.account(alice)).used - before.used).toBe(videoQuota('sora-2', 4))
+
+			// A channel deleted under a running video: the next round fails it and returns its hold.
+			const spare = await videos.harness.createChannel({ name: 'spare-sora', key: 'sk-video-upstream', base_url: upstream.url, models: 'sora-3-preview' })
+			await videos.harness.ferry.dependencies.options.set('ModelPrice', JSON.stringify({ 'sora-2': 0.1, 'sora-2-pro': 0.3, 'azure-sora': 0.1, 'sora-3-preview': 0.1 }))
+			const afterFirst = await videos.account(alice)
+			const orphan = await alice.client.videos.create({ model: 'sora-3-preview', prompt: 'orphaned', seconds: '4' } as never)
+			expect((await videos.harness.ferry.call('DELETE', `/api/channel/${spare}/`, { as: videos.harness.root })).body.success).toBe(true)
+			await videos.poll()
+			expect(await alice.client.videos.retrieve(orphan.id)).toMatchObject({ status: 'failed', error: { message: 'the channel that ran the task no longer exists' } })
+			expect(await videos.account(alice)).toEqual(afterFirst)
 		})
 
 		test('two pollers at once settle each video once', async () => {

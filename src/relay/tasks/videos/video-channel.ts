@@ -1,7 +1,7 @@
 /**
  * The channel and key a video task lives on, for its polls and reads: the upstream knows the task
- * only under the key that submitted it. The routing table has enabled channels with their keys; a
- * disabled one is read from the store (its tasks still finish).
+ * only under the key that submitted it. The channel is read from the store (a disabled one's tasks
+ * still finish; a deleted one's fail); the routing table has an enabled multi-key channel's keys.
  */
 import type { Dependencies } from '@/dependencies'
 import type { RoutableChannel } from '../../routing/routing-table'
@@ -22,11 +22,12 @@ export interface VideoChannel {
 /** Undefined when the channel is gone or no longer serves videos. */
 export async function videoChannelOf(dependencies: Dependencies, relay: RelayServices, row: TaskRow, known?: Map<number, RoutableChannel>): Promise<VideoChannel | undefined> {
 	const billing = readBilling(row.privateData)
-	const routed = relay.routing.channel(row.channelId)
-	const stored = routed ?? known?.get(row.channelId) ?? (await channelsById(dependencies, [row.channelId])).get(row.channelId)
+	// The store says whether the channel still exists; the routing table knows a multi-key channel's keys.
+	const stored = (known ?? await channelsById(dependencies, [row.channelId])).get(row.channelId)
 	const adaptor = stored && adaptorFor(stored.type)
 	if (!stored || !adaptor?.videos) return undefined
-	const key = stored.keys.find((candidate) => candidate.index === billing.key_index)?.key ?? stored.key
+	const keys = relay.routing.channel(row.channelId)?.keys ?? stored.keys
+	const key = keys.find((candidate) => candidate.index === billing.key_index)?.key ?? stored.key
 	const channel = { ...stored, key, baseUrl: stored.baseUrl || adaptor.defaultBaseUrl }
 	return { channel, videos: adaptor.videos, upstreamId: billing.upstream_id ?? '', upstreamModel: billing.upstream_model || billing.model }
 }
