@@ -4,6 +4,7 @@ import type { Dependencies } from '@/dependencies'
 import { TASK_PLATFORM, TASK_STATUS } from '@shared/task-constants'
 import { readVideoProperties } from '@shared/video'
 import { midjourneyImagePath, videoContentPath } from '@/auth/signed-links'
+import { taskFields } from '@/db/stores/task-fields'
 
 type DrawingRecord = Tables['midjourneys']['$inferSelect']
 type TaskRecord = Tables['tasks']['$inferSelect']
@@ -36,14 +37,6 @@ export function toMidjourneyEntry({ options, secrets }: Pick<Dependencies, 'opti
 	return admin ? { ...entry, channel_id: row.channelId } : entry
 }
 
-function parsedData(text: string): unknown {
-	try {
-		return text ? JSON.parse(text) as unknown : null
-	} catch {
-		return null
-	}
-}
-
 /** A video task's request, and its content through Ferry once it completed. */
 function videoOf(secrets: Dependencies['secrets'], row: TaskRecord): TaskEntry['video'] {
 	if (row.platform !== TASK_PLATFORM.video) return null
@@ -56,17 +49,9 @@ export function toTaskEntry({ secrets }: Pick<Dependencies, 'secrets'>, row: Tas
 	const entry: TaskEntry = {
 		id: row.id,
 		user_id: row.userId,
-		task_id: row.taskId,
 		platform: row.platform,
-		action: row.action,
-		status: row.status,
-		fail_reason: row.failReason,
-		submit_time: row.submitTime,
-		start_time: row.startTime,
-		finish_time: row.finishTime,
-		progress: row.progress,
 		quota: row.quota,
-		data: parsedData(row.data),
+		...taskFields(row),
 		video: videoOf(secrets, row),
 	}
 	return admin ? { ...entry, channel_id: row.channelId } : entry

@@ -6,6 +6,7 @@
 import { and, eq, inArray } from 'drizzle-orm'
 import { SUNO_ACTION, TASK_PLATFORM, TASK_STATUS } from '@shared/task-constants'
 import type { Dependencies } from '@/dependencies'
+import { taskFields } from '@/db/stores/task-fields'
 import { nowSeconds } from '@/lib/clock'
 import { randomString } from '@/lib/crypto'
 import { relayErrors } from '../errors'
@@ -89,28 +90,8 @@ export async function submitSong(dependencies: Dependencies, relay: RelayService
 	}
 }
 
-function parsedData(text: string): unknown {
-	try {
-		return text ? JSON.parse(text) as unknown : null
-	} catch {
-		return null
-	}
-}
-
 /** A task as the Suno API's fetch answers it. */
-function songView(row: TaskRow) {
-	return {
-		task_id: row.taskId,
-		action: row.action,
-		status: row.status,
-		fail_reason: row.failReason,
-		submit_time: row.submitTime,
-		start_time: row.startTime,
-		finish_time: row.finishTime,
-		progress: row.progress,
-		data: parsedData(row.data),
-	}
-}
+const songView = (row: TaskRow) => taskFields(row)
 
 export async function fetchSong(dependencies: Dependencies, caller: RelayCaller, taskId: string): Promise<Response> {
 	const row = await ownTask(dependencies, caller.user.id, taskId)
