@@ -13,6 +13,7 @@ import { reconcileHolds } from '@/billing/reconciler'
 import { nowSeconds } from '@/lib/clock'
 import { databaseTargets } from '../../helpers/database'
 import { startVideoHarness, type VideoHarness, videoQuota, VIDEO_USER_QUOTA } from '../../helpers/video-relay'
+import { startFakeVideos } from '../../fixtures/providers/openai/videos/fake-videos'
 
 const SECONDS_PER_MINUTE = 60
 
@@ -289,6 +290,31 @@ for (const target of databaseTargets()) {
 			await videos.poll()
 			expect(await alice.client.videos.retrieve(orphan.id)).toMatchObject({ status: 'failed', error: { message: 'the channel that ran the task no longer exists' } })
 			expect(await videos.account(alice)).toEqual(afterFirst)
+		})
+
+		test('on a pool of keys each video is polled and downloaded with the key that made it', async () => {
+			const keys = ['sk-video-pool-one', 'sk-video-pool-two']
+			const pool = startFakeVideos({ keys })
+			try {
+				await videos.harness.createChannel({ type: 1, name: 'sora-pool', mode: 'multi_key', multi_key_mode: 'polling', key: keys.join('\n'), base_url: pool.url, models: 'sora-2-pool' })
+				const { options } = videos.harness.ferry.dependencies
+				await options.set('ModelPrice', JSON.stringify({ 'sora-2': 0.1, 'sora-2-pro': 0.3, 'azure-sora': 0.1, 'sora-3-preview': 0.1, 'sora-2-pool': 0.1 }))
+				const { alice } = videos
+				const made = [
+					await alice.client.videos.create({ model: 'sora-2-pool', prompt: 'first', seconds: '4' } as never),
+					await alice.client.videos.create({ model: 'sora-2-pool', prompt: 'second', seconds: '4' } as never),
+				]
+				expect(new Set(pool.ids.map((id) => pool.ownerOf(id)))).toEqual(new Set(keys))
+				for (const id of pool.ids) pool.complete(id)
+				await videos.poll()
+				for (const video of made) {
+					expect((await alice.client.videos.retrieve(video.id)).status).toBe('completed')
+					const upstreamId = await videos.upstreamIdOf(video.id)
+					expect(new Uint8Array(await (await alice.client.videos.downloadContent(video.id)).arrayBuffer())).toEqual(pool.bytesOf(upstreamId))
+				}
+			} finally {
+				await pool.stop()
+			}
 		})
 
 		test('two pollers at once settle each video once', async () => {
