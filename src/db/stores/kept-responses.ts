@@ -1,5 +1,5 @@
 /**
- * Which channel created which Responses API response (design §5): a response that an upstream keeps
+ * Which channel created which Responses API response: a response that an upstream keeps
  * (`store` not false, on a channel that speaks the API) can be continued (`previous_response_id`),
  * read, listed, cancelled and deleted only through that channel, on whichever node the call lands.
  * The records are the `kept_responses` table's (they shared the `tasks` table until migration 0012

@@ -1,7 +1,7 @@
 /**
- * Submitting one async task (design §4, §5): admitted and priced by the stages' rules (the token's
- * model limits, the call's group, the model's pricing); the caller's group and the task's model pick a channel
- * whose type takes the platform's tasks (a follow-up goes to its original task's channel), the
+ * Submitting one async task: admitted and priced by the stages' rules (the token's model limits,
+ * the call's group, the model's pricing); the group and the task's model pick a channel whose type
+ * takes the platform's tasks (a follow-up goes to its original task's channel), the
  * per-call price is held in the call's scope — the hold stage's `CallScope`, so the same funding
  * sources as any call (a subscription that covers the task's model, else the wallet) and the same
  * refusals — and the upstream is asked once. A refusal returns the hold with a log line the user
