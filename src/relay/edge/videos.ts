@@ -69,8 +69,11 @@ function remixVideo(dependencies: Dependencies, relay: RelayServices, request: R
 		const prompt = isObject(value) ? value.prompt : undefined
 		const body = { model: properties.model, prompt, seconds: String(properties.seconds), size: properties.size }
 		const pinned: RelayCaller = { ...caller, pinnedChannelId: original.channelId }
-		const remixOf = { videoId: original.taskId, upstreamId: readBilling(original.privateData).upstream_id ?? '' }
-		return { call: { request: { endpoint: 'videos', body, extras: NO_EXTRAS, remixOf }, caller: pinned }, format: openAIClientFormat }
+		const billing = readBilling(original.privateData)
+		const remixOf = { videoId: original.taskId, upstreamId: billing.upstream_id ?? '' }
+		// The upstream keeps the original for the key that made it: the remix goes with that key.
+		const remix = { endpoint: 'videos' as const, body, extras: NO_EXTRAS, remixOf }
+		return { call: { request: remix, caller: pinned, preferredChannelId: original.channelId, preferredKeyIndex: billing.key_index }, format: openAIClientFormat }
 	})
 }
 

@@ -292,7 +292,7 @@ for (const target of databaseTargets()) {
 			expect(await videos.account(alice)).toEqual(afterFirst)
 		})
 
-		test('on a pool of keys each video is polled and downloaded with the key that made it', async () => {
+		test('on a pool of keys each video is polled, downloaded and remixed with the key that made it', async () => {
 			const keys = ['sk-video-pool-one', 'sk-video-pool-two']
 			const pool = startFakeVideos({ keys })
 			try {
@@ -311,6 +311,12 @@ for (const target of databaseTargets()) {
 					expect((await alice.client.videos.retrieve(video.id)).status).toBe('completed')
 					const upstreamId = await videos.upstreamIdOf(video.id)
 					expect(new Uint8Array(await (await alice.client.videos.downloadContent(video.id)).arrayBuffer())).toEqual(pool.bytesOf(upstreamId))
+				}
+				// A remix goes with the key that made the original, whichever key the pool would take next:
+				// in reverse order, the pool's next key is the other one each time.
+				for (const video of [...made].reverse()) {
+					const remix = await alice.client.videos.remix(video.id, { prompt: 'again' })
+					expect(pool.ownerOf(await videos.upstreamIdOf(remix.id))).toBe(pool.ownerOf(await videos.upstreamIdOf(video.id)))
 				}
 			} finally {
 				await pool.stop()
