@@ -18,7 +18,7 @@ import { isObject } from '../formats/json'
 import { adaptorFor } from '../providers/registry'
 import type { RelayServices } from '../services'
 import type { RelayCaller } from '../caller'
-import { deleteVideo, listVideos, retrieveVideo, videoContent } from '../tasks/videos/video-reads'
+import { deleteVideo, listVideos, retrieveVideo, type VideoAsset, videoContent } from '../tasks/videos/video-reads'
 import { ownVideo, readVideoPropertiesOf, videoNotFound, videoOwner } from '../tasks/videos/video-rows'
 import { isVideoContentSignature } from '@/auth/signed-links'
 import { readBilling } from '../tasks/task-rows'
@@ -77,8 +77,16 @@ function remixVideo(dependencies: Dependencies, relay: RelayServices, request: R
 	})
 }
 
-function contentResponse(content: { contentType: string; length: string | null; body: ReadableStream<Uint8Array> }) {
-	return new Response(content.body, { headers: { 'content-type': content.contentType, ...(content.length ? { 'content-length': content.length } : {}), 'x-content-type-options': 'nosniff' } })
+function contentResponse(content: VideoAsset) {
+	return new Response(content.body, {
+		status: content.status,
+		headers: {
+			'content-type': content.contentType,
+			...(content.length ? { 'content-length': content.length } : {}),
+			...(content.range ? { 'content-range': content.range, 'accept-ranges': 'bytes' } : {}),
+			'x-content-type-options': 'nosniff',
+		},
+	})
 }
 
 export function videoRoutes(dependencies: Dependencies, relay: RelayServices) {
@@ -105,11 +113,11 @@ export function videoRoutes(dependencies: Dependencies, relay: RelayServices) {
 			if (query.signature !== undefined && !request.headers.has('authorization')) {
 				try {
 					if (!isVideoContentSignature(dependencies.secrets, params.id!, query.signature)) throw videoNotFound(params.id!)
-					return contentResponse(await videoContent(dependencies, relay, await videoOwner(dependencies, params.id!), params.id!, query.variant ?? 'video', request.signal))
+					return contentResponse(await videoContent(dependencies, relay, await videoOwner(dependencies, params.id!), params.id!, query.variant ?? 'video', request.signal, request.headers.get('range')))
 				} catch (error) {
 					return relayFailure(error, dependencies.logger, openAIErrorResponse)
 				}
 			}
-			return reading(async (_context, caller) => contentResponse(await videoContent(dependencies, relay, caller.user.id, params.id!, query.variant ?? 'video', request.signal)))(context)
+			return reading(async (_context, caller) => contentResponse(await videoContent(dependencies, relay, caller.user.id, params.id!, query.variant ?? 'video', request.signal, request.headers.get('range'))))(context)
 		})
 }

@@ -64,6 +64,11 @@ for (const target of databaseTargets()) {
 			const content = await alice.client.videos.downloadContent(short.id)
 			expect(content.headers.get('content-type')).toBe('video/mp4')
 			expect(new Uint8Array(await content.arrayBuffer())).toEqual(upstream.bytesOf(shortUpstream))
+			// A player seeking asks a byte range: the part comes through with its range.
+			const part = await fetch(`${videos.harness.baseUrl}/v1/videos/${short.id}/content`, { headers: { authorization: `Bearer ${alice.key}`, range: 'bytes=10-19' } })
+			expect(part.status).toBe(206)
+			expect(part.headers.get('content-range')).toBe(`bytes 10-19/${upstream.bytesOf(shortUpstream).length}`)
+			expect(new Uint8Array(await part.arrayBuffer())).toEqual(upstream.bytesOf(shortUpstream).slice(10, 20))
 			const thumbnail = await alice.client.videos.downloadContent(short.id, { variant: 'thumbnail' })
 			expect(new Uint8Array(await thumbnail.arrayBuffer())).toEqual(upstream.bytesOf(shortUpstream, 'thumbnail'))
 			const afterShort = await videos.account(alice)

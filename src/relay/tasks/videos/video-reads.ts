@@ -71,8 +71,21 @@ export const isVideoVariant = (value: string): value is VideoVariant => (VIDEO_V
 
 const notReady = (id: string, status: string) => new RelayError(409, `the video ${id} is ${status === TASK_STATUS.failure ? 'failed' : 'not completed yet'}: its content is available once it completed`, 'invalid_request_error', 'video_not_ready')
 
-/** A completed video's asset, streamed through: the upstream's content type and bytes. */
-export async function videoContent(dependencies: Dependencies, relay: RelayServices, userId: number, id: string, variant: string, signal: AbortSignal) {
+/** A single byte range (`bytes=0-1023`, `bytes=1024-`): what a video player asks for to seek; passed upstream as it is. */
+const BYTE_RANGE = /^bytes=\d{0,15}-\d{0,15}$/
+
+/** An asset as the client gets it: the upstream's status (200, or 206 for a range), type, length and bytes. */
+export interface VideoAsset {
+	status: 200 | 206
+	contentType: string
+	length: string | null
+	/** The part a 206 carries (`bytes 0-1023/4096`). */
+	range: string | null
+	body: ReadableStream<Uint8Array>
+}
+
+/** A completed video's asset, streamed through: the upstream's content type and bytes (a byte range when the client asks one). */
+export async function videoContent(dependencies: Dependencies, relay: RelayServices, userId: number, id: string, variant: string, signal: AbortSignal, range?: string | null): Promise<VideoAsset> {
 	if (!isVideoVariant(variant)) throw relayErrors.badRequest(`variant: expected ${VIDEO_VARIANTS.join(', ')}`)
 	const row = await ownVideo(dependencies, userId, id)
 	if (row.status !== TASK_STATUS.success) throw notReady(id, row.status)
@@ -92,17 +105,24 @@ export async function videoContent(dependencies: Dependencies, relay: RelayServi
 		if (state.inline) {
 			if (variant !== 'video') throw new RelayError(400, `the video ${id} has no ${variant}`, 'invalid_request_error', 'variant_unavailable')
 			const bytes = Buffer.from(state.inline.data, 'base64')
-			return { contentType: state.inline.mimeType, length: String(bytes.byteLength), body: new Blob([bytes]).stream() }
+			return { status: 200, contentType: state.inline.mimeType, length: String(bytes.byteLength), range: null, body: new Blob([bytes]).stream() }
 		}
 		const upstream = await videos.contentRequest(channel, upstreamId, variant, state, context)
 		if (!upstream) throw new RelayError(400, `the video ${id} has no ${variant}`, 'invalid_request_error', 'variant_unavailable')
-		const opened = await relay.outbound(upstream.url, requestInit(upstream, signal))
+		const ranged = range && BYTE_RANGE.test(range) ? { ...upstream, headers: { ...upstream.headers, range } } : upstream
+		const opened = await relay.outbound(ranged.url, requestInit(ranged, signal))
 		if (!opened.ok || !opened.body) {
 			await opened.body?.cancel().catch(() => {})
 			throw relayErrors.upstreamUnavailable()
 		}
-		const length = opened.headers.get('content-length')
-		return { contentType: opened.headers.get('content-type') ?? 'application/octet-stream', length, body: readerStream(opened.body) }
+		const partial = opened.status === 206 && ranged !== upstream
+		return {
+			status: partial ? 206 : 200,
+			contentType: opened.headers.get('content-type') ?? 'application/octet-stream',
+			length: opened.headers.get('content-length'),
+			range: partial ? opened.headers.get('content-range') : null,
+			body: readerStream(opened.body),
+		}
 	} catch (error) {
 		if (error instanceof RelayError) throw error
 		dependencies.logger.warn('fetching a video\'s content failed', { channelId: channel.id, reason: scrubSecrets(String((error as Error).message ?? error), channel) })
