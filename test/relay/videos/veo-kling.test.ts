@@ -191,6 +191,18 @@ for (const target of databaseTargets()) {
 			expect(await callKling('GET', `/text2video/${id}`, undefined, strangerKey)).toMatchObject({ status: 404, body: { code: 1203 } })
 			const held = await account()
 			expect(await callKling('POST', '/text2video', { model_name: 'kling-v2-1', prompt: 'x', duration: '7' })).toMatchObject({ status: 400, body: { code: 1201, message: expect.stringContaining('seconds') } })
+			expect(await callKling('POST', '/text2video', { model_name: 'kling-v2-1', prompt: 'x' }, 'sk-not-a-ferry-key')).toMatchObject({ status: 401, body: { code: 1000 } })
+			expect(await account()).toEqual(held)
+
+			// image2video with the image as Kling's clients send it: base64 without a prefix.
+			const image = Buffer.from('png-bytes').toString('base64')
+			const fromImage = await callKling('POST', '/image2video', { model_name: 'kling-v2-1', prompt: 'Wave', image, duration: '5' })
+			expect(fromImage.body).toMatchObject({ code: 0, data: { task_status: 'submitted' } })
+			const sent = kling.requests.findLast((request) => request.method === 'POST')!
+			expect(sent).toMatchObject({ path: '/v1/videos/image2video', body: { image, duration: '5' } })
+			kling.fail(kling.tasks.at(-1)!.id)
+			await poll()
+			expect((await callKling('GET', `/image2video/${fromImage.body.data.task_id}`)).body).toMatchObject({ code: 0, data: { task_status: 'failed', task_status_msg: 'The generated content failed the platform\'s risk review' } })
 			expect(await account()).toEqual(held)
 		})
 	})

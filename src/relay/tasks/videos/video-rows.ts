@@ -89,8 +89,6 @@ export async function ownVideo({ store }: Pick<Dependencies, 'store'>, userId: n
 	return row
 }
 
-export const statusOfVideo = (state: VideoState) => STATUS_OF[state.status]
-
 /** Who a video belongs to (the signed player link names only the video); 404 when there is no such video. */
 export async function videoOwner({ store }: Pick<Dependencies, 'store'>, id: string): Promise<number> {
 	const { tasks } = store.tables
