@@ -12,6 +12,7 @@ import migration8 from './0008_channel_keys.sql' with { type: 'text' }
 import migration9 from './0009_key_cooldowns.sql' with { type: 'text' }
 import migration10 from './0010_token_response_cache.sql' with { type: 'text' }
 import migration11 from './0011_plans_limits_costs.sql' with { type: 'text' }
+import migration12 from './0012_kept_responses.sql' with { type: 'text' }
 
 export default {
 	journal,
@@ -28,5 +29,6 @@ export default {
 		'0009_key_cooldowns': migration9,
 		'0010_token_response_cache': migration10,
 		'0011_plans_limits_costs': migration11,
+		'0012_kept_responses': migration12,
 	} as Record<string, string>,
 }

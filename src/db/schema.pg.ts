@@ -333,6 +333,22 @@ export const tasks = pgTable('tasks', {
 	index('tasks_unfinished_index').on(table.channelId).where(sql`${table.status} NOT IN ('SUCCESS', 'FAILURE')`),
 ])
 
+/**
+ * Which channel and key created a Responses API response an upstream keeps (db/stores/kept-responses.ts):
+ * a continuation, read, cancel or delete of it goes there. Not tasks: nothing is billed here.
+ */
+export const keptResponses = pgTable('kept_responses', {
+	id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+	createdAt: bigint('created_at', { mode: 'number' }).notNull().default(now),
+	responseId: text('response_id').notNull(),
+	userId: bigint('user_id', { mode: 'number' }).notNull(),
+	channelId: bigint('channel_id', { mode: 'number' }).notNull(),
+	/** The key (`#index`) that created it: an upstream keeps a response for the key's organisation only. */
+	keyIndex: integer('key_index').notNull().default(0),
+}, (table) => [
+	index('kept_responses_response_id_index').on(table.responseId),
+])
+
 export const quotaData = pgTable('quota_data', {
 	id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
 	userId: bigint('user_id', { mode: 'number' }).notNull(),

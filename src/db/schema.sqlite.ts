@@ -333,6 +333,22 @@ export const tasks = sqliteTable('tasks', {
 	index('tasks_unfinished_index').on(table.channelId).where(sql`${table.status} NOT IN ('SUCCESS', 'FAILURE')`),
 ])
 
+/**
+ * Which channel and key created a Responses API response an upstream keeps (db/stores/kept-responses.ts):
+ * a continuation, read, cancel or delete of it goes there. Not tasks: nothing is billed here.
+ */
+export const keptResponses = sqliteTable('kept_responses', {
+	id: integer('id').primaryKey({ autoIncrement: true }),
+	createdAt: integer('created_at').notNull().default(now),
+	responseId: text('response_id').notNull(),
+	userId: integer('user_id').notNull(),
+	channelId: integer('channel_id').notNull(),
+	/** The key (`#index`) that created it: an upstream keeps a response for the key's organisation only. */
+	keyIndex: integer('key_index').notNull().default(0),
+}, (table) => [
+	index('kept_responses_response_id_index').on(table.responseId),
+])
+
 export const quotaData = sqliteTable('quota_data', {
 	id: integer('id').primaryKey({ autoIncrement: true }),
 	userId: integer('user_id').notNull(),

@@ -65,6 +65,7 @@ export const relayErrors = {
 	promptTooLong: (tokens: number, model: string, limit: number) =>
 		wordedRelayError(400, withValues(RELAY_MESSAGES.promptTooLong, { tokens, model, limit }), 'invalid_request_error', 'context_length_exceeded'),
 	badRequest: (message: string) => new RelayError(400, message, 'invalid_request_error', 'invalid_request'),
+	videoPricedPerSecond: (model: string) => new RelayError(400, `the video model ${model} has no price per second (ModelPrice) in this gateway`, 'invalid_request_error', 'model_price_error'),
 	notImplemented: (path: string) => new RelayError(501, `${path} is not supported by this gateway yet`, 'invalid_request_error', 'not_implemented'),
 	modelNotFound: (model: string) => wordedRelayError(404, withValues(RELAY_MESSAGES.modelNotFound, { model }), 'invalid_request_error', 'model_not_found'),
 	upstreamUnavailable: () => wordedRelayError(502, RELAY_MESSAGES.upstreamUnavailable, 'upstream_error', 'bad_gateway'),

@@ -39,6 +39,7 @@ export const CHANNEL_TYPE = {
 	mokaai: 44,
 	volcengine: 45,
 	baiduV2: 46,
+	kling: 50,
 } as const
 
 export type ChannelType = (typeof CHANNEL_TYPE)[keyof typeof CHANNEL_TYPE]

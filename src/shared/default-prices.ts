@@ -66,4 +66,11 @@ export const DEFAULT_MODEL_PRICE: Record<string, number> = {
 	'swap_face': 0.05,
 	'suno_music': 0.1,
 	'suno_lyrics': 0.01,
+	// Video models: USD per second of the requested video (the providers' list prices at 720p; 1080p-class sizes cost 5/3 of it).
+	'sora-2': 0.1,
+	'sora-2-pro': 0.3,
+	'veo-3.0-generate-001': 0.4,
+	'veo-3.0-fast-generate-001': 0.15,
+	'veo-3.1-generate-preview': 0.4,
+	'veo-3.1-fast-generate-preview': 0.15,
 }

@@ -65,6 +65,14 @@ export const taskEntrySchema = z.object({
 	progress: z.string(),
 	quota: z.number(),
 	data: z.unknown(),
+	/** A video task's request and its player's source (Ferry's signed content link); null for other tasks. */
+	video: z.object({
+		model: z.string(),
+		seconds: z.number(),
+		size: z.string(),
+		prompt: z.string(),
+		content_url: z.string(),
+	}).nullable(),
 })
 export type TaskEntry = z.infer<typeof taskEntrySchema>
 

@@ -67,6 +67,7 @@ for (const target of databaseTargets()) {
 				[CHANNEL_TYPE.fastgpt]: 'APIKey-AppId',
 				[CHANNEL_TYPE.tencent]: 'AppId|SecretId|SecretKey',
 				[CHANNEL_TYPE.aws]: 'Ak|Sk|Region',
+				[CHANNEL_TYPE.kling]: 'AccessKey|SecretKey',
 			})
 			const user = await ferry.createUser('plain', ROLE.user)
 			expect((await ferry.call('GET', '/api/channel/types', { as: user })).status).toBe(403)

@@ -42,12 +42,13 @@ describe('the OpenAPI document', () => {
 			['/v1/models', 'get'], ['/v1/models/{model}', 'get'], ['/v1/messages', 'post'], ['/v1/messages/count_tokens', 'post'],
 			['/v1beta/models/{model}:generateContent', 'post'], ['/v1beta/models/{model}:streamGenerateContent', 'post'],
 			['/v1/dashboard/billing/subscription', 'get'], ['/dashboard/billing/subscription', 'get'], ['/dashboard/billing/usage', 'get'],
+			['/v1/videos', 'post'], ['/v1/videos/{id}/content', 'get'], ['/kling/v1/videos/text2video', 'post'],
 		] as const) {
 			expect(document.paths[path]?.[method]?.tags).toEqual(['relay'])
 		}
 		expect(document.paths['/api/channel/']?.get?.tags).toEqual(['management'])
 		// Catch-alls and the console's pages are not API (OpenAI's legacy billing paths are, also without /v1).
-		expect(Object.keys(document.paths).filter((path) => path.includes('*') || !/^\/(api|v1|v1beta|pg|mj|suno|(fast|relax|turbo)\/mj|dashboard\/billing)\//.test(path))).toEqual([])
+		expect(Object.keys(document.paths).filter((path) => path.includes('*') || !/^\/(api|v1|v1beta|pg|mj|suno|kling|(fast|relax|turbo)\/mj|dashboard\/billing)\//.test(path))).toEqual([])
 	})
 
 	test('describes JSON bodies and query parameters from the routes\' zod schemas', () => {

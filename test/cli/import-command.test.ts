@@ -52,7 +52,7 @@ describe('ferry import new-api on the command line', () => {
 		expect(run).toMatchObject({ code: 0, stderr: '' })
 		expect(run.stdout).toContain('dry run: nothing was written')
 		expect(run.stdout).toContain('tokens: 9 read, 8 imported, 1 skipped')
-		expect(run.stdout).toContain('skipped — Ferry does not serve Kling channels: 2 "video"')
+		expect(run.stdout).toContain('skipped — Ferry does not serve Jimeng channels: 2 "video"')
 		expect(run.stdout).toContain('read users: 5 rows')
 		expect(existsSync(dataDir)).toBe(false)
 		expect(digest(source)).toBe(before)

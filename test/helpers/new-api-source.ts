@@ -92,7 +92,7 @@ export async function newApiFixture(upstreamUrl: string): Promise<NewApiFixture>
 				setting: '{"force_format":true,"proxy":"http://proxy.internal:8080"}', other_info: '{"source":"new-api"}', used_quota: 123_456, balance: 12.5, balance_updated_time: 1_705_000_000,
 				test_model: 'gpt-4o-mini', open_ai_organization: 'org-test', response_time: 321, test_time: 1_706_000_000, param_override: '{"temperature":0}',
 			}),
-			channel({ id: 2, name: 'video', type: 50, key: 'kling-key', models: 'kling-v1' }),
+			channel({ id: 2, name: 'video', type: 51, key: 'jimeng-key', models: 'jimeng-v1' }),
 			channel({ id: 3, name: 'router', type: 20, key: 'sk-or-key', models: 'gpt-4o', status: 2 }),
 			channel({
 				id: 4, name: 'pool', key: 'sk-pool-1\nsk-pool-2', models: 'gpt-4o', status: 2, base_url: upstreamUrl,

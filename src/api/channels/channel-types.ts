@@ -35,6 +35,7 @@ const CHINESE_NAMES: Partial<Record<ChannelType, string>> = {
 	[CHANNEL_TYPE.deepseek]: '深度求索 DeepSeek',
 	[CHANNEL_TYPE.mokaai]: 'MokaAI M3E 向量模型',
 	[CHANNEL_TYPE.volcengine]: '字节跳动火山引擎',
+	[CHANNEL_TYPE.kling]: '可灵 Kling',
 }
 
 function capabilitiesOf(type: number): ChannelCapabilities {

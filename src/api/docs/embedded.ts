@@ -9,27 +9,28 @@ import page6 from '../../../docs/guide/plans-and-limits.md' with { type: 'text' 
 import page7 from '../../../docs/guide/relay-and-clients.md' with { type: 'text' }
 import page8 from '../../../docs/guide/tasks.md' with { type: 'text' }
 import page9 from '../../../docs/guide/tokens.md' with { type: 'text' }
-import page10 from '../../../docs/guide/wallet.md' with { type: 'text' }
-import page11 from '../../../docs/operations/backups-and-retention.md' with { type: 'text' }
-import page12 from '../../../docs/operations/docker.md' with { type: 'text' }
-import page13 from '../../../docs/operations/metrics.md' with { type: 'text' }
-import page14 from '../../../docs/operations/postgres-and-redis.md' with { type: 'text' }
-import page15 from '../../../docs/operations/security.md' with { type: 'text' }
-import page16 from '../../../docs/operations/several-nodes.md' with { type: 'text' }
-import page17 from '../../../docs/operations/upgrades.md' with { type: 'text' }
-import page18 from '../../../docs/performance.md' with { type: 'text' }
-import page19 from '../../../docs/screenshots/console/README.md' with { type: 'text' }
-import page20 from '../../../docs/specification/README.md' with { type: 'text' }
-import page21 from '../../../docs/specification/accounts-and-settings.md' with { type: 'text' }
-import page22 from '../../../docs/specification/channels.md' with { type: 'text' }
-import page23 from '../../../docs/specification/console.md' with { type: 'text' }
-import page24 from '../../../docs/specification/errors.md' with { type: 'text' }
-import page25 from '../../../docs/specification/logs-and-dashboard.md' with { type: 'text' }
-import page26 from '../../../docs/specification/playground-and-chat.md' with { type: 'text' }
-import page27 from '../../../docs/specification/pricing.md' with { type: 'text' }
-import page28 from '../../../docs/specification/tasks.md' with { type: 'text' }
-import page29 from '../../../docs/specification/tokens-and-money.md' with { type: 'text' }
-import page30 from '../../../CONTRIBUTING.md' with { type: 'text' }
+import page10 from '../../../docs/guide/videos.md' with { type: 'text' }
+import page11 from '../../../docs/guide/wallet.md' with { type: 'text' }
+import page12 from '../../../docs/operations/backups-and-retention.md' with { type: 'text' }
+import page13 from '../../../docs/operations/docker.md' with { type: 'text' }
+import page14 from '../../../docs/operations/metrics.md' with { type: 'text' }
+import page15 from '../../../docs/operations/postgres-and-redis.md' with { type: 'text' }
+import page16 from '../../../docs/operations/security.md' with { type: 'text' }
+import page17 from '../../../docs/operations/several-nodes.md' with { type: 'text' }
+import page18 from '../../../docs/operations/upgrades.md' with { type: 'text' }
+import page19 from '../../../docs/performance.md' with { type: 'text' }
+import page20 from '../../../docs/screenshots/console/README.md' with { type: 'text' }
+import page21 from '../../../docs/specification/README.md' with { type: 'text' }
+import page22 from '../../../docs/specification/accounts-and-settings.md' with { type: 'text' }
+import page23 from '../../../docs/specification/channels.md' with { type: 'text' }
+import page24 from '../../../docs/specification/console.md' with { type: 'text' }
+import page25 from '../../../docs/specification/errors.md' with { type: 'text' }
+import page26 from '../../../docs/specification/logs-and-dashboard.md' with { type: 'text' }
+import page27 from '../../../docs/specification/playground-and-chat.md' with { type: 'text' }
+import page28 from '../../../docs/specification/pricing.md' with { type: 'text' }
+import page29 from '../../../docs/specification/tasks.md' with { type: 'text' }
+import page30 from '../../../docs/specification/tokens-and-money.md' with { type: 'text' }
+import page31 from '../../../CONTRIBUTING.md' with { type: 'text' }
 
 export default {
 	'docs/README.md': page0,
@@ -42,25 +43,26 @@ export default {
 	'docs/guide/relay-and-clients.md': page7,
 	'docs/guide/tasks.md': page8,
 	'docs/guide/tokens.md': page9,
-	'docs/guide/wallet.md': page10,
-	'docs/operations/backups-and-retention.md': page11,
-	'docs/operations/docker.md': page12,
-	'docs/operations/metrics.md': page13,
-	'docs/operations/postgres-and-redis.md': page14,
-	'docs/operations/security.md': page15,
-	'docs/operations/several-nodes.md': page16,
-	'docs/operations/upgrades.md': page17,
-	'docs/performance.md': page18,
-	'docs/screenshots/console/README.md': page19,
-	'docs/specification/README.md': page20,
-	'docs/specification/accounts-and-settings.md': page21,
-	'docs/specification/channels.md': page22,
-	'docs/specification/console.md': page23,
-	'docs/specification/errors.md': page24,
-	'docs/specification/logs-and-dashboard.md': page25,
-	'docs/specification/playground-and-chat.md': page26,
-	'docs/specification/pricing.md': page27,
-	'docs/specification/tasks.md': page28,
-	'docs/specification/tokens-and-money.md': page29,
-	'CONTRIBUTING.md': page30,
+	'docs/guide/videos.md': page10,
+	'docs/guide/wallet.md': page11,
+	'docs/operations/backups-and-retention.md': page12,
+	'docs/operations/docker.md': page13,
+	'docs/operations/metrics.md': page14,
+	'docs/operations/postgres-and-redis.md': page15,
+	'docs/operations/security.md': page16,
+	'docs/operations/several-nodes.md': page17,
+	'docs/operations/upgrades.md': page18,
+	'docs/performance.md': page19,
+	'docs/screenshots/console/README.md': page20,
+	'docs/specification/README.md': page21,
+	'docs/specification/accounts-and-settings.md': page22,
+	'docs/specification/channels.md': page23,
+	'docs/specification/console.md': page24,
+	'docs/specification/errors.md': page25,
+	'docs/specification/logs-and-dashboard.md': page26,
+	'docs/specification/playground-and-chat.md': page27,
+	'docs/specification/pricing.md': page28,
+	'docs/specification/tasks.md': page29,
+	'docs/specification/tokens-and-money.md': page30,
+	'CONTRIBUTING.md': page31,
 } as Record<string, string>

@@ -1,9 +1,8 @@
 /** Reading drawing and async tasks: everyone's for admins, the caller's own otherwise (docs/specification/tasks.md#the-task-lists). */
-import { and, type Column, count, desc, eq, gte, lte, ne, type SQL } from 'drizzle-orm'
+import { and, type Column, count, desc, eq, gte, lte, type SQL } from 'drizzle-orm'
 import type { Page } from '@shared/api'
 import type { AdminMidjourneyEntry, AdminTaskEntry, MidjourneyEntry, MidjourneyQuery, TaskEntry, TaskListQuery, TaskQuery } from '@shared/task'
 import type { Dependencies } from '@/dependencies'
-import { KEPT_RESPONSE_PLATFORM } from '@/db/stores/kept-responses'
 import { readPage } from '../paging'
 import { toMidjourneyEntry, toTaskEntry } from './view'
 
@@ -33,10 +32,9 @@ export async function listDrawings(dependencies: Dependencies, query: Midjourney
 		store.db.select({ value: count() }).from(midjourneys).where(where), (row) => toMidjourneyEntry(dependencies, row, scope.admin))
 }
 
-export async function listTasks({ store }: Dependencies, query: TaskQuery, scope: TaskScope): Promise<Page<TaskEntry | AdminTaskEntry>> {
+export async function listTasks({ store, secrets }: Dependencies, query: TaskQuery, scope: TaskScope): Promise<Page<TaskEntry | AdminTaskEntry>> {
 	const { tasks } = store.tables
-	// The Responses API's records of which channel keeps a response share the table; they are no tasks.
-	const where = and(ne(tasks.platform, KEPT_RESPONSE_PLATFORM), ...taskConditions(tasks, query, scope, { column: tasks.taskId, value: query.task_id }))
+	const where = and(...taskConditions(tasks, query, scope, { column: tasks.taskId, value: query.task_id }))
 	return readPage(query, (limit, offset) => store.db.select().from(tasks).where(where).orderBy(desc(tasks.id)).limit(limit).offset(offset),
-		store.db.select({ value: count() }).from(tasks).where(where), (row) => toTaskEntry(row, scope.admin))
+		store.db.select({ value: count() }).from(tasks).where(where), (row) => toTaskEntry({ secrets }, row, scope.admin))
 }

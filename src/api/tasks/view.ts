@@ -1,7 +1,10 @@
 import type { AdminMidjourneyEntry, AdminTaskEntry, MidjourneyEntry, TaskEntry } from '@shared/task'
 import type { Tables } from '@/db'
 import type { Dependencies } from '@/dependencies'
-import { midjourneyImagePath } from '@/auth/signed-links'
+import { TASK_PLATFORM, TASK_STATUS } from '@shared/task-constants'
+import { readVideoProperties } from '@shared/video'
+import { midjourneyImagePath, videoContentPath } from '@/auth/signed-links'
+import { taskFields } from '@/db/stores/task-fields'
 
 type DrawingRecord = Tables['midjourneys']['$inferSelect']
 type TaskRecord = Tables['tasks']['$inferSelect']
@@ -34,30 +37,22 @@ export function toMidjourneyEntry({ options, secrets }: Pick<Dependencies, 'opti
 	return admin ? { ...entry, channel_id: row.channelId } : entry
 }
 
-function parsedData(text: string): unknown {
-	try {
-		return text ? JSON.parse(text) as unknown : null
-	} catch {
-		return null
-	}
+/** A video task's request, and its content through Ferry once it completed. */
+function videoOf(secrets: Dependencies['secrets'], row: TaskRecord): TaskEntry['video'] {
+	if (row.platform !== TASK_PLATFORM.video) return null
+	const { model, seconds, size, prompt } = readVideoProperties(row.properties)
+	return { model, seconds, size, prompt, content_url: row.status === TASK_STATUS.success ? videoContentPath(secrets, row.taskId) : '' }
 }
 
 /** An async task as the task log shows it (docs/specification/tasks.md#the-task-lists); `private_data` (upstream id, billing) never leaves. */
-export function toTaskEntry(row: TaskRecord, admin: boolean): TaskEntry | AdminTaskEntry {
+export function toTaskEntry({ secrets }: Pick<Dependencies, 'secrets'>, row: TaskRecord, admin: boolean): TaskEntry | AdminTaskEntry {
 	const entry: TaskEntry = {
 		id: row.id,
 		user_id: row.userId,
-		task_id: row.taskId,
 		platform: row.platform,
-		action: row.action,
-		status: row.status,
-		fail_reason: row.failReason,
-		submit_time: row.submitTime,
-		start_time: row.startTime,
-		finish_time: row.finishTime,
-		progress: row.progress,
 		quota: row.quota,
-		data: parsedData(row.data),
+		...taskFields(row),
+		video: videoOf(secrets, row),
 	}
 	return admin ? { ...entry, channel_id: row.channelId } : entry
 }

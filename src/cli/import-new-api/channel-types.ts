@@ -31,7 +31,7 @@ const NEW_API_OPENAI_COMPATIBLE: Record<number, { name: string; baseUrl: string 
 
 /** Names of the new-api types Ferry does not serve, for the report. */
 const NEW_API_OTHER_NAMES: Record<number, string> = {
-	27: 'Perplexity', 49: 'Coze', 50: 'Kling', 51: 'Jimeng', 52: 'Vidu', 53: 'Submodel', 54: 'DoubaoVideo',
+	27: 'Perplexity', 49: 'Coze', 51: 'Jimeng', 52: 'Vidu', 53: 'Submodel', 54: 'DoubaoVideo',
 	55: 'Sora', 56: 'Replicate', 57: 'Codex', 58: 'KuaiziLizhen',
 }
 

@@ -57,6 +57,8 @@ export interface CanonicalRequest<Body = Json> {
 	native?: NativeRequest
 	/** The upload a multipart request carried (its text fields are `body`): sent upstream intact. */
 	upload?: Upload
+	/** A video remix: the video it starts from, Ferry's id and the upstream's (the edge found it among the caller's own). */
+	remixOf?: { videoId: string; upstreamId: string }
 }
 
 /** A request as its client format converted it, not yet checked. */

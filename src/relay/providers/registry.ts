@@ -9,10 +9,11 @@
  * type list (`GET /api/channel/types`) all ask it, so none of them can disagree about a type.
  */
 import { isStreamable } from '../formats/openai/requests'
-import type { Converter, NativeFormat, OpenAIPassThrough, ProviderAdaptor, RelayEndpoint, SameFormatPassThrough, SelfOpenedEndpoint, SocketKind, TaskPlatform } from './types'
+import type { Converter, NativeFormat, OpenAIPassThrough, ProviderAdaptor, RelayEndpoint, SameFormatPassThrough, SelfOpenedEndpoint, SocketKind, TaskPlatform, VideoAdaptor } from './types'
 import { openai } from './openai'
 import { midjourney, midjourneyPlus } from './midjourney'
 import { suno } from './suno'
+import { kling } from './kling'
 import { ollama } from './ollama'
 import { anthropic } from './anthropic'
 import { aws } from './aws'
@@ -80,6 +81,7 @@ const ADAPTORS: readonly ProviderAdaptor[] = [
 	fastgpt,
 	aiProxyLibrary,
 	mokaai,
+	kling,
 ]
 
 /**
@@ -94,6 +96,7 @@ export type Service =
 	| { via: 'openai'; passThrough: OpenAIPassThrough }
 	| { via: 'self-opened'; opener: SelfOpenedEndpoint }
 	| { via: 'converter'; converter: Converter }
+	| { via: 'video'; videos: VideoAdaptor }
 
 /** What a channel type can do. */
 export interface ChannelCapabilities {
@@ -131,6 +134,7 @@ function servicesOf(adaptor: ProviderAdaptor): Partial<Record<RelayEndpoint, Ser
 	for (const [endpoint, converter] of Object.entries(adaptor.converted ?? {}) as [RelayEndpoint, Converter][]) services[endpoint] = { via: 'converter', converter }
 	for (const [endpoint, opener] of Object.entries(adaptor.selfOpened ?? {}) as [RelayEndpoint, SelfOpenedEndpoint][]) services[endpoint] = { via: 'self-opened', opener }
 	for (const endpoint of adaptor.openai?.endpoints ?? []) services[endpoint] = { via: 'openai', passThrough: adaptor.openai! }
+	if (adaptor.videos) services.videos = { via: 'video', videos: adaptor.videos }
 	return services
 }
 

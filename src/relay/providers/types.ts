@@ -21,7 +21,11 @@ import type { EventReader, WireFormat } from '../formats/events'
 export const MEDIA_ENDPOINTS = ['image-generations', 'image-edits', 'image-variations', 'speech', 'transcriptions', 'translations', 'moderations'] as const
 export type MediaEndpoint = (typeof MEDIA_ENDPOINTS)[number]
 
-const RELAY_ENDPOINTS = ['chat', 'completions', 'embeddings', 'rerank', ...MEDIA_ENDPOINTS] as const
+/**
+ * `videos`: OpenAI's `POST /v1/videos` — a task: the upstream takes it and answers later. Each
+ * provider serves it through its `videos` adaptor (VideoAdaptor), whatever its upstream's wire.
+ */
+const RELAY_ENDPOINTS = ['chat', 'completions', 'embeddings', 'rerank', ...MEDIA_ENDPOINTS, 'videos'] as const
 export type RelayEndpoint = (typeof RELAY_ENDPOINTS)[number]
 
 /** What an adaptor is told about the channel it serves: plain data, key already decrypted. */
@@ -36,7 +40,7 @@ export interface UpstreamChannel {
 
 export interface UpstreamRequest {
 	/** POST unless said otherwise. */
-	method?: 'GET' | 'POST'
+	method?: 'GET' | 'POST' | 'DELETE'
 	url: string
 	headers: Record<string, string>
 	body: string
@@ -294,6 +298,77 @@ export interface TaskAdaptor {
 	readRequest?(channel: UpstreamChannel, path: string): UpstreamRequest
 }
 
+/** The assets of a finished video (OpenAI's `GET /v1/videos/{id}/content?variant=`). */
+export const VIDEO_VARIANTS = ['video', 'thumbnail', 'spritesheet'] as const
+export type VideoVariant = (typeof VIDEO_VARIANTS)[number]
+
+/** A video task as its upstream reports it, in OpenAI's terms. */
+export interface VideoState {
+	status: 'queued' | 'in_progress' | 'completed' | 'failed'
+	/** 0–100. */
+	progress: number
+	/** Why it failed, in the upstream's words (not yet scrubbed); '' otherwise. */
+	failReason: string
+	/** Whether a finished task came with a video: a `completed` one without is a failure. */
+	hasVideo: boolean
+	/** Where the upstream keeps the video (Veo's file URI, Kling's URL), for the content request; '' when it is fetched by id. */
+	videoUrl: string
+	/** A video the poll answer carries itself (Vertex AI without a storage bucket). */
+	inline?: { data: string; mimeType: string }
+}
+
+/** The reference image of a video request, read from its upload or its JSON (`input_reference.image_url`). */
+export interface VideoReference {
+	/** base64 */
+	data: string
+	mimeType: string
+}
+
+/** What a video submit is built from: the OpenAI-form request (upstream model in place), its upload, and the video it remixes. */
+export interface VideoSubmit {
+	body: Record<string, unknown>
+	/** A multipart request's bytes (model already the upstream's), sent as they are by upstreams that take OpenAI's form. */
+	upload?: { bytes: Uint8Array<ArrayBuffer>; contentType: string }
+	/** The reference image as bytes, for upstreams that take it inline (Veo, Kling); undefined when the request has none. */
+	reference?: VideoReference
+	/** The upstream id of the video a remix starts from. */
+	remixOf?: string
+}
+
+/** A submit's request: an upload's bytes go as they are. */
+export type VideoSubmitRequest = Omit<UpstreamRequest, 'body'> & { body: string | Uint8Array<ArrayBuffer> }
+
+type Maybe<T> = T | Promise<T>
+
+/**
+ * The `videos` capability (OpenAI's Videos API, whatever the upstream's wire): submit a task, poll
+ * it, map its status, fetch its assets. Pure like the rest: the stages send the submit (upstream/open.ts),
+ * the poller and the content route send the rest (relay/tasks/videos/). `context` signs and exchanges tokens.
+ */
+export interface VideoAdaptor {
+	submitRequest(channel: UpstreamChannel, submit: VideoSubmit, context: AdaptorContext): Maybe<VideoSubmitRequest>
+	/**
+	 * A 2xx submit answer → the upstream's id and the task's first state (a refusal inside a 2xx
+	 * answer is a `failed` state); throws a SyntaxError for an answer that is not one. `withImage`:
+	 * the request had a reference image (Kling polls the two kinds under different paths).
+	 */
+	readSubmit(text: string, request: { withImage: boolean }): { id: string; state: VideoState }
+	/** `model` is the upstream model name (Veo and Kling name it in the path). */
+	pollRequest(channel: UpstreamChannel, id: string, model: string, context: AdaptorContext): Maybe<UpstreamRequest>
+	/** A 2xx poll answer → the state; throws a SyntaxError for an answer that is not one. */
+	readPoll(text: string): VideoState
+	/** The request for an asset of a finished video; undefined when the upstream has no such variant. */
+	contentRequest(channel: UpstreamChannel, id: string, variant: VideoVariant, state: VideoState, context: AdaptorContext): Maybe<UpstreamRequest | undefined>
+	/** Whether contentRequest needs a fresh state (the upstream names the video's URL only in its poll answer). */
+	contentNeedsState?: boolean
+	/** Deleting the upstream's copy of a finished video, if it keeps one. */
+	deleteRequest?(channel: UpstreamChannel, id: string, context: AdaptorContext): Maybe<UpstreamRequest>
+	/** Whether the upstream can remix a video (OpenAI's `POST /v1/videos/{id}/remix`). */
+	remixes?: boolean
+	/** Whether the submit takes the reference image as bytes (`VideoSubmit.reference`) rather than the client's upload. */
+	inlineReference?: boolean
+}
+
 export interface ProviderAdaptor {
 	/** The channel type number. */
 	type: number
@@ -328,6 +403,8 @@ export interface ProviderAdaptor {
 	sameFormat?: Partial<Record<NativeFormat, SameFormatPassThrough>>
 	/** Async tasks (drawing, music): submitted, then polled until they finish. */
 	tasks?: TaskAdaptor
+	/** Video generation (`/v1/videos`): submitted through the stages, then polled until it finishes. */
+	videos?: VideoAdaptor
 	/** Long sessions it takes on a WebSocket: Realtime, the Responses API's WebSocket mode. */
 	sockets?: Partial<Record<SocketKind, SocketRoute>>
 }

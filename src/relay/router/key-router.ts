@@ -115,6 +115,8 @@ export function keyRouter(routing: RoutingTable, health: KeyHealth, options: Opt
 				const pinned = routing.channel(pinnedId)
 				if (!pinned || tried.length > 0) return undefined
 				const keys = usableKeys(pinned, tried)
+				// A call about something one key of the pinned channel keeps (a video's remix) names that key.
+				if (call.preferredChannelId === pinnedId && call.preferredKeyIndex !== undefined && keys.includes(call.preferredKeyIndex)) return targetOf(pinned, call.preferredKeyIndex)
 				return keys.length > 0 ? keyOfChannel(pinned, keys) : leastCooling([pinned], tried)
 			}
 			const { group, model, acceptance } = call

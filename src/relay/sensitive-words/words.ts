@@ -114,6 +114,8 @@ export function promptTexts(endpoint: RelayEndpoint, body: Record<string, unknow
 		}
 	} else if (isMediaEndpoint(endpoint)) {
 		for (const text of mediaPromptTexts(endpoint, body)) single(text)
+	} else if (endpoint === 'videos') {
+		single(body.prompt)
 	} else if (endpoint === 'rerank') {
 		single(body.query)
 		for (const document of Array.isArray(body.documents) ? body.documents : []) single(isObject(document) ? document.text : document)

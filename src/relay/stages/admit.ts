@@ -17,6 +17,7 @@ import type { RoutableChannel } from '../routing/routing-table'
 import { findWords, promptTexts, sensitiveErrors, wordList } from '../sensitive-words/words'
 import type { RelayServices } from '../services'
 import { canTakeKey, channelCanTake } from '../upstream/open'
+import type { RelayCaller } from '../caller'
 import type { AdmittedCall, CallStart, ChannelAcceptance } from './call'
 
 /** Only chat and completions generate text that could carry a sensitive word. */
@@ -36,7 +37,7 @@ export async function admit(dependencies: Dependencies, relay: RelayServices, st
 		}
 	}
 	const model = body.model
-	if (caller.token.modelLimits && !caller.token.modelLimits.has(model)) throw relayErrors.modelNotAllowed(model)
+	allowModel(caller, model)
 	const stream = isStreamable(endpoint) && body.stream === true
 	// Answers are checked for sensitive words in OpenAI's form, so with that check on a client's own
 	// format is converted rather than passed through.
@@ -46,7 +47,7 @@ export async function admit(dependencies: Dependencies, relay: RelayServices, st
 	const native = checksAnswers ? undefined : requested
 	const service: ServiceCall = { endpoint, stream, native: native?.format, nativeRequired: native?.required !== undefined }
 	const acceptance: ChannelAcceptance = { accepts: (channel) => channelCanTake(channel, { ...service, model }), cacheKey: canTakeKey(service) }
-	const group = resolveGroup(dependencies.options, caller, model, (candidate, name) => relay.routing.hasModel(candidate, name, acceptance.accepts, acceptance.cacheKey))
+	const group = callGroup(dependencies, relay, caller, model, acceptance)
 	checkChannels(relay, caller.pinnedChannelId, group, model, acceptance, service, native?.required)
 	// The same object, from now on with the checked body and what the stages route by (call.ts).
 	const admitted = start as AdmittedCall
@@ -58,6 +59,20 @@ export async function admit(dependencies: Dependencies, relay: RelayServices, st
 	admitted.acceptance = acceptance
 	admitted.group = group
 	return admitted
+}
+
+/** The token's model limits: a model it does not list is refused (403) before anything else. */
+export function allowModel(caller: RelayCaller, model: string) {
+	if (caller.token.modelLimits && !caller.token.modelLimits.has(model)) throw relayErrors.modelNotAllowed(model)
+}
+
+/**
+ * The group a call of the model is routed and billed in: the token's, the user's, or (for a token
+ * of the auto group) the first usable group with a channel that can take it (routing/groups.ts).
+ * Async tasks ask here too, with their own acceptance (relay/tasks/submission.ts).
+ */
+export function callGroup(dependencies: Dependencies, relay: RelayServices, caller: RelayCaller, model: string, acceptance: Pick<ChannelAcceptance, 'accepts'> & { cacheKey?: string }): string {
+	return resolveGroup(dependencies.options, caller, model, (candidate, name) => relay.routing.hasModel(candidate, name, acceptance.accepts, acceptance.cacheKey))
 }
 
 /**

@@ -82,13 +82,38 @@ export class CallScope {
 	}
 
 	/**
-	 * Ends the hold through a settlement the caller makes itself through the ledger (an answer from
-	 * the response cache, which no upstream made: stages/response-cache.ts). Only once, like settle.
+	 * Ends the hold through a unit of work the caller makes itself through the ledger: an answer from
+	 * the response cache, which no upstream made, settled at its own price (stages/response-cache.ts);
+	 * a task the upstream refused, its hold returned with a log line (relay/tasks/submission.ts).
+	 * Only once, like settle.
 	 */
 	async settleWith(settlement: () => Promise<void>): Promise<void> {
 		if (this.state !== 'held') return
 		this.close()
 		await settlement()
+	}
+
+	/**
+	 * Hands the hold to a task the upstream took (a video: stages/video-answer.ts): `adoption`
+	 * records the task and makes the hold its own in one unit of work, and the task's end settles or
+	 * returns it (relay/tasks/task-rows.ts). Only once, like settle, and only for a call an upstream
+	 * answered; when the adoption fails the hold is returned here.
+	 */
+	async handOver(adoption: () => Promise<void>): Promise<void> {
+		if (this.state !== 'held') return
+		if (!this.answeredBy) throw new Error('a hold is handed to a task only once an upstream took it')
+		this.close()
+		try {
+			await adoption()
+		} catch (error) {
+			await voidCall(this.dependencies, this.relay, this.call, 'upstream_failed')
+			throw error
+		}
+	}
+
+	/** The key that answered, once an upstream did. */
+	get answerer(): AnsweredBy | undefined {
+		return this.answeredBy
 	}
 
 	/**

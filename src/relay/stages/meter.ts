@@ -27,6 +27,7 @@ import { generatesText } from './admit'
 import type { HeldCall } from './call'
 import { mediaAnswer, type MediaResult } from './media-answer'
 import { readAhead } from './read-ahead'
+import { videoAnswer } from './video-answer'
 import type { KeyTarget } from '@/lib/session-affinity'
 import { keyTargetOf } from './route'
 import type { UpstreamAnswer } from './send'
@@ -62,6 +63,7 @@ export type CallResult = WholeResult | StreamedResult | MediaResult
 /** Throws a RelayError; the composition (index.ts) voids the hold on any failure. */
 export async function meter(dependencies: Dependencies, relay: RelayServices, call: HeldCall, answer: UpstreamAnswer): Promise<CallResult> {
 	const { endpoint } = call.request
+	if (endpoint === 'videos') return await videoAnswer(dependencies, relay, call, answer)
 	if (isMediaEndpoint(endpoint)) return await mediaAnswer({ logger: dependencies.logger, endpoint, prompt: call.prompt, scope: call.scope }, answer)
 	return call.stream ? streamedAnswer(dependencies, relay, call, answer) : await wholeAnswer(relay, call, answer)
 }

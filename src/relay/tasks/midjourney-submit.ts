@@ -14,7 +14,7 @@ import type { RelayCaller } from '../caller'
 import type { TaskSubmitOutcome } from '../providers/types'
 import { type MjSubmitPath, clearModes, modelOfAction, resolveAction, type ResolvedAction } from './midjourney-actions'
 import { checkNotifyHook } from './notify-hook'
-import { abandonHold, type PreparedTask, prepareTask, returnRefusedHold, sendTask } from './submission'
+import { abandonHold, type PreparedTask, prepareTask, recordAccepted, returnRefusedHold, sendTask } from './submission'
 import { taskErrors } from './task-errors'
 import { type DrawingRow, recordDrawing, taskBook } from './task-rows'
 
@@ -98,16 +98,16 @@ export async function submitDrawing(dependencies: Dependencies, relay: RelayServ
 		}
 		const done = finishedAtOnce(resolved, outcome)
 		const now = nowSeconds()
-		await record(dependencies, relay, prepared, {
+		await recordAccepted(prepared, () => record(dependencies, relay, prepared, {
 			code: outcome.code, action: resolved.action, mjId: outcome.upstreamId, prompt, description: outcome.description,
 			status: done ? TASK_STATUS.success : TASK_STATUS.submitted, progress: done ? PROGRESS_DONE : PROGRESS_START,
 			imageUrl: done?.imageUrl ?? '', startTime: done ? now : 0, finishTime: done ? now : 0,
 			quota: prepared.amount, requestId: prepared.requestId, cost: prepared.cost ?? null,
-		})
+		}))
 		return Response.json({ code: answeredCode(resolved, outcome.code), description: outcome.description, result: outcome.uploads ?? outcome.upstreamId, properties: outcome.properties })
 	} catch (error) {
 		// The hold of a task that could not be recorded goes back: nothing can bill it later.
-		await abandonHold(dependencies, relay, prepared)
+		await abandonHold(prepared)
 		throw error
 	}
 }

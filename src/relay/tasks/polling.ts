@@ -16,6 +16,7 @@ import type { RelayServices } from '../services'
 import { adaptorFor } from '../providers/registry'
 import type { TaskAdaptor, UpstreamTaskState } from '../providers/types'
 import { scrubSecrets } from '../upstream/messages'
+import { pollVideos } from './videos/video-polling'
 import { applyDrawingReport, applyTaskReport, type DrawingRow, readBilling, type ReportOutcome, type TaskBook, taskBook, type TaskRow } from './task-rows'
 
 /** Unfinished tasks of each kind read per round (new-api reads up to 1 000; one fetch per channel carries them). */
@@ -42,7 +43,7 @@ const count = (tally: Tally, outcome: ReportOutcome) => {
 const failure = (failReason: string): UpstreamTaskState => ({ id: '', status: TASK_STATUS.failure, progress: '', failReason, submitTime: 0, startTime: 0, finishTime: 0 })
 
 /** The channels by id, keys decrypted, whatever their status: a disabled channel's tasks still finish. */
-async function channelsById({ store, secrets, logger }: Dependencies, ids: number[]): Promise<Map<number, RoutableChannel>> {
+export async function channelsById({ store, secrets, logger }: Dependencies, ids: number[]): Promise<Map<number, RoutableChannel>> {
 	const { channels } = store.tables
 	const records = ids.length ? await store.db.select().from(channels).where(inArray(channels.id, ids)) : []
 	const readable = readableChannels(records, (channel) => toRoutableChannel(secrets, channel), (channelId) => logger.error('a channel key cannot be decrypted with this CRYPTO_SECRET', { channelId }))
@@ -122,5 +123,6 @@ export async function pollTasks(dependencies: Dependencies, relay: RelayServices
 	const songs = await store.db.select().from(tasks)
 		.where(and(isUnfinished(tasks.status), eq(tasks.platform, TASK_PLATFORM.suno))).orderBy(asc(tasks.id)).limit(ROUND_LIMIT)
 	await pollByChannel(dependencies, relay, 'suno', songs, (row) => readBilling(row.privateData).upstream_id ?? '', applyTask, tally)
-	return { polled: drawings.length + songs.length, ...tally, timedOut }
+	const videos = await pollVideos(dependencies, relay, applyTask, (outcome) => count(tally, outcome))
+	return { polled: drawings.length + songs.length + videos, ...tally, timedOut }
 }

@@ -1,30 +1,33 @@
 /**
- * Submitting one async task (docs/architecture.md#the-task-pipeline): the caller's group and the task's model pick a channel
- * whose type takes the platform's tasks (a follow-up goes to its original task's channel), the
- * per-call price is held (from the same funding sources as any call: a subscription that covers
- * the task's model, else the wallet), and the upstream is asked once. A refusal returns the hold with a log
- * line the user sees; an acceptance hands the hold to the task (task-rows.ts).
+ * Submitting one async task (docs/architecture.md#the-task-pipeline): admitted and priced by the stages' rules (the token's model limits,
+ * the call's group, the model's pricing); the group and the task's model pick a channel whose type
+ * takes the platform's tasks (a follow-up goes to its original task's channel), the
+ * per-call price is held in the call's scope — the hold stage's `CallScope`, so the same funding
+ * sources as any call (a subscription that covers the task's model, else the wallet) and the same
+ * refusals — and the upstream is asked once. A refusal returns the hold with a log line the user
+ * sees; an acceptance hands the hold to the task (`CallScope.handOver`, task-rows.ts).
  *
  * A submit is never retried on another channel: an upstream that took the task but answered late
  * would run it twice. Nor does a client that hangs up abort it: the task is recorded either way.
  */
 import { storedLine } from '@shared/messages/logs'
 import type { Dependencies } from '@/dependencies'
-import { InsufficientQuotaError, reserve, voidHold } from '@/billing/holds'
 import { costOfCall } from '@/billing/cost'
-import { quotaForUsage, resolvePricing } from '@/billing/price'
+import { quotaForUsage } from '@/billing/price'
 import { returnTaskHold } from '@/billing/task-holds'
 import { newRequestId } from '@/lib/crypto'
 import { nowSeconds } from '@/lib/clock'
 import { relayErrors } from '../errors'
 import { disableReason } from '../routing/channel-health'
-import { resolveGroup } from '../routing/groups'
 import type { RoutableChannel } from '../routing/routing-table'
 import type { RelayServices } from '../services'
 import type { RelayCaller } from '../caller'
 import { adaptorFor, servesTasks } from '../providers/registry'
 import type { TaskAdaptor, TaskPlatform, TaskSubmitOutcome } from '../providers/types'
 import { scrubSecrets } from '../upstream/messages'
+import { allowModel, callGroup } from '../stages/admit'
+import { CallScope } from '../stages/hold'
+import { FREE, pricingOf } from '../stages/price'
 import type { TaskBilling } from './task-rows'
 import { taskErrors } from './task-errors'
 
@@ -53,6 +56,8 @@ export interface PreparedTask {
 	/** What the task costs the operator on its channel (quota); undefined: unknown. */
 	cost: number | undefined
 	submittedAt: number
+	/** The hold's scope; undefined for a free task. */
+	scope: CallScope | undefined
 }
 
 function chooseChannel(relay: RelayServices, call: TaskCall, group: string): RoutableChannel {
@@ -76,34 +81,26 @@ function chooseChannel(relay: RelayServices, call: TaskCall, group: string): Rou
  */
 export async function prepareTask(dependencies: Dependencies, relay: RelayServices, call: TaskCall): Promise<PreparedTask> {
 	const { caller, model } = call
-	if (caller.token.modelLimits && !caller.token.modelLimits.has(model)) throw relayErrors.modelNotAllowed(model)
+	// Admitted and priced by the stages' own rules (stages/admit.ts, stages/price.ts).
+	allowModel(caller, model)
 	await relay.routing.ready()
-	const takes = (channel: RoutableChannel) => servesTasks(channel.type, call.platform)
-	const group = resolveGroup(dependencies.options, caller, model, (candidate, name) => relay.routing.hasModel(candidate, name, takes))
+	const group = callGroup(dependencies, relay, caller, model, { accepts: (channel) => servesTasks(channel.type, call.platform) })
 	const channel = chooseChannel(relay, call, group)
-	const pricing = resolvePricing(dependencies.options, model, caller.user.group, group)
-	if (!pricing && !dependencies.options.get('SelfUseModeEnabled')) throw relayErrors.modelUnpriced(model)
+	const found = pricingOf(dependencies, { model, group, caller })
+	const pricing = found === FREE ? undefined : found
 	if (pricing && pricing.kind !== 'per_call') throw taskErrors.perCallOnly(model)
 	const modelPrice = pricing?.modelPrice ?? 0
 	const groupRatio = pricing?.groupRatio ?? 1
 	const quotaPerUnit = dependencies.options.get('QuotaPerUnit')
 	const amount = pricing ? quotaForUsage(pricing, { promptTokens: 0, completionTokens: 0 }, quotaPerUnit) : 0
 	const requestId = newRequestId()
-	if (amount > 0) {
-		// The same funding sources as any call: a subscription covering the task's model first, then the wallet.
-		const found = dependencies.subscriptions.sourcesFor(caller.user.id, model)
-		const sources = found instanceof Promise ? await found : found
-		try {
-			await reserve(relay.ledger, {
-				requestId, userId: caller.user.id, tokenId: caller.token.id, tokenLimited: !caller.token.unlimited, amount, node: relay.nodeInstance,
-				sources: sources.length > 0 ? sources : undefined,
-			})
-		} catch (error) {
-			if (error instanceof InsufficientQuotaError) throw error.owner === 'user' ? relayErrors.insufficientUserQuota() : relayErrors.insufficientTokenQuota()
-			throw error
-		}
+	let scope: CallScope | undefined
+	if (amount > 0 && pricing) {
+		scope = new CallScope(dependencies, relay, { requestId, caller, model, group, pricing, stream: false, startedAt: performance.now(), clientAddress: call.clientAddress })
+		await scope.reserve(amount)
 	}
 	return {
+		scope,
 		requestId: amount > 0 ? requestId : '',
 		call,
 		channel,
@@ -111,6 +108,7 @@ export async function prepareTask(dependencies: Dependencies, relay: RelayServic
 		billing: {
 			username: caller.user.username, token_id: caller.token.id, token_name: caller.token.name, group, model,
 			model_price: modelPrice, group_ratio: groupRatio, channel_name: channel.name, ip: call.clientAddress,
+			...(scope?.funding ? { plan_name: scope.funding.name } : {}),
 		},
 		amount,
 		cost: pricing ? costOfCall(channel.cost, model, pricing, { promptTokens: 0, completionTokens: 0 }, quotaPerUnit) : undefined,
@@ -143,16 +141,31 @@ export async function sendTask(dependencies: Dependencies, relay: RelayServices,
 	return { ...outcome, description }
 }
 
-/** Returns the hold of a task the upstream refused, with a log line the user sees. */
+/** Returns the hold of a task the upstream refused, with a log line the user sees: the scope ends through that unit of work. */
 export async function returnRefusedHold(relay: RelayServices, prepared: PreparedTask, description: string): Promise<void> {
-	if (!prepared.requestId) return
-	await relay.ledger.transaction((tx, tables) => returnTaskHold(tx, tables, prepared.requestId, 'upstream_refused',
-		(quota) => storedLine('task.refused', { model: prepared.call.model, reason: description, quota })))
+	await prepared.scope?.settleWith(async () => {
+		await relay.ledger.transaction((tx, tables) => returnTaskHold(tx, tables, prepared.requestId, 'upstream_refused',
+			(quota) => storedLine('task.refused', { model: prepared.call.model, reason: description, quota })))
+	})
 }
 
-/** Returns the hold of a task that could not be recorded (a database failure): nothing was billed. */
-export async function abandonHold(dependencies: Dependencies, relay: RelayServices, prepared: PreparedTask): Promise<void> {
-	if (!prepared.requestId) return
-	await voidHold(relay.ledger, prepared.requestId, 'upstream_failed')
-		.catch((error) => dependencies.logger.error('voiding a task hold failed', { requestId: prepared.requestId, error: String(error) }))
+/**
+ * Records a task the upstream took: `record` inserts its row and makes the hold the task's in one
+ * unit of work (task-rows.ts), through the scope's hand-over, which returns the hold when it fails.
+ */
+export async function recordAccepted(prepared: PreparedTask, record: () => Promise<unknown>): Promise<void> {
+	const { scope, channel } = prepared
+	if (!scope) {
+		await record()
+		return
+	}
+	scope.answered({ channel, keyIndex: 0, key: channel.key }, [{ channel: channel.id, key: 0, outcome: 'ok' }], undefined)
+	await scope.handOver(async () => {
+		await record()
+	})
+}
+
+/** Returns the hold of a task that could not be recorded (a database failure): nothing was billed. Never throws. */
+export async function abandonHold(prepared: PreparedTask): Promise<void> {
+	await prepared.scope?.void('upstream_failed')
 }

@@ -6,13 +6,14 @@
 import { and, eq, inArray } from 'drizzle-orm'
 import { SUNO_ACTION, TASK_PLATFORM, TASK_STATUS } from '@shared/task-constants'
 import type { Dependencies } from '@/dependencies'
+import { taskFields } from '@/db/stores/task-fields'
 import { nowSeconds } from '@/lib/clock'
 import { randomString } from '@/lib/crypto'
 import { relayErrors } from '../errors'
 import type { RelayServices } from '../services'
 import type { RelayCaller } from '../caller'
 import { sunoAnswer } from './answers'
-import { abandonHold, prepareTask, returnRefusedHold, sendTask } from './submission'
+import { abandonHold, prepareTask, recordAccepted, returnRefusedHold, sendTask } from './submission'
 import { taskErrors } from './task-errors'
 import { readBilling, recordTask, taskBook, type TaskRow } from './task-rows'
 
@@ -66,7 +67,7 @@ export async function submitSong(dependencies: Dependencies, relay: RelayService
 		}
 		const publicId = `${PUBLIC_ID_PREFIX}${randomString(PUBLIC_ID_LENGTH)}`
 		const book = taskBook(relay.ledger.dialect, dependencies.options, nowSeconds())
-		await relay.ledger.transaction((tx, tables) => recordTask(tx, tables, book, {
+		await recordAccepted(prepared, () => relay.ledger.transaction((tx, tables) => recordTask(tx, tables, book, {
 			taskId: publicId,
 			platform: TASK_PLATFORM.suno,
 			userId: input.caller.user.id,
@@ -81,36 +82,16 @@ export async function submitSong(dependencies: Dependencies, relay: RelayService
 			properties: JSON.stringify({ input: text(body.prompt) || text(body.gpt_description_prompt), model: text(body.mv) }),
 			privateData: JSON.stringify({ ...prepared.billing, upstream_id: outcome.upstreamId }),
 			requestId: prepared.requestId,
-		}))
+		})))
 		return sunoAnswer(publicId)
 	} catch (error) {
-		await abandonHold(dependencies, relay, prepared)
+		await abandonHold(prepared)
 		throw error
 	}
 }
 
-function parsedData(text: string): unknown {
-	try {
-		return text ? JSON.parse(text) as unknown : null
-	} catch {
-		return null
-	}
-}
-
 /** A task as the Suno API's fetch answers it. */
-function songView(row: TaskRow) {
-	return {
-		task_id: row.taskId,
-		action: row.action,
-		status: row.status,
-		fail_reason: row.failReason,
-		submit_time: row.submitTime,
-		start_time: row.startTime,
-		finish_time: row.finishTime,
-		progress: row.progress,
-		data: parsedData(row.data),
-	}
-}
+const songView = (row: TaskRow) => taskFields(row)
 
 export async function fetchSong(dependencies: Dependencies, caller: RelayCaller, taskId: string): Promise<Response> {
 	const row = await ownTask(dependencies, caller.user.id, taskId)

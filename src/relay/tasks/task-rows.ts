@@ -28,6 +28,14 @@ export interface TaskBilling {
 	ip: string
 	/** Async tasks: the upstream's id (the client knows Ferry's own). */
 	upstream_id?: string
+	/** Priced in units (a video's seconds times its size factor): the price's multiplier. */
+	call_ratio?: number
+	/** The key of a multi-key channel the task was submitted with: its polls and reads use it too. */
+	key_index?: number
+	/** The model's name upstream (after the channel's mapping). */
+	upstream_model?: string
+	/** The plan whose subscription holds the task, for its log line; absent when the wallet does. */
+	plan_name?: string
 }
 
 export function readBilling(privateData: string): TaskBilling {
@@ -38,6 +46,10 @@ export function readBilling(privateData: string): TaskBilling {
 		username: text('username'), token_id: number('token_id'), token_name: text('token_name'), group: text('group'), model: text('model'),
 		model_price: number('model_price'), group_ratio: number('group_ratio'), channel_name: text('channel_name'), ip: text('ip'),
 		upstream_id: text('upstream_id'),
+		...(typeof data.call_ratio === 'number' ? { call_ratio: data.call_ratio } : {}),
+		...(typeof data.key_index === 'number' ? { key_index: data.key_index } : {}),
+		...(typeof data.upstream_model === 'string' ? { upstream_model: data.upstream_model } : {}),
+		...(typeof data.plan_name === 'string' ? { plan_name: data.plan_name } : {}),
 	}
 }
 
@@ -89,7 +101,11 @@ function* closeHold(tx: Database, tables: Tables, book: TaskBook, task: BilledTa
 			username: billing.username, tokenName: billing.token_name, modelName: billing.model, group: billing.group,
 			promptTokens: 0, completionTokens: 0, useTime: Math.max(0, book.now - task.submitTime), isStream: false,
 			channelName: billing.channel_name, ip: billing.ip, content: '',
-			other: { model_price: billing.model_price, group_ratio: billing.group_ratio, group: billing.group, task_id: taskId, admin_info: { use_channel: [task.channelId] } },
+			other: {
+				model_price: billing.model_price, group_ratio: billing.group_ratio, ...(billing.call_ratio !== undefined ? { call_ratio: billing.call_ratio } : {}),
+				group: billing.group, task_id: taskId, admin_info: { use_channel: [task.channelId] },
+				...(billing.plan_name !== undefined ? { plan_name: billing.plan_name } : {}),
+			},
 		} : undefined,
 	}, book.dialect)
 }

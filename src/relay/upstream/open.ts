@@ -12,6 +12,7 @@ import type { CanonicalRequest } from '../formats/canonical'
 import { readSseAnswerEvents, type EventReader, type Json, type ReadEvent, type SseAnswerOptions, type WireFormat } from '../formats/events'
 import { isObject } from '../formats/json'
 import { uploadUpstreamBody } from '../formats/media/multipart'
+import { videoReference } from '../formats/videos/reference'
 import { textReader } from '../formats/sse'
 import { adaptorFor, serviceFor, servesEndpoint } from '../providers/registry'
 import {
@@ -120,7 +121,7 @@ export async function openUpstream(dependencies: Dependencies, relay: { outbound
 		throw new ChannelUnfitError('model mapping cycle')
 	}
 	const upstreamChannel = channel.baseUrl ? channel : { ...channel, baseUrl: adaptor.defaultBaseUrl }
-	const send = (request: { method?: 'GET' | 'POST'; url: string; headers: Record<string, string>; body: string | Uint8Array<ArrayBuffer> }) =>
+	const send = (request: { method?: 'GET' | 'POST' | 'DELETE'; url: string; headers: Record<string, string>; body: string | Uint8Array<ArrayBuffer> }) =>
 		relay.outbound(request.url, { method: request.method ?? 'POST', headers: request.headers, body: request.body, signal: call.signal })
 
 	if (service.via === 'native') {
@@ -162,6 +163,16 @@ export async function openUpstream(dependencies: Dependencies, relay: { outbound
 		const sent = upload ? { ...request, headers: { ...request.headers, 'content-type': upload.contentType }, body: upload.bytes } : request
 		const opened: OpenedUpstream = { ...canonical, response: await send(sent), readAnswer: passedAnswer, readEvents: (body, options = {}) => readSseAnswerEvents(body, options) }
 		return thinkingAsText ? withThinkingAsContent(opened) : opened
+	}
+
+	if (service.via === 'video') {
+		// A video task's submit, in its upstream's wire (providers/*/videos): an upload goes as it came, model mapped.
+		const { videos } = service
+		const context = adaptorContext(dependencies, relay, call.signal)
+		const upload = canonicalRequest.upload && !videos.inlineReference ? await uploadUpstreamBody(canonicalRequest.upload, body.model) : undefined
+		const reference = videos.inlineReference ? await videoReference(canonicalRequest, context) : undefined
+		const request = await videos.submitRequest(upstreamChannel, { body, upload, reference, remixOf: canonicalRequest.remixOf?.upstreamId }, context)
+		return { ...canonical, response: await send(request), readAnswer: passedAnswer, readEvents: (body) => readSseAnswerEvents(body) }
 	}
 
 	const { converter } = service
@@ -211,7 +222,7 @@ function answeredWith(response: OpenedResponse, status: number, text: string): O
 	return { ...response, status, ok: status >= 200 && status < 300, body: textReader(text), text: async () => text }
 }
 
-function adaptorContext(dependencies: Dependencies, relay: { outbound: UpstreamFetch }, signal: AbortSignal): AdaptorContext {
+export function adaptorContext(dependencies: Dependencies, relay: { outbound: UpstreamFetch }, signal: AbortSignal): AdaptorContext {
 	return {
 		now: () => Date.now(),
 		fetchMedia: mediaFetcher(dependencies, signal),

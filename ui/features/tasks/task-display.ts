@@ -1,5 +1,5 @@
 /** How an async task reads (docs/specification/tasks.md#states): status, platform and action labels, the duration tag. */
-import { SUNO_ACTION, TASK_PLATFORM, TASK_SLOW_SECONDS, TASK_STATUS } from '@shared/task-constants'
+import { SUNO_ACTION, TASK_PLATFORM, TASK_SLOW_SECONDS, TASK_STATUS, VIDEO_ACTION } from '@shared/task-constants'
 import type { AdminTaskEntry, TaskEntry } from '@shared/task'
 import type { BadgeVariant } from '@ui/components/ui/badge'
 
@@ -21,10 +21,15 @@ const statusTags: Record<string, Tag> = {
 
 export const taskStatusTag = (status: string): Tag => statusTags[status] ?? { label: '未知', variant: 'grey' }
 
-const platformLabels: Record<string, string> = { [TASK_PLATFORM.suno]: 'Suno' }
+const platformLabels: Record<string, string> = { [TASK_PLATFORM.suno]: 'Suno', [TASK_PLATFORM.video]: '视频' }
 export const platformLabel = (platform: string) => platformLabels[platform] ?? platform
 
-const actionLabels: Record<string, string> = { [SUNO_ACTION.music]: '生成音乐', [SUNO_ACTION.lyrics]: '生成歌词' }
+const actionLabels: Record<string, string> = {
+	[SUNO_ACTION.music]: '生成音乐',
+	[SUNO_ACTION.lyrics]: '生成歌词',
+	[VIDEO_ACTION.generate]: '生成视频',
+	[VIDEO_ACTION.remix]: '重混视频',
+}
 export const taskActionLabel = (action: string) => actionLabels[action] ?? action
 
 /** Seconds from submit to finish, or undefined for a task that has not finished. */

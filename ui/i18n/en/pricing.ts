@@ -21,6 +21,7 @@ export const pricing: Record<string, string> = {
 	'模型价格': 'Model price',
 	'点击复制模型名称': 'Click to copy the model name',
 	'按次计费': 'Per call',
+	'按秒计费': 'Per second',
 	'按量计费': 'Pay as you go',
 	'无可用分组': 'No usable group serves it',
 	'分组倍率': 'Group ratio',
@@ -28,6 +29,7 @@ export const pricing: Record<string, string> = {
 	'补全倍率': 'Completion ratio',
 	'所选分组不可用': 'Not available in the chosen group',
 	'{price} / 次': '{price} / call',
+	'{price} / 秒': '{price} / second',
 	'提示 {price}': 'Prompt {price}',
 	'补全 {price}': 'Completion {price}',
 	// tiered prices

@@ -41,6 +41,16 @@ export const tasks: Record<string, string> = {
 	// actions
 	'生成音乐': 'Music',
 	'生成歌词': 'Lyrics',
+	'生成视频': 'Video',
+	'重混视频': 'Video remix',
+	// videos
+	'视频': 'Video',
+	'视频时长': 'Length',
+	'消耗额度': 'Quota used',
+	'模型': 'Model',
+	'分辨率': 'Size',
+	'提示词': 'Prompt',
+	'视频预览': 'Preview',
 	'放大': 'Upscale',
 	'变换': 'Variation',
 	'强变换': 'Strong variation',

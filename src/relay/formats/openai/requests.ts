@@ -10,6 +10,7 @@ import { MEDIA_ENDPOINTS, type RelayEndpoint } from '../../providers/types'
 import { isObject } from '../json'
 import type { Upload } from '../media/multipart'
 import { checkMediaRequest, isMediaEndpoint } from '../media/requests'
+import { checkVideoRequest } from '../videos/requests'
 
 /** A checked request body: an object naming its model. */
 export type OpenAIRequest = Record<string, unknown> & { model: string }
@@ -44,7 +45,7 @@ function isPrompt(value: unknown) {
 }
 
 /** Endpoints answered whole: `stream` and its options mean nothing there. */
-const WHOLE_ANSWER_ENDPOINTS: ReadonlySet<RelayEndpoint> = new Set(['embeddings', 'rerank', ...MEDIA_ENDPOINTS])
+const WHOLE_ANSWER_ENDPOINTS: ReadonlySet<RelayEndpoint> = new Set(['embeddings', 'rerank', ...MEDIA_ENDPOINTS, 'videos'])
 
 export const isStreamable = (endpoint: RelayEndpoint) => !WHOLE_ANSWER_ENDPOINTS.has(endpoint)
 
@@ -86,6 +87,7 @@ export function checkOpenAIRequest(endpoint: RelayEndpoint, body: unknown, uploa
 	if (endpoint === 'embeddings' && !isPrompt(body.input)) fail('input: expected text or a list of texts or tokens')
 	if (endpoint === 'rerank') checkRerank(body)
 	if (isMediaEndpoint(endpoint)) checkMediaRequest(endpoint, body, upload)
+	if (endpoint === 'videos') checkVideoRequest(body as OpenAIRequest, upload)
 	if (isStreamable(endpoint)) {
 		optionalBoolean(body, 'stream')
 		optionalTokenLimit(body, 'max_tokens')

@@ -2,6 +2,7 @@ import { CHANNEL_TYPE, DEFAULT_AZURE_API_VERSION } from '@shared/channel-type'
 import type { RelayEndpoint } from '../types'
 import { openAICompatible } from '../openai-compatible'
 import { openAIModelNames } from '../openai-compatible/model-list'
+import { openAIVideos } from '../openai-compatible/videos'
 
 const AZURE_PATHS: Partial<Record<RelayEndpoint, string>> = {
 	chat: 'chat/completions',
@@ -35,6 +36,8 @@ export const azure = openAICompatible({
 	responses: { url: (channel) => `${channel.baseUrl}/openai/v1/responses`, model: azureDeployment },
 	// The GA Realtime route: v1, the deployment as `model`.
 	realtime: (channel, model) => `${channel.baseUrl}/openai/v1/realtime?model=${encodeURIComponent(azureDeployment(model))}`,
+	// Sora 2 on the v1 route, OpenAI's own Videos API: the deployment named in the body.
+	videos: openAIVideos({ base: (channel) => `${channel.baseUrl}/openai/v1/videos`, headers: (channel) => ({ 'api-key': channel.key }) }),
 	// The data plane's list of the resource's models (not its deployments).
 	modelList: {
 		request: (channel) => ({

@@ -7,6 +7,7 @@ import type { Converter, ProviderAdaptor, UpstreamChannel } from '../types'
 import { openAIAnswerFromGemini, openAIStreamFromGemini } from './chat-answer'
 import { geminiRequestFromOpenAI } from './chat-request'
 import { geminiEmbeddingRequest, openAIEmbeddingsFromGemini } from './embeddings'
+import { geminiVideos } from './videos'
 
 const GEMINI_BASE_URL = 'https://generativelanguage.googleapis.com'
 const DEFAULT_API_VERSION = 'v1beta'
@@ -65,4 +66,6 @@ export const gemini: ProviderAdaptor = {
 			buildRequest: (channel, call) => ({ url: chatUrl(channel, geminiModelName(call.model), call.stream), headers: headers(channel), body: call.body }),
 		},
 	},
+	// Veo (`/v1/videos` from OpenAI clients): predictLongRunning, then the operation polled.
+	videos: geminiVideos,
 }

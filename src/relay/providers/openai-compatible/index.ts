@@ -3,7 +3,7 @@
  * small difference: its base URL, its paths or how it builds the URL, and its auth headers; and
  * what the console shows of its type (name, key format, default models).
  */
-import type { ModelList, ProviderAdaptor, RelayEndpoint, SocketRoute, UpstreamChannel } from '../types'
+import type { ModelList, ProviderAdaptor, RelayEndpoint, SocketRoute, UpstreamChannel, VideoAdaptor } from '../types'
 import { openAIModelList } from './model-list'
 import { responsesPassThrough, type ResponsesRoute } from './responses'
 
@@ -19,6 +19,7 @@ export const OPENAI_PATHS: Record<RelayEndpoint, string> = {
 	transcriptions: '/v1/audio/transcriptions',
 	translations: '/v1/audio/translations',
 	moderations: '/v1/moderations',
+	videos: '/v1/videos',
 }
 
 /** What an OpenAI-format upstream serves unless it says otherwise: rerank is not OpenAI's own API. */
@@ -38,6 +39,8 @@ interface OpenAICompatibleOptions extends Pick<ProviderAdaptor, 'type' | 'name' 
 	responses?: ResponsesRoute
 	/** The Realtime API's socket URL for a model, if the upstream serves it. */
 	realtime?: (channel: UpstreamChannel, model: string) => string
+	/** Its Videos API (openai-compatible/videos.ts), if it serves one. */
+	videos?: VideoAdaptor
 }
 
 /** An http(s) URL as the ws(s) URL of the same place. */
@@ -64,6 +67,7 @@ export function openAICompatible(options: OpenAICompatibleOptions): ProviderAdap
 		...(options.readBalance ? { readBalance: options.readBalance } : {}),
 		...(options.responses ? { sameFormat: { responses: responsesPassThrough(options.responses, headers) } } : {}),
 		...(Object.keys(sockets).length > 0 ? { sockets } : {}),
+		...(options.videos ? { videos: options.videos } : {}),
 		openai: {
 			endpoints,
 			buildRequest(channel, endpoint, body, text) {

@@ -1,7 +1,13 @@
 import { CHANNEL_TYPE } from '@shared/channel-type'
-import { MEDIA_ENDPOINTS } from '../types'
+import { MEDIA_ENDPOINTS, type UpstreamChannel } from '../types'
 import { bearer, openAICompatible } from '../openai-compatible'
+import { openAIVideos } from '../openai-compatible/videos'
 import { readOpenAIBilling } from './balance'
+
+const headers = (channel: UpstreamChannel) => ({
+	...bearer(channel),
+	...(channel.organization ? { 'openai-organization': channel.organization } : {}),
+})
 
 export const openai = openAICompatible({
 	type: CHANNEL_TYPE.openai,
@@ -13,11 +19,9 @@ export const openai = openAICompatible({
 	],
 	// OpenAI has no rerank API, but type 1 often points at another gateway that serves `/v1/rerank`.
 	endpoints: ['chat', 'completions', 'embeddings', 'rerank', ...MEDIA_ENDPOINTS],
-	headers: (channel) => ({
-		...bearer(channel),
-		...(channel.organization ? { 'openai-organization': channel.organization } : {}),
-	}),
+	headers,
 	readBalance: readOpenAIBilling,
 	responses: { url: (channel) => `${channel.baseUrl}/v1/responses` },
 	realtime: (channel, model) => `${channel.baseUrl}/v1/realtime?model=${encodeURIComponent(model)}`,
+	videos: openAIVideos({ base: (channel) => `${channel.baseUrl}/v1/videos`, headers }),
 })

@@ -10,6 +10,7 @@ import { geminiRequestFromOpenAI } from '../gemini/chat-request'
 import { accessToken } from './access-token'
 import { vertexHost, vertexRegion } from './region'
 import { parseServiceAccount } from './service-account'
+import { vertexVideos } from './videos'
 
 export const vertex: ProviderAdaptor = {
 	type: CHANNEL_TYPE.vertex,
@@ -24,6 +25,8 @@ export const vertex: ProviderAdaptor = {
 	sameFormat: {
 		gemini: { buildRequest: (channel, call, context) => vertexRequest(channel, call, call.body, context) },
 	},
+	// Veo (`/v1/videos` from OpenAI clients).
+	videos: vertexVideos,
 }
 
 /** `generateContent` (or `streamGenerateContent` as SSE) of the model under the channel's project and region, with an OAuth token. */

@@ -1,4 +1,5 @@
 import { QUOTA_TYPE } from '@shared/pricing-constants'
+import { isVideoModel } from '@shared/video'
 import { Badge } from '@ui/components/ui/badge'
 import { copyText } from '@ui/components/ui/copy'
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@ui/components/ui/table'
@@ -49,11 +50,11 @@ export function PricingTable({ entries, usableGroups, selectedGroup, groupRatio,
 									</button>
 									{/* On a phone the billing type sits under the name, and the groups leave: the price stays in view. */}
 									<span className="mt-1 block min-[601px]:hidden">
-										<QuotaTypeBadge perCall={entry.quota_type === QUOTA_TYPE.perCall} />
+										<QuotaTypeBadge perCall={entry.quota_type === QUOTA_TYPE.perCall} perSecond={perSecond(entry)} />
 									</span>
 								</TableCell>
 								<TableCell className={onPhoneHidden}>
-									<QuotaTypeBadge perCall={entry.quota_type === QUOTA_TYPE.perCall} />
+									<QuotaTypeBadge perCall={entry.quota_type === QUOTA_TYPE.perCall} perSecond={perSecond(entry)} />
 								</TableCell>
 								<TableCell className={onPhoneHidden}>
 									<div className="flex flex-wrap gap-1">
@@ -92,8 +93,12 @@ export function PricingTable({ entries, usableGroups, selectedGroup, groupRatio,
 /** Columns a phone leaves out (their values are under the model name, or in the group view). */
 const onPhoneHidden = 'max-[600px]:hidden'
 
-function QuotaTypeBadge({ perCall }: { perCall: boolean }) {
+/** A video model's fixed price is USD per second of the video asked for. */
+const perSecond = (entry: PricingEntry) => entry.quota_type === QUOTA_TYPE.perCall && isVideoModel(entry.model_name)
+
+function QuotaTypeBadge({ perCall, perSecond }: { perCall: boolean; perSecond: boolean }) {
 	const { t } = useTranslation()
+	if (perSecond) return <Badge variant="purple">{t('按秒计费')}</Badge>
 	return perCall ? <Badge variant="purple">{t('按次计费')}</Badge> : <Badge variant="secondary">{t('按量计费')}</Badge>
 }
 
@@ -103,6 +108,7 @@ function PriceCell({ entry, groupRatio, unit, unitLabel, currency }: PriceCellPr
 	const { t } = useTranslation()
 	const status = useStatus()
 	const format = (amount: number) => formatPrice(amount, currency, status.usd_exchange_rate)
+	if (perSecond(entry)) return <span data-testid="second-price">{t('{price} / 秒', { price: format(callPrice(entry, groupRatio)) })}</span>
 	if (entry.quota_type === QUOTA_TYPE.perCall) {
 		return <span data-testid="call-price">{t('{price} / 次', { price: format(callPrice(entry, groupRatio)) })}</span>
 	}
