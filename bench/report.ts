@@ -12,6 +12,8 @@ export interface Run {
 	result?: LoadResult
 	/** CPU time of the target's own process per successful call. */
 	cpuMicroseconds?: number
+	/** CPU time of the Postgres server per successful call (targets on Postgres). */
+	databaseCpuMicroseconds?: number
 	/** Why there is no result. */
 	note?: string
 }
@@ -81,11 +83,11 @@ function added(runs: Runs, target: TargetName, field: 'p50' | 'p99') {
 export function modeTables(results: ModeResults, seconds: number, connections: number): string {
 	const { saturation, sequential } = results
 	const saturationTable = table(
-		['target', 'calls/s', '÷ bare', 'p50 ms', 'p99 ms', 'added p50', 'added p99', 'CPU µs/call', ''],
-		rowsFor(results.targets, saturation, ({ result, cpuMicroseconds }, target) => [
+		['target', 'calls/s', '÷ bare', 'p50 ms', 'p99 ms', 'added p50', 'added p99', 'CPU µs/call', 'Postgres µs/call', ''],
+		rowsFor(results.targets, saturation, ({ result, cpuMicroseconds, databaseCpuMicroseconds }, target) => [
 			grouped(result.perSecond), ratio(result.perSecond, saturation.bare?.result?.perSecond),
 			fixed(result.p50), fixed(result.p99), signed(added(saturation, target, 'p50')), signed(added(saturation, target, 'p99')),
-			fixed(cpuMicroseconds, 0),
+			fixed(cpuMicroseconds, 0), databaseCpuMicroseconds === undefined ? '' : fixed(databaseCpuMicroseconds, 0),
 		]),
 	)
 	const openTables = results.open.map((block) => [

@@ -22,7 +22,7 @@ import postgres from 'postgres'
 import { randomString } from '../src/lib/crypto'
 import { type FerryTarget, startFerry } from './ferry'
 import type { LoadPlan, LoadResult } from './load'
-import { cpuSeconds, memory, type Server, startServer, stopProcess } from './processes'
+import { cpuSeconds, memory, postgresCpuSeconds, type Server, startServer, stopProcess } from './processes'
 import { type Memory, type ModeResults, modeTables, type OpenBlock, type Run, summaryBlock, type TargetName } from './report'
 import { TOKENS_PER_USER, tokenKeys } from './seed-ferry'
 import { CHAT_PATH, requestBodies, skewedTokens } from './workload'
@@ -104,17 +104,20 @@ async function drive(target: Target, plan: Omit<LoadPlan, 'urls' | 'bodies' | 'a
 	const killer = setTimeout(() => child.kill('SIGKILL'), plan.durationMs + 30_000)
 	const cpuOf = () => target.pids.reduce((sum, pid) => sum + cpuSeconds(pid), 0)
 	const cpuBefore = cpuOf()
+	const databaseBefore = target.postgres ? postgresCpuSeconds() : 0
 	const [output, errors] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited])
 	const cpuAfter = cpuOf()
+	const databaseAfter = target.postgres ? postgresCpuSeconds() : 0
 	clearTimeout(killer)
 	const line = output.trim().split('\n').at(-1) ?? ''
 	if (!line.startsWith('{')) return { note: `load generator failed: ${errors.trim().split('\n').at(-1) ?? `exit ${child.exitCode}`}` }
 	const result = JSON.parse(line) as LoadResult
-	return { result, cpuMicroseconds: result.ok > 0 ? ((cpuAfter - cpuBefore) * 1e6) / result.ok : undefined }
+	const perCall = (seconds: number) => result.ok > 0 ? (seconds * 1e6) / result.ok : undefined
+	return { result, cpuMicroseconds: perCall(cpuAfter - cpuBefore), databaseCpuMicroseconds: target.postgres ? perCall(databaseAfter - databaseBefore) : undefined }
 }
 
 /** A target's nodes (one but for `ferry-pg-2`); CPU per call is that of all of them. */
-type Target = { urls: string[]; pids: number[]; unavailable?: string }
+type Target = { urls: string[]; pids: number[]; unavailable?: string; postgres?: boolean }
 type Targets = Record<TargetName, Target>
 
 /** Sustaining a rate needs headroom: open-loop latency at or past saturation only measures the queue. */
@@ -202,7 +205,7 @@ async function main() {
 			problem = `Ferry did not start — ${(error as Error).message.split('\n').join(' | ').slice(0, 300)}`
 		}
 		if (problem) problems.push(`${plan.name}: ${problem}`)
-		targets[plan.name] = { urls: ferry?.urls ?? [], pids: ferry?.processes.map((child) => child.pid) ?? [], unavailable: problem }
+		targets[plan.name] = { urls: ferry?.urls ?? [], pids: ferry?.processes.map((child) => child.pid) ?? [], unavailable: problem, postgres: plan.postgres }
 	}
 	await Bun.sleep(1_000)
 	for (const plan of plans) {

@@ -6,7 +6,12 @@
  * the work, bounded a node's calls a second. Here a batch of reserves is one statement and a batch
  * of settles another, each a single implicit transaction: all of it applies or none.
  *
- * The guards stay in SQL. A reserve batch locks its users and limited tokens (in id order), keeps
+ * Both statements lock the rows they change table by table (users, then tokens, then channels),
+ * each table's rows in id order (`… ORDER BY id FOR UPDATE`; the `(SELECT COUNT(*) FROM …) >= 0`
+ * conditions make a table's locks wait until the previous table's are all taken): statements of
+ * several batches in flight, on this node and others, wait for each other instead of deadlocking.
+ *
+ * The guards stay in SQL. A reserve batch locks its users and limited tokens, keeps
  * the calls whose token has room for all of its calls in the batch, then takes from each user what
  * all of its remaining calls need with the guarded update `quota >= need`: a user whose balance
  * cannot cover them all takes nothing here, and those calls are reserved again one at a time
@@ -62,7 +67,8 @@ const RESERVE_MANY = `WITH input AS (
 ), users_locked AS (
 	SELECT id FROM users WHERE id IN (SELECT user_id FROM input) ORDER BY id FOR UPDATE
 ), tokens_locked AS (
-	SELECT id, remain_quota FROM tokens WHERE id IN (SELECT token_id FROM input WHERE limited) ORDER BY id FOR UPDATE
+	SELECT id, remain_quota FROM tokens WHERE id IN (SELECT token_id FROM input WHERE limited) AND (SELECT COUNT(*) FROM users_locked) >= 0
+	ORDER BY id FOR UPDATE
 ), tokens_with_room AS (
 	SELECT locked.id FROM tokens_locked locked
 	JOIN (SELECT token_id, SUM(amount) AS need FROM input WHERE limited GROUP BY token_id) wanted ON wanted.token_id = locked.id
@@ -71,8 +77,8 @@ const RESERVE_MANY = `WITH input AS (
 	SELECT * FROM input WHERE NOT limited OR token_id IN (SELECT id FROM tokens_with_room)
 ), users_taken AS (
 	UPDATE users SET quota = users.quota - wanted.need
-	FROM (SELECT user_id, SUM(amount) AS need FROM candidates GROUP BY user_id) wanted
-	WHERE users.id = wanted.user_id AND users.id IN (SELECT id FROM users_locked) AND users.quota >= wanted.need
+	FROM (SELECT user_id, SUM(amount) AS need FROM candidates WHERE user_id IN (SELECT id FROM users_locked) GROUP BY user_id) wanted
+	WHERE users.id = wanted.user_id AND users.quota >= wanted.need
 	RETURNING users.id
 ), held AS (
 	SELECT * FROM candidates WHERE user_id IN (SELECT id FROM users_taken)
@@ -100,19 +106,27 @@ const SETTLE_MANY = `WITH input AS (
 	WHERE quota_holds.request_id = input.request_id AND quota_holds.state = 'pending' AND quota_holds.subscription_id = 0
 		AND quota_holds.amount >= input.actual
 	RETURNING quota_holds.request_id, quota_holds.user_id, quota_holds.token_id, quota_holds.token_limited, quota_holds.amount, input.actual, input.channel_id
+), users_locked AS (
+	SELECT id FROM users WHERE id IN (SELECT user_id FROM closed) ORDER BY id FOR UPDATE
 ), users_counted AS (
 	UPDATE users SET quota = users.quota + done.refund, used_quota = users.used_quota + done.charged, request_count = users.request_count + done.calls
-	FROM (SELECT user_id, SUM(amount - actual) AS refund, SUM(actual) AS charged, COUNT(*) AS calls FROM closed GROUP BY user_id ORDER BY user_id) done
+	FROM (SELECT user_id, SUM(amount - actual) AS refund, SUM(actual) AS charged, COUNT(*) AS calls
+		FROM closed WHERE user_id IN (SELECT id FROM users_locked) GROUP BY user_id) done
 	WHERE users.id = done.user_id
 	RETURNING users.id, users.quota
+), tokens_locked AS (
+	SELECT id FROM tokens WHERE id IN (SELECT token_id FROM closed) AND (SELECT COUNT(*) FROM users_counted) >= 0 ORDER BY id FOR UPDATE
 ), tokens_counted AS (
 	UPDATE tokens SET remain_quota = tokens.remain_quota + done.refund, used_quota = tokens.used_quota + done.charged, accessed_time = $2
 	FROM (SELECT token_id, SUM(CASE WHEN token_limited THEN amount - actual ELSE 0 END) AS refund, SUM(actual) AS charged
-		FROM closed WHERE token_id > 0 GROUP BY token_id ORDER BY token_id) done
+		FROM closed WHERE token_id IN (SELECT id FROM tokens_locked) GROUP BY token_id) done
 	WHERE tokens.id = done.token_id
+	RETURNING tokens.id
+), channels_locked AS (
+	SELECT id FROM channels WHERE id IN (SELECT channel_id FROM closed) AND (SELECT COUNT(*) FROM tokens_counted) >= 0 ORDER BY id FOR UPDATE
 ), channels_counted AS (
 	UPDATE channels SET used_quota = channels.used_quota + done.charged
-	FROM (SELECT channel_id, SUM(actual) AS charged FROM closed WHERE channel_id > 0 GROUP BY channel_id ORDER BY channel_id) done
+	FROM (SELECT channel_id, SUM(actual) AS charged FROM closed WHERE channel_id IN (SELECT id FROM channels_locked) GROUP BY channel_id) done
 	WHERE channels.id = done.channel_id
 ), logged AS (
 	INSERT INTO logs (user_id, type, quota, token_id, channel_id, request_id, username, token_name, model_name, "group",
