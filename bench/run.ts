@@ -120,6 +120,9 @@ async function drive(target: Target, plan: Omit<LoadPlan, 'urls' | 'bodies' | 'a
 type Target = { urls: string[]; pids: number[]; unavailable?: string; postgres?: boolean }
 type Targets = Record<TargetName, Target>
 
+/** Every workload also runs open loop at this rate: a busy real gateway (the SQLite node's added p99 there should stay within 2 ms). */
+const BUSY_GATEWAY_RATE = 1_000
+
 /** Sustaining a rate needs headroom: open-loop latency at or past saturation only measures the queue. */
 const HEADROOM = 1.1
 
@@ -143,6 +146,7 @@ async function measureMode(mode: ModeResults['mode'], targets: Targets, tokens: 
 	const rates = [{ rate: halfOf(saturated('bare') || saturated('upstream') / 2), basis: "half the bare proxy's saturation" }]
 	const slowest = Math.min(...names.filter((name) => name.startsWith('ferry') && saturated(name) > 0).map(saturated))
 	if (Number.isFinite(slowest) && slowest < rates[0]!.rate * HEADROOM) rates.push({ rate: halfOf(slowest), basis: "half the slowest Ferry's saturation" })
+	if (!rates.some((entry) => entry.rate === BUSY_GATEWAY_RATE)) rates.push({ rate: BUSY_GATEWAY_RATE, basis: 'a busy gateway' })
 	for (const { rate, basis } of rates) {
 		const block: OpenBlock = { rate, basis, runs: {} }
 		results.open.push(block)

@@ -145,6 +145,22 @@ for (const target of databaseTargets()) {
 			expect(await auditLedger(store)).toEqual([])
 		})
 
+		test('when a batch statement fails, its calls are held and settled one at a time, exactly once', async () => {
+			// The batch statements are the only reads that take a whole batch as JSON: make them fail.
+			const failing: Store = { ...store, read: (text, params) => text.includes('json_to_recordset') ? Promise.reject(new Error('connection lost')) : store.read(text, params) }
+			const ledger = createBatchingExecutor(failing)
+			const userId = await createUser(store, 'payer', 10_000)
+			const tokenId = await createToken(store, userId, 4_000)
+			const attempts = await Promise.allSettled(Array.from({ length: 6 }, () => hold(ledger, userId, tokenId, 1_000)))
+			const held = attempts.flatMap((attempt) => attempt.status === 'fulfilled' ? [attempt.value] : [])
+			expect(held).toHaveLength(4)
+			const outcomes = await Promise.all(held.map((requestId) => settle(ledger, settlement(requestId, 250, 1_000))))
+			expect(outcomes.every((outcome) => outcome.settled && outcome.charged === 250)).toBe(true)
+			expect(await userRow(userId)).toMatchObject({ quota: 10_000 - 4 * 250, usedQuota: 4 * 250, requestCount: 4 })
+			expect(await tokenRow(tokenId)).toMatchObject({ remainQuota: 4_000 - 4 * 250 })
+			expect(await auditLedger(store)).toEqual([])
+		})
+
 		if (target.dialect === 'pg') {
 			test('on Postgres the calls in flight are held and settled by the batch statements themselves', async () => {
 				const ledger = createBatchingExecutor(store)
