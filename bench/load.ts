@@ -16,7 +16,8 @@ import { HttpConnection } from './http-connection'
 const DRAIN_GRACE_MS = 10_000
 
 export interface LoadPlan {
-	url: string
+	/** One target, or several nodes of one: connection i goes to `urls[i % urls.length]`. */
+	urls: string[]
 	mode: 'closed' | 'open'
 	connections: number
 	rate?: number
@@ -43,8 +44,8 @@ export interface LoadResult {
 	max: number
 }
 
-export function encodeRequests(plan: LoadPlan): Uint8Array[] {
-	const url = new URL(plan.url)
+export function encodeRequests(plan: LoadPlan, target = plan.urls[0]!): Uint8Array[] {
+	const url = new URL(target)
 	const count = Math.max(plan.bodies.length, plan.authorizations.length)
 	return Array.from({ length: count }, (_, index) => {
 		const body = Buffer.from(plan.bodies[index % plan.bodies.length]!)
@@ -55,9 +56,11 @@ export function encodeRequests(plan: LoadPlan): Uint8Array[] {
 }
 
 export async function runLoad(plan: LoadPlan): Promise<LoadResult> {
-	const url = new URL(plan.url)
-	const requests = encodeRequests(plan)
-	const connections = Array.from({ length: plan.connections }, () => new HttpConnection(url.hostname, Number(url.port)))
+	const targets = plan.urls.map((target) => ({ url: new URL(target), requests: encodeRequests(plan, target) }))
+	const connections = Array.from({ length: plan.connections }, (_, index) => {
+		const { url, requests } = targets[index % targets.length]!
+		return Object.assign(new HttpConnection(url.hostname, Number(url.port)), { requests })
+	})
 	const latencies = new Float64Array(plan.maxRequests)
 	const failures: Record<string, number> = {}
 	let started = 0
@@ -71,10 +74,10 @@ export async function runLoad(plan: LoadPlan): Promise<LoadResult> {
 		for (const connection of connections) connection.close()
 	}, plan.durationMs + DRAIN_GRACE_MS)
 
-	async function call(connection: HttpConnection, index: number, due: number) {
+	async function call(connection: HttpConnection & { requests: Uint8Array[] }, index: number, due: number) {
 		let outcome: string | undefined
 		try {
-			const exchange = await connection.send(requests[index % requests.length]!)
+			const exchange = await connection.send(connection.requests[index % connection.requests.length]!)
 			outcome = exchange.error ?? (exchange.status === 200 ? undefined : `HTTP ${exchange.status}`)
 		} catch (error) {
 			outcome = (error as { code?: string }).code ?? (error as Error).name
@@ -96,7 +99,7 @@ export async function runLoad(plan: LoadPlan): Promise<LoadResult> {
 		let busy = 0
 		const noticed = new Float64Array(plan.maxRequests)
 		let scheduled = 0
-		const worker = async (connection: HttpConnection) => {
+		const worker = async (connection: (typeof connections)[number]) => {
 			busy++
 			while (started < scheduled && !cut) await call(connection, started, noticed[started++]!)
 			busy--

@@ -1,5 +1,5 @@
 /** Child processes of the bench, and what /proc says about them (Linux only). */
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import type { Subprocess } from 'bun'
 
 export interface Server {
@@ -79,4 +79,21 @@ export function memory(pid: number): { rssMb: number; peakMb: number } {
 	} catch {
 		return { rssMb: Number.NaN, peakMb: Number.NaN }
 	}
+}
+
+/**
+ * CPU seconds used so far by every process named `postgres` on the machine (the server and its
+ * backends, whoever else's work they do: read it around a run of one target only).
+ */
+export function postgresCpuSeconds(): number {
+	let total = 0
+	for (const entry of readdirSync('/proc')) {
+		if (!/^\d+$/.test(entry)) continue
+		try {
+			if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'postgres') total += cpuSeconds(Number(entry))
+		} catch {
+			// The process ended meanwhile.
+		}
+	}
+	return total
 }

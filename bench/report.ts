@@ -1,14 +1,19 @@
 /** Text tables of a bench run, and the summary block meant for the README. */
 import type { LoadResult } from './load'
 
-export type TargetName = 'upstream' | 'bare' | 'ferry'
-export const TARGETS: TargetName[] = ['upstream', 'bare', 'ferry']
-const LABELS: Record<TargetName, string> = { upstream: 'upstream direct', bare: 'bare proxy', ferry: 'Ferry' }
+/** `upstream`, `bare`, then the Ferry targets of the run (`ferry`: SQLite; `ferry-pg`, `ferry-pg-2`). */
+export type TargetName = string
+export const LABELS: Record<TargetName, string> = {
+	upstream: 'upstream direct', bare: 'bare proxy', ferry: 'Ferry, SQLite', 'ferry-pg': 'Ferry, Postgres', 'ferry-pg-2': 'Ferry, Postgres × 2 nodes',
+}
+const labelOf = (target: TargetName) => LABELS[target] ?? target
 
 export interface Run {
 	result?: LoadResult
 	/** CPU time of the target's own process per successful call. */
 	cpuMicroseconds?: number
+	/** CPU time of the Postgres server per successful call (targets on Postgres). */
+	databaseCpuMicroseconds?: number
 	/** Why there is no result. */
 	note?: string
 }
@@ -24,7 +29,9 @@ export interface OpenBlock {
 }
 
 export interface ModeResults {
-	mode: 'non-stream' | 'stream' | 'non-stream, skewed tokens'
+	mode: 'non-stream' | 'stream' | 'non-stream, skewed tokens' | 'non-stream, one wallet'
+	/** The targets in the order their rows are printed. */
+	targets: TargetName[]
 	saturation: Runs
 	open: OpenBlock[]
 	sequential: Runs
@@ -58,11 +65,11 @@ function failureNote(result: LoadResult) {
 	return `${result.failed} failed (${kinds})`
 }
 
-function rowsFor(runs: Runs, cells: (run: Run & { result: LoadResult }, target: TargetName) => string[]) {
-	return TARGETS.map((target) => {
+function rowsFor(targets: TargetName[], runs: Runs, cells: (run: Run & { result: LoadResult }, target: TargetName) => string[]) {
+	return targets.map((target) => {
 		const run = runs[target]
-		if (!run?.result) return [LABELS[target], run?.note ?? 'not run']
-		return [LABELS[target], ...cells(run as Run & { result: LoadResult }, target), failureNote(run.result)]
+		if (!run?.result) return [labelOf(target), run?.note ?? 'not run']
+		return [labelOf(target), ...cells(run as Run & { result: LoadResult }, target), failureNote(run.result)]
 	})
 }
 
@@ -76,18 +83,18 @@ function added(runs: Runs, target: TargetName, field: 'p50' | 'p99') {
 export function modeTables(results: ModeResults, seconds: number, connections: number): string {
 	const { saturation, sequential } = results
 	const saturationTable = table(
-		['target', 'calls/s', '÷ bare', 'p50 ms', 'p99 ms', 'added p50', 'added p99', 'CPU µs/call', ''],
-		rowsFor(saturation, ({ result, cpuMicroseconds }, target) => [
+		['target', 'calls/s', '÷ bare', 'p50 ms', 'p99 ms', 'added p50', 'added p99', 'CPU µs/call', 'Postgres µs/call', ''],
+		rowsFor(results.targets, saturation, ({ result, cpuMicroseconds, databaseCpuMicroseconds }, target) => [
 			grouped(result.perSecond), ratio(result.perSecond, saturation.bare?.result?.perSecond),
 			fixed(result.p50), fixed(result.p99), signed(added(saturation, target, 'p50')), signed(added(saturation, target, 'p99')),
-			fixed(cpuMicroseconds, 0),
+			fixed(cpuMicroseconds, 0), databaseCpuMicroseconds === undefined ? '' : fixed(databaseCpuMicroseconds, 0),
 		]),
 	)
 	const openTables = results.open.map((block) => [
 		`── ${results.mode}: open loop at ${grouped(block.rate)} calls/s (${block.basis}), ${seconds} s ──`,
 		table(
 			['target', 'achieved/s', 'p50 ms', 'p99 ms', 'added p50', 'added p99', 'added p99 ÷ bare', 'CPU µs/call', ''],
-			rowsFor(block.runs, ({ result, cpuMicroseconds }, target) => [
+			rowsFor(results.targets, block.runs, ({ result, cpuMicroseconds }, target) => [
 				grouped(result.perSecond), fixed(result.p50), fixed(result.p99),
 				signed(added(block.runs, target, 'p50')), signed(added(block.runs, target, 'p99')),
 				target === 'upstream' ? '' : ratio(added(block.runs, target, 'p99'), added(block.runs, 'bare', 'p99')),
@@ -98,7 +105,7 @@ export function modeTables(results: ModeResults, seconds: number, connections: n
 	].join('\n'))
 	const sequentialTable = table(
 		['target', 'calls/s', 'p50 ms', 'p99 ms', 'added p50', 'added p99', ''],
-		rowsFor(sequential, ({ result }, target) => [
+		rowsFor(results.targets, sequential, ({ result }, target) => [
 			grouped(result.perSecond), fixed(result.p50, 3), fixed(result.p99, 3),
 			fixed(added(sequential, target, 'p50'), 3), fixed(added(sequential, target, 'p99'), 3),
 		]),
@@ -118,11 +125,11 @@ export function summaryBlock(all: ModeResults[], memory: Partial<Record<TargetNa
 		'|---|---|---|---|---|---|---|---|',
 	]
 	for (const results of all) {
-		for (const target of ['bare', 'ferry'] as const) {
+		for (const target of results.targets.filter((name) => name !== 'upstream')) {
 			const saturation = results.saturation[target]
 			const label = target === 'bare' ? results.mode : ''
 			if (!saturation?.result) {
-				lines.push(`| ${label} | ${LABELS[target]} | ${saturation?.note ?? 'not run'} | | | | | |`)
+				lines.push(`| ${label} | ${labelOf(target)} | ${saturation?.note ?? 'not run'} | | | | | |`)
 				continue
 			}
 			const block = results.open.find((candidate) => candidate.runs[target]?.result)
@@ -130,14 +137,36 @@ export function summaryBlock(all: ModeResults[], memory: Partial<Record<TargetNa
 				? `${signed(added(block.runs, target, 'p50'))} / ${signed(added(block.runs, target, 'p99'))} at ${grouped(block.rate)}/s`
 				: results.open[0]?.runs[target]?.note ?? '—'
 			const openRatio = block ? ratio(added(block.runs, target, 'p99'), added(block.runs, 'bare', 'p99')) : '—'
-			lines.push(`| ${label} | ${LABELS[target]} | ${grouped(saturation.result.perSecond)} | ${ratio(saturation.result.perSecond, results.saturation.bare?.result?.perSecond)} | ${fixed(saturation.cpuMicroseconds, 0)} | ${open} | ${openRatio} | ${signed(added(results.sequential, target, 'p50'))} / ${signed(added(results.sequential, target, 'p99'))} |`)
+			lines.push(`| ${label} | ${labelOf(target)} | ${grouped(saturation.result.perSecond)} | ${ratio(saturation.result.perSecond, results.saturation.bare?.result?.perSecond)} | ${fixed(saturation.cpuMicroseconds, 0)} | ${open} | ${openRatio} | ${signed(added(results.sequential, target, 'p50'))} / ${signed(added(results.sequential, target, 'p99'))} |`)
 		}
 	}
 	const memoryLine = (target: TargetName) => {
 		const reading = memory[target]
-		return reading ? `${LABELS[target]} ${fixed(reading.idleMb, 0)} / ${fixed(reading.peakMb, 0)} MB` : `${LABELS[target]} —`
+		return reading ? `${labelOf(target)} ${fixed(reading.idleMb, 0)} / ${fixed(reading.peakMb, 0)} MB` : `${labelOf(target)} —`
 	}
 	lines.push('', 'Added latencies are over the upstream called directly; "÷ bare" compares with the bare proxy at the same rate.')
-	lines.push(`Resident memory, idle / peak: ${memoryLine('ferry')}; ${memoryLine('bare')}.`)
+	lines.push(`Resident memory, idle / peak: ${Object.keys(memory).map(memoryLine).join('; ')}.`)
+	const ratioLines = ratioSummary(all)
+	if (ratioLines.length > 0) lines.push('', ...ratioLines)
 	return lines.join('\n')
+}
+
+const saturated = (results: ModeResults | undefined, target: TargetName) => results?.saturation[target]?.result?.perSecond
+
+/** The ratios issue 29 asks about, from the saturation runs of this one run. */
+export function ratioSummary(all: ModeResults[]): string[] {
+	const byMode = new Map(all.map((results) => [results.mode, results]))
+	const lines: string[] = []
+	const say = (text: string, value: number | undefined, base: number | undefined) => {
+		if (value !== undefined && base !== undefined && base > 0) lines.push(`- ${text}: ${(value / base).toFixed(2)}× (${grouped(value)} / ${grouped(base)} calls/s)`)
+	}
+	for (const mode of ['non-stream', 'stream'] as const) {
+		say(`${mode}: Postgres node ÷ SQLite node`, saturated(byMode.get(mode), 'ferry-pg'), saturated(byMode.get(mode), 'ferry'))
+		say(`${mode}: two Postgres nodes ÷ one`, saturated(byMode.get(mode), 'ferry-pg-2'), saturated(byMode.get(mode), 'ferry-pg'))
+		say(`${mode}: SQLite node ÷ bare proxy`, saturated(byMode.get(mode), 'ferry'), saturated(byMode.get(mode), 'bare'))
+	}
+	for (const target of ['ferry', 'ferry-pg', 'ferry-pg-2']) {
+		say(`one wallet ÷ many wallets (non-stream), ${labelOf(target)}`, saturated(byMode.get('non-stream, one wallet'), target), saturated(byMode.get('non-stream'), target))
+	}
+	return lines.length > 0 ? ['Ratios (saturation, this run):', ...lines] : []
 }

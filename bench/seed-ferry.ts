@@ -10,8 +10,12 @@
  * and the bench would show it. 10 000 tokens belong to 100 users (100 each), half of them with a
  * limited quota, so the per-call token and user lookups and the ledger's updates work on realistic
  * tables. Balances are set directly (no credit log rows), so `ferry audit` would flag these users.
+ * The same code seeds a Postgres database (`databaseUrl`) for the Postgres targets; given `keys`,
+ * every database gets the same tokens, so one list of keys drives every target. The tokens of
+ * user 1 are the first 100 keys (the one-wallet workload).
  */
 import { openStore, run } from '../src/db'
+import { advanceIdSequences } from '../src/db/id-sequences'
 import { createSecretBox, randomString } from '../src/lib/crypto'
 import { BENCH_MODEL } from './workload'
 
@@ -20,11 +24,21 @@ export interface SeedInput {
 	cryptoSecret: string
 	sessionSecret: string
 	upstreamUrl: string
+	/** A Postgres database to seed instead of `<dataDir>/ferry.db`. */
+	databaseUrl?: string
+	/** The token keys, without `sk-` (USER_COUNT × TOKENS_PER_USER of them); generated when absent. */
+	keys?: string[]
+}
+
+export const USER_COUNT = 100
+export const TOKENS_PER_USER = 100
+
+/** Fresh token keys for `seedFerry`, without `sk-`. */
+export function tokenKeys(): string[] {
+	return Array.from({ length: USER_COUNT * TOKENS_PER_USER }, () => randomString(48))
 }
 
 const CHANNEL_COUNT = 1_000
-const USER_COUNT = 100
-const TOKENS_PER_USER = 100
 const OTHER_MODELS = Array.from({ length: 200 }, (_, index) => `bench-model-${String(index).padStart(3, '0')}`)
 /** Nothing listens on the discard port; a call routed there fails at once. */
 const DEAD_UPSTREAM = 'http://127.0.0.1:9'
@@ -50,9 +64,9 @@ function chunks<Item>(items: Item[], size: number): Item[][] {
 /** Returns the token keys as clients present them (`sk-…`). */
 export async function seedFerry(input: SeedInput): Promise<string[]> {
 	const secrets = createSecretBox(input.cryptoSecret, input.sessionSecret)
-	const store = await openStore({ databaseUrl: '', dataDir: input.dataDir })
+	const store = await openStore({ databaseUrl: input.databaseUrl ?? '', dataDir: input.dataDir })
 	const plans = channelPlans(input.upstreamUrl)
-	const keys = Array.from({ length: USER_COUNT * TOKENS_PER_USER }, () => randomString(48))
+	const keys = input.keys ?? tokenKeys()
 	try {
 		await store.transaction(function* (tx, { users, tokens, channels, abilities, options }) {
 			yield* run(tx.insert(options).values([
@@ -82,6 +96,7 @@ export async function seedFerry(input: SeedInput): Promise<string[]> {
 			}))))
 			for (const batch of chunks(abilityRows, 500)) yield* run(tx.insert(abilities).values(batch))
 		})
+		await advanceIdSequences(store, ['users', 'channels'])
 	} finally {
 		await store.close()
 	}

@@ -7,30 +7,47 @@
  * fail a guard half-way compensates and returns its outcome instead). If a batch fails anyway, each
  * of its works is run again in a transaction of its own, so one bad work only fails itself.
  * One batch runs at a time: concurrent batches touching the same users in different orders could
- * deadlock on Postgres.
+ * deadlock on Postgres, and batches in flight at once on the same rows only wait for each other's
+ * locks (measured: two or three in flight served a third of the calls one at a time does).
+ *
+ * On Postgres it also gathers the wallet holds of calls in flight (`walletHolds`, wallet-batch.ts):
+ * a batch's reserves are one statement and its settles another, where each would otherwise be
+ * several round trips of its own. What the batch statement did not take or settle is answered as
+ * such, and the caller does it the one-at-a-time way (holds.ts).
  */
 import type { Store, Work } from '@/db'
+import { nowSeconds } from '@/lib/clock'
+import { reserveMany, type SettledMany, settleMany, type WalletReservation, type WalletSettlement } from './wallet-batch'
+
+/** Wallet holds gathered across calls in flight (Postgres only). */
+export interface WalletHolds {
+	/** Answers whether the batch took the hold; false: it took nothing, reserve it one at a time. */
+	reserve(reservation: WalletReservation): Promise<boolean>
+	/** Answers the charge and the balance after it, or undefined: nothing settled, settle it one at a time. */
+	settle(settlement: WalletSettlement): Promise<{ charged: number; balance: number } | undefined>
+}
 
 /** `dialect` lets a unit of work pick the cheaper statement where the dialects differ. */
-export type Executor = Pick<Store, 'transaction' | 'dialect'>
+export type Executor = Pick<Store, 'transaction' | 'dialect'> & { readonly walletHolds?: WalletHolds }
 
-type Entry = { work: Work<unknown>; resolve(value: unknown): void; reject(error: unknown): void }
+type Entry =
+	| { kind: 'work'; work: Work<unknown>; resolve(value: unknown): void; reject(error: unknown): void }
+	| { kind: 'reserve'; reservation: WalletReservation; resolve(held: boolean): void }
+	| { kind: 'settle'; settlement: WalletSettlement; resolve(settled: { charged: number; balance: number } | undefined): void }
+
+type WorkEntry = Extract<Entry, { kind: 'work' }>
 
 export function createBatchingExecutor(store: Store, maxBatch = 256): Executor {
 	let queue: Entry[] = []
 	let running = false
 	let scheduled = false
+	const read = <Row>(text: string, params: unknown[]) => store.read<Row>(text, params)
 
-	async function runIndividually(entries: Entry[]) {
+	async function runIndividually(entries: WorkEntry[]) {
 		for (const entry of entries) await store.transaction(entry.work).then(entry.resolve, entry.reject)
 	}
 
-	async function flush() {
-		scheduled = false
-		if (running || queue.length === 0) return
-		running = true
-		const batch = queue.slice(0, maxBatch)
-		queue = queue.slice(batch.length)
+	async function runWorks(batch: WorkEntry[]) {
 		try {
 			const results = await store.transaction(function* (tx, tables) {
 				const values: unknown[] = []
@@ -40,6 +57,33 @@ export function createBatchingExecutor(store: Store, maxBatch = 256): Executor {
 			batch.forEach((entry, index) => entry.resolve(results[index]))
 		} catch {
 			await runIndividually(batch)
+		}
+	}
+
+	async function runReserves(batch: Extract<Entry, { kind: 'reserve' }>[]) {
+		// A failed statement changed nothing (it is its own transaction): each hold is then reserved one at a time.
+		const held = await reserveMany(read, batch.map((entry) => entry.reservation)).catch(() => new Set<string>())
+		for (const entry of batch) entry.resolve(held.has(entry.reservation.requestId))
+	}
+
+	async function runSettles(batch: Extract<Entry, { kind: 'settle' }>[]) {
+		const settled: SettledMany = await settleMany(read, batch.map((entry) => entry.settlement), nowSeconds()).catch(() => new Map())
+		for (const entry of batch) entry.resolve(settled.get(entry.settlement.requestId))
+	}
+
+	async function flush() {
+		scheduled = false
+		if (running || queue.length === 0) return
+		running = true
+		const batch = queue.slice(0, maxBatch)
+		queue = queue.slice(batch.length)
+		try {
+			const works = batch.filter((entry): entry is WorkEntry => entry.kind === 'work')
+			const reserves = batch.filter((entry): entry is Extract<Entry, { kind: 'reserve' }> => entry.kind === 'reserve')
+			const settles = batch.filter((entry): entry is Extract<Entry, { kind: 'settle' }> => entry.kind === 'settle')
+			if (works.length > 0) await runWorks(works)
+			if (reserves.length > 0) await runReserves(reserves)
+			if (settles.length > 0) await runSettles(settles)
 		} finally {
 			running = false
 			if (queue.length > 0) schedule()
@@ -52,13 +96,21 @@ export function createBatchingExecutor(store: Store, maxBatch = 256): Executor {
 		setImmediate(() => void flush())
 	}
 
+	function enqueue(entry: Entry) {
+		queue.push(entry)
+		schedule()
+	}
+
 	return {
 		dialect: store.dialect,
 		transaction<Result>(work: Work<Result>): Promise<Result> {
 			return new Promise<Result>((resolve, reject) => {
-				queue.push({ work: work as Work<unknown>, resolve: resolve as (value: unknown) => void, reject })
-				schedule()
+				enqueue({ kind: 'work', work: work as Work<unknown>, resolve: resolve as (value: unknown) => void, reject })
 			})
 		},
+		walletHolds: store.dialect === 'pg' ? {
+			reserve: (reservation) => new Promise((resolve) => enqueue({ kind: 'reserve', reservation, resolve })),
+			settle: (settlement) => new Promise((resolve) => enqueue({ kind: 'settle', settlement, resolve })),
+		} : undefined,
 	}
 }

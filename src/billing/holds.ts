@@ -84,6 +84,12 @@ export async function reserve(ledger: Executor, reservation: Reservation): Promi
 	const { requestId, userId, tokenId, tokenLimited, amount, node, sources } = reservation
 	if (!Number.isSafeInteger(amount) || amount <= 0) throw new Error('a hold must be a positive whole number of quota')
 	const limited = tokenId > 0 && tokenLimited
+	// The wallet's holds of calls in flight are taken together where the executor can (Postgres):
+	// what the batch did not take is taken below, one transaction for this hold alone.
+	if (ledger.walletHolds && !sources?.length) {
+		const deadline = nowSeconds() + HOLD_LIFETIME_SECONDS
+		if (await ledger.walletHolds.reserve({ requestId, userId, tokenId, limited, amount, node, deadline })) return 0
+	}
 	const outcome = await ledger.transaction(function* () {
 		const now = nowSeconds()
 		for (const source of sources ?? []) {
@@ -134,6 +140,11 @@ export interface Settlement {
 	cost?: number
 	/** Also answer the user's balance once settled (the low-quota reminder): a statement more on SQLite. */
 	readBalance?: boolean
+	/**
+	 * What the hold took from the wallet, when the caller knows it held the wallet (not a
+	 * subscription): a charge within it may then be settled with other calls in flight (Postgres).
+	 */
+	heldFromWallet?: number
 }
 
 /**
@@ -148,6 +159,17 @@ type SettleOutcome = { settled: false } | { settled: true; charged: number; shor
  * balance cannot cover a cost above the hold, it is charged what it has and the log says so.
  */
 export async function settle(ledger: Executor, settlement: Settlement): Promise<SettleOutcome> {
+	const { heldFromWallet, log } = settlement
+	const actual = Math.max(0, settlement.actual)
+	if (ledger.walletHolds && heldFromWallet !== undefined && actual <= heldFromWallet) {
+		const settled = await ledger.walletHolds.settle({
+			requestId: settlement.requestId, actual, channelId: settlement.channelId,
+			log: log && {
+				...log, type: log.type ?? LOG_TYPE.consume, other: JSON.stringify(log.other), cost: settlement.cost ?? null,
+			},
+		})
+		if (settled) return { settled: true, charged: settled.charged, shortfall: 0, balance: settlement.readBalance ? settled.balance : undefined }
+	}
 	return ledger.transaction(() => settleWork(settlement, ledger.dialect))
 }
 

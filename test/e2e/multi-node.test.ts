@@ -185,6 +185,40 @@ describe.skipIf(!databaseUrl || !redis)('three Ferry nodes on one Postgres and o
 		for (const refused of answers.slice(4)) expect(Number(refused.retryAfter)).toBeGreaterThanOrEqual(1)
 	}, STEP_TIMEOUT_MS)
 
+	test('50 calls at once against a balance for 5, alternating between the nodes: exactly 5 are served, the balance never goes below zero, and the audit is exact', async () => {
+		const created = await succeed(nodeA, 'POST', '/api/user/', { as: root, body: { username: 'team', password: 'team-password', display_name: 'team' } })
+		const setQuota = (quota: number) => succeed(nodeA, 'PUT', '/api/user/', { as: root, body: { id: created.id, username: 'team', display_name: 'team', quota } })
+		await setQuota(50_000_000)
+		const team = await login(nodeA, 'team', 'team-password')
+		const [token] = await succeed(nodeA, 'POST', '/api/token/', { as: team, body: { name: 'team-token', remain_quota: 0, unlimited_quota: true } })
+		const stream = (node: ClusterNode) => client(node, token.key).chat.completions.create({
+			model: 'gpt-4o-mini', stream: true, messages: [{ role: 'user', content: 'a long answer [fake-fault:slow-chunks=100]' }],
+		}).then(async (chunks) => {
+			let text = ''
+			for await (const chunk of chunks) text += chunk.choices[0]?.delta?.content ?? ''
+			return text === 'Hello from cluster-upstream' ? 200 : 0
+		}, (error: InstanceType<typeof OpenAI.APIError>) => error.status ?? 0)
+		// What one such call holds, then a balance for exactly five of them.
+		expect(await stream(nodeA)).toBe(200)
+		const [last] = await cluster.sql<{ amount: number }[]>`SELECT amount::int AS amount FROM quota_holds WHERE user_id = ${created.id} ORDER BY id DESC LIMIT 1`
+		await setQuota(5 * last!.amount)
+
+		const calls = Array.from({ length: 50 }, (_, index) => stream(cluster.nodes[index % NODE_COUNT]!))
+		const held = await timeUntil(async () => {
+			const [row] = await cluster.sql<{ pending: number; quota: number }[]>`SELECT (SELECT count(*)::int FROM quota_holds WHERE user_id = ${created.id} AND state = 'pending') AS pending, (SELECT quota::bigint FROM users WHERE id = ${created.id}) AS quota`
+			expect(Number(row!.quota)).toBeGreaterThanOrEqual(0)
+			return row!.pending === 5
+		}, 10_000)
+		expect(held).toBeDefined()
+		const statuses = await Promise.all(calls)
+		expect(statuses.filter((status) => status === 200)).toHaveLength(5)
+		expect(statuses.filter((status) => status !== 200).every((status) => status === 403)).toBe(true)
+		const [user] = await cluster.sql<{ quota: number }[]>`SELECT quota::bigint AS quota FROM users WHERE id = ${created.id}`
+		expect(Number(user!.quota)).toBeGreaterThanOrEqual(0)
+		const audit = await cluster.audit()
+		expect(audit.output).toContain('ledger audit: no differences')
+	}, STEP_TIMEOUT_MS)
+
 	test('a node killed mid-traffic: the others keep serving, its lease is taken over once expired, its holds are returned when it comes back, and the audit is exact', async () => {
 		// The victim is the node holding the dashboard export's lease, which the first node to tick takes (ticks every 15 s).
 		const leaseHolder = async () => (await cluster.sql<{ holder: string }[]>`SELECT holder FROM leases WHERE name = ${DATA_EXPORT_LEASE}`)[0]

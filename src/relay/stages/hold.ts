@@ -27,6 +27,8 @@ export class CallScope {
 	private closers: (() => void)[] = []
 	/** The subscription that holds the call; undefined: the wallet. */
 	funding: Funding | undefined
+	/** What the hold took. */
+	private amount = 0
 
 	constructor(private readonly dependencies: Dependencies, private readonly relay: RelayServices, readonly call: ScopedCall) {}
 
@@ -42,6 +44,7 @@ export class CallScope {
 				sources: sources.length > 0 ? sources : undefined,
 			})
 			if (paidBy) this.funding = { subscriptionId: paidBy, name: sources.find((source) => source.subscriptionId === paidBy)?.name ?? '' }
+			this.amount = amount
 		} catch (error) {
 			if (error instanceof InsufficientQuotaError) throw error.owner === 'user' ? relayErrors.insufficientUserQuota() : relayErrors.insufficientTokenQuota()
 			throw error
@@ -78,7 +81,7 @@ export class CallScope {
 		if (this.state !== 'held') return
 		if (!this.answeredBy) throw new Error('a call is settled only once an upstream answered it')
 		this.close()
-		await settleCall(this.dependencies, this.relay, this.call, this.answeredBy, usage, details, this.funding)
+		await settleCall(this.dependencies, this.relay, this.call, this.answeredBy, usage, details, this.funding, this.funding ? undefined : this.amount)
 	}
 
 	/**

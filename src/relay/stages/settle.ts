@@ -68,9 +68,13 @@ const SENSITIVE_ACTIONS: Record<SensitiveAnswer['action'], string> = {
 	masked: `each word was replaced by ${SENSITIVE_MASK}`,
 }
 
-/** Charges `usage`, logs the call and records the channel's time. Failures of the ledger propagate. */
+/**
+ * Charges `usage`, logs the call and records the channel's time. Failures of the ledger propagate.
+ * `heldFromWallet`: what the call's hold took from the wallet (undefined when a subscription holds it).
+ */
 export async function settleCall(
 	dependencies: Dependencies, relay: RelayServices, call: ScopedCall, answeredBy: AnsweredBy, usage: Usage, details: SettleDetails, funding?: Funding,
+	heldFromWallet?: number,
 ): Promise<void> {
 	const { target: { channel, keyIndex }, attempts, affinity } = answeredBy
 	const tried = [...new Set(attempts.map((attempt) => attempt.channel))]
@@ -107,6 +111,7 @@ export async function settleCall(
 	const outcome = await settle(relay.ledger, {
 		requestId: call.requestId,
 		readBalance: relay.quotaReminder.wantsBalance(userId),
+		heldFromWallet,
 		actual,
 		cost: costOfCall(channel.cost, call.model, pricing, usage, quotaPerUnit),
 		channelId: channel.id,
