@@ -203,7 +203,7 @@ for (const target of databaseTargets()) {
 				expect(await storedKeys(id)).toHaveLength(3)
 				expect((await call('POST', `/api/channel/${id}/keys`, { key: keys.slice(1).join('\n') })).body.success).toBe(true)
 				expect(await storedKeys(id)).toHaveLength(CHANNEL_KEYS_MAX)
-			})
+			}, 30_000) // ten thousand sealed keys written and read back: seconds on a busy Postgres
 
 			test('disables a key by hand with its reason and time, takes it out of routing, and enables it again', async () => {
 				const id = await createPool()
