@@ -4,7 +4,7 @@ import { ROLE } from '@shared/user'
 import type { Dependencies } from '@/dependencies'
 import { authentication, requireCaller, type Caller } from '../plugins/auth'
 import { ok } from '../respond'
-import { listDrawings, listTasks, type TaskScope } from './service'
+import { ASYNC_TASK_LOG, DRAWING_LOG, listTaskLog, type TaskScope } from './service'
 
 /** The route policy keeps `/` to admins; `/self` shows the channel only to an admin reading their own. */
 const everyone = (): TaskScope => ({ admin: true })
@@ -17,11 +17,11 @@ const own = (caller: Caller | undefined): TaskScope => {
 export function taskRoutes(dependencies: Dependencies) {
 	const drawings = new Elysia({ prefix: '/mj' })
 		.use(authentication(dependencies))
-		.get('/', async ({ query }) => ok(await listDrawings(dependencies, query, everyone())), { query: midjourneyQuerySchema })
-		.get('/self', async ({ caller, query }) => ok(await listDrawings(dependencies, query, own(caller))), { query: midjourneyQuerySchema })
+		.get('/', async ({ query }) => ok(await listTaskLog(dependencies, DRAWING_LOG, query, everyone())), { query: midjourneyQuerySchema })
+		.get('/self', async ({ caller, query }) => ok(await listTaskLog(dependencies, DRAWING_LOG, query, own(caller))), { query: midjourneyQuerySchema })
 	const tasks = new Elysia({ prefix: '/task' })
 		.use(authentication(dependencies))
-		.get('/', async ({ query }) => ok(await listTasks(dependencies, query, everyone())), { query: taskQuerySchema })
-		.get('/self', async ({ caller, query }) => ok(await listTasks(dependencies, query, own(caller))), { query: taskQuerySchema })
+		.get('/', async ({ query }) => ok(await listTaskLog(dependencies, ASYNC_TASK_LOG, query, everyone())), { query: taskQuerySchema })
+		.get('/self', async ({ caller, query }) => ok(await listTaskLog(dependencies, ASYNC_TASK_LOG, query, own(caller))), { query: taskQuerySchema })
 	return new Elysia().use(drawings).use(tasks)
 }
