@@ -49,11 +49,13 @@ const payloadText = (payload: DrawingPayload) => JSON.stringify(drawingPayloadSc
 
 export type DrawingValues = Partial<Omit<Drawing, 'id'>>
 
-/** The `tasks` values of a new drawing task. */
+/** The `tasks` values of a new drawing task; created and updated at its own times, as migration 0013 dated the moved ones. */
 export function drawingValues(values: DrawingValues): Omit<TaskValues, 'id'> {
 	const { mjId, code, prompt, promptEn, description, state, imageUrl, buttons, ...shared } = values
+	const { submitTime = 0, startTime = 0, finishTime = 0 } = shared
 	return {
 		...shared,
+		...(submitTime ? { createdAt: submitTime, updatedAt: Math.max(submitTime, startTime, finishTime) } : {}),
 		platform: TASK_PLATFORM.midjourney,
 		taskId: mjId ?? '',
 		data: payloadText({ ...EMPTY_PAYLOAD, ...defined({ code, prompt, promptEn, description, state, imageUrl, buttons }) }),
