@@ -13,6 +13,7 @@ import migration9 from './0009_key_cooldowns.sql' with { type: 'text' }
 import migration10 from './0010_token_response_cache.sql' with { type: 'text' }
 import migration11 from './0011_plans_limits_costs.sql' with { type: 'text' }
 import migration12 from './0012_kept_responses.sql' with { type: 'text' }
+import migration13 from './0013_one_tasks_table.sql' with { type: 'text' }
 
 export default {
 	journal,
@@ -30,5 +31,6 @@ export default {
 		'0010_token_response_cache': migration10,
 		'0011_plans_limits_costs': migration11,
 		'0012_kept_responses': migration12,
+		'0013_one_tasks_table': migration13,
 	} as Record<string, string>,
 }

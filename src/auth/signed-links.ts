@@ -13,6 +13,14 @@ export function midjourneyImagePath(secrets: SecretBox, mjId: string, origin = '
 	return `${origin}/mj/image/${encodeURIComponent(mjId)}?signature=${secrets.sign(`${IMAGE_PURPOSE}:${mjId}`)}`
 }
 
+/**
+ * A drawing's image as Ferry shows it to the task's owner (the `/mj` fetch answers, the drawing
+ * log): with MjForwardUrlEnabled the signed proxy link at `origin`, never the upstream's address.
+ */
+export function shownDrawingImage(secrets: SecretBox, forward: boolean, drawing: { mjId: string; imageUrl: string }, origin: string): string {
+	return drawing.imageUrl && forward ? midjourneyImagePath(secrets, drawing.mjId, origin) : drawing.imageUrl
+}
+
 export function isMidjourneyImageSignature(secrets: SecretBox, mjId: string, signature: string): boolean {
 	return secrets.verify(`${IMAGE_PURPOSE}:${mjId}`, signature)
 }

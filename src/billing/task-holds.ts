@@ -37,15 +37,13 @@ export function* returnTaskHold(tx: Database, tables: Tables, requestId: string,
 	return hold.amount
 }
 
-/** Which of these request ids belong to a task that has not finished (drawing or async). */
+/** Which of these request ids belong to a task (of any platform) that has not finished. */
 function* liveTaskHolds(tx: Database, tables: Tables, requestIds: readonly string[]) {
 	if (requestIds.length === 0) return new Set<string>()
-	const { midjourneys, tasks } = tables
-	const drawings = yield* rows(tx.select({ requestId: midjourneys.requestId }).from(midjourneys)
-		.where(and(inArray(midjourneys.requestId, [...requestIds]), isUnfinished(midjourneys.status))))
-	const others = yield* rows(tx.select({ requestId: tasks.requestId }).from(tasks)
+	const { tasks } = tables
+	const live = yield* rows(tx.select({ requestId: tasks.requestId }).from(tasks)
 		.where(and(inArray(tasks.requestId, [...requestIds]), isUnfinished(tasks.status))))
-	return new Set([...drawings, ...others].map((row) => row.requestId))
+	return new Set(live.map((row) => row.requestId))
 }
 
 /** The same for one id, for the reconciler's void (checked in the void's own transaction). */

@@ -6,7 +6,7 @@
  * flags are booleans, `deleted_at` set means soft-deleted.
  */
 import { sql } from 'drizzle-orm'
-import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
+import { index, integer, primaryKey, real, sqliteTable, sqliteView, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
 
 const now = sql`(unixepoch())`
 
@@ -265,47 +265,43 @@ export const topUps = sqliteTable('top_ups', {
 	index('top_ups_user_id_index').on(table.userId),
 ])
 
-export const midjourneys = sqliteTable('midjourneys', {
-	id: integer('id').primaryKey({ autoIncrement: true }),
-	code: integer('code').notNull().default(0),
-	userId: integer('user_id').notNull().default(0),
-	action: text('action').notNull().default(''),
-	mjId: text('mj_id').notNull().default(''),
-	prompt: text('prompt').notNull().default(''),
-	promptEn: text('prompt_en').notNull().default(''),
-	description: text('description').notNull().default(''),
-	state: text('state').notNull().default(''),
-	submitTime: integer('submit_time').notNull().default(0),
-	startTime: integer('start_time').notNull().default(0),
-	finishTime: integer('finish_time').notNull().default(0),
-	imageUrl: text('image_url').notNull().default(''),
-	status: text('status').notNull().default(''),
-	progress: text('progress').notNull().default(''),
-	failReason: text('fail_reason').notNull().default(''),
-	channelId: integer('channel_id').notNull().default(0),
-	quota: integer('quota').notNull().default(0),
-	buttons: text('buttons').notNull().default(''),
-	properties: text('properties').notNull().default(''),
-	/** The ledger hold the task lives on (docs/architecture.md#the-ledger); empty for a free action. */
-	requestId: text('request_id').notNull().default(''),
-	/** JSON never shown to users: who pays and how (token, group, price), for the log when the task ends. */
-	privateData: text('private_data').notNull().default(''),
-	/** What the task costs the operator, in quota; null: unknown. */
+/**
+ * The drawing tasks as their own table held them until migration 0013 moved them into `tasks`
+ * (platform `midjourney`, the drawing's own fields in `data`): a read-only view, kept for operators' queries.
+ * Ferry itself reads and writes `tasks` (db/stores/drawings.ts).
+ */
+export const midjourneys = sqliteView('midjourneys', {
+	id: integer('id').notNull(),
+	code: integer('code').notNull(),
+	userId: integer('user_id').notNull(),
+	action: text('action').notNull(),
+	mjId: text('mj_id').notNull(),
+	prompt: text('prompt').notNull(),
+	promptEn: text('prompt_en').notNull(),
+	description: text('description').notNull(),
+	state: text('state').notNull(),
+	submitTime: integer('submit_time').notNull(),
+	startTime: integer('start_time').notNull(),
+	finishTime: integer('finish_time').notNull(),
+	imageUrl: text('image_url').notNull(),
+	status: text('status').notNull(),
+	progress: text('progress').notNull(),
+	failReason: text('fail_reason').notNull(),
+	channelId: integer('channel_id').notNull(),
+	quota: integer('quota').notNull(),
+	buttons: text('buttons').notNull(),
+	properties: text('properties').notNull(),
+	requestId: text('request_id').notNull(),
+	privateData: text('private_data').notNull(),
 	cost: integer('cost'),
-}, (table) => [
-	index('midjourneys_user_id_index').on(table.userId),
-	index('midjourneys_mj_id_index').on(table.mjId),
-	index('midjourneys_submit_time_index').on(table.submitTime),
-	index('midjourneys_request_id_index').on(table.requestId),
-	// The poller and the reconciler look for unfinished tasks only; finished ones leave this index.
-	index('midjourneys_unfinished_index').on(table.channelId).where(sql`${table.status} NOT IN ('SUCCESS', 'FAILURE')`),
-])
+}).existing()
 
 export const tasks = sqliteTable('tasks', {
 	id: integer('id').primaryKey({ autoIncrement: true }),
 	createdAt: integer('created_at').notNull().default(now),
 	updatedAt: integer('updated_at').notNull().default(now),
 	taskId: text('task_id').notNull().default(''),
+	/** Which adaptor runs it: `midjourney` (drawing), `suno`, `video` (@shared/task-constants TASK_PLATFORM). */
 	platform: text('platform').notNull().default(''),
 	userId: integer('user_id').notNull().default(0),
 	group: text('group').notNull().default(''),
@@ -320,6 +316,7 @@ export const tasks = sqliteTable('tasks', {
 	progress: text('progress').notNull().default(''),
 	properties: text('properties').notNull().default(''),
 	privateData: text('private_data').notNull().default(''),
+	/** The platform's own result as JSON: a drawing's image, prompt and buttons (db/stores/drawings.ts), Suno's clips. */
 	data: text('data').notNull().default(''),
 	/** The ledger hold the task lives on (docs/architecture.md#the-ledger); empty for a free task. */
 	requestId: text('request_id').notNull().default(''),
@@ -330,6 +327,7 @@ export const tasks = sqliteTable('tasks', {
 	index('tasks_user_id_index').on(table.userId),
 	index('tasks_submit_time_index').on(table.submitTime),
 	index('tasks_request_id_index').on(table.requestId),
+	index('tasks_platform_index').on(table.platform),
 	index('tasks_unfinished_index').on(table.channelId).where(sql`${table.status} NOT IN ('SUCCESS', 'FAILURE')`),
 ])
 

@@ -53,7 +53,7 @@ export const MJ_ACTION = {
 export type MjAction = (typeof MJ_ACTION)[keyof typeof MJ_ACTION]
 
 /** Async task platforms and actions (docs/specification/tasks.md#states). */
-export const TASK_PLATFORM = { suno: 'suno', video: 'video' } as const
+export const TASK_PLATFORM = { midjourney: 'midjourney', suno: 'suno', video: 'video' } as const
 /** A video task's action: a new video, or a remix of one (OpenAI's Videos API). */
 export const VIDEO_ACTION = { generate: 'GENERATE', remix: 'REMIX' } as const
 export const SUNO_ACTION = { music: 'MUSIC', lyrics: 'LYRICS' } as const

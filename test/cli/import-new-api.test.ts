@@ -9,8 +9,9 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import OpenAI from 'openai'
-import { eq } from 'drizzle-orm'
+import { eq, ne } from 'drizzle-orm'
 import { LOG_TYPE } from '@shared/log'
+import { TASK_PLATFORM } from '@shared/task-constants'
 import { auditLedger } from '@/billing/audit'
 import { createSecretBox } from '@/lib/crypto'
 import type { Store } from '@/db'
@@ -237,7 +238,7 @@ for (const kind of sourceKinds) {
 
 			test('finished tasks come over without the upstream key; unfinished ones stay behind', async () => {
 				const { tasks, midjourneys } = store.tables
-				const importedTasks = await store.db.select({ taskId: tasks.taskId, privateData: tasks.privateData }).from(tasks)
+				const importedTasks = await store.db.select({ taskId: tasks.taskId, privateData: tasks.privateData }).from(tasks).where(ne(tasks.platform, TASK_PLATFORM.midjourney))
 				expect(importedTasks).toEqual([{ taskId: 'task_done', privateData: '{"result_url":"https://cdn.example.com/song.mp3"}' }])
 				const drawings = await store.db.select({ mjId: midjourneys.mjId, submitTime: midjourneys.submitTime }).from(midjourneys)
 				expect(drawings).toEqual([{ mjId: 'mj-1', submitTime: 1_710_000_000 }])

@@ -10,6 +10,9 @@ import { embeddedMigrations } from '@/db/migrate'
 import { forgetResponse, keptResponsePlace, rememberResponse } from '@/db/stores/kept-responses'
 import { databaseTargets } from '../helpers/database'
 
+/** Migration 0012's place in the list. */
+const KEPT_RESPONSES_MIGRATION = 12
+
 for (const target of databaseTargets()) {
 	describe(`kept responses on ${target.dialect}`, () => {
 		let store: Store | undefined
@@ -27,7 +30,7 @@ for (const target of databaseTargets()) {
 				{ taskId: 'task_song', platform: 'suno', userId: 7, channelId: 5, action: 'MUSIC', status: 'SUBMITTED' },
 			])
 			// The data statements of the migration, run again on rows written the old way.
-			const migration = embeddedMigrations(target.dialect).at(-1)!.sql.filter((statement) => /INSERT INTO|DELETE FROM/.test(statement))
+			const migration = embeddedMigrations(target.dialect)[KEPT_RESPONSES_MIGRATION]!.sql.filter((statement) => /INSERT INTO|DELETE FROM/.test(statement))
 			expect(migration).toHaveLength(2)
 			for (const statement of migration) {
 				if (target.dialect === 'sqlite') (store.db as any).run(sql.raw(statement))

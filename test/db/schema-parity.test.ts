@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { getTableColumns, getTableName, is, Table } from 'drizzle-orm'
+import { getTableColumns, getTableName, getViewName, getViewSelectedFields, is, Table, View } from 'drizzle-orm'
 import * as pgSchema from '@/db/schema.pg'
 import * as sqliteSchema from '@/db/schema.sqlite'
 import { embeddedMigrations } from '@/db/migrate'
@@ -27,9 +27,18 @@ describe('the twin schemas', () => {
 	test('cover every entity of the specification plus the ledger (holds and their rolled-up totals, plans, subscriptions and their window periods), lease, change-version, verification and key-cooldown tables', () => {
 		const names = Object.keys(describeSchema(sqliteSchema)).map((key) => key.split(':')[1]).sort()
 		expect(names).toEqual([
-			'abilities', 'change_versions', 'channel_keys', 'channels', 'kept_responses', 'key_cooldowns', 'leases', 'logs', 'midjourneys', 'options', 'plans', 'quota_data', 'quota_hold_totals', 'quota_holds',
+			'abilities', 'change_versions', 'channel_keys', 'channels', 'kept_responses', 'key_cooldowns', 'leases', 'logs', 'options', 'plans', 'quota_data', 'quota_hold_totals', 'quota_holds',
 			'redemptions', 'subscription_periods', 'subscriptions', 'tasks', 'tokens', 'top_ups', 'users', 'verifications',
 		])
+	})
+
+	test('declare the same read-only views over the tables with the same columns: `midjourneys` over the drawing tasks', () => {
+		const views = (schema: Record<string, unknown>) => Object.fromEntries(Object.entries(schema).filter(([, view]) => is(view, View)).map(([exportName, view]) => [
+			`${exportName}:${getViewName(view as View)}`,
+			Object.entries(getViewSelectedFields(view as View)).map(([property, column]) => `${property}:${(column as { name: string }).name}`),
+		]))
+		expect(views(pgSchema)).toEqual(views(sqliteSchema))
+		expect(Object.keys(views(sqliteSchema))).toEqual(['midjourneys:midjourneys'])
 	})
 
 	test('have embedded migrations matching each dialect journal', () => {

@@ -73,14 +73,14 @@ describe('the task pages rendered on the server', () => {
 		expect(data.filters.start_timestamp).toBeGreaterThanOrEqual(before - MJ_DEFAULT_LOOKBACK_SECONDS)
 		expect(data.filters.start_timestamp).toBeLessThanOrEqual(nowSeconds() - MJ_DEFAULT_LOOKBACK_SECONDS)
 		expect(body).toMatch(/默认显示最近 (<!-- -->)?30(<!-- -->)? 天的绘图任务/)
-		const { midjourneys } = tasks.harness.ferry.store.tables
+		const { midjourneys, tasks: taskRows } = tasks.harness.ferry.store.tables
 		const [row] = await tasks.harness.ferry.store.db.select().from(midjourneys).where(eq(midjourneys.mjId, aliceDrawing))
-		await tasks.harness.ferry.store.db.update(midjourneys).set({ submitTime: row!.submitTime - 31 * DAY_SECONDS }).where(eq(midjourneys.id, row!.id))
+		await tasks.harness.ferry.store.db.update(taskRows).set({ submitTime: row!.submitTime - 31 * DAY_SECONDS }).where(eq(taskRows.id, row!.id))
 		try {
 			expect((await page('/midjourney', tasks.alice)).data.entries.items).toHaveLength(1)
 			expect((await page(`/midjourney?start_timestamp=${row!.submitTime - 32 * DAY_SECONDS}`, tasks.alice)).data.entries.items).toHaveLength(2)
 		} finally {
-			await tasks.harness.ferry.store.db.update(midjourneys).set({ submitTime: row!.submitTime }).where(eq(midjourneys.id, row!.id))
+			await tasks.harness.ferry.store.db.update(taskRows).set({ submitTime: row!.submitTime }).where(eq(taskRows.id, row!.id))
 		}
 	})
 

@@ -3,38 +3,44 @@ import type { Tables } from '@/db'
 import type { Dependencies } from '@/dependencies'
 import { TASK_PLATFORM, TASK_STATUS } from '@shared/task-constants'
 import { readVideoProperties } from '@shared/video'
-import { midjourneyImagePath, videoContentPath } from '@/auth/signed-links'
+import { shownDrawingImage, videoContentPath } from '@/auth/signed-links'
+import { drawingOf } from '@/db/stores/drawings'
 import { taskFields } from '@/db/stores/task-fields'
 
-type DrawingRecord = Tables['midjourneys']['$inferSelect']
 type TaskRecord = Tables['tasks']['$inferSelect']
+
+/** What a task log entry is made with. */
+export type ViewDependencies = Pick<Dependencies, 'options' | 'secrets'>
+
+/** The channel, shown to admins only. */
+const withChannel = <Entry extends object>(entry: Entry, row: TaskRecord, admin: boolean) => (admin ? { ...entry, channel_id: row.channelId } : entry)
 
 /**
  * A drawing task as the drawing log shows it (docs/specification/tasks.md#the-task-lists). With MjForwardUrlEnabled the image is
  * Ferry's signed proxy link (relative when ServerAddress is not set), never the upstream's address.
  */
-export function toMidjourneyEntry({ options, secrets }: Pick<Dependencies, 'options' | 'secrets'>, row: DrawingRecord, admin: boolean): MidjourneyEntry | AdminMidjourneyEntry {
-	const imageUrl = row.imageUrl && options.get('MjForwardUrlEnabled') ? midjourneyImagePath(secrets, row.mjId, options.get('ServerAddress')) : row.imageUrl
+export function toMidjourneyEntry({ options, secrets }: ViewDependencies, row: TaskRecord, admin: boolean): MidjourneyEntry | AdminMidjourneyEntry {
+	const drawing = drawingOf(row)
 	const entry: MidjourneyEntry = {
-		id: row.id,
-		user_id: row.userId,
-		code: row.code,
-		action: row.action,
-		mj_id: row.mjId,
-		prompt: row.prompt,
-		prompt_en: row.promptEn,
-		description: row.description,
-		state: row.state,
-		submit_time: row.submitTime,
-		start_time: row.startTime,
-		finish_time: row.finishTime,
-		image_url: imageUrl,
-		status: row.status,
-		progress: row.progress,
-		fail_reason: row.failReason,
-		quota: row.quota,
+		id: drawing.id,
+		user_id: drawing.userId,
+		code: drawing.code,
+		action: drawing.action,
+		mj_id: drawing.mjId,
+		prompt: drawing.prompt,
+		prompt_en: drawing.promptEn,
+		description: drawing.description,
+		state: drawing.state,
+		submit_time: drawing.submitTime,
+		start_time: drawing.startTime,
+		finish_time: drawing.finishTime,
+		image_url: shownDrawingImage(secrets, options.get('MjForwardUrlEnabled'), drawing, options.get('ServerAddress')),
+		status: drawing.status,
+		progress: drawing.progress,
+		fail_reason: drawing.failReason,
+		quota: drawing.quota,
 	}
-	return admin ? { ...entry, channel_id: row.channelId } : entry
+	return withChannel(entry, row, admin)
 }
 
 /** A video task's request, and its content through Ferry once it completed. */
@@ -45,7 +51,7 @@ function videoOf(secrets: Dependencies['secrets'], row: TaskRecord): TaskEntry['
 }
 
 /** An async task as the task log shows it (docs/specification/tasks.md#the-task-lists); `private_data` (upstream id, billing) never leaves. */
-export function toTaskEntry({ secrets }: Pick<Dependencies, 'secrets'>, row: TaskRecord, admin: boolean): TaskEntry | AdminTaskEntry {
+export function toTaskEntry({ secrets }: ViewDependencies, row: TaskRecord, admin: boolean): TaskEntry | AdminTaskEntry {
 	const entry: TaskEntry = {
 		id: row.id,
 		user_id: row.userId,
@@ -54,5 +60,5 @@ export function toTaskEntry({ secrets }: Pick<Dependencies, 'secrets'>, row: Tas
 		...taskFields(row),
 		video: videoOf(secrets, row),
 	}
-	return admin ? { ...entry, channel_id: row.channelId } : entry
+	return withChannel(entry, row, admin)
 }

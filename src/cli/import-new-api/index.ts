@@ -8,6 +8,7 @@
  * transaction (`write.ts`), then, with `withLogs`, the history page by page.
  */
 import type { Store } from '@/db'
+import { advanceIdSequences } from '@/db/id-sequences'
 import type { SecretBox } from '@/lib/crypto'
 import { importLogs } from './logs'
 import { planImport } from './plan'
@@ -43,8 +44,10 @@ export async function importNewApi({ source, logsSource = source, target, secret
 	}
 	const channelNames = new Map(plan.channels.map((channel) => [channel.id, channel.name]))
 	await importLogs(logsSource, store, { channelNames, report: report.section('logs'), progress })
-	await importMidjourneys(source, store, report.section('midjourneys'), progress)
+	const drawingsReport = report.section('midjourneys')
 	await importTasks(source, store, report.section('tasks'), progress)
+	if (store) await advanceIdSequences(store, ['tasks'])
+	await importMidjourneys(source, store, drawingsReport, progress)
 	await importQuotaData(source, store, report.section('quota_data'), progress)
 	return report
 }

@@ -1,6 +1,7 @@
 /**
  * `--with-logs`: drawing tasks (`midjourneys`, model/midjourney.go) and async tasks (`tasks`,
- * model/task.go: Suno, video) as history, with their ids.
+ * model/task.go: Suno, video) as history, all into Ferry's one `tasks` table: the async tasks with
+ * their ids, then the drawings with new ones after them (the two source tables' ids overlap).
  *
  * Only finished tasks come over. An unfinished one had its quota taken by new-api when it was
  * submitted and would be settled or refunded by new-api's poller: Ferry holds no hold for it and
@@ -14,13 +15,13 @@ import type { SourceDatabase, SourceRow } from './source'
 import { integer, jsonObjectText, outOfRange, text, unixSeconds } from './values'
 import { PAGE_SIZE, reportRowsWithoutId } from './plan'
 import { insertRows } from '@/db/bulk-insert'
+import { drawingValues } from '@/db/stores/drawings'
 
 const FINISHED = new Set(['SUCCESS', 'FAILURE'])
 const UNFINISHED_REASON = 'unfinished: new-api took its quota at submit and only new-api can finish it; let it finish before the move'
 
-function mapMidjourney(row: SourceRow): Tables['midjourneys']['$inferInsert'] {
-	return {
-		id: integer(row, 'id'),
+function mapMidjourney(row: SourceRow): Tables['tasks']['$inferInsert'] {
+	return drawingValues({
 		code: integer(row, 'code'),
 		userId: integer(row, 'user_id'),
 		action: text(row, 'action'),
@@ -40,7 +41,7 @@ function mapMidjourney(row: SourceRow): Tables['midjourneys']['$inferInsert'] {
 		quota: integer(row, 'quota'),
 		buttons: text(row, 'buttons'),
 		properties: text(row, 'properties'),
-	}
+	})
 }
 
 /** What of `private_data` may be kept: never the upstream key it can carry. */
@@ -74,14 +75,14 @@ function mapTask(row: SourceRow): Tables['tasks']['$inferInsert'] {
 	}
 }
 
-async function importFinished<Row extends object>(source: SourceDatabase, store: Store | undefined, table: 'midjourneys' | 'tasks', map: (row: SourceRow) => Row, report: ReportSection, progress: (line: string) => void) {
+async function importFinished(source: SourceDatabase, store: Store | undefined, table: 'midjourneys' | 'tasks', map: (row: SourceRow) => Tables['tasks']['$inferInsert'], report: ReportSection, progress: (line: string) => void) {
 	if (!await source.hasTable(table)) {
 		report.note('the source has no such table: nothing to import')
 		return
 	}
 	await reportRowsWithoutId(source, table, report)
 	for await (const page of source.pages(table, PAGE_SIZE)) {
-		const finished: Row[] = []
+		const finished: Tables['tasks']['$inferInsert'][] = []
 		for (const row of page) {
 			report.read += 1
 			if (!FINISHED.has(text(row, 'status'))) {
@@ -94,14 +95,14 @@ async function importFinished<Row extends object>(source: SourceDatabase, store:
 			else finished.push(task)
 		}
 		await store?.transaction(function* (_tx, tables) {
-			yield* insertRows(tables[table], finished)
+			yield* insertRows(tables.tasks, finished)
 		})
 		report.imported += finished.length
 	}
 	progress(`${table}: ${report.read} read, ${report.imported} imported`)
 }
 
-/** Without a store (a dry run) the tasks are only read and counted. */
+/** Without a store (a dry run) the tasks are only read and counted. After importTasks: the drawings take ids after the async tasks'. */
 export function importMidjourneys(source: SourceDatabase, store: Store | undefined, report: ReportSection, progress: (line: string) => void) {
 	return importFinished(source, store, 'midjourneys', mapMidjourney, report, progress)
 }

@@ -12,7 +12,7 @@ import { bookOpeningBalances } from '@/billing/opening-balance'
 import type { ImportPlan } from './plan'
 
 /** Tables whose rows the import gives ids: their id sequences move past them afterwards (Postgres). */
-export const TABLES_WITH_IMPORTED_IDS = ['users', 'tokens', 'channels', 'redemptions', 'top_ups', 'logs', 'midjourneys', 'tasks'] as const
+export const TABLES_WITH_IMPORTED_IDS = ['users', 'tokens', 'channels', 'redemptions', 'top_ups', 'logs', 'tasks'] as const
 
 export class TargetNotEmptyError extends Error {}
 

@@ -1,6 +1,6 @@
 /**
- * "This task has not finished", written exactly as the partial indexes on unfinished drawing and
- * async tasks are declared (schema twins: `midjourneys_unfinished_index`, `tasks_unfinished_index`):
+ * "This task has not finished", written exactly as the partial index on unfinished tasks is
+ * declared (schema twins: `tasks_unfinished_index`):
  * a planner uses a partial index only for a query whose condition is the index's own, with its
  * literal values, never bound parameters.
  */

@@ -235,8 +235,8 @@ export interface SocketRoute {
 	bodyModel?(model: string): string
 }
 
-/** The async task platforms (the `tasks` capability): drawing and music. */
-export type TaskPlatform = 'midjourney' | 'suno'
+/** A task platform: the `platform` of its rows, named by its adaptor (@shared/task-constants TASK_PLATFORM names the built-in ones). */
+export type TaskPlatform = string
 
 /** A task as an upstream reported it, in Ferry's terms: statuses of TASK_STATUS, times in unix seconds. */
 export interface UpstreamTaskState {

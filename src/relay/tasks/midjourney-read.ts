@@ -4,11 +4,12 @@
  * (asked of the task's channel), and `GET /mj/image/{id}`, the image proxy behind the URLs that
  * MjForwardUrlEnabled hands out instead of the upstream's.
  */
-import { and, desc, eq, inArray, ne } from 'drizzle-orm'
+import { desc, eq, inArray } from 'drizzle-orm'
 import type { Dependencies } from '@/dependencies'
 import type { OutboundPolicy } from '@/lib/outbound'
-import { isMidjourneyImageSignature, midjourneyImagePath } from '@/auth/signed-links'
+import { isMidjourneyImageSignature, shownDrawingImage } from '@/auth/signed-links'
 import { parseJsonObject } from '@/db/stores/channels'
+import { drawingOf, drawingPayloadOf, isDrawing } from '@/db/stores/drawings'
 import { relayErrors } from '../errors'
 import { isObject } from '../formats/json'
 import type { RelayServices } from '../services'
@@ -27,6 +28,8 @@ const MEBIBYTE = 1024 * 1024
 const IMAGE_MAX_BYTES = 32 * MEBIBYTE
 const IMAGE_TIMEOUTS = { connect: 10_000, firstByte: 30_000, idle: 30_000 }
 const IMAGE_CACHE_SECONDS = 300
+/** The drawings of one id read for its image (an upstream may reuse an id); the newest with an image answers. */
+const IMAGE_ROWS_READ = 10
 
 function parsedList(text: string): unknown[] {
 	try {
@@ -42,7 +45,6 @@ export const publicOrigin = (dependencies: Dependencies, request: Request) => de
 
 /** A task as midjourney-proxy answers it (times in milliseconds). */
 export function drawingView(dependencies: Dependencies, row: DrawingRow, origin: string) {
-	const forwarded = row.imageUrl && dependencies.options.get('MjForwardUrlEnabled')
 	return {
 		id: row.mjId,
 		action: row.action,
@@ -53,7 +55,7 @@ export function drawingView(dependencies: Dependencies, row: DrawingRow, origin:
 		submitTime: row.submitTime * MILLISECONDS_PER_SECOND,
 		startTime: row.startTime * MILLISECONDS_PER_SECOND,
 		finishTime: row.finishTime * MILLISECONDS_PER_SECOND,
-		imageUrl: forwarded ? midjourneyImagePath(dependencies.secrets, row.mjId, origin) : row.imageUrl,
+		imageUrl: shownDrawingImage(dependencies.secrets, dependencies.options.get('MjForwardUrlEnabled'), row, origin),
 		status: row.status,
 		progress: row.progress,
 		failReason: row.failReason,
@@ -74,9 +76,9 @@ export async function listDrawings(dependencies: Dependencies, caller: RelayCall
 	if (ids.length > MAX_LISTED_IDS) throw relayErrors.badRequest(`ids may name at most ${MAX_LISTED_IDS} tasks`)
 	if (ids.length === 0) return []
 	const { store } = dependencies
-	const { midjourneys } = store.tables
-	const found = await store.db.select().from(midjourneys)
-		.where(and(eq(midjourneys.userId, caller.user.id), inArray(midjourneys.mjId, ids as string[]))).orderBy(desc(midjourneys.id))
+	const { tasks } = store.tables
+	const found = (await store.db.select().from(tasks)
+		.where(isDrawing(store.tables, eq(tasks.userId, caller.user.id), inArray(tasks.taskId, ids as string[]))).orderBy(desc(tasks.id))).map(drawingOf)
 	const newest = new Map<string, DrawingRow>()
 	for (const row of found) if (!newest.has(row.mjId)) newest.set(row.mjId, row)
 	return (ids as string[]).flatMap((id) => newest.get(id) ?? []).map((row) => drawingView(dependencies, row, origin))
@@ -127,10 +129,11 @@ export async function proxyImage(dependencies: Dependencies, mjId: string, signa
 		return Response.json({ error: 'the image link is not valid' }, { status: 403 })
 	}
 	const { store } = dependencies
-	const { midjourneys, channels } = store.tables
-	const [row] = await store.db.select({ imageUrl: midjourneys.imageUrl, baseUrl: channels.baseUrl }).from(midjourneys)
-		.leftJoin(channels, eq(channels.id, midjourneys.channelId))
-		.where(and(eq(midjourneys.mjId, mjId), ne(midjourneys.imageUrl, ''))).orderBy(desc(midjourneys.id)).limit(1)
+	const { tasks, channels } = store.tables
+	const found = await store.db.select({ data: tasks.data, baseUrl: channels.baseUrl }).from(tasks)
+		.leftJoin(channels, eq(channels.id, tasks.channelId))
+		.where(isDrawing(store.tables, eq(tasks.taskId, mjId))).orderBy(desc(tasks.id)).limit(IMAGE_ROWS_READ)
+	const row = found.map(({ data, baseUrl }) => ({ imageUrl: drawingPayloadOf(data).imageUrl, baseUrl })).find(({ imageUrl }) => imageUrl !== '')
 	if (!row) return Response.json({ error: 'the task has no image yet' }, { status: 404 })
 	let upstream: Response
 	try {

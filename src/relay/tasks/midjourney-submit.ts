@@ -5,9 +5,10 @@
  * speed flags from the prompt, MjActionCheckSuccessEnabled holds follow-ups until their task
  * succeeded. A follow-up acts only on the caller's own task, on that task's channel.
  */
-import { and, desc, eq } from 'drizzle-orm'
+import { desc, eq } from 'drizzle-orm'
 import { MJ_ACTION, MJ_SUBMIT_CODE, TASK_STATUS } from '@shared/task-constants'
 import type { Dependencies } from '@/dependencies'
+import { drawingOf, drawingValues, isDrawing } from '@/db/stores/drawings'
 import { nowSeconds } from '@/lib/clock'
 import type { RelayServices } from '../services'
 import type { RelayCaller } from '../caller'
@@ -16,17 +17,17 @@ import { type MjSubmitPath, clearModes, modelOfAction, resolveAction, type Resol
 import { checkNotifyHook } from './notify-hook'
 import { abandonHold, type PreparedTask, prepareTask, recordAccepted, returnRefusedHold, sendTask } from './submission'
 import { taskErrors } from './task-errors'
-import { type DrawingRow, recordDrawing, taskBook } from './task-rows'
+import { type DrawingRow, recordTask, taskBook } from './task-rows'
 
 const PROGRESS_START = '0%'
 const PROGRESS_DONE = '100%'
 
 /** The caller's own drawing task by its midjourney-proxy id (the newest, should an upstream reuse ids). */
 export async function ownDrawing({ store }: Dependencies, userId: number, mjId: string): Promise<DrawingRow | undefined> {
-	const { midjourneys } = store.tables
-	const [row] = await store.db.select().from(midjourneys)
-		.where(and(eq(midjourneys.userId, userId), eq(midjourneys.mjId, mjId))).orderBy(desc(midjourneys.id)).limit(1)
-	return row
+	const { tasks } = store.tables
+	const [row] = await store.db.select().from(tasks)
+		.where(isDrawing(store.tables, eq(tasks.userId, userId), eq(tasks.taskId, mjId))).orderBy(desc(tasks.id)).limit(1)
+	return row && drawingOf(row)
 }
 
 /** The body as the upstream gets it: the options applied to the client's own fields. */
@@ -117,11 +118,12 @@ type DrawingValues = Pick<DrawingRow, 'code' | 'action' | 'mjId' | 'prompt' | 'd
 
 async function record(dependencies: Dependencies, relay: RelayServices, prepared: PreparedTask, values: DrawingValues) {
 	const book = taskBook(relay.ledger.dialect, dependencies.options, nowSeconds())
-	await relay.ledger.transaction((tx, tables) => recordDrawing(tx, tables, book, {
+	await relay.ledger.transaction((tx, tables) => recordTask(tx, tables, book, drawingValues({
 		...values,
 		userId: prepared.call.caller.user.id,
+		group: prepared.billing.group,
 		channelId: prepared.channel.id,
 		submitTime: prepared.submittedAt,
 		privateData: JSON.stringify(prepared.billing),
-	}))
+	})))
 }

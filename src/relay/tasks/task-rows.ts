@@ -13,6 +13,7 @@ import type { OptionStore } from '@/db/stores/options'
 import { rows, type Database, type Dialect, type Tables } from '@/db'
 import { settleWork } from '@/billing/holds'
 import { adoptHoldForTask, returnTaskHold } from '@/billing/task-holds'
+import { mergedDrawingData } from '@/db/stores/drawings'
 import type { UpstreamTaskState } from '../providers/types'
 
 /** Who pays for a task and at what price, kept in `private_data` for the log written when it ends. */
@@ -53,7 +54,7 @@ export function readBilling(privateData: string): TaskBilling {
 	}
 }
 
-export type DrawingRow = Tables['midjourneys']['$inferSelect']
+export type { Drawing as DrawingRow } from '@/db/stores/drawings'
 export type TaskRow = Tables['tasks']['$inferSelect']
 
 /** What the units of work need besides the rows: the dialect (for settle) and the options read beforehand. */
@@ -73,16 +74,8 @@ interface TaskEnd {
 	describe: (amount: number) => StoredLogLine
 }
 
-/** The common part of both kinds of task row that billing reads. */
-interface BilledTask {
-	requestId: string
-	quota: number
-	/** What it costs the operator; null: unknown. */
-	cost: number | null
-	channelId: number
-	submitTime: number
-	privateData: string
-}
+/** What of a task row billing reads. */
+type BilledTask = Pick<TaskRow, 'requestId' | 'quota' | 'cost' | 'channelId' | 'submitTime' | 'privateData'>
 
 /** Settles a finished task's hold at its price with the consume log, or returns it with a log line. */
 function* closeHold(tx: Database, tables: Tables, book: TaskBook, task: BilledTask, taskId: string, end: TaskEnd) {
@@ -111,17 +104,10 @@ function* closeHold(tx: Database, tables: Tables, book: TaskBook, task: BilledTa
 }
 
 /**
- * Inserts an accepted drawing task. A task the upstream reported finished at once (an upload, a
- * duplicate of a finished task) is billed here; any other takes over its hold. Answers the row id.
+ * Inserts an accepted task (a drawing's values through db/stores/drawings.ts). A task the upstream
+ * reported finished at once (an upload, a duplicate of a finished drawing) is billed here; any
+ * other takes over its hold. Answers the row id.
  */
-export function* recordDrawing(tx: Database, tables: Tables, book: TaskBook, values: Omit<Tables['midjourneys']['$inferInsert'], 'id'>) {
-	const { midjourneys } = tables
-	const [row] = yield* rows(tx.insert(midjourneys).values(values).returning())
-	yield* startOrEnd(tx, tables, book, row!, row!.mjId, values.status ?? '')
-	return row!.id
-}
-
-/** The same for an async task. */
 export function* recordTask(tx: Database, tables: Tables, book: TaskBook, values: Omit<Tables['tasks']['$inferInsert'], 'id'>) {
 	const { tasks } = tables
 	const [row] = yield* rows(tx.insert(tasks).values(values).returning())
@@ -129,7 +115,7 @@ export function* recordTask(tx: Database, tables: Tables, book: TaskBook, values
 	return row!.id
 }
 
-function* startOrEnd(tx: Database, tables: Tables, book: TaskBook, row: BilledTask & { id: number }, taskId: string, status: string) {
+function* startOrEnd(tx: Database, tables: Tables, book: TaskBook, row: BilledTask, taskId: string, status: string) {
 	if (!row.requestId) return
 	if (isFinishedTaskStatus(status)) {
 		yield* closeHold(tx, tables, book, row, taskId, { status, holdReason: 'task_failed', describe: (quota) => storedLine('task.failed_at_once', { task: taskId, quota }) })
@@ -149,10 +135,12 @@ const PROGRESS_DONE = '100%'
 /** A report's status, or the row's own when the upstream said nothing. */
 const statusOf = (row: { status: string }, report: Pick<UpstreamTaskState, 'status'>) => report.status || row.status
 
-type ReportedColumns = { progress: string; failReason: string; startTime: number; finishTime: number }
-
-/** What a report changes on either kind of task row: status, progress, failure, times, and no charge (nor cost) once failed. */
-function reportedChanges(row: ReportedColumns, report: UpstreamTaskState, status: string, now: number) {
+/**
+ * What a report changes on a task row: status, progress, failure, times, no charge (nor cost) once
+ * failed, and the platform's result — a drawing's fields merge into its payload, another
+ * platform's result replaces the kept one.
+ */
+function reportedChanges(row: TaskRow, report: UpstreamTaskState, status: string, now: number): Partial<TaskRow> {
 	const finished = isFinishedTaskStatus(status)
 	return {
 		status,
@@ -161,45 +149,20 @@ function reportedChanges(row: ReportedColumns, report: UpstreamTaskState, status
 		startTime: report.startTime || row.startTime,
 		finishTime: finished ? report.finishTime || row.finishTime || now : row.finishTime,
 		...(status === TASK_STATUS.failure ? { quota: 0, cost: 0 } : {}),
+		...(report.drawing
+			? { data: mergedDrawingData(row.data, report.drawing), properties: report.drawing.properties || row.properties }
+			: { data: report.data || row.data }),
 	}
 }
 
 /**
- * Applies an upstream report (or Ferry's own verdict: timeout, lost channel) to a drawing row.
- * Writes only what changed, only while the row is unfinished; the write that finishes it bills it.
+ * Applies an upstream report (or Ferry's own verdict: timeout, lost channel) to a task row of any
+ * platform. Writes only what changed, only while the row is unfinished; the write that finishes it bills it.
  */
-export function* applyDrawingReport(tx: Database, tables: Tables, book: TaskBook, row: DrawingRow, report: UpstreamTaskState, end: Omit<TaskEnd, 'status'>) {
-	const status = statusOf(row, report)
-	const finished = isFinishedTaskStatus(status)
-	const drawing = report.drawing
-	const changes: Partial<DrawingRow> = {
-		...reportedChanges(row, report, status, book.now),
-		...(drawing ? {
-			imageUrl: drawing.imageUrl || row.imageUrl,
-			promptEn: drawing.promptEn || row.promptEn,
-			description: drawing.description || row.description,
-			state: drawing.state || row.state,
-			buttons: drawing.buttons || row.buttons,
-			properties: drawing.properties || row.properties,
-		} : {}),
-	}
-	if (!differs(row, changes)) return 'unchanged' as ReportOutcome
-	const { midjourneys } = tables
-	const [updated] = yield* rows(tx.update(midjourneys).set(changes).where(and(eq(midjourneys.id, row.id), isUnfinished(midjourneys.status))).returning({ id: midjourneys.id }))
-	if (!updated) return 'unchanged' as ReportOutcome
-	if (!finished) return 'updated' as ReportOutcome
-	yield* closeHold(tx, tables, book, row, row.mjId, { ...end, status })
-	return (status === TASK_STATUS.success ? 'succeeded' : 'failed') as ReportOutcome
-}
-
-/** The same for an async task row. */
 export function* applyTaskReport(tx: Database, tables: Tables, book: TaskBook, row: TaskRow, report: UpstreamTaskState, end: Omit<TaskEnd, 'status'>) {
 	const status = statusOf(row, report)
 	const finished = isFinishedTaskStatus(status)
-	const changes: Partial<TaskRow> = {
-		...reportedChanges(row, report, status, book.now),
-		data: report.data || row.data,
-	}
+	const changes = reportedChanges(row, report, status, book.now)
 	if (!differs(row, changes)) return 'unchanged' as ReportOutcome
 	const { tasks } = tables
 	const [updated] = yield* rows(tx.update(tasks).set({ ...changes, updatedAt: book.now }).where(and(eq(tasks.id, row.id), isUnfinished(tasks.status))).returning({ id: tasks.id }))

@@ -79,13 +79,19 @@ describe('the drawing settings', () => {
 		expect((await logEntry()).image_url).toBe(upstreamUrl)
 	})
 
+	/** Points a drawing's image elsewhere: the image is a field of the drawing's payload in `tasks`. */
+	const setImageUrl = async (id: string, imageUrl: string) => {
+		const { tasks: taskRows } = tasks.harness.ferry.store.tables
+		const { eq } = await import('drizzle-orm')
+		const [row] = await tasks.harness.ferry.store.db.select({ data: taskRows.data }).from(taskRows).where(eq(taskRows.taskId, id))
+		await tasks.harness.ferry.store.db.update(taskRows).set({ data: JSON.stringify({ ...JSON.parse(row!.data), imageUrl }) }).where(eq(taskRows.taskId, id))
+	}
+
 	test('the image proxy passes images only: an upstream page is never served from Ferry\'s origin', async () => {
 		const id = (await imagine({ prompt: 'a lighthouse' })).body.result
 		tasks.midjourney.report(id, 'task-success.json')
 		await tasks.poll()
-		const { midjourneys } = tasks.harness.ferry.store.tables
-		const { eq } = await import('drizzle-orm')
-		await tasks.harness.ferry.store.db.update(midjourneys).set({ imageUrl: `${tasks.midjourney.url}/attachments/page.html` }).where(eq(midjourneys.mjId, id))
+		await setImageUrl(id, `${tasks.midjourney.url}/attachments/page.html`)
 		const link = (await tasks.call('GET', `/mj/task/${id}/fetch`, { key: tasks.alice.key })).body.imageUrl
 		const answer = await fetch(link)
 		expect(answer.status).toBe(502)
@@ -98,10 +104,8 @@ describe('the drawing settings', () => {
 		await tasks.poll()
 		const link = (await tasks.call('GET', `/mj/task/${id}/fetch`, { key: tasks.alice.key })).body.imageUrl
 		expect((await fetch(link)).status).toBe(200)
-		const { midjourneys } = tasks.harness.ferry.store.tables
-		const { eq } = await import('drizzle-orm')
 		const elsewhere = `http://localhost:${new URL(tasks.midjourney.url).port}/attachments/${id}.png`
-		await tasks.harness.ferry.store.db.update(midjourneys).set({ imageUrl: elsewhere }).where(eq(midjourneys.mjId, id))
+		await setImageUrl(id, elsewhere)
 		expect((await fetch(link)).status).toBe(502)
 	})
 

@@ -45,7 +45,7 @@ for (const target of databaseTargets()) {
 			const song = (await tasks.call('POST', '/suno/submit/music', { key: tasks.alice.key, body: { prompt: 'slow' } })).body.data
 			// Submitted 31 minutes ago, as far as the store knows.
 			const longAgo = nowSeconds() - 31 * SECONDS_PER_MINUTE
-			await store.db.update(store.tables.midjourneys).set({ submitTime: longAgo }).where(eq(store.tables.midjourneys.mjId, drawing))
+			await store.db.update(store.tables.tasks).set({ submitTime: longAgo }).where(eq(store.tables.tasks.taskId, drawing))
 			await store.db.update(store.tables.tasks).set({ submitTime: longAgo }).where(eq(store.tables.tasks.taskId, song))
 			// The upstream still reports them running: the timeout wins.
 			tasks.midjourney.report(drawing, 'task-in-progress.json')

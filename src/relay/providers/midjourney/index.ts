@@ -4,6 +4,7 @@
  * and `shorten` calls, whose paths the task relay passes through.
  */
 import { CHANNEL_TYPE } from '@shared/channel-type'
+import { TASK_PLATFORM } from '@shared/task-constants'
 import type { ProviderAdaptor, TaskAdaptor } from '../types'
 import { fetchRequest, readFetch, readRequest, readSubmit, submitRequest } from './wire'
 
@@ -14,7 +15,7 @@ const ACTION_MODELS = [
 	'mj_high_variation', 'mj_low_variation', 'swap_face',
 ]
 
-const drawingTasks: TaskAdaptor = { platform: 'midjourney', submitRequest, readSubmit, fetchRequest, readFetch, readRequest }
+const drawingTasks: TaskAdaptor = { platform: TASK_PLATFORM.midjourney, submitRequest, readSubmit, fetchRequest, readFetch, readRequest }
 
 export const midjourney: ProviderAdaptor = {
 	type: CHANNEL_TYPE.midjourney,

@@ -3,6 +3,7 @@
  * URL names the deployment; its key is sent as a bearer token.
  */
 import { CHANNEL_TYPE } from '@shared/channel-type'
+import { TASK_PLATFORM } from '@shared/task-constants'
 import type { ProviderAdaptor } from '../types'
 import { fetchRequest, readFetch, readSubmit, submitRequest } from './wire'
 
@@ -12,5 +13,5 @@ export const suno: ProviderAdaptor = {
 	// A self-hosted API: the channel names its base path.
 	defaultBaseUrl: '',
 	defaultModels: ['suno_music', 'suno_lyrics'],
-	tasks: { platform: 'suno', submitRequest, readSubmit, fetchRequest, readFetch },
+	tasks: { platform: TASK_PLATFORM.suno, submitRequest, readSubmit, fetchRequest, readFetch },
 }

@@ -8,7 +8,7 @@ import type { RoutableChannel } from '../../routing/routing-table'
 import { adaptorFor } from '../../providers/registry'
 import type { UpstreamRequest, VideoAdaptor } from '../../providers/types'
 import type { RelayServices } from '../../services'
-import { channelsById } from '../polling'
+import { channelsById } from '../task-channels'
 import { readBilling, type TaskRow } from '../task-rows'
 
 export interface VideoChannel {
