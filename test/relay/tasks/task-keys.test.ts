@@ -1,9 +1,10 @@
 /**
- * Drawing submits are routed by the key router, as any relayed call is, on every database: a
+ * Drawing and music submits are routed by the key router, as any relayed call is, on every database: a
  * multi-key Midjourney channel's submits go to its keys by the channel's mode, a key disabled by
  * hand gets none, a follow-up and the polls go with the key that submitted the task (the fake
  * midjourney-proxy keeps each key's tasks apart, as separate accounts of a real one do), and a key
- * the upstream refuses with 401 is auto-disabled alone while the refused submit costs nothing.
+ * the upstream refuses with 401 is auto-disabled alone while the refused submit costs nothing; a
+ * multi-key Suno channel's songs likewise, with a continuation on its song's key.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { eq } from 'drizzle-orm'
@@ -11,10 +12,12 @@ import { CHANNEL_STATUS, CHANNEL_TYPE } from '@shared/channel-type'
 import { databaseTargets } from '../../helpers/database'
 import { MJ_MODELS, PRICE, startTaskHarness, type TaskHarness } from '../../helpers/task-relay'
 import { type FakeMidjourney, startFakeMidjourney } from '../../fixtures/providers/midjourney/fake-midjourney'
+import { type FakeSuno, startFakeSuno } from '../../fixtures/providers/suno/fake-suno'
 
 const KEYS = ['mj-pool-key-0', 'mj-pool-key-1']
 const UNKNOWN_KEY = 'mj-pool-key-revoked'
 const UPSCALE = 'MJ::JOB::upsample::1::2f4c5d3e-7d2a-4b9c-9e1f-3a6b8c0d1e2f'
+const SUNO_KEYS = ['suno-pool-key-0', 'suno-pool-key-1']
 
 for (const target of databaseTargets()) {
 	describe(`the keys of Midjourney submits on ${target.dialect}`, () => {
@@ -112,6 +115,50 @@ for (const target of databaseTargets()) {
 			const after = pool.requests.length
 			for (let submit = 0; submit < 3; submit++) expect((await imagine(`a green kite, take ${submit}`)).body.code).toBe(1)
 			expect(submitKeys(after)).toEqual([KEYS[0], KEYS[0], KEYS[0]])
+		})
+	})
+}
+
+for (const target of databaseTargets()) {
+	describe(`the keys of Suno submits on ${target.dialect}`, () => {
+		let tasks: TaskHarness
+		let pool: FakeSuno
+		beforeAll(async () => {
+			tasks = await startTaskHarness(target)
+			await tasks.harness.ferry.call('PUT', '/api/channel/', { as: tasks.harness.root, body: { id: tasks.sunoChannelId, status: CHANNEL_STATUS.manuallyDisabled } })
+			pool = startFakeSuno({ key: SUNO_KEYS })
+			await tasks.harness.createChannel({
+				type: CHANNEL_TYPE.suno, name: 'music pool', mode: 'multi_key', multi_key_mode: 'polling', key: SUNO_KEYS.join('\n'), base_url: pool.url, models: 'suno_music,suno_lyrics',
+			})
+		})
+		afterAll(async () => {
+			await tasks?.close()
+			await pool?.stop()
+		})
+
+		const submit = (body: Record<string, unknown>) => tasks.call('POST', '/suno/submit/music', { key: tasks.alice.key, body })
+		const keyOfRequest = (index: number) => pool.requests[index]!.headers.authorization!.slice('Bearer '.length)
+
+		test('a two-key channel spreads songs over both keys, polls each with its key, and a continuation goes to its song\'s key', async () => {
+			const songs: { id: string; key: string; upstreamId: string }[] = []
+			for (let song = 0; song < 2; song++) {
+				const answer = await submit({ prompt: `verse ${song}` })
+				expect(answer.body.code).toBe('success')
+				songs.push({ id: answer.body.data, key: keyOfRequest(pool.requests.length - 1), upstreamId: pool.taskIds.at(-1)! })
+			}
+			expect(new Set(songs.map((song) => song.key))).toEqual(new Set(SUNO_KEYS))
+			// The fake fetches a song only for the key that submitted it: both finishing proves each poll used its key.
+			for (const song of songs) pool.report(song.upstreamId, 'task-success.json')
+			expect(await tasks.poll()).toMatchObject({ succeeded: 2 })
+			for (const song of songs) {
+				expect((await tasks.call('GET', `/suno/fetch/${song.id}`, { key: tasks.alice.key })).body.data).toMatchObject({ task_id: song.id, status: 'SUCCESS' })
+				for (let repeat = 0; repeat < 2; repeat++) {
+					const continued = await submit({ prompt: 'more', continue_clip_id: 'c2cb2b55', task_id: song.id, continue_at: 60 })
+					expect(continued.body.code).toBe('success')
+					expect(keyOfRequest(pool.requests.length - 1)).toBe(song.key)
+					expect(pool.requests.at(-1)!.body).toMatchObject({ task_id: song.upstreamId })
+				}
+			}
 		})
 	})
 }
