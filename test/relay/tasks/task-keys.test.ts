@@ -65,6 +65,11 @@ for (const target of databaseTargets()) {
 			await tasks.poll()
 			for (const id of ids) expect((await tasks.call('GET', `/mj/task/${id}/fetch`, { key: tasks.alice.key })).body).toMatchObject({ id, status: 'SUCCESS' })
 			expect((await tasks.account(tasks.alice)).used - before.used).toBe(4 * PRICE.mj_imagine)
+			// Each task's consume log names, for admins, the key that took its submit.
+			const { logs } = tasks.harness.ferry.store.tables
+			const entries = await tasks.harness.ferry.store.db.select().from(logs).where(eq(logs.userId, tasks.alice.userId)).orderBy(logs.id)
+			const keyOfTask = new Map(entries.map((entry) => JSON.parse(entry.other || '{}')).filter((other) => ids.includes(other.task_id)).map((other) => [other.task_id, other.admin_info.key_index]))
+			expect(ids.map((id) => keyOfTask.get(id))).toEqual(used.map((key) => KEYS.indexOf(key!)))
 		})
 
 		test('a follow-up goes to the key that submitted its original task', async () => {
