@@ -34,3 +34,6 @@ export interface Router {
 }
 
 export const keyTargetOf = (target: RouteTarget): KeyTarget => ({ channelId: target.channel.id, keyIndex: target.keyIndex })
+
+/** The target's channel as the upstream is opened with it: carrying the chosen key. */
+export const keyedChannel = (target: RouteTarget): RoutableChannel => target.key === target.channel.key ? target.channel : { ...target.channel, key: target.key }

@@ -33,7 +33,7 @@ import type { RelayServices } from '../services'
 import { scrubSecrets, upstreamMessageOf } from '../upstream/messages'
 import { ChannelUnfitError, openUpstream, type OpenedUpstream } from '../upstream/open'
 import type { AffinityOutcome, CallAttempt, HeldCall } from './call'
-import { keyTargetOf, type RouteTarget } from './route'
+import { keyedChannel, keyTargetOf, type RouteTarget } from './route'
 
 /** 504/524 mean the upstream already spent the time; the rest are the request's own fault. */
 const NEVER_RETRY = new Set([400, 408, 413, 415, 422, 504, 524])
@@ -72,6 +72,41 @@ async function upstreamError(channel: RoutableChannel, key: string, response: Op
 		? credentialsRejected()
 		: new RelayError(status, upstreamMessage, status === TOO_MANY_REQUESTS ? 'rate_limit_error' : 'upstream_error', `upstream_${status}`)
 	return { error, upstreamMessage }
+}
+
+/*
+ * What one attempt teaches its key (key-health.ts, the key's record, auto-disable). The send loop
+ * and a task's submit (relay/tasks/submission.ts), sent once to the key the router chose, share them.
+ */
+
+/** A 2xx answer: the key is healthy, and its first byte came `started` (performance.now()) ago. */
+export function keyAnswered(relay: RelayServices, target: RouteTarget, started: number) {
+	const keyTarget = keyTargetOf(target)
+	relay.keyHealth.succeeded(keyTarget)
+	relay.keyHealth.recordFirstByte(keyTarget, performance.now() - started)
+}
+
+/** The upstream could not be reached (a timeout, a refused connection): the key counts a failure. */
+export function keyUnreachable(relay: RelayServices, target: RouteTarget) {
+	relay.keyHealth.failed(keyTargetOf(target))
+}
+
+/**
+ * An error status (`upstreamMessage` already scrubbed): kept as the key's last error; the key is
+ * auto-disabled when the channel's auto-ban says so (401/403, a configured keyword) — a single-key
+ * channel with it; a 429, or a 503 with `Retry-After`, cools it; another 5xx counts a failure. A
+ * status that is the request's fault leaves its health alone.
+ */
+export async function keyRefused(dependencies: Dependencies, relay: RelayServices, target: RouteTarget, status: number, upstreamMessage: string, retryAfter: string | null) {
+	const { channel } = target
+	const keyTarget = keyTargetOf(target)
+	relay.metrics.upstreamError(channel.id, status)
+	relay.keyOutcomes.record({ channelId: channel.id, index: target.keyIndex }, { error: upstreamMessage, secret: target.key })
+	const reason = disableReason(dependencies.options, channel.autoBan, status, upstreamMessage)
+	if (reason) await relay.disableKey(keyTarget, reason)
+	if (NEVER_RETRY.has(status)) return
+	if (status === TOO_MANY_REQUESTS || (status === SERVICE_UNAVAILABLE && retryAfter)) relay.keyHealth.rateLimited(keyTarget, retryAfter)
+	else if (status >= 500) relay.keyHealth.failed(keyTarget)
 }
 
 /** The session's pinned key, when the call names a session and affinity is on. */
@@ -128,7 +163,7 @@ export async function send(dependencies: Dependencies, relay: RelayServices, cal
 		stayOn = undefined
 		const { channel } = target
 		const keyTarget = keyTargetOf(target)
-		const keyed = target.key === channel.key ? channel : { ...channel, key: target.key }
+		const keyed = keyedChannel(target)
 		const started = performance.now()
 		let opened: OpenedUpstream
 		try {
@@ -157,7 +192,7 @@ export async function send(dependencies: Dependencies, relay: RelayServices, cal
 			if (error instanceof RelayError && error.status < 500) throw error
 			if (call.signal.aborted) throw error
 			attempts.push({ channel: channel.id, key: target.keyIndex, outcome: timedOut ? 'timeout' : 'connection' })
-			keyHealth.failed(keyTarget)
+			keyUnreachable(relay, target)
 			dependencies.logger.warn('upstream request failed', { channelId: channel.id, key: target.keyIndex, reason: String((error as Error).name ?? error) })
 			lastError = relayErrors.upstreamUnavailable()
 			stayOn = channel.id
@@ -165,8 +200,7 @@ export async function send(dependencies: Dependencies, relay: RelayServices, cal
 		}
 		const { response } = opened
 		if (response.ok) {
-			keyHealth.succeeded(keyTarget)
-			keyHealth.recordFirstByte(keyTarget, performance.now() - started)
+			keyAnswered(relay, target, started)
 			attempts.push({ channel: channel.id, key: target.keyIndex, outcome: 'ok' })
 			const affinity = pinSession(dependencies, call, session, target, relay)
 			call.scope.answered(target, attempts, affinity)
@@ -175,16 +209,10 @@ export async function send(dependencies: Dependencies, relay: RelayServices, cal
 		}
 		const status = mappedStatus(channel, response.status)
 		attempts.push({ channel: channel.id, key: target.keyIndex, outcome: status })
-		relay.metrics.upstreamError(channel.id, status)
-		const retryAfter = response.headers.get('retry-after')
 		const { error, upstreamMessage } = await upstreamError(channel, target.key, response, status)
-		relay.keyOutcomes.record({ channelId: channel.id, index: target.keyIndex }, { error: upstreamMessage, secret: target.key })
-		const reason = disableReason(dependencies.options, channel.autoBan, status, upstreamMessage)
-		if (reason) await relay.disableKey(keyTarget, reason)
+		await keyRefused(dependencies, relay, target, status, upstreamMessage, response.headers.get('retry-after'))
 		lastError = error
 		if (NEVER_RETRY.has(status)) break
-		if (status === TOO_MANY_REQUESTS || (status === SERVICE_UNAVAILABLE && retryAfter)) keyHealth.rateLimited(keyTarget, retryAfter)
-		else if (status >= 500) keyHealth.failed(keyTarget)
 		stayOn = channel.id
 	}
 	throw lastError ?? relayErrors.noChannel(call.group, call.model)

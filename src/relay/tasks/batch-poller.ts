@@ -1,16 +1,16 @@
 /**
  * The poller of a platform whose upstream reports on several tasks in one answer (midjourney-proxy's
- * list-by-condition, Suno's batch fetch): the rows are grouped by channel and each channel is asked
- * once per round, through its provider's task adaptor (`fetchRequest`, `readFetch`).
+ * list-by-condition, Suno's batch fetch): the rows are grouped by channel and by the key that
+ * submitted them, and each such key is asked once per round, through its provider's task adaptor (`fetchRequest`, `readFetch`).
  */
 import type { LogLineCode } from '@shared/messages/logs'
 import type { RoutableChannel } from '@/db/stores/channels'
 import { adaptorFor } from '../providers/registry'
 import type { TaskAdaptor, TaskPlatform } from '../providers/types'
 import { scrubSecrets } from '../upstream/messages'
-import { channelsById } from './task-channels'
+import { channelsById, withTaskKey } from './task-channels'
 import { failureReport, type PollRound, type TaskPoller } from './task-poller'
-import type { TaskRow } from './task-rows'
+import { readBilling, type TaskRow } from './task-rows'
 
 const FETCH_TIMEOUT_MS = 30_000
 /** Unfinished tasks read per round (new-api reads up to 1 000; one fetch per channel carries them). */
@@ -44,12 +44,20 @@ export function batchPoller({ platform, failedLine, upstreamId }: BatchPlatform)
 		failedLine,
 		roundLimit: ROUND_LIMIT,
 		async poll(round, rows) {
-			const byChannel = new Map<number, TaskRow[]>()
-			for (const row of rows) byChannel.set(row.channelId, [...(byChannel.get(row.channelId) ?? []), row])
-			const channels = await channelsById(round.dependencies, [...byChannel.keys()])
-			for (const [channelId, channelRows] of byChannel) {
-				const channel = channels.get(channelId)
-				const adaptor = channel && adaptorFor(channel.type)?.tasks
+			// One fetch per channel and key: the upstream knows a task under the key that submitted it.
+			const byKey = new Map<string, { channelId: number; keyIndex: number | undefined; rows: TaskRow[] }>()
+			for (const row of rows) {
+				const keyIndex = readBilling(row.privateData).key_index
+				const name = `${row.channelId}:${keyIndex ?? ''}`
+				const group = byKey.get(name) ?? { channelId: row.channelId, keyIndex, rows: [] }
+				group.rows.push(row)
+				byKey.set(name, group)
+			}
+			const channels = await channelsById(round.dependencies, [...new Set(rows.map((row) => row.channelId))])
+			for (const { channelId, keyIndex, rows: channelRows } of byKey.values()) {
+				const stored = channels.get(channelId)
+				const adaptor = stored && adaptorFor(stored.type)?.tasks
+				const channel = stored && withTaskKey(round.relay, stored, keyIndex)
 				if (!channel || adaptor?.platform !== platform) {
 					for (const row of channelRows) await round.apply(row, failureReport('the channel that ran the task no longer exists'), 'channel_gone')
 					continue

@@ -18,7 +18,8 @@ import { adaptorFor } from '../providers/registry'
 import { scrubSecrets } from '../upstream/messages'
 import { ownDrawing } from './midjourney-submit'
 import { taskErrors } from './task-errors'
-import type { DrawingRow } from './task-rows'
+import { type DrawingRow, readBilling } from './task-rows'
+import { withTaskKey } from './task-channels'
 
 const MILLISECONDS_PER_SECOND = 1000
 /** list-by-condition reads at most this many ids. */
@@ -89,9 +90,11 @@ export async function imageSeed(dependencies: Dependencies, relay: RelayServices
 	const row = await ownDrawing(dependencies, caller.user.id, mjId)
 	if (!row) throw taskErrors.notFound()
 	await relay.routing.ready()
-	const channel = relay.routing.channel(row.channelId)
-	const reader = channel && adaptorFor(channel.type)?.tasks?.readRequest
-	if (!channel || !reader) throw taskErrors.channelUnavailable()
+	const enabled = relay.routing.channel(row.channelId)
+	const reader = enabled && adaptorFor(enabled.type)?.tasks?.readRequest
+	if (!enabled || !reader) throw taskErrors.channelUnavailable()
+	// Asked with the key that submitted the task.
+	const channel = withTaskKey(relay, enabled, readBilling(row.privateData).key_index)
 	const upstream = reader(channel, `/mj/task/${encodeURIComponent(mjId)}/image-seed`)
 	let status: number
 	let answer: unknown

@@ -3,7 +3,7 @@
  * request to record (docs/architecture.md#the-task-pipeline). The drawing options act here: MjAccountFilterEnabled keeps
  * `accountFilter`, MjNotifyEnabled keeps a checked `notifyHook`, MjModeClearEnabled strips the
  * speed flags from the prompt, MjActionCheckSuccessEnabled holds follow-ups until their task
- * succeeded. A follow-up acts only on the caller's own task, on that task's channel.
+ * succeeded. A follow-up acts only on the caller's own task, on that task's channel (and key).
  */
 import { desc, eq } from 'drizzle-orm'
 import { MJ_ACTION, MJ_SUBMIT_CODE, TASK_STATUS } from '@shared/task-constants'
@@ -17,7 +17,7 @@ import { type MjSubmitPath, clearModes, modelOfAction, resolveAction, type Resol
 import { checkNotifyHook } from './notify-hook'
 import { abandonHold, type PreparedTask, prepareTask, recordAccepted, returnRefusedHold, sendTask } from './submission'
 import { taskErrors } from './task-errors'
-import { type DrawingRow, recordTask, taskBook } from './task-rows'
+import { type DrawingRow, readBilling, recordTask, taskBook } from './task-rows'
 
 const PROGRESS_START = '0%'
 const PROGRESS_DONE = '100%'
@@ -85,7 +85,9 @@ export async function submitDrawing(dependencies: Dependencies, relay: RelayServ
 	const original = await followedTask(dependencies, caller, resolved)
 	const sent = await upstreamBody(dependencies, body)
 	const model = modelOfAction(resolved.action)
-	const prepared = await prepareTask(dependencies, relay, { platform: 'midjourney', caller, model, clientAddress: input.clientAddress, channelId: original?.channelId })
+	// A follow-up goes to its task's channel, and to the key that submitted it while that key is usable.
+	const keyIndex = original && readBilling(original.privateData).key_index
+	const prepared = await prepareTask(dependencies, relay, { platform: 'midjourney', caller, model, clientAddress: input.clientAddress, channelId: original?.channelId, keyIndex })
 	const prompt = original?.prompt ?? (typeof sent.prompt === 'string' ? sent.prompt : '')
 	const outcome = await sendTask(dependencies, relay, prepared, `${input.modePrefix}/mj/${input.path}`, sent)
 	try {

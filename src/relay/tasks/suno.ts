@@ -50,15 +50,18 @@ export async function submitSong(dependencies: Dependencies, relay: RelayService
 	const body = { ...input.body }
 	if (action === SUNO_ACTION.lyrics && !text(body.prompt)) throw relayErrors.badRequest('prompt is required')
 	if (action === SUNO_ACTION.music && !text(body.mv)) body.mv = DEFAULT_MUSIC_VERSION
-	// Continuing a clip acts on an earlier task: the caller's own, on its channel, under its upstream id.
+	// Continuing a clip acts on an earlier task: the caller's own, on its channel (and key), under its upstream id.
 	let channelId: number | undefined
+	let keyIndex: number | undefined
 	if (text(body.continue_clip_id)) {
 		const original = await ownTask(dependencies, input.caller.user.id, text(body.task_id))
 		if (!original) throw taskErrors.notFound()
 		channelId = original.channelId
-		body.task_id = readBilling(original.privateData).upstream_id
+		const billing = readBilling(original.privateData)
+		keyIndex = billing.key_index
+		body.task_id = billing.upstream_id
 	}
-	const prepared = await prepareTask(dependencies, relay, { platform: 'suno', caller: input.caller, model: `suno_${name}`, clientAddress: input.clientAddress, channelId })
+	const prepared = await prepareTask(dependencies, relay, { platform: 'suno', caller: input.caller, model: `suno_${name}`, clientAddress: input.clientAddress, channelId, keyIndex })
 	const outcome = await sendTask(dependencies, relay, prepared, `/suno/submit/${name}`, body)
 	try {
 		if (!outcome.accepted) {

@@ -96,7 +96,8 @@ function* closeHold(tx: Database, tables: Tables, book: TaskBook, task: BilledTa
 			channelName: billing.channel_name, ip: billing.ip, content: '',
 			other: {
 				model_price: billing.model_price, group_ratio: billing.group_ratio, ...(billing.call_ratio !== undefined ? { call_ratio: billing.call_ratio } : {}),
-				group: billing.group, task_id: taskId, admin_info: { use_channel: [task.channelId] },
+				// The key that took the submit, for admins, as a call's log names the key that answered it.
+				group: billing.group, task_id: taskId, admin_info: { use_channel: [task.channelId], ...(billing.key_index !== undefined ? { key_index: billing.key_index } : {}) },
 				...(billing.plan_name !== undefined ? { plan_name: billing.plan_name } : {}),
 			},
 		} : undefined,

@@ -8,7 +8,7 @@ import type { RoutableChannel } from '../../routing/routing-table'
 import { adaptorFor } from '../../providers/registry'
 import type { UpstreamRequest, VideoAdaptor } from '../../providers/types'
 import type { RelayServices } from '../../services'
-import { channelsById } from '../task-channels'
+import { channelsById, withTaskKey } from '../task-channels'
 import { readBilling, type TaskRow } from '../task-rows'
 
 export interface VideoChannel {
@@ -22,13 +22,11 @@ export interface VideoChannel {
 /** Undefined when the channel is gone or no longer serves videos. */
 export async function videoChannelOf(dependencies: Dependencies, relay: RelayServices, row: TaskRow, known?: Map<number, RoutableChannel>): Promise<VideoChannel | undefined> {
 	const billing = readBilling(row.privateData)
-	// The store says whether the channel still exists; the routing table knows a multi-key channel's keys.
+	// The store says whether the channel still exists; the routing table knows a multi-key channel's keys (withTaskKey).
 	const stored = (known ?? await channelsById(dependencies, [row.channelId])).get(row.channelId)
 	const adaptor = stored && adaptorFor(stored.type)
 	if (!stored || !adaptor?.videos) return undefined
-	const keys = relay.routing.channel(row.channelId)?.keys ?? stored.keys
-	const key = keys.find((candidate) => candidate.index === billing.key_index)?.key ?? stored.key
-	const channel = { ...stored, key, baseUrl: stored.baseUrl || adaptor.defaultBaseUrl }
+	const channel = { ...withTaskKey(relay, stored, billing.key_index), baseUrl: stored.baseUrl || adaptor.defaultBaseUrl }
 	return { channel, videos: adaptor.videos, upstreamId: billing.upstream_id ?? '', upstreamModel: billing.upstream_model || billing.model }
 }
 
