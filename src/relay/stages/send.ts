@@ -51,6 +51,15 @@ export interface UpstreamAnswer {
 	attempts: CallAttempt[]
 }
 
+/**
+ * Endpoints whose call makes the upstream start a task (a video). Such a submit is sent again only
+ * after an answer saying the upstream did not take it (its key refused, 429): after a timeout, a
+ * broken connection or a 5xx the upstream may have started the task, and a second submit would make
+ * (and cost the operator) a second one.
+ */
+const TASK_SUBMIT_ENDPOINTS: ReadonlySet<string> = new Set(['videos'])
+const NOT_TAKEN_STATUSES = new Set([401, 403, 429])
+
 /** A token or signing service refusing the channel's key with one of these means the key is wrong. */
 const CREDENTIAL_STATUSES = new Set([400, 401, 403])
 const UNAUTHORIZED = 401
@@ -138,6 +147,7 @@ export async function send(dependencies: Dependencies, relay: RelayServices, cal
 	const attempts: CallAttempt[] = []
 	const pinned = call.caller.pinnedChannelId !== undefined
 	const retries = pinned ? 0 : dependencies.options.get('RetryTimes')
+	const submitsTask = TASK_SUBMIT_ENDPOINTS.has(call.request.endpoint)
 	const session = await sessionTarget(dependencies, call)
 	const { keyHealth } = relay
 	let lastError: RelayError | undefined
@@ -195,6 +205,7 @@ export async function send(dependencies: Dependencies, relay: RelayServices, cal
 			keyUnreachable(relay, target)
 			dependencies.logger.warn('upstream request failed', { channelId: channel.id, key: target.keyIndex, reason: String((error as Error).name ?? error) })
 			lastError = relayErrors.upstreamUnavailable()
+			if (submitsTask) break
 			stayOn = channel.id
 			continue
 		}
@@ -212,7 +223,7 @@ export async function send(dependencies: Dependencies, relay: RelayServices, cal
 		const { error, upstreamMessage } = await upstreamError(channel, target.key, response, status)
 		await keyRefused(dependencies, relay, target, status, upstreamMessage, response.headers.get('retry-after'))
 		lastError = error
-		if (NEVER_RETRY.has(status)) break
+		if (NEVER_RETRY.has(status) || (submitsTask && !NOT_TAKEN_STATUSES.has(status))) break
 		stayOn = channel.id
 	}
 	throw lastError ?? relayErrors.noChannel(call.group, call.model)

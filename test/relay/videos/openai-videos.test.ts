@@ -328,6 +328,30 @@ for (const target of databaseTargets()) {
 			}
 		})
 
+		test('a video submit the upstream may have taken (a 5xx) is not sent again to another key, and its hold is returned; a refused key moves it on', async () => {
+			const keys = ['sk-video-once-one', 'sk-video-once-two']
+			const pool = startFakeVideos({ keys })
+			try {
+				await videos.harness.createChannel({ type: 1, name: 'sora-once', mode: 'multi_key', multi_key_mode: 'polling', key: keys.join('\n'), base_url: pool.url, models: 'sora-2-once' })
+				const { options } = videos.harness.ferry.dependencies
+				await options.set('ModelPrice', JSON.stringify({ 'sora-2': 0.1, 'sora-2-pro': 0.3, 'azure-sora': 0.1, 'sora-3-preview': 0.1, 'sora-2-pool': 0.1, 'sora-2-once': 0.1 }))
+				const { alice } = videos
+				const before = await videos.account(alice)
+				pool.refuseNextCreate(500)
+				const failed = await alice.client.videos.create({ model: 'sora-2-once', prompt: 'maybe started', seconds: '4' } as never).catch((error) => error)
+				expect(failed).toBeInstanceOf(OpenAI.InternalServerError)
+				const creates = () => pool.requests.filter((request) => request.method === 'POST' && request.path === '/v1/videos')
+				expect(creates()).toHaveLength(1)
+				expect((await videos.account(alice)).quota).toBe(before.quota)
+				pool.refuseNextCreate(429)
+				const moved = await alice.client.videos.create({ model: 'sora-2-once', prompt: 'not taken, so tried again', seconds: '4' } as never)
+				expect(moved.status).toBe('queued')
+				expect(creates()).toHaveLength(3)
+			} finally {
+				await pool.stop()
+			}
+		})
+
 		test('two pollers at once settle each video once', async () => {
 			const { alice, upstream } = videos
 			const before = await videos.account(alice)
