@@ -2,12 +2,12 @@
  * What a started Ferry loads only when first needed (idle memory, issue 18): the OpenAPI plugin on
  * the first request for the API reference, React and the console's pages on the first page, the
  * tokenizer on the first local count, jose on the first session or JWT-signed upstream call. Each
- * first request is still answered in full.
+ * first request is still answered in full. A SQLite node never loads the Postgres migrations' SQL.
  */
 import { beforeAll, describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
 
-type Loaded = { openapi: boolean; react: boolean; tokenizer: boolean; jose: boolean }
+type Loaded = { openapi: boolean; react: boolean; tokenizer: boolean; jose: boolean; pgMigrations: boolean }
 type Report = { atStart: Loaded; afterReference: Loaded; afterPage: Loaded; statuses: number[]; page: string }
 
 describe('modules loaded on first use', () => {
@@ -22,7 +22,12 @@ describe('modules loaded on first use', () => {
 	}, 30_000)
 
 	test('a started app has loaded neither the OpenAPI plugin, nor React, nor the tokenizer, nor jose', () => {
-		expect(report.atStart).toEqual({ openapi: false, react: false, tokenizer: false, jose: false })
+		expect(report.atStart).toMatchObject({ openapi: false, react: false, tokenizer: false, jose: false })
+	})
+
+	test('a started SQLite app has migrated its database without loading the Postgres migrations', () => {
+		expect(report.atStart.pgMigrations).toBe(false)
+		expect(report.afterPage.pgMigrations).toBe(false)
 	})
 
 	test('the first request for the API reference loads the OpenAPI plugin and gets the document', () => {

@@ -6,13 +6,12 @@
  */
 import { createHash } from 'node:crypto'
 import type { MigrationMeta } from 'drizzle-orm/migrator'
-import pgMigrations from '../../drizzle/pg/embedded'
-import sqliteMigrations from '../../drizzle/sqlite/embedded'
 
 type Embedded = { journal: { entries: { tag: string; when: number; breakpoints: boolean }[] }; sql: Record<string, string> }
 
 export function embeddedMigrations(dialect: 'sqlite' | 'pg'): MigrationMeta[] {
-	const embedded: Embedded = dialect === 'sqlite' ? sqliteMigrations : pgMigrations
+	// Required here, not imported at the top: a node loads only its own dialect's SQL text.
+	const embedded: Embedded = dialect === 'sqlite' ? require('../../drizzle/sqlite/embedded').default : require('../../drizzle/pg/embedded').default
 	return embedded.journal.entries.map((entry) => {
 		const text = embedded.sql[entry.tag]
 		if (text === undefined) throw new Error(`migration ${entry.tag} is in the journal but not embedded`)

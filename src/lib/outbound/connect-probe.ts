@@ -9,7 +9,6 @@
  * connections are usually pooled).
  */
 import { connect, type Socket } from 'node:net'
-import { connect as connectTls } from 'node:tls'
 
 /** For https: the TLS handshake is part of connecting; `serverName` is the SNI name (none for an IP literal). */
 interface ProbeTls {
@@ -22,24 +21,35 @@ interface ProbeTls {
  */
 export type ConnectionProbe = (address: string, port: number, signal: AbortSignal, tls?: ProbeTls) => Promise<void>
 
-export const probeConnection: ConnectionProbe = (address, port, signal, tls) => new Promise<void>((resolve, reject) => {
-	const socket: Socket = tls
-		? connectTls({ host: address, port, servername: tls.serverName, rejectUnauthorized: false, ALPNProtocols: ['http/1.1'] })
-		: connect({ host: address, port })
-	const onAbort = () => finish(signal.reason)
-	let settled = false
-	function finish(error?: unknown) {
-		if (settled) return
-		settled = true
-		socket.destroy()
-		signal.removeEventListener('abort', onAbort)
-		if (error === undefined) resolve()
-		else reject(error)
-	}
-	signal.addEventListener('abort', onAbort, { once: true })
-	socket.once(tls ? 'secureConnect' : 'connect', () => finish())
-	socket.on('error', (error) => finish(error))
-})
+/** node:tls loads on the first https probe: a node whose upstreams are all plain http never holds it. */
+let tlsModule: Promise<typeof import('node:tls')> | undefined
+
+export const probeConnection: ConnectionProbe = (address, port, signal, tls) => {
+	if (!tls) return waitForConnection(connect({ host: address, port }), 'connect', signal)
+	return (tlsModule ??= import('node:tls')).then(({ connect: connectTls }) => {
+		if (signal.aborted) throw signal.reason
+		const socket = connectTls({ host: address, port, servername: tls.serverName, rejectUnauthorized: false, ALPNProtocols: ['http/1.1'] })
+		return waitForConnection(socket, 'secureConnect', signal)
+	})
+}
+
+function waitForConnection(socket: Socket, upEvent: 'connect' | 'secureConnect', signal: AbortSignal) {
+	return new Promise<void>((resolve, reject) => {
+		const onAbort = () => finish(signal.reason)
+		let settled = false
+		function finish(error?: unknown) {
+			if (settled) return
+			settled = true
+			socket.destroy()
+			signal.removeEventListener('abort', onAbort)
+			if (error === undefined) resolve()
+			else reject(error)
+		}
+		signal.addEventListener('abort', onAbort, { once: true })
+		socket.once(upEvent, () => finish())
+		socket.on('error', (error) => finish(error))
+	})
+}
 
 const REMEMBER_MILLISECONDS = 60_000
 const REMEMBER_AT_MOST = 1_000

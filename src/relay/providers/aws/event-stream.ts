@@ -4,8 +4,10 @@
  * headers, the payload, and a CRC32 of everything before it (4); integers are big-endian. A message
  * may span reads and a read may hold several messages. A broken length or checksum is a SyntaxError.
  */
-import { crc32 } from 'node:zlib'
 import type { BodyReader } from '@/lib/outbound'
+
+/** Bun's own CRC-32 (zlib's): node:zlib would load Node's stream machinery at start for this alone. */
+const crc32 = (bytes: Uint8Array) => Bun.hash.crc32(bytes)
 
 const PRELUDE_LENGTH = 8
 const CHECKSUM_LENGTH = 4
