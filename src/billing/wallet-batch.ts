@@ -23,6 +23,7 @@
  * subscription, or holds less than the charge) is settled the one-at-a-time way.
  */
 import type { LogType } from '@shared/log'
+import type { Settlement } from './holds'
 
 /** A reserve of the wallet (and, for a limited token, of the token). */
 export interface WalletReservation {
@@ -41,24 +42,8 @@ export interface WalletSettlement {
 	requestId: string
 	actual: number
 	channelId: number
-	/** The consume log line, or undefined when consume logs are off. */
-	log: {
-		type: LogType
-		username: string
-		tokenName: string
-		modelName: string
-		group: string
-		promptTokens: number
-		completionTokens: number
-		useTime: number
-		isStream: boolean
-		channelName: string
-		ip: string
-		content: string
-		/** The line's `other`, as JSON text. */
-		other: string
-		cost: number | null
-	} | undefined
+	/** The consume log line (a settle's, with its `other` as JSON text and its cost), or undefined when consume logs are off. */
+	log: (Omit<NonNullable<Settlement['log']>, 'type' | 'other'> & { type: LogType; other: string; cost: number | null }) | undefined
 }
 
 /** One JSON parameter carries the whole batch: arrays of booleans and nulls bind poorly as `unnest` parameters. */
