@@ -17,6 +17,7 @@
  */
 import type { Store, Work } from '@/db'
 import { nowSeconds } from '@/lib/clock'
+import { type Allowances, createAllowances } from './allowances'
 import { reserveMany, type SettledMany, settleMany, type WalletReservation, type WalletSettlement } from './wallet-batch'
 
 /** Wallet holds gathered across calls in flight (Postgres only). */
@@ -28,7 +29,13 @@ export interface WalletHolds {
 }
 
 /** `dialect` lets a unit of work pick the cheaper statement where the dialects differ. */
-export type Executor = Pick<Store, 'transaction' | 'dialect'> & { readonly walletHolds?: WalletHolds }
+export type Executor = Pick<Store, 'transaction' | 'dialect'> & { readonly walletHolds?: WalletHolds; readonly allowances?: Allowances }
+
+interface ExecutorOptions {
+	/** Hold busy wallets' calls from allowances of this node (`<node name>/<boot id>`; Postgres only). */
+	allowancesOf?: string
+	maxBatch?: number
+}
 
 type Entry =
 	| { kind: 'work'; work: Work<unknown>; resolve(value: unknown): void; reject(error: unknown): void }
@@ -37,7 +44,7 @@ type Entry =
 
 type WorkEntry = Extract<Entry, { kind: 'work' }>
 
-export function createBatchingExecutor(store: Store, maxBatch = 256): Executor {
+export function createBatchingExecutor(store: Store, { allowancesOf, maxBatch = 256 }: ExecutorOptions = {}): Executor {
 	let queue: Entry[] = []
 	let running = false
 	let scheduled = false
@@ -101,7 +108,7 @@ export function createBatchingExecutor(store: Store, maxBatch = 256): Executor {
 		schedule()
 	}
 
-	return {
+	const executor: Executor = {
 		dialect: store.dialect,
 		transaction<Result>(work: Work<Result>): Promise<Result> {
 			return new Promise<Result>((resolve, reject) => {
@@ -113,4 +120,6 @@ export function createBatchingExecutor(store: Store, maxBatch = 256): Executor {
 			settle: (settlement) => new Promise((resolve) => enqueue({ kind: 'settle', settlement, resolve })),
 		} : undefined,
 	}
+	if (store.dialect !== 'pg' || !allowancesOf) return executor
+	return { ...executor, allowances: createAllowances(store, executor, allowancesOf) }
 }
