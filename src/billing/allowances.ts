@@ -24,8 +24,11 @@ import type { Executor } from './batcher'
 import { loggedOther, type SettleOutcome, type Settlement, voidHoldWork } from './holds'
 
 export const ALLOWANCE = {
-	/** A user is busy on a node from this many holds in a second there. */
-	busyHoldsPerSecond: 8,
+	/**
+	 * A user is busy on a node from this many calls in a second there: an agent team, a batch job.
+	 * Below it a call's hold is one row among the batch's (wallet-batch.ts), which costs it no round trip of its own.
+	 */
+	busyCallsPerSecond: 16,
 	/** A slice is about this many seconds of the user's holds on the node… */
 	sliceSeconds: 1,
 	/** …and at least this many of the call's holds. */
@@ -79,8 +82,8 @@ interface Allowance {
 
 interface HeldCall { allowance: Allowance; userId: number; tokenId: number; amount: number }
 
-/** Holds a user reserved on this node in the current and the previous second. */
-interface Demand { second: number; current: number; previous: number }
+/** The calls a user made on this node, and what they held, in the current and the previous second. */
+interface Demand { second: number; calls: number; held: number; previousCalls: number; previousHeld: number }
 
 type Queued = { charge: AllowanceCharge; resolve(balance: number | undefined): void }
 
@@ -97,20 +100,29 @@ export function createAllowances(store: Store, ledger: Executor, node: string): 
 
 	const leaseDeadline = () => nowSeconds() + ALLOWANCE.leaseSeconds
 
-	/** Counts the hold and answers how much a slice should be; undefined: the user is not busy here. */
+	/** Counts the call and answers how much a slice should be; undefined: the user is not busy here. */
 	function noteDemand(userId: number, amount: number): number | undefined {
 		const second = Math.floor(performance.now() / 1000)
 		let entry = demand.get(userId)
-		if (!entry) demand.set(userId, entry = { second, current: 0, previous: 0 })
+		if (!entry) demand.set(userId, entry = { second, calls: 0, held: 0, previousCalls: 0, previousHeld: 0 })
 		if (entry.second !== second) {
-			entry.previous = entry.second === second - 1 ? entry.current : 0
-			entry.current = 0
+			const last = entry.second === second - 1
+			entry.previousCalls = last ? entry.calls : 0
+			entry.previousHeld = last ? entry.held : 0
+			entry.calls = 0
+			entry.held = 0
 			entry.second = second
 		}
-		entry.current += amount
-		const recent = Math.max(entry.current, entry.previous)
-		if (recent < amount * ALLOWANCE.busyHoldsPerSecond) return undefined
-		return Math.max(recent * ALLOWANCE.sliceSeconds, amount * ALLOWANCE.minimumHolds)
+		entry.calls++
+		entry.held += amount
+		return sliceFor(userId, amount)
+	}
+
+	/** About a second of the user's holds on this node, and at least a few of this one; undefined: not busy. */
+	function sliceFor(userId: number, amount: number): number | undefined {
+		const entry = demand.get(userId)
+		if (!entry || Math.max(entry.calls, entry.previousCalls) < ALLOWANCE.busyCallsPerSecond) return undefined
+		return Math.max(Math.max(entry.held, entry.previousHeld) * ALLOWANCE.sliceSeconds, amount * ALLOWANCE.minimumHolds)
 	}
 
 	function take(allowance: Allowance | undefined, requestId: string, userId: number, tokenId: number, amount: number): boolean {
@@ -222,8 +234,12 @@ export function createAllowances(store: Store, ledger: Executor, node: string): 
 			if (take(byUser.get(userId), requestId, userId, tokenId, amount)) return true
 			if (wanted === undefined) return false
 			startSweeping()
-			if (!(await grow(userId, wanted, amount * ALLOWANCE.minimumHolds))) return false
-			return take(byUser.get(userId), requestId, userId, tokenId, amount)
+			// Calls that waited for a slice too small for them all wait for one more (sized by the burst so far).
+			for (let attempt = 0; attempt < 2; attempt++) {
+				if (!(await grow(userId, sliceFor(userId, amount) ?? wanted, amount * ALLOWANCE.minimumHolds))) return false
+				if (take(byUser.get(userId), requestId, userId, tokenId, amount)) return true
+			}
+			return false
 		},
 
 		holds: (requestId) => held.has(requestId),
