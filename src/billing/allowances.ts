@@ -1,7 +1,7 @@
 /**
  * Allowances (docs/architecture.md#allowances): a busy wallet's calls are held in memory, from a
  * slice of its balance this node took in one guarded transaction, instead of each call locking the
- * user's row to reserve. Charges are applied in batches (one statement per batch on Postgres), and
+ * user's row to reserve. Charges are applied in batches (one statement per batch, batcher.ts), and
  * what is left goes back to the wallet once the user's calls on this node have been idle for a
  * moment, at shutdown, or — after a crash — by a reconciler once the node's lease on it has run out.
  *
@@ -17,9 +17,8 @@
  *   never below zero, like any charge above its hold.
  */
 import { LOG_TYPE } from '@shared/log'
-import type { Store } from '@/db'
 import { nowSeconds } from '@/lib/clock'
-import { type AllowanceCharge, allowanceId, chargeMany, materialiseWork, renewWork, settleWithoutHoldWork, takeSliceWork } from './allowance-statements'
+import { allowanceId, materialiseWork, renewWork, settleWithoutHoldWork, takeSliceWork } from './allowance-statements'
 import type { Executor } from './batcher'
 import { loggedOther, type SettleOutcome, type Settlement, voidHoldWork } from './holds'
 
@@ -85,18 +84,13 @@ interface HeldCall { allowance: Allowance; userId: number; tokenId: number; amou
 /** The calls a user made on this node, and what they held, in the current and the previous second. */
 interface Demand { second: number; calls: number; held: number; previousCalls: number; previousHeld: number }
 
-type Queued = { charge: AllowanceCharge; resolve(balance: number | undefined): void }
-
-export function createAllowances(store: Store, ledger: Executor, node: string): Allowances {
+export function createAllowances(ledger: Executor, node: string): Allowances {
 	const byUser = new Map<number, Allowance>()
 	const held = new Map<string, HeldCall>()
 	const demand = new Map<number, Demand>()
 	const growing = new Map<number, Promise<boolean>>()
 	let serial = 0
 	let sweeper: ReturnType<typeof setInterval> | undefined
-	let queue: Queued[] = []
-	let flushing = false
-	let flushScheduled = false
 
 	const leaseDeadline = () => nowSeconds() + ALLOWANCE.leaseSeconds
 
@@ -166,36 +160,6 @@ export function createAllowances(store: Store, ledger: Executor, node: string): 
 		return growth
 	}
 
-	async function flush() {
-		flushScheduled = false
-		if (flushing || queue.length === 0) return
-		flushing = true
-		const batch = queue
-		queue = []
-		try {
-			const applied = await chargeMany((text, params) => store.read(text, params), batch.map((entry) => entry.charge), node, nowSeconds(), leaseDeadline())
-				.catch(() => new Map<string, number>())
-			for (const entry of batch) entry.resolve(applied.get(entry.charge.requestId))
-		} finally {
-			flushing = false
-			if (queue.length > 0) scheduleFlush()
-		}
-	}
-
-	function scheduleFlush() {
-		if (flushScheduled) return
-		flushScheduled = true
-		setImmediate(() => void flush())
-	}
-
-	/** Applies a charge with the others of this turn; answers the wallet's balance, or undefined: the allowance was gone. */
-	function charge(entry: AllowanceCharge): Promise<number | undefined> {
-		return new Promise((resolve) => {
-			queue.push({ charge: entry, resolve })
-			scheduleFlush()
-		})
-	}
-
 	async function giveBack(allowance: Allowance) {
 		forget(allowance)
 		await ledger.transaction(function* () {
@@ -255,19 +219,19 @@ export function createAllowances(store: Store, ledger: Executor, node: string): 
 			for (let attempt = 0; attempt < 2 && !allowance.gone && actual > allowance.amount - allowance.reserved; attempt++) {
 				await grow(userId, actual - (allowance.amount - allowance.reserved), 1, 1)
 			}
-			if (allowance.gone) return ledger.transaction(settleWithoutHoldWork(settlement, { userId, tokenId, node }, store.dialect))
+			if (allowance.gone) return ledger.transaction(settleWithoutHoldWork(settlement, { userId, tokenId, node }, ledger.dialect))
 			const charged = Math.min(actual, allowance.amount - allowance.reserved)
 			const shortfall = actual - charged
 			allowance.amount -= charged
 			allowance.writing++
 			const { log } = settlement
-			const balance = await charge({
+			const balance = await ledger.walletHolds!.charge({
 				requestId: settlement.requestId, allowanceId: allowance.id, userId, tokenId, held: call.amount, charged, channelId: settlement.channelId,
 				log: log && { ...log, type: log.type ?? LOG_TYPE.consume, other: JSON.stringify(loggedOther(log.other, shortfall)), cost: settlement.cost ?? null },
 			}).finally(() => { allowance.writing-- })
 			if (balance === undefined) {
 				forget(allowance)
-				return ledger.transaction(settleWithoutHoldWork(settlement, { userId, tokenId, node }, store.dialect))
+				return ledger.transaction(settleWithoutHoldWork(settlement, { userId, tokenId, node }, ledger.dialect))
 			}
 			allowance.renewedAt = performance.now()
 			// The user's balance, as they would count it: the wallet and what this node holds of it.

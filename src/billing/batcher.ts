@@ -12,12 +12,13 @@
  *
  * On Postgres it also gathers the wallet holds of calls in flight (`walletHolds`, wallet-batch.ts):
  * a batch's reserves are one statement and its settles another, where each would otherwise be
- * several round trips of its own. What the batch statement did not take or settle is answered as
+ * several round trips of its own, and the charges of calls held in allowances a third (allowances.ts). What the batch statement did not take or settle is answered as
  * such, and the caller does it the one-at-a-time way (holds.ts).
  */
 import type { Store, Work } from '@/db'
 import { nowSeconds } from '@/lib/clock'
-import { type Allowances, createAllowances } from './allowances'
+import { type AllowanceCharge, chargeMany } from './allowance-statements'
+import { ALLOWANCE, type Allowances, createAllowances } from './allowances'
 import { reserveMany, type SettledMany, settleMany, type WalletReservation, type WalletSettlement } from './wallet-batch'
 
 /** Wallet holds gathered across calls in flight (Postgres only). */
@@ -26,6 +27,8 @@ export interface WalletHolds {
 	reserve(reservation: WalletReservation): Promise<boolean>
 	/** Answers the charge and the balance after it, or undefined: nothing settled, settle it one at a time. */
 	settle(settlement: WalletSettlement): Promise<{ charged: number; balance: number } | undefined>
+	/** A charge of a call held in an allowance (allowances.ts): answers the wallet's balance after it, or undefined: the allowance was gone. */
+	charge(charge: AllowanceCharge): Promise<number | undefined>
 }
 
 /** `dialect` lets a unit of work pick the cheaper statement where the dialects differ. */
@@ -41,6 +44,7 @@ type Entry =
 	| { kind: 'work'; work: Work<unknown>; resolve(value: unknown): void; reject(error: unknown): void }
 	| { kind: 'reserve'; reservation: WalletReservation; resolve(held: boolean): void }
 	| { kind: 'settle'; settlement: WalletSettlement; resolve(settled: { charged: number; balance: number } | undefined): void }
+	| { kind: 'charge'; charge: AllowanceCharge; resolve(balance: number | undefined): void }
 
 type WorkEntry = Extract<Entry, { kind: 'work' }>
 
@@ -78,6 +82,12 @@ export function createBatchingExecutor(store: Store, { allowancesOf, maxBatch = 
 		for (const entry of batch) entry.resolve(settled.get(entry.settlement.requestId))
 	}
 
+	async function runCharges(batch: Extract<Entry, { kind: 'charge' }>[]) {
+		const applied = await chargeMany(read, batch.map((entry) => entry.charge), allowancesOf ?? '', nowSeconds(), nowSeconds() + ALLOWANCE.leaseSeconds)
+			.catch(() => new Map<string, number>())
+		for (const entry of batch) entry.resolve(applied.get(entry.charge.requestId))
+	}
+
 	async function flush() {
 		scheduled = false
 		if (running || queue.length === 0) return
@@ -88,9 +98,11 @@ export function createBatchingExecutor(store: Store, { allowancesOf, maxBatch = 
 			const works = batch.filter((entry): entry is WorkEntry => entry.kind === 'work')
 			const reserves = batch.filter((entry): entry is Extract<Entry, { kind: 'reserve' }> => entry.kind === 'reserve')
 			const settles = batch.filter((entry): entry is Extract<Entry, { kind: 'settle' }> => entry.kind === 'settle')
+			const charges = batch.filter((entry): entry is Extract<Entry, { kind: 'charge' }> => entry.kind === 'charge')
 			if (works.length > 0) await runWorks(works)
 			if (reserves.length > 0) await runReserves(reserves)
 			if (settles.length > 0) await runSettles(settles)
+			if (charges.length > 0) await runCharges(charges)
 		} finally {
 			running = false
 			if (queue.length > 0) schedule()
@@ -118,8 +130,9 @@ export function createBatchingExecutor(store: Store, { allowancesOf, maxBatch = 
 		walletHolds: store.dialect === 'pg' ? {
 			reserve: (reservation) => new Promise((resolve) => enqueue({ kind: 'reserve', reservation, resolve })),
 			settle: (settlement) => new Promise((resolve) => enqueue({ kind: 'settle', settlement, resolve })),
+			charge: (charge) => new Promise((resolve) => enqueue({ kind: 'charge', charge, resolve })),
 		} : undefined,
 	}
 	if (store.dialect !== 'pg' || !allowancesOf) return executor
-	return { ...executor, allowances: createAllowances(store, executor, allowancesOf) }
+	return { ...executor, allowances: createAllowances(executor, allowancesOf) }
 }
