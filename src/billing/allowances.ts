@@ -28,8 +28,8 @@ export const ALLOWANCE = {
 	 * Below it a call's hold is one row among the batch's (wallet-batch.ts), which costs it no round trip of its own.
 	 */
 	busyCallsPerSecond: 16,
-	/** A slice is about this many seconds of the user's holds on the node… */
-	sliceSeconds: 1,
+	/** A slice is about this many seconds of the user's holds on the node (fewer slices to take: each is a transaction)… */
+	sliceSeconds: 2,
 	/** …and at least this many of the call's holds. */
 	minimumHolds: 4,
 	/** A slice takes at most 1/balanceShare of the balance. */
@@ -98,7 +98,11 @@ export function createAllowances(ledger: Executor, node: string): Allowances {
 	function noteDemand(userId: number, amount: number): number | undefined {
 		const second = Math.floor(performance.now() / 1000)
 		let entry = demand.get(userId)
-		if (!entry) demand.set(userId, entry = { second, calls: 0, held: 0, previousCalls: 0, previousHeld: 0 })
+		if (!entry) {
+			demand.set(userId, entry = { second, calls: 0, held: 0, previousCalls: 0, previousHeld: 0 })
+			// The sweep forgets users idle for a second, so what is counted stays the users of the moment.
+			startSweeping()
+		}
 		if (entry.second !== second) {
 			const last = entry.second === second - 1
 			entry.previousCalls = last ? entry.calls : 0
@@ -112,7 +116,7 @@ export function createAllowances(ledger: Executor, node: string): Allowances {
 		return sliceFor(userId, amount)
 	}
 
-	/** About a second of the user's holds on this node, and at least a few of this one; undefined: not busy. */
+	/** About `sliceSeconds` of the user's holds on this node, and at least a few of this one; undefined: not busy. */
 	function sliceFor(userId: number, amount: number): number | undefined {
 		const entry = demand.get(userId)
 		if (!entry || Math.max(entry.calls, entry.previousCalls) < ALLOWANCE.busyCallsPerSecond) return undefined
@@ -143,7 +147,7 @@ export function createAllowances(ledger: Executor, node: string): Allowances {
 			if (existing) existing.writing++
 			const slice = await ledger.transaction(takeSliceWork({
 				allowanceId: id, userId, wanted, least, share, node, deadline: leaseDeadline(), existing: existing !== undefined,
-			})).finally(() => { if (existing) existing.writing-- })
+			})).catch(() => 0).finally(() => { if (existing) existing.writing-- }) // a failed transaction took nothing: the guarded way then
 			if (slice < 0 && existing) forget(existing)
 			if (slice <= 0) return false
 			const now = performance.now()
@@ -197,7 +201,6 @@ export function createAllowances(ledger: Executor, node: string): Allowances {
 			const wanted = noteDemand(userId, amount)
 			if (take(byUser.get(userId), requestId, userId, tokenId, amount)) return true
 			if (wanted === undefined) return false
-			startSweeping()
 			// Calls that waited for a slice too small for them all wait for one more (sized by the burst so far).
 			for (let attempt = 0; attempt < 2; attempt++) {
 				if (!(await grow(userId, sliceFor(userId, amount) ?? wanted, amount * ALLOWANCE.minimumHolds))) return false

@@ -12,14 +12,13 @@
  *
  * On Postgres it also gathers the wallet holds of calls in flight (`walletHolds`, wallet-batch.ts):
  * a batch's reserves are one statement and its settles another, where each would otherwise be
- * several round trips of its own, and the charges of calls held in allowances a third (allowances.ts). What the batch statement did not take or settle is answered as
+ * several round trips of its own; the charges of calls held in allowances (allowances.ts) go with the settles. What the batch statement did not take or settle is answered as
  * such, and the caller does it the one-at-a-time way (holds.ts).
  */
 import type { Store, Work } from '@/db'
 import { nowSeconds } from '@/lib/clock'
-import { type AllowanceCharge, chargeMany } from './allowance-statements'
 import { ALLOWANCE, type Allowances, createAllowances } from './allowances'
-import { reserveMany, type SettledMany, settleMany, type WalletReservation, type WalletSettlement } from './wallet-batch'
+import { type AllowanceCharge, reserveMany, type SettledMany, settleMany, type WalletReservation, type WalletSettlement } from './wallet-batch'
 
 /** Wallet holds gathered across calls in flight (Postgres only). */
 export interface WalletHolds {
@@ -77,15 +76,13 @@ export function createBatchingExecutor(store: Store, { allowancesOf, maxBatch = 
 		for (const entry of batch) entry.resolve(held.has(entry.reservation.requestId))
 	}
 
-	async function runSettles(batch: Extract<Entry, { kind: 'settle' }>[]) {
-		const settled: SettledMany = await settleMany(read, batch.map((entry) => entry.settlement), nowSeconds()).catch(() => new Map())
-		for (const entry of batch) entry.resolve(settled.get(entry.settlement.requestId))
-	}
-
-	async function runCharges(batch: Extract<Entry, { kind: 'charge' }>[]) {
-		const applied = await chargeMany(read, batch.map((entry) => entry.charge), allowancesOf ?? '', nowSeconds(), nowSeconds() + ALLOWANCE.leaseSeconds)
-			.catch(() => new Map<string, number>())
-		for (const entry of batch) entry.resolve(applied.get(entry.charge.requestId))
+	/** The batch's settles and allowance charges, one statement; what it did not apply is answered as such. */
+	async function runSettles(settles: Extract<Entry, { kind: 'settle' }>[], charges: Extract<Entry, { kind: 'charge' }>[]) {
+		const now = nowSeconds()
+		const settled: SettledMany = await settleMany(read, settles.map((entry) => entry.settlement), charges.map((entry) => entry.charge), now, allowancesOf ?? '', now + ALLOWANCE.leaseSeconds)
+			.catch(() => new Map())
+		for (const entry of settles) entry.resolve(settled.get(entry.settlement.requestId))
+		for (const entry of charges) entry.resolve(settled.get(entry.charge.requestId)?.balance)
 	}
 
 	async function flush() {
@@ -101,8 +98,7 @@ export function createBatchingExecutor(store: Store, { allowancesOf, maxBatch = 
 			const charges = batch.filter((entry): entry is Extract<Entry, { kind: 'charge' }> => entry.kind === 'charge')
 			if (works.length > 0) await runWorks(works)
 			if (reserves.length > 0) await runReserves(reserves)
-			if (settles.length > 0) await runSettles(settles)
-			if (charges.length > 0) await runCharges(charges)
+			if (settles.length > 0 || charges.length > 0) await runSettles(settles, charges)
 		} finally {
 			running = false
 			if (queue.length > 0) schedule()
