@@ -4,7 +4,7 @@
  * goes where it should be listed.
  *
  * What a type is and can do is declared in its folder's `capabilities.ts`, apart from the adaptor
- * (test/relay/providers/capabilities.test.ts checks the two agree), and answered in one place,
+ * (test/relay/providers/registry.test.ts checks the two agree), and answered in one place,
  * `capabilities(type)`: routing (`servesEndpoint`, upstream/open.ts `channelCanTake`), the pre-hold
  * check, the channel tools (which endpoint a test calls, whether a balance can be read) and the
  * console's type list (`GET /api/channel/types`) all ask it, so none of them can disagree about a type.
