@@ -22,11 +22,13 @@ async function serve(config: Config) {
 	const logger = createLogger(config.logLevel)
 	configureTokenizerWorker(new URL('./workers/tokenizer.ts', import.meta.url), logger)
 	const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir })
-	const walCheckpointer = startWalCheckpointer(store, { workerUrl: new URL('./workers/wal-checkpoint.ts', import.meta.url), logger })
+	const walCheckpointUrl = new URL('./workers/wal-checkpoint.ts', import.meta.url)
+	const walCheckpointer = startWalCheckpointer(store, { workerUrl: walCheckpointUrl, logger })
 	const { app, relay, changes, dependencies, redis } = await createApp({ config, store, logger })
 	const stopReconciler = startReconciler(store, relay.nodeInstance, logger)
 	// Relative to this file, so the compiled binary finds the worker among its entrypoints; the jobs share it.
-	const clockUrl = new URL('./workers/schedule-clock.ts', import.meta.url)
+	// On SQLite the WAL checkpointer's worker keeps their time too: one thread and VM fewer.
+	const clockUrl = store.wal ? walCheckpointUrl : new URL('./workers/schedule-clock.ts', import.meta.url)
 	const healthCheck = startChannelHealthCheck(dependencies, { workerUrl: clockUrl, holder: relay.nodeInstance })
 	const keyRecovery = startKeyRecovery(dependencies, { workerUrl: clockUrl, holder: relay.nodeInstance })
 	const dataExport = startDataExport(dependencies, { workerUrl: clockUrl, holder: relay.nodeInstance })

@@ -3,12 +3,13 @@
  * the first request for the API reference, React and the console's pages on the first page, the
  * tokenizer on the first local count, jose on the first session or JWT-signed upstream call. Each
  * first request is still answered in full. A SQLite node never loads the Postgres migrations' SQL.
+ * A provider's adaptor loads with the routing table that has a channel of its type.
  */
 import { beforeAll, describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
 
-type Loaded = { openapi: boolean; react: boolean; tokenizer: boolean; jose: boolean; pgMigrations: boolean }
-type Report = { atStart: Loaded; afterReference: Loaded; afterPage: Loaded; statuses: number[]; page: string }
+type Loaded = { openapi: boolean; react: boolean; tokenizer: boolean; jose: boolean; pgMigrations: boolean; anthropicAdaptor: boolean }
+type Report = { atStart: Loaded; afterReference: Loaded; afterPage: Loaded; afterChannel: Loaded; afterRouting: Loaded; statuses: number[]; page: string }
 
 describe('modules loaded on first use', () => {
 	let report: Report
@@ -39,5 +40,12 @@ describe('modules loaded on first use', () => {
 		expect(report.statuses[1]).toBe(200)
 		expect(report.afterPage.react).toBe(true)
 		expect(report.page).toContain('<form')
+	})
+
+	test('a provider\'s adaptor is not loaded until the routing table has a channel of its type, then it is', () => {
+		expect(report.statuses[2]).toBe(200)
+		expect(report.atStart.anthropicAdaptor).toBe(false)
+		expect(report.afterChannel.anthropicAdaptor).toBe(false)
+		expect(report.afterRouting.anthropicAdaptor).toBe(true)
 	})
 })

@@ -7,9 +7,11 @@
  * The jobs share one clock worker (src/workers/schedule-clock.ts), each with a timer of its own in
  * it: a Bun worker is a thread with a JavaScript VM of its own, about 1.5 MB resident even idle, and
  * one thread keeps time for all of them as well as one each would. It starts with the first job of
- * its URL and ends with the last.
+ * its URL and ends with the last. On SQLite the clock runs in the WAL checkpointer's worker
+ * (src/workers/wal-checkpoint.ts answers clock requests too; src/lib/shared-worker.ts shares it).
  */
 import type { Logger } from '@/lib/logger'
+import { acquireWorker, type WorkerLease } from '@/lib/shared-worker'
 import type { Store } from './index'
 import { releaseLease, takeLease } from './lease'
 
@@ -19,7 +21,7 @@ const LEASE_INTERVALS = 2
 interface LeasedScheduleInput {
 	/** The lease row's name. */
 	lease: string
-	/** The clock worker (src/workers/schedule-clock.ts), resolved by the caller so the compiled binary finds it. */
+	/** The clock worker (src/workers/schedule-clock.ts, or the WAL checkpointer's), resolved by the caller so the compiled binary finds it. */
 	workerUrl: URL
 	/** This process (`<node>/<boot id>`), the lease holder. */
 	holder: string
@@ -35,7 +37,7 @@ interface LeasedScheduleInput {
 
 /** What a caller gives to start one of the scheduled jobs (`startScheduledJob`). */
 export interface ScheduledJobInput<Summary> {
-	/** The clock worker (src/workers/schedule-clock.ts), resolved by the caller (main.ts) so the compiled binary finds it. */
+	/** The clock worker (src/workers/schedule-clock.ts, or the WAL checkpointer's), resolved by the caller (main.ts) so the compiled binary finds it. */
 	workerUrl: URL
 	/** This process (`<node>/<boot id>`), the lease holder. */
 	holder: string
@@ -54,25 +56,27 @@ export interface LeasedSchedule {
 export type ClockRequest = { id: number; tickMs: number }
 export type ClockTick = number
 
-/** Bun's workers can be unref'd (the DOM typings do not know it). */
-type BunWorker = Worker & { unref?: () => void }
-
 type ClockSubscriber = { tick: () => void; fail: (message: string) => void }
-type SharedClock = { worker: BunWorker; subscribers: Map<number, ClockSubscriber> }
+type SharedClock = { lease: WorkerLease; subscribers: Map<number, ClockSubscriber> }
 
-/** The running clock worker of each worker URL. */
+/** The running clock of each worker URL. */
 const clocks = new Map<string, SharedClock>()
 let nextJobId = 1
 
 function startClock(workerUrl: URL): SharedClock {
-	const worker: BunWorker = new Worker(workerUrl)
-	const clock: SharedClock = { worker, subscribers: new Map() }
-	worker.onmessage = (event: MessageEvent<ClockTick>) => clock.subscribers.get(event.data)?.tick()
-	worker.onerror = (event) => {
+	const lease = acquireWorker(workerUrl)
+	const clock: SharedClock = { lease, subscribers: new Map() }
+	// The worker may answer others too (the WAL checkpointer's reports are objects): a tick is a number.
+	lease.worker.addEventListener('message', (event: MessageEvent<ClockTick | object>) => {
+		if (typeof event.data === 'number') clock.subscribers.get(event.data)?.tick()
+	})
+	lease.worker.addEventListener('error', (event) => {
 		for (const subscriber of clock.subscribers.values()) subscriber.fail(String(event.message))
-	}
-	// The clock alone keeps no process alive.
-	worker.unref?.()
+	})
+	// Ended while jobs still count on it (it died): said in the log, as a failure is.
+	lease.worker.addEventListener('close', () => {
+		for (const subscriber of clock.subscribers.values()) subscriber.fail('the clock worker exited')
+	})
 	return clock
 }
 
@@ -85,15 +89,14 @@ function subscribeClock(workerUrl: URL, tickMs: number, subscriber: ClockSubscri
 	}
 	const id = nextJobId++
 	clock.subscribers.set(id, subscriber)
-	clock.worker.postMessage({ id, tickMs } satisfies ClockRequest)
+	clock.lease.worker.postMessage({ id, tickMs } satisfies ClockRequest)
 	const subscribed = clock
 	return () => {
 		if (!subscribed.subscribers.delete(id)) return
-		if (subscribed.subscribers.size > 0) {
-			subscribed.worker.postMessage({ id, tickMs: 0 } satisfies ClockRequest)
-			return
-		}
-		subscribed.worker.terminate()
+		// Stopped in the worker even when it lives on (another user shares it).
+		subscribed.lease.worker.postMessage({ id, tickMs: 0 } satisfies ClockRequest)
+		if (subscribed.subscribers.size > 0) return
+		subscribed.lease.release()
 		if (clocks.get(workerUrl.href) === subscribed) clocks.delete(workerUrl.href)
 	}
 }

@@ -74,9 +74,27 @@ export function sqliteParams(params: unknown[]): unknown[] {
 	return params
 }
 
-export function runSqliteWork<Result>(database: Database, client: SqliteClient, tableSet: Tables, work: Work<Result>): Result {
-	return database.transaction((tx) => {
-		const steps = work(tx as Database, tableSet)
+type SqliteTransactionClient = SqliteClient & { prepare(text: string): { run(): unknown }; readonly inTransaction: boolean }
+
+/** BEGIN IMMEDIATE, COMMIT and ROLLBACK, prepared once per connection. */
+const transactionStatements = new WeakMap<object, { begin: { run(): unknown }; commit: { run(): unknown }; rollback: { run(): unknown } }>()
+
+/**
+ * Runs a unit of work in one `BEGIN IMMEDIATE` … `COMMIT` on the connection, rolled back if it
+ * throws. The work's builder statements are built on the store's own `database`: on one SQLite
+ * connection every statement between BEGIN and COMMIT belongs to the transaction, so no
+ * transaction object is needed (drizzle's and bun:sqlite's wrappers cost ~4 µs a transaction, about
+ * what a small batch's statements do: docs/performance.md). Units of work never nest transactions.
+ */
+export function runSqliteWork<Result>(database: Database, client: SqliteTransactionClient, tableSet: Tables, work: Work<Result>): Result {
+	let statements = transactionStatements.get(client)
+	if (!statements) {
+		statements = { begin: client.prepare('BEGIN IMMEDIATE'), commit: client.prepare('COMMIT'), rollback: client.prepare('ROLLBACK') }
+		transactionStatements.set(client, statements)
+	}
+	statements.begin.run()
+	try {
+		const steps = work(database, tableSet)
 		let step = steps.next()
 		while (!step.done) {
 			const current = step.value
@@ -89,8 +107,12 @@ export function runSqliteWork<Result>(database: Database, client: SqliteClient, 
 			const statement = (current as StatementStep).statement as SyncStatement
 			step = steps.next(current.kind === 'rows' ? statement.all() : statement.run().changes)
 		}
+		statements.commit.run()
 		return step.value
-	}, { behavior: 'immediate' })
+	} catch (error) {
+		if (client.inTransaction) statements.rollback.run()
+		throw error
+	}
 }
 
 type PgTransactional = { transaction<T>(callback: (tx: unknown) => Promise<T>): Promise<T> }

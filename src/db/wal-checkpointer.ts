@@ -25,6 +25,7 @@
  * die, the request connection checkpoints by itself again, as it did without the checkpointer.
  */
 import type { Logger } from '@/lib/logger'
+import { acquireWorker } from '@/lib/shared-worker'
 import type { Store } from './index'
 
 /** SQLite's default `wal_autocheckpoint`, restored whenever the worker is not checkpointing. */
@@ -60,7 +61,10 @@ export type WalCheckpointerEvent =
 	| { kind: 'held-up'; frames: number; copied: number }
 
 export interface WalCheckpointerInput {
-	/** src/workers/wal-checkpoint.ts, resolved by the caller (main.ts) so the compiled binary finds it. */
+	/**
+	 * src/workers/wal-checkpoint.ts, resolved by the caller (main.ts) so the compiled binary finds it.
+	 * The worker is shared (src/lib/shared-worker.ts): on SQLite it is the scheduled jobs' clock too.
+	 */
 	workerUrl: URL
 	logger: Logger
 	intervalMs?: number
@@ -80,7 +84,8 @@ export function startWalCheckpointer(store: Store, input: WalCheckpointerInput):
 	const intervalMs = input.intervalMs ?? DEFAULT_INTERVAL_MS
 	const wrapAboveFrames = input.wrapAboveFrames ?? DEFAULT_WRAP_ABOVE_FRAMES
 	wal.setSizeLimit(SIZE_LIMIT_WRAPS * wrapAboveFrames * (wal.pageSize + WAL_FRAME_HEADER_BYTES))
-	const worker: Worker & { unref?: () => void } = new Worker(input.workerUrl)
+	const lease = acquireWorker(input.workerUrl)
+	const worker = lease.worker
 	let stopped = false
 	/** The worker failed: the request connection checkpoints again, for good. */
 	let fallenBack = false
@@ -151,7 +156,9 @@ export function startWalCheckpointer(store: Store, input: WalCheckpointerInput):
 		send({ kind: 'checkpoint' })
 	}
 
-	worker.onmessage = (event: MessageEvent<WalCheckpointReport>) => {
+	worker.addEventListener('message', (event: MessageEvent<WalCheckpointReport | number>) => {
+		// The clock's ticks (numbers) share the worker.
+		if (typeof event.data === 'number') return
 		const report = event.data
 		tell(report)
 		switch (report.kind) {
@@ -171,18 +178,16 @@ export function startWalCheckpointer(store: Store, input: WalCheckpointerInput):
 			case 'stopped':
 				return resolveStopped()
 		}
-	}
-	worker.onerror = (event) => {
+	})
+	worker.addEventListener('error', (event) => {
 		fallBack('the WAL checkpointer failed; SQLite checkpoints in commits again', String(event.message))
 		resolveStopped()
-	}
+	})
 	worker.addEventListener('close', () => {
 		fallBack('the WAL checkpointer stopped; SQLite checkpoints in commits again', 'the worker exited')
 		resolveStopped()
 	})
 	send({ kind: 'open', file: wal.file })
-	// Bun's workers can be unref'd (the DOM typings do not know it): the checkpointer keeps no process alive.
-	worker.unref?.()
 
 	return {
 		async stop() {
@@ -197,7 +202,8 @@ export function startWalCheckpointer(store: Store, input: WalCheckpointerInput):
 				stopTimer = setTimeout(resolve, STOP_TIMEOUT_MS)
 			})])
 			clearTimeout(stopTimer)
-			worker.terminate()
+			// Terminated unless the clock still uses it.
+			lease.release()
 		},
 	}
 }

@@ -21,6 +21,7 @@ import { relayRoutes } from './edge/routes'
 import { createTokenAuthenticator } from './edge/token-auth'
 import { createResponseTimeRecorder } from './routing/response-times'
 import { RoutingTable } from './routing/routing-table'
+import { loadAdaptors } from './providers/registry'
 import type { RelayServices } from './services'
 import { createSensitiveWords } from './sensitive-words/words'
 import { keyRouter } from './router/key-router'
@@ -29,7 +30,12 @@ import { createMemoryResponseCache, createRedisResponseCache } from './response-
 
 export function createRelayServices(dependencies: Dependencies, outbound: RelayServices['outbound']): RelayServices {
 	const { store, secrets, changes, logger } = dependencies
-	const routing = new RoutingTable(() => loadRoutableChannels(store, secrets, (channelId) => logger.error('a channel key cannot be decrypted with this CRYPTO_SECRET', { channelId })))
+	const routing = new RoutingTable(async () => {
+		const channels = await loadRoutableChannels(store, secrets, (channelId) => logger.error('a channel key cannot be decrypted with this CRYPTO_SECRET', { channelId }))
+		// Their types' adaptors load before the table answers, so no call waits for one (providers/registry.ts).
+		await loadAdaptors(channels.map((channel) => channel.type))
+		return channels
+	})
 	changes.subscribe('channels', () => routing.invalidate())
 	const keyHealth = createSharedKeyHealth(dependencies)
 	const instance = nodeInstance(dependencies.config.nodeName, randomString(8))

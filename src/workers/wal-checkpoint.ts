@@ -9,8 +9,14 @@
  * the WAL over from its beginning).
  *
  * Messages in: `WalCheckpointRequest`s. Messages out: `WalCheckpointReport`s.
+ *
+ * It is also the scheduled jobs' clock on SQLite (one thread fewer than a clock of its own): it
+ * answers `ClockRequest`s (objects without `kind`) as src/workers/schedule-clock.ts does, with ticks
+ * (numbers), between checkpoints: a tick due during one waits for it (milliseconds).
  */
 import { Database } from 'bun:sqlite'
+import { clockTimers } from '@/db/clock-timers'
+import type { ClockRequest } from '@/db/leased-schedule'
 import type { WalCheckpointReport, WalCheckpointRequest } from '@/db/wal-checkpointer'
 
 // The DOM typings see `self` as a window; in a Bun worker it is the worker's own scope.
@@ -24,8 +30,11 @@ function post(report: WalCheckpointReport) {
 	scope.postMessage(report)
 }
 
-scope.onmessage = (event: MessageEvent<WalCheckpointRequest>) => {
+const answerClock = clockTimers((tick) => scope.postMessage(tick))
+
+scope.onmessage = (event: MessageEvent<WalCheckpointRequest | ClockRequest>) => {
 	const request = event.data
+	if (!('kind' in request)) return answerClock(request)
 	switch (request.kind) {
 		case 'open':
 			try {

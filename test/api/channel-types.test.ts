@@ -7,11 +7,12 @@ import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
 import type { ChannelTypeInfo } from '@shared/channel'
 import { CHANNEL_TYPE } from '@shared/channel-type'
 import { ROLE } from '@shared/user'
-import { adaptorFor, capabilities } from '@/relay/providers/registry'
+import { capabilities, channelTypeDescriptions } from '@/relay/providers/registry'
 import { createTestApp, type Caller, type TestApp } from '../helpers/app'
 import { databaseTargets } from '../helpers/database'
 
 const TYPE_NUMBERS = Object.values(CHANNEL_TYPE)
+const defaultModelsOf = (type: number) => channelTypeDescriptions().find((description) => description.type === type)!.defaultModels
 
 for (const target of databaseTargets()) {
 	describe(`channel types on ${target.dialect}`, () => {
@@ -48,9 +49,9 @@ for (const target of databaseTargets()) {
 				{ type: 999, key: 'k3', models: 'legacy-model' },
 			])
 			const answer = await modelsByType()
-			expect(answer[CHANNEL_TYPE.openai]).toEqual([...adaptorFor(CHANNEL_TYPE.openai)!.defaultModels, 'alpha-model', 'zeta-model'])
+			expect(answer[CHANNEL_TYPE.openai]).toEqual([...defaultModelsOf(CHANNEL_TYPE.openai), 'alpha-model', 'zeta-model'])
 			expect(answer[999]).toEqual(['legacy-model'])
-			expect(answer[CHANNEL_TYPE.anthropic]).toEqual([...adaptorFor(CHANNEL_TYPE.anthropic)!.defaultModels])
+			expect(answer[CHANNEL_TYPE.anthropic]).toEqual([...defaultModelsOf(CHANNEL_TYPE.anthropic)])
 		})
 
 		test('lists every channel type once, in the console\'s order, with its display name and the key formats of the specification, for admins only', async () => {

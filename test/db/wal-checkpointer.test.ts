@@ -4,8 +4,9 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { execute, openStore, type Store } from '@/db'
+import { startLeasedSchedule } from '@/db/leased-schedule'
 import { startWalCheckpointer, type WalCheckpointer, type WalCheckpointerEvent } from '@/db/wal-checkpointer'
-import type { Logger } from '@/lib/logger'
+import { silentLogger, type Logger } from '@/lib/logger'
 import { eventually } from '../helpers/eventually'
 
 const WORKER_URL = new URL('../../src/workers/wal-checkpoint.ts', import.meta.url)
@@ -164,6 +165,39 @@ describe('the WAL checkpointer on SQLite', () => {
 		await eventually(async () => lines.some((line) => line.level === 'error'))
 		expect(lines).toContainEqual(expect.objectContaining({ level: 'error', message: expect.stringContaining('SQLite checkpoints in commits again') }))
 		expect(await autoCheckpointPages()).toBe(1000)
+	})
+
+	test('keeps the scheduled jobs\' time on its own thread: one worker for both, ticking on after the checkpointer stops', async () => {
+		const RealWorker = globalThis.Worker
+		let started = 0
+		globalThis.Worker = class extends RealWorker {
+			constructor(...args: ConstructorParameters<typeof Worker>) {
+				super(...args)
+				started++
+			}
+		}
+		try {
+			await open()
+			await start()
+			const runs: number[] = []
+			const job = startLeasedSchedule(store, silentLogger, {
+				lease: 'wal-clock', workerUrl: WORKER_URL, holder: 'node-a/1', intervalMs: () => 1, tickMs: 10, runAtStart: true,
+				description: 'wal clock', run: async () => void runs.push(performance.now()),
+			})
+			try {
+				for (let row = 0; row < 50; row++) await writeRow()
+				await eventually(async () => runs.length >= 3 && reports.some((report) => report.kind === 'checkpointed'))
+				await checkpointer!.stop()
+				checkpointer = undefined
+				const runsAtStop = runs.length
+				await eventually(async () => runs.length >= runsAtStop + 3)
+				expect(started).toBe(1)
+			} finally {
+				await job.stop()
+			}
+		} finally {
+			globalThis.Worker = RealWorker
+		}
 	})
 
 	test('leaves an in-memory store alone', async () => {

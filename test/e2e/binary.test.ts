@@ -1,9 +1,13 @@
 /**
  * The compiled binary (`bun run build`), copied alone into an empty directory: it starts on SQLite
  * there and serves the console's page, bundle, stylesheet and logo from the files embedded in it,
- * with the same caching and gzip headers as `bun run start`, and the documentation it embeds.
+ * with the same caching and gzip headers as `bun run start`, and the documentation it embeds. The
+ * provider adaptors it loads only for the channel types in use are bundled too: a Claude channel
+ * serves a Claude SDK's call and an OpenAI SDK's converted one.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import Anthropic from '@anthropic-ai/sdk'
+import OpenAI from 'openai'
 import { copyFile, mkdir, mkdtemp, readFile, rm, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -60,6 +64,10 @@ describe('the compiled binary alone in an empty directory', () => {
 		if (workspace) await rm(workspace, { recursive: true, force: true })
 	})
 
+	const signIn = async () => {
+		const login = await fetch(`${origin}/api/user/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'root', password: '123456' }) })
+		return { cookie: login.headers.get('set-cookie')!.split(';')[0]!, 'New-Api-User': '1' }
+	}
 	const get = (path: string, encoding: string) => fetch(origin + path, { headers: { 'accept-encoding': encoding }, decompress: false })
 
 	test('renders the login page that names the bundle and the stylesheet, keeping its data in ./data', async () => {
@@ -110,10 +118,42 @@ describe('the compiled binary alone in an empty directory', () => {
 	})
 
 	test('carries the documentation: an admin reads a docs/ page as the repository has it', async () => {
-		const login = await fetch(`${origin}/api/user/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'root', password: '123456' }) })
-		const cookie = login.headers.get('set-cookie')!.split(';')[0]!
-		const page = await fetch(`${origin}/api/docs?path=guide/tokens.md`, { headers: { cookie, 'New-Api-User': '1' } })
+		const page = await fetch(`${origin}/api/docs?path=guide/tokens.md`, { headers: await signIn() })
 		const answer = (await page.json()) as { success: boolean; message: string; data: { path: string; markdown: string } }
 		expect(answer).toEqual({ success: true, message: '', data: { path: 'docs/guide/tokens.md', markdown: await readFile(join(projectRoot, 'docs', 'guide', 'tokens.md'), 'utf8') } })
+	})
+	test('loads the adaptor of a channel type it was not started with: a Claude channel answers both SDKs', async () => {
+		const model = 'claude-sonnet-4-20250514'
+		// A fake Anthropic Messages API on loopback, answering every call with the same message.
+		const upstream = Bun.serve({
+			port: 0,
+			hostname: '127.0.0.1',
+			fetch: async (request) => {
+				const body = (await request.json()) as { model: string }
+				return Response.json({
+					id: 'msg_binary', type: 'message', role: 'assistant', model: body.model, stop_reason: 'end_turn', stop_sequence: null,
+					content: [{ type: 'text', text: 'hello from claude' }], usage: { input_tokens: 3, output_tokens: 4 },
+				})
+			},
+		})
+		try {
+			const headers = { ...(await signIn()), 'content-type': 'application/json' }
+			const call = async (method: string, path: string, body: unknown) => {
+				const answer = (await (await fetch(`${origin}${path}`, { method, headers, body: JSON.stringify(body) })).json()) as { success: boolean; message: string; data: unknown }
+				expect(answer.message).toBe('')
+				return answer.data
+			}
+			await call('PUT', '/api/option/', { key: 'PrivateUpstreamsEnabled', value: 'true' })
+			await call('POST', '/api/channel/', { type: 14, name: 'claude', key: 'sk-ant-upstream', group: 'default', models: model, base_url: `http://127.0.0.1:${upstream.port}` })
+			const [token] = (await call('POST', '/api/token/', { name: 'binary', remain_quota: 0, unlimited_quota: true })) as { key: string }[]
+			const claude = new Anthropic({ apiKey: token!.key, baseURL: origin, maxRetries: 0 })
+			const message = await claude.messages.create({ model, max_tokens: 16, messages: [{ role: 'user', content: 'hi' }] })
+			expect(message.content.map((block) => (block.type === 'text' ? block.text : block.type))).toEqual(['hello from claude'])
+			const openai = new OpenAI({ apiKey: token!.key, baseURL: `${origin}/v1`, maxRetries: 0 })
+			const completion = await openai.chat.completions.create({ model, messages: [{ role: 'user', content: 'hi' }] })
+			expect(completion.choices[0]!.message.content).toBe('hello from claude')
+		} finally {
+			await upstream.stop(true)
+		}
 	})
 })

@@ -91,6 +91,30 @@ describe('reading a request body of any content type', () => {
 		expect(await asyncProblemOf(readRequestBody(post(unannounced, 'text/plain'), MAX_BYTES))).toBe(BODY_PROBLEM.tooLarge)
 	})
 
+	test('an endless body that declares no length is refused at the limit, having read no more than one chunk past it', async () => {
+		let pulled = 0
+		const endless = new ReadableStream({
+			pull(controller) {
+				pulled++
+				controller.enqueue(new Uint8Array(MAX_BYTES / 4).fill(0x20))
+			},
+		}, { highWaterMark: 0 })
+		expect(await asyncProblemOf(readRequestBody(post(endless, 'text/plain'), MAX_BYTES))).toBe(BODY_PROBLEM.tooLarge)
+		expect(pulled).toBeLessThanOrEqual(6)
+	})
+
+	test('a body longer than the length it declares is still refused past the limit, and one within it is read whole', async () => {
+		const understated = new ReadableStream({
+			start(controller) {
+				for (let chunk = 0; chunk < 5; chunk++) controller.enqueue(new Uint8Array(MAX_BYTES / 4).fill(0x20))
+				controller.close()
+			},
+		})
+		expect(await asyncProblemOf(readRequestBody(post(understated, 'text/plain', { 'content-length': '10' }), MAX_BYTES))).toBe(BODY_PROBLEM.tooLarge)
+		const text = '{"model":"gpt-4o-mini"}'
+		expect(await readRequestBody(post(text, 'application/json', { 'content-length': String(text.length) }), MAX_BYTES)).toEqual({ type: 'json', text, value: { model: 'gpt-4o-mini' } })
+	})
+
 	test('a content type other than JSON, forms and text is refused', async () => {
 		for (const type of ['application/octet-stream', 'application/xml', 'image/png']) {
 			expect(await asyncProblemOf(readRequestBody(post('{}', type), MAX_BYTES))).toBe(BODY_PROBLEM.unsupportedType)

@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { generateKeyPairSync } from 'node:crypto'
 import { CHANNEL_TYPE } from '@shared/channel-type'
-import { channelTypeAdaptors, servesEndpoint } from '@/relay/providers/registry'
+import { channelTypeDescriptions, loadAdaptor, servesEndpoint } from '@/relay/providers/registry'
 import { databaseTargets } from '../helpers/database'
 import { startRelayHarness, type RelayHarness } from '../helpers/relay'
 
@@ -108,7 +108,8 @@ describe('what every upstream receives', () => {
 		const options = harness.ferry.dependencies.options
 		await options.set('ModelRatio', JSON.stringify({ ...options.get('ModelRatio'), [MODEL]: 1 }))
 		const url = `http://127.0.0.1:${upstream.port}`
-		for (const adaptor of channelTypeAdaptors()) {
+		for (const { type } of channelTypeDescriptions()) {
+			const adaptor = (await loadAdaptor(type))!
 			// iFlytek Spark speaks WebSocket, not HTTP; the task types serve no chat.
 			if (!servesEndpoint(adaptor.type, 'chat') || adaptor.selfOpened?.chat) continue
 			const id = await harness.createChannel({

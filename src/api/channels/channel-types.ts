@@ -8,7 +8,7 @@
 import { CHANNEL_MESSAGES, type ChannelCapabilities, type ChannelTypeInfo } from '@shared/channel'
 import { CHANNEL_TYPE, type ChannelType } from '@shared/channel-type'
 import type { Language } from '@shared/messages/define'
-import { capabilities, channelTypeAdaptors, isKnownChannelType } from '@/relay/providers/registry'
+import { capabilities, channelTypeDescriptions, isKnownChannelType } from '@/relay/providers/registry'
 import { badRequest } from '../errors'
 /** Types whose zh name differs from the adaptor's; every other type keeps its brand name. */
 const CHINESE_NAMES: Partial<Record<ChannelType, string>> = {
@@ -51,11 +51,11 @@ function capabilitiesOf(type: number): ChannelCapabilities {
 }
 
 export function channelTypes(language: Language = 'en'): ChannelTypeInfo[] {
-	return channelTypeAdaptors().map((adaptor) => ({
-		type: adaptor.type,
-		name: (language === 'zh' ? CHINESE_NAMES[adaptor.type as ChannelType] : undefined) ?? adaptor.name,
-		key_format: adaptor.keyFormat ?? '',
-		capabilities: capabilitiesOf(adaptor.type),
+	return channelTypeDescriptions().map((description) => ({
+		type: description.type,
+		name: (language === 'zh' ? CHINESE_NAMES[description.type as ChannelType] : undefined) ?? description.name,
+		key_format: description.keyFormat ?? '',
+		capabilities: capabilitiesOf(description.type),
 	}))
 }
 

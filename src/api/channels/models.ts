@@ -5,7 +5,7 @@
  * channels have (one Ferry no longer knows) answers those.
  */
 import type { Dependencies } from '@/dependencies'
-import { channelTypeAdaptors } from '@/relay/providers/registry'
+import { channelTypeDescriptions } from '@/relay/providers/registry'
 
 export async function modelsByChannelType({ store }: Dependencies): Promise<Record<string, string[]>> {
 	const { channels } = store.tables
@@ -16,7 +16,7 @@ export async function modelsByChannelType({ store }: Dependencies): Promise<Reco
 		for (const model of channel.models.split(',')) if (model.trim()) names.add(model.trim())
 		added.set(channel.type, names)
 	}
-	const byType = new Map<number, readonly string[]>(channelTypeAdaptors().map((adaptor) => [adaptor.type, adaptor.defaultModels]))
+	const byType = new Map<number, readonly string[]>(channelTypeDescriptions().map((description) => [description.type, description.defaultModels]))
 	for (const type of added.keys()) if (!byType.has(type)) byType.set(type, [])
 	return Object.fromEntries([...byType].map(([type, defaults]) => {
 		const extra = [...(added.get(type) ?? [])].filter((name) => !defaults.includes(name)).sort()

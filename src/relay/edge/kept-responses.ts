@@ -12,7 +12,7 @@ import type { BodyReader } from '@/lib/outbound'
 import { openAIErrorResponse, relayErrors, relayFailure, RelayError } from '../errors'
 import type { RelayServices } from '../services'
 import { bearerKey } from './token-auth'
-import { adaptorFor } from '../providers/registry'
+import { loadAdaptor } from '../providers/registry'
 import { scrubSecrets, upstreamMessageOf } from '../upstream/messages'
 
 export type KeptAction = { method: 'GET' | 'DELETE'; suffix: '' | '/input_items' } | { method: 'POST'; suffix: '/cancel' }
@@ -41,7 +41,7 @@ export async function relayKeptResponse(dependencies: Dependencies, relay: Relay
 		// The upstream keeps the response for the key that created it: asked with that key (while it is usable).
 		const key = routable?.keys.find((candidate) => candidate.index === place.keyIndex)?.key
 		const channel = routable && key && key !== routable.key ? { ...routable, key } : routable
-		const adaptor = channel && adaptorFor(channel.type)
+		const adaptor = channel && (await loadAdaptor(channel.type))
 		const passThrough = adaptor?.sameFormat?.responses
 		if (!channel || !adaptor || !passThrough?.storedRequest) {
 			throw new RelayError(503, `the channel that created the response ${responseId} is not available now`, 'server_error', 'channel_unavailable')

@@ -15,7 +15,7 @@ import { canonicalUpload } from '../formats/media/multipart'
 import { openAIClientFormat } from '../formats/openai/client'
 import { withDefaultVideoModel } from '../formats/videos/requests'
 import { isObject } from '../formats/json'
-import { adaptorFor } from '../providers/registry'
+import { loadAdaptor } from '../providers/registry'
 import type { RelayServices } from '../services'
 import type { RelayCaller } from '../caller'
 import { deleteVideo, listVideos, retrieveVideo, type VideoAsset, videoContent } from '../tasks/videos/video-reads'
@@ -64,7 +64,7 @@ function remixVideo(dependencies: Dependencies, relay: RelayServices, request: R
 		if (original.status !== TASK_STATUS.success) throw relayErrors.badRequest(`the video ${id} has not completed: only a completed video can be remixed`)
 		await relay.routing.ready()
 		const channel = relay.routing.channel(original.channelId)
-		if (!channel || !adaptorFor(channel.type)?.videos?.remixes) throw relayErrors.badRequest(`the video ${id} cannot be remixed: its upstream does not remix videos`)
+		if (!channel || !(await loadAdaptor(channel.type))?.videos?.remixes) throw relayErrors.badRequest(`the video ${id} cannot be remixed: its upstream does not remix videos`)
 		const properties = readVideoPropertiesOf(original)
 		const prompt = isObject(value) ? value.prompt : undefined
 		const body = { model: properties.model, prompt, seconds: String(properties.seconds), size: properties.size }

@@ -3,85 +3,98 @@
  * list's order is the console's type select (the common providers first), so a new provider's line
  * goes where it should be listed.
  *
- * What a type can do is answered in one place, `capabilities(type)`, derived once from its adaptor:
- * routing (`servesEndpoint`, `serviceFor`, upstream/open.ts `channelCanTake`), the pre-hold check,
- * the channel tools (which endpoint a test calls, whether a balance can be read) and the console's
- * type list (`GET /api/channel/types`) all ask it, so none of them can disagree about a type.
+ * What a type is and can do is declared in its folder's `capabilities.ts`, apart from the adaptor
+ * (test/relay/providers/registry.test.ts checks the two agree), and answered in one place,
+ * `capabilities(type)`: routing (`servesEndpoint`, upstream/open.ts `channelCanTake`), the pre-hold
+ * check, the channel tools (which endpoint a test calls, whether a balance can be read) and the
+ * console's type list (`GET /api/channel/types`) all ask it, so none of them can disagree about a type.
+ *
+ * The adaptors themselves (converters, signers, stream readers: most of the providers' code) load
+ * when first needed (`loadAdaptor`): the routing table loads the types of the channels it routes to
+ * before it answers, so a call never waits for one; a channel tool or a task of another type loads
+ * its own. Each `import()` names its module literally, so the compiled binary bundles it.
  */
 import { isStreamable } from '../formats/openai/requests'
-import type { Converter, NativeFormat, OpenAIPassThrough, ProviderAdaptor, RelayEndpoint, SameFormatPassThrough, SelfOpenedEndpoint, SocketKind, TaskPlatform, VideoAdaptor } from './types'
-import { openai } from './openai'
-import { midjourney, midjourneyPlus } from './midjourney'
-import { suno } from './suno'
-import { kling } from './kling'
-import { ollama } from './ollama'
-import { anthropic } from './anthropic'
-import { aws } from './aws'
-import { vertex } from './vertex'
-import { azure } from './azure'
-import { cohere } from './cohere'
-import { cloudflare } from './cloudflare'
-import { deepseek } from './deepseek'
-import { baidu } from './baidu'
-import { baiduV2 } from './baidu-v2'
-import { ali } from './ali'
-import { xunfei } from './xunfei'
-import { zhipu } from './zhipu'
-import { zhipuV4 } from './zhipu-v4'
-import { gemini } from './gemini'
-import { palm } from './palm'
-import { volcengine } from './volcengine'
-import { moonshot } from './moonshot'
-import { ai360 } from './ai360'
-import { tencent } from './tencent'
-import { lingyiwanwu } from './lingyiwanwu'
-import { minimax } from './minimax'
-import { dify } from './dify'
-import { jina } from './jina'
-import { siliconflow } from './siliconflow'
-import { mistral } from './mistral'
-import { custom } from './custom'
-import { fastgpt } from './fastgpt'
-import { aiProxyLibrary } from './ai-proxy-library'
-import { mokaai } from './mokaai'
-// (provider imports: keep one import line per provider, in the order of the list below)
+import type { ChannelTypeDescription, Converter, DeclaredCapabilities, NativeFormat, OpenAIPassThrough, ProviderAdaptor, RelayEndpoint, SameFormatPassThrough, SelfOpenedEndpoint, SocketKind, TaskPlatform, VideoAdaptor } from './types'
+import { openaiType } from './openai/capabilities'
+import { midjourneyType, midjourneyPlusType } from './midjourney/capabilities'
+import { sunoType } from './suno/capabilities'
+import { ollamaType } from './ollama/capabilities'
+import { anthropicType } from './anthropic/capabilities'
+import { awsType } from './aws/capabilities'
+import { vertexType } from './vertex/capabilities'
+import { azureType } from './azure/capabilities'
+import { cohereType } from './cohere/capabilities'
+import { cloudflareType } from './cloudflare/capabilities'
+import { deepseekType } from './deepseek/capabilities'
+import { baiduType } from './baidu/capabilities'
+import { baiduV2Type } from './baidu-v2/capabilities'
+import { aliType } from './ali/capabilities'
+import { xunfeiType } from './xunfei/capabilities'
+import { zhipuType } from './zhipu/capabilities'
+import { zhipuV4Type } from './zhipu-v4/capabilities'
+import { geminiType } from './gemini/capabilities'
+import { palmType } from './palm/capabilities'
+import { volcengineType } from './volcengine/capabilities'
+import { moonshotType } from './moonshot/capabilities'
+import { ai360Type } from './ai360/capabilities'
+import { tencentType } from './tencent/capabilities'
+import { lingyiwanwuType } from './lingyiwanwu/capabilities'
+import { minimaxType } from './minimax/capabilities'
+import { difyType } from './dify/capabilities'
+import { jinaType } from './jina/capabilities'
+import { siliconflowType } from './siliconflow/capabilities'
+import { mistralType } from './mistral/capabilities'
+import { customType } from './custom/capabilities'
+import { fastgptType } from './fastgpt/capabilities'
+import { aiProxyLibraryType } from './ai-proxy-library/capabilities'
+import { mokaaiType } from './mokaai/capabilities'
+import { klingType } from './kling/capabilities'
+// (provider imports: keep one import line per provider folder, in the order of the list below)
 
-const ADAPTORS: readonly ProviderAdaptor[] = [
-	openai,
-	midjourney,
-	midjourneyPlus,
-	suno,
-	ollama,
-	anthropic,
-	aws,
-	vertex,
-	azure,
-	cohere,
-	cloudflare,
-	deepseek,
-	baidu,
-	baiduV2,
-	ali,
-	xunfei,
-	zhipu,
-	zhipuV4,
-	gemini,
-	palm,
-	volcengine,
-	moonshot,
-	ai360,
-	tencent,
-	lingyiwanwu,
-	minimax,
-	dify,
-	jina,
-	siliconflow,
-	mistral,
-	custom,
-	fastgpt,
-	aiProxyLibrary,
-	mokaai,
-	kling,
+interface ProviderEntry {
+	description: ChannelTypeDescription
+	load: () => Promise<ProviderAdaptor>
+}
+
+const provider = (description: ChannelTypeDescription, load: () => Promise<ProviderAdaptor>): ProviderEntry => ({ description, load })
+
+const PROVIDERS: readonly ProviderEntry[] = [
+	provider(openaiType, () => import('./openai').then((module) => module.openai)),
+	provider(midjourneyType, () => import('./midjourney').then((module) => module.midjourney)),
+	provider(midjourneyPlusType, () => import('./midjourney').then((module) => module.midjourneyPlus)),
+	provider(sunoType, () => import('./suno').then((module) => module.suno)),
+	provider(ollamaType, () => import('./ollama').then((module) => module.ollama)),
+	provider(anthropicType, () => import('./anthropic').then((module) => module.anthropic)),
+	provider(awsType, () => import('./aws').then((module) => module.aws)),
+	provider(vertexType, () => import('./vertex').then((module) => module.vertex)),
+	provider(azureType, () => import('./azure').then((module) => module.azure)),
+	provider(cohereType, () => import('./cohere').then((module) => module.cohere)),
+	provider(cloudflareType, () => import('./cloudflare').then((module) => module.cloudflare)),
+	provider(deepseekType, () => import('./deepseek').then((module) => module.deepseek)),
+	provider(baiduType, () => import('./baidu').then((module) => module.baidu)),
+	provider(baiduV2Type, () => import('./baidu-v2').then((module) => module.baiduV2)),
+	provider(aliType, () => import('./ali').then((module) => module.ali)),
+	provider(xunfeiType, () => import('./xunfei').then((module) => module.xunfei)),
+	provider(zhipuType, () => import('./zhipu').then((module) => module.zhipu)),
+	provider(zhipuV4Type, () => import('./zhipu-v4').then((module) => module.zhipuV4)),
+	provider(geminiType, () => import('./gemini').then((module) => module.gemini)),
+	provider(palmType, () => import('./palm').then((module) => module.palm)),
+	provider(volcengineType, () => import('./volcengine').then((module) => module.volcengine)),
+	provider(moonshotType, () => import('./moonshot').then((module) => module.moonshot)),
+	provider(ai360Type, () => import('./ai360').then((module) => module.ai360)),
+	provider(tencentType, () => import('./tencent').then((module) => module.tencent)),
+	provider(lingyiwanwuType, () => import('./lingyiwanwu').then((module) => module.lingyiwanwu)),
+	provider(minimaxType, () => import('./minimax').then((module) => module.minimax)),
+	provider(difyType, () => import('./dify').then((module) => module.dify)),
+	provider(jinaType, () => import('./jina').then((module) => module.jina)),
+	provider(siliconflowType, () => import('./siliconflow').then((module) => module.siliconflow)),
+	provider(mistralType, () => import('./mistral').then((module) => module.mistral)),
+	provider(customType, () => import('./custom').then((module) => module.custom)),
+	provider(fastgptType, () => import('./fastgpt').then((module) => module.fastgpt)),
+	provider(aiProxyLibraryType, () => import('./ai-proxy-library').then((module) => module.aiProxyLibrary)),
+	provider(mokaaiType, () => import('./mokaai').then((module) => module.mokaai)),
+	provider(klingType, () => import('./kling').then((module) => module.kling)),
 ]
 
 /**
@@ -98,30 +111,15 @@ export type Service =
 	| { via: 'converter'; converter: Converter }
 	| { via: 'video'; videos: VideoAdaptor }
 
-/** What a channel type can do. */
-export interface ChannelCapabilities {
-	/**
-	 * The relay endpoints it serves — in OpenAI's format, through a converter, or by its own opening
-	 * (iFlytek's WebSocket chat) — and whether it can stream each.
-	 */
-	endpoints: Readonly<Partial<Record<RelayEndpoint, { stream: boolean }>>>
-	/** The client formats whose own chat requests it takes as they came (same-format pass-through). */
-	nativeFormats: readonly NativeFormat[]
-	/** The async task platform it serves (Midjourney Proxy, Suno), if any. */
-	taskPlatform: TaskPlatform | undefined
-	/** Whether its upstream lists the models it serves (the editor's "fetch model list"). */
-	listsModels: boolean
-	/** Whether its upstream publishes the account's balance. */
-	readsBalance: boolean
+/** What a channel type can do: its declaration (capabilities.ts), with the endpoint a channel test calls. */
+export interface ChannelCapabilities extends DeclaredCapabilities {
 	/** The endpoint a channel test calls: chat when the type serves it, else embeddings; undefined when it serves neither. */
 	testEndpoint: 'chat' | 'embeddings' | undefined
-	/** The long sessions it takes on a WebSocket (Realtime, Responses). */
-	sockets: readonly SocketKind[]
 }
 
-/** A type's capabilities, and the adaptor's member serving each endpoint and each native format. */
-interface TypeEntry {
-	capabilities: ChannelCapabilities
+/** A loaded adaptor, and its member serving each endpoint and each native format. */
+interface LoadedEntry {
+	adaptor: ProviderAdaptor
 	services: Partial<Record<RelayEndpoint, Service>>
 	natives: Partial<Record<NativeFormat, Service>>
 }
@@ -138,49 +136,89 @@ function servicesOf(adaptor: ProviderAdaptor): Partial<Record<RelayEndpoint, Ser
 	return services
 }
 
-function entryOf(adaptor: ProviderAdaptor): TypeEntry {
-	const services = servicesOf(adaptor)
-	const endpoints: Partial<Record<RelayEndpoint, { stream: boolean }>> = {}
-	for (const [endpoint, service] of Object.entries(services) as [RelayEndpoint, Service][]) {
-		endpoints[endpoint] = { stream: isStreamable(endpoint) && (service.via !== 'converter' || service.converter.streamToOpenAI !== undefined) }
-	}
+function loadedEntryOf(adaptor: ProviderAdaptor): LoadedEntry {
 	const natives: Partial<Record<NativeFormat, Service>> = {}
 	for (const [format, passThrough] of Object.entries(adaptor.sameFormat ?? {}) as [NativeFormat, SameFormatPassThrough][]) natives[format] = { via: 'native', format, passThrough }
+	return { adaptor, services: servicesOf(adaptor), natives }
+}
+
+/**
+ * What an adaptor implements, in the terms its type declares (capabilities.ts): the declaration must
+ * equal this (the registry's test checks every type).
+ */
+export function implementedCapabilities(adaptor: ProviderAdaptor): DeclaredCapabilities {
+	const endpoints: Partial<Record<RelayEndpoint, { stream: boolean }>> = {}
+	for (const [endpoint, service] of Object.entries(servicesOf(adaptor)) as [RelayEndpoint, Service][]) {
+		endpoints[endpoint] = { stream: isStreamable(endpoint) && (service.via !== 'converter' || service.converter.streamToOpenAI !== undefined) }
+	}
 	return {
-		services,
-		natives,
-		capabilities: {
-			endpoints,
-			nativeFormats: Object.keys(natives) as NativeFormat[],
-			taskPlatform: adaptor.tasks?.platform,
-			listsModels: adaptor.modelList !== undefined,
-			readsBalance: adaptor.readBalance !== undefined,
-			testEndpoint: TEST_ENDPOINTS.find((endpoint) => endpoints[endpoint] !== undefined),
-			sockets: Object.keys(adaptor.sockets ?? {}) as SocketKind[],
-		},
+		endpoints,
+		nativeFormats: Object.keys(adaptor.sameFormat ?? {}) as NativeFormat[],
+		...(adaptor.tasks ? { taskPlatform: adaptor.tasks.platform } : {}),
+		listsModels: adaptor.modelList !== undefined,
+		readsBalance: adaptor.readBalance !== undefined,
+		sockets: Object.keys(adaptor.sockets ?? {}) as SocketKind[],
 	}
 }
 
-const byType = new Map(ADAPTORS.map((adaptor) => [adaptor.type, adaptor]))
-const entries = new Map(ADAPTORS.map((adaptor) => [adaptor.type, entryOf(adaptor)]))
+const capabilitiesOf = ({ serves }: ChannelTypeDescription): ChannelCapabilities => ({
+	...serves,
+	testEndpoint: TEST_ENDPOINTS.find((endpoint) => serves.endpoints[endpoint] !== undefined),
+})
 
+const byType = new Map(PROVIDERS.map((entry) => [entry.description.type, entry]))
+const declared = new Map(PROVIDERS.map((entry) => [entry.description.type, capabilitiesOf(entry.description)]))
+const loaded = new Map<number, LoadedEntry>()
+const loading = new Map<number, Promise<LoadedEntry>>()
+
+/**
+ * The type's adaptor, once loaded (loadAdaptor); undefined for a type Ferry does not know or whose
+ * adaptor has not been loaded yet. The relay's call path finds the adaptors of routed channels loaded.
+ */
 export function adaptorFor(type: number): ProviderAdaptor | undefined {
-	return byType.get(type)
+	return loaded.get(type)?.adaptor
+}
+
+/** Loads the type's adaptor (once; later calls answer the same one); undefined for a type Ferry does not know. */
+export async function loadAdaptor(type: number): Promise<ProviderAdaptor | undefined> {
+	const done = loaded.get(type)
+	if (done) return done.adaptor
+	const entry = byType.get(type)
+	if (!entry) return undefined
+	let pending = loading.get(type)
+	if (!pending) {
+		pending = entry.load().then((adaptor) => {
+			const loadedEntry = loadedEntryOf(adaptor)
+			loaded.set(type, loadedEntry)
+			return loadedEntry
+		})
+		pending.finally(() => loading.delete(type)).catch(() => {})
+		loading.set(type, pending)
+	}
+	return (await pending).adaptor
+}
+
+/** Loads the adaptors of these types (the routing table's channels) before they are needed. */
+export async function loadAdaptors(types: Iterable<number>): Promise<void> {
+	await Promise.all([...new Set(types)].filter((type) => !loaded.has(type)).map(loadAdaptor))
 }
 
 /** Every channel type Ferry knows, in the console's order. */
-export function channelTypeAdaptors(): readonly ProviderAdaptor[] {
-	return ADAPTORS
+export function channelTypeDescriptions(): readonly ChannelTypeDescription[] {
+	return PROVIDERS.map((entry) => entry.description)
 }
 
 export const isKnownChannelType = (type: number) => byType.has(type)
 
 /** The type's display name, for messages; `type N` for a type Ferry does not know. */
-export const channelTypeName = (type: number) => byType.get(type)?.name ?? `type ${type}`
+export const channelTypeName = (type: number) => byType.get(type)?.description.name ?? `type ${type}`
+
+/** The base URL a channel of the type uses when it names none ('' for an unknown type). */
+export const defaultBaseUrlOf = (type: number) => byType.get(type)?.description.defaultBaseUrl ?? ''
 
 /** What a channel type can do; undefined for a type Ferry does not know. */
 export function capabilities(type: number): ChannelCapabilities | undefined {
-	return entries.get(type)?.capabilities
+	return declared.get(type)
 }
 
 export interface ServiceCall {
@@ -205,9 +243,9 @@ export function servesEndpoint(type: number, endpoint: RelayEndpoint, stream = f
 	return served !== undefined && (!stream || served.stream)
 }
 
-/** The adaptor's member that serves the call, when its type can take it (servesEndpoint). */
+/** The adaptor's member that serves the call, when its type can take it (servesEndpoint) and its adaptor is loaded (loadAdaptor). */
 export function serviceFor(type: number, call: ServiceCall): Service | undefined {
-	const entry = entries.get(type)
+	const entry = loaded.get(type)
 	if (!entry || !servesEndpoint(type, call.endpoint, call.stream, call.native, call.nativeRequired)) return undefined
 	const native = call.native && call.endpoint === 'chat' ? entry.natives[call.native] : undefined
 	return native ?? entry.services[call.endpoint]

@@ -369,7 +369,32 @@ export interface VideoAdaptor {
 	inlineReference?: boolean
 }
 
-export interface ProviderAdaptor {
+/**
+ * What a channel type can do (routing, the pre-hold check, the channel tools and the console's type
+ * list ask registry.ts `capabilities`, which adds `testEndpoint`), declared apart from the adaptor
+ * so that routing knows it without loading the adaptor's converters. A test checks each declaration
+ * against what its adaptor implements.
+ */
+export interface DeclaredCapabilities {
+	/**
+	 * The relay endpoints it serves — in OpenAI's format, through a converter, or by its own opening
+	 * (iFlytek's WebSocket chat) — and whether it can stream each.
+	 */
+	endpoints: Readonly<Partial<Record<RelayEndpoint, { stream: boolean }>>>
+	/** The client formats whose own chat requests it takes as they came (same-format pass-through). */
+	nativeFormats: readonly NativeFormat[]
+	/** The async task platform it serves (Midjourney Proxy, Suno), if any. */
+	taskPlatform?: TaskPlatform
+	/** Whether its upstream lists the models it serves (the editor's "fetch model list"). */
+	listsModels: boolean
+	/** Whether its upstream publishes the account's balance. */
+	readsBalance: boolean
+	/** The long sessions it takes on a WebSocket (Realtime, Responses). */
+	sockets: readonly SocketKind[]
+}
+
+/** What the console shows of a channel type, the adaptor's too. */
+export interface ChannelTypeIdentity {
 	/** The channel type number. */
 	type: number
 	/**
@@ -385,6 +410,22 @@ export interface ProviderAdaptor {
 	 * a modest list of current names, the first ones the most common.
 	 */
 	defaultModels: readonly string[]
+}
+
+/**
+ * A channel type as known without its adaptor: `capabilities.ts` in the provider's folder. The
+ * registry loads the adaptor itself (its converters, signers, stream readers) only for the types in use.
+ */
+export interface ChannelTypeDescription extends ChannelTypeIdentity {
+	serves: DeclaredCapabilities
+}
+
+/** The identity part of a description, for the adaptor built on it. */
+export function identityOf({ serves: _serves, ...identity }: ChannelTypeDescription): ChannelTypeIdentity {
+	return identity
+}
+
+export interface ProviderAdaptor extends ChannelTypeIdentity {
 	/** How to list the upstream's models; absent when the upstream has no list call. */
 	modelList?: ModelList
 	/**

@@ -10,7 +10,7 @@ import type { Dependencies } from '@/dependencies'
 import type { KeyTarget } from '@/lib/session-affinity'
 import { RELAY_MESSAGES } from '@shared/messages/relay'
 import { RelayError, relayErrors, wordedRelayError } from '../errors'
-import { adaptorFor } from '../providers/registry'
+import { loadAdaptor } from '../providers/registry'
 import type { SocketKind, SocketRoute } from '../providers/types'
 import { disableReason } from '../routing/channel-health'
 import type { SessionKey } from '../router/session-key'
@@ -67,7 +67,7 @@ export async function connectSocket(
 		tried.push(target)
 		stayOn = undefined
 		const { channel } = target
-		const adaptor = adaptorFor(channel.type)
+		const adaptor = await loadAdaptor(channel.type)
 		const route = adaptor?.sockets?.[kind]
 		if (!adaptor || !route) continue
 		let model: string

@@ -5,7 +5,7 @@
  */
 import type { LogLineCode } from '@shared/messages/logs'
 import type { RoutableChannel } from '@/db/stores/channels'
-import { adaptorFor } from '../providers/registry'
+import { loadAdaptor } from '../providers/registry'
 import type { TaskAdaptor, TaskPlatform } from '../providers/types'
 import { scrubSecrets } from '../upstream/messages'
 import { channelsById, withTaskKey } from './task-channels'
@@ -56,7 +56,7 @@ export function batchPoller({ platform, failedLine, upstreamId }: BatchPlatform)
 			const channels = await channelsById(round.dependencies, [...new Set(rows.map((row) => row.channelId))])
 			for (const { channelId, keyIndex, rows: channelRows } of byKey.values()) {
 				const stored = channels.get(channelId)
-				const adaptor = stored && adaptorFor(stored.type)?.tasks
+				const adaptor = stored && (await loadAdaptor(stored.type))?.tasks
 				const channel = stored && withTaskKey(round.relay, stored, keyIndex)
 				if (!channel || adaptor?.platform !== platform) {
 					for (const row of channelRows) await round.apply(row, failureReport('the channel that ran the task no longer exists'), 'channel_gone')

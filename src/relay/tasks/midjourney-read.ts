@@ -14,7 +14,7 @@ import { relayErrors } from '../errors'
 import { isObject } from '../formats/json'
 import type { RelayServices } from '../services'
 import type { RelayCaller } from '../caller'
-import { adaptorFor } from '../providers/registry'
+import { loadAdaptor } from '../providers/registry'
 import { scrubSecrets } from '../upstream/messages'
 import { ownDrawing } from './midjourney-submit'
 import { taskErrors } from './task-errors'
@@ -91,7 +91,7 @@ export async function imageSeed(dependencies: Dependencies, relay: RelayServices
 	if (!row) throw taskErrors.notFound()
 	await relay.routing.ready()
 	const enabled = relay.routing.channel(row.channelId)
-	const reader = enabled && adaptorFor(enabled.type)?.tasks?.readRequest
+	const reader = enabled && (await loadAdaptor(enabled.type))?.tasks?.readRequest
 	if (!enabled || !reader) throw taskErrors.channelUnavailable()
 	// Asked with the key that submitted the task.
 	const channel = withTaskKey(relay, enabled, readBilling(row.privateData).key_index)

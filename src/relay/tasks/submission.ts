@@ -26,7 +26,7 @@ import type { RoutableChannel } from '../routing/routing-table'
 import { UNREACHABLE } from '../call-metrics'
 import type { RelayServices } from '../services'
 import type { RelayCaller } from '../caller'
-import { adaptorFor, servesTasks } from '../providers/registry'
+import { loadAdaptor, servesTasks } from '../providers/registry'
 import type { TaskAdaptor, TaskPlatform, TaskSubmitOutcome } from '../providers/types'
 import { scrubSecrets } from '../upstream/messages'
 import { allowModel, callGroup } from '../stages/admit'
@@ -127,7 +127,7 @@ export async function prepareTask(dependencies: Dependencies, relay: RelayServic
 		target,
 		channel: keyedChannel(target),
 		attempts: [],
-		adaptor: adaptorFor(channel.type)!.tasks!,
+		adaptor: (await loadAdaptor(channel.type))!.tasks!,
 		billing: {
 			username: caller.user.username, token_id: caller.token.id, token_name: caller.token.name, group, model,
 			model_price: modelPrice, group_ratio: groupRatio, channel_name: channel.name, ip: call.clientAddress,

@@ -14,7 +14,7 @@ import { isObject } from '../formats/json'
 import { uploadUpstreamBody } from '../formats/media/multipart'
 import { videoReference } from '../formats/videos/reference'
 import { textReader } from '../formats/sse'
-import { adaptorFor, serviceFor, servesEndpoint } from '../providers/registry'
+import { adaptorFor, loadAdaptor, serviceFor, servesEndpoint } from '../providers/registry'
 import {
 	type AdaptorContext, AdaptorFetchError, type NativeFormat, type NativeRequest, type OpenAIPassThrough, type RelayEndpoint, type SelfOpenedResponse,
 	type UpstreamChannel,
@@ -106,7 +106,8 @@ function passedAnswer(text: string): ReadAnswer {
 export async function openUpstream(dependencies: Dependencies, relay: { outbound: UpstreamFetch }, channel: RoutableChannel, call: UpstreamCall): Promise<OpenedUpstream> {
 	const { request: canonicalRequest } = call
 	const { setting } = channel
-	const adaptor = adaptorFor(channel.type)
+	// Loaded already for a routed channel (the routing table loads its channels' types); a channel tool's test may load one.
+	const adaptor = adaptorFor(channel.type) ?? await loadAdaptor(channel.type)
 	const serviceOf = (native: NativeRequest | undefined) => serviceFor(channel.type, { endpoint: canonicalRequest.endpoint, stream: call.stream, native: native?.format, nativeRequired: native?.required !== undefined })
 	// A setting that changes the body takes the client's own format converted, when the channel can convert it.
 	const settingNative = nativeFor(setting, call.native)

@@ -5,12 +5,12 @@
  */
 import { describe, expect, test } from 'bun:test'
 import { TASK_PLATFORM } from '@shared/task-constants'
-import { channelTypeAdaptors } from '@/relay/providers/registry'
+import { channelTypeDescriptions, loadAdaptor } from '@/relay/providers/registry'
 import { TASK_POLLERS } from '@/relay/tasks/pollers'
 
 describe('the task pollers', () => {
-	test('cover each platform a provider serves, once each, and no other', () => {
-		const adaptors = channelTypeAdaptors()
+	test('cover each platform a provider serves, once each, and no other', async () => {
+		const adaptors = await Promise.all(channelTypeDescriptions().map(async ({ type }) => (await loadAdaptor(type))!))
 		const served = new Set(adaptors.flatMap((adaptor) => [
 			...(adaptor.tasks ? [adaptor.tasks.platform] : []),
 			...(adaptor.videos ? [TASK_PLATFORM.video] : []),

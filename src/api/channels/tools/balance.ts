@@ -12,7 +12,7 @@ import { CHANNEL_STATUS } from '@shared/channel-type'
 import type { Dependencies } from '@/dependencies'
 import { nowSeconds } from '@/lib/clock'
 import { OutboundError } from '@/lib/outbound'
-import { adaptorFor, capabilities, channelTypeName } from '@/relay/providers/registry'
+import { capabilities, channelTypeName, loadAdaptor } from '@/relay/providers/registry'
 import type { BalanceContext } from '@/relay/providers/types'
 import { ApiError, refused } from '../../errors'
 import { eachBounded } from './bounded'
@@ -50,7 +50,7 @@ const hasBalanceApi = (type: number) => capabilities(type)?.readsBalance === tru
 
 /** Asks the provider and stores the balance; answers it. Failures are `success:false` with the reason. */
 async function updateChannelBalance(dependencies: Dependencies, channel: ToolChannel): Promise<number> {
-	const adaptor = adaptorFor(channel.type)
+	const adaptor = await loadAdaptor(channel.type)
 	if (!adaptor?.readBalance) throw refused(withValues(CHANNEL_TOOL_MESSAGES.balanceUnsupported, { type: channelTypeName(channel.type) }))
 	let balance: number
 	try {

@@ -8,7 +8,7 @@
 import { z } from 'zod'
 import type { Dependencies } from '@/dependencies'
 import { OutboundError } from '@/lib/outbound'
-import { adaptorFor, channelTypeName, isKnownChannelType } from '@/relay/providers/registry'
+import { channelTypeName, isKnownChannelType, loadAdaptor } from '@/relay/providers/registry'
 import { withValues } from '@shared/messages'
 import { CHANNEL_MESSAGES, CHANNEL_TOOL_MESSAGES } from '@shared/messages/channels'
 import { badRequest, refused } from '../../errors'
@@ -31,7 +31,7 @@ interface ListTarget {
 
 /** The upstream's model names; refuses (a catalogue message) when the upstream cannot be asked or says no. */
 export async function listUpstreamModels(dependencies: Dependencies, target: ListTarget): Promise<string[]> {
-	const modelList = adaptorFor(target.type)?.modelList
+	const modelList = (await loadAdaptor(target.type))?.modelList
 	if (!modelList) throw refused(withValues(CHANNEL_TOOL_MESSAGES.modelListUnsupported, { type: channelTypeName(target.type) }))
 	const baseUrl = baseUrlOf(target.type, target.baseUrl)
 	if (!baseUrl) throw refused(CHANNEL_TOOL_MESSAGES.baseUrlRequired)

@@ -13,7 +13,7 @@ import { OutboundBlockedError, OutboundError, OutboundNetworkError, OutboundTime
 import { WebSocketHandshakeError } from '@/lib/outbound/websocket'
 import type { UpstreamFetch } from '@/relay/upstream/open'
 import { scrubSecrets, upstreamMessageOf, type UpstreamIdentity } from '@/relay/upstream/messages'
-import { adaptorFor } from '@/relay/providers/registry'
+import { defaultBaseUrlOf } from '@/relay/providers/registry'
 import { isMultiKey, readableChannels, toRoutableChannel, type RoutableChannel } from '@/db/stores/channels'
 import type { ChannelRecord } from '@/db/stores/channels'
 import { refused } from '../../errors'
@@ -120,7 +120,7 @@ export const toolOutbound = (dependencies: Dependencies): { outbound: UpstreamFe
 	({ outbound: openerWith(dependencies.fetch, { policy: 'upstream', timeouts: toolTimeouts(dependencies) }) })
 
 /** The channel's base URL, or its adaptor's default; empty when neither names one. */
-export const baseUrlOf = (type: number, baseUrl: string) => baseUrl || adaptorFor(type)?.defaultBaseUrl || ''
+export const baseUrlOf = (type: number, baseUrl: string) => baseUrl || defaultBaseUrlOf(type)
 
 /** A base URL without trailing slashes or `/v1`, which every tool path adds itself. */
 export const withoutV1 = (base: string) => base.replace(/\/+$/, '').replace(/\/v1$/, '')

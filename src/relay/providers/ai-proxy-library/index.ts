@@ -1,6 +1,6 @@
-import { CHANNEL_TYPE } from '@shared/channel-type'
 import { bearer } from '../openai-compatible'
-import type { ProviderAdaptor } from '../types'
+import { identityOf, type ProviderAdaptor } from '../types'
+import { aiProxyLibraryType } from './capabilities'
 import { libraryErrorOf, libraryStreamToOpenAI, libraryToOpenAI } from './answer'
 import { libraryBody } from './request'
 
@@ -9,10 +9,7 @@ import { libraryBody } from './request'
  * by the channel's knowledge base ID (`other`).
  */
 export const aiProxyLibrary: ProviderAdaptor = {
-	type: CHANNEL_TYPE.aiProxyLibrary,
-	name: 'AI Proxy Library',
-	defaultBaseUrl: 'https://api.aiproxy.io',
-	defaultModels: ['gpt-4o-mini'],
+	...identityOf(aiProxyLibraryType),
 	converted: {
 		chat: {
 			buildRequest(channel, body) {

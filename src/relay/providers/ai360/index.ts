@@ -1,10 +1,8 @@
-import { CHANNEL_TYPE } from '@shared/channel-type'
 import { openAICompatible } from '../openai-compatible'
+import { identityOf } from '../types'
+import { ai360Type } from './capabilities'
 
 export const ai360 = openAICompatible({
-	type: CHANNEL_TYPE.ai360,
-	name: '360 Brain',
-	defaultBaseUrl: 'https://ai.360.cn',
-	defaultModels: ['360gpt-pro', '360gpt-turbo', '360gpt2-pro', 'embedding_s1_v1', 'embedding-bert-512-v1'],
+	...identityOf(ai360Type),
 	endpoints: ['chat', 'embeddings'],
 })

@@ -1,13 +1,11 @@
-import { CHANNEL_TYPE } from '@shared/channel-type'
 import { bearer, openAICompatible } from '../openai-compatible'
 import { openAIModelNames } from '../openai-compatible/model-list'
+import { identityOf } from '../types'
+import { aliType } from './capabilities'
 
 /** Alibaba DashScope (Qwen) through its OpenAI-compatible mode. */
 export const ali = openAICompatible({
-	type: CHANNEL_TYPE.ali,
-	name: 'Alibaba Qwen',
-	defaultBaseUrl: 'https://dashscope.aliyuncs.com',
-	defaultModels: ['qwen-max', 'qwen-plus', 'qwen-turbo', 'qwen-long', 'text-embedding-v3'],
+	...identityOf(aliType),
 	paths: {
 		chat: '/compatible-mode/v1/chat/completions',
 		completions: '/compatible-mode/v1/completions',

@@ -2,9 +2,9 @@
  * Anthropic Claude (type 14): the Messages API. OpenAI-format calls convert from and to OpenAI's
  * chat format; Claude-format calls pass through with the client's own body and beta headers.
  */
-import { CHANNEL_TYPE } from '@shared/channel-type'
 import { openAIModelNames } from '../openai-compatible/model-list'
-import type { ProviderAdaptor, UpstreamChannel } from '../types'
+import { identityOf, type ProviderAdaptor, type UpstreamChannel } from '../types'
+import { anthropicType } from './capabilities'
 import { openAIAnswerFromClaude } from './answer'
 import { claudeRequestBody } from './request'
 import { openAIStreamFromClaude } from './stream'
@@ -16,13 +16,7 @@ const API_VERSION_PATTERN = /^\d{4}-\d{2}-\d{2}$/
 const channelVersion = (channel: UpstreamChannel) => (API_VERSION_PATTERN.test(channel.other.trim()) ? channel.other.trim() : ANTHROPIC_VERSION)
 
 export const anthropic: ProviderAdaptor = {
-	type: CHANNEL_TYPE.anthropic,
-	name: 'Anthropic Claude',
-	defaultBaseUrl: 'https://api.anthropic.com',
-	defaultModels: [
-		'claude-opus-4-6', 'claude-sonnet-4-6', 'claude-haiku-4-5-20251001', 'claude-opus-4-5-20251101', 'claude-sonnet-4-5-20250929',
-		'claude-sonnet-4-20250514',
-	],
+	...identityOf(anthropicType),
 	// `GET /v1/models` answers `{data: [{id, display_name}], has_more}`, like OpenAI's list.
 	modelList: {
 		request: (channel) => ({ url: `${channel.baseUrl}/v1/models`, headers: { 'x-api-key': channel.key, 'anthropic-version': ANTHROPIC_VERSION } }),

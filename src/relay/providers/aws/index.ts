@@ -4,8 +4,8 @@
  * body, every request signed with SigV4 for the service `bedrock`. Answers are Claude's own; the
  * stream is an AWS event stream of Claude events.
  */
-import { CHANNEL_TYPE } from '@shared/channel-type'
-import type { AdaptorContext, ProviderAdaptor, UpstreamChannel } from '../types'
+import { identityOf, type AdaptorContext, type ProviderAdaptor, type UpstreamChannel } from '../types'
+import { awsType } from './capabilities'
 import { openAIAnswerFromClaude } from '../anthropic/answer'
 import { parseAwsKey } from './credentials'
 import { bedrockModelId } from './model-id'
@@ -47,13 +47,7 @@ async function signedRequest(channel: UpstreamChannel, call: { model: string; st
 }
 
 export const aws: ProviderAdaptor = {
-	type: CHANNEL_TYPE.aws,
-	name: 'AWS Claude',
-	// The host follows the region in the key.
-	defaultBaseUrl: '',
-	keyFormat: 'Ak|Sk|Region',
-	// Anthropic's names, which `model-id.ts` maps to Bedrock's ids.
-	defaultModels: ['claude-opus-4-6', 'claude-sonnet-4-6', 'claude-haiku-4-5-20251001', 'claude-sonnet-4-5-20250929', 'claude-sonnet-4-20250514'],
+	...identityOf(awsType),
 	converted: {
 		chat: {
 			buildRequest: (channel, body, context, extras) => signedRequest(channel, { model: String(body.model), stream: body.stream === true, body: bedrockClaudeBody(body, extras) }, context),

@@ -1,5 +1,6 @@
 import { CHANNEL_TYPE, DEFAULT_AZURE_API_VERSION } from '@shared/channel-type'
-import type { RelayEndpoint } from '../types'
+import { identityOf, type RelayEndpoint } from '../types'
+import { azureType } from './capabilities'
 import { openAICompatible } from '../openai-compatible'
 import { openAIModelNames } from '../openai-compatible/model-list'
 import { openAIVideos } from '../openai-compatible/videos'
@@ -22,10 +23,7 @@ export function azureDeployment(model: string) {
 }
 
 export const azure = openAICompatible({
-	type: CHANNEL_TYPE.azure,
-	name: 'Azure OpenAI',
-	defaultBaseUrl: '',
-	defaultModels: ['gpt-4.1', 'gpt-4.1-mini', 'gpt-4o', 'gpt-4o-mini', 'o4-mini', 'text-embedding-3-small', 'text-embedding-3-large'],
+	...identityOf(azureType),
 	endpoints: ['chat', 'completions', 'embeddings', 'image-generations', 'image-edits', 'speech', 'transcriptions', 'translations'],
 	url: (channel, endpoint, model) => {
 		const version = encodeURIComponent(channel.other || DEFAULT_AZURE_API_VERSION)

@@ -2,8 +2,8 @@
  * Type 15, Baidu Wenxin (ERNIE) through the legacy Wenxin Workshop API: an OAuth access token
  * from `APIKey|SecretKey` in the query, one URL per model, Baidu's own request and answer format.
  */
-import { CHANNEL_TYPE } from '@shared/channel-type'
-import type { ProviderAdaptor, UpstreamChannel } from '../types'
+import { identityOf, type ProviderAdaptor, type UpstreamChannel } from '../types'
+import { baiduType } from './capabilities'
 import { accessToken } from './access-token'
 import { toOpenAIAnswer, wenxinErrorOf } from './answer'
 import { toOpenAIEmbeddings, wenxinEmbeddingRequest } from './embeddings'
@@ -18,11 +18,7 @@ function workshopUrl(channel: UpstreamChannel, path: string, token: string) {
 }
 
 export const baidu: ProviderAdaptor = {
-	type: CHANNEL_TYPE.baidu,
-	name: 'Baidu Wenxin',
-	defaultBaseUrl: 'https://aip.baidubce.com',
-	keyFormat: 'APIKey|SecretKey',
-	defaultModels: ['ERNIE-4.0-8K', 'ERNIE-4.0-Turbo-8K', 'ERNIE-3.5-8K', 'ERNIE-Speed-128K', 'ERNIE-Lite-8K', 'Embedding-V1'],
+	...identityOf(baiduType),
 	converted: {
 		chat: {
 			async buildRequest(channel, body, context) {

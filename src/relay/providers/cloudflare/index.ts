@@ -1,5 +1,5 @@
-import { CHANNEL_TYPE } from '@shared/channel-type'
-import type { RelayEndpoint } from '../types'
+import { identityOf, type RelayEndpoint } from '../types'
+import { cloudflareType } from './capabilities'
 import { openAICompatible } from '../openai-compatible'
 
 const WORKERS_AI_PATHS: Partial<Record<RelayEndpoint, string>> = {
@@ -9,10 +9,7 @@ const WORKERS_AI_PATHS: Partial<Record<RelayEndpoint, string>> = {
 
 /** Workers AI's OpenAI-compatible endpoints; the account ID is the channel's `other` field. */
 export const cloudflare = openAICompatible({
-	type: CHANNEL_TYPE.cloudflare,
-	name: 'Cloudflare',
-	defaultBaseUrl: 'https://api.cloudflare.com',
-	defaultModels: ['@cf/meta/llama-3.3-70b-instruct-fp8-fast', '@cf/meta/llama-3.1-8b-instruct', '@cf/baai/bge-base-en-v1.5'],
+	...identityOf(cloudflareType),
 	endpoints: ['chat', 'embeddings'],
 	url: (channel, endpoint) => `${channel.baseUrl}/client/v4/accounts/${encodeURIComponent(channel.other)}/ai/v1/${WORKERS_AI_PATHS[endpoint]}`,
 })

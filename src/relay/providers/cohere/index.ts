@@ -1,7 +1,7 @@
-import { CHANNEL_TYPE } from '@shared/channel-type'
 import { bearer } from '../openai-compatible'
 import { rerankFromCohere } from '../shared/cohere-rerank'
-import type { ProviderAdaptor, UpstreamChannel } from '../types'
+import { identityOf, type ProviderAdaptor, type UpstreamChannel } from '../types'
+import { cohereType } from './capabilities'
 import { cohereStreamToOpenAI, cohereToOpenAI } from './answer'
 import { cohereEmbedBody, openAIEmbeddingsFromCohere } from './embeddings'
 import { cohereChatBody } from './request'
@@ -17,10 +17,7 @@ const post = (channel: UpstreamChannel, path: string, body: Record<string, unkno
 })
 
 export const cohere: ProviderAdaptor = {
-	type: CHANNEL_TYPE.cohere,
-	name: 'Cohere',
-	defaultBaseUrl: 'https://api.cohere.com',
-	defaultModels: ['command-a-03-2025', 'command-r-plus-08-2024', 'command-r-08-2024', 'embed-v4.0', 'rerank-v3.5'],
+	...identityOf(cohereType),
 	// `GET /v1/models` pages by 20 unless asked for more: one page of the largest size holds the catalogue.
 	modelList: {
 		request: (channel) => ({ url: `${channel.baseUrl}/v1/models?page_size=${MODEL_LIST_PAGE_SIZE}`, headers: bearer(channel) }),

@@ -1,9 +1,9 @@
-import { CHANNEL_TYPE } from '@shared/channel-type'
 import { openAIChunkStream } from '../../formats/chunk-stream'
 import { readSseEvents } from '../../formats/sse'
 import { bearer } from '../openai-compatible'
 import { openAIModelList } from '../openai-compatible/model-list'
-import type { Converter, ProviderAdaptor } from '../types'
+import { identityOf, type Converter, type ProviderAdaptor } from '../types'
+import { deepseekType } from './capabilities'
 import { readDeepSeekBalance } from './balance'
 import { withOpenAIUsage } from './usage'
 
@@ -35,10 +35,7 @@ const chat: Converter = {
 }
 
 export const deepseek: ProviderAdaptor = {
-	type: CHANNEL_TYPE.deepseek,
-	name: 'DeepSeek',
-	defaultBaseUrl: 'https://api.deepseek.com',
-	defaultModels: ['deepseek-chat', 'deepseek-reasoner'],
+	...identityOf(deepseekType),
 	modelList: openAIModelList,
 	readBalance: readDeepSeekBalance,
 	converted: { chat },

@@ -2,14 +2,13 @@
  * Google Gemini (type 24): the Gemini API's own wire format, key in `x-goog-api-key`. OpenAI-format
  * calls convert; Gemini-format chat calls pass through with the client's own body.
  */
-import { CHANNEL_TYPE } from '@shared/channel-type'
-import type { Converter, ProviderAdaptor, UpstreamChannel } from '../types'
+import { identityOf, type Converter, type ProviderAdaptor, type UpstreamChannel } from '../types'
+import { geminiType } from './capabilities'
 import { openAIAnswerFromGemini, openAIStreamFromGemini } from './chat-answer'
 import { geminiRequestFromOpenAI } from './chat-request'
 import { geminiEmbeddingRequest, openAIEmbeddingsFromGemini } from './embeddings'
 import { geminiVideos } from './videos'
 
-const GEMINI_BASE_URL = 'https://generativelanguage.googleapis.com'
 const DEFAULT_API_VERSION = 'v1beta'
 
 /** Model names may arrive as Gemini writes them, `models/<name>`. */
@@ -34,10 +33,7 @@ export function geminiChatConverter(request: Converter['buildRequest']): Convert
 }
 
 export const gemini: ProviderAdaptor = {
-	type: CHANNEL_TYPE.gemini,
-	name: 'Google Gemini',
-	defaultBaseUrl: GEMINI_BASE_URL,
-	defaultModels: ['gemini-2.5-pro', 'gemini-2.5-flash', 'gemini-2.5-flash-lite', 'gemini-2.0-flash', 'gemini-embedding-001'],
+	...identityOf(geminiType),
 	// `GET /v1beta/models` answers `{models: [{name: "models/…"}]}`; the names are used without `models/`.
 	modelList: {
 		request: (channel) => ({ url: `${channel.baseUrl.replace(/\/v1beta$/, '')}/v1beta/models`, headers: { 'x-goog-api-key': channel.key } }),

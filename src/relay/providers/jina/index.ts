@@ -1,11 +1,9 @@
-import { CHANNEL_TYPE } from '@shared/channel-type'
 import { openAICompatible } from '../openai-compatible'
+import { identityOf } from '../types'
+import { jinaType } from './capabilities'
 
 /** Embeddings in OpenAI's format and rerank in Jina's own, which is the gateway's canonical rerank form. */
 export const jina = openAICompatible({
-	type: CHANNEL_TYPE.jina,
-	name: 'Jina',
-	defaultBaseUrl: 'https://api.jina.ai',
-	defaultModels: ['jina-embeddings-v3', 'jina-reranker-v2-base-multilingual'],
+	...identityOf(jinaType),
 	endpoints: ['embeddings', 'rerank'],
 })

@@ -1,10 +1,8 @@
-import { CHANNEL_TYPE } from '@shared/channel-type'
 import { openAICompatible } from '../openai-compatible'
+import { identityOf } from '../types'
+import { lingyiwanwuType } from './capabilities'
 
 export const lingyiwanwu = openAICompatible({
-	type: CHANNEL_TYPE.lingyiwanwu,
-	name: '01.AI',
-	defaultBaseUrl: 'https://api.lingyiwanwu.com',
-	defaultModels: ['yi-lightning', 'yi-large', 'yi-medium'],
+	...identityOf(lingyiwanwuType),
 	endpoints: ['chat'],
 })

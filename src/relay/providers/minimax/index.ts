@@ -1,10 +1,8 @@
-import { CHANNEL_TYPE } from '@shared/channel-type'
 import { openAICompatible } from '../openai-compatible'
+import { identityOf } from '../types'
+import { minimaxType } from './capabilities'
 
 export const minimax = openAICompatible({
-	type: CHANNEL_TYPE.minimax,
-	name: 'MiniMax',
-	defaultBaseUrl: 'https://api.minimaxi.com',
-	defaultModels: ['MiniMax-M1', 'MiniMax-Text-01'],
+	...identityOf(minimaxType),
 	endpoints: ['chat'],
 })

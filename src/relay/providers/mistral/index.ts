@@ -1,5 +1,5 @@
-import { CHANNEL_TYPE } from '@shared/channel-type'
-import type { ProviderAdaptor, RelayEndpoint } from '../types'
+import { identityOf, type ProviderAdaptor, type RelayEndpoint } from '../types'
+import { mistralType } from './capabilities'
 import { openAICompatible } from '../openai-compatible'
 
 /**
@@ -28,10 +28,7 @@ function mistralBody(endpoint: RelayEndpoint, body: Record<string, unknown>): Re
 }
 
 const base = openAICompatible({
-	type: CHANNEL_TYPE.mistral,
-	name: 'Mistral',
-	defaultBaseUrl: 'https://api.mistral.ai',
-	defaultModels: ['mistral-large-latest', 'mistral-medium-latest', 'mistral-small-latest', 'codestral-latest', 'mistral-embed'],
+	...identityOf(mistralType),
 	endpoints: ['chat', 'embeddings'],
 })
 

@@ -1,5 +1,5 @@
-import { CHANNEL_TYPE } from '@shared/channel-type'
-import { MEDIA_ENDPOINTS, type UpstreamChannel } from '../types'
+import { identityOf, MEDIA_ENDPOINTS, type UpstreamChannel } from '../types'
+import { openaiType } from './capabilities'
 import { bearer, openAICompatible } from '../openai-compatible'
 import { openAIVideos } from '../openai-compatible/videos'
 import { readOpenAIBilling } from './balance'
@@ -10,13 +10,7 @@ const headers = (channel: UpstreamChannel) => ({
 })
 
 export const openai = openAICompatible({
-	type: CHANNEL_TYPE.openai,
-	name: 'OpenAI',
-	defaultBaseUrl: 'https://api.openai.com',
-	defaultModels: [
-		'gpt-5', 'gpt-5-mini', 'gpt-5-nano', 'gpt-4.1', 'gpt-4.1-mini', 'gpt-4.1-nano', 'gpt-4o', 'gpt-4o-mini', 'o3', 'o4-mini',
-		'text-embedding-3-small', 'text-embedding-3-large',
-	],
+	...identityOf(openaiType),
 	// OpenAI has no rerank API, but type 1 often points at another gateway that serves `/v1/rerank`.
 	endpoints: ['chat', 'completions', 'embeddings', 'rerank', ...MEDIA_ENDPOINTS],
 	headers,

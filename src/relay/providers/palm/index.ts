@@ -2,9 +2,9 @@
  * Google PaLM 2 (type 11): the legacy `v1beta2` chat API (`generateMessage`), key as `?key=`.
  * Non-streaming chat only; the API reports no usage, so the gateway counts tokens itself.
  */
-import { CHANNEL_TYPE } from '@shared/channel-type'
 import { randomString } from '@/lib/crypto'
-import type { ProviderAdaptor } from '../types'
+import { identityOf, type ProviderAdaptor } from '../types'
+import { palmType } from './capabilities'
 import { NO_EXTRAS, type RequestExtras, topKOf } from '../../formats/canonical'
 
 const ID_LENGTH = 24
@@ -37,10 +37,7 @@ function palmRequest(body: Record<string, unknown>, extras: RequestExtras) {
 }
 
 export const palm: ProviderAdaptor = {
-	type: CHANNEL_TYPE.palm,
-	name: 'Google PaLM2',
-	defaultBaseUrl: 'https://generativelanguage.googleapis.com',
-	defaultModels: ['chat-bison-001'],
+	...identityOf(palmType),
 	converted: {
 		chat: {
 			buildRequest(channel, body, _context, extras) {

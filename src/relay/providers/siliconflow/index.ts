@@ -1,15 +1,12 @@
-import { CHANNEL_TYPE } from '@shared/channel-type'
 import { documentTexts } from '../../formats/rerank'
 import { bearer, OPENAI_PATHS, openAICompatible } from '../openai-compatible'
 import { rerankFromCohere } from '../shared/cohere-rerank'
-import type { ProviderAdaptor } from '../types'
+import { identityOf, type ProviderAdaptor } from '../types'
+import { siliconflowType } from './capabilities'
 import { readSiliconFlowBalance } from './balance'
 
 const base = openAICompatible({
-	type: CHANNEL_TYPE.siliconflow,
-	name: 'SiliconCloud',
-	defaultBaseUrl: 'https://api.siliconflow.cn',
-	defaultModels: ['deepseek-ai/DeepSeek-V3', 'deepseek-ai/DeepSeek-R1', 'Qwen/Qwen3-8B', 'BAAI/bge-m3', 'BAAI/bge-reranker-v2-m3'],
+	...identityOf(siliconflowType),
 	endpoints: ['chat', 'embeddings'],
 	readBalance: readSiliconFlowBalance,
 })

@@ -2,8 +2,8 @@
  * Type 23, Tencent Hunyuan through Tencent Cloud API 3.0: action `ChatCompletions`, version
  * `2023-09-01`, every request signed with TC3-HMAC-SHA256. The key is `AppId|SecretId|SecretKey`.
  */
-import { CHANNEL_TYPE } from '@shared/channel-type'
-import type { ProviderAdaptor, UpstreamChannel } from '../types'
+import { identityOf, type ProviderAdaptor, type UpstreamChannel } from '../types'
+import { tencentType } from './capabilities'
 import { hunyuanErrorOf, toOpenAIAnswer } from './answer'
 import { hunyuanRequest } from './request'
 import { tc3Signature } from './signer'
@@ -44,11 +44,7 @@ function signedRequest(channel: UpstreamChannel, payload: string, now: number) {
 }
 
 export const tencent: ProviderAdaptor = {
-	type: CHANNEL_TYPE.tencent,
-	name: 'Tencent Hunyuan',
-	defaultBaseUrl: 'https://hunyuan.tencentcloudapi.com',
-	keyFormat: 'AppId|SecretId|SecretKey',
-	defaultModels: ['hunyuan-turbos-latest', 'hunyuan-lite', 'hunyuan-standard', 'hunyuan-pro'],
+	...identityOf(tencentType),
 	converted: {
 		chat: {
 			buildRequest: (channel, body, context) => signedRequest(channel, JSON.stringify(hunyuanRequest(body)), context.now()),

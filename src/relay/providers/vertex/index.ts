@@ -3,8 +3,8 @@
  * with an OAuth token obtained from the channel's service-account key. OpenAI-format calls convert;
  * Gemini-format chat calls pass through with the client's own body.
  */
-import { CHANNEL_TYPE } from '@shared/channel-type'
-import type { AdaptorContext, ProviderAdaptor, UpstreamChannel } from '../types'
+import { identityOf, type AdaptorContext, type ProviderAdaptor, type UpstreamChannel } from '../types'
+import { vertexType } from './capabilities'
 import { geminiChatConverter, geminiModelName } from '../gemini'
 import { geminiRequestFromOpenAI } from '../gemini/chat-request'
 import { accessToken } from './access-token'
@@ -13,11 +13,7 @@ import { parseServiceAccount } from './service-account'
 import { vertexVideos } from './videos'
 
 export const vertex: ProviderAdaptor = {
-	type: CHANNEL_TYPE.vertex,
-	name: 'Vertex AI',
-	// The host follows the region; a base URL set on the channel (a proxy) replaces it.
-	defaultBaseUrl: '',
-	defaultModels: ['gemini-2.5-pro', 'gemini-2.5-flash', 'gemini-2.5-flash-lite', 'gemini-2.0-flash'],
+	...identityOf(vertexType),
 	converted: {
 		chat: geminiChatConverter((channel, body, context, extras) => vertexRequest(channel, { model: String(body.model), stream: body.stream === true }, JSON.stringify(geminiRequestFromOpenAI(body, extras)), context)),
 	},

@@ -2,8 +2,8 @@
  * Type 16, Zhipu ChatGLM through the legacy v3 `model-api`: `/{model}/invoke` answers whole,
  * `/{model}/sse-invoke` streams; auth is a JWT made from the key `id.secret`.
  */
-import { CHANNEL_TYPE } from '@shared/channel-type'
-import type { ProviderAdaptor } from '../types'
+import { identityOf, type ProviderAdaptor } from '../types'
+import { zhipuType } from './capabilities'
 import { toOpenAIAnswer, zhipuErrorOf } from './answer'
 import { zhipuToken } from './jwt'
 import { zhipuV3Request } from './request'
@@ -12,10 +12,7 @@ import { zhipuStreamToOpenAI } from './stream'
 const MODEL_API_PATH = '/api/paas/v3/model-api'
 
 export const zhipu: ProviderAdaptor = {
-	type: CHANNEL_TYPE.zhipu,
-	name: 'Zhipu ChatGLM',
-	defaultBaseUrl: 'https://open.bigmodel.cn',
-	defaultModels: ['chatglm_turbo', 'chatglm_pro', 'chatglm_std', 'chatglm_lite'],
+	...identityOf(zhipuType),
 	converted: {
 		chat: {
 			async buildRequest(channel, body, context) {

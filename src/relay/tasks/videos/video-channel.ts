@@ -5,7 +5,7 @@
  */
 import type { Dependencies } from '@/dependencies'
 import type { RoutableChannel } from '../../routing/routing-table'
-import { adaptorFor } from '../../providers/registry'
+import { loadAdaptor } from '../../providers/registry'
 import type { UpstreamRequest, VideoAdaptor } from '../../providers/types'
 import type { RelayServices } from '../../services'
 import { channelsById, withTaskKey } from '../task-channels'
@@ -24,7 +24,7 @@ export async function videoChannelOf(dependencies: Dependencies, relay: RelaySer
 	const billing = readBilling(row.privateData)
 	// The store says whether the channel still exists; the routing table knows a multi-key channel's keys (withTaskKey).
 	const stored = (known ?? await channelsById(dependencies, [row.channelId])).get(row.channelId)
-	const adaptor = stored && adaptorFor(stored.type)
+	const adaptor = stored && (await loadAdaptor(stored.type))
 	if (!stored || !adaptor?.videos) return undefined
 	const channel = { ...withTaskKey(relay, stored, billing.key_index), baseUrl: stored.baseUrl || adaptor.defaultBaseUrl }
 	return { channel, videos: adaptor.videos, upstreamId: billing.upstream_id ?? '', upstreamModel: billing.upstream_model || billing.model }

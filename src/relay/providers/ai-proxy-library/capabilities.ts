@@ -1,0 +1,16 @@
+import { CHANNEL_TYPE } from '@shared/channel-type'
+import type { ChannelTypeDescription } from '../types'
+
+export const aiProxyLibraryType: ChannelTypeDescription = {
+	type: CHANNEL_TYPE.aiProxyLibrary,
+	name: 'AI Proxy Library',
+	defaultBaseUrl: 'https://api.aiproxy.io',
+	defaultModels: ['gpt-4o-mini'],
+	serves: {
+		endpoints: { chat: { stream: true } },
+		nativeFormats: [],
+		listsModels: false,
+		readsBalance: false,
+		sockets: [],
+	},
+}

@@ -1,0 +1,17 @@
+import { CHANNEL_TYPE } from '@shared/channel-type'
+import type { ChannelTypeDescription } from '../types'
+
+export const klingType: ChannelTypeDescription = {
+	type: CHANNEL_TYPE.kling,
+	name: 'Kling',
+	defaultBaseUrl: 'https://api-singapore.klingai.com',
+	keyFormat: 'AccessKey|SecretKey',
+	defaultModels: ['kling-v2-1', 'kling-v2-1-master', 'kling-v1-6'],
+	serves: {
+		endpoints: { videos: { stream: false } },
+		nativeFormats: [],
+		listsModels: false,
+		readsBalance: false,
+		sockets: [],
+	},
+}

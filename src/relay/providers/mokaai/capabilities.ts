@@ -1,0 +1,16 @@
+import { CHANNEL_TYPE } from '@shared/channel-type'
+import type { ChannelTypeDescription } from '../types'
+
+export const mokaaiType: ChannelTypeDescription = {
+	type: CHANNEL_TYPE.mokaai,
+	name: 'MokaAI M3E',
+	defaultBaseUrl: '',
+	defaultModels: ['m3e-base', 'm3e-small', 'm3e-large'],
+	serves: {
+		endpoints: { embeddings: { stream: false } },
+		nativeFormats: [],
+		listsModels: true,
+		readsBalance: false,
+		sockets: [],
+	},
+}
