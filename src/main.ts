@@ -48,6 +48,8 @@ async function serve(config: Config) {
 		await retention.stop()
 		stopWatchingChanges()
 		await app.stop()
+		// What this node holds of busy wallets goes back to them (a killed node's waits for its lease to run out).
+		await relay.ledger.allowances?.returnAll()
 		redis?.close()
 		await walCheckpointer.stop()
 		await store.close()

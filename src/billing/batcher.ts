@@ -12,12 +12,13 @@
  *
  * On Postgres it also gathers the wallet holds of calls in flight (`walletHolds`, wallet-batch.ts):
  * a batch's reserves are one statement and its settles another, where each would otherwise be
- * several round trips of its own. What the batch statement did not take or settle is answered as
+ * several round trips of its own; the charges of calls held in allowances (allowances.ts) go with the settles. What the batch statement did not take or settle is answered as
  * such, and the caller does it the one-at-a-time way (holds.ts).
  */
 import type { Store, Work } from '@/db'
 import { nowSeconds } from '@/lib/clock'
-import { reserveMany, type SettledMany, settleMany, type WalletReservation, type WalletSettlement } from './wallet-batch'
+import { ALLOWANCE, type Allowances, createAllowances } from './allowances'
+import { type AllowanceCharge, reserveMany, type SettledMany, settleMany, type WalletReservation, type WalletSettlement } from './wallet-batch'
 
 /** Wallet holds gathered across calls in flight (Postgres only). */
 export interface WalletHolds {
@@ -25,19 +26,28 @@ export interface WalletHolds {
 	reserve(reservation: WalletReservation): Promise<boolean>
 	/** Answers the charge and the balance after it, or undefined: nothing settled, settle it one at a time. */
 	settle(settlement: WalletSettlement): Promise<{ charged: number; balance: number } | undefined>
+	/** A charge of a call held in an allowance (allowances.ts): answers the wallet's balance after it, or undefined: the allowance was gone. */
+	charge(charge: AllowanceCharge): Promise<number | undefined>
 }
 
 /** `dialect` lets a unit of work pick the cheaper statement where the dialects differ. */
-export type Executor = Pick<Store, 'transaction' | 'dialect'> & { readonly walletHolds?: WalletHolds }
+export type Executor = Pick<Store, 'transaction' | 'dialect'> & { readonly walletHolds?: WalletHolds; readonly allowances?: Allowances }
+
+interface ExecutorOptions {
+	/** Hold busy wallets' calls from allowances of this node (`<node name>/<boot id>`; Postgres only). */
+	allowancesOf?: string
+	maxBatch?: number
+}
 
 type Entry =
 	| { kind: 'work'; work: Work<unknown>; resolve(value: unknown): void; reject(error: unknown): void }
 	| { kind: 'reserve'; reservation: WalletReservation; resolve(held: boolean): void }
 	| { kind: 'settle'; settlement: WalletSettlement; resolve(settled: { charged: number; balance: number } | undefined): void }
+	| { kind: 'charge'; charge: AllowanceCharge; resolve(balance: number | undefined): void }
 
 type WorkEntry = Extract<Entry, { kind: 'work' }>
 
-export function createBatchingExecutor(store: Store, maxBatch = 256): Executor {
+export function createBatchingExecutor(store: Store, { allowancesOf, maxBatch = 256 }: ExecutorOptions = {}): Executor {
 	let queue: Entry[] = []
 	let running = false
 	let scheduled = false
@@ -66,9 +76,13 @@ export function createBatchingExecutor(store: Store, maxBatch = 256): Executor {
 		for (const entry of batch) entry.resolve(held.has(entry.reservation.requestId))
 	}
 
-	async function runSettles(batch: Extract<Entry, { kind: 'settle' }>[]) {
-		const settled: SettledMany = await settleMany(read, batch.map((entry) => entry.settlement), nowSeconds()).catch(() => new Map())
-		for (const entry of batch) entry.resolve(settled.get(entry.settlement.requestId))
+	/** The batch's settles and allowance charges, one statement; what it did not apply is answered as such. */
+	async function runSettles(settles: Extract<Entry, { kind: 'settle' }>[], charges: Extract<Entry, { kind: 'charge' }>[]) {
+		const now = nowSeconds()
+		const settled: SettledMany = await settleMany(read, settles.map((entry) => entry.settlement), charges.map((entry) => entry.charge), now, allowancesOf ?? '', now + ALLOWANCE.leaseSeconds)
+			.catch(() => new Map())
+		for (const entry of settles) entry.resolve(settled.get(entry.settlement.requestId))
+		for (const entry of charges) entry.resolve(settled.get(entry.charge.requestId)?.balance)
 	}
 
 	async function flush() {
@@ -81,9 +95,10 @@ export function createBatchingExecutor(store: Store, maxBatch = 256): Executor {
 			const works = batch.filter((entry): entry is WorkEntry => entry.kind === 'work')
 			const reserves = batch.filter((entry): entry is Extract<Entry, { kind: 'reserve' }> => entry.kind === 'reserve')
 			const settles = batch.filter((entry): entry is Extract<Entry, { kind: 'settle' }> => entry.kind === 'settle')
+			const charges = batch.filter((entry): entry is Extract<Entry, { kind: 'charge' }> => entry.kind === 'charge')
 			if (works.length > 0) await runWorks(works)
 			if (reserves.length > 0) await runReserves(reserves)
-			if (settles.length > 0) await runSettles(settles)
+			if (settles.length > 0 || charges.length > 0) await runSettles(settles, charges)
 		} finally {
 			running = false
 			if (queue.length > 0) schedule()
@@ -101,7 +116,7 @@ export function createBatchingExecutor(store: Store, maxBatch = 256): Executor {
 		schedule()
 	}
 
-	return {
+	const executor: Executor = {
 		dialect: store.dialect,
 		transaction<Result>(work: Work<Result>): Promise<Result> {
 			return new Promise<Result>((resolve, reject) => {
@@ -111,6 +126,9 @@ export function createBatchingExecutor(store: Store, maxBatch = 256): Executor {
 		walletHolds: store.dialect === 'pg' ? {
 			reserve: (reservation) => new Promise((resolve) => enqueue({ kind: 'reserve', reservation, resolve })),
 			settle: (settlement) => new Promise((resolve) => enqueue({ kind: 'settle', settlement, resolve })),
+			charge: (charge) => new Promise((resolve) => enqueue({ kind: 'charge', charge, resolve })),
 		} : undefined,
 	}
+	if (store.dialect !== 'pg' || !allowancesOf) return executor
+	return { ...executor, allowances: createAllowances(executor, allowancesOf) }
 }

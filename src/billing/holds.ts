@@ -17,7 +17,7 @@ import { releasePlanHold, settlePlanHold, takeFromPlan, takeMoreFromPlan, type P
 
 export const HOLD_STATE = { pending: 'pending', settled: 'settled', voided: 'voided' } as const
 /** A request still running after this long has lost its hold to the reconciler. */
-const HOLD_LIFETIME_SECONDS = 3600
+export const HOLD_LIFETIME_SECONDS = 3600
 
 export class InsufficientQuotaError extends Error {
 	constructor(readonly owner: 'user' | 'token') {
@@ -44,11 +44,11 @@ interface Reservation {
  * `execute` where only the number of changed rows matters): building them with the query builder
  * cost more than running them.
  */
-const TAKE_USER = 'UPDATE users SET quota = quota - $1 WHERE id = $2 AND quota >= $1'
+export const TAKE_USER = 'UPDATE users SET quota = quota - $1 WHERE id = $2 AND quota >= $1'
 const TAKE_TOKEN = 'UPDATE tokens SET remain_quota = remain_quota - $1 WHERE id = $2 AND remain_quota >= $1'
 const GIVE_USER = 'UPDATE users SET quota = quota + $1 WHERE id = $2'
 const GIVE_TOKEN = 'UPDATE tokens SET remain_quota = remain_quota + $1 WHERE id = $2'
-const INSERT_HOLD = 'INSERT INTO quota_holds (request_id, user_id, token_id, token_limited, amount, node, deadline) VALUES ($1, $2, $3, $4, $5, $6, $7)'
+export const INSERT_HOLD = 'INSERT INTO quota_holds (request_id, user_id, token_id, token_limited, amount, node, deadline) VALUES ($1, $2, $3, $4, $5, $6, $7)'
 const INSERT_PLAN_HOLD = `INSERT INTO quota_holds (request_id, user_id, token_id, token_limited, amount, node, deadline, subscription_id, periods)
 	VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`
 const CLOSE_HOLD = 'UPDATE quota_holds SET state = $2, reason = $3, closed_at = $4 WHERE request_id = $1 AND state = \'pending\' RETURNING user_id, token_id, token_limited, amount, subscription_id, periods'
@@ -84,6 +84,8 @@ export async function reserve(ledger: Executor, reservation: Reservation): Promi
 	const { requestId, userId, tokenId, tokenLimited, amount, node, sources } = reservation
 	if (!Number.isSafeInteger(amount) || amount <= 0) throw new Error('a hold must be a positive whole number of quota')
 	const limited = tokenId > 0 && tokenLimited
+	// A busy wallet's calls are held from this node's allowance of it, in memory (allowances.ts).
+	if (ledger.allowances && !sources?.length && !limited && await ledger.allowances.reserve({ requestId, userId, tokenId, amount })) return 0
 	// The wallet's holds of calls in flight are taken together where the executor can (Postgres):
 	// what the batch did not take is taken below, one transaction for this hold alone.
 	if (ledger.walletHolds && !sources?.length) {
@@ -151,7 +153,7 @@ export interface Settlement {
  * `balance`: the user's quota once the call is settled, when `readBalance` asked for it (a call a
  * subscription paid leaves it as it was). `subscriptionId`: the subscription that paid, absent for the wallet.
  */
-type SettleOutcome = { settled: false } | { settled: true; charged: number; shortfall: number; balance?: number; subscriptionId?: number }
+export type SettleOutcome = { settled: false } | { settled: true; charged: number; shortfall: number; balance?: number; subscriptionId?: number }
 
 /**
  * Moves a pending hold to settled, returns or takes the difference to the actual cost, counts the
@@ -159,6 +161,7 @@ type SettleOutcome = { settled: false } | { settled: true; charged: number; shor
  * balance cannot cover a cost above the hold, it is charged what it has and the log says so.
  */
 export async function settle(ledger: Executor, settlement: Settlement): Promise<SettleOutcome> {
+	if (ledger.allowances?.holds(settlement.requestId)) return ledger.allowances.settle(settlement)
 	const { heldFromWallet, log } = settlement
 	const actual = Math.max(0, settlement.actual)
 	if (ledger.walletHolds && heldFromWallet !== undefined && actual <= heldFromWallet) {
@@ -218,8 +221,7 @@ export function* settleWork(settlement: Settlement, dialect: Executor['dialect']
 	if (channelId) yield* execute(COUNT_CHANNEL, [charged, channelId])
 	const shortfall = Math.max(0, actual - charged)
 	if (log) {
-		const withShortfall = shortfall > 0 ? { ...log.other, admin_info: { ...(log.other.admin_info as object | undefined), shortfall } } : log.other
-		const other = subscriptionId ? { ...withShortfall, subscription_id: subscriptionId } : withShortfall
+		const other = loggedOther(log.other, shortfall, subscriptionId)
 		yield* execute(INSERT_CONSUME_LOG, [
 			userId, log.type ?? LOG_TYPE.consume, charged, tokenId, channelId, requestId, log.username, log.tokenName, log.modelName, log.group,
 			log.promptTokens, log.completionTokens, log.useTime, log.isStream, log.channelName, log.ip, log.content, JSON.stringify(other),
@@ -227,6 +229,12 @@ export function* settleWork(settlement: Settlement, dialect: Executor['dialect']
 		])
 	}
 	return { settled: true, charged, shortfall, balance, ...(subscriptionId ? { subscriptionId } : {}) } as const
+}
+
+/** A consume log's `other`, with what the balance could not cover (for admins) and the subscription that paid. */
+export function loggedOther(other: Record<string, unknown>, shortfall: number, subscriptionId = 0): Record<string, unknown> {
+	const withShortfall = shortfall > 0 ? { ...other, admin_info: { ...(other.admin_info as object | undefined), shortfall } } : other
+	return subscriptionId ? { ...withShortfall, subscription_id: subscriptionId } : withShortfall
 }
 
 /** Takes up to `extra` more from the wallet, never below zero; answers what it took. */
@@ -254,5 +262,14 @@ export function* voidHoldWork(requestId: string, reason: string) {
 
 /** Returns a pending hold in full: the call failed before producing anything billable. */
 export async function voidHold(ledger: Executor, requestId: string, reason: string): Promise<boolean> {
+	if (ledger.allowances?.release(requestId)) return true
 	return (await ledger.transaction(() => voidHoldWork(requestId, reason))) !== undefined
+}
+
+/**
+ * Makes the call's hold a hold row of its own when it is held in an allowance's memory: before a
+ * unit of work of the caller's own settles or adopts it (a task's hand-over, a refused task).
+ */
+export async function materialiseHold(ledger: Executor, requestId: string): Promise<void> {
+	await ledger.allowances?.materialise(requestId)
 }

@@ -1,11 +1,12 @@
 /**
  * Frees holds whose owner can no longer close them (docs/architecture.md#the-ledger): at start-up every pending hold of
- * an earlier run of this node, and every 30 s any pending hold past its deadline. Each is voided
+ * an earlier run of this node, and every 2 s any pending hold past its deadline — a call's after an
+ * hour, an allowance's (allowances.ts) once its node stopped renewing the lease, which is why it looks this often. Each is voided
  * with reason `interrupted` and the user's log says so. The hold of an async task that is still
  * alive is never freed here, whatever its deadline: the task's end settles or returns it
  * (task-holds.ts).
  */
-import { eq } from 'drizzle-orm'
+import { and, eq, lt, ne, or, sql } from 'drizzle-orm'
 import { LOG_TYPE } from '@shared/log'
 import { rows, type Store } from '@/db'
 import { nowSeconds } from '@/lib/clock'
@@ -14,7 +15,7 @@ import { HOLD_STATE, voidHoldWork } from './holds'
 import { isLiveTaskHold } from './task-holds'
 import { storedLine } from '@shared/messages/logs'
 
-const RECONCILE_INTERVAL_MS = 30_000
+const RECONCILE_INTERVAL_MS = 2_000
 export const INTERRUPTED = 'interrupted'
 
 /** `node` values look like `<node name>/<boot id>`, so a restarted node recognises its old holds. */
@@ -26,10 +27,11 @@ export async function reconcileHolds(store: Store, currentInstance: string): Pro
 	const { quotaHolds } = store.tables
 	const earlierRun = currentInstance.slice(0, currentInstance.lastIndexOf('/') + 1)
 	const now = nowSeconds()
-	// Pending holds are few (requests in flight), and the (state, deadline) index finds them.
-	const pending = await store.db.select({ requestId: quotaHolds.requestId, node: quotaHolds.node, deadline: quotaHolds.deadline })
-		.from(quotaHolds).where(eq(quotaHolds.state, HOLD_STATE.pending))
-	const orphaned = pending.filter((hold) => hold.deadline < now || (hold.node.startsWith(earlierRun) && hold.node !== currentInstance))
+	// Pending holds are few (requests in flight and allowances), and the partial index on them finds them.
+	const orphaned = await store.db.select({ requestId: quotaHolds.requestId }).from(quotaHolds).where(and(
+		eq(quotaHolds.state, HOLD_STATE.pending),
+		or(lt(quotaHolds.deadline, now), and(eq(sql`substr(${quotaHolds.node}, 1, ${earlierRun.length})`, earlierRun), ne(quotaHolds.node, currentInstance))),
+	))
 	let freed = 0
 	for (const { requestId } of orphaned) {
 		const voided = await store.transaction(function* (tx, tables) {

@@ -80,50 +80,71 @@ const RESERVE_MANY = `WITH input AS (
 )
 SELECT request_id FROM inserted`
 
+/**
+ * Settles the batch's wallet holds and applies its allowance charges (allowances.ts), in one
+ * statement. A settle closes its pending hold (its own wallet hold, charge within it) and returns
+ * the rest; a charge takes what its call cost from its allowance (guarded: still pending, enough
+ * left; its lease renewed) and records a settled hold row for the call. Both then count on user,
+ * token and channel and write their consume log.
+ */
 const SETTLE_MANY = `WITH input AS (
 	SELECT * FROM json_to_recordset(CAST($1 AS text)::json) AS i(
-		request_id text, actual bigint, channel_id bigint, logged boolean, log_type bigint, username text, token_name text, model_name text,
-		"group" text, prompt_tokens bigint, completion_tokens bigint, use_time bigint, is_stream boolean, channel_name text, ip text,
-		content text, other text, cost bigint)
+		request_id text, allowance_id text, user_id bigint, token_id bigint, held bigint, actual bigint, channel_id bigint, logged boolean,
+		log_type bigint, username text, token_name text, model_name text, "group" text, prompt_tokens bigint, completion_tokens bigint,
+		use_time bigint, is_stream boolean, channel_name text, ip text, content text, other text, cost bigint)
 ), closed AS (
 	UPDATE quota_holds SET state = 'settled', closed_at = $2, charged = input.actual
 	FROM input
-	WHERE quota_holds.request_id = input.request_id AND quota_holds.state = 'pending' AND quota_holds.subscription_id = 0
-		AND quota_holds.amount >= input.actual
+	WHERE input.allowance_id IS NULL AND quota_holds.request_id = input.request_id AND quota_holds.state = 'pending'
+		AND quota_holds.subscription_id = 0 AND quota_holds.amount >= input.actual
 	RETURNING quota_holds.request_id, quota_holds.user_id, quota_holds.token_id, quota_holds.token_limited, quota_holds.amount, input.actual, input.channel_id
+), spent AS (
+	UPDATE quota_holds SET amount = quota_holds.amount - wanted.total, deadline = $4
+	FROM (SELECT allowance_id, SUM(actual) AS total FROM input WHERE allowance_id IS NOT NULL GROUP BY allowance_id) wanted
+	WHERE quota_holds.request_id = wanted.allowance_id AND quota_holds.state = 'pending' AND quota_holds.amount >= wanted.total
+	RETURNING quota_holds.request_id
+), charged AS (
+	SELECT request_id, user_id, token_id, held, actual, channel_id FROM input WHERE allowance_id IN (SELECT request_id FROM spent)
+), recorded AS (
+	INSERT INTO quota_holds (request_id, user_id, token_id, token_limited, amount, charged, state, node, deadline, closed_at)
+	SELECT request_id, user_id, token_id, false, held, actual, 'settled', $3, $2, $2 FROM charged
+), done AS (
+	SELECT request_id, user_id, token_id, token_limited, amount - actual AS refund, actual, channel_id FROM closed
+	UNION ALL
+	SELECT request_id, user_id, token_id, false, 0, actual, channel_id FROM charged
 ), users_locked AS (
-	SELECT id FROM users WHERE id IN (SELECT user_id FROM closed) ORDER BY id FOR UPDATE
+	SELECT id FROM users WHERE id IN (SELECT user_id FROM done) ORDER BY id FOR UPDATE
 ), users_counted AS (
-	UPDATE users SET quota = users.quota + done.refund, used_quota = users.used_quota + done.charged, request_count = users.request_count + done.calls
-	FROM (SELECT user_id, SUM(amount - actual) AS refund, SUM(actual) AS charged, COUNT(*) AS calls
-		FROM closed WHERE user_id IN (SELECT id FROM users_locked) GROUP BY user_id) done
-	WHERE users.id = done.user_id
+	UPDATE users SET quota = users.quota + counted.refund, used_quota = users.used_quota + counted.charged, request_count = users.request_count + counted.calls
+	FROM (SELECT user_id, SUM(refund) AS refund, SUM(actual) AS charged, COUNT(*) AS calls
+		FROM done WHERE user_id IN (SELECT id FROM users_locked) GROUP BY user_id) counted
+	WHERE users.id = counted.user_id
 	RETURNING users.id, users.quota
 ), tokens_locked AS (
-	SELECT id FROM tokens WHERE id IN (SELECT token_id FROM closed) AND (SELECT COUNT(*) FROM users_counted) >= 0 ORDER BY id FOR UPDATE
+	SELECT id FROM tokens WHERE id IN (SELECT token_id FROM done) AND (SELECT COUNT(*) FROM users_counted) >= 0 ORDER BY id FOR UPDATE
 ), tokens_counted AS (
-	UPDATE tokens SET remain_quota = tokens.remain_quota + done.refund, used_quota = tokens.used_quota + done.charged, accessed_time = $2
-	FROM (SELECT token_id, SUM(CASE WHEN token_limited THEN amount - actual ELSE 0 END) AS refund, SUM(actual) AS charged
-		FROM closed WHERE token_id IN (SELECT id FROM tokens_locked) GROUP BY token_id) done
-	WHERE tokens.id = done.token_id
+	UPDATE tokens SET remain_quota = tokens.remain_quota + counted.refund, used_quota = tokens.used_quota + counted.charged, accessed_time = $2
+	FROM (SELECT token_id, SUM(CASE WHEN token_limited THEN refund ELSE 0 END) AS refund, SUM(actual) AS charged
+		FROM done WHERE token_id IN (SELECT id FROM tokens_locked) GROUP BY token_id) counted
+	WHERE tokens.id = counted.token_id
 	RETURNING tokens.id
 ), channels_locked AS (
-	SELECT id FROM channels WHERE id IN (SELECT channel_id FROM closed) AND (SELECT COUNT(*) FROM tokens_counted) >= 0 ORDER BY id FOR UPDATE
+	SELECT id FROM channels WHERE id IN (SELECT channel_id FROM done) AND (SELECT COUNT(*) FROM tokens_counted) >= 0 ORDER BY id FOR UPDATE
 ), channels_counted AS (
-	UPDATE channels SET used_quota = channels.used_quota + done.charged
-	FROM (SELECT channel_id, SUM(actual) AS charged FROM closed WHERE channel_id IN (SELECT id FROM channels_locked) GROUP BY channel_id) done
-	WHERE channels.id = done.channel_id
+	UPDATE channels SET used_quota = channels.used_quota + counted.charged
+	FROM (SELECT channel_id, SUM(actual) AS charged FROM done WHERE channel_id IN (SELECT id FROM channels_locked) GROUP BY channel_id) counted
+	WHERE channels.id = counted.channel_id
 ), logged AS (
 	INSERT INTO logs (user_id, type, quota, token_id, channel_id, request_id, username, token_name, model_name, "group",
 		prompt_tokens, completion_tokens, use_time, is_stream, channel_name, ip, content, other, cost, subscription_id)
-	SELECT closed.user_id, input.log_type, closed.actual, closed.token_id, input.channel_id, input.request_id, input.username, input.token_name,
+	SELECT done.user_id, input.log_type, done.actual, done.token_id, input.channel_id, input.request_id, input.username, input.token_name,
 		input.model_name, input."group", input.prompt_tokens, input.completion_tokens, input.use_time, input.is_stream, input.channel_name,
 		input.ip, input.content, input.other, input.cost, 0
-	FROM closed JOIN input ON input.request_id = closed.request_id
+	FROM done JOIN input ON input.request_id = done.request_id
 	WHERE input.logged
 )
-SELECT closed.request_id, closed.actual, users_counted.quota
-FROM closed LEFT JOIN users_counted ON users_counted.id = closed.user_id`
+SELECT done.request_id, done.actual, users_counted.quota
+FROM done LEFT JOIN users_counted ON users_counted.id = done.user_id`
 
 type Read = <Row>(text: string, params: unknown[]) => Promise<Row[]>
 
@@ -139,19 +160,41 @@ export async function reserveMany(read: Read, reservations: readonly WalletReser
 	return new Set(rows.map((row) => row.request_id))
 }
 
-/** What a batch settled: per request id, the charge and the user's balance after the batch. */
+/** A call held in an allowance (allowances.ts), charged within what the allowance held for it. */
+export interface AllowanceCharge {
+	requestId: string
+	allowanceId: string
+	userId: number
+	tokenId: number
+	held: number
+	charged: number
+	channelId: number
+	log: WalletSettlement['log']
+}
+
+/** What a batch settled or charged: per request id, the charge and the user's wallet balance after the batch. */
 export type SettledMany = Map<string, { charged: number; balance: number }>
 
-/** Settles every hold of the batch it can, in one statement; the others changed nothing. */
-export async function settleMany(read: Read, settlements: readonly WalletSettlement[], now: number): Promise<SettledMany> {
-	const input = settlements.map(({ requestId, actual, channelId, log }) => ({
-		request_id: requestId, actual, channel_id: channelId, logged: log !== undefined,
-		...(log ? {
-			log_type: log.type, username: log.username, token_name: log.tokenName, model_name: log.modelName, group: log.group,
-			prompt_tokens: log.promptTokens, completion_tokens: log.completionTokens, use_time: log.useTime, is_stream: log.isStream,
-			channel_name: log.channelName, ip: log.ip, content: log.content, other: log.other, cost: log.cost,
-		} : {}),
-	}))
-	const rows = await read<{ request_id: string; actual: number; quota: number | null }>(SETTLE_MANY, [JSON.stringify(input), now])
+/**
+ * Settles every hold of the batch it can and applies every charge whose allowance is still
+ * pending, in one statement; the others changed nothing. `node` and `leaseDeadline` are the
+ * allowances' node and its lease renewed by the charges.
+ */
+export async function settleMany(
+	read: Read, settlements: readonly WalletSettlement[], charges: readonly AllowanceCharge[], now: number, node: string, leaseDeadline: number,
+): Promise<SettledMany> {
+	const logColumns = (log: WalletSettlement['log']) => log ? {
+		log_type: log.type, username: log.username, token_name: log.tokenName, model_name: log.modelName, group: log.group,
+		prompt_tokens: log.promptTokens, completion_tokens: log.completionTokens, use_time: log.useTime, is_stream: log.isStream,
+		channel_name: log.channelName, ip: log.ip, content: log.content, other: log.other, cost: log.cost,
+	} : {}
+	const input = [
+		...settlements.map(({ requestId, actual, channelId, log }) => ({ request_id: requestId, actual, channel_id: channelId, logged: log !== undefined, ...logColumns(log) })),
+		...charges.map(({ requestId, allowanceId, userId, tokenId, held, charged, channelId, log }) => ({
+			request_id: requestId, allowance_id: allowanceId, user_id: userId, token_id: tokenId, held, actual: charged, channel_id: channelId,
+			logged: log !== undefined, ...logColumns(log),
+		})),
+	]
+	const rows = await read<{ request_id: string; actual: number; quota: number | null }>(SETTLE_MANY, [JSON.stringify(input), now, node, leaseDeadline])
 	return new Map(rows.map((row) => [row.request_id, { charged: Number(row.actual), balance: Number(row.quota ?? 0) }]))
 }

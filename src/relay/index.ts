@@ -38,13 +38,14 @@ export function createRelayServices(dependencies: Dependencies, outbound: RelayS
 	})
 	changes.subscribe('channels', () => routing.invalidate())
 	const keyHealth = createSharedKeyHealth(dependencies)
+	const instance = nodeInstance(dependencies.config.nodeName, randomString(8))
 	return {
 		routing,
 		router: keyRouter(routing, keyHealth, dependencies.options),
 		keyHealth,
 		keyOutcomes: createKeyOutcomeRecorder(store, { onWriteError: (error) => logger.warn('recording key outcomes failed', { error: String(error) }) }),
 		authenticate: createTokenAuthenticator(dependencies),
-		ledger: createBatchingExecutor(store),
+		ledger: createBatchingExecutor(store, { allowancesOf: instance }),
 		outbound,
 		async disableChannel(channelId, reason) {
 			routing.remove(channelId)
@@ -57,7 +58,7 @@ export function createRelayServices(dependencies: Dependencies, outbound: RelayS
 			if (changed.key || changed.channel) logger.warn('key disabled automatically', { channelId, key: keyIndex, channel: changed.channel, reason: inEnglish(statusReasonMessage(reason)) })
 		},
 		recordResponseTime: createResponseTimeRecorder(store),
-		nodeInstance: nodeInstance(dependencies.config.nodeName, randomString(8)),
+		nodeInstance: instance,
 		sensitiveWords: createSensitiveWords(dependencies.options),
 		quotaReminder: createQuotaReminder(dependencies),
 		metrics: new RelayMetrics((model) => routing.servesModel(model)),

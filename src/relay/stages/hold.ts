@@ -10,7 +10,7 @@
  * after a failure is always safe.
  */
 import type { Dependencies } from '@/dependencies'
-import { InsufficientQuotaError, reserve } from '@/billing/holds'
+import { InsufficientQuotaError, materialiseHold, reserve } from '@/billing/holds'
 import type { ActiveSubscription } from '@/billing/subscription-book'
 import type { Usage } from '@/billing/price'
 import { relayErrors } from '../errors'
@@ -93,6 +93,7 @@ export class CallScope {
 	async settleWith(settlement: () => Promise<void>): Promise<void> {
 		if (this.state !== 'held') return
 		this.close()
+		await materialiseHold(this.relay.ledger, this.call.requestId)
 		await settlement()
 	}
 
@@ -107,6 +108,7 @@ export class CallScope {
 		if (!this.answeredBy) throw new Error('a hold is handed to a task only once an upstream took it')
 		this.close()
 		try {
+			await materialiseHold(this.relay.ledger, this.call.requestId)
 			await adoption()
 		} catch (error) {
 			await voidCall(this.dependencies, this.relay, this.call, 'upstream_failed')
