@@ -15,7 +15,7 @@ import { createSessions } from '@/auth/session'
 import { createSharedChangeFeed } from './db/shared-change-feed'
 import { createRelay, createRelayServices } from './relay'
 import { metricsRoutes } from './relay/metrics-route'
-import { createClientAddress } from './lib/client-address'
+import { createClientAddress, type RequestPeer } from './lib/client-address'
 import { nowSeconds } from './lib/clock'
 import { createSecretBox } from './lib/crypto'
 import { createLogger, type Logger } from './lib/logger'
@@ -105,11 +105,12 @@ export async function createApp(input: AppInput) {
 		policy: 'upstream', timeouts: { connect: connectMs, firstByte: firstByteMs, idle: idleMs },
 	}))
 	// The console renders pages by calling the API in-process, so it is handed the app's own handler.
+	const api = createApi(dependencies, { server: (): RequestPeer => app.server })
 	const app = new Elysia({ websocket: webSocketSettings(input.config) })
-		.use(openApiRoutes({ routes: (): readonly unknown[] => app.routes }))
+		.use(openApiRoutes({ routes: (): Promise<readonly unknown[]> => api.withManagementRoutes(app.routes) }))
 		.use(createRelay(dependencies, relay))
 		.use(metricsRoutes(dependencies, relay))
-		.use(createApi(dependencies))
+		.use(api.plugin)
 		.use(await createConsole({
 			handleApi: (request: Request): Promise<Response> => app.handle(request),
 			sessionUserId: async (headers) => (await dependencies.sessions.fromHeaders(headers))?.sub,
