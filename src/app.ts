@@ -107,7 +107,7 @@ export async function createApp(input: AppInput) {
 	// The console renders pages by calling the API in-process, so it is handed the app's own handler.
 	const api = createApi(dependencies, { server: (): RequestPeer => app.server })
 	const app = new Elysia({ websocket: webSocketSettings(input.config) })
-		.use(openApiRoutes({ routes: (): Promise<readonly unknown[]> => api.withManagementRoutes(app.routes) }))
+		.use(openApiRoutes({ routes: (): Promise<readonly unknown[]> => routes() }))
 		.use(createRelay(dependencies, relay))
 		.use(metricsRoutes(dependencies, relay))
 		.use(api.plugin)
@@ -115,7 +115,9 @@ export async function createApp(input: AppInput) {
 			handleApi: (request: Request): Promise<Response> => app.handle(request),
 			sessionUserId: async (headers) => (await dependencies.sessions.fromHeaders(headers))?.sub,
 		}))
-	return { app, dependencies, relay, changes, redis }
+	/** Every route the app serves, the management API's loaded first. */
+	const routes = () => api.withManagementRoutes(app.routes)
+	return { app, routes, dependencies, relay, changes, redis }
 }
 
 export type App = Awaited<ReturnType<typeof createApp>>['app']

@@ -2,7 +2,7 @@
  * The management API under `/api`, answering in the envelope. What must answer at once is built at
  * start: the public reads of `./status` (`/api/status` is what load balancers and the bench poll).
  * Every other route is in `./routes.ts`, which is imported and built on the first request for one
- * and then handed that request and every later one (idle memory: docs/performance.md#idle-memory);
+ * and then handed that request and every later one (docs/performance.md, "Idle memory");
  * only that first request waits for the import.
  *
  * The error envelope is a global hook, so it also answers the app's other failures (an unknown
@@ -18,7 +18,8 @@ import { noStore } from './plugins/no-store'
 import { parseApiBody } from './plugins/request-body'
 import { statusRoutes } from './status'
 
-type ManagementRoutes = { handle(request: Request): Promise<Response>; readonly routes: readonly { path: string }[] }
+type ManagementRoute = { method: string; path: string }
+type ManagementRoutes = { handle(request: Request): Promise<Response>; readonly routes: readonly ManagementRoute[] }
 
 const isManagementPath = (path: string) => path === '/api' || path.startsWith('/api/')
 
@@ -49,10 +50,10 @@ export function createApi(dependencies: Dependencies, { server }: { server: () =
 		.use(statusRoutes(dependencies))
 
 	/**
-	 * The app's routes with the whole management API's in place of those above (for the OpenAPI
-	 * document, in the order they had when the API was built at start); loads the API.
+	 * The app's routes with the whole management API's in place of those above, in the order they
+	 * had when the API was built at start (the OpenAPI document lists them); loads the API.
 	 */
-	async function withManagementRoutes<Route extends { path: string }>(appRoutes: readonly Route[]): Promise<readonly unknown[]> {
+	async function withManagementRoutes<Route extends { path: string }>(appRoutes: readonly Route[]): Promise<readonly (Route | ManagementRoute)[]> {
 		const management = (await load()).routes
 		const first = appRoutes.findIndex((route) => isManagementPath(route.path))
 		const others = appRoutes.filter((route) => !isManagementPath(route.path))
