@@ -104,8 +104,8 @@ export async function createApp(input: AppInput) {
 	const relay = createRelayServices(dependencies, openerWith(dependencies.fetch, {
 		policy: 'upstream', timeouts: { connect: connectMs, firstByte: firstByteMs, idle: idleMs },
 	}))
-	// The console renders pages by calling the API in-process, so it is handed the app's own handler.
 	const api = createApi(dependencies, { server: (): RequestPeer => app.server })
+	// The console renders pages by calling the API in-process, so it is handed the app's own handler.
 	const app = new Elysia({ websocket: webSocketSettings(input.config) })
 		.use(openApiRoutes({ routes: (): Promise<readonly unknown[]> => routes() }))
 		.use(createRelay(dependencies, relay))

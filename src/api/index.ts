@@ -42,6 +42,8 @@ export function createApi(dependencies: Dependencies, { server }: { server: () =
 		.use(envelopeErrors(dependencies.logger))
 		// Ahead of the body parser: the routes read the body themselves. The router prefers every
 		// specific route below over these; GET on its own, or the console's `GET /*` would be preferred.
+		// (A HEAD request, a 404 there as the policy has no HEAD, now answers content-length 0: Elysia
+		// measures the answer, already without its body, once more.)
 		.get('/*', answer, { parse: 'none', detail: { hide: true } })
 		.all('/*', answer, { parse: 'none', detail: { hide: true } })
 		.onParse(parseApiBody(dependencies.config.maxBodyBytes))
