@@ -15,7 +15,7 @@ import { createSessions } from '@/auth/session'
 import { createSharedChangeFeed } from './db/shared-change-feed'
 import { createRelay, createRelayServices } from './relay'
 import { metricsRoutes } from './relay/metrics-route'
-import { createClientAddress } from './lib/client-address'
+import { createClientAddress, type RequestPeer } from './lib/client-address'
 import { nowSeconds } from './lib/clock'
 import { createSecretBox } from './lib/crypto'
 import { createLogger, type Logger } from './lib/logger'
@@ -104,17 +104,20 @@ export async function createApp(input: AppInput) {
 	const relay = createRelayServices(dependencies, openerWith(dependencies.fetch, {
 		policy: 'upstream', timeouts: { connect: connectMs, firstByte: firstByteMs, idle: idleMs },
 	}))
+	const api = createApi(dependencies, { server: (): RequestPeer => app.server })
 	// The console renders pages by calling the API in-process, so it is handed the app's own handler.
 	const app = new Elysia({ websocket: webSocketSettings(input.config) })
-		.use(openApiRoutes({ routes: (): readonly unknown[] => app.routes }))
+		.use(openApiRoutes({ routes: (): Promise<readonly unknown[]> => routes() }))
 		.use(createRelay(dependencies, relay))
 		.use(metricsRoutes(dependencies, relay))
-		.use(createApi(dependencies))
+		.use(api.plugin)
 		.use(await createConsole({
 			handleApi: (request: Request): Promise<Response> => app.handle(request),
 			sessionUserId: async (headers) => (await dependencies.sessions.fromHeaders(headers))?.sub,
 		}))
-	return { app, dependencies, relay, changes, redis }
+	/** Every route the app serves, the management API's loaded first. */
+	const routes = () => api.withManagementRoutes(app.routes)
+	return { app, routes, dependencies, relay, changes, redis }
 }
 
 export type App = Awaited<ReturnType<typeof createApp>>['app']

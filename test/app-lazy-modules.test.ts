@@ -3,13 +3,17 @@
  * the first request for the API reference, React and the console's pages on the first page, the
  * tokenizer on the first local count, jose on the first session or JWT-signed upstream call. Each
  * first request is still answered in full. A SQLite node never loads the Postgres migrations' SQL.
- * A provider's adaptor loads with the routing table that has a channel of its type.
+ * A provider's adaptor loads with the routing table that has a channel of its type. The management
+ * API's routes, all but `/api/status` and the other public reads, load on the first request for one.
  */
 import { beforeAll, describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
 
-type Loaded = { openapi: boolean; react: boolean; tokenizer: boolean; jose: boolean; pgMigrations: boolean; anthropicAdaptor: boolean }
-type Report = { atStart: Loaded; afterReference: Loaded; afterPage: Loaded; afterChannel: Loaded; afterRouting: Loaded; statuses: number[]; page: string }
+type Loaded = { openapi: boolean; react: boolean; tokenizer: boolean; jose: boolean; pgMigrations: boolean; anthropicAdaptor: boolean; managementApi: boolean }
+type Report = {
+	atStart: Loaded; afterStatus: Loaded; afterManagement: Loaded; afterReference: Loaded; afterPage: Loaded; afterChannel: Loaded; afterRouting: Loaded
+	statuses: number[]; page: string; firstManagement: unknown
+}
 
 describe('modules loaded on first use', () => {
 	let report: Report
@@ -24,6 +28,18 @@ describe('modules loaded on first use', () => {
 
 	test('a started app has loaded neither the OpenAPI plugin, nor React, nor the tokenizer, nor jose', () => {
 		expect(report.atStart).toMatchObject({ openapi: false, react: false, tokenizer: false, jose: false })
+	})
+
+	test('neither a started app nor /api/status has loaded the management API\'s other routes', () => {
+		expect(report.statuses[3]).toBe(200)
+		expect(report.atStart.managementApi).toBe(false)
+		expect(report.afterStatus.managementApi).toBe(false)
+	})
+
+	test('the first request for another management route loads them and is answered in the envelope', () => {
+		expect(report.afterManagement.managementApi).toBe(true)
+		expect(report.statuses[4]).toBe(401)
+		expect(report.firstManagement).toEqual({ success: false, message: 'not logged in or login expired, please log in again' })
 	})
 
 	test('a started SQLite app has migrated its database without loading the Postgres migrations', () => {

@@ -1,54 +1,67 @@
-/** The management API: one Elysia instance per domain under `/api`, answering in the envelope. */
+/**
+ * The management API under `/api`, answering in the envelope. What must answer at once is built at
+ * start: the public reads of `./status` (`/api/status` is what load balancers and the bench poll).
+ * Every other route is in `./routes.ts`, which is imported and built on the first request for one
+ * and then handed that request and every later one (docs/performance.md, "Idle memory");
+ * only that first request waits for the import.
+ *
+ * The error envelope is a global hook, so it also answers the app's other failures (an unknown
+ * path, a relay route's refused body): it is mounted here at start, and again in `./routes.ts` for
+ * the failures of the routes there.
+ */
 import { Elysia } from 'elysia'
 import type { Dependencies } from '@/dependencies'
-import { channelRoutes } from './channels'
-import { groupRoutes } from './groups'
-import { logRoutes } from './logs'
-import { optionRoutes } from './options'
+import type { RequestPeer } from '@/lib/client-address'
 import { envelopeErrors } from './plugins/envelope'
-import { parseApiBody } from './plugins/request-body'
 import { localizeAnswer } from './plugins/localize'
+import { noStore } from './plugins/no-store'
+import { parseApiBody } from './plugins/request-body'
 import { statusRoutes } from './status'
-import { tokenRoutes } from './tokens'
-import { userRoutes } from './users'
-import { verificationRoutes } from './verification'
-import { oauthRoutes } from './oauth'
-import { redemptionRoutes } from './redemptions'
-import { epayNotifyRoutes, topUpRoutes } from './top-ups'
-import { pricingRoutes } from './pricing'
-import { dataRoutes } from './data'
-import { taskRoutes } from './tasks'
-import { affinityRoutes } from './affinity'
-import { planApiRoutes } from './plans'
-import { docsRoutes } from './docs'
 
-export function createApi(dependencies: Dependencies) {
-	return new Elysia({ prefix: '/api' })
+type ManagementRoute = { method: string; path: string }
+type ManagementRoutes = { handle(request: Request): Promise<Response>; readonly routes: readonly ManagementRoute[] }
+
+const isManagementPath = (path: string) => path === '/api' || path.startsWith('/api/')
+
+/** `server`: the app's listening server, through which handlers read the client's address. */
+export function createApi(dependencies: Dependencies, { server }: { server: () => RequestPeer }) {
+	let loading: Promise<ManagementRoutes> | undefined
+	const load = () => loading ??= import('./routes').then(({ managementRoutes }) => {
+		const routes = managementRoutes(dependencies)
+		// What Elysia gives a mounted plugin (a protected method): the server of the app it is mounted on.
+		const mounted: { getServer: () => RequestPeer } = routes as never
+		mounted.getServer = server
+		return routes
+	}, (error: unknown) => {
+		loading = undefined
+		throw error
+	})
+
+	const answer = async ({ request }: { request: Request }) => (await load()).handle(request)
+	const plugin = new Elysia({ prefix: '/api' })
 		.use(envelopeErrors(dependencies.logger))
-		// Mounted before the JSON parser, which would otherwise read its body first: it wants the raw text.
-		.use(epayNotifyRoutes(dependencies))
-		// Every body through the one bounded reader: JSON (also without a content type), forms as text fields.
+		// Ahead of the body parser: the routes read the body themselves. The router prefers every
+		// specific route below over these; GET on its own, or the console's `GET /*` would be preferred.
+		// (A HEAD request, a 404 there as the policy has no HEAD, now answers content-length 0: Elysia
+		// measures the answer, already without its body, once more.)
+		.get('/*', answer, { parse: 'none', detail: { hide: true } })
+		.all('/*', answer, { parse: 'none', detail: { hide: true } })
 		.onParse(parseApiBody(dependencies.config.maxBodyBytes))
-		.onAfterHandle(({ set }) => {
-			set.headers['cache-control'] = 'no-store'
-		})
-		// Every answer's message in the caller's language.
+		.onAfterHandle(noStore)
 		.onAfterHandle(localizeAnswer)
 		.use(statusRoutes(dependencies))
-		.use(userRoutes(dependencies))
-		.use(verificationRoutes(dependencies))
-		.use(oauthRoutes(dependencies))
-		.use(channelRoutes(dependencies))
-		.use(groupRoutes(dependencies))
-		.use(tokenRoutes(dependencies))
-		.use(logRoutes(dependencies))
-		.use(optionRoutes(dependencies))
-		.use(redemptionRoutes(dependencies))
-		.use(topUpRoutes(dependencies))
-		.use(pricingRoutes(dependencies))
-		.use(dataRoutes(dependencies))
-		.use(taskRoutes(dependencies))
-		.use(affinityRoutes(dependencies))
-		.use(planApiRoutes(dependencies))
-		.use(docsRoutes(dependencies))
+
+	/**
+	 * The app's routes with the whole management API's in place of those above, in the order they
+	 * had when the API was built at start (the OpenAPI document lists them); loads the API.
+	 */
+	async function withManagementRoutes<Route extends { path: string }>(appRoutes: readonly Route[]): Promise<readonly (Route | ManagementRoute)[]> {
+		const management = (await load()).routes
+		const first = appRoutes.findIndex((route) => isManagementPath(route.path))
+		const others = appRoutes.filter((route) => !isManagementPath(route.path))
+		if (first === -1) return [...others, ...management]
+		return [...others.slice(0, first), ...management, ...others.slice(first)]
+	}
+
+	return { plugin, withManagementRoutes }
 }

@@ -21,7 +21,7 @@ function expectedRefusal(access: Access, kind: CallerKind): 401 | 403 | undefine
 describe('the route policy', () => {
 	test('lists exactly the /api routes the app serves', async () => {
 		const ferry = await createTestApp(databaseTargets()[0]!)
-		const served = ferry.app.routes
+		const served = (await ferry.routes())
 			.filter((route) => route.path.startsWith('/api/'))
 			.map((route) => `${route.method} ${route.path}`)
 			.sort()

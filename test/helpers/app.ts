@@ -37,7 +37,7 @@ export type Answer<Data = any> = { status: number; body: { success: boolean; mes
 
 export async function createTestApp(target: Pick<DatabaseTarget, 'open'>, overrides: Partial<Omit<AppInput, 'store'>> = {}) {
 	const store = await target.open()
-	const { app, dependencies, relay, redis } = await createApp({ config: testConfig, store, logger: silentLogger, passwords: quickPasswords, ...overrides })
+	const { app, routes, dependencies, relay, redis } = await createApp({ config: testConfig, store, logger: silentLogger, passwords: quickPasswords, ...overrides })
 
 	async function call<Data = any>(method: string, path: string, { body, as, headers = {} }: { body?: unknown; as?: Caller; headers?: Record<string, string> } = {}): Promise<Answer<Data>> {
 		const requestHeaders: Record<string, string> = { ...headers }
@@ -80,7 +80,7 @@ export async function createTestApp(target: Pick<DatabaseTarget, 'open'>, overri
 		return login(username, password)
 	}
 
-	return { app, dependencies, relay, redis, store, call, login, loginRoot, createUser, close: async () => {
+	return { app, routes, dependencies, relay, redis, store, call, login, loginRoot, createUser, close: async () => {
 		redis?.close()
 		await store.close()
 	} }

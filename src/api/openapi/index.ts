@@ -133,10 +133,17 @@ async function documentationApp(routes: () => readonly unknown[]) {
 		.use(plugin)
 }
 
-/** `routes`: every route of the app, read when the document is asked for (the app is still being built here). */
-export function openApiRoutes({ routes }: { routes: () => readonly unknown[] }) {
+/**
+ * `routes`: every route of the app, asked for each time the document is (the app is still being
+ * built here, and the management API loads its routes on first use).
+ */
+export function openApiRoutes({ routes }: { routes: () => Promise<readonly unknown[]> }) {
 	let documentation: ReturnType<typeof documentationApp> | undefined
-	const answer = async ({ request }: { request: Request }) => (await (documentation ??= documentationApp(routes))).handle(request)
+	let current: readonly unknown[] = []
+	const answer = async ({ request }: { request: Request }) => {
+		current = await routes()
+		return (await (documentation ??= documentationApp(() => current))).handle(request)
+	}
 	return new Elysia({ name: 'ferry-openapi-routes' })
 		.get(OPENAPI_PATH, answer, { detail: { hide: true } })
 		.get(`${OPENAPI_PATH}/json`, answer, { detail: { hide: true } })

@@ -28,7 +28,7 @@ const plainText = (text: string) => new Response(text, { headers: { 'content-typ
 
 /**
  * The payment service's notify callback (docs/specification/tokens-and-money.md#calls), which is public: its signature is its
- * authentication, and it answers plain `success` or `fail`. `createApi` mounts it ahead of the
+ * authentication, and it answers plain `success` or `fail`. `managementRoutes` mounts it ahead of the
  * JSON body parser, so its POST body is always the raw text.
  */
 export function epayNotifyRoutes(dependencies: Dependencies) {
