@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import OpenAI from 'openai'
 import { DEFAULT_ROOT_PASSWORD } from '@shared/user'
 import { ALLOWANCE } from '@/billing/allowances'
-import { startCluster, type Cluster, type ClusterNode } from '../helpers/cluster'
+import { startCluster, timeUntil, type Cluster, type ClusterNode } from '../helpers/cluster'
 import { startFakeOpenAI, type FakeOpenAI } from '../helpers/fake-openai'
 import { uniquePrefix } from '../helpers/redis'
 import { postgresUrl, redisUrl } from '../helpers/services'
@@ -26,15 +26,6 @@ async function call(node: ClusterNode, method: string, path: string, body: unkno
 	const answer = await response.json() as { success: boolean; message: string; data: any }
 	if (!answer.success) throw new Error(`${method} ${path} on ${node.name} failed: ${answer.message}`)
 	return { answer, cookie: response.headers.get('set-cookie')?.split(';')[0] ?? '' }
-}
-
-async function waitUntil(check: () => Promise<boolean>, limitMs: number): Promise<number | undefined> {
-	const started = performance.now()
-	while (performance.now() - started < limitMs) {
-		if (await check()) return performance.now() - started
-		await Bun.sleep(20)
-	}
-	return undefined
 }
 
 describe.skipIf(!databaseUrl || !redis)('one busy wallet on two Ferry nodes with allowances', () => {
@@ -66,7 +57,7 @@ describe.skipIf(!databaseUrl || !redis)('one busy wallet on two Ferry nodes with
 		const owner = { cookie: login.cookie, userId: login.answer.data.id }
 		const key = (await call(first, 'POST', '/api/token/', { name: `${name}-token`, remain_quota: 0, unlimited_quota: true }, owner)).answer.data[0].key as string
 		for (const node of cluster.nodes) {
-			const ready = await waitUntil(async () => (await fetch(`${node.url}/v1/models`, { headers: { authorization: `Bearer ${key}` } })).ok, 10_000)
+			const ready = await timeUntil(async () => (await fetch(`${node.url}/v1/models`, { headers: { authorization: `Bearer ${key}` } })).ok, 10_000)
 			expect(ready).toBeDefined()
 		}
 		return { userId: owner.userId as number, key }
@@ -90,11 +81,11 @@ describe.skipIf(!databaseUrl || !redis)('one busy wallet on two Ferry nodes with
 	test('each node serves the busy wallet from its own slice, and within a second of the last call both slices are back and the audit is exact', async () => {
 		const { userId, key } = await team('agents')
 		const calls = Array.from({ length: 96 }, (_, index) => stream(cluster.nodes[index % 2]!, key, `agent ${index}`))
-		const sliced = await waitUntil(async () => new Set((await allowances(userId)).map((row) => row.node.split('/')[0])).size === 2, 10_000)
+		const sliced = await timeUntil(async () => new Set((await allowances(userId)).map((row) => row.node.split('/')[0])).size === 2, 10_000)
 		expect(sliced).toBeDefined()
 		expect((await wallet(userId)).quota).toBeGreaterThan(0)
 		for (const text of await Promise.all(calls)) expect(text).toBe('Hello from allowance-upstream')
-		const returned = await waitUntil(async () => (await allowances(userId)).length === 0, 5_000)
+		const returned = await timeUntil(async () => (await allowances(userId)).length === 0, 5_000)
 		expect(returned).toBeDefined()
 		expect(returned!).toBeLessThan(ALLOWANCE.idleReturnMs + 4 * ALLOWANCE.sweepEveryMs + 500)
 		const { quota, used } = await wallet(userId)
@@ -109,7 +100,7 @@ describe.skipIf(!databaseUrl || !redis)('one busy wallet on two Ferry nodes with
 		const [victim, survivor] = cluster.nodes as [ClusterNode, ClusterNode]
 		const onVictim = Array.from({ length: 40 }, (_, index) => stream(victim, key, `slow ${index} [fake-fault:slow-chunks=400]`).then(() => 'finished', () => 'broken'))
 		const onSurvivor = Array.from({ length: 40 }, (_, index) => stream(survivor, key, `slow ${index} [fake-fault:slow-chunks=100]`))
-		const held = await waitUntil(async () => (await allowances(userId)).some((row) => row.node.startsWith(`${victim.name}/`)), 10_000)
+		const held = await timeUntil(async () => (await allowances(userId)).some((row) => row.node.startsWith(`${victim.name}/`)), 10_000)
 		expect(held).toBeDefined()
 		await victim.kill()
 		expect((await Promise.all(onVictim)).every((outcome) => outcome === 'broken')).toBe(true)
@@ -118,14 +109,14 @@ describe.skipIf(!databaseUrl || !redis)('one busy wallet on two Ferry nodes with
 		expect(await stream(survivor, key, 'still there?')).toBe('Hello from allowance-upstream')
 
 		// A survivor's reconciler returns the slice once the lease has run out (10 s, looked at every 2 s).
-		const reclaimed = await waitUntil(async () => !(await allowances(userId)).some((row) => row.node.startsWith(`${victim.name}/`)), (ALLOWANCE.leaseSeconds + 8) * 1000)
+		const reclaimed = await timeUntil(async () => !(await allowances(userId)).some((row) => row.node.startsWith(`${victim.name}/`)), (ALLOWANCE.leaseSeconds + 8) * 1000)
 		expect(reclaimed).toBeDefined()
 		const voided = (await allowances(userId, 'voided')).filter((row) => row.node.startsWith(`${victim.name}/`))
 		expect(voided.length).toBeGreaterThanOrEqual(1)
 		expect(voided.every((row) => row.reason === 'interrupted')).toBe(true)
 		// The victim's calls held in rows of their own come back when it restarts; then nothing is pending.
 		await victim.restart()
-		expect(await waitUntil(async () => (await cluster.sql<{ count: number }[]>`SELECT count(*)::int AS count FROM quota_holds WHERE user_id = ${userId} AND state = 'pending'`)[0]!.count === 0, 15_000)).toBeDefined()
+		expect(await timeUntil(async () => (await cluster.sql<{ count: number }[]>`SELECT count(*)::int AS count FROM quota_holds WHERE user_id = ${userId} AND state = 'pending'`)[0]!.count === 0, 15_000)).toBeDefined()
 		const { quota, used } = await wallet(userId)
 		expect(quota).toBe(BALANCE - used)
 		const audit = await cluster.audit()

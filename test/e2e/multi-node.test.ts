@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import OpenAI from 'openai'
 import { DEFAULT_ROOT_PASSWORD } from '@shared/user'
 import { DATA_EXPORT_LEASE } from '@/api/data/schedule'
-import { startCluster, type Cluster, type ClusterNode } from '../helpers/cluster'
+import { startCluster, timeUntil, type Cluster, type ClusterNode } from '../helpers/cluster'
 import { startFakeOpenAI, type FakeOpenAI } from '../helpers/fake-openai'
 import { uniquePrefix } from '../helpers/redis'
 import { postgresUrl, redisUrl } from '../helpers/services'
@@ -42,16 +42,6 @@ async function succeed(node: ClusterNode, method: string, path: string, options:
 	const answer = await api(node, method, path, options)
 	if (!answer.body.success) throw new Error(`${method} ${path} on ${node.name} failed: ${answer.body.message}`)
 	return answer.body.data
-}
-
-/** Milliseconds until `check` first holds, looking every few milliseconds, or undefined past `limitMs`. */
-async function timeUntil(check: () => Promise<boolean>, limitMs: number): Promise<number | undefined> {
-	const started = performance.now()
-	while (performance.now() - started < limitMs) {
-		if (await check()) return performance.now() - started
-		await Bun.sleep(5)
-	}
-	return undefined
 }
 
 describe.skipIf(!databaseUrl || !redis)('three Ferry nodes on one Postgres and one Redis', () => {

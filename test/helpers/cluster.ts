@@ -156,3 +156,13 @@ export async function startCluster({ nodes: count, databaseUrl, redisUrl = '', r
 		},
 	}
 }
+
+/** Milliseconds until `check` first holds, looking every few milliseconds, or undefined past `limitMs`. */
+export async function timeUntil(check: () => Promise<boolean>, limitMs: number): Promise<number | undefined> {
+	const started = performance.now()
+	while (performance.now() - started < limitMs) {
+		if (await check()) return performance.now() - started
+		await Bun.sleep(5)
+	}
+	return undefined
+}
