@@ -16,11 +16,10 @@
  *   reconciler returned gives nothing twice: a call held from it is then charged from the wallet,
  *   never below zero, like any charge above its hold.
  */
-import { LOG_TYPE } from '@shared/log'
 import { nowSeconds } from '@/lib/clock'
 import { allowanceId, materialiseWork, renewWork, settleWithoutHoldWork, takeSliceWork } from './allowance-statements'
 import type { Executor } from './batcher'
-import { loggedOther, type SettleOutcome, type Settlement, voidHoldWork } from './holds'
+import { batchedLog, type SettleOutcome, type Settlement, voidHoldWork } from './holds'
 
 export const ALLOWANCE = {
 	/**
@@ -227,10 +226,9 @@ export function createAllowances(ledger: Executor, node: string): Allowances {
 			const shortfall = actual - charged
 			allowance.amount -= charged
 			allowance.writing++
-			const { log } = settlement
 			const balance = await ledger.walletHolds!.charge({
 				requestId: settlement.requestId, allowanceId: allowance.id, userId, tokenId, held: call.amount, charged, channelId: settlement.channelId,
-				log: log && { ...log, type: log.type ?? LOG_TYPE.consume, other: JSON.stringify(loggedOther(log.other, shortfall)), cost: settlement.cost ?? null },
+				log: batchedLog(settlement, shortfall),
 			}).finally(() => { allowance.writing-- })
 			if (balance === undefined) {
 				forget(allowance)

@@ -12,6 +12,7 @@
 import { LOG_TYPE } from '@shared/log'
 import { execute, query, type Work } from '@/db'
 import type { Executor } from './batcher'
+import type { WalletSettlement } from './wallet-batch'
 import { nowSeconds } from '@/lib/clock'
 import { releasePlanHold, settlePlanHold, takeFromPlan, takeMoreFromPlan, type PlanSource } from './plan-holds'
 
@@ -162,14 +163,12 @@ export type SettleOutcome = { settled: false } | { settled: true; charged: numbe
  */
 export async function settle(ledger: Executor, settlement: Settlement): Promise<SettleOutcome> {
 	if (ledger.allowances?.holds(settlement.requestId)) return ledger.allowances.settle(settlement)
-	const { heldFromWallet, log } = settlement
+	const { heldFromWallet } = settlement
 	const actual = Math.max(0, settlement.actual)
 	if (ledger.walletHolds && heldFromWallet !== undefined && actual <= heldFromWallet) {
 		const settled = await ledger.walletHolds.settle({
 			requestId: settlement.requestId, actual, channelId: settlement.channelId,
-			log: log && {
-				...log, type: log.type ?? LOG_TYPE.consume, other: JSON.stringify(log.other), cost: settlement.cost ?? null,
-			},
+			log: batchedLog(settlement, 0),
 		})
 		if (settled) return { settled: true, charged: settled.charged, shortfall: 0, balance: settlement.readBalance ? settled.balance : undefined }
 	}
@@ -232,9 +231,14 @@ export function* settleWork(settlement: Settlement, dialect: Executor['dialect']
 }
 
 /** A consume log's `other`, with what the balance could not cover (for admins) and the subscription that paid. */
-export function loggedOther(other: Record<string, unknown>, shortfall: number, subscriptionId = 0): Record<string, unknown> {
+function loggedOther(other: Record<string, unknown>, shortfall: number, subscriptionId = 0): Record<string, unknown> {
 	const withShortfall = shortfall > 0 ? { ...other, admin_info: { ...(other.admin_info as object | undefined), shortfall } } : other
 	return subscriptionId ? { ...withShortfall, subscription_id: subscriptionId } : withShortfall
+}
+
+/** The consume log line as a batch statement takes it (wallet-batch.ts): its `other` as JSON text, with the shortfall. */
+export function batchedLog({ log, cost }: Settlement, shortfall: number): WalletSettlement['log'] {
+	return log && { ...log, type: log.type ?? LOG_TYPE.consume, other: JSON.stringify(loggedOther(log.other, shortfall)), cost: cost ?? null }
 }
 
 /** Takes up to `extra` more from the wallet, never below zero; answers what it took. */

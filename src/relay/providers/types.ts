@@ -393,6 +393,11 @@ export interface DeclaredCapabilities {
 	sockets: readonly SocketKind[]
 }
 
+/** A declaration that leaves out what most types lack: native formats, sockets, a model list, a balance. */
+export function serving(declared: Pick<DeclaredCapabilities, 'endpoints'> & Partial<DeclaredCapabilities>): DeclaredCapabilities {
+	return { nativeFormats: [], listsModels: false, readsBalance: false, sockets: [], ...declared }
+}
+
 /** What the console shows of a channel type, the adaptor's too. */
 export interface ChannelTypeIdentity {
 	/** The channel type number. */

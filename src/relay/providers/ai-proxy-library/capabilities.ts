@@ -1,16 +1,12 @@
 import { CHANNEL_TYPE } from '@shared/channel-type'
-import type { ChannelTypeDescription } from '../types'
+import { type ChannelTypeDescription, serving } from '../types'
 
 export const aiProxyLibraryType: ChannelTypeDescription = {
 	type: CHANNEL_TYPE.aiProxyLibrary,
 	name: 'AI Proxy Library',
 	defaultBaseUrl: 'https://api.aiproxy.io',
 	defaultModels: ['gpt-4o-mini'],
-	serves: {
+	serves: serving({
 		endpoints: { chat: { stream: true } },
-		nativeFormats: [],
-		listsModels: false,
-		readsBalance: false,
-		sockets: [],
-	},
+	}),
 }

@@ -1,5 +1,5 @@
 import { CHANNEL_TYPE } from '@shared/channel-type'
-import type { ChannelTypeDescription } from '../types'
+import { type ChannelTypeDescription, serving } from '../types'
 
 export const anthropicType: ChannelTypeDescription = {
 	type: CHANNEL_TYPE.anthropic,
@@ -9,11 +9,9 @@ export const anthropicType: ChannelTypeDescription = {
 		'claude-opus-4-6', 'claude-sonnet-4-6', 'claude-haiku-4-5-20251001', 'claude-opus-4-5-20251101', 'claude-sonnet-4-5-20250929',
 		'claude-sonnet-4-20250514',
 	],
-	serves: {
+	serves: serving({
 		endpoints: { chat: { stream: true } },
 		nativeFormats: ['claude'],
 		listsModels: true,
-		readsBalance: false,
-		sockets: [],
-	},
+	}),
 }

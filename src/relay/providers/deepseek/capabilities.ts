@@ -1,16 +1,14 @@
 import { CHANNEL_TYPE } from '@shared/channel-type'
-import type { ChannelTypeDescription } from '../types'
+import { type ChannelTypeDescription, serving } from '../types'
 
 export const deepseekType: ChannelTypeDescription = {
 	type: CHANNEL_TYPE.deepseek,
 	name: 'DeepSeek',
 	defaultBaseUrl: 'https://api.deepseek.com',
 	defaultModels: ['deepseek-chat', 'deepseek-reasoner'],
-	serves: {
+	serves: serving({
 		endpoints: { chat: { stream: true } },
-		nativeFormats: [],
 		listsModels: true,
 		readsBalance: true,
-		sockets: [],
-	},
+	}),
 }

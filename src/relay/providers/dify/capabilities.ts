@@ -1,5 +1,5 @@
 import { CHANNEL_TYPE } from '@shared/channel-type'
-import type { ChannelTypeDescription } from '../types'
+import { type ChannelTypeDescription, serving } from '../types'
 
 export const difyType: ChannelTypeDescription = {
 	type: CHANNEL_TYPE.dify,
@@ -7,11 +7,7 @@ export const difyType: ChannelTypeDescription = {
 	defaultBaseUrl: 'https://api.dify.ai',
 	// Dify ignores the name: the app's configuration chooses the model.
 	defaultModels: ['dify'],
-	serves: {
+	serves: serving({
 		endpoints: { chat: { stream: true } },
-		nativeFormats: [],
-		listsModels: false,
-		readsBalance: false,
-		sockets: [],
-	},
+	}),
 }

@@ -1,5 +1,5 @@
 import { CHANNEL_TYPE } from '@shared/channel-type'
-import type { ChannelTypeDescription } from '../types'
+import { type ChannelTypeDescription, serving } from '../types'
 
 export const fastgptType: ChannelTypeDescription = {
 	type: CHANNEL_TYPE.fastgpt,
@@ -8,11 +8,8 @@ export const fastgptType: ChannelTypeDescription = {
 	keyFormat: 'APIKey-AppId',
 	// FastGPT ignores the name: the app's workflow chooses the model.
 	defaultModels: ['fastgpt'],
-	serves: {
+	serves: serving({
 		endpoints: { chat: { stream: true } },
-		nativeFormats: [],
 		listsModels: true,
-		readsBalance: false,
-		sockets: [],
-	},
+	}),
 }

@@ -1,5 +1,5 @@
 import { CHANNEL_TYPE } from '@shared/channel-type'
-import type { ChannelTypeDescription } from '../types'
+import { type ChannelTypeDescription, serving } from '../types'
 
 export const klingType: ChannelTypeDescription = {
 	type: CHANNEL_TYPE.kling,
@@ -7,11 +7,7 @@ export const klingType: ChannelTypeDescription = {
 	defaultBaseUrl: 'https://api-singapore.klingai.com',
 	keyFormat: 'AccessKey|SecretKey',
 	defaultModels: ['kling-v2-1', 'kling-v2-1-master', 'kling-v1-6'],
-	serves: {
+	serves: serving({
 		endpoints: { videos: { stream: false } },
-		nativeFormats: [],
-		listsModels: false,
-		readsBalance: false,
-		sockets: [],
-	},
+	}),
 }

@@ -1,6 +1,6 @@
 import { CHANNEL_TYPE } from '@shared/channel-type'
 import { TASK_PLATFORM } from '@shared/task-constants'
-import type { ChannelTypeDescription } from '../types'
+import { type ChannelTypeDescription, serving } from '../types'
 
 /** The drawing actions, named as models (docs/specification/tasks.md#channels): `mj_<action>`, and `swap_face`. */
 const ACTION_MODELS = [
@@ -15,27 +15,11 @@ export const midjourneyType: ChannelTypeDescription = {
 	// A self-hosted proxy: the channel names its address.
 	defaultBaseUrl: '',
 	defaultModels: ACTION_MODELS,
-	serves: {
+	serves: serving({
 		endpoints: {},
-		nativeFormats: [],
 		taskPlatform: TASK_PLATFORM.midjourney,
-		listsModels: false,
-		readsBalance: false,
-		sockets: [],
-	},
+	}),
 }
 
-export const midjourneyPlusType: ChannelTypeDescription = {
-	type: CHANNEL_TYPE.midjourneyPlus,
-	name: 'Midjourney Proxy Plus',
-	defaultBaseUrl: '',
-	defaultModels: ACTION_MODELS,
-	serves: {
-		endpoints: {},
-		nativeFormats: [],
-		taskPlatform: TASK_PLATFORM.midjourney,
-		listsModels: false,
-		readsBalance: false,
-		sockets: [],
-	},
-}
+/** The same proxy in its Plus edition: the same actions, under a type of its own. */
+export const midjourneyPlusType: ChannelTypeDescription = { ...midjourneyType, type: CHANNEL_TYPE.midjourneyPlus, name: 'Midjourney Proxy Plus' }

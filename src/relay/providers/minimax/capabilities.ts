@@ -1,16 +1,13 @@
 import { CHANNEL_TYPE } from '@shared/channel-type'
-import type { ChannelTypeDescription } from '../types'
+import { type ChannelTypeDescription, serving } from '../types'
 
 export const minimaxType: ChannelTypeDescription = {
 	type: CHANNEL_TYPE.minimax,
 	name: 'MiniMax',
 	defaultBaseUrl: 'https://api.minimaxi.com',
 	defaultModels: ['MiniMax-M1', 'MiniMax-Text-01'],
-	serves: {
+	serves: serving({
 		endpoints: { chat: { stream: true } },
-		nativeFormats: [],
 		listsModels: true,
-		readsBalance: false,
-		sockets: [],
-	},
+	}),
 }

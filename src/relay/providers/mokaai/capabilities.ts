@@ -1,16 +1,13 @@
 import { CHANNEL_TYPE } from '@shared/channel-type'
-import type { ChannelTypeDescription } from '../types'
+import { type ChannelTypeDescription, serving } from '../types'
 
 export const mokaaiType: ChannelTypeDescription = {
 	type: CHANNEL_TYPE.mokaai,
 	name: 'MokaAI M3E',
 	defaultBaseUrl: '',
 	defaultModels: ['m3e-base', 'm3e-small', 'm3e-large'],
-	serves: {
+	serves: serving({
 		endpoints: { embeddings: { stream: false } },
-		nativeFormats: [],
 		listsModels: true,
-		readsBalance: false,
-		sockets: [],
-	},
+	}),
 }

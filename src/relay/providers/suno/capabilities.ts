@@ -1,6 +1,6 @@
 import { CHANNEL_TYPE } from '@shared/channel-type'
 import { TASK_PLATFORM } from '@shared/task-constants'
-import type { ChannelTypeDescription } from '../types'
+import { type ChannelTypeDescription, serving } from '../types'
 
 export const sunoType: ChannelTypeDescription = {
 	type: CHANNEL_TYPE.suno,
@@ -8,12 +8,8 @@ export const sunoType: ChannelTypeDescription = {
 	// A self-hosted API: the channel names its base path.
 	defaultBaseUrl: '',
 	defaultModels: ['suno_music', 'suno_lyrics'],
-	serves: {
+	serves: serving({
 		endpoints: {},
-		nativeFormats: [],
 		taskPlatform: TASK_PLATFORM.suno,
-		listsModels: false,
-		readsBalance: false,
-		sockets: [],
-	},
+	}),
 }

@@ -1,5 +1,5 @@
 import { CHANNEL_TYPE } from '@shared/channel-type'
-import type { ChannelTypeDescription } from '../types'
+import { type ChannelTypeDescription, serving } from '../types'
 
 export const tencentType: ChannelTypeDescription = {
 	type: CHANNEL_TYPE.tencent,
@@ -7,11 +7,7 @@ export const tencentType: ChannelTypeDescription = {
 	defaultBaseUrl: 'https://hunyuan.tencentcloudapi.com',
 	keyFormat: 'AppId|SecretId|SecretKey',
 	defaultModels: ['hunyuan-turbos-latest', 'hunyuan-lite', 'hunyuan-standard', 'hunyuan-pro'],
-	serves: {
+	serves: serving({
 		endpoints: { chat: { stream: true } },
-		nativeFormats: [],
-		listsModels: false,
-		readsBalance: false,
-		sockets: [],
-	},
+	}),
 }

@@ -1,5 +1,5 @@
 import { CHANNEL_TYPE } from '@shared/channel-type'
-import type { ChannelTypeDescription } from '../types'
+import { type ChannelTypeDescription, serving } from '../types'
 
 export const vertexType: ChannelTypeDescription = {
 	type: CHANNEL_TYPE.vertex,
@@ -7,11 +7,8 @@ export const vertexType: ChannelTypeDescription = {
 	// The host follows the region; a base URL set on the channel (a proxy) replaces it.
 	defaultBaseUrl: '',
 	defaultModels: ['gemini-2.5-pro', 'gemini-2.5-flash', 'gemini-2.5-flash-lite', 'gemini-2.0-flash'],
-	serves: {
+	serves: serving({
 		endpoints: { chat: { stream: true }, videos: { stream: false } },
 		nativeFormats: ['gemini'],
-		listsModels: false,
-		readsBalance: false,
-		sockets: [],
-	},
+	}),
 }

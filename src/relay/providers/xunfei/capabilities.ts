@@ -1,5 +1,5 @@
 import { CHANNEL_TYPE } from '@shared/channel-type'
-import type { ChannelTypeDescription } from '../types'
+import { type ChannelTypeDescription, serving } from '../types'
 
 export const xunfeiType: ChannelTypeDescription = {
 	type: CHANNEL_TYPE.xunfei,
@@ -8,11 +8,7 @@ export const xunfeiType: ChannelTypeDescription = {
 	keyFormat: 'APPID|APISecret|APIKey',
 	// `SparkDesk` follows the channel's version; `SparkDesk-vX.Y` names one (`versions.ts`).
 	defaultModels: ['SparkDesk', 'SparkDesk-v1.1', 'SparkDesk-v3.1', 'SparkDesk-v3.5', 'SparkDesk-v4.0'],
-	serves: {
+	serves: serving({
 		endpoints: { chat: { stream: true } },
-		nativeFormats: [],
-		listsModels: false,
-		readsBalance: false,
-		sockets: [],
-	},
+	}),
 }
