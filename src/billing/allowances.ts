@@ -80,8 +80,12 @@ interface Allowance {
 
 interface HeldCall { allowance: Allowance; userId: number; tokenId: number; amount: number }
 
-/** The calls a user made on this node, and what they held, in the current and the previous second. */
-interface Demand { second: number; calls: number; held: number; previousCalls: number; previousHeld: number }
+/**
+ * The calls a user made on this node: when the last `busyCallsPerSecond` of them came (a ring, so
+ * "that many within a second" is exact across a second's boundary), and what they held in the
+ * current and the previous second (the slice's size).
+ */
+interface Demand { times: Float64Array; next: number; second: number; held: number; previousHeld: number }
 
 export function createAllowances(ledger: Executor, node: string): Allowances {
 	const byUser = new Map<number, Allowance>()
@@ -95,22 +99,21 @@ export function createAllowances(ledger: Executor, node: string): Allowances {
 
 	/** Counts the call and answers how much a slice should be; undefined: the user is not busy here. */
 	function noteDemand(userId: number, amount: number): number | undefined {
-		const second = Math.floor(performance.now() / 1000)
+		const now = performance.now()
+		const second = Math.floor(now / 1000)
 		let entry = demand.get(userId)
 		if (!entry) {
-			demand.set(userId, entry = { second, calls: 0, held: 0, previousCalls: 0, previousHeld: 0 })
+			demand.set(userId, entry = { times: new Float64Array(ALLOWANCE.busyCallsPerSecond).fill(-Infinity), next: 0, second, held: 0, previousHeld: 0 })
 			// The sweep forgets users idle for a second, so what is counted stays the users of the moment.
 			startSweeping()
 		}
 		if (entry.second !== second) {
-			const last = entry.second === second - 1
-			entry.previousCalls = last ? entry.calls : 0
-			entry.previousHeld = last ? entry.held : 0
-			entry.calls = 0
+			entry.previousHeld = entry.second === second - 1 ? entry.held : 0
 			entry.held = 0
 			entry.second = second
 		}
-		entry.calls++
+		entry.times[entry.next] = now
+		entry.next = (entry.next + 1) % entry.times.length
 		entry.held += amount
 		return sliceFor(userId, amount)
 	}
@@ -118,7 +121,8 @@ export function createAllowances(ledger: Executor, node: string): Allowances {
 	/** About `sliceSeconds` of the user's holds on this node, and at least a few of this one; undefined: not busy. */
 	function sliceFor(userId: number, amount: number): number | undefined {
 		const entry = demand.get(userId)
-		if (!entry || Math.max(entry.calls, entry.previousCalls) < ALLOWANCE.busyCallsPerSecond) return undefined
+		// The oldest of the last `busyCallsPerSecond` calls is the one the ring writes next.
+		if (!entry || performance.now() - entry.times[entry.next]! > 1000) return undefined
 		return Math.max(Math.max(entry.held, entry.previousHeld) * ALLOWANCE.sliceSeconds, amount * ALLOWANCE.minimumHolds)
 	}
 
