@@ -66,8 +66,12 @@ const UNAUTHORIZED = 401
 
 const credentialsRejected = () => wordedRelayError(502, RELAY_MESSAGES.credentialsRejected, 'upstream_error', 'upstream_auth_failed')
 
-/** A channel's `status_code_mapping` rewrites the upstream status before anything else sees it. */
-function mappedStatus(channel: RoutableChannel, status: number) {
+/**
+ * A channel's `status_code_mapping` rewrites an upstream's error status before anything else sees
+ * it: the attempt's record, the key's health and auto-disable, the retry, the client. A task's
+ * submit (relay/tasks/submission.ts) maps its refusals with it too.
+ */
+export function mappedStatus(channel: RoutableChannel, status: number) {
 	const mapped = Number(channel.statusCodeMapping[String(status)])
 	return Number.isInteger(mapped) && mapped >= 100 && mapped <= 599 ? mapped : status
 }

@@ -34,7 +34,7 @@ import type { CallAttempt, ChannelAcceptance } from '../stages/call'
 import { CallScope } from '../stages/hold'
 import { FREE, pricingOf } from '../stages/price'
 import { keyedChannel, keyTargetOf, type RouteTarget } from '../stages/route'
-import { keyAnswered, keyRefused, keyUnreachable } from '../stages/send'
+import { keyAnswered, keyRefused, keyUnreachable, mappedStatus } from '../stages/send'
 import type { TaskBilling } from './task-rows'
 import { taskErrors } from './task-errors'
 
@@ -143,7 +143,8 @@ export async function prepareTask(dependencies: Dependencies, relay: RelayServic
 /**
  * Sends the submit upstream, once, with the chosen key, and reads its answer. A refusal's
  * description comes back scrubbed of the channel's secrets and whereabouts; an upstream that
- * cannot be reached is a refusal too. The key learns what it did as in the send stage: a refusal
+ * cannot be reached is a refusal too. An error status goes through the channel's
+ * `status_code_mapping` first. The key learns what it did as in the send stage: a refusal
  * is kept as its last error and auto-disables it as for chat calls (a 401/403, or a configured
  * keyword, when the channel's auto-ban is on).
  */
@@ -161,6 +162,9 @@ export async function sendTask(dependencies: Dependencies, relay: RelayServices,
 		})
 		retryAfter = response.headers.get('retry-after')
 		outcome = prepared.adaptor.readSubmit(response.status, await response.text())
+		// As in the send stage, the upstream's own status says whether the task was taken, and the
+		// mapped one is what the attempt's record, the key and the client see.
+		if (!outcome.accepted && !response.ok && outcome.status === response.status) outcome = { ...outcome, status: mappedStatus(channel, response.status) }
 	} catch (error) {
 		const timedOut = error instanceof Error && error.name === 'TimeoutError'
 		record(timedOut ? 'timeout' : 'connection')

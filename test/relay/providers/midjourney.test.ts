@@ -5,7 +5,7 @@
  * returned in full on failure or refusal.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
-import { eq } from 'drizzle-orm'
+import { desc, eq } from 'drizzle-orm'
 import { CHANNEL_TYPE } from '@shared/channel-type'
 import { LOG_TYPE } from '@shared/log'
 import { readFetch, readSubmit } from '@/relay/providers/midjourney/wire'
@@ -132,6 +132,24 @@ for (const target of databaseTargets()) {
 			// The console words the line in its reader's language; the upstream's own words stay as sent.
 			const inChinese = await tasks.harness.ferry.call('GET', '/api/log/self?p=1&page_size=1', { as: tasks.alice, headers: { 'accept-language': 'zh-CN' } })
 			expect(inChinese.body.data.items[0].content).toBe(`上游拒绝了 mj_imagine 任务（May contains sensitive words），预扣的 ${PRICE.mj_imagine} 额度已退回`)
+		})
+
+		test('a channel\'s status_code_mapping rewrites a refused submit\'s status: a 429 under {"429": "503"} answers 503, and its hold is returned', async () => {
+			const setMapping = (mapping: string) => tasks.harness.ferry.call('PUT', '/api/channel/', { as: tasks.harness.root, body: { id: tasks.mjChannelId, status_code_mapping: mapping } })
+			expect((await setMapping('{"429": "503"}')).body.success).toBe(true)
+			try {
+				const before = await tasks.account(tasks.alice)
+				tasks.midjourney.answerNextSubmit('submit-queue-full.json', 429)
+				const refused = await imagine(tasks.alice.key, { prompt: 'a crowded queue' })
+				expect(refused.status).toBe(503)
+				expect(refused.body).toEqual({ code: 23, description: 'Queue is full, please try again later', result: null, properties: { discordInstanceId: '1180916548963434506' } })
+				expect(await tasks.account(tasks.alice)).toEqual(before)
+				const { quotaHolds } = tasks.harness.ferry.store.tables
+				const [hold] = await tasks.harness.ferry.store.db.select().from(quotaHolds).where(eq(quotaHolds.userId, tasks.alice.userId)).orderBy(desc(quotaHolds.id)).limit(1)
+				expect(hold).toMatchObject({ state: 'voided', reason: 'upstream_refused', amount: PRICE.mj_imagine, charged: 0 })
+			} finally {
+				await setMapping('')
+			}
 		})
 
 		test('queued and existing-task answers read as submitted to the client, and a finished duplicate is charged at once', async () => {

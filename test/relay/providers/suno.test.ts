@@ -3,7 +3,7 @@
  * an API token to a fake Suno API on loopback, polled to their end, billed to the unit.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
-import { eq } from 'drizzle-orm'
+import { desc, eq } from 'drizzle-orm'
 import { LOG_TYPE } from '@shared/log'
 import { readFetch, readSubmit } from '@/relay/providers/suno/wire'
 import { databaseTargets } from '../../helpers/database'
@@ -108,6 +108,23 @@ for (const target of databaseTargets()) {
 			expect(refused).toMatchObject({ status: 500, body: { code: 'fail', message: 'Insufficient credits in the Suno account', data: null } })
 			expect(await tasks.account(tasks.alice)).toEqual(before)
 			expect((await tasks.logs(tasks.alice)).at(-1)).toMatchObject({ type: LOG_TYPE.system, quota: 0, content: `the upstream refused the suno_music task (Insufficient credits in the Suno account); its hold of ${PRICE.suno_music} quota was returned` })
+		})
+
+		test('a channel\'s status_code_mapping rewrites a refused submit\'s status: a 429 under {"429": "503"} answers 503 in the Suno shape, and its hold is returned', async () => {
+			const setMapping = (mapping: string) => tasks.harness.ferry.call('PUT', '/api/channel/', { as: tasks.harness.root, body: { id: tasks.sunoChannelId, status_code_mapping: mapping } })
+			expect((await setMapping('{"429": "503"}')).body.success).toBe(true)
+			try {
+				const before = await tasks.account(tasks.alice)
+				tasks.suno.answerNextSubmit('submit-refused.json', 429)
+				const refused = await submit('music', { prompt: 'too many at once' })
+				expect(refused).toMatchObject({ status: 503, body: { code: 'fail', message: 'Insufficient credits in the Suno account', data: null } })
+				expect(await tasks.account(tasks.alice)).toEqual(before)
+				const { quotaHolds } = tasks.harness.ferry.store.tables
+				const [hold] = await tasks.harness.ferry.store.db.select().from(quotaHolds).where(eq(quotaHolds.userId, tasks.alice.userId)).orderBy(desc(quotaHolds.id)).limit(1)
+				expect(hold).toMatchObject({ state: 'voided', reason: 'upstream_refused', amount: PRICE.suno_music, charged: 0 })
+			} finally {
+				await setMapping('')
+			}
 		})
 
 		test('fetches are the caller\'s own, and bad requests get a 4xx in the Suno shape', async () => {

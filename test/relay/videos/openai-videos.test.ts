@@ -353,6 +353,27 @@ for (const target of databaseTargets()) {
 			}
 		})
 
+		test('a channel\'s status_code_mapping rewrites a refused video\'s status: a 429 under {"429": "503"} answers 503 in OpenAI\'s shape, and its hold is returned', async () => {
+			const pool = startFakeVideos({ key: 'sk-video-mapped' })
+			try {
+				await videos.harness.createChannel({ type: 1, name: 'sora-mapped', key: 'sk-video-mapped', base_url: pool.url, models: 'sora-2-mapped', status_code_mapping: '{"429": "503"}' })
+				const { options } = videos.harness.ferry.dependencies
+				await options.set('ModelPrice', JSON.stringify({ 'sora-2': 0.1, 'sora-2-pro': 0.3, 'azure-sora': 0.1, 'sora-3-preview': 0.1, 'sora-2-pool': 0.1, 'sora-2-once': 0.1, 'sora-2-mapped': 0.1 }))
+				const { alice } = videos
+				const before = await videos.account(alice)
+				pool.refuseNextCreate(429)
+				const refused = await alice.client.videos.create({ model: 'sora-2-mapped', prompt: 'too many at once', seconds: '4' } as never).catch((error) => error)
+				expect(refused).toBeInstanceOf(OpenAI.InternalServerError)
+				expect(refused.status).toBe(503)
+				expect(refused.error).toMatchObject({ message: 'Your request was blocked by our moderation system.', type: 'upstream_error', code: 'upstream_503' })
+				expect(pool.requests.filter((request) => request.method === 'POST' && request.path === '/v1/videos')).toHaveLength(1)
+				// Held at submit, returned in full at the refusal (the account shows it: a busy wallet's call is held from its allowance, without a row).
+				expect(await videos.account(alice)).toEqual(before)
+			} finally {
+				await pool.stop()
+			}
+		})
+
 		test('two pollers at once settle each video once', async () => {
 			const { alice, upstream } = videos
 			const before = await videos.account(alice)
