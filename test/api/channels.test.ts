@@ -555,8 +555,25 @@ for (const target of databaseTargets()) {
 					models: ['claude-3', 'claude-3-haiku'], groups: ['vip', 'default'], priority: 3, weight: 2,
 					modelMapping: { 'claude-3': 'claude-3-opus' }, statusCodeMapping: { 429: '503' }, autoBan: false,
 					setting: { force_format: true }, maxInputTokens: 4096, testModel: 'claude-3-haiku', mode: 'single', multiKeyMode: 'random', keys: [{ index: 0, key: 'sk-ant' }],
-					cost: { ratio: undefined, models: {} },
+					cost: { ratio: undefined, models: {} }, settingsFingerprint: expect.any(String),
 				}])
+			})
+
+			test('the settings fingerprint changes with what shapes the upstream\'s answer, not with what only routes calls', async () => {
+				const id = await createOne({ base_url: 'https://one.example', other: '2024-01-01', setting: '{"force_format":true}' })
+				const fingerprint = async () => (await loadRoutableChannels(ferry.store, ferry.dependencies.secrets)).find((channel) => channel.id === id)!.settingsFingerprint
+				const { channels } = ferry.store.tables
+				const edit = (fields: Partial<typeof channels.$inferInsert>) => ferry.store.db.update(channels).set(fields).where(eq(channels.id, id))
+				const original = await fingerprint()
+				await edit({ name: 'renamed', weight: 9, priority: 4, models: 'other-model', group: 'vip', maxInputTokens: 100 })
+				expect(await fingerprint()).toBe(original)
+				for (const fields of [{ baseUrl: 'https://two.example' }, { other: '2025-01-01' }, { openaiOrganization: 'org-2' }, { setting: '{"force_format":false}' }, { type: CHANNEL_TYPE.anthropic }]) {
+					await edit(fields)
+					const changed = await fingerprint()
+					expect(changed).not.toBe(original)
+					await edit({ baseUrl: 'https://one.example', other: '2024-01-01', openaiOrganization: '', setting: '{"force_format":true}', type: CHANNEL_TYPE.openai })
+					expect(await fingerprint()).toBe(original)
+				}
 			})
 
 			test('leaves out and reports a channel whose key cannot be decrypted', async () => {

@@ -195,6 +195,51 @@ for (const target of databaseTargets()) {
 			await harness.ferry.call('PUT', '/api/channel/', { as: harness.root, body: { ...channel, key: undefined, model_mapping: '' } })
 		})
 
+		/** Edits the channel through the management API, as an operator does, and waits for the routing table to read it. */
+		const editChannel = async (fields: Record<string, unknown>) => {
+			const channel = (await harness.ferry.call('GET', `/api/channel/${channelId}`, { as: harness.root })).body.data
+			const edited = await harness.ferry.call('PUT', '/api/channel/', { as: harness.root, body: { ...channel, key: undefined, ...fields } })
+			expect(edited.body.success).toBe(true)
+			await harness.ferry.relay.routing.ready()
+		}
+
+		test('an entry stops serving once the channel\'s extra setting changes what its upstream is asked, and the new answer is kept', async () => {
+			const prompt = freshPrompt()
+			await ask(prompt)
+			expect((await ask(prompt)).response.headers.get('x-ferry-cache')).toBe('hit')
+			const systemPrompt = 'Answer as a ship\'s captain.'
+			await editChannel({ setting: JSON.stringify({ system_prompt: systemPrompt }) })
+			try {
+				const before = upstream.requests.length
+				const changed = await ask(prompt)
+				expect(changed.response.headers.get('x-ferry-cache')).toBe('miss')
+				expect(upstream.requests.length - before).toBe(1)
+				expect(upstream.requests.at(-1)!.body.messages[0]).toEqual({ role: 'system', content: systemPrompt })
+				const again = await ask(prompt)
+				expect(again.response.headers.get('x-ferry-cache')).toBe('hit')
+				expect(again.data).toEqual(changed.data)
+				expect(upstream.requests.length - before).toBe(1)
+			} finally {
+				await editChannel({ setting: '' })
+			}
+		})
+
+		test('an entry keeps serving when only the channel\'s name, weight or priority changes', async () => {
+			const prompt = freshPrompt()
+			const before = upstream.requests.length
+			const first = await ask(prompt)
+			const channel = (await harness.ferry.call('GET', `/api/channel/${channelId}`, { as: harness.root })).body.data
+			await editChannel({ name: 'renamed', weight: channel.weight + 5, priority: channel.priority + 2 })
+			try {
+				const second = await ask(prompt)
+				expect(second.response.headers.get('x-ferry-cache')).toBe('hit')
+				expect(second.data).toEqual(first.data)
+				expect(upstream.requests.length - before).toBe(1)
+			} finally {
+				await editChannel({ name: channel.name, weight: channel.weight, priority: channel.priority })
+			}
+		})
+
 		test('ResponseCacheMaxBytes bounds what is kept, and turning the cache off stops it at once', async () => {
 			await harness.ferry.dependencies.options.set('ResponseCacheMaxBytes', '100')
 			const prompt = freshPrompt()

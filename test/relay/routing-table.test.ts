@@ -4,7 +4,7 @@ import { RoutingTable, type RoutableChannel } from '@/relay/routing/routing-tabl
 const channel = (id: number, priority: number, weight: number, fields: Partial<RoutableChannel> = {}): RoutableChannel => ({
 	id, type: 1, name: `c${id}`, key: 'k', baseUrl: '', other: '', organization: '', models: ['m'], groups: ['default'],
 	priority, weight, modelMapping: {}, statusCodeMapping: {}, autoBan: true, setting: {}, maxInputTokens: 0, testModel: '', mode: 'single', multiKeyMode: 'random',
-	keys: [{ index: 0, key: 'k' }], cost: { ratio: undefined, models: {} }, ...fields,
+	keys: [{ index: 0, key: 'k' }], cost: { ratio: undefined, models: {} }, settingsFingerprint: '', ...fields,
 })
 
 describe('the routing table', () => {

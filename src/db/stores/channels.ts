@@ -2,6 +2,7 @@
  * Channels as the relay and the management API both need them: the stored record, the routing
  * table's source, auto-disabling, and the `other_info` upkeep of a status change.
  */
+import { createHash } from 'node:crypto'
 import { and, asc, eq } from 'drizzle-orm'
 import { CHANNEL_MODE, MULTI_KEY_MODE, splitList, type ChannelMode, type MultiKeyMode } from '@shared/channel-constants'
 import { CHANNEL_STATUS } from '@shared/channel-type'
@@ -77,6 +78,22 @@ export interface RoutableChannel {
 	testModel: string
 	/** What the operator pays for calls on it (billing/cost.ts). */
 	cost: ChannelCost
+	/** A short hash of the settings that shape what its upstream is asked and answers (settingsFingerprint). */
+	settingsFingerprint: string
+}
+
+/**
+ * A short hash of a channel's settings that change what its upstream is asked or how the answer is
+ * made: its type (the adaptor), base URL, `other` (API version, region, …), organization and extra
+ * setting (system prompt, force format, thinking to content, body pass-through). The response cache
+ * uses an entry only while the channel's hash is the one it was made under. Left out: what only
+ * routes (name, groups, models, priority, weight, limits), the model mapping (the cache compares the
+ * mapped model itself), error status mapping (errors are never kept) and the keys (a multi-key
+ * channel's keys answer alike).
+ */
+export function settingsFingerprint(channel: Pick<RoutableChannel, 'type' | 'baseUrl' | 'other' | 'organization' | 'setting'>): string {
+	const material = JSON.stringify([channel.type, channel.baseUrl, channel.other, channel.organization, channel.setting])
+	return createHash('sha256').update(material).digest('base64url').slice(0, 16)
 }
 
 /** The stored cost fields; a `model_cost` that is not an object of prices reads as none (it is checked when saved). */
@@ -131,7 +148,7 @@ function openKeys(secrets: SecretBox, sealed: readonly SealedKey[]): ChannelKey[
 export function toRoutableChannel(secrets: SecretBox, channel: ChannelRecord, usableKeys?: readonly SealedKey[]): RoutableChannel {
 	const multiKey = isMultiKey(channel)
 	const keys = multiKey ? openKeys(secrets, usableKeys ?? []) : [{ index: 0, key: secrets.decrypt(channel.key) }]
-	return {
+	const routable: Omit<RoutableChannel, 'settingsFingerprint'> = {
 		id: channel.id,
 		type: channel.type,
 		name: channel.name,
@@ -154,6 +171,7 @@ export function toRoutableChannel(secrets: SecretBox, channel: ChannelRecord, us
 		testModel: channel.testModel,
 		cost: readChannelCost(channel.costRatio, channel.modelCost),
 	}
+	return { ...routable, settingsFingerprint: settingsFingerprint(routable) }
 }
 
 /** Each row as `read` makes it, leaving out (and reporting) a row whose key cannot be decrypted. */

@@ -4,9 +4,9 @@
  * it streams, and the request as it would be sent — the client's own request when it may pass
  * through (its format, body, wire headers and query), else the canonical body and its extras. An
  * entry is the answer (a whole answer's text, or a stream's events in their batches) with its wire
- * format, the usage and charge of the call that made it, and who answered (the channel, its key and
- * the model the channel's mapping gave it: an entry whose channel no longer maps the model so, or no
- * longer serves the call, is not used).
+ * format, the usage and charge of the call that made it, and who answered (the channel, its key,
+ * the model the channel's mapping gave it and the fingerprint of the channel's settings: an entry
+ * whose channel no longer serves the call, maps the model otherwise or has other settings is not used).
  */
 import { createHash } from 'node:crypto'
 import type { Usage } from '@/billing/price'
@@ -15,7 +15,8 @@ import { parseEventData, type AnswerEvent, type Json, type WireFormat } from '..
 import { dataOf } from '../formats/sse'
 import type { HeldCall } from '../stages/call'
 
-const ENTRY_VERSION = 1
+/** Raised whenever an entry's shape changes: entries of another version read as none. */
+const ENTRY_VERSION = 2
 
 /** A stream event as kept: its bytes when the upstream's were kept, else its data; `done` and bytes passed on unread. */
 type KeptEvent = { d: string } | { j: Json } | { o: string } | { x: 1 }
@@ -34,6 +35,8 @@ export interface CachedEntry {
 	answeredBy: KeyTarget
 	/** The model name the channel's mapping gave the call. */
 	upstreamModel: string
+	/** The channel's `settingsFingerprint` when it answered (db/stores/channels.ts). */
+	channelSettings: string
 	/** Unix seconds. */
 	createdAt: number
 }

@@ -57,6 +57,11 @@ export class CallScope {
 		this.answeredBy = { target, attempts, affinity }
 	}
 
+	/** The channel the answer came from, as the call was sent with it (its settings then); undefined before an upstream answered. */
+	get answeringChannel(): RouteTarget['channel'] | undefined {
+		return this.answeredBy?.target.channel
+	}
+
 	/** Runs `closer` once the call ends, settled or voided (a call in flight stops being counted). */
 	onClose(closer: () => void) {
 		if (this.state === 'closed') closer()

@@ -11,7 +11,9 @@
  * goes upstream as any call; its answer is kept once it completed — never an error (those throw
  * before here), a stream that failed or was cut, an answer that calls a tool, or one larger than
  * the store may hold (`ResponseCacheMaxBytes`, store.ts). An entry is used only while the channel
- * that made it still serves the call and maps the model to the same upstream model.
+ * that made it still serves the call, maps the model to the same upstream model, and has the same
+ * settings that shape what its upstream is asked and answers (type, base URL, `other`, organization,
+ * extra setting: `settingsFingerprint`, db/stores/channels.ts) as when it answered.
  */
 import type { Dependencies } from '@/dependencies'
 import { settle } from '@/billing/holds'
@@ -52,12 +54,12 @@ export function cacheTicket(dependencies: Dependencies, call: HeldCall): CacheTi
 	return { key: responseCacheKey(call), seconds }
 }
 
-/** Whether the entry's channel still serves this call, mapping the model to the model that answered. */
+/** Whether the entry's channel still serves this call, with the settings it answered under, mapping the model to the model that answered. */
 function stillServed(relay: RelayServices, call: HeldCall, entry: CachedEntry): boolean {
 	const { channelId } = entry.answeredBy
 	if (call.caller.pinnedChannelId !== undefined && call.caller.pinnedChannelId !== channelId) return false
 	const channel = relay.routing.offered(call.group, call.model, channelId, { accepts: call.acceptance.accepts, cacheKey: call.acceptance.cacheKey })
-	if (!channel) return false
+	if (!channel || channel.settingsFingerprint !== entry.channelSettings) return false
 	try {
 		return upstreamModel(channel.modelMapping, call.model) === entry.upstreamModel
 	} catch {
@@ -127,17 +129,23 @@ function replay(entry: CachedEntry): EventReader {
 	}
 }
 
-/** What the entry says of the call that made it, or undefined when its channel's mapping cannot be read. */
-function entryBase(relay: RelayServices, call: HeldCall, wire: WireFormat, answeredBy: CachedEntry['answeredBy'], usage: Usage, quotaPerUnit: number): Omit<CachedEntry, 'answer' | 'batches'> | undefined {
-	const channel = relay.routing.channel(answeredBy.channelId)
-	if (!channel) return undefined
+/**
+ * What the entry says of the call that made it, read from the channel as the call was sent with it
+ * (not as it may have been changed since), or undefined when its mapping cannot be read.
+ */
+function entryBase(call: HeldCall, wire: WireFormat, answeredBy: CachedEntry['answeredBy'], usage: Usage, quotaPerUnit: number): Omit<CachedEntry, 'answer' | 'batches'> | undefined {
+	const channel = call.scope.answeringChannel
+	if (!channel || channel.id !== answeredBy.channelId) return undefined
 	let model: string
 	try {
 		model = upstreamModel(channel.modelMapping, call.model)
 	} catch {
 		return undefined
 	}
-	return { version: CACHE_ENTRY_VERSION, wire, usage, charge: quotaForUsage(call.pricing, usage, quotaPerUnit), answeredBy, upstreamModel: model, createdAt: nowSeconds() }
+	return {
+		version: CACHE_ENTRY_VERSION, wire, usage, charge: quotaForUsage(call.pricing, usage, quotaPerUnit), answeredBy, upstreamModel: model,
+		channelSettings: channel.settingsFingerprint, createdAt: nowSeconds(),
+	}
 }
 
 function keep(dependencies: Dependencies, relay: RelayServices, ticket: CacheTicket, entry: CachedEntry) {
@@ -152,7 +160,7 @@ export function recordInCache(dependencies: Dependencies, relay: RelayServices, 
 	const quotaPerUnit = dependencies.options.get('QuotaPerUnit')
 	if (result.kind === 'answer') {
 		const text = result.text ?? JSON.stringify(result.answer)
-		const base = text.length <= ENTRY_LIMIT_CHARACTERS && !callsTool(result.wire, result.answer) ? entryBase(relay, call, result.wire, result.answeredBy, result.usage, quotaPerUnit) : undefined
+		const base = text.length <= ENTRY_LIMIT_CHARACTERS && !callsTool(result.wire, result.answer) ? entryBase(call, result.wire, result.answeredBy, result.usage, quotaPerUnit) : undefined
 		if (base) keep(dependencies, relay, ticket, { ...base, answer: text })
 		return { ...result, cache: 'miss' }
 	}
@@ -182,7 +190,7 @@ export function recordInCache(dependencies: Dependencies, relay: RelayServices, 
 			if (batch.done && worthKeeping) {
 				// The meter settled the call before handing on the last batch: its usage is known.
 				void result.billed.then((usage) => {
-					const base = usage && entryBase(relay, call, wire, result.answeredBy, usage, quotaPerUnit)
+					const base = usage && entryBase(call, wire, result.answeredBy, usage, quotaPerUnit)
 					if (base) keep(dependencies, relay, ticket, { ...base, batches })
 				})
 			}
