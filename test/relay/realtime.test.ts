@@ -6,7 +6,9 @@
  * by `response.done`'s usage — text and audio at their ratios, cached input at CacheRatio — a response
  * cut by a dropped session is voided, a wallet that cannot cover a response ends the session with an
  * error event; malformed and oversized frames close their socket with an error event and stall no
- * other session; the idle limit ends a quiet session.
+ * other session; the idle limit ends a quiet session. A channel's max_input_tokens: once a response's
+ * input is over it, a response.create is refused (nothing held) and a response the upstream starts
+ * by server VAD is cancelled, until the client deletes an item.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { OpenAIRealtimeWS } from 'openai/realtime/ws'
@@ -19,6 +21,11 @@ import { loopbackCertificate } from '../helpers/tls'
 
 const MODEL = 'gpt-realtime'
 const AZURE_MODEL = 'gpt-realtime-mini'
+/** Served by a channel whose max_input_tokens is INPUT_LIMIT. */
+const LIMITED_MODEL = 'gpt-realtime-limited'
+const INPUT_LIMIT = 40
+/** Some 100 input tokens in the fake's count (characters / 4). */
+const LONG_TEXT = 'Tell me about the valley. '.repeat(16)
 const RATIOS = { model: 2, completion: 4, cache: 0.1, audio: 8, audioCompletion: 2 }
 const CACHED_TOKENS = 2
 
@@ -42,7 +49,10 @@ function socketClient(url: string, protocols: string[] | undefined, headers?: Re
 	socket.addEventListener('message', (message) => {
 		const event = JSON.parse(String(message.data))
 		events.push(event)
-		for (const waiter of waiters.filter((candidate) => candidate.type === event.type)) {
+		const waiter = waiters.find((candidate) => candidate.type === event.type)
+		if (waiter) {
+			// Each event answers one wait.
+			event.__taken = true
 			waiters.splice(waiters.indexOf(waiter), 1)
 			waiter.resolve(event)
 		}
@@ -85,12 +95,13 @@ for (const target of databaseTargets()) {
 			upstream = harness.startUpstream({ realtimeCachedTokens: CACHED_TOKENS })
 			azure = harness.startUpstream({ apiKey: 'azure-realtime-key' })
 			const options = harness.ferry.dependencies.options
-			await options.set('ModelRatio', JSON.stringify({ [MODEL]: RATIOS.model, [AZURE_MODEL]: RATIOS.model }))
-			await options.set('CompletionRatio', JSON.stringify({ [MODEL]: RATIOS.completion, [AZURE_MODEL]: RATIOS.completion }))
-			await options.set('CacheRatio', JSON.stringify({ [MODEL]: RATIOS.cache }))
-			await options.set('AudioRatio', JSON.stringify({ [MODEL]: RATIOS.audio }))
-			await options.set('AudioCompletionRatio', JSON.stringify({ [MODEL]: RATIOS.audioCompletion }))
+			await options.set('ModelRatio', JSON.stringify({ [MODEL]: RATIOS.model, [AZURE_MODEL]: RATIOS.model, [LIMITED_MODEL]: RATIOS.model }))
+			await options.set('CompletionRatio', JSON.stringify({ [MODEL]: RATIOS.completion, [AZURE_MODEL]: RATIOS.completion, [LIMITED_MODEL]: RATIOS.completion }))
+			await options.set('CacheRatio', JSON.stringify({ [MODEL]: RATIOS.cache, [LIMITED_MODEL]: RATIOS.cache }))
+			await options.set('AudioRatio', JSON.stringify({ [MODEL]: RATIOS.audio, [LIMITED_MODEL]: RATIOS.audio }))
+			await options.set('AudioCompletionRatio', JSON.stringify({ [MODEL]: RATIOS.audioCompletion, [LIMITED_MODEL]: RATIOS.audioCompletion }))
 			await harness.createChannel({ type: 1, base_url: upstream.url, key: 'sk-realtime-channel', models: MODEL })
+			await harness.createChannel({ type: 1, name: 'limited', base_url: upstream.url, key: 'sk-realtime-channel', models: LIMITED_MODEL, max_input_tokens: INPUT_LIMIT })
 			await harness.createChannel({ type: 3, base_url: azure.url, key: 'azure-realtime-key', models: AZURE_MODEL })
 			key = (await harness.createToken()).key
 			wsUrl = harness.baseUrl.replace(/^https/, 'wss')
@@ -100,6 +111,24 @@ for (const target of databaseTargets()) {
 		const logs = async () => (await harness.ferry.call('GET', '/api/log/?page_size=10', { as: harness.root })).body.data.items as Record<string, any>[]
 		const holdsOf = async (states: string) => (await harness.ferry.store.read<{ state: string; reason: string | null }>(`SELECT state, reason FROM quota_holds WHERE state IN (${states}) ORDER BY created_at`))
 		const tlsClient = (url: string, protocols?: string[], headers?: Record<string, string>) => socketClient(url, protocols, headers, certificate!.cert)
+		const rootQuota = async () => Number((await harness.ferry.store.read<{ quota: number }>(`SELECT quota FROM users WHERE id = ${harness.root.userId}`))[0]!.quota)
+		const upstreamCreates = (socket: { received: string[] }) => socket.received.filter((text) => JSON.parse(text).type === 'response.create').length
+
+		/** A session on LIMITED_MODEL whose conversation holds LONG_TEXT, after a response that reported it over INPUT_LIMIT. */
+		async function sessionOverTheLimit() {
+			const client = tlsClient(`${wsUrl}/v1/realtime?model=${LIMITED_MODEL}`, ['realtime', `openai-insecure-api-key.${key}`])
+			await client.next('session.created')
+			const socket = upstream.sockets.at(-1)!
+			client.send({ type: 'conversation.item.create', item: { type: 'message', role: 'user', content: [{ type: 'input_text', text: LONG_TEXT }] } })
+			const item = (await client.next('conversation.item.done')).item
+			client.send({ type: 'response.create', response: { output_modalities: ['text'] } })
+			// Ferry could not know the conversation's length before this response reported it: it is answered.
+			await client.next('response.created')
+			const done = await client.next('response.done')
+			expect(done.response.status).toBe('completed')
+			expect(done.response.usage.input_tokens).toBeGreaterThan(INPUT_LIMIT)
+			return { client, socket, item }
+		}
 
 		test('the openai SDK gets session.created, sends response.create, receives response.done, and the response is billed from its usage', async () => {
 			const client = new OpenAI({ apiKey: key, baseURL: `${harness.baseUrl}/v1` })
@@ -227,6 +256,52 @@ for (const target of databaseTargets()) {
 			expect(socket.search).toBe('?model=gpt-realtime-mini')
 			expect(socket.headers['api-key']).toBe('azure-realtime-key')
 			expect((await logs())[0]).toMatchObject({ model_name: AZURE_MODEL, type: LOG_TYPE.consume })
+		})
+
+		test('once a response\'s input is over the channel\'s max_input_tokens, response.create is refused with context_length_exceeded and nothing is held or charged; after the client deletes the item, the next response is answered and billed', async () => {
+			const { client, socket, item } = await sessionOverTheLimit()
+			const [latest] = await logs()
+			const holds = (await holdsOf("'pending', 'settled', 'voided'")).length
+			const quota = await rootQuota()
+			client.send({ type: 'response.create', response: { output_modalities: ['text'] } })
+			const refused = await client.next('error')
+			expect(refused.error).toMatchObject({ type: 'invalid_request_error', code: 'context_length_exceeded' })
+			expect(refused.error.message).toContain(`at most ${INPUT_LIMIT}`)
+			expect(upstreamCreates(socket)).toBe(1)
+			expect((await logs())[0]!.id).toBe(latest!.id)
+			expect((await holdsOf("'pending', 'settled', 'voided'")).length).toBe(holds)
+			expect(await rootQuota()).toBe(quota)
+			// The client shrinks its conversation: the session goes on.
+			client.send({ type: 'conversation.item.delete', item_id: item.id })
+			await client.next('conversation.item.deleted')
+			client.send({ type: 'response.create', response: { output_modalities: ['text'] } })
+			const done = await client.next('response.done')
+			client.socket.close()
+			expect(done.response.status).toBe('completed')
+			const usage = done.response.usage
+			expect(usage.input_tokens).toBeLessThanOrEqual(INPUT_LIMIT)
+			expect(upstreamCreates(socket)).toBe(2)
+			const [entry] = await logs()
+			expect(entry).toMatchObject({ type: LOG_TYPE.consume, model_name: LIMITED_MODEL, prompt_tokens: usage.input_tokens, completion_tokens: usage.output_tokens, quota: quotaOf(usage) })
+			expect(await rootQuota()).toBe(quota - quotaOf(usage))
+		})
+
+		test('a response the upstream starts by server VAD while the conversation is over max_input_tokens is cancelled with a context_length_exceeded error event, and billed by the usage it reports', async () => {
+			const { client, socket } = await sessionOverTheLimit()
+			client.send({ type: 'session.update', session: { type: 'realtime', audio: { input: { turn_detection: { type: 'server_vad', create_response: true } } } } })
+			await client.next('session.updated')
+			client.send({ type: 'input_audio_buffer.append', audio: Buffer.alloc(1_000, 3).toString('base64') })
+			const created = await client.next('response.created')
+			const refused = await client.next('error')
+			expect(refused.error).toMatchObject({ type: 'invalid_request_error', code: 'context_length_exceeded' })
+			const done = await client.next('response.done')
+			client.socket.close()
+			expect(done.response).toMatchObject({ id: created.response.id, status: 'cancelled' })
+			expect(socket.received.map((text) => JSON.parse(text)).filter((event) => event.type === 'response.cancel')).toEqual([{ type: 'response.cancel', response_id: created.response.id }])
+			const usage = done.response.usage
+			const [entry] = await logs()
+			expect(entry).toMatchObject({ type: LOG_TYPE.consume, model_name: LIMITED_MODEL, prompt_tokens: usage.input_tokens, completion_tokens: 0, quota: quotaOf(usage) })
+			expect(await holdsOf("'pending'")).toEqual([])
 		})
 
 		test('a session with no event for SessionIdleSeconds is ended with an error event', async () => {

@@ -5,7 +5,9 @@
  * with `previous_response_id` (even with `store: false`) reaches the socket that made it; on a Claude
  * channel the create is bridged to chat and Ferry continues the socket's last response itself; a
  * refused create answers an error event and the session goes on; the upgrade is authenticated before
- * anything opens upstream.
+ * anything opens upstream. Channels' max_input_tokens apply to each create as over HTTP: a prompt
+ * over the limit of the socket in use goes to a channel it fits, and is refused (nothing held) when
+ * none is left or when it continues a response only that channel keeps.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { ResponsesWS } from 'openai/resources/responses/ws'
@@ -26,6 +28,16 @@ const COMPLETION_RATIO = 8
 const QUOTA = Math.round((PROMPT_TOKENS + COMPLETION_TOKENS * COMPLETION_RATIO) * RATIO)
 /** Other clients' `/api/status` while sockets are flooded: the issue's bound. */
 const STATUS_BOUND_MS = 300
+/** Served by the channel whose max_input_tokens is INPUT_LIMIT (first by priority) and by one without a limit. */
+const FIT_MODEL = 'gpt-5-fit'
+/** Served only by the channel with the limit. */
+const SMALL_MODEL = 'gpt-5-small'
+/** Bridged to chat on a Claude channel with the limit. */
+const CLAUDE_LIMITED_MODEL = 'claude-haiku-4-5'
+const INPUT_LIMIT = 64
+const SHORT = 'Say hello'
+/** Far more than INPUT_LIMIT tokens however it is counted. */
+const LONG = Array.from({ length: 200 }, (_, index) => `word${index}`).join(' ')
 
 function socketClient(url: string, headers: Record<string, string>) {
 	const socket = new WebSocket(url, { headers } as never)
@@ -59,18 +71,29 @@ for (const target of databaseTargets()) {
 		let harness: RelayHarness
 		let upstream: FakeOpenAI
 		let claude: FakeClaudeModel
+		let small: FakeOpenAI
+		let large: FakeOpenAI
 		let key: string
 		let wsUrl: string
+		let fitter: { userId: number; key: string }
 
 		beforeAll(async () => {
 			harness = await startRelayHarness(target)
 			upstream = harness.startUpstream({ promptTokens: PROMPT_TOKENS, completionTokens: COMPLETION_TOKENS })
 			claude = startFakeClaudeModel()
 			const options = harness.ferry.dependencies.options
-			await options.set('ModelRatio', JSON.stringify({ [MODEL]: RATIO, [CLAUDE_MODEL]: 1 }))
+			await options.set('ModelRatio', JSON.stringify({ [MODEL]: RATIO, [CLAUDE_MODEL]: 1, [FIT_MODEL]: 1, [SMALL_MODEL]: 1, [CLAUDE_LIMITED_MODEL]: 1 }))
 			await options.set('CompletionRatio', JSON.stringify({ [MODEL]: COMPLETION_RATIO }))
 			await harness.createChannel({ type: 1, base_url: upstream.url, key: 'sk-codex-channel', models: MODEL })
 			await harness.createChannel({ type: 14, base_url: claude.url, key: 'sk-ant', models: CLAUDE_MODEL })
+			small = harness.startUpstream({ name: 'small' })
+			large = harness.startUpstream({ name: 'large' })
+			await harness.createChannel({ type: 1, name: 'small', base_url: small.url, models: `${FIT_MODEL},${SMALL_MODEL}`, priority: 10, max_input_tokens: INPUT_LIMIT })
+			await harness.createChannel({ type: 1, name: 'large', base_url: large.url, models: FIT_MODEL, priority: 0 })
+			await harness.createChannel({ type: 14, name: 'claude-limited', base_url: claude.url, key: 'sk-ant', models: CLAUDE_LIMITED_MODEL, max_input_tokens: INPUT_LIMIT })
+			const user = await harness.ferry.createUser('fitter')
+			await harness.ferry.call('PUT', '/api/user/', { as: harness.root, body: { id: user.userId, username: 'fitter', display_name: 'fitter', quota: 10_000_000 } })
+			fitter = { userId: user.userId, key: (await harness.createToken({ name: 'fit' }, user)).key }
 			key = (await harness.createToken()).key
 			wsUrl = `${harness.baseUrl.replace(/^http/, 'ws')}/v1/responses`
 		})
@@ -80,6 +103,10 @@ for (const target of databaseTargets()) {
 		})
 
 		const logs = async () => (await harness.ferry.call('GET', '/api/log/?page_size=10', { as: harness.root })).body.data.items as Record<string, any>[]
+		const fitterQuota = async () => Number((await harness.ferry.store.read<{ quota: number }>(`SELECT quota FROM users WHERE id = ${fitter.userId}`))[0]!.quota)
+		const fitterHolds = async () => (await harness.ferry.store.read<{ state: string }>(`SELECT state FROM quota_holds WHERE user_id = ${fitter.userId}`)).map((hold) => hold.state)
+		/** The creates an upstream got on its sockets. */
+		const creates = (fake: FakeOpenAI) => fake.sockets.flatMap((socket) => socket.received).filter((text) => JSON.parse(text).type === 'response.create').length
 
 		test('the openai SDK\'s ResponsesWS: response.create completes over the socket and is billed like an HTTP response', async () => {
 			const client = new OpenAI({ apiKey: key, baseURL: `${harness.baseUrl}/v1` })
@@ -175,6 +202,87 @@ for (const target of databaseTargets()) {
 			expect((await client.next('response.completed')).response.status).toBe('completed')
 			client.socket.close()
 		}, 60_000)
+
+		test('a create over the max_input_tokens of the only channel of its model is refused with an error event context_length_exceeded on the open socket, nothing held or charged; the next short create is answered and billed', async () => {
+			const client = socketClient(wsUrl, { authorization: `Bearer ${fitter.key}` })
+			await client.opened
+			client.send({ type: 'response.create', model: SMALL_MODEL, input: SHORT })
+			expect((await client.next('response.completed')).response.output[0].content[0].text).toBe('Hello from small')
+			const quota = await fitterQuota()
+			const holds = await fitterHolds()
+			const sent = creates(small)
+			client.send({ type: 'response.create', model: SMALL_MODEL, input: LONG })
+			const refused = await client.next('error')
+			expect(refused).toMatchObject({ type: 'error', status: 400, error: { type: 'invalid_request_error', code: 'context_length_exceeded' } })
+			expect(refused.error.message).toContain(`at most ${INPUT_LIMIT}`)
+			expect(creates(small)).toBe(sent)
+			expect(await fitterHolds()).toEqual(holds)
+			expect(await fitterQuota()).toBe(quota)
+			client.send({ type: 'response.create', model: SMALL_MODEL, input: SHORT })
+			const completed = await client.next('response.completed')
+			client.socket.close()
+			expect(completed.response.output[0].content[0].text).toBe('Hello from small')
+			const [entry] = await logs()
+			expect(entry).toMatchObject({ type: LOG_TYPE.consume, model_name: SMALL_MODEL, prompt_tokens: completed.response.usage.input_tokens })
+			expect(entry!.quota).toBeGreaterThan(0)
+			expect(await fitterQuota()).toBe(quota - entry!.quota)
+		})
+
+		test('a create over the max_input_tokens of the channel its socket is on goes to a socket on a channel it fits', async () => {
+			const client = socketClient(wsUrl, { authorization: `Bearer ${fitter.key}` })
+			await client.opened
+			client.send({ type: 'response.create', model: FIT_MODEL, input: SHORT })
+			expect((await client.next('response.completed')).response.output[0].content[0].text).toBe('Hello from small')
+			const sent = creates(small)
+			const quota = await fitterQuota()
+			client.send({ type: 'response.create', model: FIT_MODEL, input: LONG })
+			const completed = await client.next('response.completed')
+			client.socket.close()
+			expect(completed.response.output[0].content[0].text).toBe('Hello from large')
+			expect(creates(small)).toBe(sent)
+			const [entry] = await logs()
+			expect(entry).toMatchObject({ type: LOG_TYPE.consume, model_name: FIT_MODEL, prompt_tokens: completed.response.usage.input_tokens })
+			expect(await fitterQuota()).toBe(quota - entry!.quota)
+		})
+
+		test('a create continuing a response on the socket that made it is refused when its prompt is over that channel\'s max_input_tokens, not sent to another channel', async () => {
+			const client = socketClient(wsUrl, { authorization: `Bearer ${fitter.key}` })
+			await client.opened
+			client.send({ type: 'response.create', model: FIT_MODEL, store: false, input: SHORT })
+			const first = await client.next('response.completed')
+			expect(first.response.output[0].content[0].text).toBe('Hello from small')
+			const quota = await fitterQuota()
+			const holds = await fitterHolds()
+			const sent = creates(small) + creates(large)
+			client.send({ type: 'response.create', model: FIT_MODEL, store: false, previous_response_id: first.response.id, input: LONG })
+			const refused = await client.next('error')
+			expect(refused).toMatchObject({ status: 400, error: { code: 'context_length_exceeded' } })
+			expect(creates(small) + creates(large)).toBe(sent)
+			expect(await fitterHolds()).toEqual(holds)
+			expect(await fitterQuota()).toBe(quota)
+			client.send({ type: 'response.create', model: FIT_MODEL, store: false, previous_response_id: first.response.id, input: SHORT })
+			const second = await client.next('response.completed')
+			client.socket.close()
+			expect(second.response).toMatchObject({ previous_response_id: first.response.id, status: 'completed' })
+			expect(second.response.output[0].content[0].text).toBe('Hello from small')
+			const [entry] = await logs()
+			expect(await fitterQuota()).toBe(quota - entry!.quota)
+		})
+
+		test('a bridged create over its chat channel\'s max_input_tokens is refused with context_length_exceeded, and the session goes on', async () => {
+			const client = socketClient(wsUrl, { authorization: `Bearer ${fitter.key}` })
+			await client.opened
+			const quota = await fitterQuota()
+			const requests = claude.requests.length
+			client.send({ type: 'response.create', model: CLAUDE_LIMITED_MODEL, input: LONG })
+			expect(await client.next('error')).toMatchObject({ status: 400, error: { code: 'context_length_exceeded' } })
+			expect(claude.requests.length).toBe(requests)
+			expect(await fitterQuota()).toBe(quota)
+			client.send({ type: 'response.create', model: CLAUDE_LIMITED_MODEL, input: SHORT })
+			expect((await client.next('response.completed')).response.status).toBe('completed')
+			client.socket.close()
+			expect((await logs())[0]).toMatchObject({ type: LOG_TYPE.consume, model_name: CLAUDE_LIMITED_MODEL })
+		})
 
 		test('a refused create answers an error event and the session goes on; an anonymous upgrade never reaches the upstream', async () => {
 			const limited = (await harness.createToken({ model_limits_enabled: true, model_limits: CLAUDE_MODEL })).key

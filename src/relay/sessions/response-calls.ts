@@ -13,7 +13,7 @@ import { NO_EXTRAS, type ConvertedRequest } from '../formats/canonical'
 import type { RelayCaller } from '../caller'
 import type { RelayServices } from '../services'
 import { admit } from '../stages/admit'
-import type { AffinityOutcome, CallAttempt, HeldCall } from '../stages/call'
+import type { AffinityOutcome, CallAttempt, HeldCall, PricedCall } from '../stages/call'
 import { hold } from '../stages/hold'
 import { price } from '../stages/price'
 import type { RouteTarget } from '../stages/route'
@@ -50,22 +50,34 @@ export function realtimeRequest(model: string, maxOutputTokens: unknown): Conver
 	return { endpoint: 'chat', body: { model, stream: true, messages: [{ role: 'user', content: '' }], ...limit }, extras: NO_EXTRAS }
 }
 
+/** What a session adds to a response's admission. */
+export interface ResponseTerms {
+	/**
+	 * When the session knows the prompt better than the request (a Realtime conversation's last
+	 * input): raises the hold's prompt to it.
+	 */
+	promptEstimate?: number
+	/** Between price and hold: narrows the channels that may answer, or throws the RelayError that refuses the response. */
+	fit?(call: PricedCall): Promise<PricedCall>
+}
+
 /**
  * Admits, prices and holds one response (throws the RelayError that refuses it: 403 when the wallet
- * or token cannot cover the hold). `promptEstimate`, when the session knows better than the request
- * (a Realtime conversation's last input), raises the hold's prompt to it.
+ * or token cannot cover the hold, or what `terms.fit` throws, before any hold).
  */
 export async function holdResponse(
-	dependencies: Dependencies, relay: RelayServices, party: SessionParty, request: ConvertedRequest, metricsEndpoint: string, promptEstimate = 0,
+	dependencies: Dependencies, relay: RelayServices, party: SessionParty, request: ConvertedRequest, metricsEndpoint: string, terms: ResponseTerms = {},
 ): Promise<OpenResponse> {
 	const startedAt = performance.now()
 	const metrics = relay.metrics.begin(startedAt)
 	metrics.describe(metricsEndpoint, (request.body as { model?: unknown }).model)
+	const promptEstimate = terms.promptEstimate ?? 0
 	let call: HeldCall
 	try {
-		const priced = price(dependencies, await admit(dependencies, relay, {
+		let priced = price(dependencies, await admit(dependencies, relay, {
 			requestId: newRequestId(), caller: party.caller, request, signal: party.signal, clientAddress: party.clientAddress, startedAt, metrics,
 		}))
+		if (terms.fit) priced = await terms.fit(priced)
 		if (promptEstimate > 0 && priced.pricing.kind === 'per_token') {
 			const limit = (priced.request.body as { max_tokens?: unknown }).max_tokens
 			const allowance = typeof limit === 'number' ? limit : dependencies.options.get('PreConsumedQuota')

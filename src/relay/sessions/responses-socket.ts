@@ -10,13 +10,16 @@
  *   response in memory, even with `store: false`), or to the channel that keeps it. Each create is
  *   admitted, priced and held (response-calls.ts), sent as the client wrote it (the model mapped),
  *   and settled by the usage of its terminal event (`response.completed`, `.incomplete`, `.failed`) or
- *   voided (`error`, a socket lost). Other client events (`response.steer`, types added later) pass to
- *   the socket in use as they came.
+ *   voided (`error`, a socket lost). Channels' `max_input_tokens` apply as over HTTP (prompt fit,
+ *   before the hold): a create whose prompt is over the limit of the socket in use goes to a socket
+ *   on a channel it fits; one continuing a response a socket or channel keeps is refused
+ *   (`context_length_exceeded`) when that channel's limit is below it. Other client events
+ *   (`response.steer`, types added later) pass to the socket in use as they came.
  * - **Bridged** (a model only chat channels serve): each create runs as an HTTP Responses call would
- *   (stages/index.ts relayCall, the bridge to chat), its stream's events sent as messages. Ferry keeps
- *   the socket's last response here (its input and output, within `MAX_BODY_MB`), so that a
- *   `previous_response_id` naming it continues it as the upstream's memory would; any other is
- *   `previous_response_not_found`.
+ *   (stages/index.ts relayCall, the bridge to chat, prompt fit included), its stream's events sent
+ *   as messages. Ferry keeps the socket's last response here (its input and output, within
+ *   `MAX_BODY_MB`), so that a `previous_response_id` naming it continues it as the upstream's memory
+ *   would; any other is `previous_response_not_found`.
  *
  * A refused create (no quota, a model not allowed…) answers an `error` event (`status` and `error`,
  * as the API's WebSocket mode does) and the session stays open.
@@ -37,7 +40,10 @@ import type { RelayCaller } from '../caller'
 import { readSessionKey } from '../router/session-key'
 import type { RelayServices } from '../services'
 import { relayCall } from '../stages'
-import { admitSession, isUpgrade, sessionGroup, upgradeKey, wireHeaders } from './admission'
+import type { PricedCall } from '../stages/call'
+import { fitPrompt } from '../stages/prompt-fit'
+import { keyTargetOf } from '../stages/route'
+import { admitSession, isUpgrade, sessionGroup, socketAcceptance, upgradeKey, wireHeaders } from './admission'
 import { ClientSocket, SOCKET_CLOSE } from './client-socket'
 import { answeredBy, holdResponse, type OpenResponse, type SessionParty } from './response-calls'
 import { sessionLimits } from './realtime'
@@ -121,28 +127,45 @@ class ResponsesSession {
 		else await this.createBridged(body, model)
 	}
 
-	/** The socket that made (or whose channel keeps) the response continued, else the one in use. */
-	private async preferredKey(previous: unknown): Promise<{ socket?: NativeSocket; key?: KeyTarget }> {
+	/**
+	 * The socket that made (or whose channel keeps) the response continued — the response is `bound`
+	 * to that channel — else the one in use.
+	 */
+	private async preferredKey(previous: unknown): Promise<{ socket?: NativeSocket; key?: KeyTarget; bound?: true }> {
 		if (typeof previous === 'string' && previous) {
-			for (const socket of this.sockets.values()) if (socket.made.has(previous)) return { socket, key: socket.connection.key.target && { channelId: socket.connection.key.target.channel.id, keyIndex: socket.connection.key.target.keyIndex } }
+			for (const socket of this.sockets.values()) if (socket.made.has(previous)) return { socket, key: keyTargetOf(socket.connection.key.target), bound: true }
 			const kept = await keptResponsePlace(this.dependencies.store, previous, this.caller.user.id)
-			if (kept) return { socket: this.sockets.get(keyOf(kept)), key: kept }
+			if (kept) return { socket: this.sockets.get(keyOf(kept)), key: kept, bound: true }
 		}
 		const current = this.current
-		return current ? { socket: current, key: { channelId: current.connection.key.target.channel.id, keyIndex: current.connection.key.target.keyIndex } } : {}
+		return current ? { socket: current, key: keyTargetOf(current.connection.key.target) } : {}
+	}
+
+	/**
+	 * The channels that may answer a native response: those that take a Responses socket, and whose
+	 * `max_input_tokens` its prompt fits (stages/prompt-fit.ts). A response bound to a channel is
+	 * refused when it does not fit there, not sent to another that could not continue it.
+	 */
+	private fit(call: PricedCall, bound: KeyTarget | undefined): Promise<PricedCall> {
+		const { accepts, cacheKey } = call.acceptance
+		const sockets = socketAcceptance('responses', call.model)
+		call.acceptance = { accepts: (channel) => accepts(channel) && sockets.accepts(channel), cacheKey: `${cacheKey} ${sockets.cacheKey}` }
+		return fitPrompt(this.relay, call, bound && this.relay.routing.channel(bound.channelId))
 	}
 
 	private async createNative(text: string, body: Json, model: string) {
 		let response: OpenResponse
+		let preferred: Awaited<ReturnType<ResponsesSession['preferredKey']>>
 		try {
-			response = await holdResponse(this.dependencies, this.relay, this.party, canonicalRequestFromResponses({ ...body, stream: true }, text), 'responses-socket')
+			preferred = await this.preferredKey(body.previous_response_id)
+			const bound = preferred.bound ? preferred.key : undefined
+			response = await holdResponse(this.dependencies, this.relay, this.party, canonicalRequestFromResponses({ ...body, stream: true }, text), 'responses-socket', { fit: (call) => this.fit(call, bound) })
 		} catch (error) {
 			return this.client.sendError(refusal(error))
 		}
 		const call = response.call
 		let socket: NativeSocket
 		try {
-			const preferred = await this.preferredKey(body.previous_response_id)
 			const offered = preferred.socket && this.relay.routing.offered(call.group, model, preferred.socket.connection.key.target.channel.id, { accepts: call.acceptance.accepts, cacheKey: call.acceptance.cacheKey })
 			socket = offered && preferred.socket ? preferred.socket : await this.open(call, preferred.key)
 		} catch (error) {
