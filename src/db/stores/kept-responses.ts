@@ -7,6 +7,7 @@
  */
 import { and, eq } from 'drizzle-orm'
 import type { Store } from '@/db'
+import { equalsText } from '@/db/stored-text'
 
 interface KeptResponse {
 	responseId: string
@@ -30,11 +31,11 @@ export async function rememberResponse(store: Store, response: KeptResponse): Pr
 export async function keptResponsePlace(store: Store, responseId: string, userId: number): Promise<KeptResponsePlace | undefined> {
 	const { keptResponses } = store.tables
 	const [row] = await store.db.select({ channelId: keptResponses.channelId, keyIndex: keptResponses.keyIndex }).from(keptResponses)
-		.where(and(eq(keptResponses.responseId, responseId), eq(keptResponses.userId, userId))).limit(1)
+		.where(and(equalsText(keptResponses.responseId, responseId), eq(keptResponses.userId, userId))).limit(1)
 	return row
 }
 
 export async function forgetResponse(store: Store, responseId: string, userId: number): Promise<void> {
 	const { keptResponses } = store.tables
-	await store.db.delete(keptResponses).where(and(eq(keptResponses.responseId, responseId), eq(keptResponses.userId, userId)))
+	await store.db.delete(keptResponses).where(and(equalsText(keptResponses.responseId, responseId), eq(keptResponses.userId, userId)))
 }

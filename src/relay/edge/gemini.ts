@@ -30,6 +30,15 @@ export const speaksGemini = (request: Request) => request.headers.has('x-goog-ap
 
 const NO_KEY = 'no API key provided: send it as the x-goog-api-key header or the key query parameter'
 
+/** The model in a path's text as sent (a wildcard's, which Elysia leaves encoded); a 400 when it is not percent-encoded UTF-8 (`%FF`). */
+function decodedModel(text: string): string {
+	try {
+		return decodeURIComponent(text)
+	} catch {
+		throw new RelayError(400, 'the model name in the path is not valid percent-encoded UTF-8')
+	}
+}
+
 /** `:countTokens`: the prompt (`contents`, or a `generateContentRequest`) counted as it would be relayed. */
 async function countGeminiTokens(relay: RelayServices, request: Request, clientAddress: string, key: string): Promise<Response> {
 	const caller = await relay.authenticate(key, clientAddress)
@@ -42,17 +51,19 @@ async function countGeminiTokens(relay: RelayServices, request: Request, clientA
 /**
  * `GET /v1beta/models` and `GET /v1beta/models/{model}` (also under `/v1` for a Gemini-keyed call):
  * the models the caller's group is served, within the token's model limits, in Gemini's shape.
+ * `name`: the path's model, decoded, or a function answering it (throwing when it cannot be decoded).
  */
-export async function listGeminiModels(dependencies: Dependencies, relay: RelayServices, request: Request, clientAddress: string, name?: string): Promise<Response> {
+export async function listGeminiModels(dependencies: Dependencies, relay: RelayServices, request: Request, clientAddress: string, name?: string | (() => string)): Promise<Response> {
 	try {
 		const key = geminiKey(request, new URL(request.url))
 		if (!key) throw new RelayError(401, NO_KEY)
 		const caller = await relay.authenticate(key, clientAddress)
+		const asked = typeof name === 'function' ? name() : name
 		await relay.routing.ready()
 		const group = resolveGroup(dependencies.options, caller, '', () => false)
 		const ids = relay.routing.models(group).filter((id) => !caller.token.modelLimits || caller.token.modelLimits.has(id))
-		if (name === undefined) return Response.json({ models: ids.map(geminiModel) })
-		const id = modelIdOfName(decodeURIComponent(name))
+		if (asked === undefined) return Response.json({ models: ids.map(geminiModel) })
+		const id = modelIdOfName(asked)
 		if (!ids.includes(id)) throw new RelayError(404, `models/${id} is not found for API version v1beta, or is not supported for this key`)
 		return Response.json(geminiModel(id))
 	} catch (error) {
@@ -64,7 +75,7 @@ export async function listGeminiModels(dependencies: Dependencies, relay: RelayS
 async function relayGemini(dependencies: Dependencies, relay: RelayServices, request: Request, clientAddress: string, path: string): Promise<Response> {
 	const url = new URL(request.url)
 	const separator = path.lastIndexOf(':')
-	const model = decodeURIComponent(separator > 0 ? path.slice(0, separator) : path)
+	const model = decodedModel(separator > 0 ? path.slice(0, separator) : path)
 	const method = separator > 0 ? path.slice(separator + 1) : ''
 	const key = geminiKey(request, url)
 	if (method === 'countTokens') {
@@ -89,8 +100,10 @@ export function geminiRoutes(dependencies: Dependencies, relay: RelayServices) {
 			return relayFailure(error, dependencies.logger, geminiErrorResponse)
 		}
 	}
-	const list = ({ request, server, params }: { request: Request; server: Parameters<Dependencies['clientAddress']>[0]; params?: Record<string, string> }) =>
-		listGeminiModels(dependencies, relay, request, dependencies.clientAddress(server, request), params?.['*'])
+	const list = ({ request, server, params }: { request: Request; server: Parameters<Dependencies['clientAddress']>[0]; params?: Record<string, string> }) => {
+		const path = params?.['*']
+		return listGeminiModels(dependencies, relay, request, dependencies.clientAddress(server, request), path === undefined ? undefined : () => decodedModel(path))
+	}
 	return new Elysia()
 		.post('/v1beta/models/*', handle, { parse: 'none' })
 		.post('/v1/models/*', handle, { parse: 'none' })

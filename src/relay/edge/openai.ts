@@ -26,10 +26,9 @@ export function relayOpenAI(dependencies: Dependencies, relay: RelayServices, en
 
 const OPENAI_MODEL_OWNER = 'ferry'
 
-/** `GET /v1/models`, and `GET /v1/models/{model}` when `modelParameter` (as in the path) is given; failures in OpenAI's shape. */
-export async function listModels(dependencies: Dependencies, relay: RelayServices, request: Request, clientAddress: string, modelParameter?: string): Promise<Response> {
+/** `GET /v1/models`, and `GET /v1/models/{model}` when `model` (the path's, decoded) is given; failures in OpenAI's shape. */
+export async function listModels(dependencies: Dependencies, relay: RelayServices, request: Request, clientAddress: string, model?: string): Promise<Response> {
 	try {
-		const model = modelParameter === undefined ? undefined : decodeURIComponent(modelParameter)
 		const caller = await relay.authenticate(bearerKey(request.headers), clientAddress)
 		await relay.routing.ready()
 		const group = resolveGroup(dependencies.options, caller, '', () => false)

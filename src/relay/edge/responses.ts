@@ -91,7 +91,7 @@ type Context = { request: Request; server: Parameters<Dependencies['clientAddres
 
 export function responsesRoutes(dependencies: Dependencies, relay: RelayServices) {
 	const kept = (action: KeptAction) => ({ request, server, params }: Context) =>
-		relayKeptResponse(dependencies, relay, request, dependencies.clientAddress(server, request), decodeURIComponent(params.id), action)
+		relayKeptResponse(dependencies, relay, request, dependencies.clientAddress(server, request), params.id, action)
 	return new Elysia({ prefix: '/v1/responses' })
 		.post('', ({ request, server }) => relayResponses(dependencies, relay, request, dependencies.clientAddress(server, request)), { parse: 'none' })
 		.post('/input_tokens', ({ request, server }) => countResponseTokens(dependencies, relay, request, dependencies.clientAddress(server, request)), { parse: 'none' })

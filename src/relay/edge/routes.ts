@@ -34,9 +34,10 @@ export function relayRoutes(dependencies: Dependencies, relay: RelayServices) {
 		.post('/messages/count_tokens', ({ request, server }) => countClaudeTokens(dependencies, relay, request, address(server, request)), { parse: 'none' })
 		// A Gemini client (its key as `x-goog-api-key` or `?key=`) lists models in Gemini's shape here too.
 		.get('/models', ({ request, server }) => speaksGemini(request) ? listGeminiModels(dependencies, relay, request, address(server, request)) : listModels(dependencies, relay, request, address(server, request)))
+		// Elysia has percent-decoded `:model`; one it could not decode (`%FF`) comes as null, and names no model.
 		.get('/models/:model', ({ request, server, params }) => speaksGemini(request)
-			? listGeminiModels(dependencies, relay, request, address(server, request), params.model)
-			: listModels(dependencies, relay, request, address(server, request), params.model))
+			? listGeminiModels(dependencies, relay, request, address(server, request), params.model ?? '')
+			: listModels(dependencies, relay, request, address(server, request), params.model ?? ''))
 		.get(BILLING_PATHS.subscription, ({ request, server }) => billingSubscription(dependencies, relay, request, address(server, request)))
 		.get(BILLING_PATHS.usage, ({ request, server }) => billingUsage(dependencies, relay, request, address(server, request)))
 		.use(mediaRoutes(dependencies, relay))

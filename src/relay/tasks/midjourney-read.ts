@@ -4,12 +4,13 @@
  * (asked of the task's channel), and `GET /mj/image/{id}`, the image proxy behind the URLs that
  * MjForwardUrlEnabled hands out instead of the upstream's.
  */
-import { desc, eq, inArray } from 'drizzle-orm'
+import { desc, eq } from 'drizzle-orm'
 import type { Dependencies } from '@/dependencies'
 import type { OutboundPolicy } from '@/lib/outbound'
 import { isMidjourneyImageSignature, shownDrawingImage } from '@/auth/signed-links'
 import { parseJsonObject } from '@/db/stores/channels'
 import { drawingOf, drawingPayloadOf, isDrawing } from '@/db/stores/drawings'
+import { inTexts } from '@/db/stored-text'
 import { relayErrors } from '../errors'
 import { isObject } from '../formats/json'
 import type { RelayServices } from '../services'
@@ -79,7 +80,7 @@ export async function listDrawings(dependencies: Dependencies, caller: RelayCall
 	const { store } = dependencies
 	const { tasks } = store.tables
 	const found = (await store.db.select().from(tasks)
-		.where(isDrawing(store.tables, eq(tasks.userId, caller.user.id), inArray(tasks.taskId, ids as string[]))).orderBy(desc(tasks.id))).map(drawingOf)
+		.where(isDrawing(store.tables, eq(tasks.userId, caller.user.id), inTexts(tasks.taskId, ids as string[]))).orderBy(desc(tasks.id))).map(drawingOf)
 	const newest = new Map<string, DrawingRow>()
 	for (const row of found) if (!newest.has(row.mjId)) newest.set(row.mjId, row)
 	return (ids as string[]).flatMap((id) => newest.get(id) ?? []).map((row) => drawingView(dependencies, row, origin))

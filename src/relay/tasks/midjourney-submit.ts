@@ -9,6 +9,7 @@ import { desc, eq } from 'drizzle-orm'
 import { MJ_ACTION, MJ_SUBMIT_CODE, TASK_STATUS } from '@shared/task-constants'
 import type { Dependencies } from '@/dependencies'
 import { drawingOf, drawingValues, isDrawing } from '@/db/stores/drawings'
+import { equalsText } from '@/db/stored-text'
 import { nowSeconds } from '@/lib/clock'
 import type { RelayServices } from '../services'
 import type { RelayCaller } from '../caller'
@@ -26,7 +27,7 @@ const PROGRESS_DONE = '100%'
 export async function ownDrawing({ store }: Dependencies, userId: number, mjId: string): Promise<DrawingRow | undefined> {
 	const { tasks } = store.tables
 	const [row] = await store.db.select().from(tasks)
-		.where(isDrawing(store.tables, eq(tasks.userId, userId), eq(tasks.taskId, mjId))).orderBy(desc(tasks.id)).limit(1)
+		.where(isDrawing(store.tables, eq(tasks.userId, userId), equalsText(tasks.taskId, mjId))).orderBy(desc(tasks.id)).limit(1)
 	return row && drawingOf(row)
 }
 

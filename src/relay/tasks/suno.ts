@@ -3,10 +3,11 @@
  * id (Ferry's own: the upstream's stays private), `POST /suno/fetch {ids}` and `GET
  * /suno/fetch/{id}` answer from Ferry's task store, scoped to the caller.
  */
-import { and, eq, inArray } from 'drizzle-orm'
+import { and, eq } from 'drizzle-orm'
 import { SUNO_ACTION, TASK_PLATFORM, TASK_STATUS } from '@shared/task-constants'
 import type { Dependencies } from '@/dependencies'
 import { taskFields } from '@/db/stores/task-fields'
+import { equalsText, inTexts } from '@/db/stored-text'
 import { nowSeconds } from '@/lib/clock'
 import { randomString } from '@/lib/crypto'
 import { relayErrors } from '../errors'
@@ -31,7 +32,7 @@ const text = (value: unknown) => (typeof value === 'string' ? value.trim() : '')
 async function ownTask({ store }: Dependencies, userId: number, taskId: string): Promise<TaskRow | undefined> {
 	const { tasks } = store.tables
 	const [row] = await store.db.select().from(tasks)
-		.where(and(eq(tasks.userId, userId), eq(tasks.platform, TASK_PLATFORM.suno), eq(tasks.taskId, taskId))).limit(1)
+		.where(and(eq(tasks.userId, userId), eq(tasks.platform, TASK_PLATFORM.suno), equalsText(tasks.taskId, taskId))).limit(1)
 	return row
 }
 
@@ -110,6 +111,6 @@ export async function fetchSongs(dependencies: Dependencies, caller: RelayCaller
 	const { store } = dependencies
 	const { tasks } = store.tables
 	const rows = await store.db.select().from(tasks)
-		.where(and(eq(tasks.userId, caller.user.id), eq(tasks.platform, TASK_PLATFORM.suno), inArray(tasks.taskId, ids as string[])))
+		.where(and(eq(tasks.userId, caller.user.id), eq(tasks.platform, TASK_PLATFORM.suno), inTexts(tasks.taskId, ids as string[])))
 	return sunoAnswer(rows.map(songView))
 }

@@ -6,6 +6,7 @@
 import { and, asc, desc, eq, gt, lt, notLike } from 'drizzle-orm'
 import { isFinishedTaskStatus, TASK_PLATFORM, TASK_STATUS } from '@shared/task-constants'
 import type { Dependencies } from '@/dependencies'
+import { equalsText } from '@/db/stored-text'
 import { readerStream } from '@/lib/outbound/body-guard'
 import { RelayError, relayErrors } from '../../errors'
 import { VIDEO_VARIANTS, type VideoState, type VideoVariant } from '../../providers/types'
@@ -40,7 +41,7 @@ export async function listVideos({ store }: Dependencies, userId: number, query:
 	const own = and(eq(tasks.userId, userId), eq(tasks.platform, TASK_PLATFORM.video), notLike(tasks.properties, DELETED_MARK))
 	let where = own
 	if (query.after) {
-		const [cursor] = await store.db.select({ id: tasks.id }).from(tasks).where(and(own, eq(tasks.taskId, query.after))).limit(1)
+		const [cursor] = await store.db.select({ id: tasks.id }).from(tasks).where(and(own, equalsText(tasks.taskId, query.after))).limit(1)
 		if (!cursor) throw relayErrors.badRequest(`after: no video ${query.after}`)
 		where = and(own, order === 'desc' ? lt(tasks.id, cursor.id) : gt(tasks.id, cursor.id))
 	}

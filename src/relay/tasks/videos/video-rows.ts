@@ -7,6 +7,7 @@ import { and, eq } from 'drizzle-orm'
 import { TASK_PLATFORM, TASK_STATUS } from '@shared/task-constants'
 import { readVideoProperties, type VideoProperties } from '@shared/video'
 import type { Dependencies } from '@/dependencies'
+import { equalsText } from '@/db/stored-text'
 import { randomString } from '@/lib/crypto'
 import { RelayError } from '../../errors'
 import type { UpstreamTaskState, VideoState } from '../../providers/types'
@@ -84,7 +85,7 @@ export const videoNotFound = (id: string) => new RelayError(404, `Video with id 
 export async function ownVideo({ store }: Pick<Dependencies, 'store'>, userId: number, id: string): Promise<TaskRow> {
 	const { tasks } = store.tables
 	const [row] = await store.db.select().from(tasks)
-		.where(and(eq(tasks.userId, userId), eq(tasks.platform, TASK_PLATFORM.video), eq(tasks.taskId, id))).limit(1)
+		.where(and(eq(tasks.userId, userId), eq(tasks.platform, TASK_PLATFORM.video), equalsText(tasks.taskId, id))).limit(1)
 	if (!row || readVideoPropertiesOf(row).deleted) throw videoNotFound(id)
 	return row
 }
@@ -92,7 +93,7 @@ export async function ownVideo({ store }: Pick<Dependencies, 'store'>, userId: n
 /** Who a video belongs to (the signed player link names only the video); 404 when there is no such video. */
 export async function videoOwner({ store }: Pick<Dependencies, 'store'>, id: string): Promise<number> {
 	const { tasks } = store.tables
-	const [row] = await store.db.select({ userId: tasks.userId }).from(tasks).where(and(eq(tasks.platform, TASK_PLATFORM.video), eq(tasks.taskId, id))).limit(1)
+	const [row] = await store.db.select({ userId: tasks.userId }).from(tasks).where(and(eq(tasks.platform, TASK_PLATFORM.video), equalsText(tasks.taskId, id))).limit(1)
 	if (!row) throw videoNotFound(id)
 	return row.userId
 }
