@@ -11,6 +11,7 @@
  */
 import { LOG_TYPE } from '@shared/log'
 import { execute, query, type Work } from '@/db'
+import { storableFields } from '@/db/stored-text'
 import type { Executor } from './batcher'
 import type { WalletSettlement } from './wallet-batch'
 import { nowSeconds } from '@/lib/clock'
@@ -177,7 +178,7 @@ export async function settle(ledger: Executor, settlement: Settlement): Promise<
 
 /** The unit of work of `settle`, to compose into a larger one (a task's end and its charge, atomically). */
 export function* settleWork(settlement: Settlement, dialect: Executor['dialect']): ReturnType<Work<SettleOutcome>> {
-	const { requestId, actual, channelId, log, readBalance = false } = settlement
+	const { requestId, actual, channelId, readBalance = false } = settlement
 	const returning = readBalance && dialect === 'pg'
 	const now = nowSeconds()
 	const [hold] = yield* query<ClosedHold>(SETTLE_HOLD, [requestId, now, Math.max(0, actual)])
@@ -219,7 +220,9 @@ export function* settleWork(settlement: Settlement, dialect: Executor['dialect']
 	if (tokenId) yield* execute(COUNT_TOKEN, [charged, now, tokenId, tokenLimited ? refund : 0])
 	if (channelId) yield* execute(COUNT_CHANNEL, [charged, channelId])
 	const shortfall = Math.max(0, actual - charged)
-	if (log) {
+	if (settlement.log) {
+		// Its texts storable (db/stored-text.ts): a NUL would fail the settle on Postgres, and the call would go unbilled.
+		const log = storableFields(settlement.log)
 		const other = loggedOther(log.other, shortfall, subscriptionId)
 		yield* execute(INSERT_CONSUME_LOG, [
 			userId, log.type ?? LOG_TYPE.consume, charged, tokenId, channelId, requestId, log.username, log.tokenName, log.modelName, log.group,
@@ -236,9 +239,12 @@ function loggedOther(other: Record<string, unknown>, shortfall: number, subscrip
 	return subscriptionId ? { ...withShortfall, subscription_id: subscriptionId } : withShortfall
 }
 
-/** The consume log line as a batch statement takes it (wallet-batch.ts): its `other` as JSON text, with the shortfall. */
+/**
+ * The consume log line as a batch statement takes it (wallet-batch.ts): its `other` as JSON text, with the shortfall,
+ * and its texts storable (db/stored-text.ts) — a NUL or a lone surrogate would fail the statement, and with it the whole batch.
+ */
 export function batchedLog({ log, cost }: Settlement, shortfall: number): WalletSettlement['log'] {
-	return log && { ...log, type: log.type ?? LOG_TYPE.consume, other: JSON.stringify(loggedOther(log.other, shortfall)), cost: cost ?? null }
+	return log && storableFields({ ...log, type: log.type ?? LOG_TYPE.consume, other: JSON.stringify(loggedOther(log.other, shortfall)), cost: cost ?? null })
 }
 
 /** Takes up to `extra` more from the wallet, never below zero; answers what it took. */

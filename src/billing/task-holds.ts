@@ -10,6 +10,7 @@ import { and, inArray } from 'drizzle-orm'
 import { LOG_TYPE } from '@shared/log'
 import { execute, rows, type Database, type Tables } from '@/db'
 import { isUnfinished } from '@/db/stores/task-status'
+import { storableFields } from '@/db/stored-text'
 import { HOLD_STATE, voidHoldWork } from './holds'
 
 /** `quota_holds.node` of a task's hold: no process owns it, the task does. */
@@ -25,14 +26,15 @@ export function* adoptHoldForTask(requestId: string, deadline: number) {
 /**
  * Returns a task's pending hold in full and tells the user why in their log (a system entry of 0
  * quota: the hold going back is not a credit). Answers the amount returned, or 0 when the hold
- * was no longer pending (another node closed it first).
+ * was no longer pending (another node closed it first). The line's texts are made storable
+ * (db/stored-text.ts): the reason is the upstream's words, which may quote a prompt with a NUL in it.
  */
 export function* returnTaskHold(tx: Database, tables: Tables, requestId: string, reason: string, line: (amount: number) => StoredLogLine) {
 	const hold = yield* voidHoldWork(requestId, reason)
 	if (!hold) return 0
 	const { logs } = tables
 	yield* rows(tx.insert(logs).values({
-		userId: hold.userId, type: LOG_TYPE.system, requestId, tokenId: hold.tokenId, quota: 0, ...line(hold.amount),
+		userId: hold.userId, type: LOG_TYPE.system, requestId, tokenId: hold.tokenId, quota: 0, ...storableFields(line(hold.amount)),
 	}).returning({ id: logs.id }))
 	return hold.amount
 }

@@ -161,6 +161,33 @@ for (const target of databaseTargets()) {
 			expect(await auditLedger(store)).toEqual([])
 		})
 
+		test('a consume log with a NUL or a lone surrogate in its texts is written without them, and fails neither its settle nor the batch it is in', async () => {
+			// A value Postgres refuses would fail the batch statement, and then the call's own settle, leaving it unbilled.
+			const failures: string[] = []
+			const watched: Store = { ...store, read: <Row>(text: string, params?: unknown[]) => store.read<Row>(text, params).catch((error: unknown) => {
+				failures.push(String(error))
+				throw error
+			}) }
+			const ledger = createBatchingExecutor(watched)
+			const userId = await createUser(store, 'payer', 10_000)
+			const tokenId = await createToken(store, userId, 0, true)
+			const held = await Promise.all(Array.from({ length: 4 }, () => hold(ledger, userId, tokenId, 1_000, false)))
+			const odd = (requestId: string): Settlement => {
+				const plain = settlement(requestId, 250, 1_000)
+				return { ...plain, log: { ...plain.log!, modelName: 'gpt-\u00004o', tokenName: 't\u0000', content: 'quoted \ud800', other: { echoed: 'a\u0000b' } } }
+			}
+			const outcomes = await Promise.all(held.map((requestId, index) => settle(ledger, index === 1 ? odd(requestId) : settlement(requestId, 250, 1_000))))
+			expect(outcomes.every((outcome) => outcome.settled && outcome.charged === 250)).toBe(true)
+			expect(failures).toEqual([])
+			const { logs } = store.tables
+			const lines = await store.db.select().from(logs).where(inArray(logs.requestId, held))
+			expect(lines).toHaveLength(4)
+			const line = lines.find((entry) => entry.requestId === held[1])!
+			expect([line.modelName, line.tokenName, line.content, JSON.parse(line.other).echoed]).toEqual(['gpt-4o', 't', 'quoted \ufffd', 'a\u0000b'])
+			expect(await userRow(userId)).toMatchObject({ quota: 10_000 - 4 * 250, usedQuota: 4 * 250, requestCount: 4 })
+			expect(await auditLedger(store)).toEqual([])
+		})
+
 		if (target.dialect === 'pg') {
 			test('on Postgres the calls in flight are held and settled by the batch statements themselves', async () => {
 				const ledger = createBatchingExecutor(store)

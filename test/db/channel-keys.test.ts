@@ -162,6 +162,17 @@ for (const target of databaseTargets()) {
 				expect((await keyRows(id))[0]!.lastError).not.toContain(KEYS[0])
 			})
 
+			test('an upstream\'s error quoting a NUL or a lone surrogate is kept without them, and the other keys\' outcomes written with it are kept too', async () => {
+				// Upstreams quote what a client sent ("Invalid value: '…'"); a NUL failed the write of every key's outcome on Postgres.
+				const id = await createPool()
+				const recorder = createKeyOutcomeRecorder(ferry.store, { intervalMs: 60_000 })
+				recorder.record({ channelId: id, index: 0 }, { responseTime: 10, error: 'Invalid value: \'a\u0000b\' in x\ud800' })
+				recorder.record({ channelId: id, index: 1 }, { responseTime: 20, error: 'upstream answered 503' })
+				await recorder.flush()
+				expect((await keyRows(id)).map((row) => [row.responseTime, row.lastError])).toEqual([[10, 'Invalid value: \'ab\' in x\ufffd'], [20, 'upstream answered 503'], [0, '']])
+				expect((await channelRow(id)).responseTime).toBe(20)
+			})
+
 			test('real traffic is coalesced: the latest outcome of each key is written when the recorder flushes, not per call', async () => {
 				const id = await createPool()
 				const recorder = createKeyOutcomeRecorder(ferry.store, { intervalMs: 60_000 })

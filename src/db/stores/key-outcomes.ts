@@ -13,6 +13,7 @@ import { and, eq } from 'drizzle-orm'
 import { KEY_LAST_ERROR_MAX_LENGTH } from '@shared/channel-constants'
 import { inEnglish, isLocalizedMessage, type LocalizedMessage } from '@shared/messages'
 import { run, type Database, type Store, type Tables } from '@/db'
+import { storableText } from '@/db/stored-text'
 import { nowSeconds } from '@/lib/clock'
 import type { KeyRef } from './channel-keys'
 
@@ -36,9 +37,10 @@ const MASKED_SECRET_MIN_LENGTH = 8
 /** A stored catalogue message longer than this is stored as its English instead. */
 const MESSAGE_JSON_MAX_LENGTH = KEY_LAST_ERROR_MAX_LENGTH * 4
 
+/** An upstream's words, which may quote what a client sent (a NUL too): storable, or a NUL would fail the write of every key's outcome. */
 function capped(text: string, secret: string | undefined): string {
 	const masked = secret && secret.length >= MASKED_SECRET_MIN_LENGTH ? text.replaceAll(secret, '***') : text
-	return masked.slice(0, KEY_LAST_ERROR_MAX_LENGTH)
+	return storableText(masked.slice(0, KEY_LAST_ERROR_MAX_LENGTH))
 }
 
 /** `last_error` as stored: plain text, or a catalogue message as JSON `{text, values}`; at most KEY_LAST_ERROR_MAX_LENGTH characters shown. */

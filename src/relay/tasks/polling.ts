@@ -14,7 +14,7 @@ import type { RelayServices } from '../services'
 import type { UpstreamTaskState } from '../providers/types'
 import { TASK_POLLERS } from './pollers'
 import { failureReport, type PollRound, type TaskEndReason } from './task-poller'
-import { applyTaskReport, type ReportOutcome, type TaskBook, taskBook, type TaskRow } from './task-rows'
+import { applyTaskReport, type ReportOutcome, storedReport, type TaskBook, taskBook, type TaskRow } from './task-rows'
 
 const SECONDS_PER_MINUTE = 60
 /** Timed-out tasks failed per round. */
@@ -36,11 +36,13 @@ export async function pollTasks(dependencies: Dependencies, relay: RelayServices
 	const timeoutMinutes = options.get('TaskTimeoutMinutes')
 	const summary: PollSummary = { polled: 0, updated: 0, succeeded: 0, failed: 0, timedOut: 0 }
 	const failedLine = (row: TaskRow) => TASK_POLLERS.find((poller) => poller.platform === row.platform)?.failedLine ?? 'task.failed'
-	const apply = (row: TaskRow, report: UpstreamTaskState, reason: TaskEndReason): Promise<ReportOutcome> => relay.ledger.transaction((tx, tables) =>
-		applyTaskReport(tx, tables, book, row, report, {
+	const apply = (row: TaskRow, upstreamReport: UpstreamTaskState, reason: TaskEndReason): Promise<ReportOutcome> => {
+		const report = storedReport(upstreamReport)
+		return relay.ledger.transaction((tx, tables) => applyTaskReport(tx, tables, book, row, report, {
 			holdReason: reason,
 			describe: (quota) => storedLine(failedLine(row), { task: row.taskId || row.id, reason: report.failReason, quota }),
 		}))
+	}
 	const round: PollRound = {
 		dependencies, relay,
 		async apply(row, report, reason) {

@@ -11,6 +11,7 @@ import { parseJsonObject } from '@/db/stores/channels'
 import { isUnfinished } from '@/db/stores/task-status'
 import type { OptionStore } from '@/db/stores/options'
 import { rows, type Database, type Dialect, type Tables } from '@/db'
+import { storableFields } from '@/db/stored-text'
 import { settleWork } from '@/billing/holds'
 import { adoptHoldForTask, returnTaskHold } from '@/billing/task-holds'
 import { mergedDrawingData } from '@/db/stores/drawings'
@@ -107,11 +108,12 @@ function* closeHold(tx: Database, tables: Tables, book: TaskBook, task: BilledTa
 /**
  * Inserts an accepted task (a drawing's values through db/stores/drawings.ts). A task the upstream
  * reported finished at once (an upload, a duplicate of a finished drawing) is billed here; any
- * other takes over its hold. Answers the row id.
+ * other takes over its hold. Answers the row id. Its texts (the upstream's id, its words) are
+ * stored as the databases can keep them (db/stored-text.ts).
  */
 export function* recordTask(tx: Database, tables: Tables, book: TaskBook, values: Omit<Tables['tasks']['$inferInsert'], 'id'>) {
 	const { tasks } = tables
-	const [row] = yield* rows(tx.insert(tasks).values(values).returning())
+	const [row] = yield* rows(tx.insert(tasks).values(storableFields(values)).returning())
 	yield* startOrEnd(tx, tables, book, row!, row!.taskId, values.status ?? '')
 	return row!.id
 }
@@ -159,6 +161,7 @@ function reportedChanges(row: TaskRow, report: UpstreamTaskState, status: string
 /**
  * Applies an upstream report (or Ferry's own verdict: timeout, lost channel) to a task row of any
  * platform. Writes only what changed, only while the row is unfinished; the write that finishes it bills it.
+ * The report's texts are to be storable already (`storedReport`): the end's log line quotes them too.
  */
 export function* applyTaskReport(tx: Database, tables: Tables, book: TaskBook, row: TaskRow, report: UpstreamTaskState, end: Omit<TaskEnd, 'status'>) {
 	const status = statusOf(row, report)
@@ -172,6 +175,13 @@ export function* applyTaskReport(tx: Database, tables: Tables, book: TaskBook, r
 	yield* closeHold(tx, tables, book, row, row.taskId, { ...end, status })
 	return (status === TASK_STATUS.success ? 'succeeded' : 'failed') as ReportOutcome
 }
+
+/**
+ * A report with its texts as the databases can keep them (db/stored-text.ts): an upstream's failure
+ * may quote a prompt with a NUL in it, which would otherwise fail the row's write, and on Postgres
+ * every round of polling after it, until the task timed out.
+ */
+export const storedReport = (report: UpstreamTaskState): UpstreamTaskState => storableFields(report)
 
 const SECONDS_PER_MINUTE = 60
 

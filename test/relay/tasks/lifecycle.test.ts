@@ -98,6 +98,31 @@ for (const target of databaseTargets()) {
 			expect((await tasks.call('GET', `/suno/fetch/${song}`, { key: tasks.alice.key })).body.data).toMatchObject({ status: 'FAILURE', fail_reason: 'the channel that ran the task no longer exists' })
 		})
 
+		test('an upstream\'s words with a NUL or a lone surrogate in them (a refusal quoting the prompt, a failure reason) are kept without them, and the round goes on', async () => {
+			// Postgres refuses a NUL: the refused task's record answered a 500, and the report's write failed the whole round, every round.
+			const tasks = await start()
+			const { store } = tasks.harness.ferry
+			const before = await tasks.account(tasks.alice)
+			tasks.midjourney.answerNextSubmit('submit-banned-prompt.json', 200, { description: 'Banned prompt: a\u0000b \ud800' })
+			const refused = await tasks.call('POST', '/mj/submit/imagine', { key: tasks.alice.key, body: { prompt: 'a\u0000b' } })
+			expect(refused).toMatchObject({ status: 400, body: { code: 24, description: 'Banned prompt: a\u0000b \ud800' } })
+			const [refusal] = await store.db.select().from(store.tables.tasks).where(eq(store.tables.tasks.status, 'FAILURE'))
+			expect(refusal!.failReason).toBe('Banned prompt: ab \ufffd')
+			const failing = (await tasks.call('POST', '/mj/submit/imagine', { key: tasks.alice.key, body: { prompt: 'first' } })).body.result
+			const succeeding = (await tasks.call('POST', '/mj/submit/imagine', { key: tasks.alice.key, body: { prompt: 'second' } })).body.result
+			tasks.midjourney.report(failing, 'task-failure.json')
+			Object.assign(tasks.midjourney.task(failing), { failReason: 'Banned prompt: a\u0000b \ud800', progress: '5%\u0000' })
+			tasks.midjourney.report(succeeding, 'task-success.json')
+			expect(await tasks.poll()).toMatchObject({ failed: 1, succeeded: 1 })
+			expect((await tasks.call('GET', `/mj/task/${failing}/fetch`, { key: tasks.alice.key })).body).toMatchObject({ status: 'FAILURE', failReason: 'Banned prompt: ab \ufffd', progress: '5%' })
+			expect(await tasks.account(tasks.alice)).toMatchObject({ quota: before.quota - PRICE.mj_imagine, used: PRICE.mj_imagine })
+			const lines = (await tasks.logs(tasks.alice)).filter((log) => log.type === LOG_TYPE.system)
+			expect(lines.map((line) => line.content)).toEqual([
+				`the upstream refused the mj_imagine task (Banned prompt: ab \ufffd); its hold of ${PRICE.mj_imagine} quota was returned`,
+				`the drawing task ${failing} failed (Banned prompt: ab \ufffd); its hold of ${PRICE.mj_imagine} quota was returned`,
+			])
+		})
+
 		test('two nodes polling the same database settle each finished task once, and refund each failed one once', async () => {
 			const [first, second] = await target.openTwo()
 			const tasks = await start(async () => first)
