@@ -10,6 +10,7 @@ import { logRoutes } from './logs'
 import { optionRoutes } from './options'
 import { envelopeErrors } from './plugins/envelope'
 import { parseApiBody } from './plugins/request-body'
+import { refuseNulInAddress } from './plugins/nul-character'
 import { localizeAnswer } from './plugins/localize'
 import { noStore } from './plugins/no-store'
 import { statusRoutes } from './status'
@@ -33,6 +34,8 @@ export function managementRoutes(dependencies: Dependencies) {
 		.use(epayNotifyRoutes(dependencies))
 		// Every body through the one bounded reader: JSON (also without a content type), forms as text fields.
 		.onParse(parseApiBody(dependencies.config.maxBodyBytes))
+		// No NUL character in a path or query, once the caller is known (a body's: the reader refuses it).
+		.onBeforeHandle(refuseNulInAddress)
 		.onAfterHandle(noStore)
 		// Every answer's message in the caller's language.
 		.onAfterHandle(localizeAnswer)

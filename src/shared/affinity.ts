@@ -5,12 +5,13 @@
  * (this node's, or the shared ones in Redis).
  */
 import { z } from 'zod'
+import { rowIdSchema } from './api'
 import { AFFINITY_MESSAGES } from './messages/affinity'
 
 export { AFFINITY_MESSAGES }
 
 export const purgeAffinitySchema = z.object({
-	user_id: z.number().int().positive().optional(),
+	user_id: rowIdSchema.optional(),
 	model: z.string().trim().min(1).max(200).optional(),
 	session: z.string().trim().min(1).max(4096).optional(),
 }).refine((body) => body.session === undefined || (body.user_id !== undefined && body.model !== undefined), { message: AFFINITY_MESSAGES.sessionNeedsUserAndModel })

@@ -1,4 +1,4 @@
-/** Paging limits of the `/api` lists, zod-free so the console's first load can use them (`api.ts` re-exports them). */
+/** Paging limits and other bounds of the `/api` calls, zod-free so the console's first load can use them (`api.ts` re-exports them). */
 
 export const DEFAULT_PAGE_SIZE = 10
 export const MAX_PAGE_SIZE = 100
@@ -18,3 +18,10 @@ export const MAX_JSON_DEPTH = 64
  * upload to OpenAI's endpoints has a dozen; a sign-in form two.
  */
 export const MAX_FORM_FIELDS = 1_000
+
+/**
+ * The largest row id: id columns are 32-bit integers on Postgres, so no row has a larger one, and
+ * a statement comparing an id column with a larger number fails there (SQLite would only find
+ * nothing). Every id a request names is read as at most this (`rowIdSchema` in `api.ts`).
+ */
+export const MAX_ROW_ID = 2_147_483_647

@@ -5,12 +5,22 @@
  * login 401, a role too low 403, an unknown resource 404, a rate limit 429 — all in the envelope.
  */
 import { z } from 'zod'
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './api-constants'
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, MAX_ROW_ID } from './api-constants'
 import { API_MESSAGE_ENTRIES } from './messages/api'
 
 export * from './api-constants'
 
 export type Envelope<Data = unknown> = { success: boolean; message: string; data?: Data }
+
+/** A row's id in a body: a whole number from 1 to MAX_ROW_ID (a larger one names no row, on either database). */
+export const rowIdSchema = z.number().int().positive().max(MAX_ROW_ID)
+/** A row's id in a path or query (or a body field that takes numeric text too). */
+export const rowIdTextSchema = z.coerce.number().int().positive().max(MAX_ROW_ID)
+/** The path parameters of `/…/:id`. */
+export const idParamsSchema = z.object({ id: rowIdTextSchema })
+
+/** Whether numeric search text can be a row's id (a keyword matches an id exactly, or a name in part). */
+export const isRowIdText = (text: string) => /^\d{1,10}$/.test(text) && Number(text) <= MAX_ROW_ID
 
 /** `p` counts from 1; `p=0` or no `p` is the first page. `size` is accepted for `page_size`. */
 export const pageQuerySchema = z.object({

@@ -44,6 +44,13 @@ export const CHANNEL_LIST_MAX_TEXT = 1_000_000
 /** The longest channel name and tag the API takes. */
 export const CHANNEL_NAME_MAX_LENGTH = 128
 export const CHANNEL_TAG_MAX_LENGTH = 64
+/**
+ * The longest model name and group name in a channel's lists, in characters. Each (group, model)
+ * pair is a key of the channel's abilities, and an index entry must stay within a database page
+ * (Postgres refuses one over about 2 700 bytes).
+ */
+export const CHANNEL_MODEL_NAME_MAX_LENGTH = 256
+export const CHANNEL_GROUP_NAME_MAX_LENGTH = 64
 
 /** Tag rows: 1 when every channel of the tag is enabled, 2 when none is, 0 when some are. */
 export const TAG_STATUS = { mixed: 0, enabled: 1, disabled: 2 } as const

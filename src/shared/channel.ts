@@ -13,9 +13,10 @@
  * `PUT /{id}/keys/{index}` the key's `ChannelKeyView`, `DELETE /{id}/keys/{index}` nothing.
  */
 import { z } from 'zod'
-import { pageQuerySchema } from './api'
+import { pageQuerySchema, rowIdSchema } from './api'
 import {
-	BASE_URL_REACH, CHANNEL_LIST_MAX_ITEMS, CHANNEL_LIST_MAX_TEXT, CHANNEL_MODE, CHANNEL_NAME_MAX_LENGTH, CHANNEL_TAG_MAX_LENGTH, CREATE_MODE, MULTI_KEY_MODE,
+	BASE_URL_REACH, CHANNEL_GROUP_NAME_MAX_LENGTH, CHANNEL_LIST_MAX_ITEMS, CHANNEL_LIST_MAX_TEXT, CHANNEL_MODE, CHANNEL_MODEL_NAME_MAX_LENGTH, CHANNEL_NAME_MAX_LENGTH,
+	CHANNEL_TAG_MAX_LENGTH, CREATE_MODE, MULTI_KEY_MODE,
 	PRIORITY_MIN, splitList, TAG_STATUS, TEST_ALL_KEYS, WEIGHT_MIN,
 } from './channel-constants'
 import { CHANNEL_STATUS } from './channel-type'
@@ -54,10 +55,14 @@ function lengthFirst<Schema extends z.ZodType>(schema: Schema, message: string) 
 		.refine((value) => !(Array.isArray(value) && value.length > CHANNEL_LIST_MAX_ITEMS) && !(typeof value === 'string' && value.length > CHANNEL_LIST_MAX_TEXT), { message, abort: true })
 		.pipe(schema)
 }
-const list = (message?: string) => lengthFirst(
-	z.union([z.string(), z.array(z.string())], message ? { error: message } : undefined).transform(splitList),
+/** A list of model names or group names, each at most `itemMax` characters. */
+const list = (itemMax: number, itemTooLong: string, message?: string) => lengthFirst(
+	z.union([z.string(), z.array(z.string())], message ? { error: message } : undefined).transform(splitList)
+		.refine((items) => items.every((item) => item.length <= itemMax), itemTooLong),
 	CHANNEL_MESSAGES.listTooLong,
 )
+const modelList = (message?: string) => list(CHANNEL_MODEL_NAME_MAX_LENGTH, CHANNEL_MESSAGES.modelNameTooLong, message)
+const groupList = () => list(CHANNEL_GROUP_NAME_MAX_LENGTH, CHANNEL_MESSAGES.groupNameTooLong)
 const nonEmpty = (items: string[]) => items.length > 0
 
 function parsesAsObject(text: string, valuesAreValid: (value: unknown, key: string) => boolean): boolean {
@@ -101,7 +106,7 @@ const modelCost = text(65_536).refine((value) => parsesAsObject(value, (price) =
 const baseUrl = text(2048).transform((value) => value.replace(/\/+$/, ''))
 const multiKeyMode = z.enum(Object.values(MULTI_KEY_MODE), { error: CHANNEL_MESSAGES.multiKeyModeInvalid })
 const name = z.string({ error: CHANNEL_MESSAGES.nameAndKeyRequired }).trim().min(1, CHANNEL_MESSAGES.nameAndKeyRequired).max(CHANNEL_NAME_MAX_LENGTH)
-const id = z.preprocess(numericText, z.number().int().positive())
+const id = z.preprocess(numericText, rowIdSchema)
 
 /** Fields an admin may set on a channel; absent (or null) means default on create, unchanged on update. */
 const editableFields = {
@@ -109,9 +114,9 @@ const editableFields = {
 	name,
 	base_url: baseUrl,
 	other: text(4096),
-	models: list(CHANNEL_MESSAGES.modelsRequired).refine(nonEmpty, CHANNEL_MESSAGES.modelsRequired),
+	models: modelList(CHANNEL_MESSAGES.modelsRequired).refine(nonEmpty, CHANNEL_MESSAGES.modelsRequired),
 	/** An empty list means the `default` group. */
-	group: list(),
+	group: groupList(),
 	model_mapping: modelMapping,
 	status_code_mapping: statusCodeMapping,
 	setting,
@@ -231,8 +236,8 @@ export const editTagSchema = z.object({
 	tag,
 	new_tag: z.string().trim().max(CHANNEL_TAG_MAX_LENGTH).nullish(),
 	model_mapping: blankAsAbsent(modelMapping),
-	groups: blankAsAbsent(list()),
-	models: blankAsAbsent(list()),
+	groups: blankAsAbsent(groupList()),
+	models: blankAsAbsent(modelList()),
 	priority: blankAsAbsent(priority),
 	weight: blankAsAbsent(weight),
 })

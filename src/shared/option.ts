@@ -5,6 +5,7 @@
  */
 import { z } from 'zod'
 import { DEFAULT_COMPLETION_RATIO, DEFAULT_MODEL_PRICE, DEFAULT_MODEL_RATIO } from './default-prices'
+import { MAX_ROW_ID } from './api-constants'
 import { MAX_QUOTA } from './quota-limit'
 import { MAX_RATIO, modelPriceTiersEntrySchema, PRICE_TIERS_EXAMPLE, tiersRise, type ModelPriceTiers, type ModelPriceTiersEntry } from './price-tiers'
 import { RATE_LIMIT_MAX, rateLimitLevelSchema, type RateLimitLevel } from './rate-limit'
@@ -380,7 +381,7 @@ export const OPTION_DEFINITIONS = {
 	GroupRateLimits: callLimits(),
 	ModelRateLimits: callLimits(),
 	// Plans: the plan every new account gets (its id; 0: none)
-	DefaultPlanId: integer(0, 0, Number.MAX_SAFE_INTEGER),
+	DefaultPlanId: integer(0, 0, MAX_ROW_ID),
 } satisfies Record<string, OptionDefinition<never> | OptionDefinition<any>>
 
 export type OptionKey = keyof typeof OPTION_DEFINITIONS

@@ -1,5 +1,6 @@
 /** Plans and subscriptions: the shapes of the plan calls and of a user's subscriptions. */
 import { z } from 'zod'
+import { rowIdSchema } from './api'
 import { MAX_QUOTA } from './quota-limit'
 import {
 	PLAN_DURATION_SECONDS_MAX, PLAN_GROUP_MAX_LENGTH, PLAN_MODEL_NAME_MAX_LENGTH, PLAN_MODELS_MAX, PLAN_NAME_MAX_LENGTH,
@@ -45,7 +46,7 @@ export const createPlanSchema = planFields.superRefine(longestWindowFits)
 export type CreatePlanInput = z.infer<typeof createPlanSchema>
 
 /** `PUT /api/plan/`: the whole plan again, with its id. Existing subscriptions keep the terms they were granted. */
-export const updatePlanSchema = planFields.extend({ id: z.number().int().positive() }).superRefine(longestWindowFits)
+export const updatePlanSchema = planFields.extend({ id: rowIdSchema }).superRefine(longestWindowFits)
 export type UpdatePlanInput = z.infer<typeof updatePlanSchema>
 
 export const planViewSchema = z.object({

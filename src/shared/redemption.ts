@@ -1,6 +1,6 @@
 /** Redemption codes: states, limits, messages and the shapes of the redemption calls (docs/specification/tokens-and-money.md#calls). */
 import { z } from 'zod'
-import { pageQuerySchema } from './api'
+import { MAX_ROW_ID, pageQuerySchema, rowIdSchema } from './api'
 import { MAX_QUOTA, QUOTA_LIMIT_MESSAGES } from './quota-limit'
 import { REDEMPTION_CREATE_MAX_COUNT, REDEMPTION_DEFAULT_COUNT, REDEMPTION_DEFAULT_QUOTA, REDEMPTION_NAME_MAX_LENGTH, REDEMPTION_NEVER_EXPIRES } from './redemption-constants'
 import { REDEMPTION_MESSAGES } from './messages/redemptions'
@@ -32,7 +32,7 @@ export const createRedemptionSchema = z.object({
 	expired_time: expiredTime.optional().default(REDEMPTION_NEVER_EXPIRES),
 	/** A code that grants this plan instead of quota (its `quota` is then 0); 0: a quota code. */
 	plan_id: z.number({ error: REDEMPTION_MESSAGES.planInvalid }).int(REDEMPTION_MESSAGES.planInvalid).min(0, REDEMPTION_MESSAGES.planInvalid)
-		.max(Number.MAX_SAFE_INTEGER, REDEMPTION_MESSAGES.planInvalid).optional().default(0),
+		.max(MAX_ROW_ID, REDEMPTION_MESSAGES.planInvalid).optional().default(0),
 })
 export type CreateRedemptionInput = z.infer<typeof createRedemptionSchema>
 
@@ -41,7 +41,7 @@ export type CreateRedemptionInput = z.infer<typeof createRedemptionSchema>
  * `?status_only=true`, and then nothing else is; the key, creator and use are never writable.
  */
 export const updateRedemptionSchema = z.object({
-	id: z.number().int().positive(),
+	id: rowIdSchema,
 	status: z.number({ error: REDEMPTION_MESSAGES.statusInvalid }).int(REDEMPTION_MESSAGES.statusInvalid).optional(),
 	name: name.min(1, REDEMPTION_MESSAGES.nameLength).optional(),
 	quota: quota.optional(),

@@ -1,6 +1,6 @@
 /** API tokens: states, limits, messages and the shapes of the token calls (docs/specification/tokens-and-money.md#calls). */
 import { z } from 'zod'
-import { pageQuerySchema } from './api'
+import { pageQuerySchema, rowIdSchema } from './api'
 import { MAX_QUOTA, QUOTA_LIMIT_MESSAGES } from './quota-limit'
 import { TOKEN_BATCH_NAME_MAX_LENGTH, TOKEN_CONCURRENCY_LIMIT_MAX, TOKEN_CREATE_MAX_COUNT, TOKEN_DEFAULT_REMAIN_QUOTA, TOKEN_NAME_MAX_LENGTH, TOKEN_NAME_SUFFIX_LENGTH, TOKEN_NEVER_EXPIRES } from './token-constants'
 import { TOKEN_MESSAGES } from './messages/tokens'
@@ -84,7 +84,7 @@ export type CreateTokenInput = z.infer<typeof createTokenSchema>
  * `?status_only=true`, and then nothing else is; `used_quota` and the owner are never writable.
  */
 export const updateTokenSchema = z.object({
-	id: z.number().int().positive(),
+	id: rowIdSchema,
 	status: z.number({ error: TOKEN_MESSAGES.statusInvalid }).int(TOKEN_MESSAGES.statusInvalid).optional(),
 	name: name.optional(),
 	remain_quota: remainQuota.optional(),

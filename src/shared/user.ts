@@ -1,5 +1,6 @@
 /** Accounts: roles, states, and the shapes of the account calls (docs/specification/accounts-and-settings.md#calls). */
 import { z } from 'zod'
+import { rowIdTextSchema } from './api'
 import { rateLimitFieldsSchema } from './rate-limit'
 import { MAX_QUOTA, QUOTA_LIMIT_MESSAGES } from './quota-limit'
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, ROLE, USERNAME_MAX_LENGTH } from './user-constants'
@@ -38,7 +39,7 @@ export const createUserSchema = z.object({
 })
 
 export const updateUserSchema = z.object({
-	id: z.coerce.number().int().positive(),
+	id: rowIdTextSchema,
 	username: username.optional(),
 	display_name: z.string().trim().max(20).optional(),
 	password: z.union([z.literal(''), password]).optional(),
@@ -65,7 +66,7 @@ export const deleteSelfSchema = z.object(
 export const MANAGE_ACTIONS = ['promote', 'demote', 'disable', 'enable', 'delete'] as const
 export type ManageAction = (typeof MANAGE_ACTIONS)[number]
 export const manageUserSchema = z.object({
-	id: z.coerce.number().int().positive(),
+	id: rowIdTextSchema,
 	action: z.enum(MANAGE_ACTIONS, { error: USER_MESSAGES.unknownAction }),
 })
 

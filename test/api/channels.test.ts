@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
 import { asc, eq } from 'drizzle-orm'
-import { CHANNEL_MESSAGES, TAG_STATUS } from '@shared/channel'
+import { CHANNEL_GROUP_NAME_MAX_LENGTH, CHANNEL_MESSAGES, CHANNEL_MODEL_NAME_MAX_LENGTH, TAG_STATUS } from '@shared/channel'
 import { CHANNEL_SYSTEM_PROMPT_MAX_LENGTH } from '@shared/channel-setting'
 import { CHANNEL_STATUS, CHANNEL_TYPE, DEFAULT_AZURE_API_VERSION, DEFAULT_XUNFEI_VERSION } from '@shared/channel-type'
 import { ROLE } from '@shared/user'
@@ -11,6 +11,8 @@ import { inEnglish, withValues } from '@shared/messages'
 import { statusReason } from '@shared/messages/channel-status'
 
 const UNAUTHORIZED_REASON = statusReason('upstream.unauthorized', { message: 'bad key' })
+/** Random CJK text: it compresses badly, as a long index entry must to overflow a Postgres page. */
+const scrambled = (length: number) => Array.from({ length }, () => String.fromCharCode(0x4e00 + Math.floor(Math.random() * 0x5000))).join('')
 
 for (const target of databaseTargets()) {
 	describe(`channels on ${target.dialect}`, () => {
@@ -163,6 +165,28 @@ for (const target of databaseTargets()) {
 				const answer = await ferry.call('POST', '/api/channel/', { as: admin, body, headers: { 'accept-language': 'zh-CN' } })
 				expect(answer.status).toBe(400)
 				expect(answer.body.message).toBe(CHANNEL_MESSAGES.settingProxyUnsupported)
+			})
+
+			test('refuses a model or group name past its length on create, update and a tag edit, and keeps the longest allowed as abilities', async () => {
+				const modelTooLong = { success: false, message: inEnglish(CHANNEL_MESSAGES.modelNameTooLong) }
+				const groupTooLong = { success: false, message: inEnglish(CHANNEL_MESSAGES.groupNameTooLong) }
+				const id = await createOne({ tag: 'pool' })
+				for (const [fields, refusal] of [
+					[{ models: `gpt-4o,${scrambled(CHANNEL_MODEL_NAME_MAX_LENGTH + 1)}` }, modelTooLong],
+					[{ models: [scrambled(3000)] }, modelTooLong],
+					[{ group: `default,${scrambled(CHANNEL_GROUP_NAME_MAX_LENGTH + 1)}` }, groupTooLong],
+					[{ group: scrambled(3000) }, groupTooLong],
+				] as const) {
+					expect({ fields, answer: (await create(fields)).body }).toEqual({ fields, answer: refusal })
+					expect({ fields, answer: (await call('PUT', '/api/channel/', { id, ...fields })).body }).toEqual({ fields, answer: refusal })
+					const tagEdit = 'models' in fields ? { models: fields.models } : { groups: fields.group }
+					expect({ fields, answer: (await call('PUT', '/api/channel/tag', { tag: 'pool', ...tagEdit })).body }).toEqual({ fields, answer: refusal })
+				}
+				const model = scrambled(CHANNEL_MODEL_NAME_MAX_LENGTH)
+				const group = scrambled(CHANNEL_GROUP_NAME_MAX_LENGTH)
+				const longest = await createOne({ models: model, group })
+				const { abilities } = ferry.store.tables
+				expect(await ferry.store.db.select({ group: abilities.group, model: abilities.model }).from(abilities).where(eq(abilities.channelId, longest))).toEqual([{ group, model }])
 			})
 		})
 

@@ -1,5 +1,5 @@
 import { Elysia } from 'elysia'
-import { z } from 'zod'
+import { idParamsSchema } from '@shared/api'
 import {
 	addChannelKeysSchema, CHANNEL_MESSAGES, channelCheckSchema, channelKeyParamsSchema, channelKeyStatusSchema, channelListQuerySchema, channelSearchQuerySchema,
 	createChannelSchema, deleteChannelsSchema, editTagSchema, tagChannelsSchema, tagSchema, updateChannelSchema,
@@ -21,8 +21,6 @@ import { checkChannelSetup, unpricedModelsOfChannels } from './setup-check'
 import { editTag, setTagStatus, tagChannels } from './tags'
 import { channelToolRoutes } from './tools'
 
-const idParams = z.object({ id: z.coerce.number().int().positive() })
-
 /**
  * `GET /api/models` (no prefix) and everything under `/api/channel`. Each part authenticates on
  * its own: a parent's authentication would also run for the routes of an instance it uses.
@@ -43,7 +41,7 @@ function channelManagementRoutes(dependencies: Dependencies) {
 		.get('/types', ({ request }) => ok(channelTypes(requestLanguage(request))))
 		.get('/unpriced_models', async () => ok(await unpricedModelsOfChannels(dependencies)))
 		.post('/check', async ({ body }) => ok(await checkChannelSetup(dependencies, body)), { body: channelCheckSchema })
-		.get('/:id', async ({ params, request }) => ok(await getChannel(dependencies, params.id, requestLanguage(request))), { params: idParams })
+		.get('/:id', async ({ params, request }) => ok(await getChannel(dependencies, params.id, requestLanguage(request))), { params: idParamsSchema })
 		.post('/', async ({ body, caller, request }) => {
 			const created = await createChannels(dependencies, body, requireCaller(caller).user, requestLanguage(request))
 			return ok(created.channels, created.duplicates > 0 ? withValues(CHANNEL_MESSAGES.duplicateKeysLeftOut, { count: created.duplicates }) : '')
@@ -53,7 +51,7 @@ function channelManagementRoutes(dependencies: Dependencies) {
 		.delete('/:id', async ({ params, caller }) => {
 			await deleteChannel(dependencies, params.id, requireCaller(caller).user)
 			return ok()
-		}, { params: idParams })
+		}, { params: idParamsSchema })
 		.post('/batch', async ({ body, caller }) => ok(await deleteChannels(dependencies, body.ids, requireCaller(caller).user)), { body: deleteChannelsSchema })
 		.post('/batch/tag', async ({ body, caller }) => ok(await tagChannels(dependencies, body, requireCaller(caller).user)), { body: tagChannelsSchema })
 		.put('/tag', async ({ body, caller }) => ok(await editTag(dependencies, body, requireCaller(caller).user)), { body: editTagSchema })
@@ -63,7 +61,7 @@ function channelManagementRoutes(dependencies: Dependencies) {
 		.post('/:id/keys', async ({ params, body, caller }) => {
 			const added = await addChannelKeys(dependencies, params.id, body, requireCaller(caller).user)
 			return ok(added, withValues(CHANNEL_MESSAGES.keysAdded, { added: added.indexes.length, duplicates: added.duplicates }))
-		}, { params: idParams, body: addChannelKeysSchema })
+		}, { params: idParamsSchema, body: addChannelKeysSchema })
 		.put('/:id/keys/:index', async ({ params, body, caller, request }) =>
 			ok(await setChannelKeyStatus(dependencies, { channelId: params.id, index: params.index }, body.status, requireCaller(caller).user, requestLanguage(request))),
 		{ params: channelKeyParamsSchema, body: channelKeyStatusSchema })

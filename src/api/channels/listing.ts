@@ -1,7 +1,7 @@
 /** `GET /api/channel/` and `/search`: pages of channels, or in tag mode of tag rows and untagged channels. */
 import { and, count, desc, eq, or, sql, type SQL } from 'drizzle-orm'
 import type { z } from 'zod'
-import { resolvePage, type Page } from '@shared/api'
+import { isRowIdText, resolvePage, type Page } from '@shared/api'
 import { splitList, TAG_STATUS, type ChannelKeyCounts, type ChannelListItem, type ChannelTagRow, type ChannelView, type channelListQuerySchema, type channelSearchQuerySchema } from '@shared/channel'
 import { CHANNEL_STATUS } from '@shared/channel-type'
 import type { Language } from '@shared/messages'
@@ -25,7 +25,7 @@ export function searchChannels(dependencies: Dependencies, query: z.infer<typeof
 	const conditions: SQL[] = []
 	if (query.keyword) {
 		const matches = [store.contains(channels.name, query.keyword), store.contains(channels.baseUrl, query.keyword)]
-		if (/^\d+$/.test(query.keyword) && Number.isSafeInteger(Number(query.keyword))) matches.push(eq(channels.id, Number(query.keyword)))
+		if (isRowIdText(query.keyword)) matches.push(eq(channels.id, Number(query.keyword)))
 		conditions.push(or(...matches)!)
 	}
 	if (query.model) conditions.push(store.contains(channels.models, query.model))

@@ -1,5 +1,6 @@
 import { Elysia } from 'elysia'
 import { ADMIN_ACTION_VALUE_LIMIT } from '@shared/admin-action-constants'
+import { isRowIdText } from '@shared/api'
 import { isOptionKey, OPTION_DEFINITIONS, OPTION_MESSAGES, updateOptionSchema } from '@shared/option'
 import type { Dependencies } from '@/dependencies'
 import { OptionRefusedError } from '@/db/stores/options'
@@ -22,7 +23,7 @@ export function optionRoutes(dependencies: Dependencies) {
 		.get('/', () => ok(dependencies.options.listPublic()))
 		.put('/', async ({ body, caller }) => {
 			// The new-user plan must be a plan (0: none).
-			if (body.key === 'DefaultPlanId' && /^\d+$/.test(body.value.trim()) && Number(body.value) > 0 && !await findPlan(dependencies.store, Number(body.value))) {
+			if (body.key === 'DefaultPlanId' && isRowIdText(body.value.trim()) && Number(body.value) > 0 && !await findPlan(dependencies.store, Number(body.value))) {
 				throw refused(PLAN_MESSAGES.defaultPlanUnknown)
 			}
 			try {

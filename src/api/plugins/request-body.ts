@@ -4,11 +4,13 @@
  * as text fields (never read as JSON), plain text as a string; any other type is a 415. Size,
  * nesting and field-count limits are checked before anything is built, and every refusal is a 4xx
  * in the envelope. Elysia's own parsers never run: they read form fields as JSON past any bound.
+ * A body holding the NUL character anywhere is refused too (`nul-character.ts`).
  */
 import { API_MESSAGES } from '@shared/api'
 import type { ServerMessage } from '@shared/messages'
 import { BODY_PROBLEM, type BodyProblem, readRequestBody, RequestBodyError } from '@/lib/request-body'
 import { ApiError } from '../errors'
+import { fieldsHoldNul, jsonHoldsNul, nulCharacterRefused, textHoldsNul } from './nul-character'
 
 /**
  * Elysia's validation error builds its message by serialising the whole body with two-space
@@ -43,10 +45,16 @@ export function parseApiBody(maxBytes: number) {
 			const body = await readRequestBody(request, maxBytes)
 			switch (body.type) {
 				case 'empty': return undefined
-				case 'json': return withoutSerialisation(body.value)
+				case 'json':
+					if (jsonHoldsNul(body.text, body.value)) throw nulCharacterRefused()
+					return withoutSerialisation(body.value)
 				case 'form':
-				case 'multipart': return withoutSerialisation(body.fields)
-				case 'text': return body.text
+				case 'multipart':
+					if (fieldsHoldNul(body.fields)) throw nulCharacterRefused()
+					return withoutSerialisation(body.fields)
+				case 'text':
+					if (textHoldsNul(body.text)) throw nulCharacterRefused()
+					return body.text
 			}
 		} catch (error) {
 			if (!(error instanceof RequestBodyError)) throw error

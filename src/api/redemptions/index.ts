@@ -1,6 +1,5 @@
 import { Elysia } from 'elysia'
-import { z } from 'zod'
-import { pageQuerySchema } from '@shared/api'
+import { idParamsSchema, pageQuerySchema } from '@shared/api'
 import { REDEMPTION_MESSAGES } from '@shared/redemption'
 import { PLAN_MESSAGES } from '@shared/plan'
 import { withValues } from '@shared/messages'
@@ -14,15 +13,13 @@ import {
 	createRedemptions, deleteRedemption, getRedemption, listRedemptions, redeem, searchRedemptions, updateRedemption,
 } from './service'
 
-const idParams = z.object({ id: z.coerce.number().int().positive() })
-
 /** Redemption code administration (docs/specification/tokens-and-money.md#calls, admins). */
 function redemptionAdminRoutes(dependencies: Dependencies) {
 	return new Elysia({ prefix: '/redemption' })
 		.use(authentication(dependencies))
 		.get('/', async ({ query }) => ok(await listRedemptions(dependencies, query)), { query: pageQuerySchema })
 		.get('/search', async ({ query }) => ok(await searchRedemptions(dependencies, query.keyword, query)), { query: redemptionSearchSchema })
-		.get('/:id', async ({ params }) => ok(await getRedemption(dependencies, params.id)), { params: idParams })
+		.get('/:id', async ({ params }) => ok(await getRedemption(dependencies, params.id)), { params: idParamsSchema })
 		.post('/', async ({ body, caller }) => ok(await createRedemptions(dependencies, requireCaller(caller).user, body)), { body: createRedemptionSchema })
 		.put('/', async ({ body, query, caller }) => ok(await updateRedemption(dependencies, body, query.status_only, requireCaller(caller).user)), {
 			body: updateRedemptionSchema, query: updateRedemptionQuerySchema,
@@ -30,7 +27,7 @@ function redemptionAdminRoutes(dependencies: Dependencies) {
 		.delete('/:id', async ({ params, caller }) => {
 			await deleteRedemption(dependencies, params.id, requireCaller(caller).user)
 			return ok()
-		}, { params: idParams })
+		}, { params: idParamsSchema })
 }
 
 /** `POST /api/user/topup`: the signed-in user redeems a code; `data` is the quota added (0 for a plan code, whose message names the plan). */

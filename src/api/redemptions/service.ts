@@ -3,7 +3,7 @@
  * is a bearer value: admins read it back, nothing else logs or answers it.
  */
 import { and, count, desc, eq, gt, isNull, or, type SQL } from 'drizzle-orm'
-import type { Page, PageQuery } from '@shared/api'
+import { isRowIdText, type Page, type PageQuery } from '@shared/api'
 import { LOG_TYPE } from '@shared/log'
 import {
 	REDEMPTION_KEY_LENGTH, REDEMPTION_MESSAGES, REDEMPTION_NEVER_EXPIRES, REDEMPTION_STATUS,
@@ -66,7 +66,7 @@ export function searchRedemptions({ store }: Dependencies, keyword: string, quer
 	const text = keyword.trim()
 	if (!text) return listWhere(store, undefined, query)
 	const matches = [store.contains(redemptions.name, text)]
-	if (/^\d+$/.test(text) && Number.isSafeInteger(Number(text))) matches.push(eq(redemptions.id, Number(text)))
+	if (isRowIdText(text)) matches.push(eq(redemptions.id, Number(text)))
 	return listWhere(store, or(...matches), query)
 }
 

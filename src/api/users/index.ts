@@ -1,6 +1,6 @@
 import { Elysia } from 'elysia'
 import { z } from 'zod'
-import { pageQuerySchema } from '@shared/api'
+import { idParamsSchema, pageQuerySchema } from '@shared/api'
 import { USER_MESSAGES } from '@shared/user'
 import {
 	affTransferSchema, createUserSchema, deleteSelfSchema, loginSchema, manageUserSchema, registerSchema,
@@ -17,8 +17,6 @@ import {
 import { createUser, deleteUser, getUser, listUsers, manageUser, searchUsers, updateUser } from './service'
 import { toSessionUser, toUserView } from './view'
 import { verifyTurnstile } from '../verification/turnstile'
-
-const idParams = z.object({ id: z.coerce.number().int().positive() })
 
 export function userRoutes(dependencies: Dependencies) {
 	return new Elysia({ prefix: '/user' })
@@ -62,12 +60,12 @@ export function userRoutes(dependencies: Dependencies) {
 		// Administration
 		.get('/', async ({ query }) => ok(await listUsers(dependencies, query)), { query: pageQuerySchema })
 		.get('/search', async ({ query }) => ok(await searchUsers(dependencies, query, query)), { query: pageQuerySchema.extend(userSearchSchema.shape) })
-		.get('/:id', async ({ params, caller }) => ok(await getUser(dependencies, requireCaller(caller).user, params.id)), { params: idParams })
+		.get('/:id', async ({ params, caller }) => ok(await getUser(dependencies, requireCaller(caller).user, params.id)), { params: idParamsSchema })
 		.post('/', async ({ body, caller }) => ok(await createUser(dependencies, requireCaller(caller).user, body)), { body: createUserSchema })
 		.put('/', async ({ body, caller }) => ok(await updateUser(dependencies, requireCaller(caller).user, body)), { body: updateUserSchema })
 		.post('/manage', async ({ body, caller }) => ok(await manageUser(dependencies, requireCaller(caller).user, body)), { body: manageUserSchema })
 		.delete('/:id', async ({ params, caller }) => {
 			await deleteUser(dependencies, requireCaller(caller).user, params.id)
 			return ok()
-		}, { params: idParams })
+		}, { params: idParamsSchema })
 }

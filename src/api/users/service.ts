@@ -2,7 +2,7 @@
 import { and, count, desc, eq, or, sql, type SQL } from 'drizzle-orm'
 import type { SQLiteUpdateSetSource } from 'drizzle-orm/sqlite-core'
 import type { z } from 'zod'
-import type { Page, PageQuery } from '@shared/api'
+import { isRowIdText, type Page, type PageQuery } from '@shared/api'
 import { LOG_TYPE } from '@shared/log'
 import { type UserAction, userActionRefusal } from '@shared/user-permissions'
 import { ROLE, USER_MESSAGES, USER_STATUS, type createUserSchema, type manageUserSchema, type UserView, type updateUserSchema } from '@shared/user'
@@ -52,7 +52,7 @@ export function searchUsers(dependencies: Dependencies, { keyword, group }: { ke
 	const text = keyword.trim()
 	if (text) {
 		const matches = [store.contains(users.username, text), store.contains(users.displayName, text), store.contains(users.email, text)]
-		if (/^\d+$/.test(text) && Number.isSafeInteger(Number(text))) matches.push(eq(users.id, Number(text)))
+		if (isRowIdText(text)) matches.push(eq(users.id, Number(text)))
 		conditions.push(or(...matches)!)
 	}
 	if (group.trim()) conditions.push(eq(users.group, group.trim()))

@@ -5,6 +5,7 @@
  * A column an older version does not have reads as the fallback.
  */
 import type { SourceRow } from './source'
+import { MAX_ROW_ID } from '@shared/api-constants'
 
 const MILLISECONDS_PER_SECOND = 1000
 /** Unix times above this are in milliseconds (1e11 seconds is the year 5138). */
@@ -68,9 +69,6 @@ export function jsonObjectText(value: string): { text: string; invalid: boolean;
 	} catch {}
 	return { text: '', invalid: true, parsed: {} }
 }
-
-/** The largest id Ferry keeps: its id columns are 32-bit integers on Postgres. */
-export const MAX_ROW_ID = 2_147_483_647
 
 const snakeCase = (property: string) => property.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`)
 

@@ -18,6 +18,7 @@ export const API_MESSAGE_ENTRIES = {
 	tooManyFields: [`请求体的字段超过 ${MAX_FORM_FIELDS} 个`, `the request body has more than ${MAX_FORM_FIELDS} fields`],
 	malformedForm: ['请求体不是有效的表单数据', 'the request body is not valid form data'],
 	unsupportedContentType: ['不支持的请求体类型，请以 JSON 发送', 'unsupported content type: send the request body as JSON'],
+	nulCharacter: ['请求中含有无法保存的空字符（\\u0000）', 'the request contains the NUL character (\\u0000), which cannot be stored'],
 } as const
 
 export const API_MESSAGES = /* @__PURE__ */ sourceTexts(API_MESSAGE_ENTRIES)

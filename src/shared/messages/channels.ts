@@ -1,9 +1,11 @@
 /** What the channel calls and the channel tools (test, balance, model list, detection) answer (docs/specification/channels.md). */
-import { CHANNEL_LIST_MAX_ITEMS, PRIORITY_MIN } from '../channel-constants'
+import { CHANNEL_GROUP_NAME_MAX_LENGTH, CHANNEL_LIST_MAX_ITEMS, CHANNEL_MODEL_NAME_MAX_LENGTH, PRIORITY_MIN } from '../channel-constants'
 import { sourceTexts } from './define'
 
 export const CHANNEL_MESSAGE_ENTRIES = {
 	listTooLong: [`列表最多 ${CHANNEL_LIST_MAX_ITEMS} 项`, `a list may have at most ${CHANNEL_LIST_MAX_ITEMS} entries`],
+	modelNameTooLong: [`模型名称最多 ${CHANNEL_MODEL_NAME_MAX_LENGTH} 个字符`, `a model name may have at most ${CHANNEL_MODEL_NAME_MAX_LENGTH} characters`],
+	groupNameTooLong: [`分组名称最多 ${CHANNEL_GROUP_NAME_MAX_LENGTH} 个字符`, `a group name may have at most ${CHANNEL_GROUP_NAME_MAX_LENGTH} characters`],
 	nameAndKeyRequired: ['请填写渠道名称和渠道密钥', 'please fill channel name and key'],
 	modelsRequired: ['请至少选择一个模型', 'please select at least one model'],
 	typeUnknown: ['请选择已知的渠道类型', 'please choose a known channel type'],

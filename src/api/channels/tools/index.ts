@@ -4,7 +4,7 @@
  * work in the background and answer at once with what they started.
  */
 import { Elysia } from 'elysia'
-import { z } from 'zod'
+import { idParamsSchema } from '@shared/api'
 import type { Dependencies } from '@/dependencies'
 import { authentication, requireCaller, type Caller } from '../../plugins/auth'
 import { ok } from '../../respond'
@@ -19,9 +19,6 @@ import { runHealthRound } from './health'
 import { keyToTest, testAllKeys, testChannelKey } from './key-tests'
 import { fetchModelsOfChannel, fetchModelsOfNewChannel, fetchModelsSchema } from './models'
 import { loadToolChannel } from './upstream'
-
-const idParams = z.object({ id: z.coerce.number().int().positive() })
-
 
 const runnerOf = (caller: Caller | undefined): TestRunner => {
 	const { user } = requireCaller(caller)
@@ -51,10 +48,10 @@ export function channelToolRoutes(dependencies: Dependencies) {
 			if (query.keys) return ok(await testAllKeys(dependencies, channel, runnerOf(caller), requestLanguage(request), query.model))
 			const outcome = await testChannelKey(dependencies, channel, keyToTest(channel, query.key), runnerOf(caller), query.model)
 			return { success: outcome.success, message: outcome.message, data: { time: outcome.time, key: outcome.key } }
-		}, { params: idParams, query: channelTestQuerySchema })
+		}, { params: idParamsSchema, query: channelTestQuerySchema })
 		.get('/update_balance', async ({ request }) => ok(await updateAllBalances(dependencies, requestLanguage(request))))
-		.get('/update_balance/:id', async ({ params }) => ok(await updateBalanceById(dependencies, params.id)), { params: idParams })
-		.get('/fetch_models/:id', async ({ params }) => ok(await fetchModelsOfChannel(dependencies, params.id)), { params: idParams })
+		.get('/update_balance/:id', async ({ params }) => ok(await updateBalanceById(dependencies, params.id)), { params: idParamsSchema })
+		.get('/fetch_models/:id', async ({ params }) => ok(await fetchModelsOfChannel(dependencies, params.id)), { params: idParamsSchema })
 		.post('/fetch_models', async ({ body }) => ok(await fetchModelsOfNewChannel(dependencies, body)), { body: fetchModelsSchema })
-		.get('/test_upstream/:id', async ({ params }) => ok(await detectUpstream(dependencies, params.id)), { params: idParams })
+		.get('/test_upstream/:id', async ({ params }) => ok(await detectUpstream(dependencies, params.id)), { params: idParamsSchema })
 }
