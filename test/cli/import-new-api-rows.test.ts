@@ -25,6 +25,9 @@ const LOOSE_ID_SCHEMA = newApiSchema('sqlite').map((statement) => statement.repl
 const LARGEST_ID = 2_147_483_647
 
 const key = () => randomString(48)
+/** Names past what Ferry keeps for a model (256) and a group (64); random, so Postgres cannot compress an index entry of them. */
+const LONG_MODEL = randomString(3000)
+const LONG_GROUP = randomString(3000)
 
 async function importInto(store: Store, location: string) {
 	const source = await openSource(location)
@@ -72,7 +75,10 @@ for (const target of databaseTargets()) {
 					token({ id: 4, user_id: 6, key: keys.spender, used_quota: 1e19 }),
 					token({ id: 5, user_id: 2, key: keys.capped, unlimited_quota: false, remain_quota: 1e300 }),
 				],
-				channels: [{ id: -1, type: 1, key: 'sk-upstream', name: 'negative', status: 1, models: 'gpt-4o-mini', group: 'default' }],
+				channels: [
+					{ id: -1, type: 1, key: 'sk-upstream', name: 'negative', status: 1, models: 'gpt-4o-mini', group: 'default' },
+					{ id: 7, type: 1, key: 'sk-upstream', name: 'long names', status: 1, base_url: 'https://api.openai.com', models: `gpt-4o-mini,${LONG_MODEL}`, group: `default,${LONG_GROUP}` },
+				],
 				redemptions: [
 					{ id: 0, user_id: 1, key: randomString(32), status: 1, name: 'zero', quota: 100 },
 					{ id: 1, user_id: 1, key: randomString(32), status: 1, name: 'huge', quota: 1e20 },
@@ -95,7 +101,7 @@ for (const target of databaseTargets()) {
 			expect(lines).toContain('users: 10 read, 5 imported, 5 skipped')
 			expect(lines).toContain(`${reason} (3 rows)`)
 			expect(lines).toContain('tokens: 6 read, 3 imported, 3 skipped')
-			expect(lines).toContain('channels: 1 read, 0 imported, 1 skipped')
+			expect(lines).toContain('channels: 2 read, 1 imported, 1 skipped')
 			expect(lines).toContain('redemption codes: 2 read, 0 imported, 2 skipped')
 			expect(lines).toContain('logs: 3 read, 1 imported, 2 skipped')
 			expect(lines.filter((line) => line.startsWith(reason))).toHaveLength(5)
@@ -128,6 +134,16 @@ for (const target of databaseTargets()) {
 			expect(lines).toContain('  skipped — key already used by another token: 3')
 			expect(lines).toContain(`  skipped — quota outside 0…${MAX_QUOTA}: 1`)
 			expect(lines).toContain('  skipped — a number too large to keep exactly (quota): 1')
+		})
+
+		test('model and group names longer than a channel keeps are dropped from the channel it imports, and the report says how many', async () => {
+			expect(lines).toContain('  note — 1 model name(s) longer than 256 characters dropped: 7 "long names"')
+			expect(lines).toContain('  note — 1 group name(s) longer than 64 characters dropped: 7 "long names"')
+			const { channels, abilities } = store.tables
+			const [channel] = await store.db.select({ models: channels.models, group: channels.group }).from(channels).where(eq(channels.id, 7))
+			expect(channel).toEqual({ models: 'gpt-4o-mini', group: 'default' })
+			const [{ value }] = await store.db.select({ value: count() }).from(abilities).where(eq(abilities.channelId, 7))
+			expect(value).toBe(1)
 		})
 
 		test('the ledger audit is exact', async () => {

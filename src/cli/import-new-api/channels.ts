@@ -15,6 +15,7 @@
  */
 import { CHANNEL_STATUS, CHANNEL_TYPE } from '@shared/channel-type'
 import { CHANNEL_KEY_MAX_BYTES, CHANNEL_KEYS_MAX, CHANNEL_MESSAGES, CHANNEL_MODE, KEY_LAST_ERROR_MAX_LENGTH, MULTI_KEY_MODE, splitList } from '@shared/channel'
+import { CHANNEL_GROUP_NAME_MAX_LENGTH, CHANNEL_MODEL_NAME_MAX_LENGTH } from '@shared/channel-constants'
 import { CHANNEL_SETTING_KEYS, channelSettingProblems } from '@shared/channel-setting'
 import { keyHint } from '@shared/channel-keys'
 import { describeCycle, mappingCycle } from '@shared/model-mapping'
@@ -87,6 +88,17 @@ function statusOf(row: SourceRow, id: number, report: ReportSection): number {
 	return CHANNEL_STATUS.manuallyDisabled
 }
 
+/**
+ * A channel's model or group names, without those longer than Ferry keeps (the console refuses them:
+ * each name is part of an ability's key, and Postgres cannot index a key past a page's share).
+ */
+function namesWithin(list: string, maxLength: number, kind: 'model' | 'group', label: string | number, report: ReportSection): string[] {
+	const names = splitList(list)
+	const kept = names.filter((name) => name.length <= maxLength)
+	if (kept.length < names.length) report.note(`${names.length - kept.length} ${kind} name(s) longer than ${maxLength} characters dropped`, label)
+	return kept
+}
+
 /** `status_code_mapping` as Ferry accepts it: an object from status code to status code. */
 function statusCodeMapping(row: SourceRow, id: number, report: ReportSection): string {
 	const { text: mapping, invalid, parsed } = jsonObjectText(text(row, 'status_code_mapping'))
@@ -143,6 +155,8 @@ export function mapChannels(sourceRows: readonly SourceRow[], { flavor, secrets,
 		}
 		if (problems.some(({ message }) => message !== CHANNEL_MESSAGES.settingProxyUnsupported)) report.note('setting has keys of the wrong type: the relay ignores them until the channel is saved with them fixed', label)
 		const otherInfo = jsonObjectText(text(row, 'other_info'))
+		const models = namesWithin(text(row, 'models'), CHANNEL_MODEL_NAME_MAX_LENGTH, 'model', label, report)
+		const groups = namesWithin(text(row, 'group'), CHANNEL_GROUP_NAME_MAX_LENGTH, 'group', label, report)
 		const channel: ChannelRow = {
 			id,
 			type,
@@ -160,8 +174,8 @@ export function mapChannels(sourceRows: readonly SourceRow[], { flavor, secrets,
 			other,
 			balance: decimal(row, 'balance'),
 			balanceUpdatedTime: unixSeconds(row, 'balance_updated_time'),
-			models: splitList(text(row, 'models')).join(','),
-			group: splitList(text(row, 'group')).join(',') || 'default',
+			models: models.join(','),
+			group: groups.join(',') || 'default',
 			usedQuota: Math.max(0, integer(row, 'used_quota')),
 			modelMapping: modelMapping.text,
 			statusCodeMapping: statusCodeMapping(row, id, report),
