@@ -2,7 +2,7 @@
  * Where to point a client (issue 32): the token page, where a sign-in lands, starts with the API base
  * URL, the balance and today's spend, and ready settings carrying the user's own token. The curl it
  * shows is run as it is against this server and succeeds; a token row copies its base URL with the
- * key and the Claude Code and Codex settings. In zh and en, light and dark, 1 400 px and 390 px.
+ * key and the Claude Code, Codex and Gemini CLI settings. In zh and en, light and dark, 1 400 px and 390 px.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { Page } from 'playwright-core'
@@ -52,6 +52,12 @@ describe.skipIf(!browserExecutable)('the start of the token page', () => {
 
 	const example = (page: Page, id: string) => page.getByTestId(`quick-start-${id}`)
 
+	/** The JSON under the `# ~/.gemini/settings.json` line of the Gemini CLI settings. */
+	function geminiSettings(text: string): unknown {
+		const lines = text.split('\n')
+		return JSON.parse(lines[lines.indexOf('# ~/.gemini/settings.json') + 1]!)
+	}
+
 	test('shows the API base URL and a curl with the user\'s own token that works when run as it is (zh, light, 1400 px)', async () => {
 		const token = await harness.createToken({ name: 'deck' }, starter)
 		const opened = await harness.open('/token', { as: starter, width: 1400, language: 'zh', theme: 'light' })
@@ -86,11 +92,16 @@ describe.skipIf(!browserExecutable)('the start of the token page', () => {
 		expect(codex).toContain(`base_url = "${harness.origin}/v1"`)
 		expect(codex).toContain('wire_api = "responses"')
 		expect(codex).toContain(`export FERRY_API_KEY=${token.key}`)
+		// Gemini CLI's headless runs need the API-key sign-in chosen in its settings, beside the address.
+		await page.getByRole('tab', { name: 'Gemini CLI' }).click()
+		const gemini = (await example(page, 'gemini-cli').textContent())!
+		expect(geminiSettings(gemini)).toEqual({ security: { auth: { selectedType: 'gemini-api-key' } } })
+		expect(gemini).toEndWith(`export GOOGLE_GEMINI_BASE_URL=${harness.origin}\nexport GEMINI_API_KEY=${token.key}`)
 		expectNoErrors(opened)
 		await opened.close()
 	}, SUITE_TIMEOUT)
 
-	test('a token row copies its base URL with the key and the Claude Code and Codex settings', async () => {
+	test('a token row copies its base URL with the key and the Claude Code, Codex and Gemini CLI settings', async () => {
 		const token = await harness.createToken({ name: 'copyable' }, starter)
 		const opened = await harness.open('/token', { as: starter, width: 1400, language: 'en', theme: 'dark' })
 		const { page, context } = opened
@@ -107,6 +118,9 @@ describe.skipIf(!browserExecutable)('the start of the token page', () => {
 		expect(await copyAs('Copy base URL and key')).toBe(`OPENAI_BASE_URL=${harness.origin}/v1\nOPENAI_API_KEY=${token.key}`)
 		expect(await copyAs('Copy as Claude Code settings')).toBe(`export ANTHROPIC_BASE_URL=${harness.origin}\nexport ANTHROPIC_AUTH_TOKEN=${token.key}`)
 		expect(await copyAs('Copy as Codex settings')).toContain(`base_url = "${harness.origin}/v1"`)
+		const gemini = await copyAs('Copy as Gemini CLI settings')
+		expect(geminiSettings(gemini)).toEqual({ security: { auth: { selectedType: 'gemini-api-key' } } })
+		expect(gemini).toEndWith(`export GOOGLE_GEMINI_BASE_URL=${harness.origin}\nexport GEMINI_API_KEY=${token.key}`)
 		expectNoErrors(opened)
 		await opened.close()
 	}, SUITE_TIMEOUT)

@@ -50,5 +50,19 @@ export function codexConfiguration(address: string, key: string) {
 	].join('\n')
 }
 
-/** Gemini CLI calls the Gemini format (`/v1beta/...`) under GOOGLE_GEMINI_BASE_URL. */
-export const geminiCliEnvironment = (address: string, key: string) => `export GOOGLE_GEMINI_BASE_URL=${address}\nexport GEMINI_API_KEY=${key}`
+/**
+ * Gemini CLI calls the Gemini format (`/v1beta/...`) under GOOGLE_GEMINI_BASE_URL. With that variable
+ * alone, `gemini -p` (headless) refuses to start ("Invalid auth method selected"): the CLI takes it as a
+ * sign-in type its own check rejects, and only the API-key sign-in chosen in its settings (which its
+ * first interactive start asks for) makes it use GEMINI_API_KEY with the address.
+ */
+export function geminiCliConfiguration(address: string, key: string) {
+	return [
+		'# ~/.gemini/settings.json',
+		'{ "security": { "auth": { "selectedType": "gemini-api-key" } } }',
+		'',
+		'# shell',
+		`export GOOGLE_GEMINI_BASE_URL=${address}`,
+		`export GEMINI_API_KEY=${key}`,
+	].join('\n')
+}

@@ -4,7 +4,7 @@ import { copyText } from '@ui/components/ui/copy'
 import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuTrigger } from '@ui/components/ui/dropdown-menu'
 import { useTranslation } from '@ui/i18n'
 import { useStatus } from '@ui/lib/status'
-import { claudeCodeEnvironment, codexConfiguration, geminiCliEnvironment, openAiEnvironment, siteAddress } from '@ui/features/tokens/client-setup'
+import { claudeCodeEnvironment, codexConfiguration, geminiCliConfiguration, openAiEnvironment, siteAddress } from '@ui/features/tokens/client-setup'
 
 /**
  * A token's copy button (the key) and, beside it, the other ways to take it away: the base URL with
@@ -18,7 +18,7 @@ export function CopyMenu({ tokenKey }: { tokenKey: string }) {
 		{ label: '复制地址和密钥', text: () => openAiEnvironment(address(), tokenKey) },
 		{ label: '复制为 Claude Code 配置', text: () => claudeCodeEnvironment(address(), tokenKey) },
 		{ label: '复制为 Codex 配置', text: () => codexConfiguration(address(), tokenKey) },
-		{ label: '复制为 Gemini CLI 配置', text: () => geminiCliEnvironment(address(), tokenKey) },
+		{ label: '复制为 Gemini CLI 配置', text: () => geminiCliConfiguration(address(), tokenKey) },
 	]
 	return (
 		<div className="flex items-center">

@@ -11,7 +11,7 @@ import { useCurrentUser } from '@ui/lib/session'
 import { useStatus } from '@ui/lib/status'
 import { readStorage, storageKeys, writeStorage } from '@ui/lib/storage'
 import type { TokenView } from '@ui/features/tokens/api'
-import { apiBaseUrl, claudeCodeEnvironment, codexConfiguration, curlCommand, geminiCliEnvironment, openAiEnvironment, siteAddress } from '@ui/features/tokens/client-setup'
+import { apiBaseUrl, claudeCodeEnvironment, codexConfiguration, curlCommand, geminiCliConfiguration, openAiEnvironment, siteAddress } from '@ui/features/tokens/client-setup'
 
 /** Stands in for the key in the examples until the user has an enabled token. */
 const KEY_PLACEHOLDER = 'sk-...'
@@ -54,7 +54,7 @@ export function QuickStart({ origin, todaySpent, token, models, onCreateToken }:
 		{ id: 'openai', label: 'OpenAI SDK', text: openAiEnvironment(address, key) },
 		{ id: 'claude-code', label: 'Claude Code', text: claudeCodeEnvironment(address, key) },
 		{ id: 'codex', label: 'Codex', text: codexConfiguration(address, key) },
-		{ id: 'gemini-cli', label: 'Gemini CLI', text: geminiCliEnvironment(address, key) },
+		{ id: 'gemini-cli', label: 'Gemini CLI', text: geminiCliConfiguration(address, key) },
 	]
 
 	function fold(next: boolean) {
