@@ -142,8 +142,8 @@ for (const target of databaseTargets()) {
 			const { channels, abilities } = store.tables
 			const [channel] = await store.db.select({ models: channels.models, group: channels.group }).from(channels).where(eq(channels.id, 7))
 			expect(channel).toEqual({ models: 'gpt-4o-mini', group: 'default' })
-			const [{ value }] = await store.db.select({ value: count() }).from(abilities).where(eq(abilities.channelId, 7))
-			expect(value).toBe(1)
+			const [abilityCount] = await store.db.select({ value: count() }).from(abilities).where(eq(abilities.channelId, 7))
+			expect(abilityCount?.value).toBe(1)
 		})
 
 		test('the ledger audit is exact', async () => {
