@@ -48,6 +48,8 @@ const LOCK_USER = 'UPDATE users SET quota = quota WHERE id = $1'
 const CREDIT_USER = `UPDATE users SET quota = quota + $1 WHERE id = $2 AND quota + ${pendingOfUser('$2')} <= $3 RETURNING username, quota`
 const DEBIT_USER = 'UPDATE users SET quota = quota + $1 WHERE id = $2 AND quota >= $3 RETURNING username, quota'
 const READ_ROOM = `SELECT quota + ${pendingOfUser('$1')} AS taken FROM users WHERE id = $1`
+/** Takes the user's row lock and answers the balance as it is under it (Postgres: the newest committed one). */
+const LOCK_AND_READ_USER = 'UPDATE users SET quota = quota WHERE id = $1 RETURNING quota'
 
 /**
  * A unit of work (see db/transaction.ts) that applies a credit and logs it; compose it into a
@@ -70,6 +72,31 @@ export function* applyCredit(tx: Database, tables: Tables, { userId, amount, typ
 	const { logs } = tables
 	yield* rows(tx.insert(logs).values({ userId, username: user.username, type, content, quota: amount, other: other ? JSON.stringify(other) : '' }).returning({ id: logs.id }))
 	return Number(user.quota)
+}
+
+interface BalanceSetting {
+	userId: number
+	/** The balance wanted: at least zero. */
+	quota: number
+	type: Credit['type']
+	/** The credit's log line, which may name the balance it replaces. */
+	line: (from: number) => Pick<Credit, 'content' | 'other'>
+}
+
+/**
+ * A unit of work that sets the user's balance to `quota` with a logged credit of the difference
+ * (an admin's edit). The balance the difference is taken from is read under the user's row lock,
+ * in the credit's own transaction: calls reserving and settling meanwhile, a busy wallet's
+ * allowance and other edits wait for it, so the balance is `quota` when it commits and the line
+ * says what it replaced. Answers the balance before, or undefined for an unknown user (nothing
+ * changed). Throws `BalanceLimitError` as `applyCredit` does.
+ */
+export function* setBalance(tx: Database, tables: Tables, { userId, quota, type, line }: BalanceSetting) {
+	const [locked] = yield* query<{ quota: number | string }>(LOCK_AND_READ_USER, [userId])
+	if (!locked) return undefined
+	const from = Number(locked.quota)
+	if (quota !== from) yield* applyCredit(tx, tables, { userId, amount: quota - from, type, ...line(from) })
+	return from
 }
 
 /**

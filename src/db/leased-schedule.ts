@@ -169,7 +169,10 @@ export function startScheduledJob<Summary>(store: Store, logger: Logger, input: 
 		runAtStart: job.runAtStart,
 		description: job.description,
 		async run() {
-			input.onRun?.(await job.run())
+			// Run first, then tell: `onRun?.(await job.run())` would skip the run itself when no one listens
+			// (an optional call leaves its arguments unevaluated), as main.ts starts every job.
+			const summary = await job.run()
+			input.onRun?.(summary)
 		},
 	})
 }

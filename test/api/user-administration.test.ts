@@ -133,6 +133,27 @@ for (const target of databaseTargets()) {
 				expect(entries.map((entry) => [entry.type, entry.quota])).toEqual([[LOG_TYPE.manage, 750_000], [LOG_TYPE.manage, -500_000]])
 			})
 
+			test('twenty quota edits of one user at once each leave the balance they set, never a 500, and the log names what each replaced', async () => {
+				const user = await ferry.createUser('contested')
+				// Lowering to zero among raises: an edit that read a stale balance would debit more than is there.
+				const wanted = Array.from({ length: 20 }, (_, index) => (index % 4 === 0 ? 0 : 100_000 * (index + 1)))
+				const answers = await Promise.all(wanted.map((quota) => ferry.call('PUT', '/api/user/', { as: root, body: { id: user.userId, quota } })))
+				expect(answers.map((answer) => answer.status)).toEqual(wanted.map(() => 200))
+				expect(answers.map((answer) => answer.body.data?.quota)).toEqual(wanted)
+				const { logs, users } = ferry.store.tables
+				const lines = await ferry.store.db.select().from(logs).where(eq(logs.userId, user.userId)).orderBy(logs.id)
+				// Each edit's credit is the difference from the balance the edit before it left.
+				let balance = 0
+				for (const line of lines.filter((entry) => entry.type === LOG_TYPE.manage)) {
+					const { from, to } = JSON.parse(line.other).admin_action
+					expect(from).toBe(balance)
+					expect(line.quota).toBe(to - from)
+					balance = to
+				}
+				const [row] = await ferry.store.db.select({ quota: users.quota }).from(users).where(eq(users.id, user.userId))
+				expect(row!.quota).toBe(balance)
+			})
+
 			test('tells the token caches when the name or group changes, and not for a quota, display name or password edit', async () => {
 				const user = await ferry.createUser('cached')
 				let notified = 0

@@ -99,5 +99,14 @@ for (const target of databaseTargets()) {
 			await eventually(async () => summaries.length >= 3)
 			expect(summaries.slice(0, 3)).toEqual([1, 2, 3])
 		})
+
+		test('a scheduled job started without onRun, as a node starts every job, still runs', async () => {
+			let runs = 0
+			schedules.push(startScheduledJob(store, silentLogger, { workerUrl: CLOCK_URL, holder: 'node-a/1', intervalMs: 1, tickMs: BASE_TICK_MS }, {
+				lease: 'unheard-job', description: 'unheard job', intervalMs: () => 60 * 60_000, tickMs: 60_000, runAtStart: true,
+				run: async () => ++runs,
+			}))
+			await eventually(async () => runs >= 3)
+		})
 	})
 }

@@ -4,6 +4,7 @@
  * dies, and TaskPollingIntervalSeconds 0 stops it.
  */
 import { afterEach, describe, expect, test } from 'bun:test'
+import { eq } from 'drizzle-orm'
 import { takeLease } from '@/db/lease'
 import { nowSeconds } from '@/lib/clock'
 import type { PollSummary } from '@/relay/tasks/polling'
@@ -44,6 +45,20 @@ for (const target of databaseTargets()) {
 			tasks.midjourney.report(id, 'task-success.json')
 			await eventually(async () => (await tasks!.call('GET', `/mj/task/${id}/fetch`, { key: tasks!.alice.key })).body.status === 'SUCCESS', 4 * INTERVAL_MS + 2_000)
 			expect((await tasks.account(tasks.alice)).used).toBe(PRICE.mj_imagine)
+		})
+
+		test('started as a node starts it, with no one told of its rounds, the schedule still bills a finished drawing and returns a failed one\'s hold', async () => {
+			tasks = await startTaskHarness(target)
+			const before = await tasks.account(tasks.alice)
+			schedules.push(startTaskPolling(tasks.harness.ferry.dependencies, tasks.harness.ferry.relay, { workerUrl: WORKER_URL, holder: 'node-a/1', intervalMs: INTERVAL_MS, tickMs: TICK_MS }))
+			const drawn = (await tasks.call('POST', '/mj/submit/imagine', { key: tasks.alice.key, body: { prompt: 'finished' } })).body.result
+			const failed = (await tasks.call('POST', '/mj/submit/imagine', { key: tasks.alice.key, body: { prompt: 'failed' } })).body.result
+			tasks.midjourney.report(drawn, 'task-success.json')
+			tasks.midjourney.report(failed, 'task-failure.json')
+			const { quotaHolds } = tasks.harness.ferry.store.tables
+			const pending = () => tasks!.harness.ferry.store.db.select().from(quotaHolds).where(eq(quotaHolds.state, 'pending'))
+			await eventually(async () => (await pending()).length === 0, 4 * INTERVAL_MS + 2_000)
+			expect(await tasks.account(tasks.alice)).toMatchObject({ quota: before.quota - PRICE.mj_imagine, used: PRICE.mj_imagine })
 		})
 
 		test('of two nodes only the lease holder polls; when it stops, the other takes over and finishes the work', async () => {

@@ -8,7 +8,7 @@ import { type UserAction, userActionRefusal } from '@shared/user-permissions'
 import { ROLE, USER_MESSAGES, USER_STATUS, type createUserSchema, type manageUserSchema, type UserView, type updateUserSchema } from '@shared/user'
 import { rows } from '@/db'
 import type { Dependencies } from '@/dependencies'
-import { applyCredit } from '@/billing/ledger'
+import { setBalance } from '@/billing/ledger'
 import { nowSeconds } from '@/lib/clock'
 import { refused } from '../errors'
 import { readPage } from '../paging'
@@ -112,22 +112,23 @@ export async function updateUser(dependencies: Dependencies, actor: UserRecord, 
 	try {
 		return await store.transaction(function* (tx, tables) {
 			const { users } = tables
-			const [current] = yield* rows(tx.select({ quota: users.quota }).from(users).where(eq(users.id, target.id)))
+			const targetName = named(target.id, target.username)
+			if (input.quota !== undefined) {
+				// The credit's own line (the ledger's record, on the user's account) is the audit line of a quota change.
+				const to = input.quota
+				yield* setBalance(tx, tables, {
+					userId: target.id, quota: to, type: LOG_TYPE.manage,
+					line: (from) => ({
+						content: logLine('user.quota_changed', { admin: actor.username, from, to }).content,
+						other: { admin_action: { action: 'user.quota', target: targetName, from, to, admin: actor.username, admin_id: actor.id } },
+					}),
+				})
+			}
 			if (newPassword) Object.assign(changes, { password: newPassword, passwordChangeRequired: false, sessionVersion: sql`${users.sessionVersion} + 1` })
 			if (Object.keys(changes).length > 0) yield* rows(tx.update(users).set(changes).where(eq(users.id, target.id)).returning({ id: users.id }))
-			const targetName = named(target.id, target.username)
 			const fields = editedUserFields(target, changes, Boolean(newPassword))
 			if (fields.length > 0) {
 				yield* adminActionWork(tx, tables, actor, { action: 'user.update', target: targetName, summary: `edited user ${targetName}: ${fields.join(', ')}`, details: { fields: fields.join(',') } })
-			}
-			const delta = input.quota === undefined || !current ? 0 : input.quota - current.quota
-			if (delta !== 0) {
-				// The credit's own line (the ledger's record, on the user's account) is the audit line of a quota change.
-				yield* applyCredit(tx, tables, {
-					userId: target.id, amount: delta, type: LOG_TYPE.manage,
-					content: logLine('user.quota_changed', { admin: actor.username, from: current!.quota, to: input.quota! }).content,
-					other: { admin_action: { action: 'user.quota', target: targetName, from: current!.quota, to: input.quota!, admin: actor.username, admin_id: actor.id } },
-				})
 			}
 			const [updated] = yield* rows(tx.select().from(users).where(eq(users.id, target.id)))
 			return toUserView(updated!)
