@@ -31,8 +31,15 @@ export { NOT_A_CHANNEL_TEST } from '@/db/quota-buckets'
 
 /** The logs one read covers: a whole number of hours, so no bucket is split between two reads. */
 const CHUNK_SECONDS = SECONDS_PER_DAY
-/** Buckets per written statement and transaction (7 parameters each, within both dialects' limits). */
+/** Buckets per written transaction. */
 const WRITE_BATCH = 500
+/**
+ * Buckets per statement (7 parameters each). Only two statement texts are ever prepared, this one and
+ * a single bucket's for the rest: a text per length would keep up to a hundred prepared statements.
+ */
+const ROWS_PER_STATEMENT = 100
+const UPSERT_MANY = upsertBucketValues(ROWS_PER_STATEMENT)
+const UPSERT_ONE = upsertBucketValues(1)
 
 const NEWEST_BUCKET = 'SELECT MAX(created_at) AS newest FROM quota_data'
 
@@ -70,7 +77,7 @@ export async function exportQuotaData(store: Store, workerUrl: URL): Promise<Exp
 	return { from, buckets }
 }
 
-/** The hour of the oldest consume log at or after `at` (whole hours stay whole), if any. */
+/** The hour of the oldest consume log at or after `at` (a whole hour), if any: never before `at`, so two reads never overlap. */
 async function firstLogHour(store: Store, at: number): Promise<number | undefined> {
 	const [row] = await store.read<{ hour: number | string }>(FIRST_LOG_HOUR_FROM, [at])
 	return row === undefined ? undefined : Math.max(at, Number(row.hour))
@@ -102,6 +109,12 @@ async function offThreadExporter(store: Store, workerUrl: URL, file: string): Pr
 
 function writeBuckets(store: Store, buckets: QuotaBucket[]) {
 	return store.transaction(function* () {
-		return yield* execute(upsertBucketValues(buckets.length), bucketParameters(buckets))
+		let written = 0
+		let start = 0
+		for (; start + ROWS_PER_STATEMENT <= buckets.length; start += ROWS_PER_STATEMENT) {
+			written += yield* execute(UPSERT_MANY, bucketParameters(buckets.slice(start, start + ROWS_PER_STATEMENT)))
+		}
+		for (; start < buckets.length; start++) written += yield* execute(UPSERT_ONE, bucketParameters([buckets[start]!]))
+		return written
 	})
 }
