@@ -8,6 +8,8 @@ import { createTestApp, type Caller, type TestApp } from '../helpers/app'
 import { databaseTargets } from '../helpers/database'
 import { inEnglish } from '@shared/messages'
 
+const EXPORT_WORKER_URL = new URL('../../src/workers/data-export.ts', import.meta.url)
+
 const HOUR = 3600
 const DAY = 24 * HOUR
 
@@ -36,7 +38,7 @@ for (const target of databaseTargets()) {
 			await consume(alice, 'alice', 'claude-3-haiku', thisHour - 3 * DAY, 70)
 			await consume(alice, 'alice', 'gpt-4o', thisHour - 8 * DAY, 999)
 			await consume(bob, 'bob', 'gpt-4o-mini', thisHour - HOUR + 1, 20)
-			await exportQuotaData(ferry.store)
+			await exportQuotaData(ferry.store, EXPORT_WORKER_URL)
 		})
 		afterEach(() => ferry.close())
 
@@ -82,7 +84,7 @@ for (const target of databaseTargets()) {
 			expect(live.body.data!.find((row) => row.username === 'alice')!.created_at).toBe(thisHour)
 			expect(summary((await get(`/api/data/self?${range}`, alice)).body.data)).toEqual(['alice:gpt-4o-mini:1:40'])
 			// The next roll-up writes the same buckets.
-			await exportQuotaData(ferry.store)
+			await exportQuotaData(ferry.store, EXPORT_WORKER_URL)
 			const exported = await get(`/api/data/?${range}`, admin)
 			expect(summary(exported.body.data)).toEqual(['bob:gpt-4o-mini:2:25', 'alice:gpt-4o-mini:1:40'])
 			expect(exported.body.data!.every((row) => row.id > 0)).toBe(true)
@@ -98,7 +100,7 @@ for (const target of databaseTargets()) {
 				userId: alice.userId, username: 'alice', modelName: 'gpt-4o-mini', createdAt: nowSeconds(), type: LOG_TYPE.consume,
 				promptTokens: 10, completionTokens: 5, quota: 30, tokenName: 'channel test', other: JSON.stringify(test),
 			})
-			await exportQuotaData(ferry.store)
+			await exportQuotaData(ferry.store, EXPORT_WORKER_URL)
 			const answer = await get(`/api/data/self?start_timestamp=${thisHour - 2 * HOUR}&end_timestamp=${nowSeconds()}`, alice)
 			expect(summary(answer.body.data)).toEqual(['alice:gpt-4o-mini:2:150'])
 			const stat = await ferry.call('GET', `/api/log/self/stat?start_timestamp=${thisHour - 2 * HOUR}`, { as: alice })

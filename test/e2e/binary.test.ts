@@ -3,7 +3,8 @@
  * there and serves the console's page, bundle, stylesheet and logo from the files embedded in it,
  * with the same caching and gzip headers as `bun run start`, and the documentation it embeds. The
  * provider adaptors it loads only for the channel types in use are bundled too: a Claude channel
- * serves a Claude SDK's call and an OpenAI SDK's converted one.
+ * serves a Claude SDK's call and an OpenAI SDK's converted one. The dashboard export it runs at start
+ * finds its reading thread (a worker entrypoint of its own) and counts a log it found in ./data.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import Anthropic from '@anthropic-ai/sdk'
@@ -11,11 +12,19 @@ import OpenAI from 'openai'
 import { copyFile, mkdir, mkdtemp, readFile, rm, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
+import { LOG_TYPE } from '@shared/log'
+import { openStore } from '@/db'
+import { eventually } from '../helpers/eventually'
 
 const projectRoot = resolve(import.meta.dir, '..', '..')
 const BUILD_TIMEOUT_MILLISECONDS = 120_000
 const START_TIMEOUT_MILLISECONDS = 20_000
 const IMMUTABLE = 'public, max-age=31536000, immutable'
+/** The export's first run comes at its clock's first tick, 15 s after the start. */
+const FIRST_EXPORT_TIMEOUT_MILLISECONDS = 40_000
+const HOUR = 3600
+/** A consume log already in ./data when the binary starts, on the hour three hours ago (older than the dashboard reads live). */
+const EARLIER_CALL_AT = Math.floor(Date.now() / 1000 / HOUR) * HOUR - 3 * HOUR
 
 /** Reads the binary's output until it says where it listens. */
 async function listeningOrigin(output: ReadableStream<Uint8Array>) {
@@ -47,6 +56,12 @@ describe('the compiled binary alone in an empty directory', () => {
 		await mkdir(emptyDirectory)
 		await copyFile(built, join(emptyDirectory, 'ferry'))
 		await Bun.spawn(['chmod', '+x', join(emptyDirectory, 'ferry')]).exited
+		await mkdir(join(emptyDirectory, 'data'))
+		const seeded = await openStore({ databaseUrl: '', dataDir: join(emptyDirectory, 'data') })
+		await seeded.db.insert(seeded.tables.logs).values({
+			userId: 1, username: 'root', modelName: 'gpt-4o-mini', createdAt: EARLIER_CALL_AT, type: LOG_TYPE.consume, promptTokens: 3, completionTokens: 4, quota: 21,
+		})
+		await seeded.close()
 		binary = Bun.spawn(['./ferry', '--host', '127.0.0.1', '--port', '0', '--data-dir', './data'], {
 			cwd: emptyDirectory,
 			// Nothing of the test's environment (database URLs, NODE_ENV) reaches it: SQLite in ./data.
@@ -156,4 +171,15 @@ describe('the compiled binary alone in an empty directory', () => {
 			await upstream.stop(true)
 		}
 	})
+
+	test('runs the dashboard export on its own reading thread: the log found in ./data becomes a bucket', async () => {
+		const headers = await signIn()
+		const bucket = async () => {
+			const answer = (await (await fetch(`${origin}/api/data/`, { headers })).json()) as { success: boolean; data: { id: number; created_at: number; count: number; quota: number }[] }
+			// Exported buckets have ids; what the dashboard reads live from the log has 0.
+			return answer.data?.find((row) => row.created_at === EARLIER_CALL_AT && row.id > 0)
+		}
+		await eventually(async () => (await bucket()) !== undefined, FIRST_EXPORT_TIMEOUT_MILLISECONDS, 250)
+		expect(await bucket()).toMatchObject({ created_at: EARLIER_CALL_AT, count: 1, quota: 21 })
+	}, FIRST_EXPORT_TIMEOUT_MILLISECONDS + 5_000)
 })

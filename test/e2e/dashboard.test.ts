@@ -16,6 +16,8 @@ import type { Caller } from '../helpers/app'
 import { browserExecutable, type ConsoleHarness, expectNoErrors, startConsoleHarness } from '../helpers/browser'
 import { eventually } from '../helpers/eventually'
 
+const EXPORT_WORKER_URL = new URL('../../src/workers/data-export.ts', import.meta.url)
+
 const SUITE_TIMEOUT = 60_000
 const STEP_TIMEOUT = 10_000
 /** The test's export interval: the option's minutes shortened for the test. */
@@ -47,7 +49,7 @@ describe.skipIf(!browserExecutable)('the usage dashboard in a browser', () => {
 	beforeAll(async () => {
 		harness = await startConsoleHarness()
 		schedule = startDataExport(harness.ferry.dependencies, {
-			workerUrl: new URL('../../src/workers/schedule-clock.ts', import.meta.url), holder: 'e2e/1',
+			workerUrl: new URL('../../src/workers/schedule-clock.ts', import.meta.url), holder: 'e2e/1', exportWorkerUrl: EXPORT_WORKER_URL,
 			intervalMs: EXPORT_INTERVAL_MS, tickMs: 50, onRun: (summary) => runs.push(summary),
 		})
 		const upstream = harness.startUpstream({ promptTokens: 120, completionTokens: 30 })

@@ -14,6 +14,8 @@ import { createTestApp, type Caller, type TestApp } from '../helpers/app'
 import { databaseTargets } from '../helpers/database'
 import { hydrationData, markup, renderPage } from './page'
 
+const EXPORT_WORKER_URL = new URL('../../src/workers/data-export.ts', import.meta.url)
+
 const HOUR = 3600
 
 describe('the usage dashboard rendered on the server', () => {
@@ -40,7 +42,7 @@ describe('the usage dashboard rendered on the server', () => {
 			log(alice.userId, 'alice', 'claude-3-haiku', thisHour - HOUR + 3, 500_000),
 			log(admin.userId, 'harbour', 'gpt-4o', thisHour - HOUR + 4, 1_000_000),
 		])
-		await exportQuotaData(ferry.store)
+		await exportQuotaData(ferry.store, EXPORT_WORKER_URL)
 	})
 	afterAll(() => ferry?.close())
 

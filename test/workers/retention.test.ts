@@ -20,6 +20,7 @@ import { eventually } from '../helpers/eventually'
 
 const DAY = 24 * 60 * 60
 const WORKER_URL = new URL('../../src/workers/schedule-clock.ts', import.meta.url)
+const EXPORT_WORKER_URL = new URL('../../src/workers/data-export.ts', import.meta.url)
 
 for (const target of databaseTargets()) {
 	describe(`retention on ${target.dialect}`, () => {
@@ -162,12 +163,12 @@ for (const target of databaseTargets()) {
 			expect((await runRetention(ferry.dependencies)).logs).toBe(0)
 
 			// Once exported, the three older than 30 days go, two per batch, and the dashboard keeps their hours.
-			await exportQuotaData(ferry.store)
+			await exportQuotaData(ferry.store, EXPORT_WORKER_URL)
 			const bucketsBefore = await ferry.store.db.select().from(quotaData).orderBy(asc(quotaData.createdAt))
 			expect((await runRetention(ferry.dependencies, { batch: 2, batchesPerRun: 1, pauseMs: 0 })).logs).toBe(2)
 			expect((await runRetention(ferry.dependencies, { batch: 2, batchesPerRun: 1, pauseMs: 0 })).logs).toBe(1)
 			expect(await consumeTimes()).toEqual([hourAgo(5)])
-			await exportQuotaData(ferry.store)
+			await exportQuotaData(ferry.store, EXPORT_WORKER_URL)
 			expect(await ferry.store.db.select().from(quotaData).orderBy(asc(quotaData.createdAt))).toEqual(bucketsBefore)
 			const others = await ferry.store.db.select({ content: logs.content }).from(logs).where(eq(logs.createdAt, hourAgo(40)))
 			expect(others.map((row) => row.content).sort()).toEqual(['an old admin line', 'an old system line'])

@@ -10,32 +10,36 @@
  *
  * Consume logs are only ever added or deleted, so a bucket's true count only grows: a recomputed
  * bucket with fewer calls than the stored one lost logs to a cleanup, and the stored row stays.
+ *
+ * No step holds the database or the event loop for long, however many logs there are (the first run
+ * on a node with years of logs reads them all): the logs are read a day at a time (`CHUNK_SECONDS`),
+ * oldest first, skipping days without consume logs.
+ * - On a SQLite file the day's scan runs on a thread of its own (bucket-reader.ts), and the main
+ *   thread writes the buckets it answers, `WRITE_BATCH` at a time, each batch its own short
+ *   transaction, in hour order. A run stopped between two batches leaves every hour before the newest
+ *   written bucket complete, and the next run recomputes from the hour before that one, so nothing is
+ *   lost; the newest bucket stays the watermark that retention (api/logs/retention.ts) relies on.
+ * - On Postgres (and an in-memory SQLite, which no other connection can read) each day is one
+ *   `INSERT … SELECT` in the database, in its own transaction.
  */
-import { execute, query, type Store } from '@/db'
-import { SECONDS_PER_HOUR } from '@shared/quota-data'
-import { LOG_TYPE } from '@shared/log'
+import { execute, type Store } from '@/db'
+import { bucketParameters, FIRST_LOG_HOUR_FROM, upsertBucketValues, UPSERT_BUCKETS_BETWEEN, type QuotaBucket } from '@/db/quota-buckets'
+import { SECONDS_PER_DAY, SECONDS_PER_HOUR } from '@shared/quota-data'
+import { openBucketReader } from './bucket-reader'
 
-/**
- * Channel tests write consume entries too (what the call would have cost, not charged: `other` says
- * `channel_test`); they are not usage, so the dashboard leaves them out.
- */
-export const NOT_A_CHANNEL_TEST = `other NOT LIKE '%"channel_test":true%'`
+export { NOT_A_CHANNEL_TEST } from '@/db/quota-buckets'
 
+/** The logs one read covers: a whole number of hours, so no bucket is split between two reads. */
+const CHUNK_SECONDS = SECONDS_PER_DAY
+/** Buckets per written transaction. */
+const WRITE_BATCH = 500
 /**
- * The hour bucket is `created_at - created_at % 3600` on both dialects. `WHERE` keeps SQLite's
- * parser from reading `ON CONFLICT` as a join constraint of the SELECT.
+ * Buckets per statement (7 parameters each). Only two statement texts are ever prepared, this one and
+ * a single bucket's for the rest: a text per length would keep up to a hundred prepared statements.
  */
-const UPSERT_BUCKETS = `INSERT INTO quota_data (user_id, username, model_name, created_at, token_used, count, quota)
-	SELECT user_id, MAX(username), model_name, created_at - created_at % ${SECONDS_PER_HOUR},
-		SUM(prompt_tokens + completion_tokens), COUNT(*), SUM(quota)
-	FROM logs
-	WHERE type = $1 AND created_at >= $2 AND ${NOT_A_CHANNEL_TEST}
-	GROUP BY user_id, model_name, created_at - created_at % ${SECONDS_PER_HOUR}
-	ON CONFLICT (user_id, model_name, created_at) DO UPDATE SET
-		username = excluded.username,
-		token_used = CASE WHEN excluded.count >= quota_data.count THEN excluded.token_used ELSE quota_data.token_used END,
-		quota = CASE WHEN excluded.count >= quota_data.count THEN excluded.quota ELSE quota_data.quota END,
-		count = CASE WHEN excluded.count >= quota_data.count THEN excluded.count ELSE quota_data.count END`
+const ROWS_PER_STATEMENT = 100
+const UPSERT_MANY = upsertBucketValues(ROWS_PER_STATEMENT)
+const UPSERT_ONE = upsertBucketValues(1)
 
 const NEWEST_BUCKET = 'SELECT MAX(created_at) AS newest FROM quota_data'
 
@@ -46,13 +50,71 @@ export type ExportSummary = {
 	buckets: number
 }
 
-/** One export run, in one transaction. */
-export async function exportQuotaData(store: Store): Promise<ExportSummary> {
+/** Recomputes and writes the buckets of `from <= created_at < to`; answers how many it wrote. */
+type ChunkExporter = { exportChunk(from: number, to: number): Promise<number>; close(): Promise<void> }
+
+/**
+ * One export run. `workerUrl` is src/workers/data-export.ts, resolved by the caller (main.ts) so that
+ * the compiled binary finds it; it is started only on a SQLite file.
+ */
+export async function exportQuotaData(store: Store, workerUrl: URL): Promise<ExportSummary> {
+	const [row] = await store.read<{ newest: number | string | null }>(NEWEST_BUCKET)
+	const newest = row?.newest == null ? undefined : Number(row.newest)
+	const from = newest === undefined ? 0 : newest - SECONDS_PER_HOUR
+	let start = await firstLogHour(store, from)
+	if (start === undefined) return { from, buckets: 0 }
+	const exporter = store.wal ? await offThreadExporter(store, workerUrl, store.wal.file) : inDatabaseExporter(store)
+	let buckets = 0
+	try {
+		while (start !== undefined) {
+			const end = start + CHUNK_SECONDS
+			buckets += await exporter.exportChunk(start, end)
+			start = await firstLogHour(store, end)
+		}
+	} finally {
+		await exporter.close()
+	}
+	return { from, buckets }
+}
+
+/** The hour of the oldest consume log at or after `at` (a whole hour), if any: never before `at`, so two reads never overlap. */
+async function firstLogHour(store: Store, at: number): Promise<number | undefined> {
+	const [row] = await store.read<{ hour: number | string }>(FIRST_LOG_HOUR_FROM, [at])
+	return row === undefined ? undefined : Math.max(at, Number(row.hour))
+}
+
+function inDatabaseExporter(store: Store): ChunkExporter {
+	return {
+		exportChunk: (from, to) => store.transaction(function* () {
+			return yield* execute(UPSERT_BUCKETS_BETWEEN, [from, to])
+		}),
+		close: async () => {},
+	}
+}
+
+async function offThreadExporter(store: Store, workerUrl: URL, file: string): Promise<ChunkExporter> {
+	const reader = await openBucketReader(workerUrl, file)
+	return {
+		async exportChunk(from, to) {
+			const buckets = await reader.read(from, to)
+			let written = 0
+			for (let start = 0; start < buckets.length; start += WRITE_BATCH) {
+				written += await writeBuckets(store, buckets.slice(start, start + WRITE_BATCH))
+			}
+			return written
+		},
+		close: () => reader.close(),
+	}
+}
+
+function writeBuckets(store: Store, buckets: QuotaBucket[]) {
 	return store.transaction(function* () {
-		const [row] = yield* query<{ newest: number | null }>(NEWEST_BUCKET)
-		const newest = row?.newest == null ? undefined : Number(row.newest)
-		const from = newest === undefined ? 0 : newest - SECONDS_PER_HOUR
-		const buckets = yield* execute(UPSERT_BUCKETS, [LOG_TYPE.consume, from])
-		return { from, buckets }
+		let written = 0
+		let start = 0
+		for (; start + ROWS_PER_STATEMENT <= buckets.length; start += ROWS_PER_STATEMENT) {
+			written += yield* execute(UPSERT_MANY, bucketParameters(buckets.slice(start, start + ROWS_PER_STATEMENT)))
+		}
+		for (; start < buckets.length; start++) written += yield* execute(UPSERT_ONE, bucketParameters([buckets[start]!]))
+		return written
 	})
 }

@@ -13,7 +13,10 @@ export const DATA_EXPORT_LEASE = 'data-export'
 const DATA_EXPORT_TICK_MS = 15_000
 const MILLISECONDS_PER_MINUTE = 60_000
 
-type DataExportScheduleInput = ScheduledJobInput<ExportSummary>
+type DataExportScheduleInput = ScheduledJobInput<ExportSummary> & {
+	/** src/workers/data-export.ts (export.ts), resolved by main.ts so that the compiled binary finds it. */
+	exportWorkerUrl: URL
+}
 
 export type DataExportSchedule = LeasedSchedule
 
@@ -28,7 +31,7 @@ export function startDataExport(dependencies: Dependencies, input: DataExportSch
 		tickMs: DATA_EXPORT_TICK_MS,
 		runAtStart: true,
 		async run() {
-			const summary = await exportQuotaData(store)
+			const summary = await exportQuotaData(store, input.exportWorkerUrl)
 			logger.debug('data export', { ...summary })
 			return summary
 		},
