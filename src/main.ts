@@ -11,6 +11,7 @@ import { startReconciler } from './billing/reconciler'
 import { startChannelHealthCheck } from './api/channels/tools/schedule'
 import { startKeyRecovery } from './api/channels/tools/recovery'
 import { startDataExport } from './api/data/schedule'
+import { configureBucketReaderWorker } from './api/data/bucket-reader'
 import { startTaskPolling } from './relay/tasks/schedule'
 import { startRetention } from './api/logs/retention'
 import { openStore } from './db'
@@ -32,6 +33,8 @@ async function serve(config: Config) {
 	const healthCheck = startChannelHealthCheck(dependencies, { workerUrl: clockUrl, holder: relay.nodeInstance })
 	const keyRecovery = startKeyRecovery(dependencies, { workerUrl: clockUrl, holder: relay.nodeInstance })
 	const exportWorkerUrl = new URL('./workers/data-export.ts', import.meta.url)
+	// The dashboard's live hours are read on the same kind of thread.
+	configureBucketReaderWorker(exportWorkerUrl)
 	const dataExport = startDataExport(dependencies, { workerUrl: clockUrl, holder: relay.nodeInstance, exportWorkerUrl })
 	const taskPolling = startTaskPolling(dependencies, relay, { workerUrl: clockUrl, holder: relay.nodeInstance })
 	const retention = startRetention(dependencies, { workerUrl: clockUrl, holder: relay.nodeInstance })

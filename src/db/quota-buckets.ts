@@ -1,6 +1,7 @@
 /**
- * The dashboard's hourly buckets as SQL, for both dialects and both places that read them: the
- * export (src/api/data/export.ts) and, on SQLite, its reading thread (src/workers/data-export.ts).
+ * The dashboard's hourly buckets as SQL, for both dialects and every place that reads them: the
+ * export (src/api/data/export.ts), the dashboard's live hours (src/api/data/live-buckets.ts) and, on
+ * a SQLite file, the reading thread both use (src/workers/data-export.ts).
  * Plain text with Postgres-style parameters (`$1`…), importing nothing that opens a database.
  */
 import { LOG_TYPE } from '@shared/log-constants'
@@ -12,7 +13,7 @@ import { SECONDS_PER_HOUR } from '@shared/quota-data-constants'
  */
 export const NOT_A_CHANNEL_TEST = `other NOT LIKE '%"channel_test":true%'`
 
-/** A bucket as `BUCKETS_BETWEEN` answers it (`created_at`: the start of its hour). */
+/** A bucket as `bucketRead`'s statement answers it (on Postgres the sums and hour come as text) (`created_at`: the start of its hour). */
 export type QuotaBucket = {
 	user_id: number
 	username: string
@@ -26,18 +27,44 @@ export type QuotaBucket = {
 /** The bucket's hour is `created_at - created_at % 3600` on both dialects. */
 const HOUR_OF_LOG = `created_at - created_at % ${SECONDS_PER_HOUR}`
 
+/** Whose logs a read sums: everyone's, or one user's, by id or else by username (an empty one: everyone's). */
+export type BucketScope = { userId?: number; username?: string }
+
+/** The column `$3` names for a scope, if any. */
+const SCOPE_COLUMNS = { all: undefined, user: 'user_id', username: 'username' } as const
+
 /**
- * The buckets of the consume logs with `$1 <= created_at < $2`, oldest hour first. Both bounds are
- * whole hours, so a bucket is never split between two reads.
+ * The buckets of the consume logs with `$1 <= created_at < $2` (and, scoped, `user_id` or
+ * `username` = `$3`). Both bounds are whole hours, so a bucket is never split between two reads.
  */
-export const BUCKETS_BETWEEN = `SELECT user_id, MAX(username) AS username, model_name, ${HOUR_OF_LOG} AS created_at,
+function bucketsBetween(scope: keyof typeof SCOPE_COLUMNS) {
+	const column = SCOPE_COLUMNS[scope]
+	return `SELECT user_id, MAX(username) AS username, model_name, ${HOUR_OF_LOG} AS created_at,
 		SUM(prompt_tokens + completion_tokens) AS token_used, COUNT(*) AS count, SUM(quota) AS quota
 	FROM logs
-	WHERE type = ${LOG_TYPE.consume} AND created_at >= $1 AND created_at < $2 AND ${NOT_A_CHANNEL_TEST}
+	WHERE type = ${LOG_TYPE.consume} AND created_at >= $1 AND created_at < $2 AND ${NOT_A_CHANNEL_TEST}${column ? ` AND ${column} = $3` : ''}
 	GROUP BY user_id, model_name, ${HOUR_OF_LOG}`
+}
 
-/** `BUCKETS_BETWEEN` in hour order, as the export writes them (see export.ts on why). */
-export const BUCKETS_BETWEEN_IN_HOUR_ORDER = `${BUCKETS_BETWEEN} ORDER BY created_at`
+/** Every user's buckets of `$1 <= created_at < $2` (see `bucketsBetween`). */
+export const BUCKETS_BETWEEN = bucketsBetween('all')
+
+/** In hour order, as the export writes them (see export.ts on why). */
+const IN_HOUR_ORDER = {
+	all: `${BUCKETS_BETWEEN} ORDER BY created_at`,
+	user: `${bucketsBetween('user')} ORDER BY created_at`,
+	username: `${bucketsBetween('username')} ORDER BY created_at`,
+}
+
+/**
+ * The statement reading `scope`'s buckets of `from <= created_at < to` (both whole hours), oldest hour
+ * first, and its parameters. Three texts in all, so each is prepared once.
+ */
+export function bucketRead(from: number, to: number, scope: BucketScope = {}): { text: string; params: (number | string)[] } {
+	if (scope.userId !== undefined) return { text: IN_HOUR_ORDER.user, params: [from, to, scope.userId] }
+	if (scope.username) return { text: IN_HOUR_ORDER.username, params: [from, to, scope.username] }
+	return { text: IN_HOUR_ORDER.all, params: [from, to] }
+}
 
 /**
  * Writes recomputed buckets over the stored ones, keeping a stored bucket that counted more calls
@@ -78,8 +105,8 @@ export const FIRST_LOG_HOUR_FROM = `SELECT ${HOUR_OF_LOG} AS hour FROM logs
 /** To the export's reading thread on SQLite (src/workers/data-export.ts), one at a time. */
 export type BucketReadRequest =
 	| { kind: 'open'; file: string }
-	/** The buckets of `from <= created_at < to`, both whole hours. */
-	| { kind: 'read'; from: number; to: number }
+	/** `scope`'s buckets (everyone's if none) of `from <= created_at < to`, both whole hours. */
+	| { kind: 'read'; from: number; to: number; scope?: BucketScope }
 	| { kind: 'close' }
 
 /** From the reading thread: one answer per request. */

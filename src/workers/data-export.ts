@@ -1,14 +1,15 @@
 /**
- * The dashboard export's reading thread on SQLite (src/api/data/bucket-reader.ts): sums a range of
- * consume logs into hourly buckets on a read-only connection of its own, so that the scan of up to a
- * day of logs never runs on the thread that answers requests. In WAL mode its read sees a snapshot
- * and blocks no writer. It writes nothing; the main thread writes the buckets it answers.
+ * The dashboard's reading thread on SQLite (src/api/data/bucket-reader.ts): sums a range of
+ * consume logs (everyone's or one user's) into hourly buckets on a read-only connection of its own, so
+ * that the scan of up to a day of logs never runs on the thread that answers requests. In WAL mode its
+ * read sees a snapshot and blocks no writer. It writes nothing; for the export the main thread writes
+ * the buckets it answers.
  *
- * Started for one export run and ended after it. Messages in: `BucketReadRequest`s, one at a time.
- * Messages out: `BucketReadReport`s.
+ * Started for one export run, or for one dashboard request's live hours (src/api/data/live-buckets.ts),
+ * and ended after it. Messages in: `BucketReadRequest`s, one at a time. Messages out: `BucketReadReport`s.
  */
 import { Database } from 'bun:sqlite'
-import { BUCKETS_BETWEEN_IN_HOUR_ORDER, type BucketReadReport, type BucketReadRequest, type QuotaBucket } from '@/db/quota-buckets'
+import { bucketRead, type BucketReadReport, type BucketReadRequest, type QuotaBucket } from '@/db/quota-buckets'
 
 // The DOM typings see `self` as a window; in a Bun worker it is the worker's own scope.
 const scope = self as unknown as Worker
@@ -31,8 +32,9 @@ scope.onmessage = (event: MessageEvent<BucketReadRequest>) => {
 				database.run(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`)
 				return post({ kind: 'ready' })
 			case 'read': {
-				const statement = database!.query(BUCKETS_BETWEEN_IN_HOUR_ORDER.replace(/\$(\d+)/g, '?$1'))
-				return post({ kind: 'buckets', buckets: statement.all(request.from, request.to) as QuotaBucket[] })
+				const { text, params } = bucketRead(request.from, request.to, request.scope)
+				const statement = database!.query(text.replace(/\$(\d+)/g, '?$1'))
+				return post({ kind: 'buckets', buckets: statement.all(...params) as QuotaBucket[] })
 			}
 			case 'close':
 				database?.close()

@@ -1,17 +1,31 @@
 /**
- * The export's reading thread on SQLite (src/workers/data-export.ts), seen from the main thread:
- * a worker started for one run with a read-only connection to the database file, asked for the
- * buckets of one range at a time, and ended by `close` (a worker idle between runs would cost over a
- * megabyte of memory for nothing).
+ * The dashboard's reading thread on SQLite (src/workers/data-export.ts), seen from the main thread:
+ * a worker started for one export run or one dashboard request's live hours, with a read-only
+ * connection to the database file, asked for the buckets of one range at a time, and ended by `close`
+ * (a worker idle between uses would cost over a megabyte of memory for nothing; starting one takes
+ * about 5 ms).
  */
-import type { BucketReadReport, BucketReadRequest, QuotaBucket } from '@/db/quota-buckets'
+import type { BucketReadReport, BucketReadRequest, BucketScope, QuotaBucket } from '@/db/quota-buckets'
 
 /** How long `close` waits for the worker to close its connection before terminating it. */
 const CLOSE_TIMEOUT_MS = 2000
 
+/**
+ * Where the worker is. Running from source, it is found from here; the compiled binary has no such
+ * path, so main.ts names it (relative to itself, as for the other workers).
+ */
+let readerWorkerUrl = new URL('../../workers/data-export.ts', import.meta.url)
+
+export function configureBucketReaderWorker(url: URL) {
+	readerWorkerUrl = url
+}
+
+/** The worker the dashboard's live hours are read on (the export is handed its URL). */
+export const bucketReaderWorkerUrl = () => readerWorkerUrl
+
 export interface BucketReader {
-	/** The buckets of the consume logs with `from <= created_at < to` (whole hours), oldest hour first. */
-	read(from: number, to: number): Promise<QuotaBucket[]>
+	/** `scope`'s buckets (everyone's if none) of the consume logs with `from <= created_at < to` (whole hours), oldest hour first. */
+	read(from: number, to: number, scope?: BucketScope): Promise<QuotaBucket[]>
 	/** Closes the connection and ends the worker. */
 	close(): Promise<void>
 }
@@ -36,15 +50,15 @@ export async function openBucketReader(workerUrl: URL, file: string): Promise<Bu
 		pending = undefined
 		answer?.resolve(event.data)
 	})
-	worker.addEventListener('error', (event) => end(new Error(`the export's reading thread failed: ${event.message}`)))
-	worker.addEventListener('close', () => end(new Error('the export\'s reading thread exited')))
+	worker.addEventListener('error', (event) => end(new Error(`the buckets' reading thread failed: ${event.message}`)))
+	worker.addEventListener('close', () => end(new Error('the buckets\' reading thread exited')))
 
 	const ask = (request: BucketReadRequest) => new Promise<BucketReadReport>((resolve, reject) => {
 		if (ended) return reject(ended)
 		pending = { resolve, reject }
 		worker.postMessage(request)
 	}).then((report) => {
-		if (report.kind === 'failed') throw new Error(`the export's reading thread failed: ${report.error}`)
+		if (report.kind === 'failed') throw new Error(`the buckets' reading thread failed: ${report.error}`)
 		return report
 	})
 
@@ -55,9 +69,9 @@ export async function openBucketReader(workerUrl: URL, file: string): Promise<Bu
 		throw error
 	}
 	return {
-		async read(from, to) {
-			const report = await ask({ kind: 'read', from, to })
-			if (report.kind !== 'buckets') throw new Error(`the export's reading thread answered ${report.kind} to a read`)
+		async read(from, to, scope) {
+			const report = await ask({ kind: 'read', from, to, scope })
+			if (report.kind !== 'buckets') throw new Error(`the buckets' reading thread answered ${report.kind} to a read`)
 			return report.buckets
 		},
 		async close() {

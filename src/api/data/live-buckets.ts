@@ -1,20 +1,27 @@
 /**
  * The dashboard between two roll-ups: the export writes `quota_data` every `DataExportInterval`
- * minutes, so the newest hours are read from the log itself, bucketed as the export buckets them.
- * From the newest exported bucket's hour (which the last run may have left partial) to now, a bucket
- * computed here replaces the stored one unless it counts fewer calls (the log was cleaned up since:
- * the stored one keeps what was there), as the export itself decides.
+ * minutes, so the newest hours are read from the log itself, bucketed as the export buckets them
+ * (the same statement, src/db/quota-buckets.ts). From the newest exported bucket's hour (which the
+ * last run may have left partial) to now, a bucket computed here replaces the stored one unless it
+ * counts fewer calls (the log was cleaned up since: the stored one keeps what was there), as the
+ * export itself decides.
+ *
+ * Those hours may hold millions of logs (an hour and more of a busy node), and bun:sqlite runs a
+ * statement synchronously: on a SQLite file the sum runs on a reading thread of its own
+ * (bucket-reader.ts), started for the request and ended after it, so that other requests never wait
+ * for it. On Postgres (and an in-memory SQLite, which no other connection can read) it is one
+ * statement in the database.
  */
-import { and, count, eq, gte, lte, max, sql, type SQL } from 'drizzle-orm'
-import { LOG_TYPE } from '@shared/log'
+import { max } from 'drizzle-orm'
 import { SECONDS_PER_HOUR, type QuotaData } from '@shared/quota-data'
 import type { Store } from '@/db'
-import { NOT_A_CHANNEL_TEST } from './export'
+import { bucketRead, type BucketScope, type QuotaBucket } from '@/db/quota-buckets'
+import { bucketReaderWorkerUrl, openBucketReader } from './bucket-reader'
+
+export type { BucketScope } from '@/db/quota-buckets'
 
 /** With nothing exported yet, the log is read for this long: the first run is at most an interval away. */
 const UNEXPORTED_LOOKBACK_SECONDS = 2 * SECONDS_PER_HOUR
-
-export type BucketScope = { userId?: number; username?: string }
 
 const bucketKey = (bucket: Pick<QuotaData, 'user_id' | 'model_name' | 'created_at'>) => `${bucket.user_id}\n${bucket.model_name}\n${bucket.created_at}`
 
@@ -26,26 +33,34 @@ export async function liveFrom(store: Store, now: number): Promise<number> {
 	return newest ?? now - (now % SECONDS_PER_HOUR) - UNEXPORTED_LOOKBACK_SECONDS
 }
 
-/** The buckets of consume entries (channel tests left out) whose hour starts within [from, end]. */
+/** `scope`'s buckets of `from <= created_at < to` (whole hours), off the request thread on a SQLite file. */
+async function readBuckets(store: Store, from: number, to: number, scope: BucketScope): Promise<QuotaBucket[]> {
+	if (!store.wal) {
+		const { text, params } = bucketRead(from, to, scope)
+		return store.read<QuotaBucket>(text, params)
+	}
+	const reader = await openBucketReader(bucketReaderWorkerUrl(), store.wal.file)
+	try {
+		return await reader.read(from, to, scope)
+	} finally {
+		await reader.close()
+	}
+}
+
+/** The buckets of consume entries (channel tests left out) whose hour starts within [from, end]; `from` is a whole hour. */
 async function bucketsFromLog(store: Store, from: number, end: number, scope: BucketScope): Promise<QuotaData[]> {
-	const { logs } = store.tables
-	// The divisor is written into the statement: Postgres matches the grouped expression to the selected one by its text.
-	const hour = sql<number>`${logs.createdAt} - ${logs.createdAt} % ${sql.raw(String(SECONDS_PER_HOUR))}`
-	const conditions: SQL[] = [eq(logs.type, LOG_TYPE.consume), gte(logs.createdAt, from), lte(logs.createdAt, end + SECONDS_PER_HOUR - 1), sql.raw(NOT_A_CHANNEL_TEST)]
-	if (scope.userId !== undefined) conditions.push(eq(logs.userId, scope.userId))
-	else if (scope.username) conditions.push(eq(logs.username, scope.username))
-	const rows = await store.db.select({
-		userId: logs.userId,
-		username: max(logs.username),
-		modelName: logs.modelName,
-		createdAt: hour.mapWith(Number),
-		tokenUsed: sql<number>`coalesce(sum(${logs.promptTokens} + ${logs.completionTokens}), 0)`.mapWith(Number),
-		count: count(),
-		quota: sql<number>`coalesce(sum(${logs.quota}), 0)`.mapWith(Number),
-	}).from(logs).where(and(...conditions)).groupBy(logs.userId, logs.modelName, hour)
-	return rows
-		.filter((row) => row.createdAt >= from && row.createdAt <= end)
-		.map((row) => ({ id: 0, user_id: row.userId, username: row.username ?? '', model_name: row.modelName, created_at: row.createdAt, token_used: row.tokenUsed, count: row.count, quota: row.quota }))
+	const rows = await readBuckets(store, from, end - (end % SECONDS_PER_HOUR) + SECONDS_PER_HOUR, scope)
+	// Postgres answers the sums (and the hour of a bigint) as text.
+	return rows.map((row) => ({
+		id: 0,
+		user_id: Number(row.user_id),
+		username: row.username,
+		model_name: row.model_name,
+		created_at: Number(row.created_at),
+		token_used: Number(row.token_used),
+		count: Number(row.count),
+		quota: Number(row.quota),
+	}))
 }
 
 /**
