@@ -12,6 +12,7 @@ import type { QuotaData } from '@shared/quota-data'
 import { deleteLogsBefore } from '@/api/logs'
 import { ROLE } from '@shared/user'
 import { exportQuotaData } from '@/api/data/export'
+import { openBucketReader } from '@/api/data/bucket-reader'
 import { DATA_EXPORT_LEASE, startDataExport, type DataExportSchedule } from '@/api/data/schedule'
 import type { ExportSummary } from '@/api/data/export'
 import { execute, openStore, type Store } from '@/db'
@@ -281,6 +282,30 @@ describe('the dashboard of a busy SQLite node', () => {
 		expect(median(latencies)).toBeLessThan(STATUS_BOUND_MS)
 		expect(Math.max(...latencies)).toBeLessThan(STATUS_BOUND_MS)
 	}, 60_000)
+
+	test('at most two reading threads are open at once: a third reader waits for one of them to close', async () => {
+		dataDir = mkdtempSync(join(tmpdir(), 'ferry-readers-'))
+		const store = await openStore({ databaseUrl: '', dataDir })
+		try {
+			const file = store.wal!.file
+			const [first, second] = await Promise.all([openBucketReader(EXPORT_WORKER_URL, file), openBucketReader(EXPORT_WORKER_URL, file)])
+			let thirdOpened = false
+			const third = openBucketReader(EXPORT_WORKER_URL, file).then((reader) => {
+				thirdOpened = true
+				return reader
+			})
+			await Bun.sleep(200)
+			expect(thirdOpened).toBe(false)
+			expect(await first.read(0, HOUR)).toEqual([])
+			await first.close()
+			const opened = await third
+			expect(thirdOpened).toBe(true)
+			expect(await opened.read(0, HOUR)).toEqual([])
+			await Promise.all([second.close(), opened.close()])
+		} finally {
+			await store.close()
+		}
+	})
 
 	test('an admin\'s dashboard sums a million consume logs not exported yet, every one, while /api/status keeps answering others within 300 ms', async () => {
 		dataDir = mkdtempSync(join(tmpdir(), 'ferry-live-'))

@@ -9,6 +9,29 @@ import type { BucketReadReport, BucketReadRequest, BucketScope, QuotaBucket } fr
 
 /** How long `close` waits for the worker to close its connection before terminating it. */
 const CLOSE_TIMEOUT_MS = 2000
+/**
+ * Readers open at once, whoever asks (any signed-in user may ask for their dashboard): the others
+ * wait for one to close, so a burst of requests never starts a thread and a connection for each.
+ */
+const MAX_OPEN_READERS = 2
+
+let openReaders = 0
+const waitingForReader: (() => void)[] = []
+
+async function takeReaderSlot(): Promise<void> {
+	if (openReaders < MAX_OPEN_READERS) {
+		openReaders++
+		return
+	}
+	// The slot is handed over by `giveReaderSlot`, already counted.
+	await new Promise<void>((resolve) => waitingForReader.push(resolve))
+}
+
+function giveReaderSlot() {
+	const next = waitingForReader.shift()
+	if (next) next()
+	else openReaders--
+}
 
 /**
  * Where the worker is. Running from source, it is found from here; the compiled binary has no such
@@ -35,7 +58,20 @@ type BunWorker = Worker & { unref?: () => void }
 
 /** `workerUrl`: src/workers/data-export.ts, resolved by main.ts so that the compiled binary finds it. */
 export async function openBucketReader(workerUrl: URL, file: string): Promise<BucketReader> {
-	const worker: BunWorker = new Worker(workerUrl)
+	await takeReaderSlot()
+	let slotHeld = true
+	const releaseSlot = () => {
+		if (!slotHeld) return
+		slotHeld = false
+		giveReaderSlot()
+	}
+	let worker: BunWorker
+	try {
+		worker = new Worker(workerUrl)
+	} catch (error) {
+		releaseSlot()
+		throw error
+	}
 	worker.unref?.()
 	/** The request under way: told its answer, or why none comes. */
 	let pending: { resolve: (report: BucketReadReport) => void; reject: (error: Error) => void } | undefined
@@ -66,6 +102,7 @@ export async function openBucketReader(workerUrl: URL, file: string): Promise<Bu
 		await ask({ kind: 'open', file })
 	} catch (error) {
 		worker.terminate()
+		releaseSlot()
 		throw error
 	}
 	return {
@@ -84,6 +121,7 @@ export async function openBucketReader(workerUrl: URL, file: string): Promise<Bu
 			])
 			clearTimeout(timer)
 			worker.terminate()
+			releaseSlot()
 		},
 	}
 }
