@@ -58,7 +58,13 @@ export const relayErrors = {
 		const message = model ? withValues(RELAY_MESSAGES.noChannelSupports, { model, what }) : withValues(RELAY_MESSAGES.channelTypeUnsupported, { what })
 		return wordedRelayError(400, message, 'invalid_request_error', 'endpoint_not_supported')
 	},
+	/** Channels of the group list the model but none can take the call now (disabled, failed, busy): a client may try again. */
 	noChannel: (group: string, model: string) => wordedRelayError(503, withValues(RELAY_MESSAGES.noChannel, { group, model }), 'server_error', 'model_not_found'),
+	/**
+	 * No channel of any group the caller may be routed in lists the model, enabled or not: for this
+	 * caller the model does not exist, and a client must not retry (the providers answer 404 too).
+	 */
+	modelUnlisted: (group: string, model: string) => wordedRelayError(404, withValues(RELAY_MESSAGES.noChannel, { group, model }), 'invalid_request_error', 'model_not_found'),
 	insufficientUserQuota: () => wordedRelayError(403, RELAY_MESSAGES.insufficientUserQuota, 'insufficient_quota', 'insufficient_user_quota'),
 	insufficientTokenQuota: () => new RelayError(403, 'insufficient token quota', 'insufficient_quota', 'insufficient_token_quota'),
 	/** Every channel that could take the call limits its prompt (max_input_tokens) below this one's. */

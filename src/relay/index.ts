@@ -6,7 +6,7 @@
 import { inEnglish } from '@shared/messages'
 import { statusReasonMessage } from '@shared/messages/channel-status'
 import type { Dependencies } from '@/dependencies'
-import { loadRoutableChannels, markChannelAutoDisabled } from '@/db/stores/channels'
+import { loadChannelListings, loadRoutableChannels, markChannelAutoDisabled } from '@/db/stores/channels'
 import { markKeyAutoDisabled } from '@/db/stores/channel-keys'
 import { createKeyOutcomeRecorder } from '@/db/stores/key-outcomes'
 import { createBatchingExecutor } from '@/billing/batcher'
@@ -32,9 +32,10 @@ export function createRelayServices(dependencies: Dependencies, outbound: RelayS
 	const { store, secrets, changes, logger } = dependencies
 	const routing = new RoutingTable(async () => {
 		const channels = await loadRoutableChannels(store, secrets, (channelId) => logger.error('a channel key cannot be decrypted with this CRYPTO_SECRET', { channelId }))
+		const listings = await loadChannelListings(store)
 		// Their types' adaptors load before the table answers, so no call waits for one (providers/registry.ts).
 		await loadAdaptors(channels.map((channel) => channel.type))
-		return channels
+		return { channels, listings }
 	})
 	changes.subscribe('channels', () => routing.invalidate())
 	const keyHealth = createSharedKeyHealth(dependencies)

@@ -94,10 +94,10 @@ describe('/metrics', () => {
 	test('a model name no channel serves is counted as "other", so clients cannot add series', async () => {
 		const invented = 'made-up-model-4242'
 		const failure = await client.chat.completions.create({ model: invented, messages: [{ role: 'user', content: 'Hi' }] }).catch((error) => error)
-		expect(failure.status).toBe(503)
+		expect(failure.status).toBe(404)
 		const text = await scrape()
 		expect(text).not.toContain(invented)
-		expect(sample(text, 'ferry_relay_calls_total', { endpoint: 'chat', model: 'other', channel: '', outcome: 'error' })).toBe(1)
+		expect(sample(text, 'ferry_relay_calls_total', { endpoint: 'chat', model: 'other', channel: '', outcome: 'client_error' })).toBe(1)
 	})
 
 	test('a refused key counts as a client error', async () => {

@@ -150,8 +150,8 @@ for (const target of databaseTargets()) {
 				expect((await chat(harness.client(local.key))).choices).toHaveLength(1)
 			})
 
-			test('a model no channel serves', async () => {
-				await expectError(chat(client, 'o3'), OpenAI.InternalServerError, 503, 'model_not_found')
+			test('a model no channel lists', async () => {
+				await expectError(chat(client, 'o3'), OpenAI.NotFoundError, 404, 'model_not_found')
 			})
 
 			test('a user without enough quota', async () => {

@@ -213,6 +213,23 @@ export async function loadRoutableChannels(store: Store, secrets: SecretBox, onU
 	return readableChannels(routable, (channel) => toRoutableChannel(secrets, channel, keysByChannel.get(channel.id)), onUnreadableKey)
 }
 
+/** The groups and models one channel lists, whatever its status. */
+export interface ChannelListing {
+	groups: string[]
+	models: string[]
+}
+
+/**
+ * What every channel lists, enabled or not (two narrow columns): the routing table tells a model no
+ * channel of a group lists (it does not exist for the caller) from one whose channels cannot take a
+ * call now (disabled, without a usable key).
+ */
+export async function loadChannelListings(store: Store): Promise<ChannelListing[]> {
+	const { channels } = store.tables
+	const listed = await store.db.select({ group: channels.group, models: channels.models }).from(channels)
+	return listed.map((channel) => ({ groups: splitList(channel.group), models: splitList(channel.models) }))
+}
+
 /**
  * Unit of work: an enabled channel to auto-disabled (status 3) with the reason and time in
  * `other_info`, its abilities disabled. Answers false when the channel was not enabled.

@@ -6,9 +6,17 @@
  * evaluated once per group, model and key until the table changes: a relayed call asks two or three
  * times whether its model has a channel, and the answer is the same for every call of its kind.
  */
-import type { RoutableChannel } from '@/db/stores/channels'
+import type { ChannelListing, RoutableChannel } from '@/db/stores/channels'
 
 export type { RoutableChannel }
+
+/** What the table is built from: the enabled channels it routes to, and what every channel (enabled or not) lists. */
+export interface RoutingContents {
+	channels: RoutableChannel[]
+	listings: readonly ChannelListing[]
+}
+
+const listingKey = (group: string, model: string) => `${group}\u0000${model}`
 
 /** Which channels may take a call; by default every channel. */
 type ChannelFilter = (channel: RoutableChannel) => boolean
@@ -20,12 +28,14 @@ export class RoutingTable {
 	private byGroupModel = new Map<string, Map<string, RoutableChannel[]>>()
 	private byId = new Map<number, RoutableChannel>()
 	private served = new Set<string>()
+	/** Group and model pairs (listingKey) that some channel lists, enabled or not. */
+	private listed = new Set<string>()
 	/** Channels a keyed filter accepts, by group, model and key; emptied whenever the table changes. */
 	private accepted = new Map<string, readonly RoutableChannel[]>()
 	private loading: Promise<void> | undefined
 	private stale = true
 
-	constructor(private readonly load: () => Promise<RoutableChannel[]>) {}
+	constructor(private readonly load: () => Promise<RoutingContents>) {}
 
 	/** Marks the table stale; the next lookup rebuilds it. */
 	invalidate() {
@@ -51,7 +61,7 @@ export class RoutingTable {
 	}
 
 	private async rebuild() {
-		const channels = await this.load()
+		const { channels, listings } = await this.load()
 		const byGroupModel = new Map<string, Map<string, RoutableChannel[]>>()
 		for (const channel of channels) {
 			for (const group of channel.groups) {
@@ -64,6 +74,11 @@ export class RoutingTable {
 		this.byGroupModel = byGroupModel
 		this.byId = new Map(channels.map((channel) => [channel.id, channel]))
 		this.served = new Set(channels.flatMap((channel) => channel.models))
+		const listed = new Set<string>()
+		for (const listing of [...listings, ...channels]) {
+			for (const group of listing.groups) for (const model of listing.models) listed.add(listingKey(group, model))
+		}
+		this.listed = listed
 		this.accepted = new Map()
 	}
 
@@ -88,6 +103,14 @@ export class RoutingTable {
 	/** Whether some enabled channel, in any group, lists the model. */
 	servesModel(model: string): boolean {
 		return this.served.has(model)
+	}
+
+	/**
+	 * Whether some channel of the group lists the model, enabled or not (as of the last rebuild: a
+	 * channel taken out at once still lists it). When none does, the model does not exist there.
+	 */
+	listsModel(group: string, model: string): boolean {
+		return this.listed.has(listingKey(group, model))
 	}
 
 	channel(id: number): RoutableChannel | undefined {

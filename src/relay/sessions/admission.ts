@@ -12,7 +12,7 @@ import { RelayError, relayErrors } from '../errors'
 import type { RelayCaller } from '../caller'
 import { servesSocket } from '../providers/registry'
 import type { SocketKind } from '../providers/types'
-import { resolveGroup } from '../routing/groups'
+import { noChannelError, resolveGroup } from '../routing/groups'
 import type { RoutableChannel } from '../routing/routing-table'
 import type { RelayServices } from '../services'
 import type { ChannelAcceptance } from '../stages/call'
@@ -63,7 +63,7 @@ export function sessionGroup(dependencies: Dependencies, relay: RelayServices, c
 	const served = caller.pinnedChannelId !== undefined ? pinned !== undefined && acceptance.accepts(pinned) : relay.routing.hasModel(group, model, acceptance.accepts, acceptance.cacheKey)
 	if (!served) {
 		const anyChannel = caller.pinnedChannelId !== undefined ? pinned !== undefined : relay.routing.hasModel(group, model)
-		if (!anyChannel) throw relayErrors.noChannel(group, model)
+		if (!anyChannel) throw caller.pinnedChannelId !== undefined ? relayErrors.noChannel(group, model) : noChannelError(options, relay.routing, caller, group, model)
 		throw new RelayError(400, `no channel serving the model ${model} takes ${KIND_NAMES[kind]} sessions (OpenAI and Azure OpenAI channels do)`, 'invalid_request_error', 'endpoint_not_supported')
 	}
 	if (!resolvePricing(options, model, caller.user.group, group) && !options.get('SelfUseModeEnabled')) throw relayErrors.modelUnpriced(model)

@@ -2,8 +2,9 @@
  * The admit stage: whether Ferry takes the call at all, decided before anything is priced or held.
  * It checks the canonical request (formats/openai/requests.ts), the prompt's sensitive words, the
  * token's model limits and the caller's group, and refuses a call no channel can take: a 400
- * `endpoint_not_supported` when the model's channels (or the pinned one) lack the endpoint, a 503
- * when no channel serves the model. It answers the call with what the other stages route by.
+ * `endpoint_not_supported` when the model's channels (or the pinned one) lack the endpoint, a 404
+ * when no channel of the caller's groups lists the model, a 503 when those that list it cannot take
+ * it now. It answers the call with what the other stages route by.
  * Throws a RelayError (in no format: the edge renders it).
  */
 import type { Dependencies } from '@/dependencies'
@@ -12,7 +13,7 @@ import type { CanonicalRequest } from '../formats/canonical'
 import { checkOpenAIRequest, isStreamable, type OpenAIRequest } from '../formats/openai/requests'
 import { servesEndpoint, type ServiceCall } from '../providers/registry'
 import type { RelayEndpoint } from '../providers/types'
-import { resolveGroup } from '../routing/groups'
+import { noChannelError, resolveGroup } from '../routing/groups'
 import type { RoutableChannel } from '../routing/routing-table'
 import { findWords, promptTexts, sensitiveErrors, wordList } from '../sensitive-words/words'
 import type { RelayServices } from '../services'
@@ -48,7 +49,7 @@ export async function admit(dependencies: Dependencies, relay: RelayServices, st
 	const service: ServiceCall = { endpoint, stream, native: native?.format, nativeRequired: native?.required !== undefined }
 	const acceptance: ChannelAcceptance = { accepts: (channel) => channelCanTake(channel, { ...service, model }), cacheKey: canTakeKey(service) }
 	const group = callGroup(dependencies, relay, caller, model, acceptance)
-	checkChannels(relay, caller.pinnedChannelId, group, model, acceptance, service, native?.required)
+	checkChannels(dependencies, relay, caller, group, model, acceptance, service, native?.required)
 	// The same object, from now on with the checked body and what the stages route by (call.ts).
 	const admitted = start as AdmittedCall
 	admitted.request = start.request as CanonicalRequest<OpenAIRequest>
@@ -78,12 +79,14 @@ export function callGroup(dependencies: Dependencies, relay: RelayServices, call
 /**
  * Before anything is held: some channel can take the call. A pinned channel, or every channel of
  * the model, whose type lacks the endpoint makes a clear client error (400) rather than a failed
- * attempt; channels whose model mapping loops leave the model without a channel.
+ * attempt; channels whose model mapping loops leave the model without a channel. A model no channel
+ * lists is a 404 (noChannelError), checked only once the call has failed to find one.
  */
 function checkChannels(
-	relay: RelayServices, pinnedChannelId: number | undefined, group: string, model: string,
+	dependencies: Dependencies, relay: RelayServices, caller: RelayCaller, group: string, model: string,
 	acceptance: ChannelAcceptance, call: ServiceCall, nativeRequired?: string,
 ) {
+	const { pinnedChannelId } = caller
 	const serves = (channel: RoutableChannel) => servesEndpoint(channel.type, call.endpoint, call.stream, call.native, call.nativeRequired)
 	const unsupported = (modelName?: string) => nativeRequired
 		? new RelayError(400, `${modelName ? `no channel serving the model ${modelName}` : 'this channel type'} can take this request: ${nativeRequired}`, 'invalid_request_error', 'endpoint_not_supported')
@@ -96,5 +99,5 @@ function checkChannels(
 	}
 	if (relay.routing.hasModel(group, model, acceptance.accepts, acceptance.cacheKey)) return
 	const endpointLacking = relay.routing.hasModel(group, model) && !relay.routing.hasModel(group, model, serves)
-	throw endpointLacking ? unsupported(model) : relayErrors.noChannel(group, model)
+	throw endpointLacking ? unsupported(model) : noChannelError(dependencies.options, relay.routing, caller, group, model)
 }

@@ -22,6 +22,7 @@ import { returnTaskHold } from '@/billing/task-holds'
 import { newRequestId } from '@/lib/crypto'
 import { nowSeconds } from '@/lib/clock'
 import { relayErrors } from '../errors'
+import { noChannelError } from '../routing/groups'
 import type { RoutableChannel } from '../routing/routing-table'
 import { UNREACHABLE } from '../call-metrics'
 import type { RelayServices } from '../services'
@@ -79,7 +80,7 @@ export interface PreparedTask {
  * channel goes to that channel only; the router chooses among its usable keys (the follow-up's own
  * key first).
  */
-function routeTask(relay: RelayServices, call: TaskCall, group: string, acceptance: ChannelAcceptance): RouteTarget {
+function routeTask(dependencies: Dependencies, relay: RelayServices, call: TaskCall, group: string, acceptance: ChannelAcceptance): RouteTarget {
 	const forced = call.channelId ?? call.caller.pinnedChannelId
 	if (forced !== undefined) {
 		const channel = relay.routing.channel(forced)
@@ -91,7 +92,7 @@ function routeTask(relay: RelayServices, call: TaskCall, group: string, acceptan
 	const target = relay.router.route({ caller, group, model: call.model, preferredChannelId: call.channelId, preferredKeyIndex: call.keyIndex, acceptance }, [])
 	if (target) return target
 	if (call.channelId !== undefined) throw taskErrors.channelUnavailable()
-	throw forced !== undefined ? relayErrors.channelDisabled() : relayErrors.noChannel(group, call.model)
+	throw forced !== undefined ? relayErrors.channelDisabled() : noChannelError(dependencies.options, relay.routing, call.caller, group, call.model)
 }
 
 /**
@@ -105,7 +106,7 @@ export async function prepareTask(dependencies: Dependencies, relay: RelayServic
 	await relay.routing.ready()
 	const acceptance: ChannelAcceptance = { accepts: (channel) => servesTasks(channel.type, call.platform), cacheKey: `tasks:${call.platform}` }
 	const group = callGroup(dependencies, relay, caller, model, acceptance)
-	const target = routeTask(relay, call, group, acceptance)
+	const target = routeTask(dependencies, relay, call, group, acceptance)
 	const { channel } = target
 	const found = pricingOf(dependencies, { model, group, caller })
 	const pricing = found === FREE ? undefined : found
