@@ -121,6 +121,14 @@ for (const target of databaseTargets()) {
 				expect(JSON.stringify(refused.body)).not.toContain(UPSTREAM_KEY)
 			})
 
+			test('a base URL that is not a URL is refused in the reader\'s language, naming no target in English', async () => {
+				const id = await harness.createChannel({ name: 'unparsable', key: UPSTREAM_KEY, base_url: 'not a url', models: 'gpt-4o-mini' })
+				const zh = await harness.ferry.call('GET', `/api/channel/test/${id}`, { as: harness.root, headers: { 'accept-language': 'zh-CN' } })
+				expect(zh.body).toMatchObject({ success: false, message: '请求被拒绝：无法解析该 URL' })
+				const en = await harness.ferry.call('GET', `/api/channel/test/${id}`, { as: harness.root, headers: { 'accept-language': 'en' } })
+				expect(en.body).toMatchObject({ success: false, message: 'outbound request refused: the URL cannot be parsed' })
+			})
+
 			test('answers "channel not found" for an unknown id', async () => {
 				const answer = await get('/api/channel/test/999999')
 				expect(answer.body).toMatchObject({ success: false, message: 'channel not found, refresh and retry' })

@@ -111,4 +111,22 @@ describe.skipIf(!browserExecutable)('the console in the reader\'s language', () 
 			await log.close()
 		}, TEST_TIMEOUT)
 	}
+
+	test('the language switch words the log lines again in the chosen language, without a reload', async () => {
+		const redeemed = await harness.ferry.call('POST', '/api/user/topup', { as: harness.root, body: { key: await newCode('switch-gift') } })
+		expect(redeemed.body.success).toBe(true)
+		const log = await harness.open('/log', { as: root(), language: 'zh' })
+		const { page } = log
+		const line = page.locator('td[data-column="content"]').filter({ hasText: 'switch-gift' })
+		await line.filter({ hasText: '使用兑换码' }).waitFor({ timeout: STEP_TIMEOUT })
+		await page.evaluate(() => { (window as { notReloaded?: boolean }).notReloaded = true })
+		await page.getByRole('button', { name: '切换语言' }).click()
+		await page.getByRole('menuitem', { name: 'English' }).click()
+		await line.filter({ hasText: 'redeemed code' }).waitFor({ timeout: STEP_TIMEOUT })
+		const lines = (await page.locator('td[data-column="content"]').allTextContents()).map((text) => text.trim()).filter(Boolean)
+		expect(foreign('en', lines)).toEqual([])
+		expect(await page.evaluate(() => (window as { notReloaded?: boolean }).notReloaded)).toBe(true)
+		expectNoErrors(log)
+		await log.close()
+	}, TEST_TIMEOUT)
 })

@@ -136,6 +136,26 @@ describe.skipIf(!browserExecutable)('the redemption code page in a browser', () 
 		await opened.close()
 	}, SUITE_TIMEOUT)
 
+	test('closing the success toast with its button leaves the dialog of the new codes open, codes and all', async () => {
+		const opened = await harness.open('/redemption', { as: asRoot() })
+		const { page } = opened
+		await page.getByRole('button', { name: '添加兑换码' }).first().click()
+		await page.getByLabel('名称', { exact: true }).fill('toast-check')
+		await page.getByRole('button', { name: '提交' }).click()
+		const created = page.getByRole('dialog').filter({ hasText: '已生成 1 个兑换码' })
+		await created.waitFor({ timeout: STEP_TIMEOUT })
+		const success = page.locator('[data-toaster] [data-kind="success"]').filter({ hasText: '兑换码创建成功' })
+		// The button takes its toast out of the page in its click, before the dialog hears of the press.
+		await success.getByRole('button', { name: '关闭' }).click()
+		await success.waitFor({ state: 'detached', timeout: STEP_TIMEOUT })
+		// Radix closes a dialog in the same click (data-state turns "closed" before its exit animation).
+		expect(await created.getAttribute('data-state')).toBe('open')
+		const [code] = await codesNamed('toast-check')
+		expect(await created.getByRole('textbox').inputValue()).toBe(`${code!.key}\n`)
+		expectNoErrors(opened)
+		await opened.close()
+	}, SUITE_TIMEOUT)
+
 	test('a code a user redeems through the API shows as used, by that user, with no actions but copy and delete', async () => {
 		const [code] = await codesNamed('spring-gift')
 		const redeemed = await harness.ferry.call('POST', '/api/user/topup', { as: redeemer, body: { key: code!.key } })

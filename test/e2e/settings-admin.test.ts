@@ -281,6 +281,34 @@ describe.skipIf(!browserExecutable)('the super admin settings tabs in a browser'
 			}
 		}
 	}, 60_000)
+
+	test('on a 390 px phone every switch\'s label wraps beside its switch, not under it (en)', async () => {
+		await withPage('/setting?tab=operation', async ({ page }) => {
+			await page.getByTestId('operation-tab').waitFor()
+			const misplaced = await page.evaluate(() => [...document.querySelectorAll<HTMLElement>('[data-option]')].flatMap((option) => {
+				const control = option.querySelector('[role="switch"]')?.getBoundingClientRect()
+				const label = option.querySelector('label')?.getBoundingClientRect()
+				if (!control || !label) return []
+				const beside = label.left >= control.right && label.top < control.bottom && label.bottom > control.top
+				return beside ? [] : [option.dataset.option]
+			}))
+			expect(misplaced).toEqual([])
+		}, { width: 390, language: 'en' })
+	}, 30_000)
+
+	test('at 1366 px the section list keeps its long English names in its column, off the sections', async () => {
+		for (const tab of ['operation', 'system']) {
+			await withPage(`/setting?tab=${tab}`, async ({ page }) => {
+				await page.getByTestId(`${tab}-tab`).waitFor()
+				const overlapping = await page.evaluate((testId) => {
+					const sections = document.querySelector(`[data-testid="${testId}"] > div`)!.getBoundingClientRect()
+					return [...document.querySelectorAll<HTMLElement>(`[data-testid="${testId}"] > nav a`)].filter((link) => link.scrollWidth > link.clientWidth || link.getBoundingClientRect().right > sections.left).map((link) => link.textContent)
+				}, `${tab}-tab`)
+				expect({ tab, overlapping }).toEqual({ tab, overlapping: [] })
+			}, { width: 1366, language: 'en' })
+		}
+	}, 30_000)
+
 	describe('routing and session affinity', () => {
 		const BAD_RULES = '[{"model":"claude-*","header":"x-a","body":"metadata.user_id"}]'
 		const policy = (opened: OpenedPage, label: string) => section(opened, 'routing').getByRole('combobox', { name: label, exact: true })

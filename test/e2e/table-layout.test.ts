@@ -216,6 +216,49 @@ describe.skipIf(!browserExecutable)('tables that fit', () => {
 		await channels.close()
 	}, PAGE_TIMEOUT_MS)
 
+	test('the user and channel search boxes show their whole hint, at 1400 px and on a phone, in zh and en', async () => {
+		for (const language of ['zh', 'en'] as const) {
+			for (const width of [DESKTOP_WIDTH, PHONE_WIDTH]) {
+				for (const path of ['/user', '/channel']) {
+					const opened = await harness.open(path, { as: asRoot(), width, language })
+					const { page } = opened
+					const search = page.locator('form[role="search"] input[placeholder]').first()
+					await search.waitFor()
+					const { need, room } = await search.evaluate((input: HTMLInputElement) => {
+						const style = getComputedStyle(input)
+						const context = document.createElement('canvas').getContext('2d')!
+						context.font = `${style.fontSize} ${style.fontFamily}`
+						return { need: context.measureText(input.placeholder).width, room: input.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) }
+					})
+					expect({ language, width, path, fits: need <= room }).toEqual({ language, width, path, fits: true })
+					await opened.close()
+				}
+			}
+		}
+	}, PAGE_TIMEOUT_MS)
+
+	test('on a 390 px phone no list\'s frame scrolls sideways: not the cards, nor an empty list\'s words, which wrap (en)', async () => {
+		// The last path is a period with no logs: the longest of the empty lists' words.
+		for (const path of [...CARD_PAGES, '/log?start_timestamp=1&end_timestamp=2']) {
+			const opened = await harness.open(path, { as: asRoot(), width: PHONE_WIDTH, language: 'en' })
+			const { page } = opened
+			await page.locator('tbody tr').first().waitFor()
+			await page.waitForFunction(() => {
+				const row = document.querySelector('tbody tr')
+				return row !== null && [...row.children].filter((cell) => !['select', 'expand'].includes((cell as HTMLElement).dataset.column ?? '')).length <= 2
+			})
+			const frames = await page.evaluate(() => [...document.querySelectorAll<HTMLElement>('[data-slot="table-container"]')].map((frame) => frame.scrollWidth - frame.clientWidth))
+			expect({ path, frames }).toEqual({ path, frames: [0] })
+			expectNoErrors(opened)
+			await opened.close()
+		}
+		const empty = await harness.open('/log?start_timestamp=1&end_timestamp=2', { as: asRoot(), width: PHONE_WIDTH, language: 'en' })
+		const words = empty.page.getByText('No logs in this period', { exact: false })
+		const box = (await words.boundingBox())!
+		expect(box.x + box.width).toBeLessThanOrEqual(PHONE_WIDTH)
+		await empty.close()
+	}, PAGE_TIMEOUT_MS)
+
 	for (const [language, theme] of [['zh', 'light'], ['en', 'dark']] as const) {
 		test(`on a 390 px phone the lists are cards that fit the screen, with their actions in reach (${language}, ${theme})`, async () => {
 			for (const path of CARD_PAGES) {

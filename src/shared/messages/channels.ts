@@ -95,6 +95,8 @@ export const CHANNEL_TOOL_MESSAGE_ENTRIES = {
 	upstreamUnreachable: ['无法连接上游', 'the upstream could not be reached'],
 	// What the outbound client refused or met, naming the target by scheme, host and port only.
 	outboundBlocked: ['到 {target} 的请求被拒绝：{reason}', 'outbound request to {target} refused: {reason}'],
+	/** A URL the client could not parse has no scheme, host and port to name. */
+	outboundBlockedUnnamed: ['请求被拒绝：{reason}', 'outbound request refused: {reason}'],
 	blockedInvalidUrl: ['无法解析该 URL', 'the URL cannot be parsed'],
 	blockedScheme: ['只允许 http 和 https', 'only http and https are allowed'],
 	blockedCredentials: ['URL 中不允许包含用户名和密码', 'user names and passwords in the URL are not allowed'],

@@ -229,7 +229,8 @@ export function DataTable<Row extends RowData>({ columns: pageColumns, rows, row
 		meta?.hideOnMobile && 'max-[600px]:hidden',
 		meta?.fold && 'max-[1500px]:hidden',
 		index < stickyCount && stickyClasses,
-		index === stickyCount - 1 && stickyEdgeClasses,
+		// Its shadow reaches past the column: with no column after it (a phone's card list), past the frame, which would scroll sideways.
+		index === stickyCount - 1 && visibleColumnCount > stickyCount && stickyEdgeClasses,
 		meta?.stickyEnd && stickyEndClasses,
 		meta?.className,
 	)
@@ -257,7 +258,8 @@ export function DataTable<Row extends RowData>({ columns: pageColumns, rows, row
 					<TableBody>
 						{rows.length === 0 && (
 							<TableRow>
-								<TableCell colSpan={visibleColumnCount} className="h-24 text-center text-muted-foreground">
+								{/* The words wrap: on a phone, one line would widen the table past the screen and cut them off. */}
+								<TableCell colSpan={visibleColumnCount} className="h-24 whitespace-normal text-center text-muted-foreground">
 									{emptyPage ? t('暂无数据') : typeof empty === 'string' || empty === undefined ? t(empty ?? '暂无数据') : empty}
 								</TableCell>
 							</TableRow>

@@ -1,7 +1,7 @@
 import { CircleAlertIcon, CircleCheckIcon, InfoIcon, XIcon } from 'lucide-react'
 import { useSyncExternalStore } from 'react'
 import { useTranslation } from '@ui/i18n'
-import { cn } from '@ui/lib/utils'
+import { cn, noteToastPress } from '@ui/lib/utils'
 
 type ToastKind = 'success' | 'error' | 'info'
 type ToastItem = { id: number; kind: ToastKind; message: string }
@@ -53,7 +53,7 @@ export function Toaster() {
 		() => noToasts,
 	)
 	return (
-		<section aria-live="polite" data-toaster="" className="pointer-events-none fixed top-4 right-4 z-[100] flex w-80 max-w-[calc(100%-2rem)] flex-col gap-2">
+		<section aria-live="polite" data-toaster="" onPointerDownCapture={(event) => noteToastPress(event.nativeEvent)} className="pointer-events-none fixed top-4 right-4 z-[100] flex w-80 max-w-[calc(100%-2rem)] flex-col gap-2">
 			{items.map((item) => {
 				const Icon = icons[item.kind]
 				return (

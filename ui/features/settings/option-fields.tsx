@@ -120,11 +120,15 @@ export function OptionSwitch({ form, name, label, hint }: FieldProps) {
 	const { t } = useTranslation()
 	const value = form.values[name]
 	return (
-		// The hint goes under the label when both do not fit on one line (phones).
-		<div className="flex flex-wrap items-center gap-x-2 gap-y-1" data-option={name}>
+		// A long label wraps beside its switch, never under it, where it would read as the next switch's
+		// label (phones); the hint goes under the label when both do not fit on one line. The switch
+		// stays level with the label's first line, however long the hint.
+		<div className="flex items-start gap-2" data-option={name}>
 			<Switch id={fieldId(name)} checked={value === 'true'} onCheckedChange={() => form.set(name, value === 'true' ? 'false' : 'true')} />
-			<Label htmlFor={fieldId(name)}>{t(label)}</Label>
-			{hint && <span className="text-xs text-muted-foreground">{t(hint)}</span>}
+			<div className="flex min-w-0 flex-wrap items-center gap-x-2 gap-y-1">
+				<Label htmlFor={fieldId(name)} className="leading-snug">{t(label)}</Label>
+				{hint && <span className="text-xs text-muted-foreground">{t(hint)}</span>}
+			</div>
 		</div>
 	)
 }

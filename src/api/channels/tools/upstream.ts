@@ -172,6 +172,8 @@ const TIMEOUT_PHASES = {
  */
 export function outboundFailure(error: OutboundError, fallback: ServerMessage): ServerMessage {
 	const { target } = error
+	// The client's target for a URL it could not parse is English words, not a name to show.
+	if (error instanceof OutboundBlockedError && error.reason === 'invalid_url') return withValues(CHANNEL_TOOL_MESSAGES.outboundBlockedUnnamed, { reason: nested(BLOCK_REASONS.invalid_url) })
 	if (error instanceof OutboundBlockedError) return withValues(CHANNEL_TOOL_MESSAGES.outboundBlocked, { target, reason: nested(BLOCK_REASONS[error.reason]) })
 	if (error instanceof OutboundTimeoutError) {
 		return withValues(CHANNEL_TOOL_MESSAGES.outboundTimedOut, { target, phase: nested(TIMEOUT_PHASES[error.phase]), milliseconds: error.milliseconds })

@@ -40,7 +40,7 @@ export function ChannelFilters({ filters, groups, batchMode, onSearch, onIdSortC
 	return (
 		<div className="flex flex-col gap-3">
 			<form key={formKey} role="search" className="flex flex-wrap items-end gap-2" onSubmit={handleSubmit}>
-				<Input name="keyword" aria-label={t('搜索渠道 ID、名称或 Base URL')} placeholder={t('搜索渠道 ID、名称或 Base URL')} defaultValue={filters.keyword} className="w-64" />
+				<Input name="keyword" aria-label={t('搜索渠道 ID、名称或 Base URL')} placeholder={t('搜索渠道 ID、名称或 Base URL')} defaultValue={filters.keyword} className="w-72 max-[600px]:w-full" />
 				<Input name="model" aria-label={t('模型关键字')} placeholder={t('模型关键字')} defaultValue={filters.model} className="w-48" />
 				<Select name="group" defaultValue={filters.group || ALL_GROUPS}>
 					<SelectTrigger className="w-40" aria-label={t('分组')}>

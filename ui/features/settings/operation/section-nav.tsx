@@ -62,7 +62,7 @@ export function SectionNav({ sections, label }: { sections: readonly NavSection[
 							aria-current={section.id === current ? 'location' : undefined}
 							onClick={(event) => jump(event, section.id)}
 							className={cn(
-								'block rounded-md px-3 py-1.5 text-sm whitespace-nowrap text-muted-foreground hover:bg-muted hover:text-foreground',
+								'block rounded-md px-3 py-1.5 text-sm whitespace-nowrap text-muted-foreground lg:whitespace-normal hover:bg-muted hover:text-foreground',
 								section.id === current && 'bg-muted font-medium text-foreground',
 							)}
 						>

@@ -26,7 +26,7 @@ export function UserFilters({ filters, groups, onSearch }: UserFiltersProps) {
 		<form role="search" onSubmit={handleSubmit} className="flex flex-wrap items-center gap-2">
 			<Input
 				aria-label={t('搜索关键字')}
-				className="w-72 max-[600px]:w-full"
+				className="w-84 max-[600px]:w-full"
 				placeholder={t('搜索用户的 ID、用户名、显示名称或邮箱地址')}
 				value={keyword}
 				onChange={(event) => setKeyword(event.target.value)}
