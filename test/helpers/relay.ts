@@ -2,6 +2,7 @@
  * Ferry listening on loopback with fake upstreams behind it, for tests that drive the relay with
  * the official SDKs over real HTTP.
  */
+import { eq } from 'drizzle-orm'
 import OpenAI from 'openai'
 import type { AppInput } from '@/app'
 import { createTestApp, type Caller, type TestApp } from './app'
@@ -19,6 +20,8 @@ export interface RelayHarness {
 	/** Creates a token as `owner` (root by default) and answers its `sk-` key and id. */
 	createToken(fields?: Record<string, unknown>, owner?: Caller): Promise<{ key: string; id: number }>
 	client(key: string): OpenAI
+	/** A user's wallet and one of its tokens as stored: balance, used quota, a limited token's remaining quota. */
+	account(userId: number, tokenId: number): Promise<{ quota: number; used: number; remain: number; tokenUsed: number }>
 	close(): Promise<void>
 }
 
@@ -49,6 +52,12 @@ export async function startRelayHarness(target: DatabaseTarget, overrides: Parti
 			return { key: answer.body.data[0].key, id: answer.body.data[0].id }
 		},
 		client: (key) => new OpenAI({ apiKey: key, baseURL: `${baseUrl}/v1`, maxRetries: 0 }),
+		async account(userId, tokenId) {
+			const { users, tokens } = ferry.store.tables
+			const [user] = await ferry.store.db.select().from(users).where(eq(users.id, userId))
+			const [token] = await ferry.store.db.select().from(tokens).where(eq(tokens.id, tokenId))
+			return { quota: user!.quota, used: user!.usedQuota, remain: token!.remainQuota, tokenUsed: token!.usedQuota }
+		},
 		async close() {
 			await ferry.app.stop(true)
 			await Promise.all(upstreams.map((upstream) => upstream.stop()))

@@ -32,12 +32,7 @@ for (const target of databaseTargets()) {
 		})
 		afterAll(() => harness.close())
 
-		const balances = async () => {
-			const { users, tokens } = harness.ferry.store.tables
-			const [user] = await harness.ferry.store.db.select().from(users).where(eq(users.id, userId))
-			const [token] = await harness.ferry.store.db.select().from(tokens).where(eq(tokens.id, tokenId))
-			return { quota: user!.quota, used: user!.usedQuota, remain: token!.remainQuota, tokenUsed: token!.usedQuota }
-		}
+		const balances = () => harness.account(userId, tokenId)
 
 		test('answers a chat completion and charges exactly its price to the user and the token', async () => {
 			const before = await balances()

@@ -59,12 +59,7 @@ for (const target of databaseTargets()) {
 		})
 		afterAll(() => harness.close())
 
-		const balances = async () => {
-			const { users, tokens } = harness.ferry.store.tables
-			const [user] = await harness.ferry.store.db.select().from(users).where(eq(users.id, userId))
-			const [token] = await harness.ferry.store.db.select().from(tokens).where(eq(tokens.id, tokenId))
-			return { quota: user!.quota, used: user!.usedQuota, remain: token!.remainQuota, tokenUsed: token!.usedQuota }
-		}
+		const balances = () => harness.account(userId, tokenId)
 		const consumeLogs = async () => {
 			const { logs } = harness.ferry.store.tables
 			return (await harness.ferry.store.db.select().from(logs).where(eq(logs.type, LOG_TYPE.consume))).length
