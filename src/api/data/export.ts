@@ -27,8 +27,6 @@ import { bucketParameters, FIRST_LOG_HOUR_FROM, upsertBucketValues, UPSERT_BUCKE
 import { SECONDS_PER_DAY, SECONDS_PER_HOUR } from '@shared/quota-data'
 import { openBucketReader } from './bucket-reader'
 
-export { NOT_A_CHANNEL_TEST } from '@/db/quota-buckets'
-
 /** The logs one read covers: a whole number of hours, so no bucket is split between two reads. */
 const CHUNK_SECONDS = SECONDS_PER_DAY
 /** Buckets per written transaction. */
@@ -58,8 +56,7 @@ type ChunkExporter = { exportChunk(from: number, to: number): Promise<number>; c
  * the compiled binary finds it; it is started only on a SQLite file.
  */
 export async function exportQuotaData(store: Store, workerUrl: URL): Promise<ExportSummary> {
-	const [row] = await store.read<{ newest: number | string | null }>(NEWEST_BUCKET)
-	const newest = row?.newest == null ? undefined : Number(row.newest)
+	const newest = await newestExportedHour(store)
 	const from = newest === undefined ? 0 : newest - SECONDS_PER_HOUR
 	let start = await firstLogHour(store, from)
 	if (start === undefined) return { from, buckets: 0 }
@@ -75,6 +72,12 @@ export async function exportQuotaData(store: Store, workerUrl: URL): Promise<Exp
 		await exporter.close()
 	}
 	return { from, buckets }
+}
+
+/** The hour of the newest exported bucket (the export's watermark), or undefined before the first run wrote one. */
+export async function newestExportedHour(store: Store): Promise<number | undefined> {
+	const [row] = await store.read<{ newest: number | string | null }>(NEWEST_BUCKET)
+	return row?.newest == null ? undefined : Number(row.newest)
 }
 
 /** The hour of the oldest consume log at or after `at` (a whole hour), if any: never before `at`, so two reads never overlap. */

@@ -12,13 +12,11 @@
  * for it. On Postgres (and an in-memory SQLite, which no other connection can read) it is one
  * statement in the database.
  */
-import { max } from 'drizzle-orm'
 import { SECONDS_PER_HOUR, type QuotaData } from '@shared/quota-data'
 import type { Store } from '@/db'
 import { bucketRead, type BucketScope, type QuotaBucket } from '@/db/quota-buckets'
 import { bucketReaderWorkerUrl, openBucketReader } from './bucket-reader'
-
-export type { BucketScope } from '@/db/quota-buckets'
+import { newestExportedHour } from './export'
 
 /** With nothing exported yet, the log is read for this long: the first run is at most an interval away. */
 const UNEXPORTED_LOOKBACK_SECONDS = 2 * SECONDS_PER_HOUR
@@ -27,10 +25,7 @@ const bucketKey = (bucket: Pick<QuotaData, 'user_id' | 'model_name' | 'created_a
 
 /** Where the log takes over from `quota_data`: the newest exported hour, or a little before now. */
 export async function liveFrom(store: Store, now: number): Promise<number> {
-	const { quotaData } = store.tables
-	const [row] = await store.db.select({ newest: max(quotaData.createdAt) }).from(quotaData)
-	const newest = row?.newest == null ? undefined : Number(row.newest)
-	return newest ?? now - (now % SECONDS_PER_HOUR) - UNEXPORTED_LOOKBACK_SECONDS
+	return await newestExportedHour(store) ?? now - (now % SECONDS_PER_HOUR) - UNEXPORTED_LOOKBACK_SECONDS
 }
 
 /** `scope`'s buckets of `from <= created_at < to` (whole hours), off the request thread on a SQLite file. */

@@ -9,7 +9,7 @@ import { LOG_TYPE } from '@shared/log'
 import type { Dependencies } from '@/dependencies'
 import { nowSeconds } from '@/lib/clock'
 import { badRequest } from '../errors'
-import { NOT_A_CHANNEL_TEST } from './export'
+import { NOT_A_CHANNEL_TEST } from '@/db/quota-buckets'
 
 const SECONDS_PER_DAY = 24 * 60 * 60
 const DAY = `created_at - created_at % ${SECONDS_PER_DAY}`

@@ -20,6 +20,7 @@ import type { Dependencies } from '@/dependencies'
 import { startScheduledJob, type LeasedSchedule, type ScheduledJobInput } from '@/db/leased-schedule'
 import { HOLD_ROLL_UP_AGE_SECONDS, rollUpClosedHolds } from '@/billing/roll-up'
 import { nowSeconds } from '@/lib/clock'
+import { newestExportedHour } from '../data/export'
 
 export const RETENTION_LEASE = 'retention'
 const RETENTION_INTERVAL_MS = 10 * 60_000
@@ -32,7 +33,6 @@ const PAUSE_BETWEEN_BATCHES_MS = 20
 const DELETE_CONSUME_LOGS = `DELETE FROM logs WHERE id IN (
 	SELECT id FROM logs WHERE created_at < $1 AND type = ${LOG_TYPE.consume} LIMIT $2
 )`
-const NEWEST_BUCKET = 'SELECT MAX(created_at) AS newest FROM quota_data'
 
 export type RetentionSummary = { holds: number; logs: number }
 
@@ -54,10 +54,10 @@ async function inBatches(step: (batch: number) => Promise<number>, { batch = RET
 async function consumeLogCutoff(store: Store, retentionDays: number, dashboardOn: boolean, now: number): Promise<number | undefined> {
 	const cutoff = now - retentionDays * SECONDS_PER_DAY
 	if (!dashboardOn) return cutoff
-	const [row] = await store.read<{ newest: number | string | null }>(NEWEST_BUCKET)
+	const newest = await newestExportedHour(store)
 	// No bucket yet: the export has not run, so nothing is counted and nothing may go.
-	if (row?.newest == null) return undefined
-	return Math.min(cutoff, Number(row.newest) - SECONDS_PER_HOUR)
+	if (newest === undefined) return undefined
+	return Math.min(cutoff, newest - SECONDS_PER_HOUR)
 }
 
 export async function runRetention({ store, options }: Pick<Dependencies, 'store' | 'options'>, limits: BatchLimits = {}): Promise<RetentionSummary> {

@@ -6,7 +6,7 @@ import { LOG_STAT_WINDOW_SECONDS, LOG_TYPE, type AdminLogEntry, type LogEntry, t
 import type { Store } from '@/db'
 import type { Dependencies } from '@/dependencies'
 import { nowSeconds } from '@/lib/clock'
-import { NOT_A_CHANNEL_TEST } from '../data/export'
+import { NOT_A_CHANNEL_TEST } from '@/db/quota-buckets'
 import { readPage } from '../paging'
 import { toLogEntry } from './view'
 
