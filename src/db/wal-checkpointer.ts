@@ -10,8 +10,9 @@
  * itself, so once the WAL holds `wrapAboveFrames` frames the main thread holds its own transactions
  * (they wait in memory; the event loop keeps running) while the worker copies the last few frames
  * (a checkpoint right before it copied what came during the previous one); the next commit then starts
- * the WAL over. That pause costs the calls writing meanwhile a millisecond or two, once every
- * `wrapAboveFrames` frames, instead of a stalled event loop every 1 000.
+ * the WAL over. That pause costs the calls writing meanwhile a millisecond or two (the copy's fsync;
+ * longer on a slow disk, see `FIRST_HOLD_MS`), once every `wrapAboveFrames` frames, instead of a
+ * stalled event loop every 1 000.
  *
  * A WAL started over is written again from its beginning, in place, as long as its file is within
  * `journal_size_limit`; past it, SQLite cuts the file back in the first commit after the restart. So
@@ -37,8 +38,14 @@ const DEFAULT_WRAP_ABOVE_FRAMES = 16_384
 const WAL_FRAME_HEADER_BYTES = 24
 /** The WAL file keeps room for this many times `wrapAboveFrames` before a restart cuts it back. */
 const SIZE_LIMIT_WRAPS = 2
-/** Writes are never held longer than this, whatever the worker does. */
-const MAX_HOLD_MS = 250
+/**
+ * A hold ends when the worker answers, or after this long if it has not: a hung worker never stops
+ * writes for good. A hold the worker outlasted let writes go on before the WAL could start over, so
+ * the next hold may last twice as long (up to `MAX_HOLD_MS`), and a catch-up sets it back: on a disk
+ * whose fsync is slower than the first hold, the WAL still starts over, one attempt later.
+ */
+const FIRST_HOLD_MS = 250
+const MAX_HOLD_MS = 4000
 /** How long `stop` waits for the worker to close its connection before terminating it. */
 const STOP_TIMEOUT_MS = 2000
 
@@ -59,6 +66,8 @@ export type WalCheckpointerEvent =
 	| { kind: 'caught-up'; frames: number; heldMs: number }
 	/** Writes were held but a reader kept the worker from copying every frame. */
 	| { kind: 'held-up'; frames: number; copied: number }
+	/** Writes were held `heldMs` and the worker had not answered: they go on, and the next hold is longer. */
+	| { kind: 'hold-outlasted'; heldMs: number }
 
 export interface WalCheckpointerInput {
 	/**
@@ -95,6 +104,7 @@ export function startWalCheckpointer(store: Store, input: WalCheckpointerInput):
 	let release: (() => void) | undefined
 	let holdTimer: ReturnType<typeof setTimeout> | undefined
 	let heldAt = 0
+	let holdLimitMs = FIRST_HOLD_MS
 	/** The WAL passed `wrapAboveFrames`: the checkpoint under way is the one right before the held one. */
 	let approaching = false
 	let resolveStopped: () => void = () => {}
@@ -131,7 +141,10 @@ export function startWalCheckpointer(store: Store, input: WalCheckpointerInput):
 		if (release) {
 			const heldMs = performance.now() - heldAt
 			releaseWrites()
-			if (copied === frames) tell({ kind: 'caught-up', frames, heldMs })
+			if (copied === frames) {
+				holdLimitMs = FIRST_HOLD_MS
+				tell({ kind: 'caught-up', frames, heldMs })
+			}
 			else {
 				tell({ kind: 'held-up', frames, copied })
 				input.logger.warn('a WAL checkpoint could not finish (a reader held it); the checkpointer tries again', { frames, copied })
@@ -152,7 +165,12 @@ export function startWalCheckpointer(store: Store, input: WalCheckpointerInput):
 		// Hold writes so that the next checkpoint copies the last frames and nothing comes after them.
 		release = wal!.holdWrites()
 		heldAt = performance.now()
-		holdTimer = setTimeout(releaseWrites, MAX_HOLD_MS)
+		holdTimer = setTimeout(() => {
+			releaseWrites()
+			tell({ kind: 'hold-outlasted', heldMs: holdLimitMs })
+			if (holdLimitMs === MAX_HOLD_MS) input.logger.warn('a WAL checkpoint outlasted the longest hold of writes; the WAL grows until one finishes in time', { heldMs: holdLimitMs })
+			holdLimitMs = Math.min(MAX_HOLD_MS, holdLimitMs * 2)
+		}, holdLimitMs)
 		send({ kind: 'checkpoint' })
 	}
 
