@@ -10,7 +10,8 @@
  *   usage: input text tokens ceil(characters / 4), input audio tokens one per 100 audio bytes, cached
  *   tokens as configured, output text tokens the pieces, output audio tokens 20 a response with audio.
  *   `conversation.item.delete` → `conversation.item.deleted`, the item out of the conversation (and
- *   of the next response's input). With server VAD turned on by `session.update` (`turn_detection`
+ *   of the next response's input); `conversation.item.truncate` → `conversation.item.truncated`, the
+ *   item's text (its transcript) out of the next response's input. With server VAD turned on by `session.update` (`turn_detection`
  *   of type `server_vad`, in the session or its `audio.input`), each `input_audio_buffer.append` is
  *   a whole utterance: speech started and stopped, the buffer committed, and a response started by
  *   the server, which streams after VAD_RESPONSE_WAIT_MS unless `response.cancel` comes first (then
@@ -176,6 +177,13 @@ export function createFakeSockets(settings: () => SocketSettings, storedResponse
 				if (index < 0) return realtimeError(ws, `Item with item_id '${String(event.item_id)}' not found.`, 'item_not_found', event.event_id)
 				ws.data.items.splice(index, 1)
 				return send(ws, { type: 'conversation.item.deleted', item_id: event.item_id })
+			}
+			case 'conversation.item.truncate': {
+				const item = ws.data.items.find((candidate) => candidate.id === event.item_id)
+				if (!item) return realtimeError(ws, `Item with item_id '${String(event.item_id)}' not found.`, 'item_not_found', event.event_id)
+				// The transcript goes with the audio cut off.
+				item.text = ''
+				return send(ws, { type: 'conversation.item.truncated', item_id: event.item_id, content_index: event.content_index ?? 0, audio_end_ms: event.audio_end_ms ?? 0 })
 			}
 			case 'input_audio_buffer.append': {
 				ws.data.audioBytes += Buffer.from(String(event.audio ?? ''), 'base64').length

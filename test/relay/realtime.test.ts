@@ -8,7 +8,9 @@
  * error event; malformed and oversized frames close their socket with an error event and stall no
  * other session; the idle limit ends a quiet session. A channel's max_input_tokens: once a response's
  * input is over it, a response.create is refused (nothing held) and a response the upstream starts
- * by server VAD is cancelled, until the client deletes an item.
+ * by server VAD is cancelled, until the items the upstream confirms deleted (or truncated) bring the
+ * measured input back under it: deleting a short item, truncating audio the measure did not include,
+ * or deleting an item that does not exist leaves the refusal in place.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { OpenAIRealtimeWS } from 'openai/realtime/ws'
@@ -18,6 +20,7 @@ import { databaseTargets } from '../helpers/database'
 import type { FakeOpenAI } from '../helpers/fake-openai'
 import { startRelayHarness, type RelayHarness } from '../helpers/relay'
 import { loopbackCertificate } from '../helpers/tls'
+import { RealtimeConversation } from '@/relay/sessions/realtime-conversation'
 
 const MODEL = 'gpt-realtime'
 const AZURE_MODEL = 'gpt-realtime-mini'
@@ -114,20 +117,34 @@ for (const target of databaseTargets()) {
 		const rootQuota = async () => Number((await harness.ferry.store.read<{ quota: number }>(`SELECT quota FROM users WHERE id = ${harness.root.userId}`))[0]!.quota)
 		const upstreamCreates = (socket: { received: string[] }) => socket.received.filter((text) => JSON.parse(text).type === 'response.create').length
 
-		/** A session on LIMITED_MODEL whose conversation holds LONG_TEXT, after a response that reported it over INPUT_LIMIT. */
-		async function sessionOverTheLimit() {
+		/**
+		 * A session on LIMITED_MODEL whose conversation holds a short item and then LONG_TEXT, after a
+		 * response (in `modality`) that reported it over INPUT_LIMIT.
+		 */
+		async function sessionOverTheLimit(modality: 'text' | 'audio' = 'text') {
 			const client = tlsClient(`${wsUrl}/v1/realtime?model=${LIMITED_MODEL}`, ['realtime', `openai-insecure-api-key.${key}`])
 			await client.next('session.created')
 			const socket = upstream.sockets.at(-1)!
+			client.send({ type: 'conversation.item.create', item: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Hi.' }] } })
+			const short = (await client.next('conversation.item.done')).item
 			client.send({ type: 'conversation.item.create', item: { type: 'message', role: 'user', content: [{ type: 'input_text', text: LONG_TEXT }] } })
 			const item = (await client.next('conversation.item.done')).item
-			client.send({ type: 'response.create', response: { output_modalities: ['text'] } })
+			client.send({ type: 'response.create', response: { output_modalities: [modality] } })
 			// Ferry could not know the conversation's length before this response reported it: it is answered.
 			await client.next('response.created')
 			const done = await client.next('response.done')
 			expect(done.response.status).toBe('completed')
 			expect(done.response.usage.input_tokens).toBeGreaterThan(INPUT_LIMIT)
-			return { client, socket, item }
+			return { client, socket, item, short, reply: done.response.output[0] }
+		}
+
+		/** Sends response.create and expects Ferry to refuse it without sending it upstream. */
+		async function expectRefused(client: ReturnType<typeof tlsClient>, socket: { received: string[] }) {
+			const creates = upstreamCreates(socket)
+			client.send({ type: 'response.create', response: { output_modalities: ['text'] } })
+			const refused = await client.next('error')
+			expect(refused.error).toMatchObject({ type: 'invalid_request_error', code: 'context_length_exceeded' })
+			expect(upstreamCreates(socket)).toBe(creates)
 		}
 
 		test('the openai SDK gets session.created, sends response.create, receives response.done, and the response is billed from its usage', async () => {
@@ -286,6 +303,33 @@ for (const target of databaseTargets()) {
 			expect(await rootQuota()).toBe(quota - quotaOf(usage))
 		})
 
+		test('deleting a short item of a conversation over max_input_tokens leaves response.create refused, until the long item is deleted too', async () => {
+			const { client, socket, item, short } = await sessionOverTheLimit()
+			client.send({ type: 'conversation.item.delete', item_id: short.id })
+			await client.next('conversation.item.deleted')
+			await expectRefused(client, socket)
+			client.send({ type: 'conversation.item.delete', item_id: item.id })
+			await client.next('conversation.item.deleted')
+			client.send({ type: 'response.create', response: { output_modalities: ['text'] } })
+			const done = await client.next('response.done')
+			client.socket.close()
+			expect(done.response.status).toBe('completed')
+			expect(done.response.usage.input_tokens).toBeLessThanOrEqual(INPUT_LIMIT)
+			expect(upstreamCreates(socket)).toBe(2)
+		})
+
+		test('truncating the reply the over-limit response made, or deleting an item that does not exist, leaves response.create refused', async () => {
+			const { client, socket, reply } = await sessionOverTheLimit('audio')
+			// The reply was not part of the input that response measured: cutting its audio removes nothing from it.
+			client.send({ type: 'conversation.item.truncate', item_id: reply.id, content_index: 0, audio_end_ms: 0 })
+			await client.next('conversation.item.truncated')
+			await expectRefused(client, socket)
+			client.send({ type: 'conversation.item.delete', item_id: 'item_not_in_the_conversation' })
+			expect((await client.next('error')).error.code).toBe('item_not_found')
+			await expectRefused(client, socket)
+			client.socket.close()
+		})
+
 		test('a response the upstream starts by server VAD while the conversation is over max_input_tokens is cancelled with a context_length_exceeded error event, and billed by the usage it reports', async () => {
 			const { client, socket } = await sessionOverTheLimit()
 			client.send({ type: 'session.update', session: { type: 'realtime', audio: { input: { turn_detection: { type: 'server_vad', create_response: true } } } } })
@@ -318,3 +362,44 @@ for (const target of databaseTargets()) {
 		})
 	})
 }
+
+describe('a Realtime conversation\'s size between two measures', () => {
+	const usage = (input: number, audioIn: number, text: number, audioOut: number) => ({
+		input_tokens: input, output_tokens: text + audioOut,
+		input_token_details: { audio_tokens: audioIn }, output_token_details: { text_tokens: text, audio_tokens: audioOut },
+	})
+
+	test('truncating a measured audio reply halfway removes its transcript and half its audio; deleting it then removes the rest', () => {
+		const conversation = new RealtimeConversation()
+		conversation.upstreamEvent({ type: 'session.created', session: { audio: { output: { format: { type: 'audio/pcm', rate: 24_000 } } } } })
+		// One second of PCM16 at 24 kHz, in two deltas.
+		for (let delta = 0; delta < 2; delta++) conversation.upstreamEvent({ type: 'response.output_audio.delta', item_id: 'item_reply', delta: Buffer.alloc(24_000).toString('base64') })
+		conversation.upstreamEvent({ type: 'response.done', response: { output: [{ id: 'item_reply', type: 'message', content: [{ type: 'output_audio', transcript: 'Hello there.' }] }], usage: usage(30, 0, 10, 50) } })
+		conversation.upstreamEvent({ type: 'conversation.item.added', item: { id: 'item_user', type: 'message', content: [{ type: 'input_text', text: 'More.' }] } })
+		conversation.upstreamEvent({ type: 'response.done', response: { output: [], usage: usage(100, 50, 0, 0) } })
+		expect(conversation.inputTokens).toBe(100)
+		conversation.upstreamEvent({ type: 'conversation.item.truncated', item_id: 'item_reply', content_index: 0, audio_end_ms: 500 })
+		expect(conversation.inputTokens).toBe(100 - 10 - 25)
+		conversation.upstreamEvent({ type: 'conversation.item.deleted', item_id: 'item_reply' })
+		expect(conversation.inputTokens).toBe(100 - 10 - 50)
+		// Confirmed twice, removed once.
+		conversation.upstreamEvent({ type: 'conversation.item.deleted', item_id: 'item_reply' })
+		expect(conversation.inputTokens).toBe(40)
+	})
+
+	test('the client\'s committed audio shares the measure\'s input audio tokens by its bytes, and an item added after the measure removes nothing from it', () => {
+		const conversation = new RealtimeConversation()
+		conversation.clientEvent({ type: 'input_audio_buffer.append', audio: Buffer.alloc(9_600).toString('base64') })
+		conversation.upstreamEvent({ type: 'input_audio_buffer.committed', item_id: 'item_long' })
+		conversation.clientEvent({ type: 'input_audio_buffer.append', audio: Buffer.alloc(4_800).toString('base64') })
+		conversation.upstreamEvent({ type: 'input_audio_buffer.committed', item_id: 'item_short' })
+		conversation.upstreamEvent({ type: 'response.done', response: { output: [], usage: usage(200, 90, 0, 0) } })
+		conversation.upstreamEvent({ type: 'conversation.item.deleted', item_id: 'item_short' })
+		expect(conversation.inputTokens).toBe(170)
+		conversation.upstreamEvent({ type: 'conversation.item.added', item: { id: 'item_late', type: 'message', content: [{ type: 'input_text', text: 'x'.repeat(300) }] } })
+		conversation.upstreamEvent({ type: 'conversation.item.deleted', item_id: 'item_late' })
+		expect(conversation.inputTokens).toBe(170)
+		conversation.upstreamEvent({ type: 'conversation.item.deleted', item_id: 'item_long' })
+		expect(conversation.inputTokens).toBe(110)
+	})
+})

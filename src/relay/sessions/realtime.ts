@@ -13,12 +13,11 @@
  * reported is settled, the rest voided.
  *
  * The channel's `max_input_tokens`: a response's prompt is the conversation upstream, which Ferry
- * knows only by what `response.done` reports. Once a response's input tokens are over the limit, the
- * conversation is too long for the channel until the client deletes or truncates an item
- * (`conversation.item.delete`, `.truncate`): meanwhile a client's `response.create` is not sent
- * (an `error` event `context_length_exceeded`, nothing held, the session stays open), and a response
- * the upstream starts itself (server VAD's turn detection) is cancelled (`response.cancel`, the same
- * error event; billed by the usage the upstream reports for it).
+ * measures by what each `response.done` reports, less what the upstream confirms deleted or truncated
+ * since (realtime-conversation.ts). While that is over the limit, a client's `response.create` is not
+ * sent (an `error` event `context_length_exceeded`, nothing held, the session stays open), and a
+ * response the upstream starts itself (server VAD's turn detection) is cancelled (`response.cancel`,
+ * the same error event; billed by the usage the upstream reports for it).
  */
 import type { Server } from 'bun'
 import type { Dependencies } from '@/dependencies'
@@ -31,18 +30,17 @@ import type { RelayServices } from '../services'
 import { admitSession, isUpgrade, offeredProtocols, sessionGroup, upgradeKey, wireHeaders } from './admission'
 import { ClientSocket, SOCKET_CLOSE } from './client-socket'
 import { answeredBy, holdResponse, type OpenResponse, realtimeRequest, type SessionParty } from './response-calls'
+import { RealtimeConversation } from './realtime-conversation'
 import { connectSocket, type SocketConnection } from './upstream-route'
 
 type Json = Record<string, any>
 
 const REALTIME_PROTOCOL = 'realtime'
-/** The client's events that shrink the conversation upstream. */
-const SHRINKING_EVENTS: ReadonlySet<string> = new Set(['conversation.item.delete', 'conversation.item.truncate'])
 
 /** The refusal of a response while the conversation is over the channel's `max_input_tokens`. */
-const conversationTooLong = (tokens: number, limit: number) => new RelayError(
+const conversationTooLong = ({ tokens, limit }: { tokens: number; limit: number }) => new RelayError(
 	400,
-	`the conversation has ${tokens} input tokens (as its last response reported), more than the channel serving this session accepts (at most ${limit}); delete items (conversation.item.delete) before the next response`,
+	`the conversation has about ${tokens} input tokens (as its last response reported them, less the items deleted since), more than the channel serving this session accepts (at most ${limit}); delete items (conversation.item.delete) before the next response`,
 	'invalid_request_error', 'context_length_exceeded',
 )
 
@@ -73,12 +71,13 @@ export async function openRealtimeSession(dependencies: Dependencies, relay: Rel
 
 		const open = new Map<string, OpenResponse>()
 		let lastInputTokens = 0
-		/** The last response's input tokens when they were over the channel's limit, until the client shrinks the conversation. */
-		let overLimit: { tokens: number; limit: number } | undefined
-		/** The channel's limit as it is now (settings change while a session lasts); 0 is none. */
-		const inputLimit = () => {
+		const conversation = new RealtimeConversation()
+		/** The conversation's size and the channel's limit when it is over it; the limit as it is now (settings change while a session lasts). */
+		const overLimit = () => {
 			const { channel } = connection!.key.target
-			return (relay.routing.channel(channel.id) ?? channel).maxInputTokens
+			const limit = (relay.routing.channel(channel.id) ?? channel).maxInputTokens
+			const tokens = conversation.inputTokens
+			return limit > 0 && tokens > limit ? { tokens, limit } : undefined
 		}
 		let maxOutputTokens: unknown
 		const voidOpen = async (reason: string) => {
@@ -109,23 +108,21 @@ export async function openRealtimeSession(dependencies: Dependencies, relay: Rel
 					client!.fail(error instanceof RelayError ? error : relayErrors.internal(), SOCKET_CLOSE.policy)
 					return
 				}
-				if (overLimit) {
+				const over = overLimit()
+				if (over) {
 					// Started by the upstream itself (a client's create is not sent meanwhile): cut short, billed by what it reports.
 					connection?.socket.send(JSON.stringify({ type: 'response.cancel', response_id: responseId }))
 					client!.send(text)
-					client!.sendError(conversationTooLong(overLimit.tokens, overLimit.limit))
+					client!.sendError(conversationTooLong(over))
 					return
 				}
 			}
+			if (event) conversation.upstreamEvent(event)
 			if (event?.type === REALTIME_EVENTS.responseDone && typeof responseId === 'string') {
 				const response = open.get(responseId)
 				open.delete(responseId)
 				const usage = usageFromRealtime(event.response?.usage)
 				if (usage) lastInputTokens = usage.promptTokens
-				if (usage && usage.promptTokens > 0) {
-					const limit = inputLimit()
-					overLimit = limit > 0 && usage.promptTokens > limit ? { tokens: usage.promptTokens, limit } : undefined
-				}
 				if (response) {
 					// Settled before the client sees the response end, as a stream is.
 					if (usage && usage.promptTokens + usage.completionTokens > 0) await response.settle(usage).catch((error) => dependencies.logger.error('settling a realtime response failed', { error: String(error) }))
@@ -137,11 +134,12 @@ export async function openRealtimeSession(dependencies: Dependencies, relay: Rel
 
 		const session = client = new ClientSocket(sessionLimits(dependencies), realtimeErrorEvent, {
 			async message(text, event) {
-				if (event.type === REALTIME_EVENTS.responseCreate && overLimit) {
-					client!.sendError(conversationTooLong(overLimit.tokens, overLimit.limit))
+				const over = event.type === REALTIME_EVENTS.responseCreate ? overLimit() : undefined
+				if (over) {
+					client!.sendError(conversationTooLong(over))
 					return
 				}
-				if (SHRINKING_EVENTS.has(String(event.type))) overLimit = undefined
+				conversation.clientEvent(event)
 				if (event.type === REALTIME_EVENTS.responseCreate && isObject(event.response)) maxOutputTokens = event.response.max_output_tokens ?? event.response.max_response_output_tokens
 				// Every client event goes as it came, its type known or not.
 				if (!connection?.socket.send(text)) session.close(SOCKET_CLOSE.internal, 'the upstream session is closed')
