@@ -163,7 +163,7 @@ export class RealtimeConversation {
 
 	/** A response's measure: its input is the conversation before it; its outputs join it after. */
 	private measured(response: Json) {
-		const usage = isObject(response.usage) ? response.usage : undefined
+		const usage: Json | undefined = isObject(response.usage) ? response.usage : undefined
 		const inputTokens = count(usage?.input_tokens)
 		const outputs = (Array.isArray(response.output) ? response.output : []).filter((item: unknown): item is Json => isObject(item) && typeof item.id === 'string')
 		const outputIds = new Set(outputs.map((item) => item.id as string))
