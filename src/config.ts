@@ -13,6 +13,14 @@ import { isAddressOrRange } from './lib/client-address'
 
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const
 
+/**
+ * A node's name: it starts the `<node name>/<boot id>` that marks the node's holds, allowances and
+ * leases, so it must not contain the "/" that ends it (a node `a` would otherwise take for its own
+ * the holds of a node `a/1`).
+ */
+const NODE_NAME_PATTERN = /^[A-Za-z0-9._-]{1,64}$/
+const NODE_NAME_RULE = 'at most 64 letters (A-Z, a-z), digits, ".", "_" or "-"'
+
 const configSchema = z.object({
 	PORT: z.coerce.number().int().min(0).max(65535).default(3000),
 	HOST: z.string().default('0.0.0.0'),
@@ -26,7 +34,7 @@ const configSchema = z.object({
 	SESSION_SECRET: z.string().default(''),
 	CRYPTO_SECRET: z.string().default(''),
 	LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
-	NODE_NAME: z.string().default(''),
+	NODE_NAME: z.string().default('').refine((value) => value === '' || NODE_NAME_PATTERN.test(value), `NODE_NAME must be ${NODE_NAME_RULE}`),
 	MAX_BODY_MB: z.coerce.number().positive().default(32),
 	METRICS_TOKEN: z.string().default(''),
 	UPSTREAM_CONNECT_TIMEOUT_SECONDS: z.coerce.number().positive().default(10),
@@ -83,6 +91,8 @@ export function loadConfig(environment: Record<string, string | undefined>, argv
 		throw new ConfigError(`invalid configuration: ${problems.join('; ')}`)
 	}
 	const values = parsed.data
+	const nodeName = values.NODE_NAME || hostname()
+	if (!NODE_NAME_PATTERN.test(nodeName)) throw new ConfigError(`invalid configuration: NODE_NAME: the host name "${nodeName}" cannot name the node; set NODE_NAME to ${NODE_NAME_RULE}`)
 	const dataDir = resolve(values.DATA_DIR)
 	mkdirSync(dataDir, { recursive: true })
 	const secrets = values.SESSION_SECRET && values.CRYPTO_SECRET ? undefined : readOrCreateSecrets(dataDir)
@@ -96,7 +106,7 @@ export function loadConfig(environment: Record<string, string | undefined>, argv
 		sessionSecret: values.SESSION_SECRET || secrets!.session,
 		cryptoSecret: values.CRYPTO_SECRET || secrets!.crypto,
 		logLevel: values.LOG_LEVEL,
-		nodeName: values.NODE_NAME || hostname(),
+		nodeName,
 		maxBodyBytes: Math.round(values.MAX_BODY_MB * 1024 * 1024),
 		trustedProxies: values.TRUSTED_PROXIES,
 		upstreamTimeouts: {

@@ -50,6 +50,15 @@ describe('configuration', () => {
 		expect(() => loadConfig({ DATA_DIR: scratch(), PORT: '99999' })).toThrow(/PORT/)
 	})
 
+	test('refuses a NODE_NAME with a "/" or other characters outside letters, digits, ".", "_" and "-", naming the ones allowed', () => {
+		expect(loadConfig({ DATA_DIR: scratch(), NODE_NAME: 'node-a.eu_1' }).nodeName).toBe('node-a.eu_1')
+		for (const name of ['a/1', 'node a', 'nœud', 'x'.repeat(65)]) {
+			expect(() => loadConfig({ DATA_DIR: scratch(), NODE_NAME: name })).toThrow(ConfigError)
+		}
+		expect(() => loadConfig({ DATA_DIR: scratch(), NODE_NAME: 'a/1' })).toThrow('NODE_NAME must be at most 64 letters (A-Z, a-z), digits, ".", "_" or "-"')
+		expect(() => loadConfig({ DATA_DIR: scratch() }, ['--node-name', 'edge/2'])).toThrow(/NODE_NAME/)
+	})
+
 	test('reads trusted proxies as addresses and ranges, and refuses anything else', () => {
 		expect(loadConfig({ DATA_DIR: scratch() }).trustedProxies).toEqual([])
 		expect(loadConfig({ DATA_DIR: scratch(), TRUSTED_PROXIES: '10.0.0.0/8, 127.0.0.1 ::1' }).trustedProxies).toEqual(['10.0.0.0/8', '127.0.0.1', '::1'])

@@ -18,20 +18,32 @@ import { storedLine } from '@shared/messages/logs'
 const RECONCILE_INTERVAL_MS = 2_000
 export const INTERRUPTED = 'interrupted'
 
-/** `node` values look like `<node name>/<boot id>`, so a restarted node recognises its old holds. */
+/**
+ * `node` values look like `<node name>/<boot id>`, so a restarted node recognises its old holds. The
+ * node name has no "/" (config.ts checks NODE_NAME), so the name is all before the last one.
+ */
 export function nodeInstance(nodeName: string, bootId: string) {
 	return `${nodeName}/${bootId}`
 }
 
+/** The node name a `node` value starts with. */
+function nodeNameOf(instance: string): string {
+	const separator = instance.lastIndexOf('/')
+	return separator < 0 ? instance : instance.slice(0, separator)
+}
+
 export async function reconcileHolds(store: Store, currentInstance: string): Promise<number> {
 	const { quotaHolds } = store.tables
-	const earlierRun = currentInstance.slice(0, currentInstance.lastIndexOf('/') + 1)
+	const nodeName = nodeNameOf(currentInstance)
+	const earlierRun = `${nodeName}/`
 	const now = nowSeconds()
 	// Pending holds are few (requests in flight and allowances), and the partial index on them finds them.
-	const orphaned = await store.db.select({ requestId: quotaHolds.requestId }).from(quotaHolds).where(and(
+	const candidates = await store.db.select({ requestId: quotaHolds.requestId, node: quotaHolds.node, deadline: quotaHolds.deadline }).from(quotaHolds).where(and(
 		eq(quotaHolds.state, HOLD_STATE.pending),
 		or(lt(quotaHolds.deadline, now), and(eq(sql`substr(${quotaHolds.node}, 1, ${earlierRun.length})`, earlierRun), ne(quotaHolds.node, currentInstance))),
 	))
+	// The prefix also matches a node whose name goes on past it ("a/" of "a/1/boot"): only this node's own name counts.
+	const orphaned = candidates.filter((hold) => hold.deadline < now || nodeNameOf(hold.node) === nodeName)
 	let freed = 0
 	for (const { requestId } of orphaned) {
 		const voided = await store.transaction(function* (tx, tables) {

@@ -148,6 +148,16 @@ for (const target of databaseTargets()) {
 			expect(await auditLedger(store)).toEqual([])
 		})
 
+		test('the reconciler leaves alone the holds of a node whose name starts with this node\'s name and a "/"', async () => {
+			// Written by another node before NODE_NAME was checked, or by hand: `node-a/x` is not node-a.
+			const other = await hold(1_000, { node: 'node-a/x/boot-1' })
+			const orphan = await hold(1_000, { node: nodeInstance('node-a', 'boot-1') })
+			expect(await reconcileHolds(store, NODE)).toBe(1)
+			const states = Object.fromEntries((await store.db.select().from(store.tables.quotaHolds)).map((row) => [row.requestId, row.state]))
+			expect(states).toEqual({ [other]: 'pending', [orphan]: 'voided' })
+			expect(await auditLedger(store)).toEqual([])
+		})
+
 		test('the audit reports a balance changed outside the ledger', async () => {
 			const { users } = store.tables
 			exemptFromLedgerAudit(store, 'breaks the invariant on purpose')
