@@ -26,24 +26,39 @@ const isManagementPath = (path: string) => path === '/api' || path.startsWith('/
 /** `server`: the app's listening server, through which handlers read the client's address. */
 export function createApi(dependencies: Dependencies, { server }: { server: () => RequestPeer }) {
 	let loading: Promise<ManagementRoutes> | undefined
+	/** The GET a HEAD request is answered as (see `answer`), to the request that came: the peer knows only that one. */
+	const headRequests = new WeakMap<Request, Request>()
 	const load = () => loading ??= import('./routes').then(({ managementRoutes }) => {
 		const routes = managementRoutes(dependencies)
 		// What Elysia gives a mounted plugin (a protected method): the server of the app it is mounted on.
 		const mounted: { getServer: () => RequestPeer } = routes as never
-		mounted.getServer = server
+		mounted.getServer = () => {
+			const peer = server()
+			return peer && { requestIP: (request: Request) => peer.requestIP(headRequests.get(request) ?? request) }
+		}
 		return routes
 	}, (error: unknown) => {
 		loading = undefined
 		throw error
 	})
 
-	const answer = async ({ request }: { request: Request }) => (await load()).handle(request)
+	/**
+	 * Elysia answers a HEAD request by running the GET route and measuring its body. Here the routes
+	 * would do that themselves and hand back an answer without a body, which would then be measured
+	 * as empty (`content-length: 0`): they are asked the GET instead, and its body is measured and
+	 * dropped once, out here.
+	 */
+	const answer = async ({ request }: { request: Request }) => {
+		const routes = await load()
+		if (request.method !== 'HEAD') return routes.handle(request)
+		const asGet = new Request(request.url, { method: 'GET', headers: request.headers, signal: request.signal })
+		headRequests.set(asGet, request)
+		return routes.handle(asGet)
+	}
 	const plugin = new Elysia({ prefix: '/api' })
 		.use(envelopeErrors(dependencies.logger))
 		// Ahead of the body parser: the routes read the body themselves. The router prefers every
 		// specific route below over these; GET on its own, or the console's `GET /*` would be preferred.
-		// (A HEAD request, a 404 there as the policy has no HEAD, now answers content-length 0: Elysia
-		// measures the answer, already without its body, once more.)
 		.get('/*', answer, { parse: 'none', detail: { hide: true } })
 		.all('/*', answer, { parse: 'none', detail: { hide: true } })
 		.onParse(parseApiBody(dependencies.config.maxBodyBytes))

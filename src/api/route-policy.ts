@@ -138,6 +138,8 @@ export const ROUTE_POLICY: Record<`${Method} /api/${string}`, Access> = {
 	'POST /api/affinity/purge': 'root',
 }
 
+/** A HEAD request is a GET without the body (Elysia runs the GET route for it): the GET's access. */
 export function accessFor(method: string, route: string): Access | undefined {
-	return ROUTE_POLICY[`${method as Method} ${route}` as keyof typeof ROUTE_POLICY]
+	const asked = method === 'HEAD' ? 'GET' : method
+	return ROUTE_POLICY[`${asked as Method} ${route}` as keyof typeof ROUTE_POLICY]
 }

@@ -78,3 +78,47 @@ for (const target of databaseTargets()) {
 		}
 	})
 }
+
+describe('HEAD requests to /api over HTTP on loopback', () => {
+	/** Status, headers and body length of a request to the listening app. */
+	async function ask(base: string, method: 'GET' | 'HEAD', path: string, headers: Record<string, string> = {}) {
+		const response = await fetch(`${base}${path}`, { method, headers })
+		const body = await response.arrayBuffer()
+		return { status: response.status, type: response.headers.get('content-type'), length: response.headers.get('content-length'), cacheControl: response.headers.get('cache-control'), bodyLength: body.byteLength }
+	}
+
+	test('a HEAD to a route loaded on first use, an eager route or an unknown path answers the GET\'s status and headers, with its content-length and no body', async () => {
+		const ferry = await createTestApp(databaseTargets()[0]!, { rateLimiter: allowAll })
+		ferry.app.listen({ port: 0, hostname: '127.0.0.1' })
+		try {
+			const base = `http://127.0.0.1:${ferry.app.server!.port}`
+			const root = await ferry.loginRoot()
+			const signedIn = { cookie: root.cookie!, 'new-api-user': String(root.userId) }
+			// The first request for a lazily loaded route is the HEAD itself.
+			for (const [path, headers, status] of [['/api/pricing', {}, 200], ['/api/user/self', {}, 401], ['/api/user/self', signedIn, 200], ['/api/status', {}, 200], ['/api/no-such-route', {}, 404]] as const) {
+				const head = await ask(base, 'HEAD', path, headers)
+				const get = await ask(base, 'GET', path, headers)
+				expect({ path, status: get.status }).toEqual({ path, status })
+				expect({ path, ...head }).toEqual({ path, ...get, bodyLength: 0 })
+				expect(Number(get.length)).toBe(get.bodyLength)
+			}
+		} finally {
+			await ferry.app.stop()
+			await ferry.close()
+		}
+	})
+
+	test('a HEAD to a route loaded on first use is seen from the client\'s address, as its GET is', async () => {
+		const buckets: string[] = []
+		const ferry = await createTestApp(databaseTargets()[0]!, { rateLimiter: { hit: (bucket: string) => buckets.push(bucket) > 0 } })
+		ferry.app.listen({ port: 0, hostname: '127.0.0.1' })
+		try {
+			const response = await fetch(`http://127.0.0.1:${ferry.app.server!.port}/api/oauth/state`, { method: 'HEAD' })
+			expect(response.status).toBe(200)
+			expect(buckets.filter((bucket) => bucket.startsWith('oauth:address:'))).toEqual(['oauth:address:127.0.0.1'])
+		} finally {
+			await ferry.app.stop()
+			await ferry.close()
+		}
+	})
+})
