@@ -21,6 +21,11 @@ export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const
 const NODE_NAME_PATTERN = /^[A-Za-z0-9._-]{1,64}$/
 const NODE_NAME_RULE = 'at most 64 letters (A-Z, a-z), digits, ".", "_" or "-"'
 
+/** The host name stands in for an unset NODE_NAME, made to fit its rule rather than refused. */
+export function nodeNameOfHost(host: string) {
+	return host.replace(/[^A-Za-z0-9._-]/g, '-').slice(0, 64) || 'node'
+}
+
 const configSchema = z.object({
 	PORT: z.coerce.number().int().min(0).max(65535).default(3000),
 	HOST: z.string().default('0.0.0.0'),
@@ -91,8 +96,7 @@ export function loadConfig(environment: Record<string, string | undefined>, argv
 		throw new ConfigError(`invalid configuration: ${problems.join('; ')}`)
 	}
 	const values = parsed.data
-	const nodeName = values.NODE_NAME || hostname()
-	if (!NODE_NAME_PATTERN.test(nodeName)) throw new ConfigError(`invalid configuration: NODE_NAME: the host name "${nodeName}" cannot name the node; set NODE_NAME to ${NODE_NAME_RULE}`)
+	const nodeName = values.NODE_NAME || nodeNameOfHost(hostname())
 	const dataDir = resolve(values.DATA_DIR)
 	mkdirSync(dataDir, { recursive: true })
 	const secrets = values.SESSION_SECRET && values.CRYPTO_SECRET ? undefined : readOrCreateSecrets(dataDir)

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, test } from 'bun:test'
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { ConfigError, flagsToEnvironment, loadConfig } from '@/config'
+import { ConfigError, flagsToEnvironment, loadConfig, nodeNameOfHost } from '@/config'
 
 describe('configuration', () => {
 	const directories: string[] = []
@@ -57,6 +57,13 @@ describe('configuration', () => {
 		}
 		expect(() => loadConfig({ DATA_DIR: scratch(), NODE_NAME: 'a/1' })).toThrow('NODE_NAME must be at most 64 letters (A-Z, a-z), digits, ".", "_" or "-"')
 		expect(() => loadConfig({ DATA_DIR: scratch() }, ['--node-name', 'edge/2'])).toThrow(/NODE_NAME/)
+	})
+
+	test('names an unnamed node after its host, made to fit the rule: other characters become "-", at most 64 of them', () => {
+		expect(nodeNameOfHost('edge-1.example.internal')).toBe('edge-1.example.internal')
+		expect(nodeNameOfHost('edge/1 \u00e9')).toBe('edge-1--')
+		expect(nodeNameOfHost('h'.repeat(80))).toBe('h'.repeat(64))
+		expect(nodeNameOfHost('')).toBe('node')
 	})
 
 	test('reads trusted proxies as addresses and ranges, and refuses anything else', () => {
