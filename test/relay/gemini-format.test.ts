@@ -49,6 +49,24 @@ describe('the Gemini client format through the official @google/genai SDK', () =
 		expect(geminiEntry.quota).toBe(openAIEntry.quota)
 	})
 
+	test('a user turn\'s text parts and the system instruction\'s parts reach an OpenAI-format upstream one per line, while a model turn\'s parts are joined as they are', async () => {
+		await sdk.models.generateContent({
+			model: 'gpt-4o-mini',
+			contents: [
+				{ role: 'user', parts: [{ text: 'File a.txt: alpha' }, { text: 'What is in a.txt?' }] },
+				{ role: 'model', parts: [{ text: 'It says ' }, { text: 'alpha.' }] },
+				{ role: 'user', parts: [{ text: 'Thanks' }] },
+			],
+			config: { systemInstruction: { parts: [{ text: 'Be brief.' }, { text: 'Answer in French.' }] } },
+		})
+		expect(openAIUpstream.requests.at(-1)!.body.messages).toEqual([
+			{ role: 'system', content: 'Be brief.\nAnswer in French.' },
+			{ role: 'user', content: 'File a.txt: alpha\nWhat is in a.txt?' },
+			{ role: 'assistant', content: 'It says alpha.' },
+			{ role: 'user', content: 'Thanks' },
+		])
+	})
+
 	test('streams generateContentStream as alt=sse events ending with the finish reason and usage', async () => {
 		let text = ''
 		let last: any
