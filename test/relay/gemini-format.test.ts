@@ -179,6 +179,33 @@ describe('the Gemini client format through the official @google/genai SDK', () =
 		expect((await unauthenticated.json()).error.status).toBe('UNAUTHENTICATED')
 	})
 
+	test('countTokens reports an image under IMAGE, audio under AUDIO and a PDF under DOCUMENT, the text under TEXT, adding up to the total', async () => {
+		const count = async (parts: object[]) => {
+			const response = await fetch(`${harness.baseUrl}/v1beta/models/gemini-2.0-flash:countTokens`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json', 'x-goog-api-key': key },
+				body: JSON.stringify({ contents: [{ role: 'user', parts }] }),
+			})
+			expect(response.status).toBe(200)
+			return await response.json() as { totalTokens: number; promptTokensDetails: { modality: string; tokenCount: number }[] }
+		}
+		const text = await count([{ text: 'What is in these?' }])
+		expect(text.promptTokensDetails).toEqual([{ modality: 'TEXT', tokenCount: text.totalTokens }])
+		const mixed = await count([
+			{ text: 'What is in these?' },
+			{ inlineData: { mimeType: 'image/png', data: 'iVBORw0KGgo=' } },
+			{ fileData: { mimeType: 'image/jpeg', fileUri: 'https://example.com/cat.jpg' } },
+			{ inlineData: { mimeType: 'audio/wav', data: 'UklGRg==' } },
+			{ inlineData: { mimeType: 'application/pdf', data: 'JVBERi0=' } },
+		])
+		const byModality = Object.fromEntries(mixed.promptTokensDetails.map((detail) => [detail.modality, detail.tokenCount]))
+		expect(Object.keys(byModality).sort()).toEqual(['AUDIO', 'DOCUMENT', 'IMAGE', 'TEXT'])
+		expect(byModality.TEXT).toBe(text.totalTokens)
+		expect(byModality.IMAGE).toBe(2 * byModality.AUDIO!)
+		expect(byModality.DOCUMENT).toBe(byModality.AUDIO)
+		expect(mixed.promptTokensDetails.reduce((sum, detail) => sum + detail.tokenCount, 0)).toBe(mixed.totalTokens)
+	})
+
 	test('models.list and models.get answer the caller\'s models in Gemini\'s shape, and an unknown one 404', async () => {
 		const names: string[] = []
 		for await (const model of await sdk.models.list()) names.push(model.name!)
