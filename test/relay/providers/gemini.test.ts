@@ -185,6 +185,23 @@ describe('the Gemini provider (type 24)', () => {
 		expect(invalid.error.message).toBe('API key not valid. Please pass a valid API key.')
 	})
 
+	test('a Gemini 429\'s RetryInfo becomes the OpenAI client\'s Retry-After, and cools the key that long', async () => {
+		// A channel of its own, whose key no earlier test cooled.
+		const options = harness.ferry.dependencies.options
+		await options.set('ModelRatio', JSON.stringify({ ...options.get('ModelRatio'), 'gemini-2.5-flash': 0.05 }))
+		const channelId = await harness.createChannel({ type: 24, key: GEMINI_KEY, base_url: upstream.url, models: 'gemini-2.5-flash' })
+		upstream.fail('error-quota-exceeded.json', 429, 1)
+		const failure = await client.chat.completions.create({ model: 'gemini-2.5-flash', messages: [{ role: 'user', content: 'Hi' }] }).catch((error) => error)
+		expect(failure.status).toBe(429)
+		expect(failure.headers.get('retry-after')).toBe('43')
+		expect(failure.error).toMatchObject({ type: 'rate_limit_error', code: 'upstream_429' })
+		expect(failure.error).not.toHaveProperty('details')
+		// A single-key channel's key is #0.
+		const until = harness.ferry.relay.keyHealth.coolingUntil({ channelId, keyIndex: 0 })
+		expect(until - Date.now()).toBeGreaterThan(40_000)
+		expect(until - Date.now()).toBeLessThanOrEqual(42_500)
+	})
+
 	test('answers 502 "the upstream rejected the channel credentials" when Gemini answers 401', async () => {
 		upstream.fail('error-unauthenticated.json', 401, 1)
 		const failure = await client.chat.completions.create({ model: 'gemini-2.0-flash', messages: [{ role: 'user', content: 'Hi' }] }).catch((error) => error)
