@@ -22,8 +22,19 @@ import { countInSlices, loadSliceCounter, type SliceCounter } from './slice-coun
  */
 export type TokenizerRequest = { id: number; texts: string[] } | { id: number; request: { format: string; bytes: Uint8Array } }
 export type TokenizerRefusal = { status: number; message: string; type: string; code: string | null }
-export type TokenizerReply = { id: number; count: number } | { id: number; refusal: TokenizerRefusal } | { id: number; error: string }
-export type RequestCount = { count: number } | { refusal: TokenizerRefusal }
+export type TokenizerReply = { id: number; count: number; media?: MediaTokens } | { id: number; refusal: TokenizerRefusal } | { id: number; error: string }
+export type RequestCount = { count: number; media?: MediaTokens } | { refusal: TokenizerRefusal }
+
+/** What a prompt's media parts are, for a count's breakdown by modality (Gemini's `countTokens` reports one). */
+export const MEDIA_KINDS = ['image', 'audio', 'video', 'document'] as const
+export type MediaKind = (typeof MEDIA_KINDS)[number]
+/** The tokens of a prompt's media parts by kind (part of the prompt's whole count); a kind without parts is absent. */
+export type MediaTokens = Partial<Record<MediaKind, number>>
+/** A prompt's whole count, and the part of it its media parts make. */
+export interface PromptCount {
+	tokens: number
+	media: MediaTokens
+}
 
 const CHARACTERS_PER_TOKEN_ESTIMATE = 3
 /** Per-message framing tokens in OpenAI's chat format. */
@@ -148,25 +159,52 @@ async function countTexts(texts: string[]): Promise<number> {
 	return countOnMainThread(texts)
 }
 
-/** The texts of a prompt, each counted on its own, plus the tokens that do not depend on them. */
-function promptTexts(request: PromptRequest, text: (value: string) => void): number {
+type MediaCounter = (kind: MediaKind, tokens: number) => void
+
+/** The texts of a prompt, each counted on its own, plus the tokens that do not depend on them (media parts' told to `media` too). */
+function promptTexts(request: PromptRequest, text: (value: string) => void, media: MediaCounter = () => {}): number {
 	if (request.endpoint !== 'chat') return inputTexts(request.input, text)
 	let fixed = REPLY_PRIMING
 	for (const message of request.messages) {
-		fixed += MESSAGE_OVERHEAD + contentTexts(message.content, text)
+		fixed += MESSAGE_OVERHEAD + contentTexts(message.content, text, media)
 		if (typeof message.name === 'string') text(message.name)
 	}
 	if (request.tools) text(JSON.stringify(request.tools))
 	return fixed
 }
 
-function contentTexts(content: unknown, text: (value: string) => void): number {
+const DATA_URL_TYPE = /^data:([^;,]*)/i
+const EXTENSION = /\.([a-z0-9]+)(?:[?#].*)?$/i
+const KIND_BY_EXTENSION: Record<string, MediaKind> = { pdf: 'document', mp3: 'audio', wav: 'audio', flac: 'audio', ogg: 'audio', m4a: 'audio', mp4: 'video', mov: 'video', webm: 'video' }
+
+/**
+ * What an `image_url` part holds, by its data URL's MIME type or its web URL's extension: a Gemini
+ * client's audio, video and PDF parts reach OpenAI's form as such parts too. Images otherwise.
+ */
+function mediaKindOf(url: unknown): MediaKind {
+	if (typeof url !== 'string') return 'image'
+	const type = DATA_URL_TYPE.exec(url)?.[1]?.toLowerCase()
+	if (type !== undefined) {
+		if (type.startsWith('audio/')) return 'audio'
+		if (type.startsWith('video/')) return 'video'
+		if (type === 'application/pdf' || type.startsWith('text/')) return 'document'
+		return 'image'
+	}
+	const extension = EXTENSION.exec(url)?.[1]?.toLowerCase()
+	return (extension && KIND_BY_EXTENSION[extension]) || 'image'
+}
+
+function contentTexts(content: unknown, text: (value: string) => void, media: MediaCounter): number {
 	if (typeof content === 'string') text(content)
 	if (!Array.isArray(content)) return 0
 	let fixed = 0
-	for (const part of content as { type?: unknown; text?: unknown }[]) {
+	for (const part of content as { type?: unknown; text?: unknown; image_url?: unknown }[]) {
 		if (typeof part?.text === 'string') text(part.text)
-		else if (part?.type === 'image_url' || part?.type === 'input_image') fixed += IMAGE_PART_TOKENS
+		else if (part?.type === 'image_url' || part?.type === 'input_image') {
+			fixed += IMAGE_PART_TOKENS
+			const image = part.image_url
+			media(mediaKindOf(typeof image === 'object' && image !== null ? (image as { url?: unknown }).url : image), IMAGE_PART_TOKENS)
+		}
 	}
 	return fixed
 }
@@ -198,17 +236,25 @@ export function estimatePrompt(request: PromptRequest): number {
 	return fixed + estimated
 }
 
-/** The texts of a prompt to count, and the tokens that do not depend on them. */
-export function textsOfPrompt(request: PromptRequest): { texts: string[]; fixed: number } {
+/** The texts of a prompt to count, the tokens that do not depend on them, and those of them its media parts make. */
+export function textsOfPrompt(request: PromptRequest): { texts: string[]; fixed: number; media: MediaTokens } {
 	const texts: string[] = []
-	const fixed = promptTexts(request, (text) => texts.push(text))
-	return { texts, fixed }
+	const media: MediaTokens = {}
+	const fixed = promptTexts(request, (text) => texts.push(text), (kind, tokens) => {
+		media[kind] = (media[kind] ?? 0) + tokens
+	})
+	return { texts, fixed, media }
+}
+
+/** The prompt counted with the tokenizer, and the part of it its media parts make. */
+export async function countPromptWithMedia(request: PromptRequest): Promise<PromptCount> {
+	const { texts, fixed, media } = textsOfPrompt(request)
+	return { tokens: fixed + await countTexts(texts), media }
 }
 
 /** The prompt counted with the tokenizer, for a bill without upstream usage. */
 export async function countPrompt(request: PromptRequest): Promise<number> {
-	const { texts, fixed } = textsOfPrompt(request)
-	return fixed + await countTexts(texts)
+	return (await countPromptWithMedia(request)).tokens
 }
 
 /** Generated text counted with the tokenizer, for a bill without upstream usage. */

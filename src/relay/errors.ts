@@ -3,14 +3,17 @@ import { RELAY_MESSAGES } from '@shared/messages/relay'
 import { MESSAGES } from '@shared/api'
 import type { Logger } from '@/lib/logger'
 import { BODY_PROBLEM, type BodyProblem, RequestBodyError } from '@/lib/request-body'
+import type { GoogleError } from './formats/gemini/errors'
 
 /**
  * Relay failures. Every failure a client can see is a `RelayError` with an HTTP status, a message
  * safe to show, and an OpenAI-style type and code; each client format renders it in its own shape.
  */
 export class RelayError extends Error {
-	/** When the client may try again (a limit's window), sent as `Retry-After` whatever the format. */
+	/** When the client may try again (a limit's window, an upstream's ask), sent as `Retry-After` whatever the format. */
 	retryAfterSeconds?: number
+	/** A Google upstream's status name and error details, already made safe to show (upstream/google-error.ts): a Gemini client's answer carries them. */
+	google?: GoogleError
 
 	constructor(
 		readonly status: number,

@@ -4,7 +4,8 @@
  * texts, or a client's whole request (bytes and the name of its format), which it decodes, parses
  * and reads the prompt of here (src/relay/formats/counted-prompts.ts).
  *
- * Messages in: `{ id, texts }` or `{ id, request: { format, bytes } }`. Messages out: `{ id, count }`,
+ * Messages in: `{ id, texts }` or `{ id, request: { format, bytes } }`. Messages out: `{ id, count }`
+ * (a request's with `media`, the part of it its media parts make),
  * `{ id, refusal }` when the request is the client's error, or `{ id, error }` when counting failed.
  */
 import { countInSlices, loadSliceCounter } from '@/billing/slice-count'
@@ -23,8 +24,8 @@ async function countMessage(message: TokenizerRequest): Promise<TokenizerReply> 
 	const { format, bytes } = message.request
 	if (!isCountedFormat(format)) return { id, error: `no prompt reader for ${format}` }
 	try {
-		const { texts, fixed } = textsOfPrompt(countedPrompt(format, parseJsonText(decodeText(bytes))))
-		return { id, count: fixed + await countInSlices(texts, await counter) }
+		const { texts, fixed, media } = textsOfPrompt(countedPrompt(format, parseJsonText(decodeText(bytes))))
+		return { id, count: fixed + await countInSlices(texts, await counter), media }
 	} catch (error) {
 		const refusal = asRelayError(error)
 		if (!(refusal instanceof RelayError)) throw error

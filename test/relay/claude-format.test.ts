@@ -101,7 +101,7 @@ describe('converting between Claude\'s and OpenAI\'s request formats', () => {
 			output_config: { effort: 'low', format: { type: 'json_schema', schema: { type: 'object', properties: { summary: { type: 'string' } } } } },
 		}).body as Record<string, any>
 		expect(body.messages).toEqual([
-			{ role: 'user', content: 'Ferry ships tomorrow.Ferry is a gateway.Summarise.' },
+			{ role: 'user', content: 'Ferry ships tomorrow.\nFerry is a gateway.\nSummarise.' },
 			{ role: 'system', content: 'Answer in French.' },
 			{ role: 'assistant', content: 'Résumé.' },
 			{ role: 'user', content: 'Merci' },

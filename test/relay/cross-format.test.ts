@@ -35,6 +35,23 @@ describe('a Claude-format client on a Gemini channel', () => {
 		await gemini.stop()
 	})
 
+	test('a Claude turn\'s text blocks, its system blocks and a tool result\'s blocks reach Gemini one per line, never run together, while an answer\'s pieces are joined as they are', async () => {
+		await client.messages.create({
+			model: GEMINI_MODEL, max_tokens: 200,
+			system: [{ type: 'text', text: 'You are terse.' }, { type: 'text', text: 'Answer in French.' }],
+			messages: [
+				{ role: 'user', content: [{ type: 'text', text: '<reminder>be careful</reminder>' }, { type: 'text', text: 'What is 2+2?' }] },
+				{ role: 'assistant', content: [{ type: 'text', text: 'It is ' }, { type: 'text', text: 'four.' }, { type: 'tool_use', id: 'toolu_1', name: 'check', input: {} }] },
+				{ role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: [{ type: 'text', text: 'checked' }, { type: 'text', text: 'correct' }] }] },
+			],
+		})
+		const sent = gemini.requests.at(-1)!.body
+		expect(sent.systemInstruction).toEqual({ parts: [{ text: 'You are terse.\nAnswer in French.' }] })
+		expect(sent.contents[0]).toEqual({ role: 'user', parts: [{ text: '<reminder>be careful</reminder>\nWhat is 2+2?' }] })
+		expect(sent.contents[1].parts[0]).toEqual({ text: 'It is four.' })
+		expect(sent.contents[2].parts[0].functionResponse.response).toEqual({ content: 'checked\ncorrect' })
+	})
+
 	test('a tool call and its result travel Claude → Gemini → Claude with the id, name, arguments and image kept', async () => {
 		const first = await client.messages.create({
 			model: GEMINI_MODEL, max_tokens: 200, tools: [weatherTool],

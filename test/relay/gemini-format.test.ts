@@ -49,6 +49,24 @@ describe('the Gemini client format through the official @google/genai SDK', () =
 		expect(geminiEntry.quota).toBe(openAIEntry.quota)
 	})
 
+	test('a user turn\'s text parts and the system instruction\'s parts reach an OpenAI-format upstream one per line, while a model turn\'s parts are joined as they are', async () => {
+		await sdk.models.generateContent({
+			model: 'gpt-4o-mini',
+			contents: [
+				{ role: 'user', parts: [{ text: 'File a.txt: alpha' }, { text: 'What is in a.txt?' }] },
+				{ role: 'model', parts: [{ text: 'It says ' }, { text: 'alpha.' }] },
+				{ role: 'user', parts: [{ text: 'Thanks' }] },
+			],
+			config: { systemInstruction: { parts: [{ text: 'Be brief.' }, { text: 'Answer in French.' }] } },
+		})
+		expect(openAIUpstream.requests.at(-1)!.body.messages).toEqual([
+			{ role: 'system', content: 'Be brief.\nAnswer in French.' },
+			{ role: 'user', content: 'File a.txt: alpha\nWhat is in a.txt?' },
+			{ role: 'assistant', content: 'It says alpha.' },
+			{ role: 'user', content: 'Thanks' },
+		])
+	})
+
 	test('streams generateContentStream as alt=sse events ending with the finish reason and usage', async () => {
 		let text = ''
 		let last: any
@@ -130,6 +148,42 @@ describe('the Gemini client format through the official @google/genai SDK', () =
 		expect(JSON.parse(limited.message).error).toMatchObject({ code: 429, status: 'RESOURCE_EXHAUSTED' })
 	})
 
+	test('a Gemini upstream\'s 429 reaches a Gemini client in Google\'s shape with its RetryInfo, QuotaFailure and ErrorInfo, scrubbed of the channel\'s project, links and debugging', async () => {
+		geminiUpstream.fail('error-quota-exceeded.json', 429, 2)
+		const failure = await sdk.models.generateContent({ model: 'gemini-2.0-flash', contents: 'Hi' }).catch((error) => error)
+		expect(failure.status).toBe(429)
+		const { error } = JSON.parse(failure.message)
+		expect(error).toMatchObject({ code: 429, status: 'RESOURCE_EXHAUSTED' })
+		expect(error.message).toStartWith('You exceeded your current quota')
+		expect(error.details).toEqual([
+			{
+				'@type': 'type.googleapis.com/google.rpc.QuotaFailure',
+				violations: [{
+					quotaMetric: 'generativelanguage.googleapis.com/generate_content_free_tier_requests',
+					quotaId: 'GenerateRequestsPerMinutePerProjectPerModel-FreeTier',
+					quotaDimensions: { location: 'global', model: 'gemini-2.0-flash' },
+					quotaValue: '10',
+				}],
+			},
+			{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'RATE_LIMIT_EXCEEDED', domain: 'googleapis.com', metadata: { quota_limit_value: '10', service: 'generativelanguage.googleapis.com' } },
+			{ '@type': 'type.googleapis.com/google.rpc.LocalizedMessage', locale: 'en-US', message: 'Quota exceeded. For more information on this error, head to: ***.' },
+			{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '42.5s' },
+		])
+		expect(failure.message).not.toContain('123456789012')
+		// The same wait as Retry-After, for any client that reads the header.
+		const raw = await fetch(`${harness.baseUrl}/v1beta/models/gemini-2.0-flash:generateContent?key=${key}`, { method: 'POST', body: JSON.stringify({ contents: [{ parts: [{ text: 'Hi' }] }] }) })
+		expect(raw.status).toBe(429)
+		expect(raw.headers.get('retry-after')).toBe('43')
+		// The channel's own key refused (Gemini's 400 API_KEY_INVALID) is not the client's: its ErrorInfo stays out.
+		geminiUpstream.fail('error-invalid-key.json', 400, 1)
+		const invalid = await sdk.models.generateContent({ model: 'gemini-2.0-flash', contents: 'Hi' }).catch((error) => error)
+		expect(JSON.parse(invalid.message).error).toEqual({ code: 400, message: 'API key not valid. Please pass a valid API key.', status: 'INVALID_ARGUMENT' })
+		// Another upstream's Retry-After reaches a Gemini client as a RetryInfo.
+		openAIUpstream.setMode('status=429', 1)
+		const limited = await sdk.models.generateContent({ model: 'gpt-4o-mini', contents: 'Hi' }).catch((error) => error)
+		expect(JSON.parse(limited.message).error.details).toEqual([{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '1s' }])
+	})
+
 	const streamText = async (framing: '?alt=sse&' | '?', fault: string) => {
 		const answer = await fetch(`${harness.baseUrl}/v1beta/models/gpt-4o-mini:streamGenerateContent${framing}key=${key}`, {
 			method: 'POST',
@@ -159,6 +213,33 @@ describe('the Gemini client format through the official @google/genai SDK', () =
 		const unauthenticated = await fetch(`${harness.baseUrl}/v1beta/models/gpt-4o-mini:countTokens`, { method: 'POST', body: '{"contents":[]}' })
 		expect(unauthenticated.status).toBe(401)
 		expect((await unauthenticated.json()).error.status).toBe('UNAUTHENTICATED')
+	})
+
+	test('countTokens reports an image under IMAGE, audio under AUDIO and a PDF under DOCUMENT, the text under TEXT, adding up to the total', async () => {
+		const count = async (parts: object[]) => {
+			const response = await fetch(`${harness.baseUrl}/v1beta/models/gemini-2.0-flash:countTokens`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json', 'x-goog-api-key': key },
+				body: JSON.stringify({ contents: [{ role: 'user', parts }] }),
+			})
+			expect(response.status).toBe(200)
+			return await response.json() as { totalTokens: number; promptTokensDetails: { modality: string; tokenCount: number }[] }
+		}
+		const text = await count([{ text: 'What is in these?' }])
+		expect(text.promptTokensDetails).toEqual([{ modality: 'TEXT', tokenCount: text.totalTokens }])
+		const mixed = await count([
+			{ text: 'What is in these?' },
+			{ inlineData: { mimeType: 'image/png', data: 'iVBORw0KGgo=' } },
+			{ fileData: { mimeType: 'image/jpeg', fileUri: 'https://example.com/cat.jpg' } },
+			{ inlineData: { mimeType: 'audio/wav', data: 'UklGRg==' } },
+			{ inlineData: { mimeType: 'application/pdf', data: 'JVBERi0=' } },
+		])
+		const byModality = Object.fromEntries(mixed.promptTokensDetails.map((detail) => [detail.modality, detail.tokenCount]))
+		expect(Object.keys(byModality).sort()).toEqual(['AUDIO', 'DOCUMENT', 'IMAGE', 'TEXT'])
+		expect(byModality.TEXT).toBe(text.totalTokens)
+		expect(byModality.IMAGE).toBe(2 * byModality.AUDIO!)
+		expect(byModality.DOCUMENT).toBe(byModality.AUDIO)
+		expect(mixed.promptTokensDetails.reduce((sum, detail) => sum + detail.tokenCount, 0)).toBe(mixed.totalTokens)
 	})
 
 	test('models.list and models.get answer the caller\'s models in Gemini\'s shape, and an unknown one 404', async () => {

@@ -35,7 +35,7 @@ export async function countClaudeTokens(dependencies: Dependencies, relay: Relay
 	try {
 		const caller = await relay.authenticate(claudeKey(request.headers), clientAddress)
 		const succeeded = await relay.requestLimits.admit(caller)
-		const counted = Response.json({ input_tokens: await countRequestTokens(request, relay.bodyGate(caller), 'claude') })
+		const counted = Response.json({ input_tokens: (await countRequestTokens(request, relay.bodyGate(caller), 'claude')).tokens })
 		succeeded?.()
 		return counted
 	} catch (error) {

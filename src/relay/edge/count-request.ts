@@ -4,18 +4,19 @@
  * parses and counts it, so that however large the prompt, parsing it never holds the main thread.
  * Should the worker be unavailable, the same happens here.
  */
-import { countPrompt, countRequestOnWorker } from '@/billing/tokenizer'
+import { countPromptWithMedia, countRequestOnWorker, type PromptCount } from '@/billing/tokenizer'
 import { RelayError } from '../errors'
 import { countedPrompt, type CountedFormat } from '../formats/counted-prompts'
 import { type BodyGate, parseCallBody, readGatedBytes } from './read-body'
 
-export async function countRequestTokens(request: Request, gate: BodyGate, format: CountedFormat): Promise<number> {
+/** The prompt's whole count, and the part of it its media parts make (by kind). */
+export async function countRequestTokens(request: Request, gate: BodyGate, format: CountedFormat): Promise<PromptCount> {
 	const bytes = await readGatedBytes(request, gate)
 	const outcome = await countRequestOnWorker(format, bytes)
-	if (outcome === undefined) return countPrompt(countedPrompt(format, parseCallBody(bytes).value))
+	if (outcome === undefined) return countPromptWithMedia(countedPrompt(format, parseCallBody(bytes).value))
 	if ('refusal' in outcome) {
 		const { status, message, type, code } = outcome.refusal
 		throw new RelayError(status, message, type, code)
 	}
-	return outcome.count
+	return { tokens: outcome.count, media: outcome.media ?? {} }
 }

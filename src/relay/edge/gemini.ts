@@ -14,6 +14,7 @@ import { RelayError, relayFailure } from '../errors'
 import { canonicalRequestFromGemini, geminiClientFormat, isGeminiMethod } from '../formats/gemini/client'
 import { geminiErrorResponse } from '../formats/gemini/errors'
 import { geminiModel, modelIdOfName } from '../formats/gemini/models'
+import { geminiPromptTokensDetails } from '../formats/gemini/usage'
 import { resolveGroup } from '../routing/groups'
 import type { RelayServices } from '../services'
 import { countRequestTokens } from './count-request'
@@ -43,9 +44,9 @@ function decodedModel(text: string): string {
 async function countGeminiTokens(relay: RelayServices, request: Request, clientAddress: string, key: string): Promise<Response> {
 	const caller = await relay.authenticate(key, clientAddress)
 	const succeeded = await relay.requestLimits.admit(caller)
-	const totalTokens = await countRequestTokens(request, relay.bodyGate(caller), 'gemini')
+	const counted = await countRequestTokens(request, relay.bodyGate(caller), 'gemini')
 	succeeded?.()
-	return Response.json({ totalTokens, promptTokensDetails: [{ modality: 'TEXT', tokenCount: totalTokens }] })
+	return Response.json({ totalTokens: counted.tokens, promptTokensDetails: geminiPromptTokensDetails(counted) })
 }
 
 /**

@@ -79,7 +79,7 @@ async function countResponseTokens(dependencies: Dependencies, relay: RelayServi
 	try {
 		const caller = await relay.authenticate(bearerKey(request.headers), clientAddress)
 		const succeeded = await relay.requestLimits.admit(caller)
-		const counted = Response.json({ object: 'response.input_tokens', input_tokens: await countRequestTokens(request, relay.bodyGate(caller), 'responses') })
+		const counted = Response.json({ object: 'response.input_tokens', input_tokens: (await countRequestTokens(request, relay.bodyGate(caller), 'responses')).tokens })
 		succeeded?.()
 		return counted
 	} catch (error) {

@@ -10,8 +10,9 @@
  *   `RetryTimes` (at most `KEY_SWITCHES` such moves a call), then to another channel, which is;
  * - statuses that are the request's fault (400, 408, 413, 415, 422 — and 504/524: the upstream
  *   already spent the time) end the call at once;
- * - each key's health learns what it did (router/key-health.ts): 429, or 503 with `Retry-After`,
- *   cools the key; other such failures count toward a backoff; an answer clears them;
+ * - each key's health learns what it did (router/key-health.ts): 429, or 503 with `Retry-After`
+ *   (or a Google upstream's `RetryInfo`), cools the key; other such failures count toward a
+ *   backoff; an answer clears them;
  * - a key the upstream calls invalid or out of credit (401/403, a token service refusing it, an
  *   error matching `AutomaticDisableKeywords`) is auto-disabled when the channel's auto-ban is on
  *   (routing/channel-health.ts); a single-key channel with it.
@@ -27,9 +28,11 @@ import { RELAY_MESSAGES } from '@shared/messages/relay'
 import { UNREACHABLE } from '../call-metrics'
 import { RelayError, relayErrors, wordedRelayError } from '../errors'
 import { AdaptorFetchError } from '../providers/types'
+import { retryAfterMs } from '../router/key-health'
 import { disableReason } from '../routing/channel-health'
 import type { RoutableChannel } from '../routing/routing-table'
 import type { RelayServices } from '../services'
+import { googleErrorOf, retryAfterOf } from '../upstream/google-error'
 import { scrubSecrets, upstreamMessageOf } from '../upstream/messages'
 import { ChannelUnfitError, openUpstream, type OpenedUpstream } from '../upstream/open'
 import type { AffinityOutcome, CallAttempt, HeldCall } from './call'
@@ -76,15 +79,26 @@ export function mappedStatus(channel: RoutableChannel, status: number) {
 	return Number.isInteger(mapped) && mapped >= 100 && mapped <= 599 ? mapped : status
 }
 
-/** The error the client sees, and the upstream's own (scrubbed) message for the key's record. */
+/**
+ * The error the client sees, the upstream's own (scrubbed) message for the key's record, and how
+ * long the upstream asks to wait (its `Retry-After`, or a Google upstream's `RetryInfo`), for the
+ * key's cooldown. A 429 or 503 tells the client that wait as its `Retry-After` too, and a Google
+ * upstream's error details (made safe to show) reach a Gemini client.
+ */
 async function upstreamError(channel: RoutableChannel, key: string, response: OpenedResponse, status: number) {
 	const text = await response.text().then((body) => body.slice(0, ERROR_BODY_LIMIT), () => '')
-	const upstreamMessage = scrubSecrets(upstreamMessageOf(text) ?? `upstream error ${response.status}`, { ...channel, key })
+	const identity = { ...channel, key }
+	const upstreamMessage = scrubSecrets(upstreamMessageOf(text) ?? `upstream error ${response.status}`, identity)
+	const google = googleErrorOf(text, identity)
+	const retryAfter = response.headers.get('retry-after') ?? retryAfterOf(google) ?? null
 	// The upstream refusing the gateway's own credentials is not the client's key being wrong.
-	const error = status === 401 || status === 403
-		? credentialsRejected()
-		: new RelayError(status, upstreamMessage, status === TOO_MANY_REQUESTS ? 'rate_limit_error' : 'upstream_error', `upstream_${status}`)
-	return { error, upstreamMessage }
+	if (status === 401 || status === 403) return { error: credentialsRejected(), upstreamMessage, retryAfter }
+	const error = new RelayError(status, upstreamMessage, status === TOO_MANY_REQUESTS ? 'rate_limit_error' : 'upstream_error', `upstream_${status}`)
+	// A status the channel's mapping changed keeps Ferry's name for it; the details still say why.
+	if (google) error.google = status === response.status ? google : { details: google.details }
+	const wait = status === TOO_MANY_REQUESTS || status === SERVICE_UNAVAILABLE ? retryAfterMs(retryAfter, Date.now()) : undefined
+	if (wait !== undefined) error.retryAfterSeconds = wait / 1000
+	return { error, upstreamMessage, retryAfter }
 }
 
 /*
@@ -224,8 +238,8 @@ export async function send(dependencies: Dependencies, relay: RelayServices, cal
 		}
 		const status = mappedStatus(channel, response.status)
 		attempts.push({ channel: channel.id, key: target.keyIndex, outcome: status })
-		const { error, upstreamMessage } = await upstreamError(channel, target.key, response, status)
-		await keyRefused(dependencies, relay, target, status, upstreamMessage, response.headers.get('retry-after'))
+		const { error, upstreamMessage, retryAfter } = await upstreamError(channel, target.key, response, status)
+		await keyRefused(dependencies, relay, target, status, upstreamMessage, retryAfter)
 		lastError = error
 		if (NEVER_RETRY.has(status) || (submitsTask && !NOT_TAKEN_STATUSES.has(status))) break
 		stayOn = channel.id

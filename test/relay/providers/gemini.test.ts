@@ -60,6 +60,23 @@ describe('the Gemini provider (type 24)', () => {
 		expect(answer.usage).toMatchObject({ prompt_tokens: 1000, completion_tokens: 200, total_tokens: 1200, prompt_tokens_details: { cached_tokens: 200 }, completion_tokens_details: { reasoning_tokens: 50 } })
 	})
 
+	test('keeps the text parts of system messages as parts of their own and a tool result\'s text parts one per line, never run together', async () => {
+		await client.chat.completions.create({
+			model: 'gemini-2.0-flash',
+			messages: [
+				{ role: 'system', content: [{ type: 'text', text: 'You are terse.' }, { type: 'text', text: 'Answer in French.' }] },
+				{ role: 'developer', content: 'Never guess.' },
+				{ role: 'user', content: [{ type: 'text', text: 'File a.txt: alpha' }, { type: 'text', text: 'What is in a.txt?' }] },
+				{ role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'read', arguments: '{}' } }] },
+				{ role: 'tool', tool_call_id: 'call_1', content: [{ type: 'text', text: 'line one' }, { type: 'text', text: 'line two' }] },
+			],
+		})
+		const sent = upstream.requests.at(-1)!.body
+		expect(sent.systemInstruction).toEqual({ parts: [{ text: 'You are terse.' }, { text: 'Answer in French.' }, { text: 'Never guess.' }] })
+		expect(sent.contents[0]).toEqual({ role: 'user', parts: [{ text: 'File a.txt: alpha' }, { text: 'What is in a.txt?' }] })
+		expect(sent.contents[2].parts[0].functionResponse.response).toEqual({ content: 'line one\nline two' })
+	})
+
 	test('bills the call with the prompt, completion and cached tokens Gemini reported', async () => {
 		await client.chat.completions.create({ model: 'gemini-2.0-flash', messages: [{ role: 'user', content: 'Bill me' }] })
 		const entry = await lastLog()
@@ -166,6 +183,23 @@ describe('the Gemini provider (type 24)', () => {
 		const invalid = await client.chat.completions.create({ model: 'gemini-2.0-flash', messages: [{ role: 'user', content: 'Hi' }] }).catch((error) => error)
 		expect(invalid.status).toBe(400)
 		expect(invalid.error.message).toBe('API key not valid. Please pass a valid API key.')
+	})
+
+	test('a Gemini 429\'s RetryInfo becomes the OpenAI client\'s Retry-After, and cools the key that long', async () => {
+		// A channel of its own, whose key no earlier test cooled.
+		const options = harness.ferry.dependencies.options
+		await options.set('ModelRatio', JSON.stringify({ ...options.get('ModelRatio'), 'gemini-2.5-flash': 0.05 }))
+		const channelId = await harness.createChannel({ type: 24, key: GEMINI_KEY, base_url: upstream.url, models: 'gemini-2.5-flash' })
+		upstream.fail('error-quota-exceeded.json', 429, 1)
+		const failure = await client.chat.completions.create({ model: 'gemini-2.5-flash', messages: [{ role: 'user', content: 'Hi' }] }).catch((error) => error)
+		expect(failure.status).toBe(429)
+		expect(failure.headers.get('retry-after')).toBe('43')
+		expect(failure.error).toMatchObject({ type: 'rate_limit_error', code: 'upstream_429' })
+		expect(failure.error).not.toHaveProperty('details')
+		// A single-key channel's key is #0.
+		const until = harness.ferry.relay.keyHealth.coolingUntil({ channelId, keyIndex: 0 })
+		expect(until - Date.now()).toBeGreaterThan(40_000)
+		expect(until - Date.now()).toBeLessThanOrEqual(42_500)
 	})
 
 	test('answers 502 "the upstream rejected the channel credentials" when Gemini answers 401', async () => {

@@ -23,6 +23,7 @@ describe('midjourney-proxy\'s wire format', () => {
 		expect(readSubmit(200, text({ code: 1, description: 'ok', result: null }))).toMatchObject({ accepted: false, status: 400 })
 		expect(readSubmit(502, '<html>bad gateway</html>')).toMatchObject({ accepted: false, status: 502 })
 		expect(readSubmit(200, 'null')).toMatchObject({ accepted: false, status: 502 })
+		expect(readSubmit(200, text({ code: 1, description: 'ok', result: '17122054\u000091372143' }))).toMatchObject({ accepted: false, status: 502, code: 4 })
 	})
 
 	test('task lists are read with times in seconds, and Plus\'s CANCEL is a failure', () => {
@@ -132,6 +133,23 @@ for (const target of databaseTargets()) {
 			// The console words the line in its reader's language; the upstream's own words stay as sent.
 			const inChinese = await tasks.harness.ferry.call('GET', '/api/log/self?p=1&page_size=1', { as: tasks.alice, headers: { 'accept-language': 'zh-CN' } })
 			expect(inChinese.body.data.items[0].content).toBe(`上游拒绝了 mj_imagine 任务（May contains sensitive words），预扣的 ${PRICE.mj_imagine} 额度已退回`)
+		})
+
+		test('a submit the upstream takes under a task id with a NUL or control characters is answered 502 in midjourney-proxy\'s shape, its hold returned, and no task kept under that id', async () => {
+			for (const brokenId of ['1712205491372143\u0000abc', '17122054\u001b[31m91372143']) {
+				const before = await tasks.account(tasks.alice)
+				tasks.midjourney.answerNextSubmit('submit-success.json', 200, { result: brokenId })
+				const refused = await imagine(tasks.alice.key, { prompt: 'a broken id' })
+				expect(refused.status).toBe(502)
+				expect(refused.body).toEqual({ code: 4, description: 'the upstream answered a task id that is not usable (empty, too long, or with control characters)', result: null, properties: {} })
+				expect(await tasks.account(tasks.alice)).toEqual(before)
+				const { quotaHolds } = tasks.harness.ferry.store.tables
+				const [hold] = await tasks.harness.ferry.store.db.select().from(quotaHolds).where(eq(quotaHolds.userId, tasks.alice.userId)).orderBy(desc(quotaHolds.id)).limit(1)
+				expect(hold).toMatchObject({ state: 'voided', reason: 'upstream_refused', amount: PRICE.mj_imagine, charged: 0 })
+				const listed = await tasks.harness.ferry.call('GET', '/api/mj/self/', { as: tasks.alice })
+				expect(listed.body.data.items[0]).toMatchObject({ status: 'FAILURE', prompt: 'a broken id', mj_id: '' })
+				expect(JSON.stringify(listed.body)).not.toContain('91372143\\u')
+			}
 		})
 
 		test('a channel\'s status_code_mapping rewrites a refused submit\'s status: a 429 under {"429": "503"} answers 503, and its hold is returned', async () => {

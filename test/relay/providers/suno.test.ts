@@ -18,6 +18,7 @@ describe('the Suno API\'s wire format', () => {
 		expect(readSubmit(200, text(sunoFixture('submit-refused.json')))).toEqual({ accepted: false, status: 400, code: 'fail', description: 'Insufficient credits in the Suno account', properties: {} })
 		expect(readSubmit(401, text({ code: 'unauthorized', message: 'invalid key', data: null }))).toMatchObject({ accepted: false, status: 401, description: 'invalid key' })
 		expect(readSubmit(200, '<html>')).toMatchObject({ accepted: false, status: 502 })
+		expect(readSubmit(200, text({ ...sunoFixture('submit-success.json'), data: '736a6f88\u0000bd29' }))).toMatchObject({ accepted: false, status: 502, code: 'upstream_error' })
 	})
 
 	test('fetch answers are read in either case of status, with times in seconds or milliseconds', () => {

@@ -60,11 +60,20 @@ function partsOf(content: unknown): Json[] {
 	return blocksOf(content).map(blockToPart).filter((part): part is Json => part !== undefined)
 }
 
-/** Text stays a string when it is plain text, as most OpenAI upstreams expect. */
-function openAIContent(parts: Json[]): string | Json[] {
+/**
+ * Text stays a string when it is plain text, as most OpenAI upstreams expect: separate blocks one per
+ * line (`separator`), so that they do not run into each other.
+ */
+function openAIContent(parts: Json[], separator = '\n'): string | Json[] {
 	const plain = parts.every((part) => part.type === 'text' && part.cache_control === undefined)
-	return plain ? parts.map((part) => part.text as string).join('') : parts
+	return plain ? parts.map((part) => part.text as string).filter(Boolean).join(separator) : parts
 }
+
+/**
+ * An assistant turn's text blocks are pieces of one answer (text split around citations): joined as
+ * they are, as the answer reads.
+ */
+const ANSWER_PIECES = ''
 
 function toolResultExtras(block: Json): MessageExtras {
 	return {
@@ -104,7 +113,7 @@ function assistantMessages(content: unknown, messages: MessagesWithExtras) {
 		}
 	}
 	if (parts.length === 0 && toolCalls.length === 0 && thinking.length === 0) return
-	const message: Json = { role: 'assistant', content: parts.length > 0 ? openAIContent(parts) : null }
+	const message: Json = { role: 'assistant', content: parts.length > 0 ? openAIContent(parts, ANSWER_PIECES) : null }
 	if (toolCalls.length > 0) message.tool_calls = toolCalls
 	messages.push(message, { thinking: thinking.length > 0 ? thinking : undefined })
 }

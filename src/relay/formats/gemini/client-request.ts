@@ -14,10 +14,15 @@ type Body = Record<string, unknown>
 
 const CALL_ID_LENGTH = 24
 
+/**
+ * A user turn's parts: text alone is one string (as most OpenAI upstreams expect), its parts one per
+ * line — separate parts are separate blocks (a file, then a question) and must not run together;
+ * with media, a list of parts as they came.
+ */
 function userContent(parts: GeminiPart[]): string | unknown[] | undefined {
 	const media = parts.some((part) => imageUrlFromGeminiPart(part) !== undefined)
 	if (!media) {
-		const text = parts.map((part) => part.text ?? '').join('')
+		const text = parts.filter((part) => part.text).map((part) => part.text).join('\n')
 		return text || undefined
 	}
 	return parts.flatMap((part): Record<string, unknown>[] => {
@@ -35,6 +40,8 @@ function messagesOf(contents: GeminiContent[]): Body[] {
 		const parts = content.parts ?? []
 		if (content.role === 'model') {
 			waiting = new Map()
+			// A model turn's text parts are pieces of one answer (a streamed answer's chunks, text split
+			// around thought signatures): joined as they are, as Google's SDKs read a turn's text.
 			const text = parts.filter((part) => typeof part.text === 'string' && !part.thought).map((part) => part.text).join('')
 			const reasoning = parts.filter((part) => typeof part.text === 'string' && part.thought).map((part) => part.text).join('')
 			const toolCalls = parts.filter((part) => part.functionCall).map((part) => {
@@ -137,7 +144,7 @@ function checkChatShape(gemini: Body) {
 function systemText(instruction: unknown): string {
 	if (typeof instruction === 'string') return instruction
 	if (!isObject(instruction)) return ''
-	return ((instruction as GeminiContent).parts ?? []).map((part) => part.text ?? '').join('\n')
+	return ((instruction as GeminiContent).parts ?? []).filter((part) => part.text).map((part) => part.text).join('\n')
 }
 
 export function openAIChatFromGemini(request: unknown, model: string, stream: boolean): Body {

@@ -3,7 +3,27 @@
  * prompt; Gemini counts a thinking model's thoughts apart from the answer, OpenAI inside the
  * completion (as reasoning tokens).
  */
+import { MEDIA_KINDS, type MediaKind, type PromptCount } from '@/billing/tokenizer'
 import type { GeminiUsageMetadata } from './types'
+
+/** Google's `Modality` names (a `ModalityTokenCount`'s `modality`) of the media kinds a count tells apart. */
+const MODALITIES: Record<MediaKind, string> = { image: 'IMAGE', audio: 'AUDIO', video: 'VIDEO', document: 'DOCUMENT' }
+
+/**
+ * A count's `promptTokensDetails`, as `countTokens` answers it: each media kind's tokens under its
+ * modality, the rest (the text, and the messages' framing) under TEXT.
+ */
+export function geminiPromptTokensDetails({ tokens, media }: PromptCount): { modality: string; tokenCount: number }[] {
+	let text = tokens
+	const details: { modality: string; tokenCount: number }[] = []
+	for (const kind of MEDIA_KINDS) {
+		const count = media[kind]
+		if (!count) continue
+		text -= count
+		details.push({ modality: MODALITIES[kind], tokenCount: count })
+	}
+	return [{ modality: 'TEXT', tokenCount: Math.max(0, text) }, ...details]
+}
 
 interface OpenAIUsageObject {
 	prompt_tokens: number

@@ -34,10 +34,18 @@ const SIGNATURE_REQUIRED = /^gemini-3/
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
 
+/** The text parts of a content, one per line: separate blocks must not run into each other. */
 function textOf(content: unknown): string {
 	if (typeof content === 'string') return content
 	if (!Array.isArray(content)) return ''
-	return content.map((part) => (isObject(part) && typeof part.text === 'string' ? part.text : '')).join('')
+	return content.filter((part) => isObject(part) && typeof part.text === 'string' && part.text).map((part) => part.text).join('\n')
+}
+
+/** A system message's text parts, each kept as a part of its own, as Gemini's `systemInstruction` allows. */
+function textPartsOf(content: unknown): GeminiPart[] {
+	if (typeof content === 'string') return content ? [{ text: content }] : []
+	if (!Array.isArray(content)) return []
+	return content.filter((part) => isObject(part) && typeof part.text === 'string' && part.text).map((part) => ({ text: part.text as string }))
 }
 
 function partsOf(content: unknown): GeminiPart[] {
@@ -85,8 +93,8 @@ function functionResponse(content: unknown): Record<string, unknown> {
 	return { content: text }
 }
 
-function contentsOf(messages: OpenAIMessage[], signatureRequired: boolean): { contents: GeminiContent[]; system: string[] } {
-	const system: string[] = []
+function contentsOf(messages: OpenAIMessage[], signatureRequired: boolean): { contents: GeminiContent[]; system: GeminiPart[] } {
+	const system: GeminiPart[] = []
 	const contents: GeminiContent[] = []
 	const toolNames = new Map<string, string>()
 	const append = (role: string, parts: GeminiPart[]) => {
@@ -102,7 +110,7 @@ function contentsOf(messages: OpenAIMessage[], signatureRequired: boolean): { co
 		switch (message.role) {
 			case 'system':
 			case 'developer':
-				system.push(textOf(message.content))
+				system.push(...textPartsOf(message.content))
 				break
 			case 'assistant': {
 				const parts = partsOf(message.content)
@@ -188,10 +196,9 @@ export function geminiRequestFromOpenAI(body: Body, extras: RequestExtras = NO_E
 	const messages = (Array.isArray(body.messages) ? body.messages : []) as OpenAIMessage[]
 	const { contents, system } = contentsOf(messages, SIGNATURE_REQUIRED.test(String(body.model ?? '')))
 	const generationConfig = generationConfigOf(body, extras)
-	const systemText = system.filter(Boolean).join('\n')
 	return {
 		contents,
-		...(systemText ? { systemInstruction: { parts: [{ text: systemText }] } } : {}),
+		...(system.length > 0 ? { systemInstruction: { parts: system } } : {}),
 		...toolsOf(body),
 		...(generationConfig ? { generationConfig } : {}),
 	}

@@ -5,7 +5,7 @@
  */
 import { MJ_ACCEPTED_CODES, TASK_STATUS } from '@shared/task-constants'
 import type { TaskSubmitOutcome, UpstreamChannel, UpstreamRequest, UpstreamTaskState } from '../types'
-import { answeredWithoutTask, bareKey, jsonText, objectOr, parseAnswer, submitAnswerObject, textOf, unixSeconds } from '../shared/task-wire'
+import { answeredUnusableId, answeredWithoutTask, bareKey, jsonText, objectOr, parseAnswer, submitAnswerObject, textOf, unixSeconds, usableTaskId } from '../shared/task-wire'
 import { isObject } from '../../formats/json'
 
 /** midjourney-proxy's code for a request it found invalid; what a refusal without a code is given. */
@@ -32,8 +32,9 @@ export function fetchRequest(channel: UpstreamChannel, ids: readonly string[]): 
 }
 
 /**
- * Accepted: a 2xx answer with code 1, 21 or 22 and a task id in `result` (a number in some
- * deployments), or for an upload the list of uploaded addresses. Anything else is a refusal: its HTTP status when that is an error, else 400 for
+ * Accepted: a 2xx answer with code 1, 21 or 22 and a usable task id in `result` (a number in some
+ * deployments), or for an upload the list of uploaded addresses; such an answer whose id is not
+ * usable (`usableTaskId`) is refused as a 502. Anything else is a refusal: its HTTP status when that is an error, else 400 for
  * midjourney-proxy's own refusals (banned prompt, full queue…), with its description.
  */
 export function readSubmit(status: number, text: string): TaskSubmitOutcome {
@@ -42,9 +43,10 @@ export function readSubmit(status: number, text: string): TaskSubmitOutcome {
 	const code = typeof answer.code === 'number' ? answer.code : Number(answer.code)
 	const description = textOf(answer.description)
 	const properties = objectOr(answer.properties)
-	const upstreamId = textOf(answer.result).trim()
 	const taken = status >= 200 && status < 300 && MJ_ACCEPTED_CODES.includes(code)
+	const upstreamId = usableTaskId(answer.result)
 	if (taken && upstreamId) return { accepted: true, upstreamId, code, description, properties }
+	if (taken && typeof answer.result === 'string' && answer.result.trim()) return answeredUnusableId(VALIDATION_ERROR)
 	// `upload-discord-images` answers the uploaded files' addresses instead of a task id.
 	const uploads = Array.isArray(answer.result) ? answer.result.filter((entry): entry is string => typeof entry === 'string' && entry !== '') : []
 	if (taken && uploads.length > 0) return { accepted: true, upstreamId: '', uploads, code, description, properties }
@@ -59,7 +61,8 @@ function taskStatus(value: unknown): string {
 export function readTask(task: Record<string, unknown>): UpstreamTaskState {
 	const status = taskStatus(task.status)
 	return {
-		id: textOf(task.id),
+		// An id no submit was accepted under matches no task: the entry is left out.
+		id: usableTaskId(task.id) ?? '',
 		status,
 		progress: textOf(task.progress),
 		failReason: textOf(task.failReason) || (textOf(task.status).toUpperCase() === CANCELLED ? 'the upstream cancelled the task' : ''),

@@ -20,6 +20,27 @@ export function textOf(value: unknown): string {
 	return ''
 }
 
+/** Longer than any deployment's ids (midjourney-proxy's are digits, Suno's UUIDs). */
+const TASK_ID_LIMIT = 256
+/** C0 control characters (NUL among them) and DEL. */
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/
+
+/**
+ * A task id as the upstream wrote it (text, or a number's digits, trimmed), or undefined when it is
+ * none or not usable: a control character (NUL, which Postgres cannot store), a lone surrogate or
+ * a length past any deployment's. Such an id is not cleaned: a cleaned id is not the upstream's, so
+ * polling by it would find nothing and the task would never finish; the submit is refused instead.
+ */
+export function usableTaskId(value: unknown): string | undefined {
+	const id = textOf(value).trim()
+	return id && id.length <= TASK_ID_LIMIT && !CONTROL_CHARACTER.test(id) && id.isWellFormed() ? id : undefined
+}
+
+/** The refusal of a submit the upstream took under an id Ferry cannot use (`usableTaskId`): the hold goes back. */
+export function answeredUnusableId(code: number | string): TaskSubmitOutcome {
+	return { accepted: false, status: BAD_GATEWAY, code, description: 'the upstream answered a task id that is not usable (empty, too long, or with control characters)', properties: {} }
+}
+
 /** A JSON value kept as text for storage; '' when absent. */
 export function jsonText(value: unknown): string {
 	return value === undefined || value === null ? '' : JSON.stringify(value)

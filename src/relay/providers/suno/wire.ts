@@ -4,7 +4,7 @@
  * start_time, finish_time, progress, data}]}`.
  */
 import type { TaskSubmitOutcome, UpstreamChannel, UpstreamRequest, UpstreamTaskState } from '../types'
-import { answeredWithoutTask, bareKey, jsonText, parseAnswer, submitAnswerObject, textOf, unixSeconds } from '../shared/task-wire'
+import { answeredUnusableId, answeredWithoutTask, bareKey, jsonText, parseAnswer, submitAnswerObject, textOf, unixSeconds, usableTaskId } from '../shared/task-wire'
 import { isObject } from '../../formats/json'
 
 const SUCCESS_CODE = 'success'
@@ -24,11 +24,11 @@ export function readSubmit(status: number, text: string): TaskSubmitOutcome {
 	const answer = submitAnswerObject(text)
 	if (!answer) return answeredWithoutTask(status, 'upstream_error')
 	const code = textOf(answer.code)
-	const upstreamId = textOf(answer.data).trim()
+	const upstreamId = usableTaskId(answer.data)
 	const description = textOf(answer.message) || textOf(answer.msg)
-	if (status >= 200 && status < 300 && code === SUCCESS_CODE && upstreamId) {
-		return { accepted: true, upstreamId, code: 1, description, properties: {} }
-	}
+	const taken = status >= 200 && status < 300 && code === SUCCESS_CODE
+	if (taken && upstreamId) return { accepted: true, upstreamId, code: 1, description, properties: {} }
+	if (taken && textOf(answer.data).trim()) return answeredUnusableId('upstream_error')
 	return { accepted: false, status: status >= 400 ? status : BAD_REQUEST, code: code || 'upstream_error', description: description || `the upstream refused the task (code ${code || 'none'})`, properties: {} }
 }
 
@@ -40,7 +40,7 @@ export function readFetch(text: string): UpstreamTaskState[] {
 	if (!isObject(answer) || !Array.isArray(answer.data)) throw new SyntaxError('the upstream\'s task list has no data array')
 	if (textOf(answer.code) !== SUCCESS_CODE) throw new SyntaxError(`the upstream's task list answered ${textOf(answer.code) || 'no code'}`)
 	return answer.data.filter(isObject).map((task): UpstreamTaskState => ({
-		id: textOf(task.task_id),
+		id: usableTaskId(task.task_id) ?? '',
 		status: taskStatus(task.status),
 		progress: textOf(task.progress),
 		failReason: textOf(task.fail_reason),
