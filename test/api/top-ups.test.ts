@@ -190,7 +190,7 @@ for (const target of databaseTargets()) {
 				expect(form.sign).toBe(epaySign(form, epay.merchantKey))
 				expect(JSON.stringify(answer.body)).not.toContain(epay.merchantKey)
 				const [order] = await topUpRows()
-				expect(order).toMatchObject({ userId: alice.userId, amount: 10, money: 73, tradeNo: form.out_trade_no, paymentMethod: 'wxpay', status: TOP_UP_STATUS.pending, completeTime: 0 })
+				expect(order).toMatchObject({ userId: alice.userId, amount: 10, money: 73, quota: 10 * 500_000, tradeNo: form.out_trade_no, paymentMethod: 'wxpay', status: TOP_UP_STATUS.pending, completeTime: 0 })
 			})
 
 			test('gives every order its own trade number', async () => {
@@ -268,6 +268,54 @@ for (const target of databaseTargets()) {
 				expect(order.fields.money).toBe('58.40')
 				expect((await epay.notify(order)).text).toBe('success')
 				expect(await quotaOf(alice)).toBe(4 * 500_000)
+			})
+
+			test('credits the quota the order promised when it was opened, once, though QuotaPerUnit and the prices changed before the notify', async () => {
+				await enableEpay()
+				const order = await payAndSubmit(alice, { amount: 10, payment_method: 'alipay' })
+				const promised = 10 * 500_000
+				expect((await topUpRows())[0]!.quota).toBe(promised)
+				// The admin reprices while the payer is at the payment service.
+				await setOption('QuotaPerUnit', '1000000')
+				await setOption('Price', '1')
+				await setOption('TopupGroupRatio', '{"default":3}')
+
+				expect(await epay.notify(order)).toEqual({ status: 200, text: 'success' })
+				expect(await quotaOf(alice)).toBe(promised)
+				for (let replay = 0; replay < 5; replay++) expect((await epay.notify(order, { method: replay % 2 ? 'POST' : 'GET' })).text).toBe('success')
+				const concurrent = await Promise.all(Array.from({ length: 6 }, (_, index) => epay.notify(order, { method: index % 2 ? 'POST' : 'GET' })))
+				expect(concurrent.map((reply) => reply.text)).toEqual(Array(6).fill('success'))
+
+				expect(await quotaOf(alice)).toBe(promised)
+				const logs = await topUpLogs(alice.userId)
+				expect(logs).toHaveLength(1)
+				expect(logs[0]).toMatchObject({ quota: promised })
+				expect(await auditLedger(ferry.store)).toEqual([])
+			})
+
+			test('credits concurrent first notifies of an order opened before a QuotaPerUnit change exactly once, at the promised quota', async () => {
+				await enableEpay()
+				await setOption('DisplayInCurrencyEnabled', 'false')
+				const order = await payAndSubmit(alice, { amount: 1_500_000, payment_method: 'wxpay' })
+				await setOption('QuotaPerUnit', '250000')
+				const replies = await Promise.all(Array.from({ length: 10 }, (_, index) => epay.notify(order, { method: index % 2 ? 'POST' : 'GET' })))
+				expect(replies.map((reply) => reply.text)).toEqual(Array(10).fill('success'))
+				expect(await quotaOf(alice)).toBe(1_500_000)
+				expect(await topUpLogs(alice.userId)).toHaveLength(1)
+				expect(await auditLedger(ferry.store)).toEqual([])
+			})
+
+			test('credits an order recorded without its promised quota (opened before Ferry recorded it) at today\'s QuotaPerUnit, once', async () => {
+				await enableEpay()
+				const order = await payAndSubmit(alice, { amount: 2, payment_method: 'alipay' })
+				const { topUps } = ferry.store.tables
+				await ferry.store.db.update(topUps).set({ quota: null }).where(eq(topUps.tradeNo, order.fields.out_trade_no!))
+				await setOption('QuotaPerUnit', '600000')
+				expect((await epay.notify(order)).text).toBe('success')
+				expect((await epay.notify(order)).text).toBe('success')
+				expect(await quotaOf(alice)).toBe(2 * 600_000)
+				expect(await topUpLogs(alice.userId)).toHaveLength(1)
+				expect(await auditLedger(ferry.store)).toEqual([])
 			})
 
 			test('leaves an order pending when only refused notifies arrived', async () => {
