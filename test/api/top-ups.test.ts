@@ -4,6 +4,8 @@ import { LOG_TYPE } from '@shared/log'
 import { TOP_UP_MESSAGES, TOP_UP_STATUS } from '@shared/top-up'
 import { epayOrderForm, epaySign, epaySigningText, hasValidEpaySignature } from '@/api/top-ups/epay'
 import { auditLedger } from '@/billing/audit'
+import { MONEY_LIMIT } from '@/api/plugins/money-limit'
+import { createMemoryRateLimiter } from '@/lib/rate-limiter'
 import { createTestApp, type Caller, type TestApp } from '../helpers/app'
 import { databaseTargets } from '../helpers/database'
 import { startFakeEpay, type FakeEpay, type ReceivedOrder } from '../helpers/fake-epay'
@@ -46,9 +48,12 @@ for (const target of databaseTargets()) {
 		let alice: Caller
 		let epay: FakeEpay
 		let baseUrl: string
+		/** The rate limiter's clock, in milliseconds: a test moves it to end a window. */
+		let limiterTime: number
 
 		beforeEach(async () => {
-			ferry = await createTestApp(target)
+			limiterTime = 1_000_000
+			ferry = await createTestApp(target, { rateLimiter: createMemoryRateLimiter(() => limiterTime) })
 			root = await ferry.loginRoot()
 			alice = await ferry.createUser('alice')
 			// The fake epay calls Ferry's notify URL over loopback HTTP, as the real service would.
@@ -359,6 +364,50 @@ for (const target of databaseTargets()) {
 				await setOption('EpayKey', '')
 				expect((await epay.notify(order)).text).toBe('fail')
 				expect(await quotaOf(alice)).toBe(0)
+			})
+		})
+
+		describe('the money calls\' limit', () => {
+			test('refuses a user\'s money calls past the limit with a 429 in the caller\'s language, for every money call, until the window ends', async () => {
+				await enableEpay()
+				const bob = await ferry.createUser('bob')
+				const { limit, windowSeconds } = MONEY_LIMIT
+				// Opening orders and failed redemptions count alike, in one window per user.
+				for (let index = 0; index < limit; index++) {
+					const answer = index % 2
+						? await pay(alice, { amount: 1, payment_method: 'alipay' })
+						: await ferry.call('POST', '/api/user/topup', { as: alice, body: { key: 'no-such-code' } })
+					expect(answer.status).toBe(200)
+				}
+				const refused = await pay(alice, { amount: 1, payment_method: 'alipay' })
+				expect(refused.status).toBe(429)
+				expect(refused.body).toEqual({ success: false, message: `too many top-ups, payments and redemptions (at most ${limit} every ${windowSeconds / 60} minutes), try later` })
+				const chinese = await ferry.call('POST', '/api/user/topup', { as: alice, body: { key: 'no-such-code' }, headers: { 'accept-language': 'zh-CN' } })
+				expect(chinese.status).toBe(429)
+				expect(chinese.body).toEqual({ success: false, message: `充值、支付与兑换操作过于频繁（每 ${windowSeconds / 60} 分钟最多 ${limit} 次），请稍后再试` })
+				for (const [path, body] of [['/api/plan/1/pay', { payment_method: 'alipay' }], ['/api/plan/1/purchase', undefined], ['/api/user/aff_transfer', { quota: 500_000 }]] as const) {
+					expect((await ferry.call('POST', path, { as: alice, body })).status).toBe(429)
+				}
+				expect(await topUpRows()).toHaveLength(limit / 2)
+
+				// Other users, and alice's calls that move no money, are not limited.
+				expect((await pay(bob, { amount: 1, payment_method: 'alipay' })).body.success).toBe(true)
+				expect((await amount(alice, { amount: 1 })).body.success).toBe(true)
+				expect((await ferry.call('GET', '/api/user/topup/self', { as: alice })).status).toBe(200)
+
+				// The refusals counted too, so the window is still spent a second before it ends; then it starts over.
+				limiterTime += windowSeconds * 1000 - 1000
+				expect((await pay(alice, { amount: 1, payment_method: 'alipay' })).status).toBe(429)
+				limiterTime += 1000
+				expect((await pay(alice, { amount: 1, payment_method: 'alipay' })).body.success).toBe(true)
+				expect(await topUpRows()).toHaveLength(limit / 2 + 2)
+			})
+
+			test('does not limit the payment service\'s notify calls', async () => {
+				await enableEpay()
+				const order = await payAndSubmit(alice, { amount: 1, payment_method: 'alipay' })
+				for (let index = 0; index < MONEY_LIMIT.limit + 5; index++) expect((await epay.notify(order)).text).toBe('success')
+				expect(await quotaOf(alice)).toBe(500_000)
 			})
 		})
 
