@@ -14,6 +14,7 @@ import migration10 from './0010_token_response_cache.sql' with { type: 'text' }
 import migration11 from './0011_plans_limits_costs.sql' with { type: 'text' }
 import migration12 from './0012_kept_responses.sql' with { type: 'text' }
 import migration13 from './0013_one_tasks_table.sql' with { type: 'text' }
+import migration14 from './0014_top_up_quota.sql' with { type: 'text' }
 
 export default {
 	journal,
@@ -32,5 +33,6 @@ export default {
 		'0011_plans_limits_costs': migration11,
 		'0012_kept_responses': migration12,
 		'0013_one_tasks_table': migration13,
+		'0014_top_up_quota': migration14,
 	} as Record<string, string>,
 }

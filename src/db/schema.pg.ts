@@ -260,6 +260,11 @@ export const topUps = pgTable('top_ups', {
 	status: text('status').notNull().default('pending'),
 	/** An order for this plan (its id) rather than for quota; 0: a top-up. */
 	planId: bigint('plan_id', { mode: 'number' }).notNull().default(0),
+	/**
+	 * The quota a top-up order promised when it was opened, credited as it is by the payment's
+	 * notify whatever the options say by then; null on orders opened before it was recorded.
+	 */
+	quota: bigint('quota', { mode: 'number' }),
 }, (table) => [
 	uniqueIndex('top_ups_trade_no_unique').on(table.tradeNo),
 	index('top_ups_user_id_index').on(table.userId),

@@ -4,6 +4,8 @@ import { LOG_TYPE } from '@shared/log'
 import { TOP_UP_MESSAGES, TOP_UP_STATUS } from '@shared/top-up'
 import { epayOrderForm, epaySign, epaySigningText, hasValidEpaySignature } from '@/api/top-ups/epay'
 import { auditLedger } from '@/billing/audit'
+import { MONEY_LIMIT } from '@/api/plugins/money-limit'
+import { createMemoryRateLimiter } from '@/lib/rate-limiter'
 import { createTestApp, type Caller, type TestApp } from '../helpers/app'
 import { databaseTargets } from '../helpers/database'
 import { startFakeEpay, type FakeEpay, type ReceivedOrder } from '../helpers/fake-epay'
@@ -46,9 +48,12 @@ for (const target of databaseTargets()) {
 		let alice: Caller
 		let epay: FakeEpay
 		let baseUrl: string
+		/** The rate limiter's clock, in milliseconds: a test moves it to end a window. */
+		let limiterTime: number
 
 		beforeEach(async () => {
-			ferry = await createTestApp(target)
+			limiterTime = 1_000_000
+			ferry = await createTestApp(target, { rateLimiter: createMemoryRateLimiter(() => limiterTime) })
 			root = await ferry.loginRoot()
 			alice = await ferry.createUser('alice')
 			// The fake epay calls Ferry's notify URL over loopback HTTP, as the real service would.
@@ -190,7 +195,7 @@ for (const target of databaseTargets()) {
 				expect(form.sign).toBe(epaySign(form, epay.merchantKey))
 				expect(JSON.stringify(answer.body)).not.toContain(epay.merchantKey)
 				const [order] = await topUpRows()
-				expect(order).toMatchObject({ userId: alice.userId, amount: 10, money: 73, tradeNo: form.out_trade_no, paymentMethod: 'wxpay', status: TOP_UP_STATUS.pending, completeTime: 0 })
+				expect(order).toMatchObject({ userId: alice.userId, amount: 10, money: 73, quota: 10 * 500_000, tradeNo: form.out_trade_no, paymentMethod: 'wxpay', status: TOP_UP_STATUS.pending, completeTime: 0 })
 			})
 
 			test('gives every order its own trade number', async () => {
@@ -270,6 +275,54 @@ for (const target of databaseTargets()) {
 				expect(await quotaOf(alice)).toBe(4 * 500_000)
 			})
 
+			test('credits the quota the order promised when it was opened, once, though QuotaPerUnit and the prices changed before the notify', async () => {
+				await enableEpay()
+				const order = await payAndSubmit(alice, { amount: 10, payment_method: 'alipay' })
+				const promised = 10 * 500_000
+				expect((await topUpRows())[0]!.quota).toBe(promised)
+				// The admin reprices while the payer is at the payment service.
+				await setOption('QuotaPerUnit', '1000000')
+				await setOption('Price', '1')
+				await setOption('TopupGroupRatio', '{"default":3}')
+
+				expect(await epay.notify(order)).toEqual({ status: 200, text: 'success' })
+				expect(await quotaOf(alice)).toBe(promised)
+				for (let replay = 0; replay < 5; replay++) expect((await epay.notify(order, { method: replay % 2 ? 'POST' : 'GET' })).text).toBe('success')
+				const concurrent = await Promise.all(Array.from({ length: 6 }, (_, index) => epay.notify(order, { method: index % 2 ? 'POST' : 'GET' })))
+				expect(concurrent.map((reply) => reply.text)).toEqual(Array(6).fill('success'))
+
+				expect(await quotaOf(alice)).toBe(promised)
+				const logs = await topUpLogs(alice.userId)
+				expect(logs).toHaveLength(1)
+				expect(logs[0]).toMatchObject({ quota: promised })
+				expect(await auditLedger(ferry.store)).toEqual([])
+			})
+
+			test('credits concurrent first notifies of an order opened before a QuotaPerUnit change exactly once, at the promised quota', async () => {
+				await enableEpay()
+				await setOption('DisplayInCurrencyEnabled', 'false')
+				const order = await payAndSubmit(alice, { amount: 1_500_000, payment_method: 'wxpay' })
+				await setOption('QuotaPerUnit', '250000')
+				const replies = await Promise.all(Array.from({ length: 10 }, (_, index) => epay.notify(order, { method: index % 2 ? 'POST' : 'GET' })))
+				expect(replies.map((reply) => reply.text)).toEqual(Array(10).fill('success'))
+				expect(await quotaOf(alice)).toBe(1_500_000)
+				expect(await topUpLogs(alice.userId)).toHaveLength(1)
+				expect(await auditLedger(ferry.store)).toEqual([])
+			})
+
+			test('credits an order recorded without its promised quota (opened before Ferry recorded it) at today\'s QuotaPerUnit, once', async () => {
+				await enableEpay()
+				const order = await payAndSubmit(alice, { amount: 2, payment_method: 'alipay' })
+				const { topUps } = ferry.store.tables
+				await ferry.store.db.update(topUps).set({ quota: null }).where(eq(topUps.tradeNo, order.fields.out_trade_no!))
+				await setOption('QuotaPerUnit', '600000')
+				expect((await epay.notify(order)).text).toBe('success')
+				expect((await epay.notify(order)).text).toBe('success')
+				expect(await quotaOf(alice)).toBe(2 * 600_000)
+				expect(await topUpLogs(alice.userId)).toHaveLength(1)
+				expect(await auditLedger(ferry.store)).toEqual([])
+			})
+
 			test('leaves an order pending when only refused notifies arrived', async () => {
 				await enableEpay()
 				const order = await payAndSubmit(alice, { amount: 2, payment_method: 'alipay' })
@@ -311,6 +364,50 @@ for (const target of databaseTargets()) {
 				await setOption('EpayKey', '')
 				expect((await epay.notify(order)).text).toBe('fail')
 				expect(await quotaOf(alice)).toBe(0)
+			})
+		})
+
+		describe('the money calls\' limit', () => {
+			test('refuses a user\'s money calls past the limit with a 429 in the caller\'s language, for every money call, until the window ends', async () => {
+				await enableEpay()
+				const bob = await ferry.createUser('bob')
+				const { limit, windowSeconds } = MONEY_LIMIT
+				// Opening orders and failed redemptions count alike, in one window per user.
+				for (let index = 0; index < limit; index++) {
+					const answer = index % 2
+						? await pay(alice, { amount: 1, payment_method: 'alipay' })
+						: await ferry.call('POST', '/api/user/topup', { as: alice, body: { key: 'no-such-code' } })
+					expect(answer.status).toBe(200)
+				}
+				const refused = await pay(alice, { amount: 1, payment_method: 'alipay' })
+				expect(refused.status).toBe(429)
+				expect(refused.body).toEqual({ success: false, message: `too many top-ups, payments and redemptions (at most ${limit} every ${windowSeconds / 60} minutes), try later` })
+				const chinese = await ferry.call('POST', '/api/user/topup', { as: alice, body: { key: 'no-such-code' }, headers: { 'accept-language': 'zh-CN' } })
+				expect(chinese.status).toBe(429)
+				expect(chinese.body).toEqual({ success: false, message: `充值、支付与兑换操作过于频繁（每 ${windowSeconds / 60} 分钟最多 ${limit} 次），请稍后再试` })
+				for (const [path, body] of [['/api/plan/1/pay', { payment_method: 'alipay' }], ['/api/plan/1/purchase', undefined], ['/api/user/aff_transfer', { quota: 500_000 }]] as const) {
+					expect((await ferry.call('POST', path, { as: alice, body })).status).toBe(429)
+				}
+				expect(await topUpRows()).toHaveLength(limit / 2)
+
+				// Other users, and alice's calls that move no money, are not limited.
+				expect((await pay(bob, { amount: 1, payment_method: 'alipay' })).body.success).toBe(true)
+				expect((await amount(alice, { amount: 1 })).body.success).toBe(true)
+				expect((await ferry.call('GET', '/api/user/topup/self', { as: alice })).status).toBe(200)
+
+				// The refusals counted too, so the window is still spent a second before it ends; then it starts over.
+				limiterTime += windowSeconds * 1000 - 1000
+				expect((await pay(alice, { amount: 1, payment_method: 'alipay' })).status).toBe(429)
+				limiterTime += 1000
+				expect((await pay(alice, { amount: 1, payment_method: 'alipay' })).body.success).toBe(true)
+				expect(await topUpRows()).toHaveLength(limit / 2 + 2)
+			})
+
+			test('does not limit the payment service\'s notify calls', async () => {
+				await enableEpay()
+				const order = await payAndSubmit(alice, { amount: 1, payment_method: 'alipay' })
+				for (let index = 0; index < MONEY_LIMIT.limit + 5; index++) expect((await epay.notify(order)).text).toBe('success')
+				expect(await quotaOf(alice)).toBe(500_000)
 			})
 		})
 

@@ -11,6 +11,7 @@ import { USER_STATUS } from '@shared/user'
 import type { Dependencies } from '@/dependencies'
 import { ApiError, forbidden, notFound, unauthorized } from '../errors'
 import { ACCESS_ROLE, accessFor } from '../route-policy'
+import { enforceMoneyLimit, isMoneyRoute } from './money-limit'
 import { sessionUser } from '@/auth/session-user'
 import type { UserRecord } from '@/db/stores/users'
 
@@ -40,7 +41,8 @@ async function authenticate(dependencies: Dependencies, headers: Headers): Promi
 
 /**
  * Gives every route of the instance that uses it a `caller` (undefined on public routes) after
- * checking the route's entry in the route policy.
+ * checking the route's entry in the route policy, and counts a money call against the caller's
+ * limit (`./money-limit.ts`) before its body is even validated.
  */
 export function authentication(dependencies: Dependencies) {
 	return new Elysia().derive({ as: 'scoped' }, async ({ request, route }) => {
@@ -49,6 +51,7 @@ export function authentication(dependencies: Dependencies) {
 		if (access === 'public') return { caller: undefined as Caller | undefined }
 		const caller = await authenticate(dependencies, request.headers)
 		if (caller.user.role < ACCESS_ROLE[access]) throw forbidden()
+		if (isMoneyRoute(request.method, route)) await enforceMoneyLimit(dependencies.rateLimiter, caller.user.id)
 		return { caller: caller as Caller | undefined }
 	})
 }

@@ -3,8 +3,10 @@
  * exactly once when the payment service's notify call arrives (docs/architecture.md#the-ledger).
  *
  * Amounts are entered in the display unit: dollars when `DisplayInCurrencyEnabled`, else quota.
- * An order records its amount in dollars ("units": `QuotaPerUnit` quota each) and the money asked
- * for; the notify credits `units × QuotaPerUnit` quota.
+ * An order records its amount in dollars ("units": `QuotaPerUnit` quota each), the money asked
+ * for and the quota it promises (`units × QuotaPerUnit` when it is opened). The notify credits that
+ * recorded quota: an admin who changes `QuotaPerUnit` (or the prices) while the payer is paying
+ * changes neither what the order charges nor what it credits.
  */
 import { and, count, desc, eq, type SQL } from 'drizzle-orm'
 import { LOG_TYPE } from '@shared/log'
@@ -107,7 +109,7 @@ export async function startPayment({ options, store }: Dependencies, user: Pick<
 	const tradeNo = newTradeNo(user.id)
 	const { topUps } = store.tables
 	await store.db.insert(topUps).values({
-		userId: user.id, amount: quote.units, money: quote.money, tradeNo, paymentMethod: input.payment_method, status: TOP_UP_STATUS.pending, createTime: nowSeconds(),
+		userId: user.id, amount: quote.units, money: quote.money, quota: quote.quota, tradeNo, paymentMethod: input.payment_method, status: TOP_UP_STATUS.pending, createTime: nowSeconds(),
 	})
 	const form = epayOrderForm({
 		merchantId: options.get('EpayId'),
@@ -141,6 +143,15 @@ export function listOwnTopUps({ store }: Dependencies, userId: number, query: To
 		store.db.select({ value: count() }).from(topUps).where(where), toTopUpView)
 }
 
+/**
+ * The quota a paid top-up order credits: what it promised when it was opened. Orders opened before
+ * the promise was recorded (their `quota` is null) fall back to their units at today's
+ * `QuotaPerUnit`, which is what they credited then too.
+ */
+function promisedQuota(order: Pick<TopUpRecord, 'amount' | 'quota'>, quotaPerUnit: number): number {
+	return order.quota ?? Math.round(order.amount * quotaPerUnit)
+}
+
 /** What the notify call answers: `success` stops the payment service's retries. */
 type NotifyOutcome = 'credited' | 'already credited' | 'refused'
 
@@ -168,7 +179,7 @@ export async function handleEpayNotify(dependencies: Dependencies, parameters: R
 	if (order.status === TOP_UP_STATUS.success) return 'already credited'
 	if (order.status !== TOP_UP_STATUS.pending) return 'refused'
 	if (order.planId > 0) return grantPaidPlan(dependencies, order)
-	const quota = Math.round(order.amount * options.get('QuotaPerUnit'))
+	const quota = promisedQuota(order, options.get('QuotaPerUnit'))
 	const method = order.paymentMethod
 	const credit: Work<boolean> = function* (tx, tables) {
 		const changed = yield* run(tx.update(tables.topUps)

@@ -7,6 +7,11 @@ export const API_MESSAGE_ENTRIES = {
 	forbidden: ['无权进行此操作', 'insufficient permission for this operation'],
 	userHeaderMissing: ['缺少 New-Api-User 请求头，或它与登录的用户不符', 'the New-Api-User header is missing or does not match the logged-in user'],
 	tooManyRequests: ['请求次数过多，请稍后再试', 'too many requests, try later'],
+	/** The money calls' own limit per user (`api/plugins/money-limit.ts`): `{limit}` calls every `{minutes}` minutes. */
+	tooManyMoneyRequests: [
+		'充值、支付与兑换操作过于频繁（每 {minutes} 分钟最多 {limit} 次），请稍后再试',
+		'too many top-ups, payments and redemptions (at most {limit} every {minutes} minutes), try later',
+	],
 	serverError: ['服务器内部错误，请联系管理员', 'server internal error, contact the administrator'],
 	invalidJson: ['请求体不是有效的 JSON', 'the request body is not valid JSON'],
 	jsonTooDeep: [`请求体中数组和对象的嵌套超过 ${MAX_JSON_DEPTH} 层`, `the request body nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep`],
