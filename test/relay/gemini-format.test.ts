@@ -122,6 +122,12 @@ describe('the Gemini client format through the official @google/genai SDK', () =
 		expect(openAIUpstream.requests.at(-1)!.body).toMatchObject({ model: 'text-embedding-3-small', input: ['first', 'second'] })
 	})
 
+	test('embeds a content\'s text parts as one input, one per line, never run together', async () => {
+		const answer = await sdk.models.embedContent({ model: 'text-embedding-3-small', contents: [{ parts: [{ text: 'Ferry' }, { text: 'A gateway for model APIs.' }] }, { parts: [{ text: 'second' }] }] })
+		expect(answer.embeddings).toHaveLength(2)
+		expect(openAIUpstream.requests.at(-1)!.body).toMatchObject({ model: 'text-embedding-3-small', input: ['Ferry\nA gateway for model APIs.', 'second'] })
+	})
+
 	test('takes the key from ?key=, and streams a JSON array without alt=sse, as Google does', async () => {
 		const response = await fetch(`${harness.baseUrl}/v1beta/models/gpt-4o-mini:streamGenerateContent?key=${key}`, {
 			method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'Say hello' }] }] }),

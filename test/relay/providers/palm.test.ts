@@ -49,6 +49,23 @@ describe('the PaLM 2 provider (type 11)', () => {
 		expect(completion.choices[0]!.finish_reason).toBe('stop')
 	})
 
+	test('sends a message\'s text parts one per line, never run together, while an assistant message\'s parts are joined as they are', async () => {
+		answer = { fixture: 'generate-message.json', status: 200 }
+		await client.chat.completions.create({
+			model: 'chat-bison-001',
+			messages: [
+				{ role: 'system', content: [{ type: 'text', text: 'Be kind.' }, { type: 'text', text: 'Answer in French.' }] },
+				{ role: 'user', content: [{ type: 'text', text: 'File a.txt: alpha' }, { type: 'text', text: 'What is in a.txt?' }] },
+				{ role: 'assistant', content: [{ type: 'text', text: 'It says ' }, { type: 'text', text: 'alpha.' }] },
+				{ role: 'user', content: 'Thanks' },
+			],
+		})
+		expect(requests.at(-1)!.body.prompt).toEqual({
+			context: 'Be kind.\nAnswer in French.',
+			messages: [{ author: '0', content: 'File a.txt: alpha\nWhat is in a.txt?' }, { author: '1', content: 'It says alpha.' }, { author: '0', content: 'Thanks' }],
+		})
+	})
+
 	test('bills with locally counted tokens, since PaLM reports no usage', async () => {
 		answer = { fixture: 'generate-message.json', status: 200 }
 		const completion = await client.chat.completions.create({ model: 'chat-bison-001', messages: [{ role: 'user', content: 'Say hello' }] })

@@ -163,7 +163,11 @@ export function openAIChatFromGemini(request: unknown, model: string, stream: bo
 	}
 }
 
-const textOfContent = (content: GeminiContent | undefined) => (content?.parts ?? []).map((part) => part.text ?? '').join('')
+/**
+ * The text of a content to embed: an OpenAI input is one string per embedding, so a content's parts
+ * (a title, then a passage) go one per line, never run together.
+ */
+const textOfContent = (content: GeminiContent | undefined) => (content?.parts ?? []).filter((part) => part.text).map((part) => part.text).join('\n')
 
 /** `embedContent` takes one content, `batchEmbedContents` a list of requests: both become one input list. */
 export function openAIEmbeddingsFromGemini(request: unknown, model: string, batch: boolean): Body {

@@ -70,12 +70,24 @@ function chatPart(part: unknown): Json | undefined {
 	return undefined
 }
 
-/** A message's or a tool output's content → chat's: text as it is, parts converted (text only for roles that take no media). */
-function chatContent(content: unknown, textOnly: boolean): string | Json[] {
+/** Separate text parts (a file, then a question) are separate blocks: one per line, never run together. */
+const BLOCKS = '\n'
+/**
+ * An assistant message's text parts are pieces of one answer (as the upstream wrote them out): joined
+ * as they are, as the answer reads.
+ */
+const ANSWER_PIECES = ''
+
+/**
+ * A message's or a tool output's content → chat's: text as it is, parts converted (text only for roles
+ * that take no media). Text alone is one string, as most chat upstreams expect, its parts joined by
+ * `separator`.
+ */
+function chatContent(content: unknown, textOnly: boolean, separator: string): string | Json[] {
 	if (typeof content === 'string') return content
 	if (!Array.isArray(content)) return ''
 	const parts = content.map(chatPart).filter((part): part is Json => part !== undefined)
-	if (textOnly || parts.every((part) => part.type === 'text')) return parts.map((part) => text(part.text)).join('')
+	if (textOnly || parts.every((part) => part.type === 'text')) return parts.map((part) => text(part.text)).filter(Boolean).join(separator)
 	return parts
 }
 
@@ -101,7 +113,7 @@ function chatMessages(input: unknown): Json[] {
 			case 'message': {
 				const role = ROLES[text(item.role)]
 				if (!role) throw relayErrors.badRequest(`input.${index}.role: expected user, assistant, system or developer`)
-				const content = chatContent(item.content, role !== 'user')
+				const content = chatContent(item.content, role !== 'user', role === 'assistant' ? ANSWER_PIECES : BLOCKS)
 				if (role === 'assistant') {
 					const turn = assistantTurn()
 					// Text after a tool call starts a new turn; text before one stays with it.
@@ -121,7 +133,7 @@ function chatMessages(input: unknown): Json[] {
 			}
 			case 'function_call_output':
 			case 'custom_tool_call_output':
-				messages.push({ role: 'tool', tool_call_id: text(item.call_id), content: chatContent(item.output, true) })
+				messages.push({ role: 'tool', tool_call_id: text(item.call_id), content: chatContent(item.output, true, BLOCKS) })
 				break
 			// reasoning, hosted tools' calls and their outputs, item references: nothing a chat upstream can take.
 		}

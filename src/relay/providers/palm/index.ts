@@ -17,15 +17,21 @@ interface PalmAnswer {
 	filters?: { reason?: string; message?: string }[]
 }
 
-const textOf = (content: unknown) => typeof content === 'string' ? content
-	: Array.isArray(content) ? content.map((part) => (part && typeof part === 'object' && typeof part.text === 'string' ? part.text : '')).join('') : ''
+/** Separate text parts (a file, then a question) are separate blocks: one per line, never run together. */
+const BLOCKS = '\n'
+/** An assistant message's text parts are pieces of one answer: joined as they are, as the answer reads. */
+const ANSWER_PIECES = ''
+
+/** PaLM's messages are text only: a content's text parts joined by `separator`. */
+const textOf = (content: unknown, separator = BLOCKS) => typeof content === 'string' ? content
+	: Array.isArray(content) ? content.filter((part) => part && typeof part === 'object' && typeof part.text === 'string' && part.text).map((part) => part.text as string).join(separator) : ''
 
 function palmRequest(body: Record<string, unknown>, extras: RequestExtras) {
 	const messages = (Array.isArray(body.messages) ? body.messages : []) as { role: string; content?: unknown }[]
 	const context = messages.filter((message) => message.role === 'system' || message.role === 'developer').map((message) => textOf(message.content)).join('\n')
 	const conversation = messages
 		.filter((message) => message.role === 'user' || message.role === 'assistant')
-		.map((message) => ({ author: message.role === 'assistant' ? MODEL_AUTHOR : USER_AUTHOR, content: textOf(message.content) }))
+		.map((message) => ({ author: message.role === 'assistant' ? MODEL_AUTHOR : USER_AUTHOR, content: textOf(message.content, message.role === 'assistant' ? ANSWER_PIECES : BLOCKS) }))
 	const number = (value: unknown) => (typeof value === 'number' ? value : undefined)
 	return {
 		prompt: { ...(context ? { context } : {}), messages: conversation },
