@@ -193,13 +193,14 @@ for (const target of databaseTargets()) {
 			])
 		})
 
-		test('a message\'s and a tool output\'s text parts reach a chat upstream one per line, never run together, while an assistant message\'s parts are joined as they are', async () => {
+		test('a message\'s and a tool output\'s text parts reach a chat upstream one per line, never run together, while an assistant message\'s parts are joined as they are and two assistant messages are a line apart', async () => {
 			await client.responses.create({
 				model: DEEPSEEK_MODEL,
 				tools: [WEATHER_TOOL],
 				input: [
 					{ type: 'message', role: 'developer', content: [{ type: 'input_text', text: 'Sandbox: read-only.' }, { type: 'input_text', text: 'Answer in French.' }] },
 					{ type: 'message', role: 'user', content: [{ type: 'input_text', text: '<file name="a.txt">alpha</file>' }, { type: 'input_text', text: 'What is in a.txt?' }] },
+					{ type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'I\'ll read it.', annotations: [] }] },
 					{ type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'It says ', annotations: [] }, { type: 'output_text', text: 'alpha.', annotations: [] }] },
 					{ type: 'function_call', call_id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}' },
 					{ type: 'function_call_output', call_id: 'call_1', output: [{ type: 'input_text', text: '18 °C' }, { type: 'input_text', text: 'sunny' }] },
@@ -208,7 +209,7 @@ for (const target of databaseTargets()) {
 			expect(deepseek.requests.at(-1)!.body.messages).toEqual([
 				{ role: 'system', content: 'Sandbox: read-only.\nAnswer in French.' },
 				{ role: 'user', content: '<file name="a.txt">alpha</file>\nWhat is in a.txt?' },
-				{ role: 'assistant', content: 'It says alpha.', tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] },
+				{ role: 'assistant', content: 'I\'ll read it.\nIt says alpha.', tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] },
 				{ role: 'tool', tool_call_id: 'call_1', content: '18 °C\nsunny' },
 			])
 		})

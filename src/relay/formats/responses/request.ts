@@ -118,7 +118,8 @@ function chatMessages(input: unknown): Json[] {
 					const turn = assistantTurn()
 					// Text after a tool call starts a new turn; text before one stays with it.
 					if (turn.tool_calls) messages.push({ role: 'assistant', content })
-					else turn.content = `${text(turn.content)}${text(content)}`
+					// Another message item is a whole message (Codex's commentary, then its answer): a line apart.
+					else turn.content = [text(turn.content), text(content)].filter(Boolean).join(BLOCKS)
 				} else {
 					messages.push({ role, content })
 				}
