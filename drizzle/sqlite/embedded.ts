@@ -15,6 +15,7 @@ import migration11 from './0011_plans_limits_costs.sql' with { type: 'text' }
 import migration12 from './0012_kept_responses.sql' with { type: 'text' }
 import migration13 from './0013_one_tasks_table.sql' with { type: 'text' }
 import migration14 from './0014_top_up_quota.sql' with { type: 'text' }
+import migration15 from './0015_plan_order_terms.sql' with { type: 'text' }
 
 export default {
 	journal,
@@ -34,5 +35,6 @@ export default {
 		'0012_kept_responses': migration12,
 		'0013_one_tasks_table': migration13,
 		'0014_top_up_quota': migration14,
+		'0015_plan_order_terms': migration15,
 	} as Record<string, string>,
 }

@@ -9,6 +9,7 @@
  * its log line (a negative system credit), and the subscription is inserted.
  */
 import { and, eq, gt } from 'drizzle-orm'
+import { z } from 'zod'
 import { LOG_TYPE } from '@shared/log'
 import { logLine, type LogLineCode, type LogLineValues } from '@shared/messages/logs'
 import type { SubscriptionSource } from '@shared/plan-constants'
@@ -35,6 +36,37 @@ export function readWindows(text: string): PlanWindow[] {
 /** A plan's or subscription's comma-separated models; empty: every model. */
 export const readModels = (text: string): string[] => text.split(',').map((name) => name.trim()).filter(Boolean)
 
+/** What a subscription copies from its plan, plus the price it was sold for (quota). */
+export type PlanTerms = Pick<PlanRecord, 'name' | 'price' | 'durationSeconds' | 'windows' | 'models' | 'group'>
+
+/** The shape of a plan order's recorded terms (`top_ups.plan_terms`). */
+const planTermsSchema = z.object({
+	name: z.string(),
+	price: z.number().int().nonnegative(),
+	durationSeconds: z.number().int().positive(),
+	windows: z.array(z.object({ seconds: z.number(), quota: z.number() })).min(1),
+	models: z.string(),
+	group: z.string(),
+})
+
+/** A plan's terms as a plan order records them when it is opened. */
+export function writePlanTerms(plan: PlanTerms): string {
+	const { name, price, durationSeconds, windows, models, group } = plan
+	return JSON.stringify({ name, price, durationSeconds, windows: readWindows(windows), models, group })
+}
+
+/** A plan order's recorded terms, or undefined when they cannot be read. */
+export function readPlanTerms(text: string): PlanTerms | undefined {
+	let parsed: unknown
+	try {
+		parsed = JSON.parse(text)
+	} catch {
+		return undefined
+	}
+	const terms = planTermsSchema.safeParse(parsed)
+	return terms.success ? { ...terms.data, windows: JSON.stringify(terms.data.windows) } : undefined
+}
+
 /** A user who already has this plan, active, cannot buy it again until it ends. */
 export class AlreadySubscribedError extends Error {
 	constructor() {
@@ -44,7 +76,8 @@ export class AlreadySubscribedError extends Error {
 
 interface Grant {
 	userId: number
-	plan: PlanRecord
+	/** The plan (its id) and the terms the subscription copies. */
+	plan: Pick<PlanRecord, 'id'> & Omit<PlanTerms, 'price'>
 	source: SubscriptionSource
 	/** Unique per grant: a second grant with the same reference is none. */
 	reference: string

@@ -265,6 +265,12 @@ export const topUps = pgTable('top_ups', {
 	 * notify whatever the options say by then; null on orders opened before it was recorded.
 	 */
 	quota: bigint('quota', { mode: 'number' }),
+	/**
+	 * A plan order's terms as the plan offered them when the order was opened (JSON, read by
+	 * billing/subscriptions.ts), granted as they are by the payment's notify whatever the plan says
+	 * by then; null on top-ups and on plan orders opened before the terms were recorded.
+	 */
+	planTerms: text('plan_terms'),
 }, (table) => [
 	uniqueIndex('top_ups_trade_no_unique').on(table.tradeNo),
 	index('top_ups_user_id_index').on(table.userId),

@@ -285,5 +285,87 @@ for (const target of databaseTargets()) {
 			expect(orders[0]).toMatchObject({ plan_id: plan.id, status: 'success', amount: 0 })
 			expect(await auditLedger(harness.ferry.store)).toEqual([])
 		})
+
+		/** Opens and submits an order for the plan as alice; answers the order the payment service received. */
+		async function orderPlan(user: Caller, planId: number) {
+			const answer = await harness.ferry.call('POST', `/api/plan/${planId}/pay`, { as: user, body: { payment_method: 'alipay' } })
+			if (!answer.body.success) throw new Error(answer.body.message)
+			const submitted = await fetch((answer.body as unknown as { url: string }).url, { method: 'POST', body: new URLSearchParams(answer.body.data as Record<string, string>) })
+			expect(submitted.status).toBe(200)
+			return epay.orders.at(-1)!
+		}
+		const editPlan = async (fields: Record<string, unknown>) => {
+			const answer = await harness.ferry.call('PUT', '/api/plan/', { as: harness.root, body: fields })
+			if (!answer.body.success) throw new Error(answer.body.message)
+		}
+		const EDITED = { name: 'Edited', price: 9 * 500_000, duration_seconds: WEEK, windows: [{ seconds: HOUR, quota: CALL }], models: ['other-model'], group: 'vip', enabled: false }
+
+		test('a plan order grants the terms it was sold with, once, though the admin edited the plan (price, duration, windows, models, group) and took it off sale before the notify', async () => {
+			const upstream = harness.startUpstream({ promptTokens: 10, completionTokens: 5 })
+			await harness.ferry.dependencies.options.set('ModelPrice', JSON.stringify({ ...DEFAULT_MODEL_PRICE, [MODEL]: CALL / 500_000, 'other-model': CALL / 500_000 }))
+			await harness.createChannel({ base_url: upstream.url, models: `${MODEL},other-model` })
+			const alice = await harness.ferry.createUser('alice')
+			const plan = (await harness.ferry.call('POST', '/api/plan/', { as: harness.root, body: { ...PLAN, price: 2 * 500_000, models: [MODEL] } })).body.data
+			const order = await orderPlan(alice, plan.id)
+			// The admin rewrites the plan while the payer is at the payment service.
+			await editPlan({ ...EDITED, id: plan.id })
+
+			const replies = await Promise.all(Array.from({ length: 6 }, (_, index) => epay.notify(order, { method: index % 2 ? 'POST' : 'GET' })))
+			expect(replies.map((reply) => reply.text)).toEqual(Array(6).fill('success'))
+			for (let replay = 0; replay < 3; replay++) expect((await epay.notify(order)).text).toBe('success')
+
+			const subscriptions = (await harness.ferry.call('GET', '/api/user/self/subscriptions', { as: alice })).body.data
+			expect(subscriptions).toHaveLength(1)
+			const [granted] = subscriptions
+			expect(granted).toMatchObject({
+				plan_id: plan.id, name: 'Coding', source: 'epay', price: 2 * 500_000, models: [MODEL], group: '',
+				windows: [{ seconds: HOUR, quota: 4 * CALL, remaining: 4 * CALL }, { seconds: WEEK, quota: 8 * CALL, remaining: 8 * CALL }],
+			})
+			expect(granted.expires_at - granted.starts_at).toBe(PLAN.duration_seconds)
+			const { logs } = harness.ferry.store.tables
+			const grantLines = await harness.ferry.store.db.select().from(logs).where(and(eq(logs.userId, alice.userId), eq(logs.type, LOG_TYPE.system)))
+			expect(grantLines).toHaveLength(1)
+			expect(grantLines[0]!.content).toContain('Coding')
+
+			// The relay applies the promised terms: a call to the promised model is paid by the plan (the wallet is empty).
+			const client = harness.client((await harness.createToken({ name: 'alice' }, alice)).key)
+			await client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'Hi' }] })
+			const [used] = (await harness.ferry.call('GET', '/api/user/self/subscriptions', { as: alice })).body.data
+			expect(used.windows.map((window: { remaining: number }) => window.remaining)).toEqual([3 * CALL, 7 * CALL])
+			expect((await harness.ferry.call('GET', '/api/user/self', { as: alice })).body.data.quota).toBe(0)
+			expect(await auditLedger(harness.ferry.store)).toEqual([])
+		})
+
+		test('concurrent first notifies of a plan order whose plan was deleted after the order grant its recorded terms exactly once', async () => {
+			const alice = await harness.ferry.createUser('alice')
+			const plan = (await harness.ferry.call('POST', '/api/plan/', { as: harness.root, body: { ...PLAN, price: 2 * 500_000 } })).body.data
+			const order = await orderPlan(alice, plan.id)
+			await editPlan({ ...EDITED, id: plan.id })
+			expect((await harness.ferry.call('DELETE', `/api/plan/${plan.id}`, { as: harness.root })).body.success).toBe(true)
+
+			const replies = await Promise.all(Array.from({ length: 10 }, (_, index) => epay.notify(order, { method: index % 2 ? 'POST' : 'GET' })))
+			expect(replies.map((reply) => reply.text)).toEqual(Array(10).fill('success'))
+			const subscriptions = (await harness.ferry.call('GET', '/api/user/self/subscriptions', { as: alice })).body.data
+			expect(subscriptions).toHaveLength(1)
+			expect(subscriptions[0]).toMatchObject({ name: 'Coding', price: 2 * 500_000, models: [], windows: [{ quota: 4 * CALL }, { quota: 8 * CALL }] })
+			expect(subscriptions[0].expires_at - subscriptions[0].starts_at).toBe(PLAN.duration_seconds)
+			expect(await auditLedger(harness.ferry.store)).toEqual([])
+		})
+
+		test('a plan order recorded without its terms (opened before Ferry recorded them) grants the plan as it is at the notify, once', async () => {
+			const alice = await harness.ferry.createUser('alice')
+			const plan = (await harness.ferry.call('POST', '/api/plan/', { as: harness.root, body: { ...PLAN, price: 2 * 500_000 } })).body.data
+			const order = await orderPlan(alice, plan.id)
+			const { topUps } = harness.ferry.store.tables
+			await harness.ferry.store.db.update(topUps).set({ planTerms: null }).where(eq(topUps.tradeNo, order.fields.out_trade_no!))
+			await editPlan({ ...EDITED, id: plan.id })
+
+			for (let notify = 0; notify < 3; notify++) expect((await epay.notify(order)).text).toBe('success')
+			const subscriptions = (await harness.ferry.call('GET', '/api/user/self/subscriptions', { as: alice })).body.data
+			expect(subscriptions).toHaveLength(1)
+			expect(subscriptions[0]).toMatchObject({ name: 'Edited', price: 9 * 500_000, models: ['other-model'], group: 'vip', windows: [{ seconds: HOUR, quota: CALL }] })
+			expect(subscriptions[0].expires_at - subscriptions[0].starts_at).toBe(WEEK)
+			expect(await auditLedger(harness.ferry.store)).toEqual([])
+		})
 	})
 }

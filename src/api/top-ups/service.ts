@@ -17,7 +17,7 @@ import {
 } from '@shared/top-up'
 import { MAX_QUOTA } from '@shared/quota-limit'
 import { applyCredit, BalanceLimitError, creditRoom } from '@/billing/ledger'
-import { grantWithLine } from '@/billing/subscriptions'
+import { grantWithLine, readPlanTerms } from '@/billing/subscriptions'
 import { SUBSCRIPTION_SOURCE } from '@shared/plan-constants'
 import { run, type Tables, type Work } from '@/db'
 import type { Dependencies } from '@/dependencies'
@@ -205,14 +205,29 @@ export async function handleEpayNotify(dependencies: Dependencies, parameters: R
 }
 
 /**
- * A paid order for a plan: marks it paid and grants the plan in one transaction, guarded by the
- * order's status (and the grant by the trade number), so replays grant nothing more. The plan is
- * granted as it is now, even if it was taken off sale after the order: it was paid for.
+ * The plan a paid plan order grants and the price it was sold for: the terms the order recorded
+ * when it was opened, whatever the plan says now (edited, off sale or deleted: it was paid for).
+ * Orders opened before the terms were recorded (`plan_terms` null) grant the plan as it is now,
+ * which is what they granted then too; so does an order whose recorded terms cannot be read.
  */
-async function grantPaidPlan(dependencies: Dependencies, order: Tables['topUps']['$inferSelect']): Promise<NotifyOutcome> {
-	const { store, logger } = dependencies
+async function paidPlanTerms({ store, logger }: Dependencies, order: TopUpRecord) {
+	if (order.planTerms !== null) {
+		const terms = readPlanTerms(order.planTerms)
+		if (terms) return { id: order.planId, ...terms }
+		logger.error('a paid plan order\'s recorded terms cannot be read: granting the plan as it is now', { userId: order.userId, plan: order.planId, trade: order.tradeNo })
+	}
 	const { plans } = store.tables
 	const [plan] = await store.db.select().from(plans).where(eq(plans.id, order.planId)).limit(1)
+	return plan
+}
+
+/**
+ * A paid order for a plan: marks it paid and grants the plan's recorded terms in one transaction,
+ * guarded by the order's status (and the grant by the trade number), so replays grant nothing more.
+ */
+async function grantPaidPlan(dependencies: Dependencies, order: TopUpRecord): Promise<NotifyOutcome> {
+	const { store, logger } = dependencies
+	const plan = await paidPlanTerms(dependencies, order)
 	if (!plan) {
 		logger.error('a paid plan order names no plan', { userId: order.userId, plan: order.planId, trade: order.tradeNo })
 		return 'refused'

@@ -1,0 +1,1 @@
+ALTER TABLE "top_ups" ADD COLUMN "plan_terms" text;
