@@ -4,7 +4,7 @@
  * token's quota is checked against the maximum in the guarded update itself, counting what the
  * calls in flight hold, so neither one credit nor several at once can pass it.
  */
-import { afterEach, beforeEach, describe, expect, setDefaultTimeout, test } from 'bun:test'
+import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
 import { eq } from 'drizzle-orm'
 import { LOG_TYPE } from '@shared/log'
 import { MAX_QUOTA, QUOTA_LIMIT_MESSAGES } from '@shared/quota-limit'
@@ -15,9 +15,6 @@ import { reserve, voidHold } from '@/billing/holds'
 import { createTestApp, type Caller, type TestApp } from '../helpers/app'
 import { databaseTargets } from '../helpers/database'
 import { inEnglish, withValues } from '@shared/messages'
-
-/** Real servers and Postgres on a shared 2-core machine: room beyond bun's default 5 s. */
-setDefaultTimeout(30_000)
 
 /** The suite signs in several users; the login rate limit is another suite's subject. */
 const allowAll = { hit: () => true }

@@ -479,22 +479,19 @@ describe('limits', () => {
 	})
 
 	test('no response head within the first-byte limit is a first_byte timeout', async () => {
-		const started = Date.now()
 		const error = await failure(client(at('/slow'), { policy: 'upstream', timeouts: { firstByte: 200 } }))
 		expect(error).toBeInstanceOf(OutboundTimeoutError)
-		expect((error as OutboundTimeoutError).phase).toBe('first_byte')
-		expect(Date.now() - started).toBeLessThan(2_000)
+		// The limit asked for ended it, not the policy's own (minutes) nor the answer 3 s later.
+		expect(error).toMatchObject({ phase: 'first_byte', milliseconds: 200 })
 	})
 
 	test('a stream that goes quiet errors with an idle timeout after the chunks it did send', async () => {
 		const response = await client(at('/stall'), { policy: 'upstream', timeouts: { idle: 200 } })
 		const reader = response.body!.getReader()
 		expect(new TextDecoder().decode((await reader.read()).value)).toBe('first chunk')
-		const started = Date.now()
 		const error = await failure(reader.read())
 		expect(error).toBeInstanceOf(OutboundTimeoutError)
-		expect((error as OutboundTimeoutError).phase).toBe('idle')
-		expect(Date.now() - started).toBeLessThan(2_000)
+		expect(error).toMatchObject({ phase: 'idle', milliseconds: 200 })
 	})
 
 	test('a body past the size limit errors the stream', async () => {
@@ -568,22 +565,19 @@ describe('limits', () => {
 	})
 
 	test.skipIf(!stalled)('a server that never completes the handshake is a connect timeout', async () => {
-		const started = Date.now()
 		const error = await failure(client(`http://127.0.0.1:${stalled!.port}/`, { policy: 'upstream', timeouts: { connect: 300, firstByte: 10_000 } }))
 		expect(error).toBeInstanceOf(OutboundTimeoutError)
-		expect((error as OutboundTimeoutError).phase).toBe('connect')
-		expect(Date.now() - started).toBeLessThan(3_000)
+		expect(error).toMatchObject({ phase: 'connect', milliseconds: 300 })
 	})
 
 	test('an https server that accepts the connection and never answers the TLS handshake is a connect timeout', async () => {
 		names.set('silent.test', ['127.0.0.1'])
 		for (const url of [`https://127.0.0.1:${silent.port}/`, `https://silent.test:${silent.port}/?key=sk-secret`]) {
-			const started = Date.now()
 			const error = await failure(client(url, { policy: 'upstream', timeouts: { connect: 300, firstByte: 10_000 } }))
 			expect(error).toBeInstanceOf(OutboundTimeoutError)
-			expect((error as OutboundTimeoutError).phase).toBe('connect')
+			// The connect limit covers the TLS handshake: the first-byte limit never comes into it.
+			expect(error).toMatchObject({ phase: 'connect', milliseconds: 300 })
 			expect((error as Error).message).not.toContain('sk-secret')
-			expect(Date.now() - started).toBeLessThan(3_000)
 		}
 		expect(silent.connections).toBeGreaterThan(0)
 	})

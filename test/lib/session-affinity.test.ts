@@ -4,6 +4,7 @@ import { connectRedis, type RedisLink } from '@/lib/redis'
 import { silentLogger } from '@/lib/logger'
 import { randomString } from '@/lib/crypto'
 import { redisUrl } from '../helpers/services'
+import { eventually } from '../helpers/eventually'
 
 describe('session affinity in memory', () => {
 	test('a pinned session answers its target and renews it on each use; an unused one expires', async () => {
@@ -62,18 +63,19 @@ describe.skipIf(!url)('session affinity shared through Redis', () => {
 	})
 
 	test('a session pinned on one node is found on another, and a re-pin is seen there too', async () => {
+		// A pin is written to Redis after `set` returns: the other node reads it once the write landed.
 		nodeA.set('session-x', { channelId: 4, keyIndex: 3 })
-		await Bun.sleep(50)
+		await eventually(async () => (await nodeB.get('session-x'))?.channelId === 4)
 		expect(await nodeB.get('session-x')).toEqual({ channelId: 4, keyIndex: 3 })
 		nodeB.set('session-x', { channelId: 5, keyIndex: 0 })
-		await Bun.sleep(50)
+		await eventually(async () => (await nodeA.get('session-x'))?.channelId === 5)
 		expect(await nodeA.get('session-x')).toEqual({ channelId: 5, keyIndex: 0 })
 	})
 
 	test('purging every session empties the shared store', async () => {
 		nodeA.set('p1', { channelId: 1, keyIndex: 0 })
 		nodeA.set('p2', { channelId: 1, keyIndex: 1 })
-		await Bun.sleep(50)
+		await eventually(async () => (await nodeB.get('p1')) !== undefined && (await nodeB.get('p2')) !== undefined)
 		expect(await nodeB.purge()).toBeGreaterThanOrEqual(2)
 		expect(await nodeA.get('p1')).toBeUndefined()
 	})

@@ -3,7 +3,7 @@
  * bring a balance below `QuotaRemindThreshold`; the user gets one email through SMTP (a fake relay
  * on loopback), at most once every 2 hours, from one node of several sharing the database.
  */
-import { afterEach, beforeEach, describe, expect, setDefaultTimeout, setSystemTime, test } from 'bun:test'
+import { afterEach, beforeEach, describe, expect, setSystemTime, test } from 'bun:test'
 import { eq } from 'drizzle-orm'
 import { DEFAULT_MODEL_PRICE } from '@shared/default-prices'
 import { QUOTA_REMINDER_INTERVAL_SECONDS } from '@/billing/quota-reminder'
@@ -13,9 +13,6 @@ import type { Caller } from '../helpers/app'
 import { databaseTargets } from '../helpers/database'
 import { type FakeSmtp, startFakeSmtp } from '../helpers/fake-smtp'
 import { startRelayHarness, type RelayHarness } from '../helpers/relay'
-
-/** Real servers and Postgres on a shared 2-core machine: room beyond bun's default 5 s. */
-setDefaultTimeout(30_000)
 
 /** A per-call price of $0.002: 1000 quota a call. */
 const CALL_PRICE_USD = 0.002

@@ -92,9 +92,8 @@ describe('routing a call', () => {
 		await harness.ferry.dependencies.options.set('RetryTimes', '1')
 		await harness.createChannel({ name: 'slow', base_url: harness.startUpstream({ fault: 'slow-first-byte=3000' }).url, models: 'gpt-4o-mini', priority: 10 })
 		await harness.createChannel({ name: 'quick', base_url: harness.startUpstream({ name: 'quick' }).url, models: 'gpt-4o-mini' })
-		const started = performance.now()
+		// The slow one would answer (as itself) after 3 s: the quick one's answer means the limit left it.
 		expect((await chat(harness.client((await harness.createToken()).key))).choices[0]!.message.content).toBe('Hello from quick')
-		expect(performance.now() - started).toBeLessThan(3000)
 	})
 
 	test('a stream that stalls longer than the idle limit ends with an error event', async () => {

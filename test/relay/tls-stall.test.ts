@@ -11,10 +11,12 @@ import { startRelayHarness, type RelayHarness } from '../helpers/relay'
  * call nor a channel test waits for the (much longer) first-byte limit.
  */
 const CONNECT_MS = 500
-const FIRST_BYTE_MS = 8_000
-/** Far below the first-byte limit, far above the connect limit: machines are noisy. */
-const WITHIN_MS = 4_000
-const TEST_TIMEOUT_MS = 20_000
+/**
+ * Longer than a test may take: were the handshake left to the first-byte limit, the test would time
+ * out, whatever the machine's pace (no elapsed time is compared).
+ */
+const FIRST_BYTE_MS = 60_000
+const TEST_TIMEOUT_MS = 30_000
 
 describe('an upstream whose TLS handshake never finishes', () => {
 	let harness: RelayHarness
@@ -33,20 +35,13 @@ describe('an upstream whose TLS handshake never finishes', () => {
 		await harness.close()
 	})
 
-	const timed = async <Value>(work: () => Promise<Value>) => {
-		const started = performance.now()
-		const value = await work()
-		return { value, elapsed: performance.now() - started }
-	}
-
 	test('a relayed call moves to the next channel within the connect limit', async () => {
 		await harness.ferry.dependencies.options.set('RetryTimes', '1')
 		const stalled = await harness.createChannel({ name: 'stalled', base_url: `https://127.0.0.1:${silent.port}`, models: 'gpt-4o-mini', priority: 10 })
 		const backup = await harness.createChannel({ name: 'backup', base_url: harness.startUpstream({ name: 'backup' }).url, models: 'gpt-4o-mini', priority: 0 })
 		try {
-			const { value, elapsed } = await timed(() => client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hi' }] }))
+			const value = await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hi' }] })
 			expect(value.choices[0]!.message.content).toBe('Hello from backup')
-			expect(elapsed).toBeLessThan(WITHIN_MS)
 			expect(silent.connections).toBeGreaterThan(0)
 		} finally {
 			for (const id of [stalled, backup]) await harness.ferry.call('DELETE', `/api/channel/${id}`, { as: harness.root })
@@ -57,10 +52,9 @@ describe('an upstream whose TLS handshake never finishes', () => {
 		await harness.ferry.dependencies.options.set('RetryTimes', '0')
 		const stalled = await harness.createChannel({ name: 'stalled', base_url: `https://127.0.0.1:${silent.port}`, models: 'gpt-4o-mini' })
 		try {
-			const { value: error, elapsed } = await timed(() => client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hi' }] })
-				.then(() => undefined, (caught: unknown) => caught as InstanceType<typeof OpenAI.APIError>))
+			const error = await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hi' }] })
+				.then(() => undefined, (caught: unknown) => caught as InstanceType<typeof OpenAI.APIError>)
 			expect(error?.status).toBe(502)
-			expect(elapsed).toBeLessThan(WITHIN_MS)
 		} finally {
 			await harness.ferry.call('DELETE', `/api/channel/${stalled}`, { as: harness.root })
 		}
@@ -69,10 +63,9 @@ describe('an upstream whose TLS handshake never finishes', () => {
 	test('a channel test answers a connect timeout within the connect limit', async () => {
 		const stalled = await harness.createChannel({ name: 'stalled', base_url: `https://127.0.0.1:${silent.port}`, models: 'gpt-4o-mini' })
 		try {
-			const { value: answer, elapsed } = await timed(() => harness.ferry.call('GET', `/api/channel/test/${stalled}`, { as: harness.root }))
+			const answer = await harness.ferry.call('GET', `/api/channel/test/${stalled}`, { as: harness.root })
 			expect(answer.body.success).toBe(false)
 			expect(answer.body.message).toContain('timed out')
-			expect(elapsed).toBeLessThan(WITHIN_MS)
 		} finally {
 			await harness.ferry.call('DELETE', `/api/channel/${stalled}`, { as: harness.root })
 		}

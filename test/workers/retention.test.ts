@@ -192,7 +192,7 @@ for (const target of databaseTargets()) {
 			const input = { workerUrl: WORKER_URL, intervalMs: 200, tickMs: 20 }
 			schedules.push(startRetention(nodeA.dependencies, { ...input, holder: 'node-a/1', onRun: (summary) => runsA.push(summary) }))
 			schedules.push(startRetention(nodeB.dependencies, { ...input, holder: 'node-b/1', onRun: (summary) => runsB.push(summary) }))
-			await eventually(async () => runsA.length + runsB.length >= 3, 5_000)
+			await eventually(async () => runsA.length + runsB.length >= 3)
 			expect(runsA.length === 0 || runsB.length === 0).toBe(true)
 			const holder = runsA.length > 0 ? 'node-a/1' : 'node-b/1'
 			expect(await takeLease(first, RETENTION_LEASE, holder === 'node-a/1' ? 'node-b/1' : 'node-a/1', 60)).toBe(false)
