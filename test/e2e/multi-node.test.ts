@@ -74,7 +74,7 @@ describe.skipIf(!databaseUrl || !redis)('three Ferry nodes on one Postgres and o
 			const ready = await timeUntil(async () => {
 				const answer = await client(node).chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'warm up' }] }).catch(() => undefined)
 				return answer?.choices[0]?.message.content === 'Hello from cluster-upstream'
-			}, 5_000)
+			}, 20_000)
 			expect(ready).toBeDefined()
 		}
 	}, 90_000)
@@ -122,7 +122,7 @@ describe.skipIf(!databaseUrl || !redis)('three Ferry nodes on one Postgres and o
 				const seen = await timeUntil(async () => {
 					const options = Object.fromEntries(((await api(node, 'GET', '/api/option/', { as: root })).body.data as { key: string; value: string }[]).map((option) => [option.key, option.value]))
 					return Object.entries(wanted).every(([key, value]) => options[key] === value)
-				}, 5_000)
+				}, 20_000)
 				expect(seen).toBeDefined()
 			}
 		}
