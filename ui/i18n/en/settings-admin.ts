@@ -12,6 +12,9 @@ export const settingsAdmin: Record<string, string> = {
 	'请输入数字': 'Please enter a number',
 	'不能小于 {min}': 'Must not be less than {min}',
 	'请先填写服务器地址': 'Fill in the server address first',
+	'额度必须是整数': 'The quota must be an integer',
+	'额度不能超过 {max}': 'The quota cannot exceed {max}',
+	'{label}（美元）': '{label} (USD)',
 	'敏感信息不会发送到前端，留空则保持不变': 'Secrets are never sent to the browser; leave empty to keep the stored one',
 	'留空则保持不变': 'Leave empty to keep',
 	// operation: general
