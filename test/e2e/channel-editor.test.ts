@@ -188,7 +188,7 @@ describe.skipIf(!browserExecutable)('the channel editor in a browser', () => {
 		expect(await page.getByLabel('Key', { exact: true }).inputValue()).toBe('')
 
 		await page.getByRole('button', { name: 'Fetch model list' }).click()
-		await toast(page, 'success', 'Fetched 2 model(s)').waitFor()
+		await toast(page, 'success', 'Fetched 2 models').waitFor()
 		expect(listed).toEqual([{ path: '/openai/models?api-version=2024-02-01', apiKey: 'sk-azure-secret' }])
 		azure.stop(true)
 		await page.getByRole('button', { name: 'Clear models' }).click()
