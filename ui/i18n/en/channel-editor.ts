@@ -102,6 +102,7 @@ export const channelEditor: Dictionary = {
 	'仅显示前 {count} 项，请搜索': 'Only the first {count} are listed; search to narrow down',
 	// checks before saving
 	'请填写渠道名称和渠道密钥': 'Please fill in the channel name and key',
+	'代理地址必须是以 http:// 或 https:// 开头的完整网址，例如 https://api.example.com': 'The base URL must be a full address starting with http:// or https://, e.g. https://api.example.com',
 	'请填写渠道名称': 'Please fill in the channel name',
 	'请至少选择一个模型': 'Please select at least one model',
 	'请至少选择一个分组': 'Please select at least one group',
