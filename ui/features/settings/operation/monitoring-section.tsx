@@ -1,11 +1,11 @@
-import { FieldGrid, OptionNumber, OptionSwitch, OptionTextarea, SectionCard, SwitchRow } from '@ui/features/settings/option-fields'
-import { numberRule, useOptionForm } from '@ui/features/settings/options-form'
+import { FieldGrid, OptionNumber, OptionQuota, OptionSwitch, OptionTextarea, SectionCard, SwitchRow } from '@ui/features/settings/option-fields'
+import { numberRule, quotaRule, useOptionForm } from '@ui/features/settings/options-form'
 
 const KEYS = [
 	'ChannelDisableThreshold', 'QuotaRemindThreshold', 'ChannelTestIntervalMinutes', 'KeyRecoveryIntervalMinutes',
 	'AutomaticDisableChannelEnabled', 'AutomaticEnableChannelEnabled', 'AutomaticDisableKeywords',
 ] as const
-const RULES = { ChannelDisableThreshold: numberRule(0), QuotaRemindThreshold: numberRule(0), ChannelTestIntervalMinutes: numberRule(0), KeyRecoveryIntervalMinutes: numberRule(0) }
+const RULES = { ChannelDisableThreshold: numberRule(0), QuotaRemindThreshold: quotaRule, ChannelTestIntervalMinutes: numberRule(0), KeyRecoveryIntervalMinutes: numberRule(0) }
 
 export function MonitoringSection() {
 	const form = useOptionForm(KEYS, RULES)
@@ -13,7 +13,7 @@ export function MonitoringSection() {
 		<SectionCard id="monitoring" title="监控设置" form={form} saveText="保存监控设置">
 			<FieldGrid>
 				<OptionNumber form={form} name="ChannelDisableThreshold" label="测试所有渠道的最长响应时间（秒）" hint="渠道测试超过此时间将自动禁用" />
-				<OptionNumber form={form} name="QuotaRemindThreshold" label="额度提醒阈值" hint="低于此额度时将发送邮件提醒用户" step={1} />
+				<OptionQuota form={form} name="QuotaRemindThreshold" label="额度提醒阈值" hint="低于此额度时将发送邮件提醒用户" />
 				<OptionNumber form={form} name="ChannelTestIntervalMinutes" label="定时测试渠道间隔（分钟）" hint="0 表示不定时测试" step={1} />
 				<OptionNumber form={form} name="KeyRecoveryIntervalMinutes" label="自动禁用的密钥恢复检查间隔（分钟）" hint="按此间隔用模型列表探测被自动禁用的密钥，能用即恢复；0 表示不检查" step={1} />
 			</FieldGrid>
