@@ -13,8 +13,9 @@
  * - thinking (`thinking: {type: 'enabled', budget_tokens}`, or `adaptive`): a signed `thinking` block
  *   first ("Thinking it over." in pieces, streamed as `thinking_delta`s and a `signature_delta`). As
  *   the API, it refuses (400) a budget under 1024 or not below `max_tokens`, `temperature` other than
- *   1, `top_k`, `top_p` under 0.95, a forced tool, thinking on a model before Claude 3.7, a budget on
- *   Claude 4.7 and later, and adaptive thinking before Claude 4.6.
+ *   1, `top_k`, `top_p` under 0.95, a forced tool with a budget, thinking on a model before Claude
+ *   3.7, a budget on Claude 4.7 and later, adaptive thinking before Claude 4.6, and thinking while the
+ *   last assistant turn calls tools without starting with its thinking block.
  *
  * Usage: `input_tokens` is ceil(prompt characters / 4), `output_tokens` the number of text pieces (1
  * for JSON and tool input) plus the thinking pieces (thinking is output). Every request is recorded.
@@ -102,7 +103,14 @@ function thinkingProblem(body: Json): string | undefined {
 	if (body.temperature !== undefined && body.temperature !== 1) return '`temperature` may only be set to 1 when thinking is enabled.'
 	if (body.top_k !== undefined) return '`top_k` must be unset when thinking is enabled.'
 	if (body.top_p !== undefined && body.top_p < 0.95) return '`top_p` must be greater than or equal to 0.95 or unset when thinking is enabled.'
-	if (body.tool_choice?.type === 'any' || body.tool_choice?.type === 'tool') return 'Thinking may not be enabled when tool_choice forces tool use.'
+	if (thinking.type === 'enabled' && (body.tool_choice?.type === 'any' || body.tool_choice?.type === 'tool')) return 'Thinking may not be enabled when tool_choice forces tool use.'
+	const messages: Json[] = Array.isArray(body.messages) ? body.messages : []
+	const lastAssistant = messages.findLastIndex((message) => message.role === 'assistant')
+	const turn = messages[lastAssistant]
+	const blocks: Json[] = Array.isArray(turn?.content) ? turn.content : []
+	if (blocks.some((block) => block.type === 'tool_use') && blocks[0]?.type !== 'thinking' && blocks[0]?.type !== 'redacted_thinking') {
+		return `messages.${lastAssistant}.content.0.type: Expected \`thinking\` or \`redacted_thinking\`, but found \`${blocks[0]?.type}\`. When \`thinking\` is enabled, a final \`assistant\` message must start with a thinking block (preceeding the lastmost set of \`tool_use\` and \`tool_result\` blocks).`
+	}
 	return undefined
 }
 

@@ -138,6 +138,17 @@ function stopSequences(stop: unknown) {
 	return undefined
 }
 
+/**
+ * Whether the conversation is inside a tool loop whose thinking did not come back: the last assistant
+ * turn calls tools and does not start with a thinking block. Claude refuses thinking then.
+ */
+function toolLoopWithoutThinking(claudeTurns: Turn[]): boolean {
+	const last = claudeTurns.findLast((turn) => turn.role === 'assistant')
+	if (!last || !last.content.some((block) => block.type === 'tool_use')) return false
+	const first = last.content[0]?.type
+	return first !== 'thinking' && first !== 'redacted_thinking'
+}
+
 /** Sampling settings Claude refuses while thinking: no `temperature` or `top_k`, `top_p` only from 0.95 to 1. */
 function samplingWhileThinking(body: Json): Json {
 	const topP = body.top_p
@@ -150,10 +161,11 @@ export function claudeRequestBody(body: Json, extras: RequestExtras = NO_EXTRAS)
 	const limit = body.max_completion_tokens ?? body.max_tokens
 	// The request's own `thinking` (a Claude client's, or an OpenAI client's field) wins over `reasoning_effort`.
 	const ownThinking = extras.thinking ?? body.thinking
-	const fromEffort = ownThinking === undefined || ownThinking === null ? claudeThinkingFromEffort(body) : undefined
+	const claudeTurns = turns(messages, extras)
+	const fromEffort = (ownThinking === undefined || ownThinking === null) && !toolLoopWithoutThinking(claudeTurns) ? claudeThinkingFromEffort(body) : undefined
 	const request: Json = {
 		model: body.model,
-		messages: turns(messages, extras),
+		messages: claudeTurns,
 		max_tokens: fromEffort?.maxTokens ?? (typeof limit === 'number' && limit > 0 ? limit : DEFAULT_MAX_TOKENS),
 	}
 	if (system.length > 0) request.system = system

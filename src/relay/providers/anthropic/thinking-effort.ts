@@ -9,8 +9,11 @@
  *
  * `max_tokens`: the client's limit bounds the whole output, thinking included (as OpenAI's reasoning
  * models count it), so the budget is cut below it; without one, Ferry's default answer allowance
- * comes on top of the budget. none and minimal, and a forced tool (which thinking refuses), ask for
- * no thinking.
+ * comes on top of the budget. none and minimal ask for no thinking, and so does a forced tool on a
+ * budget model (which refuses one while thinking). Claude also refuses thinking while the last
+ * assistant turn called tools without its thinking blocks (a tool loop is one turn, whose thinking
+ * must come back): clients that do not send them back (the Responses bridge leaves reasoning items
+ * out) think again once the loop ends; request.ts decides that from the turns it builds.
  */
 import { isObject } from '../../formats/json'
 import { clientTokenLimit, reasoningEffortOf, type ReasoningEffort, THINKING_BUDGETS } from '../shared/reasoning-effort'
@@ -50,9 +53,9 @@ function thinkingMode(model: string): 'budget' | 'adaptive' | undefined {
 export function claudeThinkingFromEffort(body: Json): ClaudeThinkingSettings | undefined {
 	const effort = reasoningEffortOf(body)
 	if (!effort || THINKING_BUDGETS[effort] === 0) return undefined
-	if (Array.isArray(body.tools) && body.tools.length > 0 && forcesTool(body.tool_choice)) return undefined
 	const mode = thinkingMode(String(body.model ?? ''))
 	if (!mode) return undefined
+	if (mode === 'budget' && Array.isArray(body.tools) && body.tools.length > 0 && forcesTool(body.tool_choice)) return undefined
 	const wanted = THINKING_BUDGETS[effort]
 	const limit = clientTokenLimit(body)
 	const maxTokens = limit ?? Math.min(wanted + DEFAULT_MAX_TOKENS, THINKING_MAX_TOKENS)
