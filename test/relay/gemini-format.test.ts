@@ -290,7 +290,7 @@ describe('converting tool calls and images between the OpenAI and Gemini formats
 	}
 
 	test('a Gemini conversation survives the trip through OpenAI\'s format with its ids, arguments, signatures and images', () => {
-		const openAI = openAIChatFromGemini(geminiConversation, 'gemini-2.0-flash', false)
+		const openAI = openAIChatFromGemini(geminiConversation, 'gemini-2.0-flash', false).body
 		const messages = openAI.messages as any[]
 		const generatedId = messages[1].tool_calls[1].id
 		expect(generatedId).toMatch(/^call_\w+$/)

@@ -177,6 +177,14 @@ for (const target of databaseTargets()) {
 				}
 				const fromClaude = await refusedUntouched(() => post('/v1/messages', { model: CHAT_MODEL, max_tokens: 100, messages: [{ role: 'user', content: [{ type: 'text', text: 'contra' }, { type: 'text', text: 'band' }] }] }, { 'x-api-key': key }))
 				expect(fromClaude).toMatchObject({ status: 400, body: { type: 'error', error: { message: 'sensitive words detected: Contraband' } } })
+				// Gemini's parts, and its system instruction's, which reach an OpenAI upstream one per line.
+				for (const body of [
+					{ contents: [{ role: 'user', parts: [{ text: 'contra' }, { text: 'band' }] }] },
+					{ systemInstruction: { parts: [{ text: 'forbid' }, { text: 'den secret' }] }, contents: [{ role: 'user', parts: [{ text: 'Hi' }] }] },
+				]) {
+					const fromGemini = await refusedUntouched(() => post(`/v1beta/models/${CHAT_MODEL}:generateContent`, body, { 'x-goog-api-key': key }))
+					expect(fromGemini.status).toBe(400)
+				}
 			})
 
 			test('is found in a message\'s name, a tool\'s description and the descriptions of its parameters', async () => {

@@ -6,7 +6,8 @@
  * and the converters that can send it on may read (`extras`).
  *
  * Ferry's extras today: Claude's `top_k` and `thinking` settings, and on messages Claude's thinking
- * blocks (with their signatures), a tool result's `is_error` and `cache_control`. `cache_control` on
+ * blocks (with their signatures), a tool result's `is_error` and `cache_control`, and the separate text
+ * blocks of a message the body joins. `cache_control` on
  * content parts and tools is not private: OpenRouter-style OpenAI-format upstreams read it there.
  * No converter writes an extra into an upstream body as a field of its own: the Claude-speaking
  * ones send them as Claude's fields, Gemini's and PaLM's send `top_k` as `topK`, every other
@@ -36,6 +37,12 @@ export interface MessageExtras {
 	isError?: boolean
 	/** A tool result's own `cache_control` (OpenAI's form has it on content parts only). */
 	cacheControl?: Json
+	/**
+	 * A message's separate text blocks, when the body joins them into one string (one per line, as
+	 * upstreams read them): the sensitive-word check reads them as the client wrote them, so a word
+	 * split across two blocks is still found.
+	 */
+	textBlocks?: string[]
 }
 
 /** The extras of a request that has none (shared: never written to). */
@@ -98,6 +105,13 @@ export class MessagesWithExtras {
 	messageExtras(): (MessageExtras | null)[] | undefined {
 		return this.any ? this.extras : undefined
 	}
+}
+
+/** The extras of a message whose content `joined` made one string of its several text `parts`. */
+export function joinedTextExtras(parts: readonly { text?: unknown }[], joined: unknown): MessageExtras | undefined {
+	if (typeof joined !== 'string') return undefined
+	const texts = parts.map((part) => part.text).filter((text): text is string => typeof text === 'string' && text !== '')
+	return texts.length > 1 ? { textBlocks: texts } : undefined
 }
 
 /** Request extras, with only what is present (NO_EXTRAS when nothing is). */

@@ -22,7 +22,7 @@ const READERS = {
 	/** `POST /v1beta/models/{model}:countTokens`: `contents` (and its instruction and tools), or a whole `generateContentRequest`. */
 	gemini(value: unknown): PromptRequest {
 		const request = isObject(value) && isObject(value.generateContentRequest) ? value.generateContentRequest : value
-		const { messages, tools } = openAIChatFromGemini(request, '', false) as ChatBody
+		const { messages, tools } = openAIChatFromGemini(request, '', false).body as ChatBody
 		return { endpoint: 'chat', messages, tools }
 	},
 	/** `POST /v1/responses/input_tokens`. */

@@ -14,6 +14,7 @@ import { compileWordMatcher, type WordMatcher } from '@/lib/word-matcher'
 import { withValues } from '@shared/messages'
 import { RELAY_MESSAGES } from '@shared/messages/relay'
 import { wordedRelayError } from '../errors'
+import { messageExtras, NO_EXTRAS, type RequestExtras } from '../formats/canonical'
 import { isObject } from '../formats/json'
 import { isMediaEndpoint, mediaPromptTexts } from '../formats/media/requests'
 import type { RelayEndpoint } from '../providers/types'
@@ -89,22 +90,26 @@ export const sensitiveErrors = {
  * (a name with the content after it, two tools' descriptions), so such chance matches stay within
  * the conversation's text.
  */
-export function promptTexts(endpoint: RelayEndpoint, body: Record<string, unknown>): string[][] {
+export function promptTexts(endpoint: RelayEndpoint, body: Record<string, unknown>, extras: RequestExtras = NO_EXTRAS): string[][] {
 	const runs: string[][] = []
 	const single = (value: unknown) => {
 		if (typeof value === 'string' && value) runs.push([value])
 	}
 	if (endpoint === 'chat') {
 		const conversation: string[] = []
-		for (const message of Array.isArray(body.messages) ? body.messages : []) {
-			if (!isObject(message)) continue
-			pushContent(conversation, message.content)
+		const messages = Array.isArray(body.messages) ? body.messages : []
+		messages.forEach((message, index) => {
+			if (!isObject(message)) return
+			// A converted message's blocks as the client wrote them, rather than joined one per line.
+			const blocks = messageExtras(extras, index).textBlocks
+			if (blocks) conversation.push(...blocks)
+			else pushContent(conversation, message.content)
 			single(message.name)
 			for (const call of Array.isArray(message.tool_calls) ? message.tool_calls : []) {
 				if (isObject(call) && isObject(call.function)) single(call.function.arguments)
 			}
 			if (isObject(message.function_call)) single(message.function_call.arguments)
-		}
+		})
 		if (conversation.length > 0) runs.push(conversation)
 		for (const tool of Array.isArray(body.tools) ? body.tools : []) {
 			if (!isObject(tool) || !isObject(tool.function)) continue

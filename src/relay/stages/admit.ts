@@ -31,7 +31,7 @@ export async function admit(dependencies: Dependencies, relay: RelayServices, st
 	const body = checkOpenAIRequest(endpoint, start.request.body, start.request.upload)
 	const promptWords = relay.sensitiveWords.forPrompts()
 	if (promptWords) {
-		const found = await findWords(promptWords, promptTexts(endpoint, body))
+		const found = await findWords(promptWords, promptTexts(endpoint, body, start.request.extras))
 		if (found.length > 0) {
 			dependencies.logger.warn('a prompt with sensitive words was refused', { requestId, userId: caller.user.id, words: wordList(found) })
 			throw sensitiveErrors.prompt(found)

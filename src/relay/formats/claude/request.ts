@@ -14,7 +14,7 @@
 import { relayErrors } from '../../errors'
 import { isObject } from '../json'
 import { urlFromSource } from './images'
-import { type ConvertedBody, type MessageExtras, MessagesWithExtras, requestExtras } from '../canonical'
+import { type ConvertedBody, joinedTextExtras, type MessageExtras, MessagesWithExtras, requestExtras } from '../canonical'
 import { isThinkingBlock, type ThinkingBlock } from './thinking'
 
 type Json = Record<string, unknown>
@@ -82,21 +82,30 @@ function toolResultExtras(block: Json): MessageExtras {
 	}
 }
 
-function toolResultMessage(block: Json): Json {
-	const content = typeof block.content === 'string' ? block.content : openAIContent(partsOf(block.content))
-	return { role: 'tool', tool_call_id: block.tool_use_id, content }
+function pushToolResult(block: Json, messages: MessagesWithExtras) {
+	const extras = toolResultExtras(block)
+	if (typeof block.content === 'string') return messages.push({ role: 'tool', tool_call_id: block.tool_use_id, content: block.content }, extras)
+	const parts = partsOf(block.content)
+	const content = openAIContent(parts)
+	messages.push({ role: 'tool', tool_call_id: block.tool_use_id, content }, { ...extras, ...joinedTextExtras(parts, content) })
 }
 
 function userMessages(content: unknown, messages: MessagesWithExtras) {
 	const parts: Json[] = []
 	for (const block of blocksOf(content)) {
-		if (block.type === 'tool_result') messages.push(toolResultMessage(block), toolResultExtras(block))
+		if (block.type === 'tool_result') pushToolResult(block, messages)
 		else {
 			const part = blockToPart(block)
 			if (part) parts.push(part)
 		}
 	}
-	if (parts.length > 0) messages.push({ role: 'user', content: openAIContent(parts) })
+	if (parts.length > 0) pushJoined('user', parts, messages)
+}
+
+/** A user or system message of `parts`: text alone joined one per line, its blocks kept for the word check. */
+function pushJoined(role: string, parts: Json[], messages: MessagesWithExtras) {
+	const content = openAIContent(parts)
+	messages.push({ role, content }, joinedTextExtras(parts, content))
 }
 
 function assistantMessages(content: unknown, messages: MessagesWithExtras) {
@@ -120,7 +129,7 @@ function assistantMessages(content: unknown, messages: MessagesWithExtras) {
 
 function systemMessages(content: unknown, messages: MessagesWithExtras) {
 	const parts = partsOf(content)
-	if (parts.length > 0) messages.push({ role: 'system', content: openAIContent(parts) })
+	if (parts.length > 0) pushJoined('system', parts, messages)
 }
 
 const MESSAGES_BY_ROLE: Record<string, (content: unknown, messages: MessagesWithExtras) => void> = { user: userMessages, assistant: assistantMessages, system: systemMessages }

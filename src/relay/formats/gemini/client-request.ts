@@ -5,6 +5,7 @@
  */
 import { randomString } from '@/lib/crypto'
 import { relayErrors } from '../../errors'
+import { type ConvertedBody, joinedTextExtras, MessagesWithExtras, requestExtras } from '../canonical'
 import { isObject } from '../json'
 import { imageUrlFromGeminiPart } from './media'
 import { jsonSchemaFromGemini } from './schema'
@@ -32,8 +33,7 @@ function userContent(parts: GeminiPart[]): string | unknown[] | undefined {
 	})
 }
 
-function messagesOf(contents: GeminiContent[]): Body[] {
-	const messages: Body[] = []
+function messagesOf(contents: GeminiContent[], messages: MessagesWithExtras) {
 	/** Calls of the last model turn still waiting for their response: name → ids in order. */
 	let waiting = new Map<string, string[]>()
 	for (const content of contents) {
@@ -75,10 +75,10 @@ function messagesOf(contents: GeminiContent[]): Body[] {
 			if (position >= 0) queue.splice(position, 1)
 			messages.push({ role: 'tool', tool_call_id: id, name, content: JSON.stringify(result.response ?? {}) })
 		}
-		const user = userContent(parts.filter((part) => !part.functionResponse))
-		if (user !== undefined) messages.push({ role: 'user', content: user })
+		const userParts = parts.filter((part) => !part.functionResponse)
+		const user = userContent(userParts)
+		if (user !== undefined) messages.push({ role: 'user', content: user }, joinedTextExtras(userParts, user))
 	}
-	return messages
 }
 
 function toolsOf(request: GeminiRequest): Body {
@@ -141,26 +141,36 @@ function checkChatShape(gemini: Body) {
 	objectList(gemini.tools, 'tools').forEach((tool, index) => objectList(tool.functionDeclarations, `tools.${index}.functionDeclarations`))
 }
 
-function systemText(instruction: unknown): string {
-	if (typeof instruction === 'string') return instruction
-	if (!isObject(instruction)) return ''
-	return ((instruction as GeminiContent).parts ?? []).filter((part) => part.text).map((part) => part.text).join('\n')
+/** The system instruction's text parts, one per line, with its parts kept for the word check. */
+function pushSystem(instruction: unknown, messages: MessagesWithExtras) {
+	if (typeof instruction === 'string') {
+		if (instruction) messages.push({ role: 'system', content: instruction })
+		return
+	}
+	if (!isObject(instruction)) return
+	const parts = ((instruction as GeminiContent).parts ?? []).filter((part) => part.text)
+	const text = parts.map((part) => part.text).join('\n')
+	if (text) messages.push({ role: 'system', content: text }, joinedTextExtras(parts, text))
 }
 
-export function openAIChatFromGemini(request: unknown, model: string, stream: boolean): Body {
+/** A Gemini chat request as OpenAI's body, with the separate text parts it joined as the extras. */
+export function openAIChatFromGemini(request: unknown, model: string, stream: boolean): ConvertedBody {
 	if (!isObject(request)) throw relayErrors.badRequest('the request body must be a JSON object')
 	const gemini = request as GeminiRequest
 	if (!Array.isArray(gemini.contents) || gemini.contents.length === 0) throw relayErrors.badRequest('contents is not specified')
 	checkChatShape(request)
-	const system = systemText(gemini.systemInstruction)
-	return {
+	const messages = new MessagesWithExtras()
+	pushSystem(gemini.systemInstruction, messages)
+	messagesOf(gemini.contents, messages)
+	const body = {
 		model,
-		messages: [...(system ? [{ role: 'system', content: system }] : []), ...messagesOf(gemini.contents)],
+		messages: messages.messages,
 		...generationOf(gemini),
 		...toolsOf(gemini),
 		// The usage always comes back, for Gemini's usageMetadata.
 		...(stream ? { stream: true, stream_options: { include_usage: true } } : {}),
 	}
+	return { body, extras: requestExtras({ messages: messages.messageExtras() }) }
 }
 
 /**

@@ -41,8 +41,8 @@ export function geminiClientFormat(method: GeminiMethod, model: string, framing:
  */
 export function canonicalRequestFromGemini(method: GeminiMethod, model: string, value: unknown, text: string): ConvertedRequest {
 	if (isEmbeddingMethod(method)) return { endpoint: 'embeddings', body: openAIEmbeddingsFromGemini(value, model, method === 'batchEmbedContents'), extras: NO_EXTRAS }
-	const body = openAIChatFromGemini(value, model, method === 'streamGenerateContent')
-	return { endpoint: 'chat', body, extras: NO_EXTRAS, native: isObject(value) ? geminiNativeRequest(text, value) : undefined }
+	const { body, extras } = openAIChatFromGemini(value, model, method === 'streamGenerateContent')
+	return { endpoint: 'chat', body, extras, native: isObject(value) ? geminiNativeRequest(text, value) : undefined }
 }
 
 /** The client's own chat request, for a channel that speaks Gemini's API: its body names no model, so it goes byte for byte. */
