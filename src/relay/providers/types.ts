@@ -453,4 +453,11 @@ export interface ProviderAdaptor extends ChannelTypeIdentity {
 	videos?: VideoAdaptor
 	/** Long sessions it takes on a WebSocket: Realtime, the Responses API's WebSocket mode. */
 	sockets?: Partial<Record<SocketKind, SocketRoute>>
+	/**
+	 * Its OpenAI-format chat reads an assistant message's `reasoning_content` (the reasoning of a turn
+	 * sent back; DeepSeek and Kimi refuse a tool-call turn in thinking mode without it): the thinking
+	 * blocks a client sends back are written there (formats/canonical.ts withReasoningContent). Upstreams
+	 * without it get none: OpenAI refuses a message field it does not know on some models.
+	 */
+	reasoningContent?: true
 }
