@@ -109,6 +109,13 @@ export interface SameFormatPassThrough {
 	 * kept object. `path` follows the create path (`/resp_1/input_items`), `search` is '' or `?…`.
 	 */
 	storedRequest?(channel: UpstreamChannel, request: { method: KeptMethod; path: string; search: string }): { method: KeptMethod; url: string; headers: Record<string, string> }
+	/**
+	 * For formats with a token count of their own that the upstream serves (Claude's
+	 * `/v1/messages/count_tokens`): where to POST the client's count request (its body, model mapped)
+	 * and with which headers; the answer is the format's (`{input_tokens}`). `call` carries the
+	 * client's wire headers and query as for a create call.
+	 */
+	countRequest?(channel: UpstreamChannel, call: Pick<NativeCall, 'headers' | 'search'>): { url: string; headers: Record<string, string> }
 }
 
 type KeptMethod = 'GET' | 'POST' | 'DELETE'
