@@ -22,8 +22,9 @@ import { countInSlices, loadSliceCounter, type SliceCounter } from './slice-coun
  */
 export type TokenizerRequest = { id: number; texts: string[] } | { id: number; request: { format: string; bytes: Uint8Array } }
 export type TokenizerRefusal = { status: number; message: string; type: string; code: string | null }
-export type TokenizerReply = { id: number; count: number; media?: MediaTokens } | { id: number; refusal: TokenizerRefusal } | { id: number; error: string }
-export type RequestCount = { count: number; media?: MediaTokens } | { refusal: TokenizerRefusal }
+/** A request's count carries the model the request names (`model`, when it is text), for routing the count upstream. */
+export type TokenizerReply = { id: number; count: number; media?: MediaTokens; model?: string } | { id: number; refusal: TokenizerRefusal } | { id: number; error: string }
+export type RequestCount = { count: number; media?: MediaTokens; model?: string } | { refusal: TokenizerRefusal }
 
 /** What a prompt's media parts are, for a count's breakdown by modality (Gemini's `countTokens` reports one). */
 export const MEDIA_KINDS = ['image', 'audio', 'video', 'document'] as const

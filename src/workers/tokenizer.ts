@@ -5,7 +5,7 @@
  * and reads the prompt of here (src/relay/formats/counted-prompts.ts).
  *
  * Messages in: `{ id, texts }` or `{ id, request: { format, bytes } }`. Messages out: `{ id, count }`
- * (a request's with `media`, the part of it its media parts make),
+ * (a request's with `media`, the part of it its media parts make, and the `model` it names),
  * `{ id, refusal }` when the request is the client's error, or `{ id, error }` when counting failed.
  */
 import { countInSlices, loadSliceCounter } from '@/billing/slice-count'
@@ -13,6 +13,11 @@ import { textsOfPrompt, type TokenizerReply, type TokenizerRequest } from '@/bil
 import { decodeText, parseJsonText } from '@/lib/request-body'
 import { asRelayError, RelayError } from '@/relay/errors'
 import { countedPrompt, isCountedFormat } from '@/relay/formats/counted-prompts'
+
+const modelOf = (value: unknown) => {
+	const model = typeof value === 'object' && value !== null ? (value as { model?: unknown }).model : undefined
+	return typeof model === 'string' ? model : undefined
+}
 
 // The DOM typings see `self` as a window; in a Bun worker it is the worker's own scope.
 const scope = self as unknown as Worker
@@ -24,8 +29,9 @@ async function countMessage(message: TokenizerRequest): Promise<TokenizerReply> 
 	const { format, bytes } = message.request
 	if (!isCountedFormat(format)) return { id, error: `no prompt reader for ${format}` }
 	try {
-		const { texts, fixed, media } = textsOfPrompt(countedPrompt(format, parseJsonText(decodeText(bytes))))
-		return { id, count: fixed + await countInSlices(texts, await counter), media }
+		const value = parseJsonText(decodeText(bytes))
+		const { texts, fixed, media } = textsOfPrompt(countedPrompt(format, value))
+		return { id, count: fixed + await countInSlices(texts, await counter), media, model: modelOf(value) }
 	} catch (error) {
 		const refusal = asRelayError(error)
 		if (!(refusal instanceof RelayError)) throw error

@@ -6,10 +6,12 @@ import { claudeRequestBody } from '@/relay/providers/anthropic/request'
 import { databaseTargets } from '../helpers/database'
 import type { FakeOpenAI } from '../helpers/fake-openai'
 import { startRelayHarness, type RelayHarness } from '../helpers/relay'
-import { fixtureJson, startFakeAnthropic, type FakeAnthropic } from '../fixtures/providers/anthropic/fake-upstream'
+import { fakeClaudeCount, fixtureJson, startFakeAnthropic, type FakeAnthropic } from '../fixtures/providers/anthropic/fake-upstream'
 
 const OPENAI_MODEL = 'gpt-4o-mini'
 const CLAUDE_MODEL = 'claude-sonnet-4-20250514'
+/** Served by the Anthropic channel under this name, mapped to CLAUDE_MODEL. */
+const CLAUDE_ALIAS = 'claude-house-default'
 const PIXEL = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=='
 const weatherTool = { name: 'get_weather', description: 'Current weather', input_schema: { type: 'object' as const, properties: { location: { type: 'string' } }, required: ['location'] } }
 
@@ -141,7 +143,7 @@ for (const target of databaseTargets()) {
 			openAIUpstream = harness.startUpstream({ promptTokens: 1000, completionTokens: 200, toolCalls: true })
 			claudeUpstream = startFakeAnthropic()
 			await harness.createChannel({ base_url: openAIUpstream.url, models: OPENAI_MODEL })
-			await harness.createChannel({ type: 14, key: 'sk-ant-channel', base_url: claudeUpstream.url, models: CLAUDE_MODEL })
+			await harness.createChannel({ type: 14, key: 'sk-ant-channel', base_url: claudeUpstream.url, models: `${CLAUDE_MODEL},${CLAUDE_ALIAS}`, model_mapping: JSON.stringify({ [CLAUDE_ALIAS]: CLAUDE_MODEL }) })
 			key = (await harness.createToken()).key
 			client = new Anthropic({ apiKey: key, baseURL: harness.baseUrl, maxRetries: 0 })
 		})
@@ -298,6 +300,57 @@ for (const target of databaseTargets()) {
 			const stranger = new Anthropic({ apiKey: 'sk-not-a-token', baseURL: harness.baseUrl, maxRetries: 0 })
 			const failure = await stranger.messages.countTokens({ model: OPENAI_MODEL, messages: [{ role: 'user', content: 'Hi' }] }).catch((error) => error)
 			expect(failure).toBeInstanceOf(Anthropic.AuthenticationError)
+		})
+
+		describe('messages.countTokens of a model an Anthropic channel serves', () => {
+			const counted = { system: 'You are a meticulous assistant.', messages: [{ role: 'user' as const, content: 'Hello there, how are you?' }], tools: [weatherTool] }
+			const consumeLogs = async () => (await harness.ferry.call('GET', '/api/log/?type=2&page_size=1', { as: harness.root })).body.data.total as number
+
+			test('answers Anthropic\'s own count, asked with the channel\'s key and the client\'s body, version and betas, and bills nothing', async () => {
+				const logsBefore = await consumeLogs()
+				const before = claudeUpstream.requests.length
+				const tokens = await client.beta.messages.countTokens({ model: CLAUDE_MODEL, ...counted, betas: ['token-efficient-tools-2025-02-19'] })
+				const local = await client.messages.countTokens({ model: OPENAI_MODEL, ...counted })
+				expect(tokens.input_tokens).toBe(fakeClaudeCount(counted))
+				expect(tokens.input_tokens).not.toBe(local.input_tokens)
+				expect(claudeUpstream.requests.length).toBe(before + 1)
+				const sent = claudeUpstream.requests.at(-1)!
+				expect(sent.path).toBe('/v1/messages/count_tokens')
+				expect(sent.headers['x-api-key']).toBe('sk-ant-channel')
+				// The SDK's own API version and betas (it adds token counting's) travel as it sent them.
+				expect(sent.headers['anthropic-version']).toMatch(/^\d{4}-\d{2}-\d{2}$/)
+				expect(sent.headers['anthropic-beta']).toContain('token-efficient-tools-2025-02-19')
+				expect(sent.headers.authorization).toBeUndefined()
+				expect(sent.body).toEqual({ model: CLAUDE_MODEL, ...counted })
+				expect(await consumeLogs()).toBe(logsBefore)
+			})
+
+			test('goes upstream under the model\'s mapped name', async () => {
+				const tokens = await client.messages.countTokens({ model: CLAUDE_ALIAS, ...counted })
+				expect(tokens.input_tokens).toBe(fakeClaudeCount(counted))
+				expect(claudeUpstream.requests.at(-1)!.body).toEqual({ model: CLAUDE_MODEL, ...counted })
+			})
+
+			test('answers the local count when the upstream refuses or fails, with nothing of its answer', async () => {
+				const local = await client.messages.countTokens({ model: OPENAI_MODEL, ...counted })
+				for (const [fixture, status] of [['error-overloaded.json', 529], ['error-authentication.json', 401], ['message.json', 200]] as const) {
+					claudeUpstream.answerNext(fixture, status)
+					const answer = await fetch(`${harness.baseUrl}/v1/messages/count_tokens`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: JSON.stringify({ model: CLAUDE_MODEL, ...counted }) })
+					expect(answer.status).toBe(200)
+					expect(await answer.json()).toEqual({ input_tokens: local.input_tokens })
+					expect(claudeUpstream.requests.at(-1)!.path).toBe('/v1/messages/count_tokens')
+				}
+			})
+
+			test('a model no Anthropic channel serves is counted locally and asks no upstream', async () => {
+				const before = claudeUpstream.requests.length
+				const openAIBefore = openAIUpstream.requests.length
+				const unknown = await client.messages.countTokens({ model: 'no-such-model', ...counted })
+				const openAI = await client.messages.countTokens({ model: OPENAI_MODEL, ...counted })
+				expect(unknown.input_tokens).toBe(openAI.input_tokens)
+				expect(claudeUpstream.requests.length).toBe(before)
+				expect(openAIUpstream.requests.length).toBe(openAIBefore)
+			})
 		})
 
 		test('count_tokens answers a request it cannot count with a 400 in Claude\'s shape, naming why', async () => {

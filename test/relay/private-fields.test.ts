@@ -19,6 +19,8 @@ const SIGNATURE = 'SIG-PRIVATE-PROBE-0123456789'
 const PRIVATE_KEYS = ['claude_thinking', 'top_k', 'is_error', 'thinking']
 /** Upstreams whose own wire format (Claude's Messages API) has `top_k`, `thinking` and `is_error`, and takes signed thinking blocks back. */
 const CLAUDE_WIRES = new Set<number>([CHANNEL_TYPE.anthropic, CHANNEL_TYPE.aws])
+/** OpenAI-format upstreams whose reasoning models take a turn's reasoning back as `reasoning_content`; no other gets the field. */
+const REASONING_CONTENT_WIRES = new Set<number>([CHANNEL_TYPE.deepseek, CHANNEL_TYPE.moonshot, CHANNEL_TYPE.zhipuV4, CHANNEL_TYPE.custom])
 
 const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048, privateKeyEncoding: { type: 'pkcs8', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } })
 
@@ -67,6 +69,9 @@ interface Received {
 	path: string
 	rawBody: string
 }
+
+/** The `reasoning_content` of each message of a request body (undefined for those without). */
+const reasoningContents = (rawBody: string) => ((JSON.parse(rawBody) as { messages?: Record<string, unknown>[] }).messages ?? []).map((message) => message.reasoning_content)
 
 /** The private keys found anywhere in a JSON value. */
 function privateKeysIn(value: unknown, found = new Set<string>()): Set<string> {
@@ -145,6 +150,15 @@ describe('what every upstream receives', () => {
 		const claude = received.filter((request) => CLAUDE_WIRES.has(request.type))
 		expect(claude.length).toBe(CLAUDE_WIRES.size)
 		for (const request of claude) expect(request.rawBody).toContain(SIGNATURE)
+	})
+
+	test('a Claude client\'s thinking reaches the upstreams that take reasoning back as the assistant turn\'s reasoning_content, and no other upstream gets the field', async () => {
+		received.length = 0
+		await callEvery('/v1/messages', claudeRequest)
+		const reasoning = received.filter((request) => REASONING_CONTENT_WIRES.has(request.type))
+		expect(new Set(reasoning.map((request) => request.type))).toEqual(REASONING_CONTENT_WIRES)
+		for (const request of reasoning) expect({ type: request.type, reasoning: reasoningContents(request.rawBody) }).toEqual({ type: request.type, reasoning: [undefined, 'Call the tool.', undefined] })
+		for (const request of received.filter((request) => !REASONING_CONTENT_WIRES.has(request.type))) expect({ type: request.type, field: request.rawBody.includes('reasoning_content') }).toEqual({ type: request.type, field: false })
 	})
 
 	test('the claude_thinking an OpenAI client sends back reaches no upstream as a field, and only Claude-speaking ones as thinking blocks', async () => {

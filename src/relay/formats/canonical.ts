@@ -10,8 +10,9 @@
  * blocks of a message the body joins. `cache_control` on
  * content parts and tools is not private: OpenRouter-style OpenAI-format upstreams read it there.
  * No converter writes an extra into an upstream body as a field of its own: the Claude-speaking
- * ones send them as Claude's fields, Gemini's and PaLM's send `top_k` as `topK`, every other
- * upstream gets none of them.
+ * ones send them as Claude's fields, Gemini's and PaLM's send `top_k` as `topK`, the OpenAI-format
+ * upstreams that take reasoning back get the thinking blocks' text as `reasoning_content`
+ * (withReasoningContent), every other upstream gets none of them.
  */
 import type { NativeRequest, RelayEndpoint } from '../providers/types'
 import { isThinkingBlock, THINKING_BLOCKS_FIELD, type ThinkingBlock } from './claude/thinking'
@@ -133,7 +134,8 @@ export function canonicalRequestFromOpenAI(endpoint: RelayEndpoint, value: unkno
 /**
  * An OpenAI-format client's request with the thinking blocks it sends back (`claude_thinking` on
  * assistant messages, which Ferry's answers from Claude carry) moved to the messages' extras, so
- * that they reach a Claude upstream and no other. The same body when it has none.
+ * that they reach a Claude upstream (and their text an upstream that takes `reasoning_content`)
+ * and no other. The same body when it has none.
  */
 export function canonicalFromOpenAI(body: Json): ConvertedBody {
 	const messages = body.messages
@@ -150,4 +152,28 @@ export function canonicalFromOpenAI(body: Json): ConvertedBody {
 		converted.push(rest, { thinking: thinking.length > 0 ? thinking : undefined })
 	}
 	return { body: { ...body, messages: converted.messages }, extras: requestExtras({ messages: converted.messageExtras() }) }
+}
+
+/**
+ * The body with each assistant message's thinking blocks (its extras) as the message's
+ * `reasoning_content`, the field in which OpenAI-format upstreams whose models reason (DeepSeek,
+ * Kimi, GLM) answer their reasoning and take it back: in thinking mode they refuse a tool-call turn
+ * sent back without it. Only for adaptors that declare it (`ProviderAdaptor.reasoningContent`); the
+ * texts of a turn's blocks are joined one per line, redacted blocks have none, signatures are
+ * Claude's alone and stay behind. A message's own `reasoning_content` (an OpenAI client sending it
+ * back) is kept. The same body when nothing changes.
+ */
+export function withReasoningContent(body: Json, extras: RequestExtras): Json {
+	const messages = body.messages
+	if (!extras.messages || !Array.isArray(messages)) return body
+	let written: unknown[] | undefined
+	messages.forEach((message: unknown, index) => {
+		const blocks = extras.messages?.[index]?.thinking
+		if (!blocks || !isObject(message) || message.role !== 'assistant' || message.reasoning_content !== undefined) return
+		const texts = blocks.flatMap((block) => (block.type === 'thinking' ? [block.thinking] : []))
+		if (texts.length === 0) return
+		written ??= [...messages]
+		written[index] = { ...message, reasoning_content: texts.join('\n') }
+	})
+	return written ? { ...body, messages: written } : body
 }

@@ -109,6 +109,13 @@ export interface SameFormatPassThrough {
 	 * kept object. `path` follows the create path (`/resp_1/input_items`), `search` is '' or `?…`.
 	 */
 	storedRequest?(channel: UpstreamChannel, request: { method: KeptMethod; path: string; search: string }): { method: KeptMethod; url: string; headers: Record<string, string> }
+	/**
+	 * For formats with a token count of their own that the upstream serves (Claude's
+	 * `/v1/messages/count_tokens`): where to POST the client's count request (its body, model mapped)
+	 * and with which headers; the answer is the format's (`{input_tokens}`). `call` carries the
+	 * client's wire headers and query as for a create call.
+	 */
+	countRequest?(channel: UpstreamChannel, call: Pick<NativeCall, 'headers' | 'search'>): { url: string; headers: Record<string, string> }
 }
 
 type KeptMethod = 'GET' | 'POST' | 'DELETE'
@@ -453,4 +460,11 @@ export interface ProviderAdaptor extends ChannelTypeIdentity {
 	videos?: VideoAdaptor
 	/** Long sessions it takes on a WebSocket: Realtime, the Responses API's WebSocket mode. */
 	sockets?: Partial<Record<SocketKind, SocketRoute>>
+	/**
+	 * Its OpenAI-format chat reads an assistant message's `reasoning_content` (the reasoning of a turn
+	 * sent back; DeepSeek and Kimi refuse a tool-call turn in thinking mode without it): the thinking
+	 * blocks a client sends back are written there (formats/canonical.ts withReasoningContent). Upstreams
+	 * without it get none: OpenAI refuses a message field it does not know on some models.
+	 */
+	reasoningContent?: true
 }

@@ -8,7 +8,7 @@
 import type { Dependencies } from '@/dependencies'
 import type { RoutableChannel } from '@/db/stores/channels'
 import type { BodyReader, OpenedResponse } from '@/lib/outbound'
-import type { CanonicalRequest } from '../formats/canonical'
+import { type CanonicalRequest, withReasoningContent } from '../formats/canonical'
 import { readSseAnswerEvents, type EventReader, type Json, type ReadEvent, type SseAnswerOptions, type WireFormat } from '../formats/events'
 import { isObject } from '../formats/json'
 import { uploadUpstreamBody } from '../formats/media/multipart'
@@ -142,7 +142,10 @@ export async function openUpstream(dependencies: Dependencies, relay: { outbound
 		: call.stream && !usageAsked
 			? { ...canonicalRequest.body, model, stream_options: { ...(canonicalRequest.body.stream_options as object | undefined), include_usage: true } }
 			: model === call.model ? canonicalRequest.body : { ...canonicalRequest.body, model }
-	const body = passesBody ? mapped : applySetting(setting, canonicalRequest.endpoint, mapped, service.via === 'openai')
+	// Thinking blocks a client sends back, where an upstream that reasons takes a turn's reasoning;
+	// before the channel's setting, so that force_format (OpenAI's fields only) still has the last word.
+	const reasoned = adaptor.reasoningContent && canonicalRequest.endpoint === 'chat' ? withReasoningContent(mapped, canonicalRequest.extras) : mapped
+	const body = passesBody ? mapped : applySetting(setting, canonicalRequest.endpoint, reasoned, service.via === 'openai')
 	const thinkingAsText = setting.thinking_to_content === true && canonicalRequest.endpoint === 'chat'
 	const canonical = { upstreamModel: passesBody ? call.model : model, wire: 'openai' as const }
 

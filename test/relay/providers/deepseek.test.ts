@@ -1,9 +1,26 @@
 import { describe, expect, test } from 'bun:test'
+import Anthropic from '@anthropic-ai/sdk'
 import OpenAI from 'openai'
 import { CHANNEL_TYPE } from '@shared/channel-type'
-import { setUpProviderTest } from '../../helpers/fixture-upstream'
+import { failureOf, type RecordedRequest, setUpProviderTest } from '../../helpers/fixture-upstream'
 
 const MODEL = 'deepseek-chat'
+const REASONER = 'deepseek-reasoner'
+const REASONING = 'The user wants the weather in Paris. I should call get_weather.'
+const weatherTool = { name: 'get_weather', description: 'Current weather', input_schema: { type: 'object' as const, properties: { city: { type: 'string' } }, required: ['city'] } }
+
+/**
+ * DeepSeek in thinking mode (deepseek-reasoner) refuses a conversation whose tool-call turn comes
+ * back without the `reasoning_content` it answered with, as its API does (api-docs.deepseek.com,
+ * thinking mode, tool calls): a 400 naming the message.
+ */
+function refuseLostReasoning(request: RecordedRequest): Response | undefined {
+	if (request.body?.model !== REASONER || !Array.isArray(request.body.messages)) return undefined
+	const index = request.body.messages.findIndex((message: Record<string, unknown>) => message.role === 'assistant' && Array.isArray(message.tool_calls) && message.tool_calls.length > 0 && typeof message.reasoning_content !== 'string')
+	if (index < 0) return undefined
+	const message = `Missing \`reasoning_content\` field in the assistant message at message index ${index}. For more information, please refer to https://api-docs.deepseek.com/guides/thinking_mode#tool-calls`
+	return Response.json({ error: { message, type: 'invalid_request_error', param: null, code: 'invalid_request_error' } }, { status: 400 })
+}
 
 describe('the DeepSeek provider', () => {
 	const suite = setUpProviderTest({
@@ -11,7 +28,11 @@ describe('the DeepSeek provider', () => {
 		modelRatio: { 'deepseek-chat': 1, 'deepseek-reasoner': 1 },
 		cacheRatio: { 'deepseek-chat': 0.1, 'deepseek-reasoner': 0.1 },
 		channels: [{ type: CHANNEL_TYPE.deepseek, key: 'sk-deepseek-key', models: 'deepseek-chat,deepseek-reasoner' }],
+		intercept: refuseLostReasoning,
 	})
+	const claudeClient = async () => new Anthropic({ apiKey: (await suite.harness.createToken()).key, baseURL: suite.harness.baseUrl, maxRetries: 0 })
+	/** The assistant message of the last request DeepSeek accepted. */
+	const sentAssistant = () => suite.upstream.requests.at(-1)!.body.messages.find((message: { role: string }) => message.role === 'assistant')
 
 	test('sends chat to /chat/completions and bills the usage the upstream reported', async () => {
 		const answer = await suite.expectChat(MODEL, {
@@ -64,4 +85,76 @@ describe('the DeepSeek provider', () => {
 	test('hands an upstream error to the client with its status and message', () => suite.expectUpstreamError(() => suite.client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'Hello' }] }), 'error-insufficient-balance.json', 402, 'Insufficient Balance'))
 
 	test('reports rejected channel credentials as a gateway error', () => suite.expectRejectedCredentials(() => suite.client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'Hello' }] }), 'error-authentication.json'))
+
+	describe('a Claude client (Claude Code with thinking and tools) in a tool-call loop on deepseek-reasoner', () => {
+		test('gets the reasoning as a thinking block, and its tool-call turn goes back with the thinking as reasoning_content, which DeepSeek accepts', async () => {
+			const client = await claudeClient()
+			suite.upstream.answerWith('chat-thinking-tools.json')
+			const question = { role: 'user' as const, content: 'Weather in Paris?' }
+			const first = await client.messages.create({ model: REASONER, max_tokens: 2048, thinking: { type: 'enabled', budget_tokens: 1024 }, tools: [weatherTool], messages: [question] })
+			expect(first.stop_reason).toBe('tool_use')
+			expect(first.content[0]).toEqual({ type: 'thinking', thinking: REASONING, signature: '' })
+			const toolUse = first.content.find((block) => block.type === 'tool_use')!
+			expect(toolUse).toMatchObject({ name: 'get_weather', input: { city: 'Paris' } })
+
+			suite.upstream.answerWith('chat.json')
+			const second = await client.messages.create({
+				model: REASONER, max_tokens: 2048, thinking: { type: 'enabled', budget_tokens: 1024 }, tools: [weatherTool],
+				messages: [question, { role: 'assistant', content: first.content as Anthropic.ContentBlockParam[] }, { role: 'user', content: [{ type: 'tool_result', tool_use_id: toolUse.id, content: '18 °C and sunny' }] }],
+			})
+			expect(second.content).toContainEqual(expect.objectContaining({ type: 'text', text: 'Hello! How can I help you today?' }))
+			expect(sentAssistant()).toMatchObject({ role: 'assistant', reasoning_content: REASONING, tool_calls: [{ id: toolUse.id, function: { name: 'get_weather' } }] })
+			// Nothing of Claude's own form travels: no thinking blocks, no signature field.
+			expect(suite.upstream.requests.at(-1)!.rawBody).not.toContain('claude_thinking')
+			expect(suite.upstream.requests.at(-1)!.rawBody).not.toContain('signature')
+		})
+
+		test('streamed, as Claude Code asks, the thinking and the tool call come back and the follow-up carries the reasoning', async () => {
+			const client = await claudeClient()
+			suite.upstream.answerWith('chat-thinking-tools-stream.sse')
+			const question = { role: 'user' as const, content: 'Weather in Paris?' }
+			const first = await client.messages.stream({ model: REASONER, max_tokens: 2048, thinking: { type: 'enabled', budget_tokens: 1024 }, tools: [weatherTool], messages: [question] }).finalMessage()
+			expect(first.content.map((block) => block.type)).toEqual(['thinking', 'tool_use'])
+			expect(first.content[0]).toMatchObject({ type: 'thinking', thinking: REASONING })
+
+			suite.upstream.answerWith('chat-stream.sse')
+			const toolUse = first.content.find((block) => block.type === 'tool_use')!
+			const second = await client.messages.stream({
+				model: REASONER, max_tokens: 2048, thinking: { type: 'enabled', budget_tokens: 1024 }, tools: [weatherTool],
+				messages: [question, { role: 'assistant', content: first.content as Anthropic.ContentBlockParam[] }, { role: 'user', content: [{ type: 'tool_result', tool_use_id: toolUse.id, content: '18 °C and sunny' }] }],
+			}).finalMessage()
+			expect(second.content).toContainEqual(expect.objectContaining({ type: 'text', text: 'Hello!' }))
+			expect(sentAssistant()).toMatchObject({ reasoning_content: REASONING })
+		})
+
+		test('a client that drops the thinking gets DeepSeek\'s own refusal, unbilled', async () => {
+			const client = await claudeClient()
+			const before = await suite.lastConsumeLog()
+			const failure = await failureOf(client.messages.create({
+				model: REASONER, max_tokens: 2048, tools: [weatherTool],
+				messages: [
+					{ role: 'user', content: 'Weather in Paris?' },
+					{ role: 'assistant', content: [{ type: 'tool_use', id: 'call_00_Xq3mT8vKp2RbN7sLw4YdHc1f', name: 'get_weather', input: { city: 'Paris' } }] },
+					{ role: 'user', content: [{ type: 'tool_result', tool_use_id: 'call_00_Xq3mT8vKp2RbN7sLw4YdHc1f', content: '18 °C' }] },
+				],
+			})) as unknown as InstanceType<typeof Anthropic.APIError>
+			expect(failure).toBeInstanceOf(Anthropic.APIError)
+			expect(failure.status).toBe(400)
+			expect(failure.message).toContain('Missing `reasoning_content` field in the assistant message at message index 1')
+			expect((await suite.lastConsumeLog())?.id).toBe(before?.id)
+		})
+	})
+
+	test('an OpenAI client sending back reasoning_content itself gets it to DeepSeek as it wrote it', async () => {
+		suite.upstream.answerWith('chat.json')
+		const messages = [
+			{ role: 'user', content: 'Weather in Paris?' },
+			{ role: 'assistant', content: '', reasoning_content: REASONING, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] },
+			{ role: 'tool', tool_call_id: 'call_1', content: '18 °C' },
+		]
+		const tools = [{ type: 'function' as const, function: { name: 'get_weather', parameters: weatherTool.input_schema } }]
+		const answer = await suite.client.chat.completions.create({ model: REASONER, messages: messages as never, tools })
+		expect(answer.choices[0]!.message.content).toBe('Hello! How can I help you today?')
+		expect(sentAssistant()).toEqual(messages[1])
+	})
 })

@@ -17,7 +17,7 @@ export interface HeaderReader {
 }
 
 /** The headers the client wrote its body for: its API version and betas (context management, 1M context…). */
-function wireHeaders(headers: HeaderReader): Record<string, string> {
+export function claudeWireHeaders(headers: HeaderReader): Record<string, string> {
 	const wire: Record<string, string> = {}
 	const version = headers.get('anthropic-version')?.trim()
 	if (version && API_VERSION.test(version)) wire['anthropic-version'] = version
@@ -36,7 +36,7 @@ export function claudeNativeRequest(text: string, body: Record<string, unknown>,
 		text,
 		value: body,
 		modelInBody: true,
-		headers: wireHeaders(headers),
+		headers: claudeWireHeaders(headers),
 		search: betaQuery === 'true' ? '?beta=true' : '',
 	}
 }

@@ -45,6 +45,13 @@ export const anthropic: ProviderAdaptor = {
 					body: call.body,
 				}
 			},
+			// Anthropic's own count (`POST /v1/messages/count_tokens`: the Messages request's prompt fields, `{input_tokens}` back), free at Anthropic.
+			countRequest(channel, call) {
+				return {
+					url: `${channel.baseUrl}/v1/messages/count_tokens${call.search}`,
+					headers: { 'anthropic-version': channelVersion(channel), ...call.headers, 'content-type': 'application/json', 'x-api-key': channel.key },
+				}
+			},
 		},
 	},
 }

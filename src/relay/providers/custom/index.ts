@@ -7,6 +7,8 @@ import { openAICompatible } from '../openai-compatible'
 export const custom = openAICompatible({
 	...identityOf(customType),
 	endpoints: ['chat', 'completions', 'embeddings', 'rerank', ...MEDIA_ENDPOINTS],
+	// Any OpenAI-compatible server or gateway: those serving reasoning models read the reasoning sent back.
+	reasoningContent: true,
 	url: (channel, _endpoint, model) => channel.baseUrl.replaceAll('{model}', encodeURIComponent(model)),
 	// A URL with `{model}` in its path is one endpoint's: only its origin serves the billing calls.
 	readBalance: (channel, context) =>

@@ -39,4 +39,6 @@ export const deepseek: ProviderAdaptor = {
 	modelList: openAIModelList,
 	readBalance: readDeepSeekBalance,
 	converted: { chat },
+	// In thinking mode DeepSeek refuses a tool-call turn sent back without its `reasoning_content`.
+	reasoningContent: true,
 }

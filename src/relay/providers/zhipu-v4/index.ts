@@ -14,6 +14,8 @@ const compatible = openAICompatible({
 		chat: '/api/paas/v4/chat/completions',
 		embeddings: '/api/paas/v4/embeddings',
 	},
+	// GLM's interleaved thinking takes a tool-call turn's reasoning back with the tool results.
+	reasoningContent: true,
 	// The key is no bearer token: the JWT made from it is added by signedHeaders below.
 	headers: () => ({}),
 	// The list takes the raw key as its bearer token.
