@@ -11,7 +11,7 @@
  *   first) tool, its input fitting the tool's `input_schema`, stop reason `tool_use`.
  *
  * Usage: `input_tokens` is ceil(prompt characters / 4), `output_tokens` the number of text pieces (1
- * for JSON and tool input). Every request is recorded.
+ * for JSON and tool input, 0 for an empty answer). Every request is recorded.
  */
 import { sampleOf } from './schema-sample'
 
@@ -22,6 +22,8 @@ export interface FakeClaudeModelOptions {
 	apiKey?: string
 	/** Answer `tool_choice: auto` with a call of the first tool too. */
 	toolCalls?: boolean
+	/** Answer plain requests as the API does when the model stops at once: an empty content list, no output tokens. */
+	empty?: boolean
 }
 
 export interface FakeClaudeModel {
@@ -112,6 +114,9 @@ export function startFakeClaudeModel(options: FakeClaudeModelOptions = {}): Fake
 				content = [{ type: 'tool_use', id: `toolu_fake_${sequence}`, name: forced.name, input }]
 				stopReason = 'tool_use'
 				pieces = [JSON.stringify(input)]
+			} else if (options.empty) {
+				pieces = []
+				content = []
 			} else {
 				pieces = ['Hello', ' from', ' fake-claude']
 				content = [{ type: 'text', text: pieces.join('') }]
@@ -121,7 +126,7 @@ export function startFakeClaudeModel(options: FakeClaudeModelOptions = {}): Fake
 		const message = { id: `msg_fake_${sequence}`, type: 'message', role: 'assistant', model: body.model, content, stop_reason: stopReason, stop_sequence: null, usage }
 		if (!body.stream) return Response.json(message)
 		const event = (type: string, data: Json) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`
-		let text = event('message_start', { message: { ...message, content: [], stop_reason: null, usage: { ...usage, output_tokens: 1 } } })
+		let text = event('message_start', { message: { ...message, content: [], stop_reason: null, usage: { ...usage, output_tokens: Math.min(1, usage.output_tokens) } } })
 		content.forEach((block, index) => {
 			if (block.type === 'text') {
 				text += event('content_block_start', { index, content_block: { type: 'text', text: '' } })
