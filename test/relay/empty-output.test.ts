@@ -13,7 +13,9 @@ import { eq } from 'drizzle-orm'
 import type OpenAI from 'openai'
 import { LOG_TYPE } from '@shared/log'
 import { auditLedger } from '@/billing/audit'
+import { carriesOutput, isEmptyOutput } from '@/relay/stages/empty-output'
 import { databaseTargets } from '../helpers/database'
+import type { FakeOpenAI } from '../helpers/fake-openai'
 import { startFakeClaudeModel, type FakeClaudeModel } from '../helpers/fake-claude-model'
 import { startRelayHarness, type RelayHarness } from '../helpers/relay'
 
@@ -27,6 +29,17 @@ const CHATTY_CLAUDE = 'chatty-claude'
 const PROMPT_TOKENS = 40
 
 type Client = 'openai' | 'anthropic'
+
+/** The value of one Prometheus series (exact label set, any order), 0 when it is not exposed. */
+function sample(text: string, name: string, labels: Record<string, string>): number {
+	const wanted = Object.entries(labels).map(([label, value]) => `${label}="${value}"`).sort().join(',')
+	for (const line of text.split('\n')) {
+		const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$/.exec(line)
+		if (!match || match[1] !== name) continue
+		if ((match[2] ?? '').split(/,(?=[a-zA-Z_]+=")/).filter(Boolean).sort().join(',') === wanted) return Number(match[3])
+	}
+	return 0
+}
 interface Call {
 	client: Client
 	model: string
@@ -41,9 +54,73 @@ interface Outcome {
 	line: { quota: number; promptTokens: number; completionTokens: number; content: string; other: Record<string, any> }
 }
 
+describe('what an empty answer is, in each wire format', () => {
+	const noTokens = { promptTokens: PROMPT_TOKENS, completionTokens: 0 }
+
+	test('answers and stream events with no text, call, image or audio carry no output', () => {
+		const silent = [
+			['openai', { choices: [{ index: 0, message: { role: 'assistant', content: '', refusal: null }, finish_reason: 'content_filter' }] }],
+			['openai', { choices: [{ index: 0, message: { role: 'assistant', content: null }, finish_reason: 'stop' }] }],
+			['openai', { choices: [] }],
+			['openai', { choices: [{ index: 0, delta: { role: 'assistant', content: '', tool_calls: [] }, finish_reason: null }] }],
+			['openai', { choices: [{ index: 0, text: '', finish_reason: 'stop' }] }],
+			['claude', { type: 'message', content: [], stop_reason: 'end_turn' }],
+			['claude', { type: 'message', content: [{ type: 'text', text: '' }] }],
+			['claude', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }],
+			['claude', { type: 'content_block_delta', index: 0, delta: { type: 'signature_delta', signature: 'c2ln' } }],
+			['claude', { type: 'message_delta', delta: { stop_reason: 'end_turn' }, usage: { output_tokens: 0 } }],
+			['gemini', { promptFeedback: { blockReason: 'SAFETY' }, usageMetadata: { promptTokenCount: 12 } }],
+			['gemini', { candidates: [{ content: { role: 'model', parts: [{ text: '', thoughtSignature: 'c2ln' }] }, finishReason: 'STOP' }] }],
+			['gemini', { candidates: [{ finishReason: 'SAFETY' }] }],
+			['responses', { object: 'response', output: [{ type: 'message', role: 'assistant', content: [{ type: 'output_text', text: '' }] }] }],
+			['responses', { type: 'response.output_text.delta', delta: '' }],
+			['responses', { type: 'response.output_item.added', item: { type: 'reasoning', summary: [] } }],
+		] as const
+		for (const [wire, answer] of silent) expect({ wire, answer, output: carriesOutput(wire, answer) }).toEqual({ wire, answer, output: false })
+	})
+
+	test('text, refusals, reasoning, tool calls, images and audio are output, whole or as a stream event', () => {
+		const said = [
+			['openai', { choices: [{ index: 0, message: { role: 'assistant', content: 'Hi' } }] }],
+			['openai', { choices: [{ index: 0, message: { role: 'assistant', content: null, refusal: 'I cannot help with that.' } }] }],
+			['openai', { choices: [{ index: 0, message: { role: 'assistant', content: '', reasoning_content: 'Thinking.' } }] }],
+			['openai', { choices: [{ index: 0, message: { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'f', arguments: '{}' } }] } }] }],
+			['openai', { choices: [{ index: 0, message: { role: 'assistant', content: null, audio: { id: 'audio_1', data: 'UklG', transcript: '' } } }] }],
+			['openai', { choices: [{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: '{"a"' } }] } }] }],
+			['openai', { choices: [{ index: 0, text: 'Once' }] }],
+			['claude', { type: 'message', content: [{ type: 'tool_use', id: 'toolu_1', name: 'f', input: {} }] }],
+			['claude', { type: 'message', content: [{ type: 'redacted_thinking', data: 'EmwK' }] }],
+			['claude', { type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: 'toolu_1', name: 'f', input: {} } }],
+			['claude', { type: 'content_block_delta', index: 0, delta: { type: 'thinking_delta', thinking: 'Hm.' } }],
+			['gemini', { candidates: [{ content: { parts: [{ inlineData: { mimeType: 'image/png', data: 'iVBO' } }] } }] }],
+			['gemini', { candidates: [{ content: { parts: [{ functionCall: { name: 'f', args: {} } }] } }] }],
+			['gemini', { candidates: [{ content: { parts: [{ text: 'Thinking.', thought: true }] } }] }],
+			['responses', { object: 'response', output: [{ type: 'function_call', name: 'f', arguments: '{}', call_id: 'c1' }] }],
+			['responses', { object: 'response', output: [{ type: 'image_generation_call', result: 'iVBO' }] }],
+			['responses', { type: 'response.output_text.delta', delta: 'Hi' }],
+			['responses', { type: 'response.completed', response: { output: [{ type: 'message', content: [{ type: 'refusal', refusal: 'No.' }] }] } }],
+		] as const
+		for (const [wire, answer] of said) expect({ wire, answer, output: carriesOutput(wire, answer) }).toEqual({ wire, answer, output: true })
+	})
+
+	test('only chat and completions answers can be empty, and only with no completion tokens, text or audio', () => {
+		expect(isEmptyOutput('chat', noTokens, false)).toBe(true)
+		expect(isEmptyOutput('completions', noTokens, false)).toBe(true)
+		expect(isEmptyOutput('chat', noTokens, true)).toBe(false)
+		// Tokens the upstream reports it generated (hidden reasoning, say) are billed to the operator: the answer is charged.
+		expect(isEmptyOutput('chat', { ...noTokens, completionTokens: 3 }, false)).toBe(false)
+		expect(isEmptyOutput('chat', { ...noTokens, audioCompletionTokens: 5 }, false)).toBe(false)
+		for (const endpoint of ['embeddings', 'rerank', 'image-generations', 'speech', 'transcriptions', 'moderations', 'videos'] as const) {
+			expect({ endpoint, empty: isEmptyOutput(endpoint, noTokens, false) }).toEqual({ endpoint, empty: false })
+		}
+	})
+})
+
 for (const target of databaseTargets()) {
 	describe(`empty answers on ${target.dialect}`, () => {
 		let harness: RelayHarness
+		let quiet: FakeOpenAI
+		let quietChannel: number
 		let quietClaude: FakeClaudeModel
 		let chattyClaude: FakeClaudeModel
 		let openAI: OpenAI
@@ -51,7 +128,7 @@ for (const target of databaseTargets()) {
 
 		beforeAll(async () => {
 			harness = await startRelayHarness(target)
-			const quiet = harness.startUpstream({ reply: '', promptTokens: PROMPT_TOKENS })
+			quiet = harness.startUpstream({ reply: '', promptTokens: PROMPT_TOKENS })
 			const filtered = harness.startUpstream({ reply: '', promptTokens: PROMPT_TOKENS, finishReason: 'content_filter' })
 			const chatty = harness.startUpstream({ promptTokens: PROMPT_TOKENS })
 			quietClaude = startFakeClaudeModel({ empty: true })
@@ -59,7 +136,7 @@ for (const target of databaseTargets()) {
 			const options = harness.ferry.dependencies.options
 			const ratios = Object.fromEntries([QUIET_GPT, FILTERED_GPT, CHATTY_GPT, QUIET_CLAUDE, CHATTY_CLAUDE].map((model) => [model, 1]))
 			await options.set('ModelRatio', JSON.stringify({ ...options.get('ModelRatio'), ...ratios }))
-			await harness.createChannel({ name: 'quiet', base_url: quiet.url, models: QUIET_GPT })
+			quietChannel = await harness.createChannel({ name: 'quiet', base_url: quiet.url, models: QUIET_GPT })
 			await harness.createChannel({ name: 'filtered', base_url: filtered.url, models: FILTERED_GPT })
 			await harness.createChannel({ name: 'chatty', base_url: chatty.url, models: CHATTY_GPT })
 			await harness.createChannel({ name: 'quiet claude', type: 14, key: 'sk-ant-quiet', base_url: quietClaude.url, models: QUIET_CLAUDE })
@@ -180,6 +257,34 @@ for (const target of databaseTargets()) {
 			}
 			await harness.ferry.dependencies.options.set('ChargeEmptyOutputs', 'false')
 			expect(await auditLedger(harness.ferry.store)).toEqual([])
+		})
+
+		test('an empty answer that was not charged still counts for the metrics: a successful call with its prompt tokens and no quota', async () => {
+			const labels = { endpoint: 'chat', model: QUIET_GPT, channel: String(quietChannel) }
+			const scrape = async () => await (await fetch(`${harness.baseUrl}/metrics`)).text()
+			const before = await scrape()
+			await send({ client: 'openai', model: QUIET_GPT, stream: false })
+			await send({ client: 'openai', model: QUIET_GPT, stream: true })
+			const after = await scrape()
+			expect(sample(after, 'ferry_relay_calls_total', { ...labels, outcome: 'success' }) - sample(before, 'ferry_relay_calls_total', { ...labels, outcome: 'success' })).toBe(2)
+			expect(sample(after, 'ferry_relay_prompt_tokens_total', labels) - sample(before, 'ferry_relay_prompt_tokens_total', labels)).toBe(2 * PROMPT_TOKENS)
+			expect(sample(after, 'ferry_relay_quota_charged_total', labels)).toBe(sample(before, 'ferry_relay_quota_charged_total', labels))
+		})
+
+		test('an empty answer that was not charged is not kept by the response cache: the same call asks the upstream again', async () => {
+			const options = harness.ferry.dependencies.options
+			await options.set('ResponseCacheSeconds', '60')
+			try {
+				for (const stream of [false, true]) {
+					const asked = quiet.requests.length
+					const first = await callAndRead({ client: 'openai', model: QUIET_GPT, stream })
+					const second = await callAndRead({ client: 'openai', model: QUIET_GPT, stream })
+					expect(quiet.requests.length - asked).toBe(2)
+					for (const outcome of [first, second]) expect(outcome.hold).toEqual({ state: 'voided', reason: 'empty_output', charged: 0 })
+				}
+			} finally {
+				await options.set('ResponseCacheSeconds', '0')
+			}
 		})
 
 		test('the log list words the empty answer\'s line in the reader\'s language', async () => {

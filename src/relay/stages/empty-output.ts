@@ -2,7 +2,7 @@
  * What an empty answer is: the one definition the meter stage (meter.ts) applies before a call is
  * settled, and the `ChargeEmptyOutputs` option decides how settling treats it (settle.ts: charged
  * at its usage as any call, or — the default — its hold returned in full with a log line that
- * says why). The rules are in docs/specification/billing.md#empty-answers.
+ * says why). The rules are in docs/specification/pricing.md#empty-answers.
  *
  * An answer is empty when all of these hold:
  * - its endpoint generates an answer (`EMPTY_OUTPUT_ENDPOINTS`: chat — OpenAI chat, Claude

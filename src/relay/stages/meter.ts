@@ -4,9 +4,9 @@
  * reported it in its wire format (formats/wire.ts), or counted locally; it is checked for sensitive
  * words, settled, and only then returned. A stream is metered as the client reads it
  * (stream-meter.ts): settled or voided before the client sees its end, when it is cut, or when its
- * client goes away. An answer that completed empty (empty-output.ts) is told to settle, which
- * charges it or returns its hold as `ChargeEmptyOutputs` says. Image, audio and moderation answers are billed by their own rules
- * (media-answer.ts). The result is typed — an answer object, a stream of parsed events, or media
+ * client goes away. An answer that completed empty (empty-output.ts) is settled as such: charged,
+ * or its hold returned, as `ChargeEmptyOutputs` says. Image, audio and moderation answers are
+ * billed by their own rules (media-answer.ts). The result is typed — an answer object, a stream of parsed events, or media
  * bytes — in the upstream's wire format; the edge encodes it for the client.
  */
 import type { Dependencies } from '@/dependencies'
