@@ -270,6 +270,41 @@ export function* voidHoldWork(requestId: string, reason: string) {
 	return { userId: Number(hold.user_id), tokenId: Number(hold.token_id), amount: Number(hold.amount), subscriptionId }
 }
 
+/** A call whose hold is returned in full although an upstream answered it, and its consume line (quota 0) saying why. */
+export interface Release {
+	requestId: string
+	/** The hold's `reason`. */
+	reason: string
+	channelId: number
+	/** The consume line, as a settle writes it; undefined: none (`LogConsumeEnabled` off). */
+	log: Settlement['log']
+	/** What the call cost the operator, written beside the 0 charged. */
+	cost?: number
+}
+
+/**
+ * Voids a pending hold and writes the call's consume line with 0 quota, in one transaction: a call
+ * the billing rules do not charge (an empty answer, relay/stages/empty-output.ts). The user's and
+ * token's used quota and request count stay as they were, as for any voided hold. Answers whether
+ * the hold was still pending (nothing is written when it was not).
+ */
+export async function releaseHold(ledger: Executor, release: Release): Promise<boolean> {
+	await ledger.allowances?.materialise(release.requestId)
+	return ledger.transaction(function* () {
+		const hold = yield* voidHoldWork(release.requestId, release.reason)
+		if (!hold) return false
+		if (release.log) {
+			const log = storableFields(release.log)
+			yield* execute(INSERT_CONSUME_LOG, [
+				hold.userId, log.type ?? LOG_TYPE.consume, 0, hold.tokenId, release.channelId, release.requestId, log.username, log.tokenName, log.modelName, log.group,
+				log.promptTokens, log.completionTokens, log.useTime, log.isStream, log.channelName, log.ip, log.content,
+				JSON.stringify(loggedOther(log.other, 0, hold.subscriptionId)), release.cost ?? null, hold.subscriptionId,
+			])
+		}
+		return true
+	})
+}
+
 /** Returns a pending hold in full: the call failed before producing anything billable. */
 export async function voidHold(ledger: Executor, requestId: string, reason: string): Promise<boolean> {
 	if (ledger.allowances?.release(requestId)) return true

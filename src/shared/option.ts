@@ -339,6 +339,8 @@ export const OPTION_DEFINITIONS = {
 	PreConsumedQuota: integer(500, 0, MAX_PRE_CONSUMED_TOKENS),
 	QuotaForInviter: quota(0),
 	QuotaForInvitee: quota(0),
+	/** Charge an answer with no output (src/relay/stages/empty-output.ts) for its prompt; off: its hold is returned and its log line says why. */
+	ChargeEmptyOutputs: boolean(false),
 	// Chat
 	Chats: json(chats, [
 		{ 'Cherry Studio': 'cherrystudio://providers/api-keys?v=1&data={cherryConfig}' },

@@ -18,7 +18,11 @@
  *   last assistant turn calls tools without starting with its thinking block.
  *
  * Usage: `input_tokens` is ceil(prompt characters / 4), `output_tokens` the number of text pieces (1
+<<<<<<< HEAD
  * for JSON and tool input) plus the thinking pieces (thinking is output). Every request is recorded.
+=======
+ * for JSON and tool input, 0 for an empty answer). Every request is recorded.
+>>>>>>> fix-empty
  */
 import { sampleOf } from './schema-sample'
 
@@ -29,6 +33,8 @@ export interface FakeClaudeModelOptions {
 	apiKey?: string
 	/** Answer `tool_choice: auto` with a call of the first tool too. */
 	toolCalls?: boolean
+	/** Answer plain requests as the API does when the model stops at once: an empty content list, no output tokens. */
+	empty?: boolean
 }
 
 export interface FakeClaudeModel {
@@ -161,6 +167,9 @@ export function startFakeClaudeModel(options: FakeClaudeModelOptions = {}): Fake
 				content = [{ type: 'tool_use', id: `toolu_fake_${sequence}`, name: forced.name, input }]
 				stopReason = 'tool_use'
 				pieces = [JSON.stringify(input)]
+			} else if (options.empty) {
+				pieces = []
+				content = []
 			} else {
 				pieces = ['Hello', ' from', ' fake-claude']
 				content = [{ type: 'text', text: pieces.join('') }]
@@ -171,7 +180,7 @@ export function startFakeClaudeModel(options: FakeClaudeModelOptions = {}): Fake
 		const message = { id: `msg_fake_${sequence}`, type: 'message', role: 'assistant', model: body.model, content, stop_reason: stopReason, stop_sequence: null, usage }
 		if (!body.stream) return Response.json(message)
 		const event = (type: string, data: Json) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`
-		let text = event('message_start', { message: { ...message, content: [], stop_reason: null, usage: { ...usage, output_tokens: 1 } } })
+		let text = event('message_start', { message: { ...message, content: [], stop_reason: null, usage: { ...usage, output_tokens: Math.min(1, usage.output_tokens) } } })
 		content.forEach((block, index) => {
 			if (block.type === 'thinking') {
 				text += event('content_block_start', { index, content_block: { type: 'thinking', thinking: '', signature: '' } })

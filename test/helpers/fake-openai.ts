@@ -48,8 +48,10 @@ export type FaultName = Fault['name']
 export interface FakeOpenAIOptions {
 	/** Reply text is "Hello from <name>"; default "fake-openai". */
 	name?: string
-	/** The whole reply text instead. */
+	/** The whole reply text instead; '' answers no text at all (content '' whole, no content deltas streamed). */
 	reply?: string
+	/** The finish reason of a chat reply that is not cut by `max_tokens` (`content_filter`, say); default `stop`. */
+	finishReason?: string
 	promptTokens?: number
 	completionTokens?: number
 	/** Reported as `prompt_tokens_details.cached_tokens`; default 0. */
@@ -144,7 +146,7 @@ export function startFakeOpenAI(options: FakeOpenAIOptions = {}): FakeOpenAI {
 	let sequence = 0
 
 	const replyText = options.reply ?? `Hello from ${options.name ?? 'fake-openai'}`
-	const replyPieces = replyText.match(/\s*\S+/g) ?? [replyText]
+	const replyPieces = replyText === '' ? [] : replyText.match(/\s*\S+/g) ?? [replyText]
 	const reasoningPieces = options.reasoning?.match(/\s*\S+/g) ?? []
 
 	function pickFault(request: Request, rawBody: string): Fault {
@@ -300,7 +302,8 @@ export function startFakeOpenAI(options: FakeOpenAIOptions = {}): FakeOpenAI {
 		const called = (named && Array.isArray(body.tools) ? body.tools.find((candidate: Body) => candidate.function?.name === named) : undefined) ?? (Array.isArray(body.tools) ? body.tools[0] : undefined)
 		const tool = options.toolCalls && body.tool_choice !== 'none' && called ? called.function?.name as string | undefined : undefined
 		const text = fault.name === 'huge-body' ? [hugeText(fault)] : structuredReply(body) ?? replyPieces
-		const { pieces: content, finishReason } = pieces(body, text)
+		const { pieces: content, finishReason: cutOrStop } = pieces(body, text)
+		const finishReason = cutOrStop === 'stop' ? options.finishReason ?? cutOrStop : cutOrStop
 		const toolArguments = options.toolArgumentsFromSchema ? JSON.stringify(sampleOf(called?.function?.parameters ?? { type: 'object' })) : options.toolArguments ?? '{"location":"Paris"}'
 		const argumentPieces = tool ? splitInto(toolArguments, 3) : []
 		const sent = tool ? argumentPieces.length : content.length

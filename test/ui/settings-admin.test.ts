@@ -100,6 +100,22 @@ describe('the super admin settings tabs rendered on the server', () => {
 		expect(page).toContain('id="option-ModelRequestRateLimitEnabled"')
 	})
 
+	test('shows root the switch that charges empty answers in the quota section, off by default and on once set, in English too', async () => {
+		const checked = (page: string) => page.match(/id="option-ChargeEmptyOutputs"[^>]*aria-checked="(true|false)"|aria-checked="(true|false)"[^>]*id="option-ChargeEmptyOutputs"/)?.slice(1).find((value) => value !== undefined)
+		const quotaSection = (page: string) => page.slice(page.indexOf('data-testid="section-quota"'))
+		const chinese = markup((await render('/setting?tab=operation', root)).html)
+		expect(quotaSection(chinese)).toContain('空回答也计费')
+		expect(checked(quotaSection(chinese))).toBe('false')
+		await app.dependencies.options.set('ChargeEmptyOutputs', 'true')
+		try {
+			const english = markup((await render('/setting?tab=operation', root, 'en')).html)
+			expect(quotaSection(english)).toContain('>Charge empty answers<')
+			expect(checked(quotaSection(english))).toBe('true')
+		} finally {
+			await app.dependencies.options.set('ChargeEmptyOutputs', 'false')
+		}
+	})
+
 	test('shows root the system tab with the server address, and every secret field empty', async () => {
 		const { html } = await render('/setting?tab=system', root)
 		const page = markup(html)

@@ -80,13 +80,14 @@ export class CallScope {
 
 	/**
 	 * Charges `usage` at the call's pricing and logs the call (settle.ts). Only once, and only for a
-	 * call an upstream answered (`answered`). Failures of the ledger propagate.
+	 * call an upstream answered (`answered`). Failures of the ledger propagate. Answers whether this
+	 * settle charged the call: false when the hold was closed already, or an empty answer's was returned.
 	 */
-	async settle(usage: Usage, details: SettleDetails): Promise<void> {
-		if (this.state !== 'held') return
+	async settle(usage: Usage, details: SettleDetails): Promise<boolean> {
+		if (this.state !== 'held') return false
 		if (!this.answeredBy) throw new Error('a call is settled only once an upstream answered it')
 		this.close()
-		await settleCall(this.dependencies, this.relay, this.call, this.answeredBy, usage, details, this.funding, this.funding ? undefined : this.amount)
+		return await settleCall(this.dependencies, this.relay, this.call, this.answeredBy, usage, details, this.funding, this.funding ? undefined : this.amount)
 	}
 
 	/**

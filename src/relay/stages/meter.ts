@@ -4,8 +4,9 @@
  * reported it in its wire format (formats/wire.ts), or counted locally; it is checked for sensitive
  * words, settled, and only then returned. A stream is metered as the client reads it
  * (stream-meter.ts): settled or voided before the client sees its end, when it is cut, or when its
- * client goes away. Image, audio and moderation answers are billed by their own rules
- * (media-answer.ts). The result is typed — an answer object, a stream of parsed events, or media
+ * client goes away. An answer that completed empty (empty-output.ts) is settled as such: charged,
+ * or its hold returned, as `ChargeEmptyOutputs` says. Image, audio and moderation answers are
+ * billed by their own rules (media-answer.ts). The result is typed — an answer object, a stream of parsed events, or media
  * bytes — in the upstream's wire format; the edge encodes it for the client.
  */
 import type { Dependencies } from '@/dependencies'
@@ -25,6 +26,7 @@ import { scrubbedStreamErrors } from '../upstream/messages'
 import { MalformedAnswerError } from '../upstream/open'
 import { generatesText } from './admit'
 import type { HeldCall } from './call'
+import { carriesOutput, isEmptyOutput, watchOutput } from './empty-output'
 import { mediaAnswer, type MediaResult } from './media-answer'
 import { readAhead } from './read-ahead'
 import { videoAnswer } from './video-answer'
@@ -43,6 +45,8 @@ interface WholeResult {
 	usage: Usage
 	/** The channel and key that answered. */
 	answeredBy: KeyTarget
+	/** An empty answer that was not charged (empty-output.ts): its hold was returned, and it is not worth keeping. */
+	notCharged?: boolean
 }
 
 /** A stream of the upstream's events; reading it to its end (or cancelling it) settles or voids the call. */
@@ -94,11 +98,12 @@ async function wholeAnswer(relay: RelayServices, call: HeldCall, upstream: Upstr
 	const policy = opened.wire === 'openai' && generatesText(endpoint) ? relay.sensitiveWords.forAnswers() : undefined
 	const words = policy ? checkWholeAnswer(policy, answer) : []
 	const sensitive: SensitiveAnswer | undefined = words.length > 0 ? { words, action: policy!.stop ? 'refused' : 'masked' } : undefined
-	await scope.settle(usage, { localCount: !upstreamUsage, sensitive })
+	const emptyOutput = isEmptyOutput(endpoint, usage, carriesOutput(opened.wire, answer))
+	const charged = await scope.settle(usage, { localCount: !upstreamUsage, sensitive, emptyOutput })
 	if (sensitive?.action === 'refused') throw sensitiveErrors.answer()
 	if (sensitive) text = undefined
 	if (rerank) text = withRerankUsage(text ?? JSON.stringify(answer), answer, usage)
-	return { kind: 'answer', wire: opened.wire, answer, text, usage, answeredBy: keyTargetOf(upstream.target) }
+	return { kind: 'answer', wire: opened.wire, answer, text, usage, answeredBy: keyTargetOf(upstream.target), ...(emptyOutput && !charged ? { notCharged: true } : {}) }
 }
 
 function streamedAnswer(dependencies: Dependencies, relay: RelayServices, call: HeldCall, upstream: UpstreamAnswer): StreamedResult {
@@ -111,7 +116,8 @@ function streamedAnswer(dependencies: Dependencies, relay: RelayServices, call: 
 	const body = readAhead(bodyOrEmpty(opened.response), dependencies.options.get('StreamCacheQueueLength'))
 	// The client gets the upstream's own events: only what billing needs is parsed (stream-meter.ts).
 	const deferParsing = !policy && opened.wire === call.passThroughWire
-	const events = meterStream(scrubbedStreamErrors(opened.readEvents(body, { deferParsing }), channel), wireReader(opened.wire).stream(), {
+	const output = watchOutput(opened.wire, wireReader(opened.wire).stream())
+	const events = meterStream(scrubbedStreamErrors(opened.readEvents(body, { deferParsing }), channel), output.inspector, {
 		includeUsage: (call.request.body.stream_options as { include_usage?: boolean } | undefined)?.include_usage === true,
 		answerFilter: policy && streamAnswerFilter(policy),
 		onFirstContent: () => {
@@ -127,8 +133,10 @@ function streamedAnswer(dependencies: Dependencies, relay: RelayServices, call: 
 				}
 				const charged = end === 'completed' && usage ? usage : { promptTokens: await countPrompt(call.prompt), completionTokens: await countText(text) }
 				const sensitive: SensitiveAnswer | undefined = sensitiveWords.length > 0 ? { words: sensitiveWords, action: end === 'sensitive_words' ? 'cut' : 'masked' } : undefined
-				await scope.settle(charged, { localCount: charged !== usage, firstTokenMs, end, sensitive })
-				billed(end === 'completed' ? charged : undefined)
+				const emptyOutput = end === 'completed' && isEmptyOutput(call.request.endpoint, charged, output.produced())
+				const settled = await scope.settle(charged, { localCount: charged !== usage, firstTokenMs, end, sensitive, emptyOutput })
+				// An empty answer whose hold was returned is not worth keeping (response-cache.ts).
+				billed(end === 'completed' && (settled || !emptyOutput) ? charged : undefined)
 				return charged
 			} catch (error) {
 				billed(undefined)

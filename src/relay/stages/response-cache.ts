@@ -9,8 +9,9 @@
  * A hit is billed through the call's hold at `ResponseCacheRatio` × what the recorded call was
  * charged (0 by default), with a log line of its own type (`cacheHit`), no channel counted. A miss
  * goes upstream as any call; its answer is kept once it completed — never an error (those throw
- * before here), a stream that failed or was cut, an answer that calls a tool, or one larger than
- * the store may hold (`ResponseCacheMaxBytes`, store.ts). An entry is used only while the channel
+ * before here), a stream that failed or was cut, an answer that calls a tool, an empty answer that
+ * was not charged (empty-output.ts), or one larger than the store may hold
+ * (`ResponseCacheMaxBytes`, store.ts). An entry is used only while the channel
  * that made it still serves the call, maps the model to the same upstream model, and has the same
  * settings that shape what its upstream is asked and answers (type, base URL, `other`, organization,
  * extra setting: `settingsFingerprint`, db/stores/channels.ts) as when it answered.
@@ -160,7 +161,8 @@ export function recordInCache(dependencies: Dependencies, relay: RelayServices, 
 	const quotaPerUnit = dependencies.options.get('QuotaPerUnit')
 	if (result.kind === 'answer') {
 		const text = result.text ?? JSON.stringify(result.answer)
-		const base = text.length <= ENTRY_LIMIT_CHARACTERS && !callsTool(result.wire, result.answer) ? entryBase(call, result.wire, result.answeredBy, result.usage, quotaPerUnit) : undefined
+		const worthKeeping = text.length <= ENTRY_LIMIT_CHARACTERS && !callsTool(result.wire, result.answer) && !result.notCharged
+		const base = worthKeeping ? entryBase(call, result.wire, result.answeredBy, result.usage, quotaPerUnit) : undefined
 		if (base) keep(dependencies, relay, ticket, { ...base, answer: text })
 		return { ...result, cache: 'miss' }
 	}

@@ -5,17 +5,22 @@
  * the call cost the operator on its channel, the channels tried, the first token's time, a local
  * count, how a stream ended, sensitive words) under the call's request id, and records the
  * channel's response time, the call's metrics, the tokens for token-a-minute limits and the
- * user's balance for the low-quota reminder. Voiding returns the whole hold; it never throws.
+ * user's balance for the low-quota reminder. An empty answer (empty-output.ts) is charged so only
+ * while `ChargeEmptyOutputs` is on; otherwise its hold is voided with a consume line of 0 quota that
+ * says why, and it counts for the channel's time, the metrics and the limits like any other call.
+ * Voiding returns the whole hold; it never throws.
  */
 import type { Dependencies } from '@/dependencies'
 import { costOfCall } from '@/billing/cost'
-import { settle, voidHold } from '@/billing/holds'
+import { releaseHold, settle, voidHold } from '@/billing/holds'
 import { quotaForUsage, type Pricing, type Usage } from '@/billing/price'
+import { logLine } from '@shared/messages/logs'
 import type { CallRecord } from '../call-metrics'
 import type { RelayCaller } from '../caller'
 import { SENSITIVE_MASK } from '../sensitive-words/words'
 import type { RelayServices } from '../services'
 import type { AffinityOutcome, CallAttempt } from './call'
+import { EMPTY_OUTPUT_REASON } from './empty-output'
 import type { RouteTarget } from './route'
 import type { StreamEnd } from './stream-meter'
 
@@ -60,6 +65,8 @@ export interface SettleDetails {
 	firstTokenMs?: number
 	end?: StreamEnd
 	sensitive?: SensitiveAnswer
+	/** The answer was empty (empty-output.ts): `ChargeEmptyOutputs` says whether it is charged. */
+	emptyOutput?: boolean
 }
 
 const SENSITIVE_ACTIONS: Record<SensitiveAnswer['action'], string> = {
@@ -71,11 +78,12 @@ const SENSITIVE_ACTIONS: Record<SensitiveAnswer['action'], string> = {
 /**
  * Charges `usage`, logs the call and records the channel's time. Failures of the ledger propagate.
  * `heldFromWallet`: what the call's hold took from the wallet (undefined when a subscription holds it).
+ * Answers whether the call was charged: false for an empty answer whose hold was returned.
  */
 export async function settleCall(
 	dependencies: Dependencies, relay: RelayServices, call: ScopedCall, answeredBy: AnsweredBy, usage: Usage, details: SettleDetails, funding?: Funding,
 	heldFromWallet?: number,
-): Promise<void> {
+): Promise<boolean> {
 	const { target: { channel, keyIndex }, attempts, affinity } = answeredBy
 	const tried = [...new Set(attempts.map((attempt) => attempt.channel))]
 	const { pricing } = call
@@ -108,32 +116,34 @@ export async function settleCall(
 		...(funding ? { plan_name: funding.name } : {}),
 	})
 	const userId = call.caller.user.id
-	const outcome = await settle(relay.ledger, {
-		requestId: call.requestId,
-		readBalance: relay.quotaReminder.wantsBalance(userId),
-		heldFromWallet,
-		actual,
-		cost: costOfCall(channel.cost, call.model, pricing, usage, quotaPerUnit),
-		channelId: channel.id,
-		log: dependencies.options.get('LogConsumeEnabled') ? {
-			username: call.caller.user.username,
-			tokenName: call.caller.token.name,
-			modelName: call.model,
-			group: call.group,
-			promptTokens: usage.promptTokens,
-			completionTokens: usage.completionTokens,
-			useTime: Math.round(useTimeMs / 1000),
-			isStream: call.stream,
-			channelName: channel.name,
-			ip: call.clientAddress,
-			content: details.sensitive ? `sensitive words in the answer (${SENSITIVE_ACTIONS[details.sensitive.action]})` : '',
-			other,
-		} : undefined,
-	})
+	const charged = !details.emptyOutput || dependencies.options.get('ChargeEmptyOutputs')
+	// An empty answer not charged says so on its line, in the reader's language (its `log_line`).
+	const notCharged = charged ? undefined : logLine('call.empty_output')
+	if (notCharged) Object.assign(other, { not_charged: true, not_charged_reason: EMPTY_OUTPUT_REASON }, notCharged.other)
+	const cost = costOfCall(channel.cost, call.model, pricing, usage, quotaPerUnit)
+	const log = dependencies.options.get('LogConsumeEnabled') ? {
+		username: call.caller.user.username,
+		tokenName: call.caller.token.name,
+		modelName: call.model,
+		group: call.group,
+		promptTokens: usage.promptTokens,
+		completionTokens: usage.completionTokens,
+		useTime: Math.round(useTimeMs / 1000),
+		isStream: call.stream,
+		channelName: channel.name,
+		ip: call.clientAddress,
+		content: notCharged?.content ?? (details.sensitive ? `sensitive words in the answer (${SENSITIVE_ACTIONS[details.sensitive.action]})` : ''),
+		other,
+	} : undefined
+	const outcome = charged
+		? await settle(relay.ledger, { requestId: call.requestId, readBalance: relay.quotaReminder.wantsBalance(userId), heldFromWallet, actual, cost, channelId: channel.id, log })
+		: undefined
+	if (!charged) await releaseHold(relay.ledger, { requestId: call.requestId, reason: EMPTY_OUTPUT_REASON, channelId: channel.id, log, cost })
 	relay.recordResponseTime(channel.id, Math.round(useTimeMs))
-	call.metrics?.settled(channel.id, usage, actual, details.firstTokenMs)
+	call.metrics?.settled(channel.id, usage, charged ? actual : 0, details.firstTokenMs)
 	relay.requestLimits.settled(call.caller, call.model, usage.promptTokens + usage.completionTokens)
-	if (outcome.settled && outcome.balance !== undefined) relay.quotaReminder.afterSettle(userId, outcome.balance)
+	if (outcome?.settled && outcome.balance !== undefined) relay.quotaReminder.afterSettle(userId, outcome.balance)
+	return charged
 }
 
 /** Returns the hold in full. Never throws: a failure is logged, and the reconciler frees the hold later. */

@@ -25,6 +25,8 @@ export const LOG_LINE_ENTRIES = {
 	'top_up.online': ['在线充值 {amount} 个单位（{quota} 额度），支付方式 {method}，订单号 {trade}', 'online top-up of {amount} units ({quota} quota) via {method}, trade {trade}'],
 	'redemption.redeemed': ['使用兑换码 #{id}（{name}）兑换 {quota} 额度', 'redeemed code #{id} ({name}) for {quota} quota'],
 	'hold.returned': ['请求 {request} 未完成即中断，预扣的 {quota} 额度已退回', 'request {request} was interrupted before it finished; its hold of {quota} quota was returned'],
+	/** A relayed call whose answer was empty, not charged (`ChargeEmptyOutputs` off): a consume line of 0 quota. */
+	'call.empty_output': ['上游的回答为空（没有文本、工具调用或其他输出），本次调用不计费，预扣额度已全部退回', 'the upstream\'s answer was empty (no text, tool call or other output): the call was not charged and its hold was returned in full'],
 	'task.refused': ['上游拒绝了 {model} 任务（{reason}），预扣的 {quota} 额度已退回', 'the upstream refused the {model} task ({reason}); its hold of {quota} quota was returned'],
 	'task.failed_at_once': ['任务 {task} 提交后即失败，预扣的 {quota} 额度已退回', 'the task {task} failed at once; its hold of {quota} quota was returned'],
 	'task.drawing_failed': ['绘图任务 {task} 失败（{reason}），预扣的 {quota} 额度已退回', 'the drawing task {task} failed ({reason}); its hold of {quota} quota was returned'],

@@ -104,6 +104,9 @@ export const settingsAdmin: Dictionary = {
 	'新用户初始额度': 'Initial quota of new users',
 	'请求预扣费额度': 'Quota held before a request',
 	'请求结束后多退少补': 'Settled to the real cost when the request ends',
+	'空回答也计费': 'Charge empty answers',
+	'上游完成调用却没有任何输出（无文本、工具调用、图像或音频）时仍按提示词计费；关闭时退回预扣额度，日志注明未计费':
+		'When the upstream completes a call with no output at all (no text, tool call, image or audio), charge its prompt anyway; off: the hold is returned and the log says the call was not charged',
 	'邀请新用户奖励额度': 'Reward for inviting a new user',
 	'新用户使用邀请码奖励额度': 'Reward for a new user registering with an invitation code',
 	// operation: chat, groups

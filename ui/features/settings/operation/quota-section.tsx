@@ -1,7 +1,7 @@
-import { FieldGrid, OptionNumber, OptionQuota, SectionCard } from '@ui/features/settings/option-fields'
+import { FieldGrid, OptionNumber, OptionQuota, OptionSwitch, SectionCard, SwitchRow } from '@ui/features/settings/option-fields'
 import { numberRule, quotaRule, useOptionForm } from '@ui/features/settings/options-form'
 
-const KEYS = ['QuotaForNewUser', 'PreConsumedQuota', 'QuotaForInviter', 'QuotaForInvitee', 'DefaultPlanId'] as const
+const KEYS = ['QuotaForNewUser', 'PreConsumedQuota', 'QuotaForInviter', 'QuotaForInvitee', 'DefaultPlanId', 'ChargeEmptyOutputs'] as const
 // PreConsumedQuota counts completion tokens, not quota, despite its name.
 const RULES = { QuotaForNewUser: quotaRule, PreConsumedQuota: numberRule(0), QuotaForInviter: quotaRule, QuotaForInvitee: quotaRule, DefaultPlanId: numberRule(0) }
 
@@ -16,6 +16,9 @@ export function QuotaSection() {
 				<OptionQuota form={form} name="QuotaForInvitee" label="新用户使用邀请码奖励额度" />
 				<OptionNumber form={form} name="DefaultPlanId" label="新用户赠送套餐" hint="套餐的 ID（见套餐页）；0 表示不赠送" step={1} />
 			</FieldGrid>
+			<SwitchRow>
+				<OptionSwitch form={form} name="ChargeEmptyOutputs" label="空回答也计费" hint="上游完成调用却没有任何输出（无文本、工具调用、图像或音频）时仍按提示词计费；关闭时退回预扣额度，日志注明未计费" />
+			</SwitchRow>
 		</SectionCard>
 	)
 }
