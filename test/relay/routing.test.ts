@@ -88,7 +88,7 @@ describe('routing a call', () => {
 	})
 
 	test('an upstream slower than the first-byte limit is left for another channel', async () => {
-		harness = await startRelayHarness(databaseTargets()[0]!, { config: { ...testConfig, upstreamTimeouts: { connectMs: 2_000, firstByteMs: 300, idleMs: 2_000 } } })
+		harness = await startRelayHarness(databaseTargets()[0]!, { config: { ...testConfig, upstreamTimeouts: { connectMs: 2_000, firstByteMs: 300, idleMs: 2_000, firstTokenMs: 0 } } })
 		await harness.ferry.dependencies.options.set('RetryTimes', '1')
 		await harness.createChannel({ name: 'slow', base_url: harness.startUpstream({ fault: 'slow-first-byte=3000' }).url, models: 'gpt-4o-mini', priority: 10 })
 		await harness.createChannel({ name: 'quick', base_url: harness.startUpstream({ name: 'quick' }).url, models: 'gpt-4o-mini' })
@@ -97,7 +97,7 @@ describe('routing a call', () => {
 	})
 
 	test('a stream that stalls longer than the idle limit ends with an error event', async () => {
-		harness = await startRelayHarness(databaseTargets()[0]!, { config: { ...testConfig, upstreamTimeouts: { connectMs: 2_000, firstByteMs: 2_000, idleMs: 300 } } })
+		harness = await startRelayHarness(databaseTargets()[0]!, { config: { ...testConfig, upstreamTimeouts: { connectMs: 2_000, firstByteMs: 2_000, idleMs: 300, firstTokenMs: 0 } } })
 		await harness.createChannel({ base_url: harness.startUpstream({ fault: 'slow-chunks=1500' }).url, models: 'gpt-4o-mini' })
 		const { key } = await harness.createToken()
 		const response = await fetch(`${harness.baseUrl}/v1/chat/completions`, {
