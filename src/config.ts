@@ -45,6 +45,7 @@ const configSchema = z.object({
 	UPSTREAM_CONNECT_TIMEOUT_SECONDS: z.coerce.number().positive().default(10),
 	UPSTREAM_FIRST_BYTE_TIMEOUT_SECONDS: z.coerce.number().positive().default(300),
 	UPSTREAM_IDLE_TIMEOUT_SECONDS: z.coerce.number().positive().default(120),
+	UPSTREAM_FIRST_TOKEN_TIMEOUT_SECONDS: z.coerce.number().min(0).default(0),
 	TRUSTED_PROXIES: z.string().default('').transform((text) => text.split(/[\s,]+/).filter(Boolean)).refine(
 		(entries) => entries.every(isAddressOrRange),
 		'TRUSTED_PROXIES must list IP addresses or CIDR ranges, separated by commas',
@@ -66,8 +67,11 @@ export type Config = Readonly<{
 	maxBodyBytes: number
 	/** Reverse proxies whose `X-Forwarded-For` names the client (empty: trust no header). */
 	trustedProxies: readonly string[]
-	/** Limits on every upstream call: reaching the server, its first byte, the gap between chunks. */
-	upstreamTimeouts: { connectMs: number; firstByteMs: number; idleMs: number }
+	/**
+	 * Limits on every upstream call: reaching the server, its first byte, the gap between chunks; and
+	 * for a streamed answer, its first content after the head (0: none; a channel's setting may differ).
+	 */
+	upstreamTimeouts: { connectMs: number; firstByteMs: number; idleMs: number; firstTokenMs: number }
 	/** The bearer `/metrics` asks for; empty: `/metrics` answers direct loopback requests only. */
 	metricsToken: string
 }>
@@ -117,6 +121,7 @@ export function loadConfig(environment: Record<string, string | undefined>, argv
 			connectMs: values.UPSTREAM_CONNECT_TIMEOUT_SECONDS * 1000,
 			firstByteMs: values.UPSTREAM_FIRST_BYTE_TIMEOUT_SECONDS * 1000,
 			idleMs: values.UPSTREAM_IDLE_TIMEOUT_SECONDS * 1000,
+			firstTokenMs: values.UPSTREAM_FIRST_TOKEN_TIMEOUT_SECONDS * 1000,
 		},
 		metricsToken: values.METRICS_TOKEN,
 	})

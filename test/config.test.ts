@@ -45,6 +45,12 @@ describe('configuration', () => {
 		expect(config).toMatchObject({ sessionSecret: 's'.repeat(40), cryptoSecret: 'c'.repeat(40) })
 	})
 
+	test('the first-token timeout is off unless UPSTREAM_FIRST_TOKEN_TIMEOUT_SECONDS sets it, and is never negative', () => {
+		expect(loadConfig({ DATA_DIR: scratch() }).upstreamTimeouts).toEqual({ connectMs: 10_000, firstByteMs: 300_000, idleMs: 120_000, firstTokenMs: 0 })
+		expect(loadConfig({ DATA_DIR: scratch(), UPSTREAM_FIRST_TOKEN_TIMEOUT_SECONDS: '45' }).upstreamTimeouts.firstTokenMs).toBe(45_000)
+		expect(() => loadConfig({ DATA_DIR: scratch(), UPSTREAM_FIRST_TOKEN_TIMEOUT_SECONDS: '-1' })).toThrow(/UPSTREAM_FIRST_TOKEN_TIMEOUT_SECONDS/)
+	})
+
 	test('refuses a database URL that is neither empty nor Postgres, and a bad port', () => {
 		expect(() => loadConfig({ DATA_DIR: scratch(), DATABASE_URL: 'mysql://x' })).toThrow(ConfigError)
 		expect(() => loadConfig({ DATA_DIR: scratch(), PORT: '99999' })).toThrow(/PORT/)

@@ -16,16 +16,36 @@ const price = (value: unknown) => (typeof value === 'number' && Number.isFinite(
 
 /** What the call cost the operator in quota, rounded half away from zero; undefined when the channel's cost is unknown. */
 export function costOfCall(cost: ChannelCost, model: string, pricing: Pricing, usage: Usage, quotaPerUnit: number): number | undefined {
+	const exact = exactCost(cost, model, pricing, usage, quotaPerUnit)
+	return exact === undefined ? undefined : roundQuota(exact)
+}
+
+/**
+ * What the channel would cost the operator for a call of `model` of 1 000 prompt and 1 000
+ * completion tokens (one call, for a model priced per call), in quota, unrounded: how the
+ * `least_cost` routing policy compares channels. `pricing` is the model's (undefined: unpriced, so a
+ * channel known only by its `cost_ratio` has no known cost).
+ */
+export function referenceCost(cost: ChannelCost, model: string, pricing: Pricing | undefined, quotaPerUnit: number): number | undefined {
+	if (!pricing && !Object.hasOwn(cost.models, model)) return undefined
+	return exactCost(cost, model, pricing ?? UNPRICED, REFERENCE_USAGE, quotaPerUnit)
+}
+
+const REFERENCE_USAGE: Usage = { promptTokens: 1_000, completionTokens: 1_000 }
+/** Stands in for an unpriced model's pricing where only the channel's own cost prices are read. */
+const UNPRICED: Pricing = { kind: 'per_token', modelRatio: 0, completionRatio: 1, cacheRatio: 1, createCacheRatio: 1, groupRatio: 1 }
+
+function exactCost(cost: ChannelCost, model: string, pricing: Pricing, usage: Usage, quotaPerUnit: number): number | undefined {
 	const own = Object.hasOwn(cost.models, model) ? cost.models[model] : undefined
 	if (own) {
-		if (own.per_call !== undefined) return roundQuota(price(own.per_call) * (pricing.kind === 'per_call' ? pricing.callRatio ?? 1 : 1) * quotaPerUnit)
+		if (own.per_call !== undefined) return price(own.per_call) * (pricing.kind === 'per_call' ? pricing.callRatio ?? 1 : 1) * quotaPerUnit
 		const cached = Math.min(usage.cachedTokens ?? 0, usage.promptTokens)
 		const written = Math.min(usage.cacheCreationTokens ?? 0, usage.promptTokens - cached)
 		const input = price(own.input)
 		const dollars = (usage.promptTokens - cached - written) * input + cached * (own.cache_read === undefined ? input : price(own.cache_read))
 			+ written * (own.cache_write === undefined ? input : price(own.cache_write)) + usage.completionTokens * price(own.output)
-		return roundQuota((dollars / PER_MILLION) * quotaPerUnit)
+		return (dollars / PER_MILLION) * quotaPerUnit
 	}
 	if (cost.ratio === undefined) return undefined
-	return roundQuota(listPriceOf(pricing, usage, quotaPerUnit) * cost.ratio)
+	return listPriceOf(pricing, usage, quotaPerUnit) * cost.ratio
 }

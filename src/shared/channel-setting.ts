@@ -13,11 +13,17 @@ export const CHANNEL_SETTING_KEYS = {
 	thinkingToContent: 'thinking_to_content',
 	forceFormat: 'force_format',
 	passThroughBody: 'pass_through_body_enabled',
+	firstTokenTimeout: 'first_token_timeout_seconds',
 	proxy: 'proxy',
 } as const
 
 /** The longest system prompt a channel may add (characters). */
 export const CHANNEL_SYSTEM_PROMPT_MAX_LENGTH = 32_768
+
+/** The longest first-token timeout a channel may set (seconds): an hour, longer than any upstream's first byte. */
+export const CHANNEL_FIRST_TOKEN_TIMEOUT_MAX_SECONDS = 3_600
+
+const firstTokenTimeout = z.number().min(0).max(CHANNEL_FIRST_TOKEN_TIMEOUT_MAX_SECONDS)
 
 const BOOLEAN_KEYS = [
 	CHANNEL_SETTING_KEYS.systemPromptOverride, CHANNEL_SETTING_KEYS.thinkingToContent, CHANNEL_SETTING_KEYS.forceFormat, CHANNEL_SETTING_KEYS.passThroughBody,
@@ -30,6 +36,11 @@ export const channelSettingSchema = z.object({
 	thinking_to_content: z.boolean().optional().catch(undefined),
 	force_format: z.boolean().optional().catch(undefined),
 	pass_through_body_enabled: z.boolean().optional().catch(undefined),
+	/**
+	 * Seconds a streamed answer may go after its head without content before the attempt is given up
+	 * and the call moves on (0: never); absent: the server's `UPSTREAM_FIRST_TOKEN_TIMEOUT_SECONDS`.
+	 */
+	first_token_timeout_seconds: firstTokenTimeout.optional().catch(undefined),
 })
 export type ChannelSetting = z.infer<typeof channelSettingSchema>
 
@@ -41,7 +52,8 @@ export function readChannelSetting(value: Record<string, unknown>): ChannelSetti
 
 /**
  * The problems of a setting object's known keys, as messages with their values: a known boolean key
- * that is not a boolean, a system prompt that is not a string or is too long, and `proxy` (refused:
+ * that is not a boolean, a system prompt that is not a string or is too long, a first-token timeout
+ * that is not a number of seconds from 0 to the maximum, and `proxy` (refused:
  * Ferry's outbound client connects only to addresses it has checked itself, which a proxy would
  * resolve and reach on its own).
  */
@@ -53,6 +65,10 @@ export function channelSettingProblems(value: Record<string, unknown>): { messag
 	const prompt = value[CHANNEL_SETTING_KEYS.systemPrompt]
 	if (prompt !== undefined && (typeof prompt !== 'string' || prompt.length > CHANNEL_SYSTEM_PROMPT_MAX_LENGTH)) {
 		problems.push({ message: CHANNEL_MESSAGES.settingSystemPrompt, params: { max: CHANNEL_SYSTEM_PROMPT_MAX_LENGTH } })
+	}
+	const timeout = value[CHANNEL_SETTING_KEYS.firstTokenTimeout]
+	if (timeout !== undefined && !firstTokenTimeout.safeParse(timeout).success) {
+		problems.push({ message: CHANNEL_MESSAGES.settingFirstTokenTimeout, params: { max: CHANNEL_FIRST_TOKEN_TIMEOUT_MAX_SECONDS } })
 	}
 	const proxy = value[CHANNEL_SETTING_KEYS.proxy]
 	if (proxy !== undefined && proxy !== '') problems.push({ message: CHANNEL_MESSAGES.settingProxyUnsupported, params: {} })

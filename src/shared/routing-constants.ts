@@ -6,6 +6,7 @@ export const ROUTING_POLICY = {
 	roundRobin: 'round_robin',
 	leastLatency: 'least_latency',
 	leastBusy: 'least_busy',
+	leastCost: 'least_cost',
 } as const
 export type RoutingPolicy = (typeof ROUTING_POLICY)[keyof typeof ROUTING_POLICY]
 export const ROUTING_POLICIES = Object.values(ROUTING_POLICY)

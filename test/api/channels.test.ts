@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
 import { asc, eq } from 'drizzle-orm'
 import { CHANNEL_GROUP_NAME_MAX_LENGTH, CHANNEL_MESSAGES, CHANNEL_MODEL_NAME_MAX_LENGTH, TAG_STATUS } from '@shared/channel'
-import { CHANNEL_SYSTEM_PROMPT_MAX_LENGTH } from '@shared/channel-setting'
+import { CHANNEL_FIRST_TOKEN_TIMEOUT_MAX_SECONDS, CHANNEL_SYSTEM_PROMPT_MAX_LENGTH } from '@shared/channel-setting'
 import { CHANNEL_STATUS, CHANNEL_TYPE, DEFAULT_AZURE_API_VERSION, DEFAULT_XUNFEI_VERSION } from '@shared/channel-type'
 import { ROLE } from '@shared/user'
 import { loadRoutableChannels, markChannelAutoDisabled } from '@/db/stores/channels'
@@ -131,6 +131,9 @@ for (const target of databaseTargets()) {
 				[{ setting: '{"force_format": "yes"}' }, inEnglish(withValues(CHANNEL_MESSAGES.settingBoolean, { key: 'force_format' }))],
 				[{ setting: '{"thinking_to_content": 1}' }, inEnglish(withValues(CHANNEL_MESSAGES.settingBoolean, { key: 'thinking_to_content' }))],
 				[{ setting: '{"system_prompt": ["be brief"]}' }, inEnglish(withValues(CHANNEL_MESSAGES.settingSystemPrompt, { max: CHANNEL_SYSTEM_PROMPT_MAX_LENGTH }))],
+				[{ setting: '{"first_token_timeout_seconds": "30"}' }, inEnglish(withValues(CHANNEL_MESSAGES.settingFirstTokenTimeout, { max: CHANNEL_FIRST_TOKEN_TIMEOUT_MAX_SECONDS }))],
+				[{ setting: '{"first_token_timeout_seconds": -1}' }, inEnglish(withValues(CHANNEL_MESSAGES.settingFirstTokenTimeout, { max: CHANNEL_FIRST_TOKEN_TIMEOUT_MAX_SECONDS }))],
+				[{ setting: '{"first_token_timeout_seconds": 3601}' }, inEnglish(withValues(CHANNEL_MESSAGES.settingFirstTokenTimeout, { max: CHANNEL_FIRST_TOKEN_TIMEOUT_MAX_SECONDS }))],
 				[{ setting: '{"proxy": "http://proxy.example:8080"}' }, inEnglish(CHANNEL_MESSAGES.settingProxyUnsupported)],
 				[{ priority: 1.5 }, inEnglish(CHANNEL_MESSAGES.priorityInteger)],
 				[{ priority: 'high' }, inEnglish(CHANNEL_MESSAGES.priorityInteger)],

@@ -5,7 +5,7 @@
  * what a Claude answer says about 1-hour cache writes reaches billing.
  */
 import { describe, expect, test } from 'bun:test'
-import { costOfCall } from '@/billing/cost'
+import { costOfCall, referenceCost } from '@/billing/cost'
 import type { Pricing } from '@/billing/price'
 import { readChannelCost } from '@/db/stores/channels'
 import { usageFromClaude } from '@/relay/formats/claude/usage'
@@ -37,6 +37,19 @@ describe('the cost of a call', () => {
 		expect(costOfCall(readChannelCost(null, ''), 'm', tokens, { promptTokens: 1_000, completionTokens: 100 }, QUOTA_PER_UNIT)).toBeUndefined()
 		expect(costOfCall(readChannelCost(null, '{"other": {"input": 1}}'), 'm', tokens, { promptTokens: 1, completionTokens: 1 }, QUOTA_PER_UNIT)).toBeUndefined()
 		expect(readChannelCost(null, 'not json')).toEqual({ ratio: undefined, models: {} })
+	})
+
+	test('the reference cost least_cost routes by puts ratios and cost prices on one scale, unrounded', () => {
+		// 1 000 prompt + 1 000 completion tokens: (1 000 + 1 000 × 4) × 2 = 10 000 at list price.
+		expect(referenceCost(readChannelCost(0.5, ''), 'm', tokens, QUOTA_PER_UNIT)).toBe(5_000)
+		// ($2 + $8) per million × 1 000 each = $0.01 → 5 000: as dear as half the list price here.
+		expect(referenceCost(readChannelCost(null, '{"m": {"input": 2, "output": 8}}'), 'm', tokens, QUOTA_PER_UNIT)).toBe(5_000)
+		// Far below a quota unit it still tells channels apart.
+		expect(referenceCost(readChannelCost(0.0001, ''), 'm', tokens, QUOTA_PER_UNIT)).toBeCloseTo(1)
+		expect(referenceCost(readChannelCost(0.00011, ''), 'm', tokens, QUOTA_PER_UNIT)).toBeCloseTo(1.1)
+		// An unpriced model: only the channel's own cost prices count.
+		expect(referenceCost(readChannelCost(0.5, ''), 'm', undefined, QUOTA_PER_UNIT)).toBeUndefined()
+		expect(referenceCost(readChannelCost(0.5, '{"m": {"per_call": 0.01}}'), 'm', undefined, QUOTA_PER_UNIT)).toBe(5_000)
 	})
 })
 

@@ -22,7 +22,7 @@ export const testConfig: Config = Object.freeze({
 	nodeName: 'test',
 	maxBodyBytes: 1024 * 1024,
 	trustedProxies: [],
-	upstreamTimeouts: { connectMs: 5_000, firstByteMs: 10_000, idleMs: 10_000 },
+	upstreamTimeouts: { connectMs: 5_000, firstByteMs: 10_000, idleMs: 10_000, firstTokenMs: 0 },
 	metricsToken: '',
 })
 

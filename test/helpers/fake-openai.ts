@@ -13,7 +13,9 @@
  * `name=value`: `slow-first-byte=300` (ms before headers), `slow-chunks=50` (ms between chunks),
  * `reset-mid-stream=2` (chunks sent before a TCP reset), `malformed-sse=2` (index of the bad chunk),
  * `status=429` (also `status=502,html` for a non-JSON body), `huge-body=4` (MiB), `no-usage`, `hang`,
- * `none`.
+ * `stall-after=1` (a stream's events sent before it goes silent until the client goes away — 0: the
+ * head alone, with one SSE comment, as Bun sends a head only with bytes; `stall-after=1,keep-alive`
+ * sends an SSE comment every 100 ms meanwhile), `none`.
  *
  * Structured output (`response_format` `json_schema` or `json_object`) is answered with JSON fitting the
  * schema (schema-sample.ts), in one piece.
@@ -42,6 +44,7 @@ export type Fault =
 	| { name: 'malformed-sse'; afterChunks?: number }
 	| { name: 'status'; status: number; retryAfterSeconds?: number; html?: boolean }
 	| { name: 'huge-body'; mebibytes?: number }
+	| { name: 'stall-after'; afterChunks?: number; keepAlive?: boolean }
 
 export type FaultName = Fault['name']
 
@@ -100,6 +103,8 @@ export interface RecordedRequest {
 	body: any
 	rawBody: string
 	fault: Fault
+	/** The client went away before the answer was complete. */
+	aborted: boolean
 	/** The usage the fake reported for this request, if it reported one. */
 	usage?: Usage
 }
@@ -130,6 +135,7 @@ export function parseFault(text: string): Fault {
 		case 'slow-first-byte': case 'slow-chunks': return { name, delayMs: number }
 		case 'reset-mid-stream': case 'malformed-sse': return { name, afterChunks: number }
 		case 'huge-body': return { name, mebibytes: number }
+		case 'stall-after': return { name, afterChunks: number, keepAlive: flag === 'keep-alive' }
 		case 'status':
 			if (number === undefined) throw new Error('fake fault "status" needs a code, e.g. status=429')
 			return { name, status: number, html: flag === 'html' }
@@ -175,8 +181,10 @@ export function startFakeOpenAI(options: FakeOpenAIOptions = {}): FakeOpenAI {
 			body: parseJson(rawBody),
 			rawBody,
 			fault: NO_FAULT,
+			aborted: false,
 		}
 		requests.push(recorded)
+		request.signal.addEventListener('abort', () => (recorded.aborted = true))
 		try {
 			recorded.fault = pickFault(request, rawBody)
 		} catch (error) {
@@ -384,7 +392,9 @@ export function startFakeOpenAI(options: FakeOpenAIOptions = {}): FakeOpenAI {
 		const lines = [...events.map((event) => `data: ${JSON.stringify(event)}\n\n`), 'data: [DONE]\n\n']
 		if (fault.name === 'malformed-sse') lines.splice(fault.afterChunks ?? 2, 0, 'data: {"id":"broken","choices":[{"delta":\n\n')
 		const reset = fault.name === 'reset-mid-stream'
-		return new Response(piecesStream(reset ? lines.slice(0, fault.afterChunks ?? 2) : lines, delayOf(fault), reset), {
+		const stream = fault.name === 'stall-after' ? stallingStream(stalledStart(lines.slice(0, fault.afterChunks ?? 1)), fault.keepAlive === true)
+			: piecesStream(reset ? lines.slice(0, fault.afterChunks ?? 2) : lines, delayOf(fault), reset)
+		return new Response(stream, {
 			headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-request-id': `req_fake_${sequence}` },
 		})
 	}
@@ -463,6 +473,34 @@ function piecesStream(pieces: string[], delayMs: number, reset: boolean) {
 			await Bun.sleep(20)
 			controller.error()
 		},
+	})
+}
+
+const KEEP_ALIVE_MS = 100
+
+/** Bun sends a streamed answer's head with its first bytes: a stream stalled before any event starts with a comment. */
+const stalledStart = (lines: string[]) => lines.length > 0 ? lines : [': stalled\n\n']
+
+/** `pieces`, then silence — or an SSE comment every KEEP_ALIVE_MS — until the reader cancels. */
+function stallingStream(pieces: string[], keepAlive: boolean) {
+	let index = 0
+	let over = false
+	let release: () => void = () => {}
+	const cancelled = new Promise<void>((resolve) => (release = () => {
+		over = true
+		resolve()
+	}))
+	return new ReadableStream<Uint8Array>({
+		async pull(controller) {
+			if (index < pieces.length) {
+				controller.enqueue(encoder.encode(pieces[index++]))
+				return
+			}
+			if (!keepAlive) return await cancelled
+			await Promise.race([Bun.sleep(KEEP_ALIVE_MS), cancelled])
+			if (!over) controller.enqueue(encoder.encode(': keep-alive\n\n'))
+		},
+		cancel: () => release(),
 	})
 }
 

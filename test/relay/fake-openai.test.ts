@@ -279,6 +279,40 @@ describe('fake OpenAI upstream: faults', () => {
 		expect(fake.requests.every((request) => request.usage === undefined)).toBe(true)
 	})
 
+	test('stall-after sends the head and the first events, then only keep-alive comments or nothing until the client goes away', async () => {
+		const decoder = new TextDecoder()
+		/** What the stream brought within `milliseconds`, then the client goes away. */
+		async function readFor(fault: string, milliseconds: number) {
+			const response = await post('/v1/chat/completions', chatBody({ stream: true }), { 'x-fake-fault': fault })
+			expect(response.status).toBe(200)
+			const reader = response.body!.getReader()
+			let text = ''
+			const deadline = performance.now() + milliseconds
+			for (;;) {
+				const left = deadline - performance.now()
+				if (left <= 0) break
+				const chunk = await Promise.race([reader.read(), Bun.sleep(left).then(() => undefined)])
+				if (!chunk) break
+				if (chunk.done) throw new Error('the stalled stream ended')
+				text += decoder.decode(chunk.value)
+			}
+			await reader.cancel()
+			return text
+		}
+		const silent = await readFor('stall-after=0', 300)
+		expect(silent).toBe(': stalled\n\n')
+		const kept = await readFor('stall-after=1,keep-alive', 350)
+		const events = sseEvents(kept)
+		expect(events).toHaveLength(1)
+		expect(events[0].choices[0].delta).toEqual({ role: 'assistant', content: '', refusal: null })
+		expect(kept.match(/^: keep-alive$/gm)?.length).toBeGreaterThanOrEqual(2)
+		const flowed = sseEvents(await readFor('stall-after=3', 300))
+		expect(flowed.map((event) => event.choices[0].delta.content)).toEqual(['', 'Hello', ' from'])
+		const deadline = Date.now() + 2_000
+		while (!fake.requests.every((request) => request.aborted) && Date.now() < deadline) await Bun.sleep(20)
+		expect(fake.requests.map((request) => request.aborted)).toEqual([true, true, true])
+	})
+
 	test('hang never answers; the client gives up and stop() still returns', async () => {
 		const hanging = startFakeOpenAI({ fault: 'hang' })
 		const started = performance.now()

@@ -87,8 +87,27 @@ describe('routing a call', () => {
 		expect((await chat(harness.client(key))).choices[0]!.message.content).toBe('Hello from first')
 	})
 
+	test('least_cost sends calls to the channel that costs least for the model, and fails over to the next cheapest', async () => {
+		harness = await startRelayHarness(databaseTargets()[0]!)
+		await harness.ferry.dependencies.options.set('GroupRoutingPolicy', JSON.stringify({ default: 'least_cost' }))
+		await harness.ferry.dependencies.options.set('RetryTimes', '1')
+		// A weight that weighted routing would follow, on a channel at full list price.
+		await harness.createChannel({ name: 'dear', base_url: harness.startUpstream({ name: 'dear' }).url, models: 'gpt-4o-mini', weight: 1000, cost_ratio: 1 })
+		await harness.createChannel({ name: 'unknown', base_url: harness.startUpstream({ name: 'unknown' }).url, models: 'gpt-4o-mini', weight: 1000 })
+		const cheap = harness.startUpstream({ name: 'cheap' })
+		const cheapId = await harness.createChannel({ name: 'cheap', base_url: cheap.url, models: 'gpt-4o-mini', weight: 1, model_cost: JSON.stringify({ 'gpt-4o-mini': { input: 0.01, output: 0.02 } }) })
+		const client = harness.client((await harness.createToken()).key)
+		const replies = []
+		for (let call = 0; call < 5; call++) replies.push((await chat(client)).choices[0]!.message.content)
+		expect(replies).toEqual(Array(5).fill('Hello from cheap'))
+		expect((await lastConsumeLog()).channelId).toBe(cheapId)
+
+		cheap.setMode('status=503')
+		expect((await chat(client)).choices[0]!.message.content).toBe('Hello from dear')
+	})
+
 	test('an upstream slower than the first-byte limit is left for another channel', async () => {
-		harness = await startRelayHarness(databaseTargets()[0]!, { config: { ...testConfig, upstreamTimeouts: { connectMs: 2_000, firstByteMs: 300, idleMs: 2_000 } } })
+		harness = await startRelayHarness(databaseTargets()[0]!, { config: { ...testConfig, upstreamTimeouts: { connectMs: 2_000, firstByteMs: 300, idleMs: 2_000, firstTokenMs: 0 } } })
 		await harness.ferry.dependencies.options.set('RetryTimes', '1')
 		await harness.createChannel({ name: 'slow', base_url: harness.startUpstream({ fault: 'slow-first-byte=3000' }).url, models: 'gpt-4o-mini', priority: 10 })
 		await harness.createChannel({ name: 'quick', base_url: harness.startUpstream({ name: 'quick' }).url, models: 'gpt-4o-mini' })
@@ -97,7 +116,7 @@ describe('routing a call', () => {
 	})
 
 	test('a stream that stalls longer than the idle limit ends with an error event', async () => {
-		harness = await startRelayHarness(databaseTargets()[0]!, { config: { ...testConfig, upstreamTimeouts: { connectMs: 2_000, firstByteMs: 2_000, idleMs: 300 } } })
+		harness = await startRelayHarness(databaseTargets()[0]!, { config: { ...testConfig, upstreamTimeouts: { connectMs: 2_000, firstByteMs: 2_000, idleMs: 300, firstTokenMs: 0 } } })
 		await harness.createChannel({ base_url: harness.startUpstream({ fault: 'slow-chunks=1500' }).url, models: 'gpt-4o-mini' })
 		const { key } = await harness.createToken()
 		const response = await fetch(`${harness.baseUrl}/v1/chat/completions`, {

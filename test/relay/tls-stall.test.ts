@@ -25,7 +25,7 @@ describe('an upstream whose TLS handshake never finishes', () => {
 
 	beforeAll(async () => {
 		harness = await startRelayHarness(databaseTargets()[0]!, {
-			config: { ...testConfig, upstreamTimeouts: { connectMs: CONNECT_MS, firstByteMs: FIRST_BYTE_MS, idleMs: FIRST_BYTE_MS } },
+			config: { ...testConfig, upstreamTimeouts: { connectMs: CONNECT_MS, firstByteMs: FIRST_BYTE_MS, idleMs: FIRST_BYTE_MS, firstTokenMs: 0 } },
 		})
 		silent = openSilentListener()
 		client = harness.client((await harness.createToken()).key)

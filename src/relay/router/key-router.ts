@@ -10,7 +10,8 @@
  * 3. after a failure that says nothing of the request, another key of the same channel
  *    (`stayOn`), never one tried or cooling;
  * 4. else a channel not tried yet, chosen among those that can take the call by the group's
- *    routing policy (policies.ts) from their keys that are not cooling;
+ *    routing policy (policies.ts) from their keys that are not cooling (`least_cost` reads each
+ *    channel's cost of the model here);
  * 5. when every remaining key is cooling, the one whose cooldown ends first: a call is never
  *    refused for want of a key while the upstream itself might still answer.
  *
@@ -19,6 +20,8 @@
  */
 import type { KeyTarget } from '@/lib/session-affinity'
 import type { OptionStore } from '@/db/stores/options'
+import { referenceCost } from '@/billing/cost'
+import { resolvePricing } from '@/billing/price'
 import { ROUTING_POLICY, type RoutingPolicy } from '@shared/routing'
 import type { RoutableChannel, RoutingTable } from '../routing/routing-table'
 import type { RouteHints, RoutedCall, Router, RouteTarget } from '../stages/route'
@@ -40,6 +43,7 @@ function policyState(health: KeyHealth): PolicyState {
 		},
 		inFlight: (channelId, keyIndex) => health.inFlight({ channelId, keyIndex }),
 		latency: (channelId, keyIndex) => health.latency({ channelId, keyIndex }),
+		cost: () => undefined,
 	}
 }
 
@@ -108,6 +112,19 @@ export function keyRouter(routing: RoutingTable, health: KeyHealth, options: Opt
 		return options.get('GroupRoutingPolicy')[group] ?? ROUTING_POLICY.weighted
 	}
 
+	/** The state `least_cost` reads: each channel's cost of a reference call of the model (billing/cost.ts), at the model's list price. */
+	function costState(call: RoutedCall, channels: readonly RoutableChannel[]): PolicyState {
+		const pricing = resolvePricing(options, call.model, call.caller.user.group, call.group)
+		const quotaPerUnit = options.get('QuotaPerUnit')
+		return {
+			...state,
+			cost(channelId) {
+				const channel = channels.find((candidate) => candidate.id === channelId)
+				return channel && referenceCost(channel.cost, call.model, pricing, quotaPerUnit)
+			},
+		}
+	}
+
 	return {
 		route(call: RoutedCall, tried: readonly RouteTarget[], { stayOn, session }: RouteHints = {}) {
 			const pinnedId = call.caller.pinnedChannelId
@@ -141,7 +158,8 @@ export function keyRouter(routing: RoutingTable, health: KeyHealth, options: Opt
 			const untried = tried.length === 0 ? candidates : candidates.filter((channel) => !tried.some((attempt) => attempt.channel.id === channel.id))
 			const choices = choicesAmong(untried, tried)
 			if (choices.length === 0) return leastCooling(untried, tried)
-			const pick = pickByPolicy(policyOf(group), choices, state, `${group}\u0000${model}`)
+			const policy = policyOf(group)
+			const pick = pickByPolicy(policy, choices, policy === ROUTING_POLICY.leastCost ? costState(call, untried) : state, `${group}\u0000${model}`)
 			return targetOf(untried.find((channel) => channel.id === pick.channelId)!, pick.keyIndex)
 		},
 	}

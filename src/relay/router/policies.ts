@@ -10,7 +10,11 @@
  *   average of its time to first byte; keys never measured are tried first, and one call in
  *   `EXPLORATION_SHARE` goes to a random key so that a key that got faster is seen again;
  * - `least_busy`: among the keys of the highest priority level, the one with fewest calls in flight
- *   on this node.
+ *   on this node;
+ * - `least_cost`: among the channels of the highest priority level, the one whose cost for the
+ *   requested model is lowest (`PolicyState.cost`; unknown costs last), equal ones drawn by weight,
+ *   then a key by the channel's mode. A failure moves on to the next cheapest of the level, and to
+ *   lower levels once the level is spent, as with the other policies.
  *
  * Pure: the caller passes the candidates (each with its usable keys, highest priority first) and
  * what the policies read of the node's state.
@@ -42,6 +46,8 @@ export interface PolicyState {
 	inFlight(channelId: number, keyIndex: number): number
 	/** The moving average of a key's time to first byte, in milliseconds; undefined when never measured. */
 	latency(channelId: number, keyIndex: number): number | undefined
+	/** What a channel costs the operator for the call's model, in any unit shared by all channels; undefined when unknown. */
+	cost(channelId: number): number | undefined
 }
 
 export interface Pick {
@@ -95,6 +101,20 @@ function lowest(keys: readonly Pick[], score: (pick: Pick) => number, random: ()
 	return best[Math.floor(random() * best.length)]!
 }
 
+/** The channels of `level` with the lowest known cost; all of them when none is known. */
+function cheapest(level: readonly CandidateChannel[], cost: (channelId: number) => number | undefined): CandidateChannel[] {
+	let best: CandidateChannel[] = []
+	let bestCost = Number.POSITIVE_INFINITY
+	for (const channel of level) {
+		const value = cost(channel.id) ?? Number.POSITIVE_INFINITY
+		if (value < bestCost || best.length === 0) {
+			bestCost = value
+			best = [channel]
+		} else if (value === bestCost) best.push(channel)
+	}
+	return best
+}
+
 /** The pick for a call; `candidates` is not empty and is ordered highest priority first. */
 export function pickByPolicy(policy: RoutingPolicy, candidates: readonly CandidateChannel[], state: PolicyState, routeName: string): Pick {
 	switch (policy) {
@@ -111,6 +131,8 @@ export function pickByPolicy(policy: RoutingPolicy, candidates: readonly Candida
 		}
 		case ROUTING_POLICY.leastBusy:
 			return lowest(allKeys(topLevel(candidates)), (pick) => state.inFlight(pick.channelId, pick.keyIndex), state.random)
+		case ROUTING_POLICY.leastCost:
+			return keyOf(byWeight(cheapest(topLevel(candidates), state.cost), state.random), state)
 		default:
 			return keyOf(byWeight(topLevel(candidates), state.random), state)
 	}

@@ -12,7 +12,6 @@
 import type { Dependencies } from '@/dependencies'
 import { countPrompt, countText, type PromptRequest } from '@/billing/tokenizer'
 import type { Usage } from '@/billing/price'
-import { bodyOrEmpty } from '@/lib/outbound'
 import { RELAY_MESSAGES } from '@shared/messages/relay'
 import { RelayError, relayErrors, wordedRelayError } from '../errors'
 import type { EventReader, Json, WireFormat } from '../formats/events'
@@ -28,13 +27,13 @@ import { generatesText } from './admit'
 import type { HeldCall } from './call'
 import { carriesOutput, isEmptyOutput, watchOutput } from './empty-output'
 import { mediaAnswer, type MediaResult } from './media-answer'
-import { readAhead } from './read-ahead'
 import { videoAnswer } from './video-answer'
 import type { KeyTarget } from '@/lib/session-affinity'
 import { keyTargetOf } from './route'
 import type { UpstreamAnswer } from './send'
 import type { SensitiveAnswer } from './settle'
 import { meterStream } from './stream-meter'
+import { answersAsEventStream, streamSource } from './stream-source'
 
 /** A whole answer, already settled. `text` is `answer` as the upstream sent it, while unchanged. */
 interface WholeResult {
@@ -69,7 +68,7 @@ export async function meter(dependencies: Dependencies, relay: RelayServices, ca
 	const { endpoint } = call.request
 	if (endpoint === 'videos') return await videoAnswer(dependencies, relay, call, answer)
 	if (isMediaEndpoint(endpoint)) return await mediaAnswer({ logger: dependencies.logger, endpoint, prompt: call.prompt, scope: call.scope }, answer)
-	return call.stream ? streamedAnswer(dependencies, relay, call, answer) : await wholeAnswer(relay, call, answer)
+	return answersAsEventStream(call) ? streamedAnswer(dependencies, relay, call, answer) : await wholeAnswer(relay, call, answer)
 }
 
 async function wholeAnswer(relay: RelayServices, call: HeldCall, upstream: UpstreamAnswer): Promise<WholeResult> {
@@ -112,12 +111,10 @@ function streamedAnswer(dependencies: Dependencies, relay: RelayServices, call: 
 	let firstTokenMs: number | undefined
 	let billed: (usage: Usage | undefined) => void = () => {}
 	const settled = new Promise<Usage | undefined>((resolve) => (billed = resolve))
-	const policy = opened.wire === 'openai' && generatesText(call.request.endpoint) ? relay.sensitiveWords.forAnswers() : undefined
-	const body = readAhead(bodyOrEmpty(opened.response), dependencies.options.get('StreamCacheQueueLength'))
-	// The client gets the upstream's own events: only what billing needs is parsed (stream-meter.ts).
-	const deferParsing = !policy && opened.wire === call.passThroughWire
+	// Made by the send stage when it waited for the stream's first content.
+	const { events: source, policy } = upstream.stream ?? streamSource(dependencies, relay, call, opened)
 	const output = watchOutput(opened.wire, wireReader(opened.wire).stream())
-	const events = meterStream(scrubbedStreamErrors(opened.readEvents(body, { deferParsing }), channel), output.inspector, {
+	const events = meterStream(scrubbedStreamErrors(source, channel), output.inspector, {
 		includeUsage: (call.request.body.stream_options as { include_usage?: boolean } | undefined)?.include_usage === true,
 		answerFilter: policy && streamAnswerFilter(policy),
 		onFirstContent: () => {

@@ -6,7 +6,8 @@
  *
  * - a target that cannot take the call (its type or its model mapping) is skipped, not counted;
  * - a failure that says nothing of the request (429, 5xx but 504/524, a timeout, a refused
- *   connection) moves to another key of the same channel first, which is not counted against
+ *   connection, a streamed answer with no content within its first-content limit: first-content.ts)
+ *   moves to another key of the same channel first, which is not counted against
  *   `RetryTimes` (at most `KEY_SWITCHES` such moves a call), then to another channel, which is;
  * - statuses that are the request's fault (400, 408, 413, 415, 422 — and 504/524: the upstream
  *   already spent the time) end the call at once;
@@ -27,6 +28,7 @@ import type { KeyTarget } from '@/lib/session-affinity'
 import { RELAY_MESSAGES } from '@shared/messages/relay'
 import { UNREACHABLE } from '../call-metrics'
 import { RelayError, relayErrors, wordedRelayError } from '../errors'
+import { wireReader } from '../formats/wire'
 import { AdaptorFetchError } from '../providers/types'
 import { retryAfterMs } from '../router/key-health'
 import { disableReason } from '../routing/channel-health'
@@ -36,7 +38,9 @@ import { googleErrorOf, retryAfterOf } from '../upstream/google-error'
 import { scrubSecrets, upstreamMessageOf } from '../upstream/messages'
 import { ChannelUnfitError, openUpstream, type OpenedUpstream } from '../upstream/open'
 import type { AffinityOutcome, CallAttempt, HeldCall } from './call'
+import { awaitFirstContent, firstContentLimitMs } from './first-content'
 import { keyedChannel, keyTargetOf, type RouteTarget } from './route'
+import { answersAsEventStream, streamSource, type StreamSource } from './stream-source'
 
 /** 504/524 mean the upstream already spent the time; the rest are the request's own fault. */
 const NEVER_RETRY = new Set([400, 408, 413, 415, 422, 504, 524])
@@ -52,6 +56,8 @@ export interface UpstreamAnswer {
 	opened: OpenedUpstream
 	/** Every attempt, the one that answered last. */
 	attempts: CallAttempt[]
+	/** A stream read up to its first content (first-content.ts): the meter reads its events from here. */
+	stream?: StreamSource
 }
 
 /**
@@ -106,11 +112,11 @@ async function upstreamError(channel: RoutableChannel, key: string, response: Op
  * and a task's submit (relay/tasks/submission.ts), sent once to the key the router chose, share them.
  */
 
-/** A 2xx answer: the key is healthy, and its first byte came `started` (performance.now()) ago. */
-export function keyAnswered(relay: RelayServices, target: RouteTarget, started: number) {
+/** A 2xx answer: the key is healthy, and its first byte came at `answeredAt`, `started` after the request (performance.now()). */
+export function keyAnswered(relay: RelayServices, target: RouteTarget, started: number, answeredAt = performance.now()) {
 	const keyTarget = keyTargetOf(target)
 	relay.keyHealth.succeeded(keyTarget)
-	relay.keyHealth.recordFirstByte(keyTarget, performance.now() - started)
+	relay.keyHealth.recordFirstByte(keyTarget, answeredAt - started)
 }
 
 /** The upstream could not be reached (a timeout, a refused connection): the key counts a failure. */
@@ -229,12 +235,33 @@ export async function send(dependencies: Dependencies, relay: RelayServices, cal
 		}
 		const { response } = opened
 		if (response.ok) {
-			keyAnswered(relay, target, started)
+			const answeredAt = performance.now()
+			const inFlight = keyHealth.started(keyTarget)
+			const limitMs = answersAsEventStream(call) ? firstContentLimitMs(channel.setting, dependencies.config.upstreamTimeouts.firstTokenMs) : 0
+			let stream: StreamSource | undefined
+			if (limitMs > 0) {
+				const source = streamSource(dependencies, relay, call, opened)
+				const events = await awaitFirstContent(source.events, wireReader(opened.wire).stream(), limitMs)
+				if (!events) {
+					// Nothing reached the client yet: the attempt failed like one whose first byte never came.
+					inFlight()
+					attempts.push({ channel: channel.id, key: target.keyIndex, outcome: 'timeout' })
+					relay.metrics.upstreamError(channel.id, UNREACHABLE)
+					keyUnreachable(relay, target)
+					dependencies.logger.warn('upstream stream brought no content in time', { channelId: channel.id, key: target.keyIndex, limitMs })
+					lastError = relayErrors.upstreamUnavailable()
+					if (call.signal.aborted) break
+					stayOn = channel.id
+					continue
+				}
+				stream = { events, policy: source.policy }
+			}
+			keyAnswered(relay, target, started, answeredAt)
 			attempts.push({ channel: channel.id, key: target.keyIndex, outcome: 'ok' })
 			const affinity = pinSession(dependencies, call, session, target, relay)
 			call.scope.answered(target, attempts, affinity)
-			call.scope.onClose(keyHealth.started(keyTarget))
-			return { target, opened, attempts }
+			call.scope.onClose(inFlight)
+			return { target, opened, attempts, stream }
 		}
 		const status = mappedStatus(channel, response.status)
 		attempts.push({ channel: channel.id, key: target.keyIndex, outcome: status })

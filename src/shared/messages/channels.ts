@@ -20,6 +20,7 @@ export const CHANNEL_MESSAGE_ENTRIES = {
 	settingInvalid: ['额外设置必须是合法的 JSON 对象', 'extra setting must be a JSON object'],
 	settingBoolean: ['额外设置中的 {key} 必须是 true 或 false', 'in the extra setting, {key} must be true or false'],
 	settingSystemPrompt: ['额外设置中的 system_prompt 必须是不超过 {max} 个字符的字符串', 'in the extra setting, system_prompt must be a string of at most {max} characters'],
+	settingFirstTokenTimeout: ['额外设置中的 first_token_timeout_seconds 必须是 0 到 {max} 之间的秒数（0 表示不限）', 'in the extra setting, first_token_timeout_seconds must be a number of seconds from 0 to {max} (0: no limit)'],
 	settingProxyUnsupported: [
 		'额外设置中的 proxy 暂不支持：Ferry 只连接自己解析并检查过的地址，代理会自行解析和连接上游，绕过这项检查。请删除 proxy，或在 Ferry 所在机器的网络层配置出口代理',
 		'proxy is not supported in the extra setting: Ferry connects only to addresses it has resolved and checked itself, and a proxy would resolve and reach the upstream on its own, around that check. Remove proxy, or route Ferry\'s outbound traffic through a proxy at the network level',

@@ -225,7 +225,7 @@ describe('the iFlytek Spark provider (type 18, WebSocket)', () => {
 
 	test('a Spark that goes silent fails the call at the configured timeout instead of hanging', async () => {
 		const impatient = await startRelayHarness(databaseTargets()[0]!, {
-			config: { ...testConfig, upstreamTimeouts: { connectMs: SHORT_TIMEOUT_MS, firstByteMs: SHORT_TIMEOUT_MS, idleMs: SHORT_TIMEOUT_MS } },
+			config: { ...testConfig, upstreamTimeouts: { connectMs: SHORT_TIMEOUT_MS, firstByteMs: SHORT_TIMEOUT_MS, idleMs: SHORT_TIMEOUT_MS, firstTokenMs: 0 } },
 		})
 		try {
 			const options = impatient.ferry.dependencies.options

@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'bun:test'
 import { type CandidateChannel, EXPLORATION_SHARE, pickByPolicy, type PolicyState, ROUTING_POLICY } from '@/relay/router/policies'
 
-/** A deterministic state: `random` cycles through the values given, counters count, in-flight and latency from maps. */
-function stateWith({ randoms = [0.5], inFlight = {}, latency = {} }: { randoms?: number[]; inFlight?: Record<string, number>; latency?: Record<string, number> } = {}): PolicyState {
+/** A deterministic state: `random` cycles through the values given, counters count, in-flight, latency and cost from maps. */
+function stateWith({ randoms = [0.5], inFlight = {}, latency = {}, cost = {} }: { randoms?: number[]; inFlight?: Record<string, number>; latency?: Record<string, number>; cost?: Record<number, number> } = {}): PolicyState {
 	let draw = 0
 	const counters = new Map<string, number>()
 	return {
@@ -14,6 +14,7 @@ function stateWith({ randoms = [0.5], inFlight = {}, latency = {} }: { randoms?:
 		},
 		inFlight: (channelId, keyIndex) => inFlight[`${channelId}:${keyIndex}`] ?? 0,
 		latency: (channelId, keyIndex) => latency[`${channelId}:${keyIndex}`],
+		cost: (channelId) => cost[channelId],
 	}
 }
 
@@ -57,5 +58,33 @@ describe('routing policies', () => {
 	test('least busy takes the key with fewest calls in flight', () => {
 		const candidates = [channel(1, [0, 1]), channel(2, [3])]
 		expect(pickByPolicy(ROUTING_POLICY.leastBusy, candidates, stateWith({ inFlight: { '1:0': 4, '1:1': 2, '2:3': 3 } }), 'r')).toEqual({ channelId: 1, keyIndex: 1 })
+	})
+
+	test('least cost takes the cheapest channel of the top level, whatever the weights, and a key by its mode', () => {
+		const candidates = [channel(1, [0], { weight: 100 }), channel(2, [4, 7], { multiKeyMode: 'polling' }), channel(3, [0], { weight: 100 })]
+		const state = stateWith({ randoms: [0.99], cost: { 1: 30, 2: 10, 3: 20 } })
+		expect(Array.from({ length: 3 }, () => pickByPolicy(ROUTING_POLICY.leastCost, candidates, state, 'r'))).toEqual([
+			{ channelId: 2, keyIndex: 4 }, { channelId: 2, keyIndex: 7 }, { channelId: 2, keyIndex: 4 },
+		])
+	})
+
+	test('least cost stays in the highest priority level, as least latency does: a cheaper channel below it waits for the level to be spent', () => {
+		const candidates = [channel(1, [0], { priority: 5 }), channel(2, [0], { priority: 5 }), channel(3, [0], { priority: 0 })]
+		const cost = { 1: 9, 2: 8, 3: 1 }
+		expect(pickByPolicy(ROUTING_POLICY.leastCost, candidates, stateWith({ cost }), 'r').channelId).toBe(2)
+		// After channel 2 failed the router offers the rest: the level's other channel goes next, then the lower level.
+		expect(pickByPolicy(ROUTING_POLICY.leastCost, [candidates[0]!, candidates[2]!], stateWith({ cost }), 'r').channelId).toBe(1)
+		expect(pickByPolicy(ROUTING_POLICY.leastCost, [candidates[2]!], stateWith({ cost }), 'r').channelId).toBe(3)
+	})
+
+	test('least cost draws among equally cheap channels by weight, and puts channels of unknown cost last', () => {
+		const candidates = [channel(1, [0], { weight: 1 }), channel(2, [0], { weight: 3 }), channel(3, [0], { weight: 1000 })]
+		const cost = { 1: 5, 2: 5 }
+		const picks = [0.1, 0.3, 0.9].map((ticket) => pickByPolicy(ROUTING_POLICY.leastCost, candidates, stateWith({ randoms: [ticket, 0], cost }), 'r').channelId)
+		expect(picks).toEqual([1, 2, 2])
+		// None known: as weighted.
+		expect(pickByPolicy(ROUTING_POLICY.leastCost, candidates, stateWith({ randoms: [0.5] }), 'r').channelId).toBe(3)
+		// A free channel is the cheapest, not an unknown one.
+		expect(pickByPolicy(ROUTING_POLICY.leastCost, candidates, stateWith({ cost: { 3: 1, 1: 0 } }), 'r').channelId).toBe(1)
 	})
 })

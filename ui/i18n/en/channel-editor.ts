@@ -66,8 +66,8 @@ export const channelEditor: Dictionary = {
 	'优先级': 'Priority',
 	'权重': 'Weight',
 	'额外设置': 'Extra settings',
-	'可选，JSON 格式的渠道额外设置：system_prompt 系统提示词（请求没有系统消息时加在最前）；system_prompt_override 请求已有系统消息时也把它加在该消息前；force_format 只发送 OpenAI 文档中的请求字段；thinking_to_content 把推理内容写成回答中的 <think>…</think> 文本；pass_through_body_enabled 原样转发客户端的请求体（不做模型重定向，以上设置不生效）。不支持 proxy':
-		'Optional, extra channel settings as JSON: system_prompt, a system prompt (added first when the request has no system message); system_prompt_override, also put it before the request\'s own system message; force_format, send only the request fields OpenAI documents; thinking_to_content, write reasoning into the answer as <think>…</think> text; pass_through_body_enabled, send the client\'s request body as it is (no model mapping, the settings above do not apply). proxy is not supported',
+	'可选，JSON 格式的渠道额外设置：system_prompt 系统提示词（请求没有系统消息时加在最前）；system_prompt_override 请求已有系统消息时也把它加在该消息前；force_format 只发送 OpenAI 文档中的请求字段；thinking_to_content 把推理内容写成回答中的 <think>…</think> 文本；pass_through_body_enabled 原样转发客户端的请求体（不做模型重定向，以上设置不生效）；first_token_timeout_seconds 流式回答在响应头之后这么多秒内没有任何内容时放弃这次尝试，改用其他密钥或渠道（0 表示不限，不填则用服务器的 UPSTREAM_FIRST_TOKEN_TIMEOUT_SECONDS）。不支持 proxy':
+		'Optional, extra channel settings as JSON: system_prompt, a system prompt (added first when the request has no system message); system_prompt_override, also put it before the request\'s own system message; force_format, send only the request fields OpenAI documents; thinking_to_content, write reasoning into the answer as <think>…</think> text; pass_through_body_enabled, send the client\'s request body as it is (no model mapping, the settings above do not apply); first_token_timeout_seconds, give up an attempt whose streamed answer brings no content this many seconds after its head and move to another key or channel (0: no limit; absent: the server\'s UPSTREAM_FIRST_TOKEN_TIMEOUT_SECONDS). proxy is not supported',
 	'最大输入 token 数': 'Max input tokens',
 	'提示词超过这个 token 数的请求不会发往这个渠道，改走同模型的其他渠道；都不能接受时请求被拒绝（400）。0 或留空表示不限':
 		'Calls whose prompt has more tokens than this are not sent to this channel but to the model\'s other channels; when none can take them they are refused (400). 0 or empty means no limit',
@@ -113,7 +113,7 @@ export const channelEditor: Dictionary = {
 	'请重新填写密钥': 'Enter the key again',
 	'额外设置必须是合法的 JSON 对象': 'Extra settings must be a valid JSON object',
 	// the extra setting's known keys, as the server words them (src/shared/messages/channels.ts)
-	...Object.fromEntries((['settingBoolean', 'settingSystemPrompt', 'settingProxyUnsupported'] as const).map((name) => CHANNEL_MESSAGE_ENTRIES[name])),
+	...Object.fromEntries((['settingBoolean', 'settingSystemPrompt', 'settingFirstTokenTimeout', 'settingProxyUnsupported'] as const).map((name) => CHANNEL_MESSAGE_ENTRIES[name])),
 	'状态码复写必须是合法的 JSON 对象': 'Status code mapping must be a valid JSON object',
 	'优先级必须是不小于 {minimum} 的整数': 'Priority must be an integer not less than {minimum}',
 	'权重必须是非负整数': 'Weight must be a non-negative integer',

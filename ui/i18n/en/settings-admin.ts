@@ -170,6 +170,9 @@ export const settingsAdmin: Dictionary = {
 	'选首字时间移动平均最短的密钥，并不时试探其他密钥': 'The key with the lowest moving average of first-byte time, trying the others now and then',
 	'最少并发': 'Least busy',
 	'选本节点上进行中的调用最少的密钥': 'The key with the fewest calls in flight on this node',
+	'最低成本': 'Least cost',
+	'最高优先级的渠道中选该模型成本最低的渠道（按渠道的模型成本价或成本倍率；成本相同按权重，未知的排在最后），失败时换下一个最便宜的':
+		"Among the channels of the highest priority, the one whose cost for the model is lowest (by the channel's model cost prices or cost ratio; equal costs by weight, unknown ones last), failing over to the next cheapest",
 	'启用会话亲和': 'Enable session affinity',
 	'同一会话的调用留在同一个密钥上，直到它不可用': 'The calls of one session stay on one key until it becomes unusable',
 	'从常见位置读取会话': 'Read sessions from the usual places',

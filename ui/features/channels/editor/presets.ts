@@ -17,7 +17,10 @@ export const BASE_URL_FIELDS: Partial<Record<ChannelType, { label: string; place
 
 /** Templates the JSON fields can be filled with (docs/specification/channels.md#types). */
 export const MODEL_MAPPING_TEMPLATE = JSON.stringify({ 'gpt-3.5-turbo': 'gpt-3.5-turbo-0125' }, null, 2)
-/** Every key the relay applies (src/shared/channel-setting.ts), each as it is when off. */
+/**
+ * Every key the relay applies (src/shared/channel-setting.ts), each as it is when off; but
+ * `first_token_timeout_seconds`, whose absence means the server's value (0 would turn it off).
+ */
 export const SETTING_TEMPLATE = JSON.stringify({
 	system_prompt: '', system_prompt_override: false, force_format: false, thinking_to_content: false, pass_through_body_enabled: false,
 }, null, 2)

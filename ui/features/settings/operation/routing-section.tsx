@@ -22,6 +22,7 @@ export const POLICY_TEXTS: Record<RoutingPolicy, { name: string; description: st
 	[ROUTING_POLICY.roundRobin]: { name: '轮询', description: '最高优先级的渠道依次轮流使用' },
 	[ROUTING_POLICY.leastLatency]: { name: '最低延迟', description: '选首字时间移动平均最短的密钥，并不时试探其他密钥' },
 	[ROUTING_POLICY.leastBusy]: { name: '最少并发', description: '选本节点上进行中的调用最少的密钥' },
+	[ROUTING_POLICY.leastCost]: { name: '最低成本', description: '最高优先级的渠道中选该模型成本最低的渠道（按渠道的模型成本价或成本倍率；成本相同按权重，未知的排在最后），失败时换下一个最便宜的' },
 }
 
 const isPolicy = (value: unknown): value is RoutingPolicy => typeof value === 'string' && (ROUTING_POLICIES as readonly string[]).includes(value)
