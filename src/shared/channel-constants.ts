@@ -66,6 +66,28 @@ export const BASE_URL_REACH = {
 } as const
 export type BaseUrlReach = (typeof BASE_URL_REACH)[keyof typeof BASE_URL_REACH]
 
+/**
+ * The schemes a channel's base URL may have: http(s), and ws(s) for the upstreams the relay speaks to
+ * over WebSocket (iFlytek, which also takes an http(s) base and switches it).
+ */
+export const BASE_URL_SCHEMES: readonly string[] = ['http:', 'https:', 'ws:', 'wss:']
+
+/**
+ * Whether a channel's base URL (trailing slashes gone) may be stored: empty (the type's default), or an
+ * absolute URL that `new URL` parses, with a host and one of BASE_URL_SCHEMES. Paths (`/v1`, a
+ * `{model}` variable), ports and IPv6 hosts (`http://[::1]:8080`) are fine; where it leads is checked
+ * when it is called (private networks, reserved addresses).
+ */
+export function isChannelBaseUrl(baseUrl: string): boolean {
+	if (baseUrl === '') return true
+	try {
+		const url = new URL(baseUrl)
+		return BASE_URL_SCHEMES.includes(url.protocol) && url.hostname !== ''
+	} catch {
+		return false
+	}
+}
+
 /** Kinds of relay layer upstream detection tells apart. */
 export const UPSTREAM_CLIENT_TYPE = { openai: 'openai', azure: 'azure', python: 'python', go: 'go', unknown: 'unknown' } as const
 

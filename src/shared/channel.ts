@@ -16,7 +16,7 @@ import { z } from 'zod'
 import { pageQuerySchema, rowIdSchema } from './api'
 import {
 	BASE_URL_REACH, CHANNEL_GROUP_NAME_MAX_LENGTH, CHANNEL_LIST_MAX_ITEMS, CHANNEL_LIST_MAX_TEXT, CHANNEL_MODE, CHANNEL_MODEL_NAME_MAX_LENGTH, CHANNEL_NAME_MAX_LENGTH,
-	CHANNEL_TAG_MAX_LENGTH, CREATE_MODE, MULTI_KEY_MODE,
+	CHANNEL_TAG_MAX_LENGTH, CREATE_MODE, isChannelBaseUrl, MULTI_KEY_MODE,
 	PRIORITY_MIN, splitList, TAG_STATUS, TEST_ALL_KEYS, WEIGHT_MIN,
 } from './channel-constants'
 import { CHANNEL_STATUS } from './channel-type'
@@ -103,7 +103,8 @@ const costRatio = z.union([
 ], { error: CHANNEL_MESSAGES.costRatioInvalid })
 /** Per-model cost prices in USD (shared/channel-cost.ts), JSON text; empty for none. */
 const modelCost = text(65_536).refine((value) => parsesAsObject(value, (price) => modelCostSchema.safeParse(price).success), CHANNEL_MESSAGES.modelCostInvalid)
-const baseUrl = text(2048).transform((value) => value.replace(/\/+$/, ''))
+/** Empty: the type's default; else a URL that parses, http(s) (or ws(s)), see isChannelBaseUrl. */
+const baseUrl = text(2048).transform((value) => value.replace(/\/+$/, '')).refine(isChannelBaseUrl, CHANNEL_MESSAGES.baseUrlInvalid)
 const multiKeyMode = z.enum(Object.values(MULTI_KEY_MODE), { error: CHANNEL_MESSAGES.multiKeyModeInvalid })
 const name = z.string({ error: CHANNEL_MESSAGES.nameAndKeyRequired }).trim().min(1, CHANNEL_MESSAGES.nameAndKeyRequired).max(CHANNEL_NAME_MAX_LENGTH)
 const id = z.preprocess(numericText, rowIdSchema)

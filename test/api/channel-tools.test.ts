@@ -148,8 +148,11 @@ for (const target of databaseTargets()) {
 				expect(JSON.stringify(refused.body)).not.toContain(UPSTREAM_KEY)
 			})
 
-			test('a base URL that is not a URL is refused in the reader\'s language, naming no target in English', async () => {
-				const id = await harness.createChannel({ name: 'unparsable', key: UPSTREAM_KEY, base_url: 'not a url', models: 'gpt-4o-mini' })
+			test('a stored base URL that is not a URL is refused in the reader\'s language, naming no target in English', async () => {
+				// Saving refuses such a base URL now; a row kept from before still reaches the tools.
+				const id = await harness.createChannel({ name: 'unparsable', key: UPSTREAM_KEY, base_url: 'https://unparsable.example', models: 'gpt-4o-mini' })
+				const { channels } = harness.ferry.store.tables
+				await harness.ferry.store.db.update(channels).set({ baseUrl: 'not a url' }).where(eq(channels.id, id))
 				const zh = await harness.ferry.call('GET', `/api/channel/test/${id}`, { as: harness.root, headers: { 'accept-language': 'zh-CN' } })
 				expect(zh.body).toMatchObject({ success: false, message: '请求被拒绝：无法解析该 URL' })
 				const en = await harness.ferry.call('GET', `/api/channel/test/${id}`, { as: harness.root, headers: { 'accept-language': 'en' } })

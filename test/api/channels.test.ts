@@ -142,6 +142,14 @@ for (const target of databaseTargets()) {
 				[{ type: 999 }, inEnglish(CHANNEL_MESSAGES.typeUnknown)],
 				[{ type: undefined }, inEnglish(CHANNEL_MESSAGES.typeUnknown)],
 				[{ status: 7 }, inEnglish(CHANNEL_MESSAGES.statusInvalid)],
+				[{ base_url: 'not a url' }, inEnglish(CHANNEL_MESSAGES.baseUrlInvalid)],
+				[{ base_url: 'api.example.com/v1' }, inEnglish(CHANNEL_MESSAGES.baseUrlInvalid)],
+				[{ base_url: 'https://' }, inEnglish(CHANNEL_MESSAGES.baseUrlInvalid)],
+				[{ base_url: 'https://exa mple.com' }, inEnglish(CHANNEL_MESSAGES.baseUrlInvalid)],
+				[{ base_url: 'http://[::1' }, inEnglish(CHANNEL_MESSAGES.baseUrlInvalid)],
+				[{ base_url: 'ftp://files.example.com' }, inEnglish(CHANNEL_MESSAGES.baseUrlInvalid)],
+				[{ base_url: 'file:///etc/passwd' }, inEnglish(CHANNEL_MESSAGES.baseUrlInvalid)],
+				[{ base_url: 'javascript:alert(1)' }, inEnglish(CHANNEL_MESSAGES.baseUrlInvalid)],
 			])('refuses %j with the message %p', async (fields, message) => {
 				const answer = await create(fields)
 				expect(answer.status).toBe(400)
@@ -158,6 +166,35 @@ for (const target of databaseTargets()) {
 				const setting = '{"system_prompt": "Be brief.", "system_prompt_override": true, "pass_through_body_enabled": false, "vendor_flag": {"x": 1}}'
 				const answer = await create({ setting })
 				expect(answer.body.data[0]).toMatchObject({ setting })
+			})
+
+			test.each([
+				['', ''],
+				['https://api.example.com/', 'https://api.example.com'],
+				['https://api.example.com/v1//', 'https://api.example.com/v1'],
+				['https://relay.example:8443/proxy/openai', 'https://relay.example:8443/proxy/openai'],
+				['http://[::1]:8080', 'http://[::1]:8080'],
+				['http://[2001:db8::1]/v1/', 'http://[2001:db8::1]/v1'],
+				['http://10.1.2.3:11434', 'http://10.1.2.3:11434'],
+				['https://api.example.com/v1/{model}/chat/completions', 'https://api.example.com/v1/{model}/chat/completions'],
+				['wss://spark-api.xf-yun.com', 'wss://spark-api.xf-yun.com'],
+			])('accepts the base URL %p and stores it as %p', async (given, stored) => {
+				const answer = await create({ base_url: given })
+				expect(answer.body.success).toBe(true)
+				expect((await storedRow(answer.body.data[0].id)).baseUrl).toBe(stored)
+			})
+
+			test('refuses a base URL that does not parse in the console\'s language, on create and on update, and keeps the stored one', async () => {
+				const body = { type: CHANNEL_TYPE.openai, name: 'main', key: 'sk-main', models: 'gpt-4o', base_url: 'https//api.example.com' }
+				const zh = await ferry.call('POST', '/api/channel/', { as: admin, body, headers: { 'accept-language': 'zh-CN' } })
+				expect(zh.status).toBe(400)
+				expect(zh.body).toEqual({ success: false, message: CHANNEL_MESSAGES.baseUrlInvalid })
+				const id = await createOne({ base_url: 'https://api.example.com' })
+				const update = await ferry.call('PUT', '/api/channel/', { as: admin, body: { id, base_url: 'htp:/api.example.com' }, headers: { 'accept-language': 'en' } })
+				expect(update.status).toBe(400)
+				expect(update.body).toEqual({ success: false, message: 'the base URL must be a full address starting with http:// or https://, e.g. https://api.example.com' })
+				expect((await call('PUT', '/api/channel/', { id, base_url: 'mailto:ops@example.com' })).status).toBe(400)
+				expect((await storedRow(id)).baseUrl).toBe('https://api.example.com')
 			})
 
 			test('refuses an unsupported proxy in the console\'s language', async () => {

@@ -78,6 +78,9 @@ for (const target of databaseTargets()) {
 				channels: [
 					{ id: -1, type: 1, key: 'sk-upstream', name: 'negative', status: 1, models: 'gpt-4o-mini', group: 'default' },
 					{ id: 7, type: 1, key: 'sk-upstream', name: 'long names', status: 1, base_url: 'https://api.openai.com', models: `gpt-4o-mini,${LONG_MODEL}`, group: `default,${LONG_GROUP}` },
+					{ id: 8, type: 1, key: 'sk-upstream', name: 'unparsable', status: 1, base_url: 'api.openai.com/v1', models: 'gpt-4o-mini', group: 'default' },
+					{ id: 9, type: 1, key: 'sk-upstream', name: 'ftp', status: 1, base_url: 'ftp://files.example.com', models: 'gpt-4o-mini', group: 'default' },
+					{ id: 10, type: 1, key: 'sk-upstream', name: 'ipv6', status: 1, base_url: 'http://[::1]:8080/v1/', models: 'gpt-4o-mini', group: 'default' },
 				],
 				redemptions: [
 					{ id: 0, user_id: 1, key: randomString(32), status: 1, name: 'zero', quota: 100 },
@@ -101,7 +104,7 @@ for (const target of databaseTargets()) {
 			expect(lines).toContain('users: 10 read, 5 imported, 5 skipped')
 			expect(lines).toContain(`${reason} (3 rows)`)
 			expect(lines).toContain('tokens: 6 read, 3 imported, 3 skipped')
-			expect(lines).toContain('channels: 2 read, 1 imported, 1 skipped')
+			expect(lines).toContain('channels: 5 read, 2 imported, 3 skipped')
 			expect(lines).toContain('redemption codes: 2 read, 0 imported, 2 skipped')
 			expect(lines).toContain('logs: 3 read, 1 imported, 2 skipped')
 			expect(lines.filter((line) => line.startsWith(reason))).toHaveLength(5)
@@ -144,6 +147,13 @@ for (const target of databaseTargets()) {
 			expect(channel).toEqual({ models: 'gpt-4o-mini', group: 'default' })
 			const [abilityCount] = await store.db.select({ value: count() }).from(abilities).where(eq(abilities.channelId, 7))
 			expect(abilityCount?.value).toBe(1)
+		})
+
+		test('a channel whose base URL does not parse, or is not http(s), is skipped with its reason; an IPv6 base URL with a port comes over', async () => {
+			expect(lines).toContain('  skipped — base URL is not a full http(s) or ws(s) address: 8 "unparsable", 9 "ftp"')
+			const { channels } = store.tables
+			const kept = await store.db.select({ id: channels.id, baseUrl: channels.baseUrl }).from(channels).orderBy(asc(channels.id))
+			expect(kept).toEqual([{ id: 7, baseUrl: 'https://api.openai.com' }, { id: 10, baseUrl: 'http://[::1]:8080/v1' }])
 		})
 
 		test('the ledger audit is exact', async () => {

@@ -236,6 +236,27 @@ describe.skipIf(!browserExecutable)('sign-up, recovery, OAuth callback and publi
 		}
 	}, JOURNEY_TIMEOUT)
 
+	test('with home page content set, home shows the notice above the content in zh and en', async () => {
+		const { options } = harness.ferry.dependencies
+		await options.set('HomePageContent', '# Harbour **home**')
+		await options.set('Notice', 'Maintenance on **Sunday**')
+		try {
+			for (const language of ['zh', 'en'] as const) {
+				const home = await harness.open('/', { language })
+				await home.page.getByRole('heading', { level: 1, name: 'Harbour home' }).waitFor()
+				const notice = home.page.getByTestId('site-notice')
+				expect(await notice.getByText(language === 'zh' ? '公告' : 'Notice', { exact: true }).count()).toBe(1)
+				expect(await notice.locator('strong').textContent()).toBe('Sunday')
+				expect(await notice.isVisible()).toBe(true)
+				expectNoErrors(home)
+				await home.close()
+			}
+		} finally {
+			await options.set('HomePageContent', '')
+			await options.set('Notice', '')
+		}
+	}, JOURNEY_TIMEOUT)
+
 	test('without admin content, home shows the default landing with the notice and about its default text', async () => {
 		await harness.ferry.dependencies.options.set('Notice', 'Maintenance on **Sunday**')
 		try {

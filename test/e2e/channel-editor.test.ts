@@ -188,7 +188,7 @@ describe.skipIf(!browserExecutable)('the channel editor in a browser', () => {
 		expect(await page.getByLabel('Key', { exact: true }).inputValue()).toBe('')
 
 		await page.getByRole('button', { name: 'Fetch model list' }).click()
-		await toast(page, 'success', 'Fetched 2 model(s)').waitFor()
+		await toast(page, 'success', 'Fetched 2 models').waitFor()
 		expect(listed).toEqual([{ path: '/openai/models?api-version=2024-02-01', apiKey: 'sk-azure-secret' }])
 		azure.stop(true)
 		await page.getByRole('button', { name: 'Clear models' }).click()
@@ -244,6 +244,43 @@ describe.skipIf(!browserExecutable)('the channel editor in a browser', () => {
 		expectNoErrors(en)
 		await en.close()
 	}, 30_000)
+
+	test('a base URL that does not parse or is not http(s) is refused at its field before saving, in zh and in en; a full URL with a port and a path saves', async () => {
+		const opened = await harness.open('/channel/add', { as: asRoot() })
+		const { page, paths } = opened
+		const baseUrl = page.locator('#channel-base-url')
+		const baseUrlError = page.locator('#channel-base-url-error')
+		await page.getByLabel('名称', { exact: true }).fill('e2e-base-url')
+		await page.getByLabel('密钥', { exact: true }).fill('sk-base-url-key')
+		await page.getByLabel('自定义模型名称', { exact: true }).fill('gpt-4o-mini')
+		await page.getByRole('button', { name: '填入', exact: true }).click()
+		await baseUrl.fill('api.example.com/v1')
+		await page.getByRole('button', { name: '保存', exact: true }).click()
+		const zhMessage = '代理地址必须是以 http:// 或 https:// 开头的完整网址，例如 https://api.example.com'
+		await toast(page, 'error', zhMessage).waitFor()
+		expect(await baseUrlError.textContent()).toBe(zhMessage)
+		expect(await baseUrl.getAttribute('aria-invalid')).toBe('true')
+		await baseUrl.fill('ftp://files.example.com')
+		await page.getByRole('button', { name: '保存', exact: true }).click()
+		await toast(page, 'error', zhMessage).waitFor()
+		expect(paths.filter((path) => path === '/api/channel/')).toEqual([])
+		await baseUrl.fill('https://relay.example.com:8443/openai/v1/')
+		await page.getByRole('button', { name: '保存', exact: true }).click()
+		await toast(page, 'success', '已创建 1 个渠道').waitFor()
+		const [saved] = await findChannels('e2e-base-url')
+		expect(saved).toMatchObject({ base_url: 'https://relay.example.com:8443/openai/v1' })
+		expectNoErrors(opened)
+		await opened.close()
+
+		const english = await harness.open(`/channel/edit/${saved!.id}`, { as: asRoot(), language: 'en' })
+		await english.page.getByRole('heading', { name: 'Edit channel' }).waitFor()
+		await english.page.locator('#channel-base-url').fill('https//relay.example.com')
+		await english.page.getByRole('button', { name: 'Save', exact: true }).click()
+		await toast(english.page, 'error', 'The base URL must be a full address starting with http:// or https://, e.g. https://api.example.com').waitFor()
+		expect(english.paths.filter((path) => path === '/api/channel/')).toEqual([])
+		expectNoErrors(english)
+		await english.close()
+	}, 60_000)
 
 	test('an admin who changes where the key is sent must enter the key again, which then fetches models there, and a looping model mapping is refused before saving', async () => {
 		const admin = await harness.ferry.createUser('editor-admin', ROLE.admin)

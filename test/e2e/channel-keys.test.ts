@@ -113,7 +113,7 @@ describe.skipIf(!browserExecutable)('multi-key channels in a browser', () => {
 		{
 			language: 'en', width: 390, theme: 'dark', name: 'pool-en',
 			labels: { name: 'Name', mode: 'Multi-key channel', keys: 'Keys', baseUrl: 'Base URL', custom: 'Custom model names', fill: 'Add', pick: 'Key selection', polling: 'In turn (polling)', save: 'Save' },
-			texts: { created: 'Created 1 channel(s)', duplicates: '1 duplicate key(s) left out', enabled: 'Enabled', untested: 'Not tested' },
+			texts: { created: 'Created 1 channel', duplicates: '1 duplicate key(s) left out', enabled: 'Enabled', untested: 'Not tested' },
 		},
 	] as const
 
@@ -168,7 +168,7 @@ describe.skipIf(!browserExecutable)('multi-key channels in a browser', () => {
 			await page.getByRole('button', { name: 'Test key #2', exact: true }).click()
 			await toast(page, 'success', 'Key #2 tested successfully in')
 			await page.getByRole('button', { name: 'Test all keys', exact: true }).click()
-			await toast(page, 'error', '3 key(s) tested, 1 failed, 0 still being tested')
+			await toast(page, 'error', '3 keys tested, 1 failed, 0 still being tested')
 			await page.waitForFunction(() => [...document.querySelectorAll('[data-testid="channel-key"]')].every((row) => row.textContent?.includes('Tested at')))
 			expect(await page.getByTestId('key-last-error').count()).toBe(1)
 			await expectNoKeyIn(page)

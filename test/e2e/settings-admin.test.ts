@@ -127,6 +127,45 @@ describe.skipIf(!browserExecutable)('the super admin settings tabs in a browser'
 		await options().set('ChannelTestFailuresToDisable', '1')
 	}, 60_000)
 
+	test('takes the quota options in dollars and saves them as quota units; in quota units, whole numbers only', async () => {
+		const perUnit = options().get('QuotaPerUnit')
+		try {
+			await withPage('/setting?tab=operation', async (opened) => {
+				const { page } = opened
+				await field(opened, 'QuotaForNewUser').fill('1.5')
+				await field(opened, 'QuotaForInvitee').fill('0.25')
+				await section(opened, 'quota').getByRole('button', { name: '保存额度设置' }).click()
+				await toast(opened, '保存成功')
+				await field(opened, 'QuotaRemindThreshold').fill('0.1')
+				await section(opened, 'monitoring').getByRole('button', { name: '保存监控设置' }).click()
+				await toast(opened, '保存成功')
+				expect(options().get('QuotaForNewUser')).toBe(1.5 * perUnit)
+				expect(options().get('QuotaForInvitee')).toBe(0.25 * perUnit)
+				expect(options().get('QuotaRemindThreshold')).toBe(0.1 * perUnit)
+				await page.reload()
+				await page.waitForFunction(() => window.__hydrated === true)
+				expect(await field(opened, 'QuotaForNewUser').inputValue()).toBe('1.5')
+				expect(await field(opened, 'QuotaRemindThreshold').inputValue()).toBe('0.1')
+			})
+			await options().set('DisplayInCurrencyEnabled', 'false')
+			await withPage('/setting?tab=operation', async (opened) => {
+				expect(await field(opened, 'QuotaForNewUser').inputValue()).toBe(String(1.5 * perUnit))
+				await field(opened, 'QuotaForNewUser').fill('2.5')
+				await section(opened, 'quota').getByRole('button', { name: 'Save quota settings' }).click()
+				await toast(opened, 'Please check the input')
+				expect(await section(opened, 'quota').getByRole('alert').textContent()).toBe('The quota must be an integer')
+				await field(opened, 'QuotaForNewUser').fill('300')
+				await section(opened, 'quota').getByRole('button', { name: 'Save quota settings' }).click()
+				await toast(opened, 'Saved')
+				expect(options().get('QuotaForNewUser')).toBe(300)
+			}, { language: 'en' })
+		} finally {
+			await options().set('DisplayInCurrencyEnabled', 'true')
+			for (const key of ['QuotaForNewUser', 'QuotaForInvitee']) await options().set(key, '0')
+			await options().set('QuotaRemindThreshold', '1000')
+		}
+	}, 60_000)
+
 	test('says a JSON field is not valid when it loses focus, and saves nothing while it is not', async () => {
 		const before = options().get('UserUsableGroups')
 		await withPage('/setting?tab=operation', async (opened) => {

@@ -296,6 +296,22 @@ describe.skipIf(!browserExecutable)('the token page in a browser', () => {
 		await opened.close()
 	}, SUITE_TIMEOUT)
 
+	test('counts the rows in English with the plural the number asks for: 1 item, then 2 items', async () => {
+		const user = await createVisitor('counter')
+		await harness.createToken({ name: 'only' }, user)
+		const opened = await harness.open('/token', { as: user, language: 'en' })
+		const { page } = opened
+		const pager = page.getByRole('navigation', { name: 'Pagination' })
+		await pager.getByText('1 item', { exact: true }).waitFor({ timeout: STEP_TIMEOUT })
+		await page.getByRole('button', { name: 'Add token' }).click()
+		await page.getByLabel('Name', { exact: true }).fill('second')
+		await page.getByRole('button', { name: 'Submit' }).click()
+		await toast(page, 'Token created')
+		await pager.getByText('2 items', { exact: true }).waitFor({ timeout: STEP_TIMEOUT })
+		expectNoErrors(opened)
+		await opened.close()
+	}, SUITE_TIMEOUT)
+
 	test('under 600 px the table leaves out its narrow-screen columns, and takes them back when the window widens', async () => {
 		const user = sailor
 		await harness.createToken({ name: 'folding' }, user)

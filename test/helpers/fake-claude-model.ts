@@ -10,8 +10,15 @@
  * - `tool_choice` `tool` or `any` (and `auto` with `toolCalls`): a `tool_use` block of the named (or
  *   first) tool, its input fitting the tool's `input_schema`, stop reason `tool_use`.
  *
+ * - thinking (`thinking: {type: 'enabled', budget_tokens}`, or `adaptive`): a signed `thinking` block
+ *   first ("Thinking it over." in pieces, streamed as `thinking_delta`s and a `signature_delta`). As
+ *   the API, it refuses (400) a budget under 1024 or not below `max_tokens`, `temperature` other than
+ *   1, `top_k`, `top_p` under 0.95, a forced tool with a budget, thinking on a model before Claude
+ *   3.7, a budget on Claude 4.7 and later, adaptive thinking before Claude 4.6, and thinking while the
+ *   last assistant turn calls tools without starting with its thinking block.
+ *
  * Usage: `input_tokens` is ceil(prompt characters / 4), `output_tokens` the number of text pieces (1
- * for JSON and tool input). Every request is recorded.
+ * for JSON and tool input) plus the thinking pieces (thinking is output). Every request is recorded.
  */
 import { sampleOf } from './schema-sample'
 
@@ -68,6 +75,45 @@ function schemaProblem(schema: unknown, path = 'schema'): string | undefined {
 	return undefined
 }
 
+/** The thinking text a thinking request gets, in the pieces a stream sends it in. */
+export const FAKE_THINKING = ['Thinking', ' it', ' over.']
+export const FAKE_SIGNATURE = 'EqQBCkYIBxgCKkBfakeSignature'
+
+const VERSION = /claude-(?:opus|sonnet|haiku)-(\d+)(?:-(\d{1,2})(?!\d))?|claude-(\d)-(\d)-(?:opus|sonnet|haiku)/
+
+function versionOf(model: string): number {
+	const match = VERSION.exec(model)
+	if (!match) return 0
+	return match[1] ? Number(match[1]) + Number(match[2] ?? 0) / 10 : Number(match[3]) + Number(match[4]) / 10
+}
+
+/** What the API answers a thinking request it refuses, or undefined. */
+function thinkingProblem(body: Json): string | undefined {
+	const thinking = body.thinking
+	if (!thinking || thinking.type === 'disabled') return undefined
+	const version = versionOf(String(body.model))
+	if (version < 3.7) return `'${body.model}' does not support thinking.`
+	if (thinking.type === 'enabled') {
+		if (version >= 4.7) return 'thinking.type.enabled is not supported for this model. Use thinking.type.adaptive and output_config.effort to control thinking behavior.'
+		if (typeof thinking.budget_tokens !== 'number' || thinking.budget_tokens < 1024) return 'thinking.enabled.budget_tokens: Input should be greater than or equal to 1024'
+		if (thinking.budget_tokens >= body.max_tokens) return '`max_tokens` must be greater than `thinking.budget_tokens`.'
+	} else if (thinking.type === 'adaptive') {
+		if (version < 4.6) return `adaptive thinking is not supported on '${body.model}'.`
+	} else return 'thinking.type: Input tag does not match any of the expected tags'
+	if (body.temperature !== undefined && body.temperature !== 1) return '`temperature` may only be set to 1 when thinking is enabled.'
+	if (body.top_k !== undefined) return '`top_k` must be unset when thinking is enabled.'
+	if (body.top_p !== undefined && body.top_p < 0.95) return '`top_p` must be greater than or equal to 0.95 or unset when thinking is enabled.'
+	if (thinking.type === 'enabled' && (body.tool_choice?.type === 'any' || body.tool_choice?.type === 'tool')) return 'Thinking may not be enabled when tool_choice forces tool use.'
+	const messages: Json[] = Array.isArray(body.messages) ? body.messages : []
+	const lastAssistant = messages.findLastIndex((message) => message.role === 'assistant')
+	const turn = messages[lastAssistant]
+	const blocks: Json[] = Array.isArray(turn?.content) ? turn.content : []
+	if (blocks.some((block) => block.type === 'tool_use') && blocks[0]?.type !== 'thinking' && blocks[0]?.type !== 'redacted_thinking') {
+		return `messages.${lastAssistant}.content.0.type: Expected \`thinking\` or \`redacted_thinking\`, but found \`${blocks[0]?.type}\`. When \`thinking\` is enabled, a final \`assistant\` message must start with a thinking block (preceeding the lastmost set of \`tool_use\` and \`tool_result\` blocks).`
+	}
+	return undefined
+}
+
 const claudeError = (status: number, type: string, message: string) => Response.json({ type: 'error', error: { type, message } }, { status })
 
 function promptText(body: Json): string {
@@ -91,6 +137,9 @@ export function startFakeClaudeModel(options: FakeClaudeModelOptions = {}): Fake
 	let sequence = 0
 
 	function answer(body: Json): Response {
+		const refused = thinkingProblem(body)
+		if (refused) return claudeError(400, 'invalid_request_error', refused)
+		const thinks = body.thinking?.type === 'enabled' || body.thinking?.type === 'adaptive'
 		const format = body.output_config?.format ?? body.output_format
 		const tools: Json[] = Array.isArray(body.tools) ? body.tools : []
 		const choice = body.tool_choice
@@ -117,13 +166,18 @@ export function startFakeClaudeModel(options: FakeClaudeModelOptions = {}): Fake
 				content = [{ type: 'text', text: pieces.join('') }]
 			}
 		}
-		const usage = { input_tokens: Math.max(1, Math.ceil(promptText(body).length / 4)), output_tokens: pieces.length, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 }
+		if (thinks) content = [{ type: 'thinking', thinking: FAKE_THINKING.join(''), signature: FAKE_SIGNATURE }, ...content]
+		const usage = { input_tokens: Math.max(1, Math.ceil(promptText(body).length / 4)), output_tokens: pieces.length + (thinks ? FAKE_THINKING.length : 0), cache_read_input_tokens: 0, cache_creation_input_tokens: 0 }
 		const message = { id: `msg_fake_${sequence}`, type: 'message', role: 'assistant', model: body.model, content, stop_reason: stopReason, stop_sequence: null, usage }
 		if (!body.stream) return Response.json(message)
 		const event = (type: string, data: Json) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`
 		let text = event('message_start', { message: { ...message, content: [], stop_reason: null, usage: { ...usage, output_tokens: 1 } } })
 		content.forEach((block, index) => {
-			if (block.type === 'text') {
+			if (block.type === 'thinking') {
+				text += event('content_block_start', { index, content_block: { type: 'thinking', thinking: '', signature: '' } })
+				for (const piece of FAKE_THINKING) text += event('content_block_delta', { index, delta: { type: 'thinking_delta', thinking: piece } })
+				text += event('content_block_delta', { index, delta: { type: 'signature_delta', signature: block.signature } })
+			} else if (block.type === 'text') {
 				text += event('content_block_start', { index, content_block: { type: 'text', text: '' } })
 				for (const piece of pieces) text += event('content_block_delta', { index, delta: { type: 'text_delta', text: piece } })
 			} else {

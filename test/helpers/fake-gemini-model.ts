@@ -10,6 +10,12 @@
  * - `toolConfig.functionCallingConfig.mode: ANY` (and any tools with `toolCalls`): a `functionCall` of
  *   the allowed (or first) function, its args fitting its parameters.
  *
+ * - `generationConfig.thinkingConfig` with `includeThoughts` (and thinking not turned off): a part
+ *   marked `thought` first ("Thinking it over.", its own event in a stream), its tokens counted as
+ *   `thoughtsTokenCount`. As the API, it refuses (400) a budget and a level together, a level before
+ *   Gemini 3 (or one the model lacks: Pro has only low and high), a budget on Gemini 3, and a budget
+ *   of 0 on 2.5 Pro, which cannot stop thinking.
+ *
  * `usageMetadata`: `promptTokenCount` ceil(prompt characters / 4), `candidatesTokenCount` the pieces.
  */
 import { sampleOf } from './schema-sample'
@@ -25,6 +31,27 @@ export interface FakeGeminiModel {
 	url: string
 	requests: { path: string; search: string; headers: Record<string, string>; body: Json }[]
 	stop(): Promise<void>
+}
+
+/** The thought summary a thinking request gets, and the tokens it counts. */
+export const FAKE_THOUGHT = 'Thinking it over.'
+export const FAKE_THOUGHT_TOKENS = 3
+
+/** What the API answers a thinking configuration it refuses, or undefined. */
+function thinkingProblem(model: string, config: Json | undefined): string | undefined {
+	if (!config) return undefined
+	const gemini3 = /^gemini-3/.test(model)
+	if (config.thinkingBudget !== undefined && config.thinkingLevel !== undefined) return 'You can only set either thinking budget or thinking level.'
+	if (config.thinkingLevel !== undefined) {
+		if (!gemini3) return 'Thinking level is not supported for this model.'
+		const levels = model.includes('flash') ? ['minimal', 'low', 'medium', 'high'] : ['low', 'high']
+		if (!levels.includes(String(config.thinkingLevel).toLowerCase())) return `Thinking level ${config.thinkingLevel} is not supported for this model.`
+	}
+	if (config.thinkingBudget !== undefined) {
+		if (gemini3) return 'Thinking budget is not supported for this model; use thinking level.'
+		if (config.thinkingBudget === 0 && model.includes('pro')) return 'Budget 0 is invalid. This model only works in thinking mode.'
+	}
+	return undefined
 }
 
 const geminiError = (code: number, status: string, message: string) => Response.json({ error: { code, message, status } }, { status: code })
@@ -61,6 +88,9 @@ export function startFakeGeminiModel(options: FakeGeminiModelOptions = {}): Fake
 		if (config.responseSchema !== undefined && openApiProblem(config.responseSchema)) {
 			return geminiError(400, 'INVALID_ARGUMENT', `Invalid JSON payload received. ${openApiProblem(config.responseSchema)} at 'generation_config.response_schema'`)
 		}
+		const refused = thinkingProblem(model, config.thinkingConfig)
+		if (refused) return geminiError(400, 'INVALID_ARGUMENT', refused)
+		const thinks = config.thinkingConfig?.includeThoughts === true && config.thinkingConfig.thinkingBudget !== 0
 		const schema = config.responseJsonSchema ?? config.responseSchema
 		const forced = declarations.length > 0 && (calling?.mode === 'ANY' || (options.toolCalls && calling?.mode !== 'NONE'))
 			? declarations.find((declaration) => !calling?.allowedFunctionNames || calling.allowedFunctionNames.includes(declaration.name)) : undefined
@@ -77,11 +107,14 @@ export function startFakeGeminiModel(options: FakeGeminiModelOptions = {}): Fake
 			parts = [{ text: pieces.join('') }]
 		}
 		const prompt = Math.max(1, Math.ceil(promptText(body).length / 4))
-		const usageMetadata = { promptTokenCount: prompt, candidatesTokenCount: pieces.length, totalTokenCount: prompt + pieces.length }
+		const thoughts = thinks ? FAKE_THOUGHT_TOKENS : 0
+		const usageMetadata = { promptTokenCount: prompt, candidatesTokenCount: pieces.length, ...(thinks ? { thoughtsTokenCount: thoughts } : {}), totalTokenCount: prompt + pieces.length + thoughts }
 		const candidate = (candidateParts: Json[], finish?: string) => ({ content: { role: 'model', parts: candidateParts }, ...(finish ? { finishReason: finish } : {}), index: 0 })
-		if (!stream) return Response.json({ candidates: [candidate(parts, 'STOP')], usageMetadata, modelVersion: model, responseId: 'fake-gemini' })
-		const chunks = forced ? [{ candidates: [candidate(parts, 'STOP')], usageMetadata }]
+		const thought = { text: FAKE_THOUGHT, thought: true }
+		if (!stream) return Response.json({ candidates: [candidate(thinks ? [thought, ...parts] : parts, 'STOP')], usageMetadata, modelVersion: model, responseId: 'fake-gemini' })
+		const answerChunks = forced ? [{ candidates: [candidate(parts, 'STOP')], usageMetadata }]
 			: pieces.map((piece, index) => ({ candidates: [candidate([{ text: piece }], index === pieces.length - 1 ? 'STOP' : undefined)], usageMetadata, modelVersion: model }))
+		const chunks = thinks ? [{ candidates: [candidate([thought])], usageMetadata: { promptTokenCount: prompt, thoughtsTokenCount: thoughts }, modelVersion: model }, ...answerChunks] : answerChunks
 		return new Response(chunks.map((chunk) => `data: ${JSON.stringify(chunk)}\r\n\r\n`).join(''), { headers: { 'content-type': 'text/event-stream' } })
 	}
 

@@ -140,13 +140,13 @@ for (const target of databaseTargets()) {
 			expect(await consumeLog()).toMatchObject({ model_name: DEEPSEEK_MODEL, prompt_tokens: 1000, completion_tokens: 20, quota: quotaOf(DEEPSEEK_MODEL, { input: 1000, cached: 768, output: 20 }) })
 		})
 
-		test('a bridged stream is the API\'s event sequence in order, numbered, ending with the usage', async () => {
+		test('a bridged stream is the API\'s event sequence in order, numbered, ending with the usage (reasoning as the summary Codex asked for)', async () => {
 			deepseek.answerWith('chat-stream.sse')
 			const events = await readEvents(await client.responses.create({ model: DEEPSEEK_MODEL, input: 'Hi', stream: true, ...CODEX_EXTRAS } as never) as never)
 			expect(events.map((event) => event.type)).toEqual([
 				'response.created', 'response.in_progress',
-				'response.output_item.added', 'response.content_part.added', 'response.reasoning_text.delta',
-				'response.reasoning_text.done', 'response.content_part.done', 'response.output_item.done',
+				'response.output_item.added', 'response.reasoning_summary_part.added', 'response.reasoning_summary_text.delta',
+				'response.reasoning_summary_text.done', 'response.reasoning_summary_part.done', 'response.output_item.done',
 				'response.output_item.added', 'response.content_part.added', 'response.output_text.delta', 'response.output_text.delta',
 				'response.output_text.done', 'response.content_part.done', 'response.output_item.done',
 				'response.completed',
@@ -155,7 +155,7 @@ for (const target of databaseTargets()) {
 			expect(deepseek.requests.at(-1)!.body).toMatchObject({ stream: true, stream_options: { include_usage: true }, reasoning_effort: 'high' })
 			const completed = events.at(-1) as OpenAI.Responses.ResponseCompletedEvent
 			expect(completed.response.output).toEqual([
-				{ id: expect.stringMatching(/^rs_/), type: 'reasoning', summary: [], content: [{ type: 'reasoning_text', text: 'A greeting.' }], status: 'completed' },
+				{ id: expect.stringMatching(/^rs_/), type: 'reasoning', summary: [{ type: 'summary_text', text: 'A greeting.' }], status: 'completed' },
 				{ id: expect.stringMatching(/^msg_/), type: 'message', status: 'completed', role: 'assistant', content: [{ type: 'output_text', text: 'Hello!', annotations: [], logprobs: [] }] },
 			])
 			expect(completed.response.usage).toEqual({ input_tokens: 400, input_tokens_details: { cached_tokens: 256, cache_write_tokens: 0 }, output_tokens: 30, output_tokens_details: { reasoning_tokens: 28 }, total_tokens: 430 })
@@ -172,6 +172,8 @@ for (const target of databaseTargets()) {
 			const final = await stream.finalResponse()
 			expect(deltas).toEqual(['Hello', '!'])
 			expect(final.output_text).toBe('Hello!')
+			// No summary asked for: the reasoning is the item's content.
+			expect(final.output[0]).toEqual({ id: expect.stringMatching(/^rs_/), type: 'reasoning', summary: [], content: [{ type: 'reasoning_text', text: 'A greeting.' }], status: 'completed' })
 		})
 
 		test('a function tool round-trips through a chat upstream: a function_call item out, function_call_output in', async () => {

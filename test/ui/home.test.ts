@@ -69,14 +69,28 @@ describe('the public home and about pages rendered by the server', () => {
 		expect(html).toContain('Log in')
 	})
 
-	test('Markdown home page content is rendered instead of the landing, and its notice is not read', async () => {
+	test('Markdown home page content is rendered instead of the landing, with the notice above it', async () => {
 		await app.dependencies.options.set('HomePageContent', '# Harbour\n\nFast **relay** with `code`.\n\n- one\n- two')
-		await app.dependencies.options.set('Notice', 'hidden notice')
+		await app.dependencies.options.set('Notice', 'Maintenance on **Sunday**')
 		const { html } = await render('/')
 		const page = markup(html)
 		expect(page).toContain('<h1>Harbour</h1><p>Fast <strong>relay</strong> with <code>code</code>.</p><ul><li>one</li><li>two</li></ul>')
 		expect(page).not.toContain('自托管的大模型 API 网关')
-		expect(html).not.toContain('hidden notice')
+		expect(page).toContain('Maintenance on <strong>Sunday</strong>')
+		expect(page.indexOf('Maintenance on')).toBeLessThan(page.indexOf('<h1>Harbour</h1>'))
+	})
+
+	test('home page content without a notice shows no notice card', async () => {
+		await app.dependencies.options.set('HomePageContent', '# Harbour')
+		expect(markup((await render('/')).html)).not.toContain('data-testid="site-notice"')
+	})
+
+	test('the notice is shown above home page content that is an https address in a frame', async () => {
+		await app.dependencies.options.set('HomePageContent', 'https://landing.example/welcome')
+		await app.dependencies.options.set('Notice', 'Read the **new terms**')
+		const page = markup((await render('/')).html)
+		expect(page).toContain('Read the <strong>new terms</strong>')
+		expect(page).toMatch(/<iframe src="https:\/\/landing\.example\/welcome"/)
 	})
 
 	test('home page content that is an https address is shown in a frame; an http address is not', async () => {

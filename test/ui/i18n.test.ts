@@ -7,10 +7,11 @@ import { beforeAll, describe, expect, test } from 'bun:test'
 import { Glob } from 'bun'
 import { existsSync, readFileSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
-import { en } from '@ui/i18n/en/index'
+import { en, englishEntries } from '@ui/i18n/en/index'
 import { common } from '@ui/i18n/en/common'
 import { englishDictionaries, type DictionaryName } from '@ui/i18n/dictionaries'
 import { addEnglish, translate } from '@ui/i18n'
+import { type Dictionary, type DictionaryText, formsOf } from '@ui/i18n/plural'
 
 const repositoryRoot = resolve(import.meta.dir, '..', '..')
 const uiDirectory = resolve(repositoryRoot, 'ui')
@@ -92,11 +93,11 @@ describe('the English dictionary', () => {
 		const texts = new Map<string, Set<string>>()
 		for await (const path of new Glob('*.ts').scan(resolve(uiDirectory, 'i18n', 'en'))) {
 			if (path === 'index.ts') continue
-			const module = (await import(resolve(uiDirectory, 'i18n', 'en', path))) as Record<string, Record<string, string>>
+			const module = (await import(resolve(uiDirectory, 'i18n', 'en', path))) as Record<string, Dictionary>
 			for (const dictionary of Object.values(module)) {
 				for (const [key, value] of Object.entries(dictionary)) {
 					if (!texts.has(key)) texts.set(key, new Set())
-					texts.get(key)!.add(value)
+					texts.get(key)!.add(JSON.stringify(value))
 				}
 			}
 		}
@@ -104,12 +105,35 @@ describe('the English dictionary', () => {
 		expect(conflicts).toEqual([])
 	})
 
-	test('keeps every placeholder of the key in its translation', () => {
-		const broken = Object.entries(en).filter(([key, value]) => {
-			const names = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((match) => match[1]).sort().join(',')
-			return names(key) !== names(value)
-		})
+	test('keeps every placeholder of the key in its translation, in each plural form', () => {
+		const names = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((match) => match[1]).sort().join(',')
+		const broken = Object.entries(englishEntries).filter(([key, value]) => formsOf(value).some((form) => names(key) !== names(form)))
 		expect(broken).toEqual([])
+	})
+
+	test('counts each plural entry by one of its key\'s placeholders', () => {
+		const plurals = Object.entries(englishEntries).filter((entry): entry is [string, Exclude<DictionaryText, string>] => typeof entry[1] !== 'string')
+		expect(plurals.length).toBeGreaterThan(20)
+		expect(plurals.filter(([key, text]) => !key.includes(`{${text.by}}`)).map(([key]) => key)).toEqual([])
+	})
+
+	test('writes no English plural as "(s)" (an http(s) address aside): a counted noun takes its form from the count', () => {
+		const hedged = Object.entries(englishEntries).filter(([, value]) => formsOf(value).some((form) => /\b(?!http\(s\))\w+\(s\)/.test(form))).map(([key]) => key)
+		expect(hedged).toEqual([])
+	})
+
+	test('takes the one form for a count of 1 and the other form for 0, 2, fractions and a missing count', () => {
+		addEnglish(englishEntries)
+		expect(translate('en', '共 {total} 条', { total: 1 })).toBe('1 item')
+		expect(translate('en', '共 {total} 条', { total: 0 })).toBe('0 items')
+		expect(translate('en', '共 {total} 条', { total: 2 })).toBe('2 items')
+		expect(translate('en', '共 {total} 条', { total: '1' })).toBe('1 item')
+		expect(translate('en', '每 {minutes} 分钟汇总一次，最近的调用直接取自使用日志', { minutes: 1.5 })).toStartWith('Summed up every 1.5 minutes;')
+		expect(translate('en', '共 {total} 条')).toBe('{total} items')
+		expect(translate('en', '已删除 {count} 个渠道', { count: 1 })).toBe('Deleted 1 channel')
+		expect(translate('en', '{total} 个密钥：{enabled} 个启用，{auto} 个自动禁用，{manual} 个手动禁用', { total: 1, enabled: 1, auto: 0, manual: 0 }))
+			.toBe('1 key: 1 enabled, 0 auto-disabled, 0 disabled by hand')
+		expect(translate('zh', '共 {total} 条', { total: 1 })).toBe('共 1 条')
 	})
 
 	test('falls back to the Chinese text for a key it lacks, and fills placeholders in both languages', () => {
@@ -120,7 +144,7 @@ describe('the English dictionary', () => {
 })
 
 describe('the dictionaries a page loads', () => {
-	beforeAll(() => addEnglish(en))
+	beforeAll(() => addEnglish(englishEntries))
 
 	// The shell: what the routes file and the browser entry import without import() (layouts, tables, kit).
 	const shell = new Set([...reachable('ui/routes.tsx', false), ...reachable('ui/entry.client.tsx', false)])
@@ -133,7 +157,7 @@ describe('the dictionaries a page loads', () => {
 	}))
 
 	/** Texts passed to t() must be there; other literals only if some dictionary translates them. */
-	function missingTexts(path: string, available: Record<string, string>) {
+	function missingTexts(path: string, available: Dictionary) {
 		const text = readFileSync(join(repositoryRoot, path), 'utf8')
 		return [...textsOf(text), ...literalsOf(text).filter((key) => key in en)].filter((key) => !(key in available)).map((key) => `${path}: ${key}`)
 	}
@@ -146,10 +170,10 @@ describe('the dictionaries a page loads', () => {
 
 	test('every page loads dictionaries that hold its title and each text its modules (lazy ones too) show', async () => {
 		expect(pages.length).toBeGreaterThan(20)
-		const loaded = Object.fromEntries(await Promise.all(Object.entries(englishDictionaries).map(async ([name, load]) => [name, await load()] as const))) as Record<DictionaryName, Record<string, string>>
+		const loaded = Object.fromEntries(await Promise.all(Object.entries(englishDictionaries).map(async ([name, load]) => [name, await load()] as const))) as Record<DictionaryName, Dictionary>
 		const missing: string[] = []
 		for (const page of pages) {
-			const available = { ...common, ...Object.assign({}, ...page.dictionaries.map((name) => loaded[name])) } as Record<string, string>
+			const available = { ...common, ...Object.assign({}, ...page.dictionaries.map((name) => loaded[name])) } as Dictionary
 			if (!(page.title in available)) missing.push(`${page.id}: title ${page.title}`)
 			for (const path of reachable([`${page.module}.tsx`, `${page.module}.ts`].find((candidate) => existsSync(join(repositoryRoot, candidate)))!, true, shell)) {
 				missing.push(...missingTexts(path, available).map((text) => `${page.id}: ${text}`))

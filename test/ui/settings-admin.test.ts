@@ -62,6 +62,29 @@ describe('the super admin settings tabs rendered on the server', () => {
 		expect(page).toContain('data-testid="log-cleanup"')
 	})
 
+	test('shows the quota options in dollars when the console shows currency, and in quota units when it does not', async () => {
+		const { options } = app.dependencies
+		await options.set('QuotaForNewUser', '500000')
+		await options.set('QuotaRemindThreshold', '125000')
+		try {
+			const dollars = markup((await render('/setting?tab=operation', root)).html)
+			expect(inputValue(dollars, 'QuotaForNewUser')).toBe('2')
+			expect(inputValue(dollars, 'QuotaRemindThreshold')).toBe('0.5')
+			expect(inputValue(dollars, 'PreConsumedQuota')).toBe('500')
+			expect(dollars).toContain('新用户初始额度（美元）')
+			expect(markup((await render('/setting?tab=operation', root, 'en')).html)).toContain('Initial quota of new users (USD)')
+			await options.set('DisplayInCurrencyEnabled', 'false')
+			const units = markup((await render('/setting?tab=operation', root)).html)
+			expect(inputValue(units, 'QuotaForNewUser')).toBe('500000')
+			expect(inputValue(units, 'QuotaRemindThreshold')).toBe('125000')
+			expect(units).not.toContain('新用户初始额度（美元）')
+		} finally {
+			await options.set('DisplayInCurrencyEnabled', 'true')
+			await options.set('QuotaForNewUser', '0')
+			await options.set('QuotaRemindThreshold', '1000')
+		}
+	})
+
 	test('shows root the request rate limit fields with their stored values, in English too', async () => {
 		const { options } = app.dependencies
 		await options.set('ModelRequestRateLimitCount', '120')

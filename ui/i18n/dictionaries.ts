@@ -4,6 +4,8 @@
  * lazy route loads those dictionaries with its module, so a first load carries only its own texts.
  * `test/ui/i18n.test.ts` walks each page's imports and checks that its dictionaries cover every text.
  */
+import type { Dictionary } from '@ui/i18n/plural'
+
 export const englishDictionaries = {
 	auth: () => import('@ui/i18n/en/auth').then((module) => module.auth),
 	channelEditor: () => import('@ui/i18n/en/channel-editor').then((module) => module.channelEditor),
@@ -24,6 +26,6 @@ export const englishDictionaries = {
 	tokens: () => import('@ui/i18n/en/tokens').then((module) => module.tokens),
 	topUp: () => import('@ui/i18n/en/top-up').then((module) => module.topUp),
 	users: () => import('@ui/i18n/en/users').then((module) => module.users),
-} satisfies Record<string, () => Promise<Record<string, string>>>
+} satisfies Record<string, () => Promise<Dictionary>>
 
 export type DictionaryName = keyof typeof englishDictionaries

@@ -2,6 +2,7 @@ import { createContext, type ReactNode, useCallback, useContext, useEffect, useM
 import { acceptedLanguage } from '@shared/request-language'
 import { englishDictionaries, type DictionaryName } from '@ui/i18n/dictionaries'
 import { common } from '@ui/i18n/en/common'
+import { chooseForm, type Dictionary } from '@ui/i18n/plural'
 import { readCookie, writeCookie } from '@ui/lib/cookie'
 import { readStorage, storageKeys, writeStorage } from '@ui/lib/storage'
 
@@ -9,12 +10,12 @@ export const languages = ['zh', 'en'] as const
 export type Language = (typeof languages)[number]
 
 /** The shell's texts, and each feature's once a page that shows it has loaded it (`loadDictionaries`). */
-const english: Record<string, string> = { ...common }
-const dictionaries: Record<Language, Record<string, string>> = { zh: {}, en: english }
+const english: Dictionary = { ...common }
+const dictionaries: Record<Language, Dictionary> = { zh: {}, en: english }
 const loaded = new Set<DictionaryName>()
 
 /** Adds English texts (a feature's dictionary, or every one in tests). */
-export function addEnglish(texts: Record<string, string>) {
+export function addEnglish(texts: Dictionary) {
 	Object.assign(english, texts)
 }
 
@@ -50,9 +51,12 @@ export function htmlLanguage(language: Language) {
 	return language === 'en' ? 'en' : 'zh-CN'
 }
 
-/** Keys are the zh source strings; a key missing from a dictionary falls back to the zh text. */
+/**
+ * Keys are the zh source strings; a key missing from a dictionary falls back to the zh text. An
+ * entry with plural forms takes the one its count asks for (`ui/i18n/plural.ts`).
+ */
 export function translate(language: Language, key: string, values?: Record<string, string | number>) {
-	const template = dictionaries[language][key] ?? key
+	const template = chooseForm(htmlLanguage(language), dictionaries[language][key] ?? key, values)
 	if (!values) return template
 	return template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in values ? String(values[name]) : whole))
 }

@@ -15,7 +15,7 @@
  */
 import { CHANNEL_STATUS, CHANNEL_TYPE } from '@shared/channel-type'
 import { CHANNEL_KEY_MAX_BYTES, CHANNEL_KEYS_MAX, CHANNEL_MESSAGES, CHANNEL_MODE, KEY_LAST_ERROR_MAX_LENGTH, MULTI_KEY_MODE, splitList } from '@shared/channel'
-import { CHANNEL_GROUP_NAME_MAX_LENGTH, CHANNEL_MODEL_NAME_MAX_LENGTH } from '@shared/channel-constants'
+import { CHANNEL_GROUP_NAME_MAX_LENGTH, CHANNEL_MODEL_NAME_MAX_LENGTH, isChannelBaseUrl } from '@shared/channel-constants'
 import { CHANNEL_SETTING_KEYS, channelSettingProblems } from '@shared/channel-setting'
 import { keyHint } from '@shared/channel-keys'
 import { describeCycle, mappingCycle } from '@shared/model-mapping'
@@ -138,6 +138,11 @@ export function mapChannels(sourceRows: readonly SourceRow[], { flavor, secrets,
 			}
 			baseUrl ||= decision.baseUrl
 			if (flavor === 'new-api' || decision.name !== 'OpenAI') report.note(`${decision.name} channel imported as an OpenAI channel calling ${baseUrl}`, label)
+		}
+		// The console refuses such a base URL on save, and no call could reach it.
+		if (!isChannelBaseUrl(baseUrl)) {
+			report.skip('base URL is not a full http(s) or ws(s) address', label)
+			continue
 		}
 		const modelMapping = jsonObjectText(text(row, 'model_mapping'))
 		if (modelMapping.invalid) report.note('model mapping is not a JSON object: dropped', label)

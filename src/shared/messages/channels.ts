@@ -10,6 +10,7 @@ export const CHANNEL_MESSAGE_ENTRIES = {
 	modelsRequired: ['请至少选择一个模型', 'please select at least one model'],
 	typeUnknown: ['请选择已知的渠道类型', 'please choose a known channel type'],
 	modelMappingInvalid: ['模型重定向必须是合法的 JSON 格式', 'model mapping must be valid JSON'],
+	baseUrlInvalid: ['代理地址必须是以 http:// 或 https:// 开头的完整网址，例如 https://api.example.com', 'the base URL must be a full address starting with http:// or https://, e.g. https://api.example.com'],
 	modelMappingCycle: ['模型重定向存在循环（{cycle}），模型不能经由其他名称映射回自身', 'model mapping has a cycle ({cycle}): a model must not map back to itself through other names'],
 	keyNeededForNewDestination: [
 		'类型、Base URL 和“其他”设置（区域、账户、API 版本）决定渠道密钥发往何处：修改它们需要重新输入密钥（只有超级管理员可以不输入）',

@@ -25,6 +25,8 @@ const BEDROCK_MODEL = 'anthropic.claude-3-5-sonnet-20240620-v1:0'
 const PROFILE_MODEL = 'us.anthropic.claude-3-5-sonnet-20240620-v1:0'
 const SESSION_MODEL = 'claude-3-haiku-20240307'
 const ERROR_MODEL = 'claude-3-opus-20240229'
+/** A Claude that thinks by budget, as a cross-region inference profile. */
+const THINKING_MODEL = 'us.anthropic.claude-sonnet-4-5-20250929-v1:0'
 const ODD_READ_SIZE = 7
 const MINUTES_TOLERANCE_MS = 5 * 60 * 1000
 
@@ -216,9 +218,9 @@ describe('the AWS Claude provider (type 33, Amazon Bedrock)', () => {
 			})
 			harness = await startRelayHarness(databaseTargets()[0]!)
 			const options = harness.ferry.dependencies.options
-			await options.set('ModelRatio', JSON.stringify({ ...options.get('ModelRatio'), [MODEL]: 1, [PROFILE_MODEL]: 1, [SESSION_MODEL]: 1, [ERROR_MODEL]: 1 }))
+			await options.set('ModelRatio', JSON.stringify({ ...options.get('ModelRatio'), [MODEL]: 1, [PROFILE_MODEL]: 1, [SESSION_MODEL]: 1, [ERROR_MODEL]: 1, [THINKING_MODEL]: 1 }))
 			const baseUrl = `http://127.0.0.1:${upstream.port}`
-			await harness.createChannel({ type: 33, key: `${ACCESS_KEY_ID}|${SECRET_ACCESS_KEY}|${REGION}`, base_url: baseUrl, models: `${MODEL},${PROFILE_MODEL}` })
+			await harness.createChannel({ type: 33, key: `${ACCESS_KEY_ID}|${SECRET_ACCESS_KEY}|${REGION}`, base_url: baseUrl, models: `${MODEL},${PROFILE_MODEL},${THINKING_MODEL}` })
 			await harness.createChannel({ type: 33, key: `${ACCESS_KEY_ID}|${SECRET_ACCESS_KEY}|eu-west-3|${SESSION_TOKEN}`, base_url: baseUrl, models: SESSION_MODEL })
 			await harness.createChannel({ type: 33, key: `${ACCESS_KEY_ID}|${SECRET_ACCESS_KEY}|${REGION}`, base_url: baseUrl, models: ERROR_MODEL })
 			tokenKey = (await harness.createToken()).key
@@ -310,6 +312,22 @@ describe('the AWS Claude provider (type 33, Amazon Bedrock)', () => {
 			await client.chat.completions.create({ model: PROFILE_MODEL, messages: [{ role: 'user', content: 'Say hello' }] })
 			expect(requests.at(-1)!.rawPath).toBe('/model/us.anthropic.claude-3-5-sonnet-20240620-v1%3A0/invoke')
 			expect(requests.at(-1)!.signatureValid).toBe(true)
+		})
+
+		test('reasoning_effort becomes Claude thinking in the Bedrock body (budget, max_tokens above it, no temperature) and the thinking comes back as reasoning_content', async () => {
+			const thinking = 'The user greets; answer in kind.'
+			answer = () => Response.json({
+				id: 'msg_bdrk_thinking', type: 'message', role: 'assistant', model: 'claude-sonnet-4-5-20250929',
+				content: [{ type: 'thinking', thinking, signature: 'EqQBCkYIBxgCKkBedrockSignature' }, { type: 'text', text: 'Hello!' }],
+				stop_reason: 'end_turn', stop_sequence: null, usage: { input_tokens: 12, output_tokens: 40 },
+			})
+			const reply = await client.chat.completions.create({ model: THINKING_MODEL, messages: [{ role: 'user', content: 'Say hello' }], reasoning_effort: 'medium', temperature: 0.5 })
+			const sent = requests.at(-1)!.body
+			expect(sent).toMatchObject({ anthropic_version: 'bedrock-2023-05-31', thinking: { type: 'enabled', budget_tokens: 8192 }, max_tokens: 8192 + 4096 })
+			expect(sent).not.toHaveProperty('temperature')
+			expect((reply.choices[0]!.message as OpenAI.ChatCompletionMessage & { reasoning_content?: string }).reasoning_content).toBe(thinking)
+			expect(reply.choices[0]!.message.content).toBe('Hello!')
+			expect(await lastConsumeLog()).toMatchObject({ model_name: THINKING_MODEL, prompt_tokens: 12, completion_tokens: 40 })
 		})
 
 		test('temporary credentials send their session token, signed, in the key\'s region', async () => {

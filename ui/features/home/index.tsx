@@ -1,9 +1,9 @@
 import { Link, type LoaderFunctionArgs, useLoaderData } from 'react-router'
 import { Button } from '@ui/components/ui/button'
-import { Card, CardContent, CardHeader, CardTitle } from '@ui/components/ui/card'
 import { type AdminContentView, viewAdminContent } from '@ui/features/home/admin-content-view'
 import { contentPaths, fetchContent } from '@ui/features/home/api'
 import { AdminContent } from '@ui/features/home/components/admin-content'
+import { NoticeCard } from '@ui/features/home/components/notice-card'
 import { useTranslation } from '@ui/i18n'
 import { apiContext } from '@ui/lib/api'
 import { useCurrentUser } from '@ui/lib/session'
@@ -11,12 +11,12 @@ import { useStatus } from '@ui/lib/status'
 
 type HomeData = { content: AdminContentView | null; notice: AdminContentView | null }
 
-/** The notice is only read for the default landing, which is the only place that shows it. */
+/** The notice shows whatever the home page shows: the default landing or the admin's own content. */
 export async function homeLoader({ context }: LoaderFunctionArgs): Promise<HomeData> {
 	const api = context.get(apiContext)
-	const content = await fetchContent(api, contentPaths.homePage)
-	if (content.trim()) return { content: await viewAdminContent(content), notice: null }
-	return { content: null, notice: await viewAdminContent(await fetchContent(api, contentPaths.notice)) }
+	const [content, notice] = await Promise.all([fetchContent(api, contentPaths.homePage), fetchContent(api, contentPaths.notice)])
+	const [contentView, noticeView] = await Promise.all([viewAdminContent(content), viewAdminContent(notice)])
+	return { content: contentView, notice: noticeView }
 }
 
 function DefaultLanding({ notice }: { notice: AdminContentView | null }) {
@@ -50,24 +50,23 @@ function DefaultLanding({ notice }: { notice: AdminContentView | null }) {
 					)}
 				</div>
 			</section>
-			{notice && (
-				<Card>
-					<CardHeader>
-						<CardTitle className="text-lg">{t('公告')}</CardTitle>
-					</CardHeader>
-					<CardContent>
-						<AdminContent view={notice} title={t('公告')} />
-					</CardContent>
-				</Card>
-			)}
+			{notice && <NoticeCard notice={notice} />}
 		</div>
 	)
 }
 
-/** `/`: the super admin's home page content (an address in a frame, or Markdown/HTML), else the default landing. */
+/**
+ * `/`: the super admin's home page content (an address in a frame, or Markdown/HTML), else the default
+ * landing; the notice, when set, is shown above either.
+ */
 export function HomePage() {
 	const { t } = useTranslation()
 	const { content, notice } = useLoaderData() as HomeData
 	if (!content) return <DefaultLanding notice={notice} />
-	return <AdminContent view={content} title={t('首页')} />
+	return (
+		<div className="flex flex-col gap-6">
+			{notice && <NoticeCard notice={notice} />}
+			<AdminContent view={content} title={t('首页')} />
+		</div>
+	)
 }

@@ -9,6 +9,7 @@ import { Switch } from '@ui/components/ui/switch'
 import { Textarea } from '@ui/components/ui/textarea'
 import type { OptionForm } from '@ui/features/settings/options-form'
 import { useTranslation } from '@ui/i18n'
+import { useStatus } from '@ui/lib/status'
 import { cn } from '@ui/lib/utils'
 
 type FieldProps = {
@@ -65,6 +66,30 @@ export function OptionNumber(props: FieldProps & { step?: number }) {
 				inputMode="decimal"
 				min={rule?.kind === 'number' ? rule.min : undefined}
 				step={step ?? 'any'}
+				value={form.values[name] ?? ''}
+				aria-invalid={Boolean(form.errors[name])}
+				onChange={(event) => form.set(name, event.target.value)}
+			/>
+		</Field>
+	)
+}
+
+/**
+ * A quota amount (the form's rule for the key is `quotaRule`), typed in the display unit: dollars,
+ * said in the label, when the server shows currency, else whole quota units.
+ */
+export function OptionQuota(props: FieldProps) {
+	const { t } = useTranslation()
+	const status = useStatus()
+	const { form, name, label } = props
+	return (
+		<Field {...props} label={status.display_in_currency ? t('{label}（美元）', { label: t(label) }) : label}>
+			<Input
+				id={fieldId(name)}
+				type="number"
+				inputMode="decimal"
+				min={0}
+				step={status.display_in_currency ? 'any' : 1}
 				value={form.values[name] ?? ''}
 				aria-invalid={Boolean(form.errors[name])}
 				onChange={(event) => form.set(name, event.target.value)}

@@ -5,12 +5,15 @@
  */
 import { useEffect, useState } from 'react'
 import { useLoaderData, useRevalidator } from 'react-router'
+import { MAX_QUOTA } from '@shared/quota-limit'
 import { toast } from '@ui/components/ui/toaster'
 import { type OptionMap, updateOption } from '@ui/features/settings/api'
 import type { SettingData } from '@ui/features/settings/setting-route'
 import { useTranslation } from '@ui/i18n'
 import { describeError } from '@ui/lib/api'
 import { browserApi } from '@ui/lib/browser-api'
+import { quotaFromDisplay, quotaToDisplay, renderQuota } from '@ui/lib/format'
+import { type Status, useStatus } from '@ui/lib/status'
 
 /** zh source strings of the settings messages (docs/specification/accounts-and-settings.md#options). */
 export const optionMessages = {
@@ -23,35 +26,43 @@ export const optionMessages = {
 	enterNumber: '请输入数字',
 	notBelow: '不能小于 {min}',
 	serverAddressFirst: '请先填写服务器地址',
+	quotaNotInteger: '额度必须是整数',
+	quotaTooLarge: '额度不能超过 {max}',
 } as const
 
 /**
- * How a field is checked and sent: numbers have their minimum; JSON must parse (with its own
- * message where the specification gives one); addresses lose trailing slashes; secrets start empty (the
- * server never sends them) and are sent only when typed.
+ * How a field is checked and sent: numbers have their minimum; quota amounts are shown and typed in the
+ * display unit (dollars when the server shows currency, else whole quota units) and sent as quota
+ * units; JSON must parse (with its own message where the specification gives one); addresses lose
+ * trailing slashes; secrets start empty (the server never sends them) and are sent only when typed.
  */
 export type FieldRule =
 	| { kind: 'number'; min: number }
+	| { kind: 'quota' }
 	| { kind: 'json'; message?: string }
 	| { kind: 'address' }
 	| { kind: 'secret' }
 
 export const numberRule = (min: number): FieldRule => ({ kind: 'number', min })
+export const quotaRule: FieldRule = { kind: 'quota' }
 export const jsonRule = (message?: string): FieldRule => ({ kind: 'json', message })
 export const addressRule: FieldRule = { kind: 'address' }
 export const secretRule: FieldRule = { kind: 'secret' }
 
 type FormRules = Readonly<Record<string, FieldRule>>
 
+type QuotaDisplay = Pick<Status, 'display_in_currency' | 'quota_per_unit'>
+
 /** A refusal (zh source string) that stops the save before anything is sent. */
 export type BeforeSave = (changed: string[], values: OptionMap) => string | undefined
 
 const stripTrailingSlashes = (value: string) => value.trim().replace(/\/+$/, '')
 
-/** JSON is shown indented; the server keeps it compact. */
-function display(rule: FieldRule | undefined, stored: string | undefined) {
+/** JSON is shown indented; the server keeps it compact. Quota is shown in the display unit. */
+function display(rule: FieldRule | undefined, stored: string | undefined, quotaDisplay: QuotaDisplay) {
 	if (rule?.kind === 'secret') return ''
 	const text = stored ?? ''
+	if (rule?.kind === 'quota') return text.trim() !== '' && Number.isFinite(Number(text)) ? quotaToDisplay(Number(text), quotaDisplay) : text
 	if (rule?.kind !== 'json') return text
 	try {
 		return JSON.stringify(JSON.parse(text), null, 2)
@@ -60,18 +71,25 @@ function display(rule: FieldRule | undefined, stored: string | undefined) {
 	}
 }
 
-function normalize(rule: FieldRule | undefined, value: string) {
+function normalize(rule: FieldRule | undefined, value: string, quotaDisplay: QuotaDisplay) {
 	if (rule?.kind === 'address') return stripTrailingSlashes(value)
 	if (rule?.kind === 'number') return value.trim()
+	if (rule?.kind === 'quota') return String(quotaFromDisplay(Number(value), quotaDisplay))
 	return value
 }
 
 /** The field's problem as `[message, values]`, or undefined when it may be saved. */
-export function findProblem(rule: FieldRule | undefined, value: string): [string, Record<string, string | number>?] | undefined {
-	if (rule?.kind === 'number') {
+export function findProblem(rule: FieldRule | undefined, value: string, quotaDisplay: QuotaDisplay): [string, Record<string, string | number>?] | undefined {
+	if (rule?.kind === 'number' || rule?.kind === 'quota') {
 		const number = Number(value)
+		const min = rule.kind === 'number' ? rule.min : 0
 		if (value.trim() === '' || !Number.isFinite(number)) return [optionMessages.enterNumber]
-		if (number < rule.min) return [optionMessages.notBelow, { min: rule.min }]
+		if (number < min) return [optionMessages.notBelow, { min }]
+	}
+	if (rule?.kind === 'quota') {
+		const number = Number(value)
+		if (!quotaDisplay.display_in_currency && !Number.isInteger(number)) return [optionMessages.quotaNotInteger]
+		if (quotaFromDisplay(number, quotaDisplay) > MAX_QUOTA) return [optionMessages.quotaTooLarge, { max: renderQuota(MAX_QUOTA, quotaDisplay) }]
 	}
 	if (rule?.kind === 'json') {
 		try {
@@ -85,8 +103,8 @@ export function findProblem(rule: FieldRule | undefined, value: string): [string
 
 type FormState = { values: OptionMap; baseline: OptionMap; revision: number }
 
-function initialState(keys: readonly string[], rules: FormRules, options: OptionMap): FormState {
-	const values = Object.fromEntries(keys.map((key) => [key, display(rules[key], options[key])]))
+function initialState(keys: readonly string[], rules: FormRules, options: OptionMap, quotaDisplay: QuotaDisplay): FormState {
+	const values = Object.fromEntries(keys.map((key) => [key, display(rules[key], options[key], quotaDisplay)]))
 	return { values, baseline: { ...values }, revision: 0 }
 }
 
@@ -97,17 +115,20 @@ export function useOptionForm(keys: readonly string[], rules: FormRules = {}, be
 	const { t } = useTranslation()
 	const revalidator = useRevalidator()
 	const options = (useLoaderData() as SettingData).options ?? {}
-	const [state, setState] = useState(() => initialState(keys, rules, options))
+	const { display_in_currency, quota_per_unit } = useStatus()
+	const quotaDisplay = { display_in_currency, quota_per_unit }
+	const [state, setState] = useState(() => initialState(keys, rules, options, quotaDisplay))
 	const [errors, setErrors] = useState<Record<string, string>>({})
 	const [saving, setSaving] = useState(false)
 
-	// A value the server changed since (another section's save, the ratio reset) replaces an untouched field.
+	// A value the server changed since (another section's save, the ratio reset, a new display unit) replaces an untouched field.
 	useEffect(() => {
+		const quotaDisplay = { display_in_currency, quota_per_unit }
 		setState((current) => {
 			const next = { values: { ...current.values }, baseline: { ...current.baseline }, revision: current.revision + 1 }
 			let changed = false
 			for (const key of keys) {
-				const stored = display(rules[key], options[key])
+				const stored = display(rules[key], options[key], quotaDisplay)
 				if (stored === current.baseline[key] || current.values[key] !== current.baseline[key]) continue
 				next.values[key] = stored
 				next.baseline[key] = stored
@@ -115,10 +136,10 @@ export function useOptionForm(keys: readonly string[], rules: FormRules = {}, be
 			}
 			return changed ? next : current
 		})
-	}, [options, keys, rules])
+	}, [options, keys, rules, display_in_currency, quota_per_unit])
 
 	function describe(key: string, value: string) {
-		const problem = findProblem(rules[key], value)
+		const problem = findProblem(rules[key], value, quotaDisplay)
 		return problem ? t(problem[0], problem[1]) : undefined
 	}
 
@@ -167,7 +188,7 @@ export function useOptionForm(keys: readonly string[], rules: FormRules = {}, be
 		const saved: OptionMap = {}
 		const refusals = new Set<string>()
 		for (const key of changed) {
-			const value = normalize(rules[key], values[key]!)
+			const value = normalize(rules[key], values[key]!, quotaDisplay)
 			try {
 				const envelope = await updateOption(browserApi, key, value)
 				if (envelope.success) saved[key] = value
@@ -180,7 +201,7 @@ export function useOptionForm(keys: readonly string[], rules: FormRules = {}, be
 		setState((current) => {
 			const next = { values: { ...current.values }, baseline: { ...current.baseline }, revision: current.revision }
 			for (const [key, value] of Object.entries(saved)) {
-				const shown = rules[key]?.kind === 'json' ? values[key]! : display(rules[key], value)
+				const shown = rules[key]?.kind === 'json' ? values[key]! : display(rules[key], value, quotaDisplay)
 				next.values[key] = shown
 				next.baseline[key] = shown
 			}

@@ -1,13 +1,15 @@
 import { CHANNEL_MESSAGE_ENTRIES } from '@shared/messages/channels'
 
 /** English texts of ui/features/channels/editor, keyed by the zh source string. */
-export const channelEditor: Record<string, string> = {
+import { type Dictionary, plural } from '@ui/i18n/plural'
+
+export const channelEditor: Dictionary = {
 	// page
 	'添加渠道': 'Add channel',
 	'编辑渠道': 'Edit channel',
 	'返回渠道列表': 'Back to channels',
 	'保存中…': 'Saving…',
-	'已创建 {count} 个渠道': 'Created {count} channel(s)',
+	'已创建 {count} 个渠道': plural('count', { one: 'Created {count} channel', other: 'Created {count} channels' }),
 	'渠道已更新': 'Channel updated',
 	// fields
 	'类型': 'Type',
@@ -93,15 +95,16 @@ export const channelEditor: Record<string, string> = {
 	'填入': 'Add',
 	'请填写密钥': 'Please fill in the key',
 	'获取模型列表失败': 'Failed to fetch the models list',
-	'已获取 {count} 个模型': 'Fetched {count} model(s)',
+	'已获取 {count} 个模型': plural('count', { one: 'Fetched {count} model', other: 'Fetched {count} models' }),
 	'部分模型已存在': 'Some models already exist',
-	'已添加 {count} 个模型': 'Added {count} model(s)',
+	'已添加 {count} 个模型': plural('count', { one: 'Added {count} model', other: 'Added {count} models' }),
 	'移除 {name}': 'Remove {name}',
 	'选择{name}': 'Choose {name}',
 	'搜索': 'Search',
 	'仅显示前 {count} 项，请搜索': 'Only the first {count} are listed; search to narrow down',
 	// checks before saving
 	'请填写渠道名称和渠道密钥': 'Please fill in the channel name and key',
+	'代理地址必须是以 http:// 或 https:// 开头的完整网址，例如 https://api.example.com': 'The base URL must be a full address starting with http:// or https://, e.g. https://api.example.com',
 	'请填写渠道名称': 'Please fill in the channel name',
 	'请至少选择一个模型': 'Please select at least one model',
 	'请至少选择一个分组': 'Please select at least one group',

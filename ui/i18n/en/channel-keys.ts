@@ -1,5 +1,7 @@
 /** English texts of a channel's key modes and a multi-key channel's keys panel (ui/features/channels/editor), keyed by the zh source string. */
-export const channelKeys: Record<string, string> = {
+import { type Dictionary, plural } from '@ui/i18n/plural'
+
+export const channelKeys: Dictionary = {
 	// create modes
 	'创建方式': 'Creation mode',
 	'单个密钥': 'Single key',
@@ -23,7 +25,7 @@ export const channelKeys: Record<string, string> = {
 		'Each key keeps its own status and is tested, enabled and disabled on its own; keys are never shown again, only their last characters',
 	'密钥（{count} 个）': 'Keys ({count})',
 	'测试所有密钥': 'Test all keys',
-	'已测试 {tested} 个密钥，{failed} 个失败，{pending} 个仍在测试': '{tested} key(s) tested, {failed} failed, {pending} still being tested',
+	'已测试 {tested} 个密钥，{failed} 个失败，{pending} 个仍在测试': plural('tested', { one: '{tested} key tested, {failed} failed, {pending} still being tested', other: '{tested} keys tested, {failed} failed, {pending} still being tested' }),
 	'按状态筛选密钥': 'Filter keys by status',
 	'全部': 'All',
 	'已启用': 'Enabled',

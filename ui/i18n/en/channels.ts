@@ -1,5 +1,7 @@
 /** English texts of ui/features/channels, keyed by the zh source string. */
-export const channels: Record<string, string> = {
+import { type Dictionary, plural } from '@ui/i18n/plural'
+
+export const channels: Dictionary = {
 	// filters and switches
 	'搜索渠道 ID、名称或 Base URL': 'Search channel ID, name or base URL',
 	'模型关键字': 'Model keyword',
@@ -18,21 +20,21 @@ export const channels: Record<string, string> = {
 	'删除所选渠道': 'Delete selected channels',
 	'批量设置标签': 'Set tag on selected',
 	'已开始测试所有渠道': 'Testing all channels has started',
-	'已更新 {count} 个渠道的余额': 'Updated the balance of {count} channels',
+	'已更新 {count} 个渠道的余额': plural('count', { one: 'Updated the balance of {count} channel', other: 'Updated the balance of {count} channels' }),
 	'，{count} 个仍在后台更新': '; {count} still updating in the background',
-	'{count} 个渠道更新失败：{list}': '{count} channels failed: {list}',
+	'{count} 个渠道更新失败：{list}': plural('count', { one: '{count} channel failed: {list}', other: '{count} channels failed: {list}' }),
 	'确定删除所有已禁用（含自动禁用）的渠道吗？此操作不可撤销。': 'Delete every disabled channel (including auto-disabled ones)? This cannot be undone.',
-	'确定删除所选的 {count} 个渠道吗？此操作不可撤销。': 'Delete the {count} selected channels? This cannot be undone.',
-	'已删除 {count} 个已禁用渠道': 'Deleted {count} disabled channels',
-	'已删除 {count} 个渠道': 'Deleted {count} channels',
-	'已修复 {count} 个渠道': 'Fixed {count} channels',
+	'确定删除所选的 {count} 个渠道吗？此操作不可撤销。': plural('count', { one: 'Delete the {count} selected channel? This cannot be undone.', other: 'Delete the {count} selected channels? This cannot be undone.' }),
+	'已删除 {count} 个已禁用渠道': plural('count', { one: 'Deleted {count} disabled channel', other: 'Deleted {count} disabled channels' }),
+	'已删除 {count} 个渠道': plural('count', { one: 'Deleted {count} channel', other: 'Deleted {count} channels' }),
+	'已修复 {count} 个渠道': plural('count', { one: 'Fixed {count} channel', other: 'Fixed {count} channels' }),
 	'数据库一致，无需修复': 'The database is consistent: nothing to fix',
 	'请先选择要删除的渠道': 'Please select channels to delete first',
 	'请先选择渠道': 'Please select channels first',
-	'为所选的 {count} 个渠道设置标签': 'Set a tag on the {count} selected channels',
+	'为所选的 {count} 个渠道设置标签': plural('count', { one: 'Set a tag on the {count} selected channel', other: 'Set a tag on the {count} selected channels' }),
 	'请输入标签': 'Enter a tag',
 	'标签不能为空': 'The tag must not be empty',
-	'已为 {count} 个渠道设置标签': 'Tagged {count} channels',
+	'已为 {count} 个渠道设置标签': plural('count', { one: 'Tagged {count} channel', other: 'Tagged {count} channels' }),
 	// columns
 	'名称': 'Name',
 	'分组': 'Group',
@@ -45,7 +47,7 @@ export const channels: Record<string, string> = {
 	'权重': 'Weight',
 	'操作': 'Actions',
 	'标签': 'Tag',
-	'{count} 个渠道': '{count} channels',
+	'{count} 个渠道': plural('count', { one: '{count} channel', other: '{count} channels' }),
 	'未知类型': 'Unknown type',
 	'模型': 'Model',
 	// status and metrics
@@ -53,7 +55,7 @@ export const channels: Record<string, string> = {
 	'已禁用': 'Disabled',
 	'已自动禁用': 'Auto-disabled',
 	'未知状态': 'Unknown status',
-	'{total} 个密钥：{enabled} 个启用，{auto} 个自动禁用，{manual} 个手动禁用': '{total} keys: {enabled} enabled, {auto} auto-disabled, {manual} disabled by hand',
+	'{total} 个密钥：{enabled} 个启用，{auto} 个自动禁用，{manual} 个手动禁用': plural('total', { one: '{total} key: {enabled} enabled, {auto} auto-disabled, {manual} disabled by hand', other: '{total} keys: {enabled} enabled, {auto} auto-disabled, {manual} disabled by hand' }),
 	'部分启用': 'Partly enabled',
 	'原因：{reason}': 'Reason: {reason}',
 	'时间：{time}': 'Time: {time}',
@@ -114,7 +116,7 @@ export const channels: Record<string, string> = {
 	'JSON 格式，例如 {example}': 'JSON, for example {example}',
 	'模型映射必须是合法的 JSON 格式': 'Model mapping must be valid JSON',
 	'没有变更': 'No changes',
-	'已更新 {count} 个渠道': 'Updated {count} channels',
+	'已更新 {count} 个渠道': plural('count', { one: 'Updated {count} channel', other: 'Updated {count} channels' }),
 	'还没有渠道：添加一个上游的密钥和地址，令牌才能调用模型': 'No channels yet: add an upstream\'s key and address so that tokens can call models',
 	'没有符合搜索条件的渠道': 'No channel matches the search',
 	'获取余额失败，点击重试': 'Reading the balance failed; click to try again',

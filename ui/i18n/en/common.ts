@@ -1,5 +1,7 @@
 /** English texts of the shell, the kit and the error catalogue, keyed by the zh source string. */
-export const common: Record<string, string> = {
+import { type Dictionary, plural } from '@ui/i18n/plural'
+
+export const common: Dictionary = {
 	// the demo-site notice (DemoSiteEnabled)
 	'这是一个演示站点：其他访客能看到这里的数据，数据可能随时被重置。请勿填写真实的密钥、密码或个人信息。':
 		'This is a demo site: other visitors can see what is here, and it may be reset at any time. Do not enter real keys, passwords or personal information.',
@@ -82,7 +84,7 @@ export const common: Record<string, string> = {
 	'展开': 'Expand',
 	'收起': 'Collapse',
 	'分页': 'Pagination',
-	'共 {total} 条': '{total} items',
+	'共 {total} 条': plural('total', { one: '{total} item', other: '{total} items' }),
 	'每页条数': 'Page size',
 	'{size} 条/页': '{size} / page',
 	'上一页': 'Previous page',

@@ -1,5 +1,7 @@
 /** English texts of ui/features/dashboard, keyed by the zh source string. */
-export const dashboard: Record<string, string> = {
+import { type Dictionary, plural } from '@ui/i18n/plural'
+
+export const dashboard: Dictionary = {
 	'筛选数据': 'Filter data',
 	'时间粒度': 'Granularity',
 	'小时': 'hour',
@@ -22,7 +24,7 @@ export const dashboard: Record<string, string> = {
 	'这个时间段还没有使用数据': 'No usage in this period yet',
 	'查看使用日志': 'Open the usage log',
 	'用户名称': 'Username',
-	'每 {minutes} 分钟汇总一次，最近的调用直接取自使用日志': 'Summed up every {minutes} minutes; the latest calls come straight from the usage log',
+	'每 {minutes} 分钟汇总一次，最近的调用直接取自使用日志': plural('minutes', { one: 'Summed up every {minutes} minute; the latest calls come straight from the usage log', other: 'Summed up every {minutes} minutes; the latest calls come straight from the usage log' }),
 	'用令牌调用 API 后，调用会出现在这里；每次调用的明细在使用日志中。': 'Calls made with a token show here; each call\'s details are in the usage log.',
 	// margin report (admins)
 	'收入、成本与毛利': 'Revenue, cost and margin',
@@ -40,5 +42,5 @@ export const dashboard: Record<string, string> = {
 	'毛利率': 'Margin %',
 	'套餐用量': 'Plan usage',
 	'套餐销售': 'Plan sales',
-	'{count} 次调用的成本未知': 'The cost of {count} calls is unknown',
+	'{count} 次调用的成本未知': plural('count', { one: 'The cost of {count} call is unknown', other: 'The cost of {count} calls is unknown' }),
 }

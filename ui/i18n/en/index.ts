@@ -1,3 +1,4 @@
+import type { Dictionary } from '@ui/i18n/plural'
 import { common } from '@ui/i18n/en/common'
 import { auth } from '@ui/i18n/en/auth'
 import { tokens } from '@ui/i18n/en/tokens'
@@ -20,8 +21,12 @@ import { plans } from '@ui/i18n/en/plans'
 import { docs } from '@ui/i18n/en/docs'
 
 /**
- * Every English text, keyed by the zh source string, for tests and tools. The console never imports
- * this: pages load their features' dictionaries (`ui/i18n/dictionaries.ts`).
+ * Every English entry, keyed by the zh source string, as the dictionaries hold it (plural entries with
+ * their forms), for tests and tools. The console never imports this: pages load their features'
+ * dictionaries (`ui/i18n/dictionaries.ts`).
  */
-export const en: Record<string, string> = { ...common, ...auth, ...tokens, ...users, ...channels, ...channelEditor, ...channelKeys, ...logs, ...settings, ...home,
+export const englishEntries: Dictionary = { ...common, ...auth, ...tokens, ...users, ...channels, ...channelEditor, ...channelKeys, ...logs, ...settings, ...home,
 	...playground, ...chat, ...dashboard, ...redemptions, ...topUp, ...pricing, ...settingsAdmin, ...tasks, ...plans, ...docs }
+
+/** Every English text by its zh key, a plural entry as its `other` form: what tests look a label up in. */
+export const en: Record<string, string> = Object.fromEntries(Object.entries(englishEntries).map(([key, text]) => [key, typeof text === 'string' ? text : text.other]))

@@ -1,7 +1,9 @@
 /** English texts of ui/features/logs, keyed by the zh source string. */
-export const logs: Record<string, string> = {
+import { type Dictionary, plural } from '@ui/i18n/plural'
+
+export const logs: Dictionary = {
 	'使用日志': 'Usage logs',
-	'默认显示最近 {days} 天的日志': 'Showing the last {days} days by default',
+	'默认显示最近 {days} 天的日志': plural('days', { one: 'Showing the last {days} day by default', other: 'Showing the last {days} days by default' }),
 	// filters
 	'筛选日志': 'Filter logs',
 	'类型': 'Type',
@@ -86,7 +88,7 @@ export const logs: Record<string, string> = {
 	'{time} 之前的日志将被永久删除，充值与额度变动记录会保留。': 'Logs before {time} will be deleted permanently; top-up and quota change records are kept.',
 	'清除': 'Clear',
 	'请选择日志时间': 'Please choose the log time',
-	'{count} 条日志已清理！': '{count} log entries cleared!',
+	'{count} 条日志已清理！': plural('count', { one: '{count} log entry cleared!', other: '{count} log entries cleared!' }),
 	'日志清理失败：{reason}': 'Log cleanup failed: {reason}',
 	'这段时间没有日志：用令牌调用 API 后，每次调用和扣费都会记在这里': 'No logs in this period: once a token calls the API, every call and its charge are recorded here',
 	'这段时间没有符合条件的日志': 'No logs in this period match the filters',

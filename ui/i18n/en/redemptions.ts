@@ -1,5 +1,7 @@
 /** English texts of ui/features/redemptions, keyed by the zh source string. */
-export const redemptions: Record<string, string> = {
+import { type Dictionary, plural } from '@ui/i18n/plural'
+
+export const redemptions: Dictionary = {
 	// toolbar
 	'兑换码 ID 或名称': 'Redemption code ID or name',
 	'搜索兑换码的 ID 和名称': 'Search by code ID or name',
@@ -32,7 +34,7 @@ export const redemptions: Record<string, string> = {
 	'兑换码更新成功': 'Redemption code updated',
 	'兑换码创建成功': 'Redemption codes created',
 	// after creation
-	'已生成 {count} 个兑换码': '{count} redemption codes generated',
+	'已生成 {count} 个兑换码': plural('count', { one: '{count} redemption code generated', other: '{count} redemption codes generated' }),
 	'兑换码可直接兑换额度，请妥善保存': 'Each code can be redeemed for quota: keep them safe',
 	'下载 {file}': 'Download {file}',
 	'还没有兑换码：生成一批，发给要充值的用户': 'No redemption codes yet: create a batch to hand to users who top up',

@@ -1,5 +1,7 @@
 /** English texts of the super admin's settings tabs (operation, system, other), keyed by the zh source string. */
-export const settingsAdmin: Record<string, string> = {
+import { type Dictionary, plural } from '@ui/i18n/plural'
+
+export const settingsAdmin: Dictionary = {
 	// tabs and the save convention (docs/specification/accounts-and-settings.md#options)
 	'运营设置': 'Operation',
 	'系统设置': 'System',
@@ -12,6 +14,9 @@ export const settingsAdmin: Record<string, string> = {
 	'请输入数字': 'Please enter a number',
 	'不能小于 {min}': 'Must not be less than {min}',
 	'请先填写服务器地址': 'Fill in the server address first',
+	'额度必须是整数': 'The quota must be an integer',
+	'额度不能超过 {max}': 'The quota cannot exceed {max}',
+	'{label}（美元）': '{label} (USD)',
 	'敏感信息不会发送到前端，留空则保持不变': 'Secrets are never sent to the browser; leave empty to keep the stored one',
 	'留空则保持不变': 'Leave empty to keep',
 	// operation: general
@@ -143,7 +148,7 @@ export const settingsAdmin: Record<string, string> = {
 	'音频输出 tokens 相对音频输入的倍率': 'Audio output tokens relative to audio input',
 	'模型价格或倍率不是合法的 JSON 对象，请先在 JSON 视图中修正': 'A model price or ratio option is not a valid JSON object; fix it in the JSON view first',
 	'应用更改': 'Apply changes',
-	'第 {page} / {count} 页，共 {total} 个模型': 'Page {page} of {count}, {total} models',
+	'第 {page} / {count} 页，共 {total} 个模型': plural('total', { one: 'Page {page} of {count}, {total} model', other: 'Page {page} of {count}, {total} models' }),
 	'添加模型': 'Add model',
 	'设置了固定价格的模型按次计费，不再使用倍率。': 'A model with a fixed price is billed per call; its ratios no longer apply.',
 	'固定价格（美元/次）': 'Fixed price (USD per call)',
@@ -322,7 +327,7 @@ export const settingsAdmin: Record<string, string> = {
 	'模型名称': 'Model name',
 	'请选择日志时间': 'Please choose the log time',
 	'日志清理失败：{reason}': 'Log cleanup failed: {reason}',
-	'{count} 条日志已清理！': '{count} log entries cleared!',
+	'{count} 条日志已清理！': plural('count', { one: '{count} log entry cleared!', other: '{count} log entries cleared!' }),
 	'清除此时间之前的日志': 'Clear logs before this time',
 	'清除历史日志': 'Clear old logs',
 	'确定清除历史日志？': 'Clear old logs?',

@@ -1,5 +1,7 @@
 /** English texts of ui/features/settings, keyed by the zh source string. */
-export const settings: Record<string, string> = {
+import { type Dictionary, plural } from '@ui/i18n/plural'
+
+export const settings: Dictionary = {
 	// profile card
 	'管理员': 'Admin',
 	'普通用户': 'Ordinary user',
@@ -9,7 +11,7 @@ export const settings: Record<string, string> = {
 	'请求次数': 'Requests',
 	'可用模型': 'Available models',
 	'点击复制模型名称': 'Click to copy the model name',
-	'更多 {count} 个模型': '{count} more models',
+	'更多 {count} 个模型': plural('count', { one: '{count} more model', other: '{count} more models' }),
 	'暂无可用模型': 'No models available',
 	'获取模型列表失败': 'Failed to fetch the models list',
 	// invitation card

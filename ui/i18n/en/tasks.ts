@@ -1,8 +1,10 @@
 /** English texts of ui/features/midjourney and ui/features/tasks, keyed by the zh source string. */
-export const tasks: Record<string, string> = {
+import { type Dictionary, plural } from '@ui/i18n/plural'
+
+export const tasks: Dictionary = {
 	// pages
 	'绘图日志': 'Drawing tasks',
-	'默认显示最近 {days} 天的绘图任务': 'Showing the last {days} days of drawing tasks by default',
+	'默认显示最近 {days} 天的绘图任务': plural('days', { one: 'Showing the last {days} day of drawing tasks by default', other: 'Showing the last {days} days of drawing tasks by default' }),
 	'任务日志': 'Async tasks',
 	'默认显示今天提交的任务': 'Showing the tasks submitted today by default',
 	'筛选绘图任务': 'Filter drawing tasks',

@@ -1,5 +1,7 @@
 /** English texts of ui/features/tokens, keyed by the zh source string. */
-export const tokens: Record<string, string> = {
+import { type Dictionary, plural } from '@ui/i18n/plural'
+
+export const tokens: Dictionary = {
 	// page and toolbar
 	'令牌用于调用 API，修改后可能需要几分钟才会生效': 'Tokens are used to call the API; changes may take a few minutes to apply',
 	'令牌名称': 'Token name',
@@ -93,7 +95,7 @@ export const tokens: Record<string, string> = {
 	'自动选择可用分组': 'Picks an available group automatically',
 	'{ratio} 倍率': 'ratio {ratio}',
 	'令牌创建成功': 'Token created',
-	'已创建 {count} 个令牌': '{count} tokens created',
+	'已创建 {count} 个令牌': plural('count', { one: '{count} token created', other: '{count} tokens created' }),
 	'令牌更新成功': 'Token updated',
 	'还没有令牌：创建一个令牌，用它调用 API': 'No tokens yet: create one to call the API with',
 	'没有符合搜索条件的令牌': 'No token matches the search',

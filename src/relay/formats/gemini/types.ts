@@ -27,6 +27,14 @@ export interface GeminiFunctionDeclaration {
 	parametersJsonSchema?: Record<string, unknown>
 }
 
+/** Gemini 2.5 takes a token budget (0 off, -1 dynamic), Gemini 3 a level; never both. */
+export interface GeminiThinkingConfig {
+	thinkingBudget?: number
+	thinkingLevel?: string
+	/** Send the thoughts (summaries) back as parts marked `thought`. */
+	includeThoughts?: boolean
+}
+
 export interface GeminiGenerationConfig {
 	temperature?: number
 	topP?: number
@@ -40,6 +48,7 @@ export interface GeminiGenerationConfig {
 	responseMimeType?: string
 	responseSchema?: Record<string, unknown>
 	responseJsonSchema?: Record<string, unknown>
+	thinkingConfig?: GeminiThinkingConfig
 }
 
 export interface GeminiRequest {

@@ -1,6 +1,7 @@
 /**
  * A chat completion → a Responses API response object (bridged channels). The output items come in
- * the order a model produces them: reasoning (`reasoning_content`, as `reasoning_text`), the message
+ * the order a model produces them: reasoning (`reasoning_content`, as `reasoning_text`, or as
+ * `summary_text` when the request asked for a summary), the message
  * (text, or a refusal), then the function calls. A completion cut by its token limit or a content
  * filter is `incomplete` with that reason. The request's settings are echoed as the API does; `store`
  * is false, since Ferry keeps no bridged response.
@@ -82,7 +83,16 @@ export function responseObject(identity: ResponseIdentity, status: Status, outpu
 	}
 }
 
-export const reasoningItem = (id: string, text: string, status: Status): Json => ({ id, type: 'reasoning', summary: [], content: [{ type: 'reasoning_text', text }], status })
+/**
+ * Whether the client asked for a reasoning summary (`reasoning.summary`): the upstream's reasoning
+ * then comes as the item's `summary` (Claude 4 and Gemini send summaries of their thinking anyway),
+ * else as its `content` (`reasoning_text`).
+ */
+export const wantsSummary = (identity: ResponseIdentity) => isObject(identity.echo.reasoning) && typeof identity.echo.reasoning.summary === 'string'
+
+export const reasoningItem = (id: string, text: string, status: Status, asSummary = false): Json => (asSummary
+	? { id, type: 'reasoning', summary: text ? [{ type: 'summary_text', text }] : [], status }
+	: { id, type: 'reasoning', summary: [], content: [{ type: 'reasoning_text', text }], status })
 
 export const outputText = (text: string): Json => ({ type: 'output_text', text, annotations: [], logprobs: [] })
 
@@ -97,7 +107,7 @@ export function responseFromChat(answer: Json, identity: ResponseIdentity): Json
 	const choice: Json = Array.isArray(answer.choices) ? answer.choices[0] ?? {} : {}
 	const message: Json = isObject(choice.message) ? choice.message : {}
 	const output: Json[] = []
-	if (typeof message.reasoning_content === 'string' && message.reasoning_content) output.push(reasoningItem(itemId('rs'), message.reasoning_content, 'completed'))
+	if (typeof message.reasoning_content === 'string' && message.reasoning_content) output.push(reasoningItem(itemId('rs'), message.reasoning_content, 'completed', wantsSummary(identity)))
 	const content: Json[] = []
 	if (typeof message.content === 'string' && message.content) content.push(outputText(message.content))
 	if (typeof message.refusal === 'string' && message.refusal) content.push({ type: 'refusal', refusal: message.refusal })

@@ -4,13 +4,14 @@
  * its `sequence_number`: `response.created`, `response.in_progress`, then per output item
  * `response.output_item.added`, for text `response.content_part.added`, `response.output_text.delta`…,
  * `response.output_text.done`, `response.content_part.done` (reasoning likewise with
- * `response.reasoning_text.*`), for a function call `response.function_call_arguments.delta`… and
+ * `response.reasoning_text.*`, or, when the request asked for a summary, with
+ * `response.reasoning_summary_part.*` and `response.reasoning_summary_text.*`), for a function call `response.function_call_arguments.delta`… and
  * `.done`, then `response.output_item.done`; and last `response.completed` (or `response.incomplete`)
  * with the whole response and its usage. A failed stream ends with the API's `error` event.
  */
 import type { AnswerEvent, Json, StreamEncoder, WireFormat } from '../events'
 import { isObject } from '../json'
-import { endOf, functionCallItem, itemId, messageItem, outputText, reasoningItem, responseObject, type ResponseIdentity } from './answer'
+import { endOf, functionCallItem, itemId, messageItem, outputText, reasoningItem, responseObject, type ResponseIdentity, wantsSummary } from './answer'
 import { responsesUsageFromChat } from './usage'
 
 const sse = (data: Json) => `event: ${data.type}\ndata: ${JSON.stringify(data)}\n\n`
@@ -53,6 +54,7 @@ function eventsFromChat(identity: ResponseIdentity): StreamEncoder {
 	let finishReason: unknown
 	let usage: unknown
 	const output: Json[] = []
+	const summary = wantsSummary(identity)
 	let text: Extract<OpenItem, { kind: 'reasoning' | 'message' }> | undefined
 	/** Function calls by their chat index, open until the answer ends or text follows them. */
 	const calls = new Map<number, Extract<OpenItem, { kind: 'call' }>>()
@@ -71,6 +73,13 @@ function eventsFromChat(identity: ResponseIdentity): StreamEncoder {
 		const item = text
 		text = undefined
 		const { text: whole } = item
+		if (item.kind === 'reasoning' && summary) {
+			const done = reasoningItem(item.id, whole, 'completed', true)
+			output[item.index] = done
+			return emit('response.reasoning_summary_text.done', { ...at(item), summary_index: 0, text: whole })
+				+ emit('response.reasoning_summary_part.done', { ...at(item), summary_index: 0, part: { type: 'summary_text', text: whole } })
+				+ emit('response.output_item.done', { output_index: item.index, item: done })
+		}
 		if (item.kind === 'reasoning') {
 			const done = reasoningItem(item.id, whole, 'completed')
 			output[item.index] = done
@@ -103,7 +112,10 @@ function eventsFromChat(identity: ResponseIdentity): StreamEncoder {
 			written += closeText() + closeCalls()
 			text = { kind, id: itemId(kind === 'reasoning' ? 'rs' : 'msg'), index: output.length, text: '' }
 			output.push({})
-			if (kind === 'reasoning') {
+			if (kind === 'reasoning' && summary) {
+				written += emit('response.output_item.added', { output_index: text.index, item: reasoningItem(text.id, '', 'in_progress', true) })
+					+ emit('response.reasoning_summary_part.added', { ...at(text), summary_index: 0, part: { type: 'summary_text', text: '' } })
+			} else if (kind === 'reasoning') {
 				written += emit('response.output_item.added', { output_index: text.index, item: { ...reasoningItem(text.id, '', 'in_progress'), content: [] } })
 					+ emit('response.content_part.added', { ...at(text), content_index: 0, part: { type: 'reasoning_text', text: '' } })
 			} else {
@@ -112,6 +124,7 @@ function eventsFromChat(identity: ResponseIdentity): StreamEncoder {
 			}
 		}
 		text.text += delta
+		if (kind === 'reasoning' && summary) return written + emit('response.reasoning_summary_text.delta', { ...at(text), summary_index: 0, delta })
 		return written + (kind === 'reasoning'
 			? emit('response.reasoning_text.delta', { ...at(text), content_index: 0, delta })
 			: emit('response.output_text.delta', { ...at(text), content_index: 0, delta, logprobs: [] }))

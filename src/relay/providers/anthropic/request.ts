@@ -4,18 +4,17 @@
  * turn, as Claude expects); `tool_calls` become `tool_use` blocks and `tool` messages `tool_result`
  * blocks, ids unchanged. What a Claude client said that OpenAI's form has no field for comes back
  * from the request's extras (formats/canonical.ts): thinking blocks, `is_error`, a tool result's
- * `cache_control`, `top_k` and `thinking`.
+ * `cache_control`, `top_k` and `thinking`. An OpenAI client's `reasoning_effort` becomes thinking
+ * (thinking-effort.ts) unless the request sets `thinking` itself.
  */
 import { sourceFromUrl } from '../../formats/claude/images'
 import { type MessageExtras, messageExtras, NO_EXTRAS, type RequestExtras, topKOf } from '../../formats/canonical'
 import { parseClientJson } from '../../formats/json'
+import { DEFAULT_MAX_TOKENS } from './limits'
 import { claudeStructuredOutput } from './structured-output'
+import { claudeThinkingFromEffort } from './thinking-effort'
 
-/**
- * Claude requires `max_tokens`. 4096 is the largest output every Messages model accepts (Claude 3
- * Haiku and Opus stop there); clients wanting more ask for it.
- */
-export const DEFAULT_MAX_TOKENS = 4096
+export { DEFAULT_MAX_TOKENS }
 
 type Json = Record<string, unknown>
 type Block = Json
@@ -139,31 +138,57 @@ function stopSequences(stop: unknown) {
 	return undefined
 }
 
+/**
+ * Whether the conversation is inside a tool loop whose thinking did not come back: the last assistant
+ * turn calls tools and does not start with a thinking block. Claude refuses thinking then.
+ */
+function toolLoopWithoutThinking(claudeTurns: Turn[]): boolean {
+	const last = claudeTurns.findLast((turn) => turn.role === 'assistant')
+	if (!last || !last.content.some((block) => block.type === 'tool_use')) return false
+	const first = last.content[0]?.type
+	return first !== 'thinking' && first !== 'redacted_thinking'
+}
+
+/** Sampling settings Claude refuses while thinking: no `temperature` or `top_k`, `top_p` only from 0.95 to 1. */
+function samplingWhileThinking(body: Json): Json {
+	const topP = body.top_p
+	return { temperature: undefined, top_k: undefined, top_p: typeof topP === 'number' && topP >= 0.95 && topP <= 1 ? topP : undefined }
+}
+
 export function claudeRequestBody(body: Json, extras: RequestExtras = NO_EXTRAS): Json {
 	const messages: unknown[] = Array.isArray(body.messages) ? body.messages : []
 	const system = systemBlocks(messages)
 	const limit = body.max_completion_tokens ?? body.max_tokens
+	// The request's own `thinking` (a Claude client's, or an OpenAI client's field) wins over `reasoning_effort`.
+	const ownThinking = extras.thinking ?? body.thinking
+	const claudeTurns = turns(messages, extras)
+	const fromEffort = (ownThinking === undefined || ownThinking === null) && !toolLoopWithoutThinking(claudeTurns) ? claudeThinkingFromEffort(body) : undefined
 	const request: Json = {
 		model: body.model,
-		messages: turns(messages, extras),
-		max_tokens: typeof limit === 'number' && limit > 0 ? limit : DEFAULT_MAX_TOKENS,
+		messages: claudeTurns,
+		max_tokens: fromEffort?.maxTokens ?? (typeof limit === 'number' && limit > 0 ? limit : DEFAULT_MAX_TOKENS),
 	}
 	if (system.length > 0) request.system = system
-	const thinking = extras.thinking ?? body.thinking
+	const thinking = ownThinking ?? fromEffort?.thinking
 	const claudeTools = tools(body.tools)
+	// `response_format`: `output_config.format`, or the tool fallback (structured-output.ts), which replaces tools and choice.
+	const structured = claudeStructuredOutput(body, claudeTools, isObject(thinking) && thinking.type !== 'disabled')
+	const outputConfig = fromEffort?.effort ? { ...(isObject(structured.output_config) ? structured.output_config : {}), effort: fromEffort.effort } : structured.output_config
 	const optional: Json = {
 		temperature: body.temperature,
 		top_p: body.top_p,
 		// A Claude-format client's settings ride as Ferry's extras (formats/canonical.ts); an OpenAI client's as its own fields.
 		top_k: topKOf(body, extras),
+		// Thinking Ferry turned on must not fail on settings the client wrote for a model that did not think.
+		...(fromEffort ? samplingWhileThinking(body) : {}),
 		thinking,
 		stop_sequences: stopSequences(body.stop),
 		tools: claudeTools,
 		tool_choice: Array.isArray(body.tools) && body.tools.length > 0 ? toolChoice(body.tool_choice, body.parallel_tool_calls) : undefined,
 		metadata: typeof body.user === 'string' ? { user_id: body.user } : undefined,
 		stream: body.stream === true ? true : undefined,
-		// `response_format`: `output_config.format`, or the tool fallback (structured-output.ts), which replaces tools and choice.
-		...claudeStructuredOutput(body, claudeTools, isObject(thinking) && thinking.type !== 'disabled'),
+		...structured,
+		output_config: outputConfig,
 	}
 	for (const [field, value] of Object.entries(optional)) if (value !== undefined && value !== null) request[field] = value
 	return request

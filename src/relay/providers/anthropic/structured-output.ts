@@ -10,6 +10,7 @@
  * converters turn back exactly the tool the request added, never a client's own tool.
  */
 import { isObject } from '../../formats/json'
+import { claudeVersionOf, isAtLeast } from './model-version'
 
 type Json = Record<string, unknown>
 
@@ -29,16 +30,10 @@ const SCHEMA_KEYWORDS = new Set(['items', 'additionalItems', 'not', 'contains'])
 const SCHEMA_LIST_KEYWORDS = new Set(['anyOf', 'allOf', 'oneOf', 'prefixItems'])
 const SCHEMA_MAP_KEYWORDS = new Set(['properties', '$defs', 'definitions', 'patternProperties'])
 
-/** `claude-opus-4-5`, `claude-sonnet-4-6-20260101`, `anthropic.claude-haiku-4-5-…` (Bedrock), `claude-sonnet-4-5@…`. */
-const FAMILY_VERSION = /claude-(?:opus|sonnet|haiku)-(\d{1,2})(?:[-.](\d{1,2})(?!\d))?/
-
 /** Whether the model takes `output_config.format`: Claude 4.5 and later. */
 export function supportsNativeStructuredOutput(model: string): boolean {
-	const match = FAMILY_VERSION.exec(model)
-	if (!match) return false
-	const major = Number(match[1])
-	const minor = Number(match[2] ?? 0)
-	return major > 4 || (major === 4 && minor >= 5)
+	const version = claudeVersionOf(model)
+	return version !== undefined && isAtLeast(version, 4, 5)
 }
 
 /** A JSON schema in the subset Claude's structured outputs take: objects closed, bounds left out. */

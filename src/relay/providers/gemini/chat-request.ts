@@ -1,10 +1,11 @@
-/** An OpenAI chat request as a Gemini `generateContent` request. */
+/** An OpenAI chat request as a Gemini `generateContent` request; `reasoning_effort` as `thinkingConfig`. */
 import { geminiPartFromImageUrl } from '@/relay/formats/gemini/media'
 import { geminiSchema } from '@/relay/formats/gemini/schema'
 import type { GeminiContent, GeminiFunctionDeclaration, GeminiGenerationConfig, GeminiPart, GeminiRequest } from '@/relay/formats/gemini/types'
 import { NO_EXTRAS, type RequestExtras, topKOf } from '@/relay/formats/canonical'
 import { parseClientJson } from '@/relay/formats/json'
 import { nestsDeeperThan } from '@/lib/request-body'
+import { geminiThinkingConfig } from './thinking-config'
 
 type Body = Record<string, unknown>
 
@@ -188,6 +189,8 @@ function generationConfigOf(body: Body, extras: RequestExtras): GeminiGeneration
 		config.responseMimeType = 'application/json'
 		if (format.type === 'json_schema' && isObject(format.json_schema) && isObject(format.json_schema.schema)) config.responseJsonSchema = format.json_schema.schema
 	}
+	// `reasoning_effort` (thinking-config.ts).
+	assign('thinkingConfig', geminiThinkingConfig(body))
 	return Object.keys(config).length > 0 ? config : undefined
 }
 

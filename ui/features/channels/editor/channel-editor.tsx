@@ -143,7 +143,7 @@ export function ChannelEditor({ channel, groups, configuredModels, channelTypes,
 				<Field id="channel-name" label={t('名称')} required error={problems.errorOf('name')}>
 					<Input id="channel-name" value={form.name} maxLength={CHANNEL_NAME_MAX_LENGTH} placeholder={t('请为渠道命名')} onChange={(event) => update({ name: event.target.value })} {...problems.control('name', 'channel-name')} />
 				</Field>
-				<BaseUrlField form={form} update={update} />
+				<BaseUrlField form={form} update={update} problems={problems} />
 				{keyPool
 					? <MultiKeyModeField value={form.multiKeyMode} onChange={(multiKeyMode) => update({ multiKeyMode })} />
 					: <KeyField form={form} keyFormat={findChannelType(channelTypes, form.type)?.key_format ?? ''} creating={creating} needsKey={needsKey} update={update} problems={problems} />}

@@ -1,5 +1,5 @@
 /** The editor's form values, how a channel fills them, what they save as, and the checks before saving. */
-import { CHANNEL_MODE, CREATE_MODE, DEFAULT_CHANNEL_GROUP, keyDestinationChanged, MULTI_KEY_MODE, type MultiKeyMode, PRIORITY_MIN, splitList, WEIGHT_MIN } from '@shared/channel-constants'
+import { CHANNEL_MODE, CREATE_MODE, DEFAULT_CHANNEL_GROUP, isChannelBaseUrl, keyDestinationChanged, MULTI_KEY_MODE, type MultiKeyMode, PRIORITY_MIN, splitList, WEIGHT_MIN } from '@shared/channel-constants'
 import type { ChannelView } from '@shared/channel'
 import { CHANNEL_TYPE, DEFAULT_CHANNEL_OTHER, type ChannelType } from '@shared/channel-type'
 import { describeCycle, mappingCycle } from '@shared/model-mapping'
@@ -102,6 +102,7 @@ export function formFromChannel(channel: ChannelView): ChannelForm {
 export const formMessages = {
 	nameAndKeyRequired: '请填写渠道名称和渠道密钥',
 	nameRequired: '请填写渠道名称',
+	baseUrlInvalid: '代理地址必须是以 http:// 或 https:// 开头的完整网址，例如 https://api.example.com',
 	modelsRequired: '请至少选择一个模型',
 	groupsRequired: '请至少选择一个分组',
 	modelMappingInvalid: '模型重定向必须是合法的 JSON 格式',
@@ -162,6 +163,7 @@ export function keyNeeded(form: ChannelForm, channel: ChannelView | null, mayRed
 export function findProblem(form: ChannelForm, creating: boolean, needsKey = false): FormProblem | undefined {
 	if (creating && (!form.name.trim() || !form.key.trim())) return { message: formMessages.nameAndKeyRequired, fields: [!form.name.trim() && 'name', !form.key.trim() && 'key'].filter((field): field is string => Boolean(field)) }
 	if (!form.name.trim()) return { message: formMessages.nameRequired, fields: ['name'] }
+	if (!isChannelBaseUrl(baseUrlOnSave(form.baseUrl))) return { message: formMessages.baseUrlInvalid, fields: ['baseUrl'] }
 	// A multi-key channel's keys are not entered again here: its destination is the super admin's to change.
 	if (needsKey && form.mode === CREATE_MODE.multiKey && !creating) return { message: formMessages.multiKeyDestinationRootOnly, fields: ['baseUrl', 'other'] }
 	if (needsKey && !form.key.trim()) return { message: formMessages.keyNeededForNewDestination, fields: ['key'] }
@@ -201,6 +203,9 @@ function findVertexProblem(form: ChannelForm): FormProblem | undefined {
 	return undefined
 }
 
+/** The base URL as it is sent: trimmed, without trailing slashes (the server does the same). */
+export const baseUrlOnSave = (baseUrl: string) => baseUrl.trim().replace(/\/+$/, '')
+
 const optionalInteger = (text: string) => text.trim() ? Number(text.trim()) : undefined
 
 /** An empty `other` of Azure, iFlytek and Vertex saves as the type's default (docs/specification/channels.md#fields). */
@@ -212,7 +217,7 @@ function payloadFromForm(form: ChannelForm): ChannelPayload {
 	return {
 		type: form.type,
 		name: form.name.trim(),
-		base_url: form.baseUrl.trim().replace(/\/+$/, ''),
+		base_url: baseUrlOnSave(form.baseUrl),
 		other: otherOnSave(form.type, form.other),
 		models: form.models.join(','),
 		group: form.groups.join(','),

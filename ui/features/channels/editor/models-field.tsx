@@ -8,7 +8,7 @@ import { browserApi } from '@ui/lib/browser-api'
 import { callApi } from '@ui/lib/call-api'
 import { fetchModelsOfChannel, fetchModelsOfNewChannel } from './api'
 import { Field } from './field'
-import { customModelNames, modelNames, type ChannelForm } from './form'
+import { baseUrlOnSave, customModelNames, modelNames, type ChannelForm } from './form'
 import { MultiSelect } from './multi-select'
 
 const modelMessages = {
@@ -46,7 +46,7 @@ export function ModelsField({ form, channelId, relatedModels, allModels, error, 
 		setFetching(true)
 		// A typed key is fetched with the form's type and base URL (how a changed destination is tried); none, with the stored ones.
 		const call = channelId === undefined || form.key.trim()
-			? fetchModelsOfNewChannel(browserApi, { base_url: form.baseUrl.trim().replace(/\/+$/, ''), type: form.type, key: form.key.trim() })
+			? fetchModelsOfNewChannel(browserApi, { base_url: baseUrlOnSave(form.baseUrl), type: form.type, key: form.key.trim() })
 			: fetchModelsOfChannel(browserApi, channelId)
 		const envelope = await callApi(t, call)
 		setFetching(false)

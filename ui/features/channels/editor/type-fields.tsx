@@ -16,7 +16,7 @@ type TypeFieldsProps = {
 
 type TypeFieldsWithProblems = TypeFieldsProps & { problems: FormProblemState }
 
-export function BaseUrlField({ form, update }: TypeFieldsProps) {
+export function BaseUrlField({ form, update, problems }: TypeFieldsWithProblems) {
 	const { t } = useTranslation()
 	const special = BASE_URL_FIELDS[form.type as ChannelType]
 	return (
@@ -24,12 +24,14 @@ export function BaseUrlField({ form, update }: TypeFieldsProps) {
 			id="channel-base-url"
 			label={special ? t(special.label) : t('代理地址')}
 			hint={special ? undefined : t('可选，用于通过代理站来转发请求，末尾的 / 会被去掉')}
+			error={problems.errorOf('baseUrl')}
 		>
 			<Input
 				id="channel-base-url"
 				value={form.baseUrl}
 				placeholder={special ? t(special.placeholder) : t('例如：https://api.example.com')}
 				onChange={(event) => update({ baseUrl: event.target.value })}
+				{...problems.control('baseUrl', 'channel-base-url')}
 			/>
 		</Field>
 	)
