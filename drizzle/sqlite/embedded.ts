@@ -16,6 +16,7 @@ import migration12 from './0012_kept_responses.sql' with { type: 'text' }
 import migration13 from './0013_one_tasks_table.sql' with { type: 'text' }
 import migration14 from './0014_top_up_quota.sql' with { type: 'text' }
 import migration15 from './0015_plan_order_terms.sql' with { type: 'text' }
+import migration16 from './0016_channel_health_checks.sql' with { type: 'text' }
 
 export default {
 	journal,
@@ -36,5 +37,6 @@ export default {
 		'0013_one_tasks_table': migration13,
 		'0014_top_up_quota': migration14,
 		'0015_plan_order_terms': migration15,
+		'0016_channel_health_checks': migration16,
 	} as Record<string, string>,
 }

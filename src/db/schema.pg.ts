@@ -138,6 +138,10 @@ export const channels = pgTable('channels', {
 	costRatio: doublePrecision('cost_ratio'),
 	/** JSON `{model: {input?, output?, cache_read?, per_call?}}`: USD per million tokens or per call; wins over `cost_ratio`. */
 	modelCost: text('model_cost').notNull().default(''),
+	/** Whether the scheduled health check tests the channel (an admin's tests always may). */
+	scheduledTestEnabled: boolean('scheduled_test_enabled').notNull().default(true),
+	/** Health checks failed in a row since the last pass or the last disable it caused (ChannelTestFailuresToDisable). */
+	healthFailures: bigint('health_failures', { mode: 'number' }).notNull().default(0),
 }, (table) => [
 	index('channels_name_index').on(table.name),
 	index('channels_tag_index').on(table.tag),

@@ -128,6 +128,8 @@ const editableFields = {
 	max_input_tokens: z.preprocess(numericText, integer(CHANNEL_MESSAGES.maxInputTokensInvalid).min(0, CHANNEL_MESSAGES.maxInputTokensInvalid)),
 	test_model: text(256),
 	auto_ban: autoBan,
+	/** Whether the scheduled health check tests the channel (default true); an admin's tests always may. */
+	scheduled_test_enabled: z.boolean({ error: CHANNEL_MESSAGES.scheduledTestInvalid }),
 	status,
 	cost_ratio: costRatio,
 	model_cost: modelCost,
@@ -293,6 +295,9 @@ export const channelViewSchema = z.object({
 	max_input_tokens: z.number(),
 	test_model: z.string(),
 	auto_ban: z.number(),
+	scheduled_test_enabled: z.boolean(),
+	/** Health checks failed in a row since the last pass or the last disable (`ChannelTestFailuresToDisable`). */
+	health_failures: z.number(),
 	status: z.number(),
 	response_time: z.number(),
 	used_quota: z.number(),

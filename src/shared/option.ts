@@ -55,6 +55,12 @@ const quota = (defaultValue: number) => numeric(defaultValue, { min: 0, max: MAX
 const text = (defaultValue = '', { secret = false, stripTrailingSlash = false } = {}) =>
 	define(defaultValue, (value) => stripTrailingSlash ? value.trim().replace(/\/+$/, '') : value, String, secret)
 const secret = () => text('', { secret: true })
+/** Text that must say something (not blank), of at most `max` characters. */
+const filledText = (defaultValue: string, max: number) => define(defaultValue, (value) => {
+	if (!value.trim()) throw new OptionValueError(OPTION_MESSAGES.blank)
+	if (value.length > max) throw new OptionValueError(withValues(OPTION_MESSAGES.tooLong, { max }))
+	return value
+}, String)
 const address = () => text('', { stripTrailingSlash: true })
 const choice = <Choice extends string>(choices: readonly Choice[], defaultValue: Choice) => define(defaultValue, (value) => {
 	if ((choices as readonly string[]).includes(value)) return value as Choice
@@ -109,6 +115,10 @@ const MAX_PORT = 65_535
 const MAX_STREAM_QUEUE_LENGTH = 100_000
 /** The response cache's bound: 16 GiB (Redis or this process's memory holds it). */
 const MAX_RESPONSE_CACHE_BYTES = 16 * 1024 * 1024 * 1024
+/** `ChannelTestPrompt`: a short message, sent on every test. */
+export const MAX_CHANNEL_TEST_PROMPT_LENGTH = 4096
+/** `ChannelTestFailuresToDisable`: at the longest interval, 100 checks span well over a year. */
+const MAX_TEST_FAILURES_TO_DISABLE = 100
 
 /**
  * `{name: number}` with every number from 0 to `max` (or, `nested`, `{name: {name: number}}`). The
@@ -329,6 +339,10 @@ export const OPTION_DEFINITIONS = {
 	AutomaticEnableChannelEnabled: boolean(false),
 	AutomaticDisableKeywords: text(DEFAULT_AUTOMATIC_DISABLE_KEYWORDS),
 	ChannelTestIntervalMinutes: integer(0, 0, MAX_INTERVAL_MINUTES),
+	/** What every channel test sends: the chat message, or the embeddings input. */
+	ChannelTestPrompt: filledText('hi', MAX_CHANNEL_TEST_PROMPT_LENGTH),
+	/** Health checks failed (or too slow) in a row that disable a channel; 1: the first one does. */
+	ChannelTestFailuresToDisable: integer(1, 1, MAX_TEST_FAILURES_TO_DISABLE),
 	/** Auto-disabled keys are probed (their model list) and come back when they answer; 0: never. */
 	KeyRecoveryIntervalMinutes: integer(10, 0, MAX_INTERVAL_MINUTES),
 	// Outbound requests (docs/operations/security.md#outbound-requests): channel base URLs on private networks need the super admin's consent

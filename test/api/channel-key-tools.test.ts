@@ -152,5 +152,31 @@ for (const target of databaseTargets()) {
 			const [row] = await harness.ferry.store.db.select({ status: channels.status }).from(channels).where(eq(channels.id, id))
 			expect(row!.status).toBe(CHANNEL_STATUS.enabled)
 		})
+
+		test('with ChannelTestFailuresToDisable 2 a failing key goes at its second failed round in a row, and the next key has a count of its own', async () => {
+			await harness.ferry.dependencies.options.set('AutomaticDisableChannelEnabled', 'true')
+			await harness.ferry.dependencies.options.set('ChannelTestFailuresToDisable', '2')
+			try {
+				const id = await harness.createChannel({ name: 'counted', mode: 'multi_key', key: [REJECTED, 'sk-tools-unknown-33333333333333', KEYS[2]].join('\n'), base_url: provider.url, models: 'gpt-4o' })
+				const statuses = async () => (await keysOf(id)).map((key) => key.status)
+				const failures = async () => (await get(`/api/channel/${id}`)).body.data.health_failures
+				await runHealthRound(harness.ferry.dependencies)
+				expect(await statuses()).toEqual([CHANNEL_STATUS.enabled, CHANNEL_STATUS.enabled, CHANNEL_STATUS.enabled])
+				expect(await failures()).toBe(1)
+				await runHealthRound(harness.ferry.dependencies)
+				expect(await statuses()).toEqual([CHANNEL_STATUS.autoDisabled, CHANNEL_STATUS.enabled, CHANNEL_STATUS.enabled])
+				expect((await keysOf(id))[0]!.status_reason).toBe('2 health checks in a row did not pass, the last: channel test failed: upstream answered 401: Incorrect API key provided: ***.')
+				expect(await failures()).toBe(0)
+				await runHealthRound(harness.ferry.dependencies)
+				expect(await statuses()).toEqual([CHANNEL_STATUS.autoDisabled, CHANNEL_STATUS.enabled, CHANNEL_STATUS.enabled])
+				await runHealthRound(harness.ferry.dependencies)
+				expect(await statuses()).toEqual([CHANNEL_STATUS.autoDisabled, CHANNEL_STATUS.autoDisabled, CHANNEL_STATUS.enabled])
+				await runHealthRound(harness.ferry.dependencies)
+				expect(await failures()).toBe(0)
+				expect((await get(`/api/channel/${id}`)).body.data.status).toBe(CHANNEL_STATUS.enabled)
+			} finally {
+				await harness.ferry.dependencies.options.set('ChannelTestFailuresToDisable', '1')
+			}
+		})
 	})
 }

@@ -105,6 +105,33 @@ for (const target of databaseTargets()) {
 				expect(upstream.requests.at(-1)!.body.model).toBe('gpt-4o-mini')
 			})
 
+			test('sends the ChannelTestPrompt setting instead of "hi": as the chat message, and as the input of an embeddings-only type', async () => {
+				const saved = await harness.ferry.call('PUT', '/api/option/', { as: harness.root, body: { key: 'ChannelTestPrompt', value: 'Reply with the word OK.' } })
+				expect(saved.body.success).toBe(true)
+				try {
+					const upstream = harness.startUpstream({ apiKey: UPSTREAM_KEY })
+					const chat = await harness.createChannel({ name: 'prompted', key: UPSTREAM_KEY, base_url: upstream.url, models: 'gpt-4o-mini' })
+					expect((await get(`/api/channel/test/${chat}`)).body.success).toBe(true)
+					expect(upstream.requests.at(-1)!.body.messages).toEqual([{ role: 'user', content: 'Reply with the word OK.' }])
+
+					const jina = await harness.createChannel({ type: CHANNEL_TYPE.jina, name: 'prompted-jina', key: UPSTREAM_KEY, base_url: upstream.url, models: 'jina-embeddings-v3' })
+					expect((await get(`/api/channel/test/${jina}`)).body.success).toBe(true)
+					const embedded = upstream.requests.at(-1)!
+					expect(embedded.path).toBe('/v1/embeddings')
+					expect(embedded.body.input).toBe('Reply with the word OK.')
+				} finally {
+					await harness.ferry.dependencies.options.set('ChannelTestPrompt', 'hi')
+				}
+			})
+
+			test('a blank ChannelTestPrompt is refused in the reader\'s language and the prompt stays as it was', async () => {
+				const zh = await harness.ferry.call('PUT', '/api/option/', { as: harness.root, headers: { 'accept-language': 'zh-CN' }, body: { key: 'ChannelTestPrompt', value: '  ' } })
+				expect(zh.body).toMatchObject({ success: false, message: 'ChannelTestPrompt 的值无效：不能为空' })
+				const en = await harness.ferry.call('PUT', '/api/option/', { as: harness.root, headers: { 'accept-language': 'en' }, body: { key: 'ChannelTestPrompt', value: 'x'.repeat(4097) } })
+				expect(en.body).toMatchObject({ success: false, message: 'ChannelTestPrompt must be at most 4096 characters' })
+				expect(harness.ferry.dependencies.options.get('ChannelTestPrompt')).toBe('hi')
+			})
+
 			test('answers success false with the upstream message when the upstream fails, and never echoes the key', async () => {
 				const upstream = harness.startUpstream({ fault: 'status=500' })
 				const id = await harness.createChannel({ name: 'broken', key: UPSTREAM_KEY, base_url: upstream.url, models: 'gpt-4o-mini' })

@@ -433,6 +433,19 @@ for (const target of databaseTargets()) {
 				expect((await abilityRows()).map((row) => row.enabled)).toEqual([true])
 			})
 
+			test('takes part in the scheduled test by default; an update turns that off and on, an update without it leaves it, and a value not true or false is refused', async () => {
+				const id = await createOne()
+				expect((await call('GET', `/api/channel/${id}`)).body.data).toMatchObject({ scheduled_test_enabled: true, health_failures: 0 })
+				expect((await call('PUT', '/api/channel/', { id, scheduled_test_enabled: false })).body.data.scheduled_test_enabled).toBe(false)
+				expect((await storedRow(id)).scheduledTestEnabled).toBe(false)
+				expect((await call('PUT', '/api/channel/', { id, priority: 2 })).body.data.scheduled_test_enabled).toBe(false)
+				const refused = await ferry.call('PUT', '/api/channel/', { as: admin, body: { id, scheduled_test_enabled: 'no' }, headers: { 'accept-language': 'zh-CN' } })
+				expect(refused.status).toBe(400)
+				expect(refused.body).toMatchObject({ success: false, message: '参与定时测试必须是 true 或 false' })
+				expect((await call('PUT', '/api/channel/', { id, scheduled_test_enabled: true })).body.data.scheduled_test_enabled).toBe(true)
+				expect((await create({ name: 'unscheduled', scheduled_test_enabled: false })).body.data[0].scheduled_test_enabled).toBe(false)
+			})
+
 			test('sets priority and weight alone, flooring a negative weight at 0', async () => {
 				const id = await createOne({ weight: 5 })
 				expect((await call('PUT', '/api/channel/', { id, priority: -999 })).body.data.priority).toBe(-999)

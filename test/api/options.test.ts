@@ -92,6 +92,9 @@ for (const target of databaseTargets()) {
 			['USDExchangeRate', '1e300', 'USDExchangeRate must not be more than 1000000'],
 			['TaskPollingIntervalSeconds', '1e10', 'TaskPollingIntervalSeconds must not be more than 604800'],
 			['ChannelTestIntervalMinutes', '1e10', 'ChannelTestIntervalMinutes must not be more than 10080'],
+			['ChannelTestFailuresToDisable', '0', 'ChannelTestFailuresToDisable must not be less than 1'],
+			['ChannelTestFailuresToDisable', '101', 'ChannelTestFailuresToDisable must not be more than 100'],
+			['ChannelTestPrompt', ' \n ', 'ChannelTestPrompt must not be blank'],
 			['StreamCacheQueueLength', '1e300', 'StreamCacheQueueLength must not be more than 100000'],
 			['SMTPPort', '70000', 'SMTPPort must not be more than 65535'],
 		])('refuses %s = %s, out of its bounds, with a message naming them', async (key, value, message) => {

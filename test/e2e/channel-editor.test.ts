@@ -219,6 +219,32 @@ describe.skipIf(!browserExecutable)('the channel editor in a browser', () => {
 		await opened.close()
 	}, 30_000)
 
+	test('the scheduled-test switch shows whether the channel takes part in the scheduled check and saves a change, in Chinese and in English', async () => {
+		const id = await harness.createChannel({ name: 'e2e-unscheduled', models: 'gpt-4o-mini', scheduled_test_enabled: false })
+		const scheduled = async () => (await harness.ferry.call('GET', `/api/channel/${id}`, { as: harness.root })).body.data.scheduled_test_enabled
+		const zh = await harness.open(`/channel/edit/${id}`, { as: asRoot() })
+		const toggle = zh.page.getByRole('switch', { name: '参与定时测试', exact: true })
+		expect(await toggle.getAttribute('aria-checked')).toBe('false')
+		await zh.page.getByText('关闭后，定时测试跳过这个渠道（测试要消耗上游额度时可以关闭）；手动测试和测试所有渠道不受影响').waitFor()
+		await toggle.click()
+		expect(await toggle.getAttribute('aria-checked')).toBe('true')
+		expectNoErrors(zh)
+		await zh.page.getByRole('button', { name: '保存', exact: true }).click()
+		await toast(zh.page, 'success', '渠道已更新').waitFor()
+		expect(await scheduled()).toBe(true)
+		await zh.close()
+
+		const en = await harness.open(`/channel/edit/${id}`, { as: asRoot(), language: 'en' })
+		const switchEn = en.page.getByRole('switch', { name: 'Scheduled tests', exact: true })
+		expect(await switchEn.getAttribute('aria-checked')).toBe('true')
+		await switchEn.click()
+		await en.page.getByRole('button', { name: 'Save', exact: true }).click()
+		await toast(en.page, 'success', 'Channel updated').waitFor()
+		expect(await scheduled()).toBe(false)
+		expectNoErrors(en)
+		await en.close()
+	}, 30_000)
+
 	test('a base URL that does not parse or is not http(s) is refused at its field before saving, in zh and in en; a full URL with a port and a path saves', async () => {
 		const opened = await harness.open('/channel/add', { as: asRoot() })
 		const { page, paths } = opened

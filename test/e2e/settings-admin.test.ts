@@ -99,6 +99,34 @@ describe.skipIf(!browserExecutable)('the super admin settings tabs in a browser'
 		})
 	}, 60_000)
 
+	test('saves the channel test prompt and the failed checks before disabling under the keys the health check reads; a blank prompt is refused in English', async () => {
+		await withPage('/setting?tab=operation', async (opened) => {
+			const { page } = opened
+			const monitoring = section(opened, 'monitoring')
+			expect(await field(opened, 'ChannelTestPrompt').inputValue()).toBe('hi')
+			expect(await field(opened, 'ChannelTestFailuresToDisable').inputValue()).toBe('1')
+			await field(opened, 'ChannelTestPrompt').fill('Reply with OK')
+			await field(opened, 'ChannelTestFailuresToDisable').fill('3')
+			await monitoring.getByRole('button', { name: '保存监控设置' }).click()
+			await toast(opened, '保存成功')
+			expect(options().get('ChannelTestPrompt')).toBe('Reply with OK')
+			expect(options().get('ChannelTestFailuresToDisable')).toBe(3)
+			await page.reload()
+			await page.waitForFunction(() => window.__hydrated === true)
+			expect(await field(opened, 'ChannelTestPrompt').inputValue()).toBe('Reply with OK')
+			expect(await field(opened, 'ChannelTestFailuresToDisable').inputValue()).toBe('3')
+		})
+		await withPage('/setting?tab=operation', async (opened) => {
+			await opened.page.getByText('Channel test prompt', { exact: true }).waitFor()
+			await field(opened, 'ChannelTestPrompt').fill('   ')
+			await section(opened, 'monitoring').getByRole('button', { name: 'Save monitoring settings' }).click()
+			await toast(opened, /ChannelTestPrompt must not be blank$/)
+			expect(options().get('ChannelTestPrompt')).toBe('Reply with OK')
+		}, { language: 'en' })
+		await options().set('ChannelTestPrompt', 'hi')
+		await options().set('ChannelTestFailuresToDisable', '1')
+	}, 60_000)
+
 	test('takes the quota options in dollars and saves them as quota units; in quota units, whole numbers only', async () => {
 		const perUnit = options().get('QuotaPerUnit')
 		try {

@@ -1,13 +1,16 @@
 /**
  * The scheduled channel health check: a Bun worker ticks, the node holding the lease tests the
- * channels, takes failing or slow ones out and brings recovered ones back.
+ * channels, takes failing or slow ones out and brings recovered ones back. Then the rounds one at a
+ * time: failures counted in a row before a channel goes, on one node or two, and channels that opted
+ * out of the schedule.
  */
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
 import { eq } from 'drizzle-orm'
 import { CHANNEL_STATUS } from '@shared/channel-type'
 import { startChannelHealthCheck, type HealthSchedule } from '@/api/channels/tools/schedule'
-import type { HealthRoundSummary } from '@/api/channels/tools/health'
+import { runHealthRound, type HealthRoundSummary } from '@/api/channels/tools/health'
 import { takeLease } from '@/db/lease'
+import { createTestApp } from '../helpers/app'
 import { databaseTargets } from '../helpers/database'
 import { eventually } from '../helpers/eventually'
 import { startRelayHarness, type RelayHarness } from '../helpers/relay'
@@ -174,6 +177,109 @@ for (const target of databaseTargets()) {
 			await Bun.sleep(3 * TICK_MS)
 			expect(failing.requests).toEqual([])
 			expect((await channel(id)).status).toBe(CHANNEL_STATUS.enabled)
+		})
+	})
+}
+
+for (const target of databaseTargets()) {
+	describe(`health rounds one at a time on ${target.dialect}`, () => {
+		let harness: RelayHarness
+		const get = (path: string, language = 'en') => harness.ferry.call('GET', path, { as: harness.root, headers: { 'accept-language': language } })
+		const view = async (id: number, language = 'en') => (await get(`/api/channel/${id}`, language)).body.data
+		const setOption = async (key: string, value: string) => {
+			const answer = await harness.ferry.call('PUT', '/api/option/', { as: harness.root, body: { key, value } })
+			expect(answer.body.success).toBe(true)
+		}
+
+		beforeEach(async () => {
+			harness = await startRelayHarness(target)
+			await setOption('AutomaticDisableChannelEnabled', 'true')
+			await setOption('AutomaticEnableChannelEnabled', 'true')
+		})
+		afterEach(() => harness.close())
+
+		test('with ChannelTestFailuresToDisable 3 a channel stays in through two failed checks, a pass starts the count again, and the third failure in a row takes it out', async () => {
+			await setOption('ChannelTestFailuresToDisable', '3')
+			const upstream = harness.startUpstream({ fault: 'status=503' })
+			const id = await harness.createChannel({ name: 'counted', base_url: upstream.url, models: 'gpt-4o-mini' })
+			const rounds = async (count: number) => {
+				let summary: HealthRoundSummary | undefined
+				for (let round = 0; round < count; round++) summary = await runHealthRound(harness.ferry.dependencies)
+				return summary!
+			}
+			expect(await rounds(2)).toMatchObject({ tested: 1, failed: 1, disabled: [] })
+			expect(await view(id)).toMatchObject({ status: CHANNEL_STATUS.enabled, health_failures: 2 })
+
+			upstream.setMode('none')
+			await rounds(1)
+			expect(await view(id)).toMatchObject({ status: CHANNEL_STATUS.enabled, health_failures: 0 })
+
+			upstream.setMode('status=503')
+			await rounds(2)
+			expect(await view(id)).toMatchObject({ status: CHANNEL_STATUS.enabled, health_failures: 2 })
+			expect(await rounds(1)).toMatchObject({ disabled: [id] })
+			const disabled = await view(id)
+			expect(disabled).toMatchObject({ status: CHANNEL_STATUS.autoDisabled, health_failures: 0 })
+			expect(JSON.parse(disabled.other_info).status_reason)
+				.toBe('3 health checks in a row did not pass, the last: channel test failed: upstream answered 503: The engine is currently overloaded, please try again later.')
+			expect(JSON.parse((await view(id, 'zh-CN')).other_info).status_reason).toStartWith('连续 3 次健康检查未通过，最后一次：渠道测试失败：')
+
+			upstream.setMode('none')
+			expect(await rounds(1)).toMatchObject({ enabled: [id] })
+		})
+
+		test('a test slower than ChannelDisableThreshold counts as a failure the same way', async () => {
+			await setOption('ChannelTestFailuresToDisable', '2')
+			await setOption('ChannelDisableThreshold', '0.1')
+			const upstream = harness.startUpstream({ fault: 'slow-first-byte=300' })
+			const id = await harness.createChannel({ name: 'slow', base_url: upstream.url, models: 'gpt-4o-mini' })
+			await runHealthRound(harness.ferry.dependencies)
+			expect(await view(id)).toMatchObject({ status: CHANNEL_STATUS.enabled, health_failures: 1 })
+			await runHealthRound(harness.ferry.dependencies)
+			const disabled = await view(id)
+			expect(disabled.status).toBe(CHANNEL_STATUS.autoDisabled)
+			expect(JSON.parse(disabled.other_info).status_reason).toMatch(/^2 health checks in a row did not pass, the last: channel test took [\d.]+ s, more than the 0.1 s threshold$/)
+		})
+
+		test('the count is kept in the database: two nodes taking turns at the check disable the channel after the failures of both', async () => {
+			const [first, second] = await target.openTwo()
+			try {
+				const nodes = [await createTestApp({ open: async () => first }), await createTestApp({ open: async () => second })]
+				for (const node of nodes) {
+					for (const [key, value] of [['PrivateUpstreamsEnabled', 'true'], ['AutomaticDisableChannelEnabled', 'true'], ['ChannelTestFailuresToDisable', '2']]) {
+						await node.dependencies.options.set(key!, value!)
+					}
+				}
+				const upstream = harness.startUpstream({ fault: 'status=500' })
+				const root = await nodes[0]!.loginRoot()
+				const created = await nodes[0]!.call('POST', '/api/channel/', { as: root, body: { type: 1, name: 'shared', key: 'sk-upstream-key', base_url: upstream.url, models: 'gpt-4o-mini' } })
+				const id: number = created.body.data[0].id
+				const status = async () => (await nodes[1]!.call('GET', `/api/channel/${id}`, { as: root })).body.data
+				expect(await runHealthRound(nodes[0]!.dependencies)).toMatchObject({ failed: 1, disabled: [] })
+				expect(await status()).toMatchObject({ status: CHANNEL_STATUS.enabled, health_failures: 1 })
+				expect(await runHealthRound(nodes[1]!.dependencies)).toMatchObject({ failed: 1, disabled: [id] })
+				expect(await status()).toMatchObject({ status: CHANNEL_STATUS.autoDisabled, health_failures: 0 })
+			} finally {
+				await first.close()
+			}
+		})
+
+		test('the scheduled check skips a channel that opted out; testing it by hand and "test all" still test and judge it', async () => {
+			const upstream = harness.startUpstream({ fault: 'status=500' })
+			const id = await harness.createChannel({ name: 'opted-out', base_url: upstream.url, models: 'gpt-4o-mini', scheduled_test_enabled: false })
+			expect(await view(id)).toMatchObject({ scheduled_test_enabled: false })
+			const summary = await runHealthRound(harness.ferry.dependencies)
+			expect(summary).toMatchObject({ tested: 0, skipped: 1, disabled: [] })
+			expect(upstream.requests).toEqual([])
+			expect(await view(id)).toMatchObject({ status: CHANNEL_STATUS.enabled, test_time: 0 })
+
+			const tested = await get(`/api/channel/test/${id}`)
+			expect(tested.body).toMatchObject({ success: false, message: 'upstream answered 500: The server had an error while processing your request.' })
+			expect(upstream.requests).toHaveLength(1)
+
+			expect((await get('/api/channel/test')).body.success).toBe(true)
+			await eventually(async () => (await view(id)).status === CHANNEL_STATUS.autoDisabled)
+			expect(upstream.requests).toHaveLength(2)
 		})
 	})
 }

@@ -29,6 +29,7 @@ const PLAIN_FIELDS = {
 	max_input_tokens: 'maxInputTokens',
 	test_model: 'testModel',
 	auto_ban: 'autoBan',
+	scheduled_test_enabled: 'scheduledTestEnabled',
 	multi_key_mode: 'multiKeyMode',
 	model_cost: 'modelCost',
 } as const satisfies Record<string, keyof ChannelColumns>

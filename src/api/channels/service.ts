@@ -154,7 +154,7 @@ async function newKeys({ store, secrets }: Dependencies, input: z.infer<typeof c
 const FIELD_OF_COLUMN: Record<string, string> = {
 	baseUrl: 'base_url', modelMapping: 'model_mapping', statusCodeMapping: 'status_code_mapping', openaiOrganization: 'openai_organization',
 	maxInputTokens: 'max_input_tokens', testModel: 'test_model', autoBan: 'auto_ban', otherInfo: 'other_info', multiKeyMode: 'multi_key_mode',
-	costRatio: 'cost_ratio', modelCost: 'model_cost',
+	costRatio: 'cost_ratio', modelCost: 'model_cost', scheduledTestEnabled: 'scheduled_test_enabled',
 }
 
 /**

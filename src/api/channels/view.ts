@@ -118,6 +118,8 @@ export function toChannelView(channel: ChannelWithoutKey, language: Language, ke
 		max_input_tokens: channel.maxInputTokens,
 		test_model: channel.testModel,
 		auto_ban: channel.autoBan,
+		scheduled_test_enabled: Boolean(channel.scheduledTestEnabled),
+		health_failures: channel.healthFailures,
 		status: channel.status,
 		response_time: channel.responseTime,
 		used_quota: channel.usedQuota,

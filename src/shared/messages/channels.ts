@@ -31,6 +31,7 @@ export const CHANNEL_MESSAGE_ENTRIES = {
 	priorityMinimum: [`优先级不能小于 ${PRIORITY_MIN}`, `priority must not be less than ${PRIORITY_MIN}`],
 	weightInteger: ['权重必须是非负整数', 'weight must be a non-negative integer'],
 	maxInputTokensInvalid: ['最大输入 token 数必须是非负整数，0 或留空表示不限', 'max input tokens must be a non-negative whole number; 0 or empty means no limit'],
+	scheduledTestInvalid: ['参与定时测试必须是 true 或 false', 'scheduled_test_enabled must be true or false'],
 	statusInvalid: ['状态必须是 1（启用）、2（禁用）或 3（自动禁用）', 'status must be 1 (enabled), 2 (disabled) or 3 (auto-disabled)'],
 	notFound: ['渠道不存在，请刷新后重试', 'channel not found, refresh and retry'],
 	selectChannels: ['请先选择渠道', 'please select channels first'],

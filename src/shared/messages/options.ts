@@ -11,6 +11,8 @@ export const OPTION_MESSAGE_ENTRIES = {
 	notWholeNumber: ['必须是整数', 'must be a whole number'],
 	belowMinimum: ['不能小于 {min}', 'must not be less than {min}'],
 	aboveMaximum: ['不能大于 {max}', 'must not be more than {max}'],
+	blank: ['不能为空', 'must not be blank'],
+	tooLong: ['不能超过 {max} 个字符', 'must be at most {max} characters'],
 	notAChoice: ['必须是 {choices} 之一', 'must be one of {choices}'],
 	notJson: ['不是有效的 JSON 字符串', 'is not a valid JSON string'],
 	/** `{detail}`: the schema's own wording of the first problem, in the reader's language. */

@@ -1,6 +1,6 @@
 /**
  * Testing one channel (docs/specification/channels.md#the-channel-tools `GET /api/channel/test/{id}`): a tiny non-stream call through
- * the channel's adaptor, timed. The channel's `response_time` and `test_time` are recorded, and the
+ * the channel's adaptor with the `ChannelTestPrompt` option's text, timed. The channel's `response_time` and `test_time` are recorded, and the
  * call's cost is written to the log as a consume entry marked `channel_test` for the admin who
  * ran it, but never charged: no hold, no balance or used-quota change.
  */
@@ -25,7 +25,6 @@ import { outboundFailure, toolOutbound, upstreamFailure, type ToolChannel } from
 
 /** What new-api tests with when a channel names no model at all. */
 const FALLBACK_TEST_MODEL = 'gpt-4o-mini'
-const TEST_PROMPT = 'hi'
 const TEST_MAX_TOKENS = 16
 /** The whole test, including reading the answer. */
 const TEST_DEADLINE_MS = 60_000
@@ -61,14 +60,15 @@ export function testEndpoint(type: number): RelayEndpoint | undefined {
 	return capabilities(type)?.testEndpoint
 }
 
-function testBody(endpoint: RelayEndpoint, model: string): Record<string, unknown> {
+/** `prompt` is `ChannelTestPrompt`: the one user message of a chat test, the input of an embeddings test. */
+function testBody(endpoint: RelayEndpoint, model: string, prompt: string): Record<string, unknown> {
 	return endpoint === 'chat'
-		? { model, messages: [{ role: 'user', content: TEST_PROMPT }], max_tokens: TEST_MAX_TOKENS }
-		: { model, input: TEST_PROMPT }
+		? { model, messages: [{ role: 'user', content: prompt }], max_tokens: TEST_MAX_TOKENS }
+		: { model, input: prompt }
 }
 
-function promptOf(endpoint: RelayEndpoint): PromptRequest {
-	return endpoint === 'chat' ? { endpoint, messages: [{ role: 'user', content: TEST_PROMPT }] } : { endpoint: 'embeddings', input: TEST_PROMPT }
+function promptOf(endpoint: RelayEndpoint, prompt: string): PromptRequest {
+	return endpoint === 'chat' ? { endpoint, messages: [{ role: 'user', content: prompt }] } : { endpoint: 'embeddings', input: prompt }
 }
 
 function failureMessage(error: unknown): ServerMessage {
@@ -89,13 +89,14 @@ export async function runChannelTest(dependencies: Dependencies, channel: ToolCh
 	const model = testModelOf(channel, requestedModel)
 	const endpoint = testEndpoint(channel.type)
 	if (!endpoint) return { success: false, message: TEST_MESSAGES.cannotTest, time: 0 }
+	const prompt = dependencies.options.get('ChannelTestPrompt')
 	const started = performance.now()
 	const elapsed = () => Math.round(performance.now() - started)
 	let outcome: ChannelTestOutcome
 	let usage: Usage | undefined
 	try {
 		const opened = await openUpstream(dependencies, toolOutbound(dependencies), channel, {
-			request: { endpoint, body: testBody(endpoint, model), extras: NO_EXTRAS }, model, stream: false, signal: AbortSignal.timeout(TEST_DEADLINE_MS),
+			request: { endpoint, body: testBody(endpoint, model, prompt), extras: NO_EXTRAS }, model, stream: false, signal: AbortSignal.timeout(TEST_DEADLINE_MS),
 		})
 		const text = await opened.response.text()
 		if (!opened.response.ok) {
@@ -110,7 +111,7 @@ export async function runChannelTest(dependencies: Dependencies, channel: ToolCh
 			if (!isValidAnswer(endpoint, answer)) outcome = { success: false, message: TEST_MESSAGES.malformed, time: elapsed() }
 			else {
 				outcome = { success: true, message: '', time: elapsed() }
-				usage = usageFrom(answer.usage) ?? { promptTokens: await countPrompt(promptOf(endpoint)), completionTokens: await countText(answerText(answer)) }
+				usage = usageFrom(answer.usage) ?? { promptTokens: await countPrompt(promptOf(endpoint, prompt)), completionTokens: await countText(answerText(answer)) }
 			}
 		}
 	} catch (error) {

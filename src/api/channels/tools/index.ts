@@ -30,7 +30,7 @@ const testAllRuns = new WeakMap<Dependencies, Promise<unknown>>()
 
 function startTestAll(dependencies: Dependencies, runner: TestRunner) {
 	if (testAllRuns.has(dependencies)) throw refused(CHANNEL_TOOL_MESSAGES.testAllRunning)
-	const run = runHealthRound(dependencies, runner)
+	const run = runHealthRound(dependencies, { scheduled: false, runner })
 		.catch((error) => dependencies.logger.error('testing all channels failed', { error: String(error) }))
 		.finally(() => testAllRuns.delete(dependencies))
 	testAllRuns.set(dependencies, run)

@@ -24,7 +24,7 @@ export function startChannelHealthCheck(dependencies: Dependencies, input: Healt
 		tickMs: HEALTH_TICK_MS,
 		runAtStart: false,
 		async run() {
-			const summary = await runHealthRound(dependencies)
+			const summary = await runHealthRound(dependencies, { scheduled: true })
 			if (summary.disabled.length || summary.enabled.length) logger.info('channel health check', { ...summary })
 			return summary
 		},

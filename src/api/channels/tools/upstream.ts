@@ -36,8 +36,11 @@ export interface ToolKey {
 	status: number
 }
 
-/** A channel as the tools use it, whatever its status: every key it has (`toolKeys`), whatever theirs. */
-export type ToolChannel = RoutableChannel & { status: number; otherInfo: string; toolKeys: ToolKey[] }
+/**
+ * A channel as the tools use it, whatever its status: every key it has (`toolKeys`), whatever theirs,
+ * and whether the scheduled health check tests it (`scheduledTest`).
+ */
+export type ToolChannel = RoutableChannel & { status: number; otherInfo: string; scheduledTest: boolean; toolKeys: ToolKey[] }
 
 type SealedToolKey = { channelId: number; index: number; key: string; status: number }
 
@@ -46,7 +49,8 @@ function toToolChannel(dependencies: Dependencies, row: ChannelRecord, sealed: r
 	const { secrets } = dependencies
 	const enabled = sealed.filter((key) => key.status === CHANNEL_STATUS.enabled)
 	const routable = toRoutableChannel(secrets, row, enabled)
-	if (!isMultiKey(row)) return { ...routable, status: row.status, otherInfo: row.otherInfo, toolKeys: [{ index: 0, key: routable.key, status: row.status }] }
+	const state = { status: row.status, otherInfo: row.otherInfo, scheduledTest: Boolean(row.scheduledTestEnabled) }
+	if (!isMultiKey(row)) return { ...routable, ...state, toolKeys: [{ index: 0, key: routable.key, status: row.status }] }
 	const toolKeys: ToolKey[] = []
 	for (const { index, key, status } of sealed) {
 		try {
@@ -56,7 +60,7 @@ function toToolChannel(dependencies: Dependencies, row: ChannelRecord, sealed: r
 		}
 	}
 	if (toolKeys.length === 0) throw new Error('no key of the channel can be decrypted')
-	return { ...routable, status: row.status, otherInfo: row.otherInfo, toolKeys }
+	return { ...routable, ...state, toolKeys }
 }
 
 /** The keys of these multi-key channels, sealed, in index order, in one query (per 500 channels). */

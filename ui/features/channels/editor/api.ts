@@ -28,6 +28,7 @@ export type ChannelPayload = {
 	openai_organization: string
 	test_model: string
 	auto_ban: 0 | 1
+	scheduled_test_enabled: boolean
 }
 
 /** The channel and, for a multi-key one, its keys (index, hint and health; never a key). */

@@ -186,7 +186,7 @@ export function ChannelEditor({ channel, groups, configuredModels, channelTypes,
 				</Field>
 				<JsonField id="channel-model-cost" name="modelCost" problems={problems} label={t('模型成本价')} hint={t('可选，按模型填写上游的成本价（美元）：每百万 input、output、cache_read、cache_write token，或每次调用 per_call；填写的模型优先于成本倍率')} value={form.modelCost} template={MODEL_COST_TEMPLATE} onChange={(modelCost) => update({ modelCost })} />
 			</Section>
-			<Section id="channel-advanced" title="高级设置" description="可选：额外设置、最大输入 token 数、测试模型、自动禁用和状态码复写">
+			<Section id="channel-advanced" title="高级设置" description="可选：额外设置、最大输入 token 数、测试模型、自动禁用、定时测试和状态码复写">
 				<JsonField id="channel-setting" name="setting" problems={problems} label={t('额外设置')} hint={t('可选，JSON 格式的渠道额外设置：system_prompt 系统提示词（请求没有系统消息时加在最前）；system_prompt_override 请求已有系统消息时也把它加在该消息前；force_format 只发送 OpenAI 文档中的请求字段；thinking_to_content 把推理内容写成回答中的 <think>…</think> 文本；pass_through_body_enabled 原样转发客户端的请求体（不做模型重定向，以上设置不生效）；first_token_timeout_seconds 流式回答在响应头之后这么多秒内没有任何内容时放弃这次尝试，改用其他密钥或渠道（0 表示不限，不填则用服务器的 UPSTREAM_FIRST_TOKEN_TIMEOUT_SECONDS）。不支持 proxy')} value={form.setting} template={SETTING_TEMPLATE} onChange={(setting) => update({ setting })} />
 				<Field id="channel-max-input-tokens" label={t('最大输入 token 数')} hint={t('提示词超过这个 token 数的请求不会发往这个渠道，改走同模型的其他渠道；都不能接受时请求被拒绝（400）。0 或留空表示不限')} error={problems.errorOf('maxInputTokens')}>
 					<Input id="channel-max-input-tokens" inputMode="numeric" value={form.maxInputTokens} placeholder={t('不限')} onChange={(event) => update({ maxInputTokens: event.target.value })} {...problems.control('maxInputTokens', 'channel-max-input-tokens')} />
@@ -200,6 +200,13 @@ export function ChannelEditor({ channel, groups, configuredModels, channelTypes,
 						<Label htmlFor="channel-auto-ban">{t('自动禁用')}</Label>
 					</div>
 					<p className="text-xs text-muted-foreground">{t('开启后，渠道请求失败时可按系统设置被自动禁用')}</p>
+				</div>
+				<div className="flex flex-col gap-2">
+					<div className="flex items-center gap-2">
+						<Switch id="channel-scheduled-test" checked={form.scheduledTest} onCheckedChange={(scheduledTest) => update({ scheduledTest })} />
+						<Label htmlFor="channel-scheduled-test">{t('参与定时测试')}</Label>
+					</div>
+					<p className="text-xs text-muted-foreground">{t('关闭后，定时测试跳过这个渠道（测试要消耗上游额度时可以关闭）；手动测试和测试所有渠道不受影响')}</p>
 				</div>
 				<JsonField id="channel-status-code-mapping" name="statusCodeMapping" problems={problems} label={t('状态码复写')} hint={t('可选，把上游返回的状态码改写为另一个状态码，例如把 400 改写为 500')} value={form.statusCodeMapping} template={STATUS_CODE_MAPPING_TEMPLATE} onChange={(statusCodeMapping) => update({ statusCodeMapping })} />
 			</Section>

@@ -35,6 +35,8 @@ export type ChannelForm = {
 	maxInputTokens: string
 	testModel: string
 	autoBan: boolean
+	/** Whether the scheduled health check tests the channel. */
+	scheduledTest: boolean
 	statusCodeMapping: string
 	organization: string
 	/** A multiple of the list price before group ratios; empty: unknown. */
@@ -61,6 +63,7 @@ export const newChannelForm: ChannelForm = {
 	maxInputTokens: '',
 	testModel: '',
 	autoBan: true,
+	scheduledTest: true,
 	statusCodeMapping: '',
 	organization: '',
 	costRatio: '',
@@ -87,6 +90,7 @@ export function formFromChannel(channel: ChannelView): ChannelForm {
 		maxInputTokens: channel.max_input_tokens > 0 ? String(channel.max_input_tokens) : '',
 		testModel: channel.test_model,
 		autoBan: channel.auto_ban === 1,
+		scheduledTest: channel.scheduled_test_enabled,
 		statusCodeMapping: channel.status_code_mapping,
 		organization: channel.openai_organization,
 		costRatio: channel.cost_ratio === null ? '' : String(channel.cost_ratio),
@@ -227,6 +231,7 @@ function payloadFromForm(form: ChannelForm): ChannelPayload {
 		openai_organization: form.organization.trim(),
 		test_model: form.testModel.trim(),
 		auto_ban: form.autoBan ? 1 : 0,
+		scheduled_test_enabled: form.scheduledTest,
 		cost_ratio: form.costRatio.trim() === '' ? '' : Number(form.costRatio.trim()),
 		model_cost: form.modelCost.trim(),
 	}
