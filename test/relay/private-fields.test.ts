@@ -64,6 +64,16 @@ const openAIRequest = {
 	],
 }
 
+/** A Gemini conversation whose model turn thought (a thought part) before calling a function. */
+const geminiRequest = {
+	contents: [
+		{ role: 'user', parts: [{ text: 'Weather in Paris?' }] },
+		{ role: 'model', parts: [{ text: 'Call the tool.', thought: true }, { functionCall: { name: 'get_weather', args: { location: 'Paris' } } }] },
+		{ role: 'user', parts: [{ functionResponse: { name: 'get_weather', response: { temperature: 18 } } }] },
+	],
+	tools: [{ functionDeclarations: [{ name: 'get_weather', parameters: { type: 'OBJECT', properties: { location: { type: 'STRING' } } } }] }],
+}
+
 interface Received {
 	type: number
 	path: string
@@ -159,6 +169,18 @@ describe('what every upstream receives', () => {
 		expect(new Set(reasoning.map((request) => request.type))).toEqual(REASONING_CONTENT_WIRES)
 		for (const request of reasoning) expect({ type: request.type, reasoning: reasoningContents(request.rawBody) }).toEqual({ type: request.type, reasoning: [undefined, 'Call the tool.', undefined] })
 		for (const request of received.filter((request) => !REASONING_CONTENT_WIRES.has(request.type))) expect({ type: request.type, field: request.rawBody.includes('reasoning_content') }).toEqual({ type: request.type, field: false })
+	})
+
+	test('a Gemini client\'s thoughts reach the upstreams that take reasoning back as the model turn\'s reasoning_content, and no other upstream gets the field', async () => {
+		received.length = 0
+		await callEvery(`/v1beta/models/${MODEL}:generateContent`, geminiRequest)
+		// Gemini-speaking channels get the client's body as it is; the others convert it.
+		const converted = received.filter((request) => !request.path.includes(':generateContent'))
+		expect(converted.length).toBeGreaterThan(REASONING_CONTENT_WIRES.size)
+		const reasoning = converted.filter((request) => REASONING_CONTENT_WIRES.has(request.type))
+		expect(new Set(reasoning.map((request) => request.type))).toEqual(REASONING_CONTENT_WIRES)
+		for (const request of reasoning) expect({ type: request.type, reasoning: reasoningContents(request.rawBody) }).toEqual({ type: request.type, reasoning: [undefined, 'Call the tool.', undefined] })
+		for (const request of converted.filter((request) => !REASONING_CONTENT_WIRES.has(request.type))) expect({ type: request.type, field: request.rawBody.includes('reasoning_content') }).toEqual({ type: request.type, field: false })
 	})
 
 	test('the claude_thinking an OpenAI client sends back reaches no upstream as a field, and only Claude-speaking ones as thinking blocks', async () => {
