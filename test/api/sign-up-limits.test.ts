@@ -131,11 +131,14 @@ for (const target of databaseTargets()) {
 				expect((await gitHubSignIn(101, '198.51.100.7')).body.success).toBe(true)
 			})
 
-			test('the options refuse a negative limit and a window of zero hours', async () => {
-				for (const [key, value] of [['RegisterAddressLimit', '-1'], ['RegisterAddressWindowHours', '0']] as const) {
-					const answer = await ferry.call('PUT', '/api/option/', { as: root, body: { key, value } })
-					expect(answer.body.success).toBe(false)
-				}
+			test('the options take whole numbers and refuse a negative limit and a window of zero hours', async () => {
+				const put = async (key: string, value: string) => (await ferry.call('PUT', '/api/option/', { as: root, body: { key, value } })).body.success
+				expect(await put('RegisterAddressLimit', '3')).toBe(true)
+				expect(await put('RegisterAddressWindowHours', '48')).toBe(true)
+				expect(await put('RegisterAddressLimit', '-1')).toBe(false)
+				expect(await put('RegisterAddressWindowHours', '0')).toBe(false)
+				expect(ferry.dependencies.options.get('RegisterAddressLimit')).toBe(3)
+				expect(ferry.dependencies.options.get('RegisterAddressWindowHours')).toBe(48)
 			})
 		})
 
