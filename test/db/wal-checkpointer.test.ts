@@ -18,6 +18,8 @@ const WRAP_ABOVE_FRAMES = 256
 const ROWS = 1200
 const ROW_BYTES = 16 * 1024
 const FRAME_BYTES = 4096 + 24
+/** Rows of one transaction past 1 024 frames and within 2 048 (a row is four pages and a bit). */
+const BURST_ROWS = 300
 
 type Line = { level: keyof Logger; message: string }
 
@@ -103,33 +105,33 @@ describe('the WAL checkpointer on SQLite', () => {
 
 	test('writes a WAL started over again in place: across catch-ups its file never shrinks', async () => {
 		await open()
-		// 1 024 frames: the limit leaves 1 024 more, 200 rows of room for a checkpoint that comes late.
+		// 1 024 frames: past them the checkpointer catches up; the size limit is 2 048 frames.
 		await start(WORKER_URL, 1024)
-		let largest = 0
 		const catchUps = () => reports.filter((report) => report.kind === 'caught-up').length
-		let rowsSinceCatchUp = 0
-		let catchUpsSeen = 0
-		// Until the WAL started over three times (a bounded number of rows, however slow the machine).
-		for (let row = 0; row < ROWS * 5 && catchUps() < 3; row++) {
-			if (catchUps() > catchUpsSeen) {
-				catchUpsSeen = catchUps()
-				rowsSinceCatchUp = 0
-			}
-			// Past the size limit SQLite does cut the file back (the contract): on a machine too slow to
-			// catch up within 200 rows, the writes wait for the catch-up rather than pass the limit.
-			if (rowsSinceCatchUp >= 300) await eventually(async () => catchUps() > catchUpsSeen, 20_000)
-			await writeRow()
-			rowsSinceCatchUp++
+		let largest = 0
+		const expectNeverSmaller = () => {
 			// The file is only ever written over or extended; a commit that cut it back would make it smaller.
 			const size = walBytes()
 			expect(size).toBeGreaterThanOrEqual(largest)
 			largest = size
-			// A steady pace, as calls come: a few dozen frames between two checkpoints, not a burst past the limit.
-			await Bun.sleep(1)
 		}
+		// Each round commits past the threshold in one transaction (no checkpoint can start the WAL over
+		// in the middle, however fast or slow the worker), stays within the size limit, and waits for
+		// the catch-up; the next commits start the WAL over.
+		for (let round = 1; round <= 3; round++) {
+			await store.transaction(function* () {
+				for (let row = 0; row < BURST_ROWS; row++) yield* execute(`INSERT INTO scratch (body) VALUES (randomblob(${ROW_BYTES}))`, [])
+			})
+			expectNeverSmaller()
+			await eventually(async () => catchUps() >= round, 20_000)
+			for (let row = 0; row < 20; row++) {
+				await writeRow()
+				expectNeverSmaller()
+			}
+		}
+		expect(reports.filter((report) => report.kind === 'caught-up').every((report) => report.kind === 'caught-up' && report.frames >= 1024 && report.frames < 2048)).toBe(true)
 		expect(catchUps()).toBe(3)
-		// Thousands of paced writes: on a loaded machine they take longer than the default 5 s.
-	}, 30_000)
+	}, 60_000)
 
 	test('on a disk slower than its first hold of writes, holds them longer each time until the WAL starts over', async () => {
 		await open()
