@@ -82,23 +82,33 @@ describe('the WAL checkpointer on SQLite', () => {
 		expect(await autoCheckpointPages()).toBe(1000)
 	})
 
-	test('keeps the WAL bounded while the request connection writes without pause and never checkpoints', async () => {
+	test('keeps the WAL bounded while the request connection writes on and never checkpoints', async () => {
 		await open()
 		await start()
+		const counts = () => reports.filter((report) => report.kind === 'checkpointed').length
 		let largest = 0
+		let countsSeen = 0
+		let rowsSinceCount = 0
 		for (let row = 0; row < ROWS; row++) {
+			if (counts() > countsSeen) {
+				countsSeen = counts()
+				rowsSinceCount = 0
+			}
+			// The worker is a thread of its own: on a machine too busy to run it, the writes would outrun
+			// it whatever it did. At most 40 rows between two of its reports keeps the test about what it
+			// does with its turns, not about how many it gets.
+			if (rowsSinceCount >= 40) await eventually(async () => counts() > countsSeen, 20_000)
 			await writeRow()
+			rowsSinceCount++
 			largest = Math.max(largest, walBytes())
 			// Requests arrive through the event loop: let the checkpointer's messages in between writes.
 			await Bun.sleep(0)
 		}
 		expect(await autoCheckpointPages()).toBe(0)
-		// Every frame written stays in a WAL that never starts over; held writes let it start over.
-		expect(reports.some((report) => report.kind === 'caught-up')).toBe(true)
-		// Without catch-ups the file would hold all ~20 MB; how far below that depends on the machine's
-		// speed and load (half of it on a quiet machine, four fifths seen with two other test runs on
-		// the same two cores), so the bound only says it never held it all.
-		expect(largest).toBeLessThan((ROWS * ROW_BYTES) * 9 / 10)
+		// Without the worker the file would hold all ~20 MB. With it, the WAL starts over past 256 frames
+		// (held writes let a catch-up finish) or sooner (the worker copied all of it between writes):
+		// about 1 000 frames at most with the writes 40 rows ahead of the worker's count.
+		expect(largest).toBeLessThan((ROWS * ROW_BYTES) / 4)
 		const [{ count }] = await store.read<{ count: number }>('SELECT count(*) AS count FROM scratch') as [{ count: number }]
 		expect(count).toBe(ROWS)
 	})
