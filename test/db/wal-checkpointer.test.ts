@@ -127,20 +127,24 @@ describe('the WAL checkpointer on SQLite', () => {
 		}
 		// Each round commits past the threshold in one transaction (no checkpoint can start the WAL over
 		// in the middle, however fast or slow the worker), stays within the size limit, and waits for
-		// the catch-up; the next commits start the WAL over.
+		// the catch-up and the WAL started over.
 		for (let round = 1; round <= 3; round++) {
 			await store.transaction(function* () {
 				for (let row = 0; row < BURST_ROWS; row++) yield* execute(`INSERT INTO scratch (body) VALUES (randomblob(${ROW_BYTES}))`, [])
 			})
 			expectNeverSmaller()
 			await eventually(async () => catchUps() >= round, 20_000)
-			for (let row = 0; row < 20; row++) {
+			// The next commit starts the WAL over, unless the worker's next checkpoint is running just then
+			// (the commit appends instead, and a later one starts it over): write until one did.
+			await eventually(async () => {
 				await writeRow()
 				expectNeverSmaller()
-			}
+				return walFrames() < 1024
+			}, 20_000)
 		}
 		expect(reports.filter((report) => report.kind === 'caught-up').every((report) => report.kind === 'caught-up' && report.frames >= 1024 && report.frames < 2048)).toBe(true)
-		expect(catchUps()).toBe(3)
+		// A round may see two catch-ups (one more when the commit that should have started the WAL over appended).
+		expect(catchUps()).toBeGreaterThanOrEqual(3)
 	}, 60_000)
 
 	test('on a disk slower than its first hold of writes, holds them longer each time until the WAL starts over', async () => {
