@@ -33,6 +33,8 @@ export const users = pgTable('users', {
 	affQuota: bigint('aff_quota', { mode: 'number' }).notNull().default(0),
 	affHistoryQuota: bigint('aff_history_quota', { mode: 'number' }).notNull().default(0),
 	inviterId: bigint('inviter_id', { mode: 'number' }).notNull().default(0),
+	/** `QuotaForInviter` owed to the inviter on this account's first paid top-up (InviterRewardOnFirstTopUp); 0: none owed, or paid. */
+	pendingInviterReward: bigint('pending_inviter_reward', { mode: 'number' }).notNull().default(0),
 	sessionVersion: bigint('session_version', { mode: 'number' }).notNull().default(1),
 	passwordChangeRequired: boolean('password_change_required').notNull().default(false),
 	createdTime: bigint('created_time', { mode: 'number' }).notNull().default(now),

@@ -33,6 +33,8 @@ export const users = sqliteTable('users', {
 	affQuota: integer('aff_quota').notNull().default(0),
 	affHistoryQuota: integer('aff_history_quota').notNull().default(0),
 	inviterId: integer('inviter_id').notNull().default(0),
+	/** `QuotaForInviter` owed to the inviter on this account's first paid top-up (InviterRewardOnFirstTopUp); 0: none owed, or paid. */
+	pendingInviterReward: integer('pending_inviter_reward').notNull().default(0),
 	sessionVersion: integer('session_version').notNull().default(1),
 	passwordChangeRequired: integer('password_change_required', { mode: 'boolean' }).notNull().default(false),
 	createdTime: integer('created_time').notNull().default(now),

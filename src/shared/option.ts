@@ -108,6 +108,10 @@ const MAX_MONEY_RATE = 1_000_000
 const MAX_INTERVAL_MINUTES = 10_080
 const MAX_INTERVAL_SECONDS = MAX_INTERVAL_MINUTES * 60
 const MAX_RETRY_TIMES = 100
+/** `RegisterAddressLimit`: new accounts per address and window. */
+const MAX_REGISTER_ADDRESS_LIMIT = 10_000
+/** `RegisterAddressWindowHours`: 30 days at most. */
+const MAX_REGISTER_WINDOW_HOURS = 720
 const MAX_TASK_TIMEOUT_MINUTES = 525_600
 const MAX_RETENTION_DAYS = 36_500
 const MAX_PORT = 65_535
@@ -240,6 +244,11 @@ export const OPTION_DEFINITIONS = {
 	EmailDomainRestrictionEnabled: boolean(false),
 	EmailAliasRestrictionEnabled: boolean(false),
 	EmailDomainWhitelist: text('gmail.com,163.com,126.com,qq.com,outlook.com,hotmail.com,icloud.com,yahoo.com,foxmail.com'),
+	/** New accounts one client address (an IPv6 /64 as one) may open per window, by password or another service; 0: no limit. */
+	RegisterAddressLimit: integer(5, 0, MAX_REGISTER_ADDRESS_LIMIT),
+	RegisterAddressWindowHours: integer(24, 1, MAX_REGISTER_WINDOW_HOURS),
+	/** New accounts need a valid invitation code (an existing user's aff code), by password or another service. */
+	RegisterInvitationRequired: boolean(false),
 	// GitHub, LinuxDO, Telegram, WeChat, Turnstile
 	GitHubOAuthEnabled: boolean(false),
 	GitHubClientId: text(),
@@ -353,6 +362,8 @@ export const OPTION_DEFINITIONS = {
 	PreConsumedQuota: integer(500, 0, MAX_PRE_CONSUMED_TOKENS),
 	QuotaForInviter: quota(0),
 	QuotaForInvitee: quota(0),
+	/** `QuotaForInviter` is owed at sign-up and paid to the inviter when the invitee's first online payment is credited; off: paid at sign-up. */
+	InviterRewardOnFirstTopUp: boolean(false),
 	/** Charge an answer with no output (src/relay/stages/empty-output.ts) for its prompt; off: its hold is returned and its log line says why. */
 	ChargeEmptyOutputs: boolean(false),
 	// Chat

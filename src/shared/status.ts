@@ -33,6 +33,8 @@ export type ServerStatus = {
 	password_login: boolean
 	password_register: boolean
 	register_enabled: boolean
+	/** New accounts need a valid invitation code (`RegisterInvitationRequired`). */
+	invitation_required: boolean
 	email_verification: boolean
 	turnstile_check: boolean
 	turnstile_site_key: string

@@ -12,6 +12,7 @@ import { createTestApp, type Caller, type TestApp } from '../helpers/app'
 import { databaseTargets } from '../helpers/database'
 import { createFakeProviders, FAKE_CLIENT, type FakeProviders } from '../helpers/fake-oauth'
 import { inEnglish } from '@shared/messages'
+import { startFakeEpay, type FakeEpay, type ReceivedOrder } from '../helpers/fake-epay'
 
 const NEW_USER_QUOTA = 100_000
 const INVITEE_QUOTA = 250_000
@@ -165,6 +166,139 @@ for (const target of databaseTargets()) {
 			expect(await self(inviter)).toMatchObject({ quota: QUOTA_PER_UNIT, aff_quota: 0 })
 			expect(await logsOf(inviter.userId)).toHaveLength(1)
 			expect(await auditLedger(ferry.store)).toEqual([])
+		})
+	})
+
+	describe(`the inviter's reward on the invitee's first paid top-up, on ${target.dialect}`, () => {
+		let ferry: TestApp
+		let root: Caller
+		let epay: FakeEpay
+
+		beforeEach(async () => {
+			ferry = await createTestApp(target)
+			root = await ferry.loginRoot()
+			// The fake epay calls Ferry's notify URL over loopback HTTP, as the real service would.
+			ferry.app.listen({ port: 0, hostname: '127.0.0.1' })
+			epay = startFakeEpay()
+			const { options } = ferry.dependencies
+			await options.set('ServerAddress', `http://127.0.0.1:${ferry.app.server!.port}`)
+			await options.set('PayAddress', epay.address)
+			await options.set('EpayId', epay.merchantId)
+			await options.set('EpayKey', epay.merchantKey)
+		})
+		afterEach(async () => {
+			await ferry.app.stop(true)
+			await epay.stop()
+			await ferry.close()
+		})
+
+		async function setOption(key: string, value: string | number) {
+			const answer = await ferry.call('PUT', '/api/option/', { as: root, body: { key, value: String(value) } })
+			if (!answer.body.success) throw new Error(`setting ${key} failed: ${answer.body.message}`)
+		}
+		async function register(username: string, affCode = '') {
+			const answer = await ferry.call('POST', '/api/user/register', { body: { username, password: 'password123', aff_code: affCode } })
+			if (!answer.body.success) throw new Error(`registering ${username} failed: ${answer.body.message}`)
+			return ferry.login(username, 'password123')
+		}
+		const self = async (caller: Caller) => (await ferry.call('GET', '/api/user/self', { as: caller })).body.data
+		const affCodeOf = async (caller: Caller) => (await ferry.call('GET', '/api/user/aff', { as: caller })).body.data as string
+		async function pendingOf(userId: number) {
+			const { users } = ferry.store.tables
+			const [row] = await ferry.store.db.select({ owed: users.pendingInviterReward }).from(users).where(eq(users.id, userId))
+			return row!.owed
+		}
+		/** Opens an order as the wallet page does and submits it to the fake service; answers what it received. */
+		async function order(as: Caller, path: string, body: Record<string, unknown>): Promise<ReceivedOrder> {
+			const answer = await ferry.call('POST', path, { as, body })
+			if (!answer.body.success) throw new Error(`paying failed: ${answer.body.message}`)
+			const submitted = await fetch((answer.body as unknown as { url: string }).url, { method: 'POST', body: new URLSearchParams(answer.body.data as Record<string, string>) })
+			expect(submitted.status).toBe(200)
+			return epay.orders.at(-1)!
+		}
+		const topUp = (as: Caller) => order(as, '/api/user/pay', { amount: 1, payment_method: 'alipay' })
+
+		async function invitedPair() {
+			await setOption('QuotaForInviter', INVITER_QUOTA)
+			await setOption('InviterRewardOnFirstTopUp', 'true')
+			const inviter = await register('captain')
+			const invitee = await register('deckhand', await affCodeOf(inviter))
+			return { inviter, invitee }
+		}
+
+		test('by default the inviter is rewarded at sign-up and a later top-up pays nothing more', async () => {
+			await setOption('QuotaForInviter', INVITER_QUOTA)
+			const inviter = await register('captain')
+			const invitee = await register('deckhand', await affCodeOf(inviter))
+			expect(await self(inviter)).toMatchObject({ aff_count: 1, aff_quota: INVITER_QUOTA, aff_history_quota: INVITER_QUOTA })
+			expect(await pendingOf(invitee.userId)).toBe(0)
+			expect((await epay.notify(await topUp(invitee))).text).toBe('success')
+			expect(await self(inviter)).toMatchObject({ aff_quota: INVITER_QUOTA, aff_history_quota: INVITER_QUOTA })
+		})
+
+		test('with the option on, sign-up counts the invite but owes the reward; the first paid top-up pays it once, however often and however concurrently it is notified', async () => {
+			const { inviter, invitee } = await invitedPair()
+			expect(await self(inviter)).toMatchObject({ aff_count: 1, aff_quota: 0, aff_history_quota: 0, quota: 0 })
+			expect(await pendingOf(invitee.userId)).toBe(INVITER_QUOTA)
+			const first = await topUp(invitee)
+			const replies = await Promise.all(Array.from({ length: 8 }, (_, index) => epay.notify(first, { method: index % 2 ? 'POST' : 'GET' })))
+			expect(replies.map((reply) => reply.text)).toEqual(Array(8).fill('success'))
+			expect(await self(inviter)).toMatchObject({ aff_count: 1, aff_quota: INVITER_QUOTA, aff_history_quota: INVITER_QUOTA, quota: 0 })
+			expect(await pendingOf(invitee.userId)).toBe(0)
+			// Two more top-ups, notified at the same moment: the reward was the first payment's alone.
+			const [second, third] = [await topUp(invitee), await topUp(invitee)]
+			await Promise.all([epay.notify(second!), epay.notify(third!), epay.notify(second!, { method: 'POST' })])
+			expect(await self(inviter)).toMatchObject({ aff_quota: INVITER_QUOTA, aff_history_quota: INVITER_QUOTA })
+			expect((await self(invitee)).quota).toBe(3 * QUOTA_PER_UNIT)
+			expect(await auditLedger(ferry.store)).toEqual([])
+		})
+
+		test('two first top-ups notified at the same moment pay the reward once', async () => {
+			const { inviter, invitee } = await invitedPair()
+			const orders = [await topUp(invitee), await topUp(invitee), await topUp(invitee)]
+			const replies = await Promise.all(orders.flatMap((paid) => [epay.notify(paid), epay.notify(paid, { method: 'POST' })]))
+			expect(replies.every((reply) => reply.text === 'success')).toBe(true)
+			expect(await self(inviter)).toMatchObject({ aff_quota: INVITER_QUOTA, aff_history_quota: INVITER_QUOTA })
+			expect((await self(invitee)).quota).toBe(3 * QUOTA_PER_UNIT)
+			expect(await auditLedger(ferry.store)).toEqual([])
+		})
+
+		test('an unpaid order, a refused notify and a redemption code pay no reward', async () => {
+			const { inviter, invitee } = await invitedPair()
+			const unpaid = await topUp(invitee)
+			expect((await epay.notify(unpaid, { sign: '0'.repeat(32) })).text).toBe('fail')
+			expect((await epay.notify(unpaid, { money: '0.01' })).text).toBe('fail')
+			const created = await ferry.call('POST', '/api/redemption/', { as: root, body: { name: 'gift', quota: 5000, count: 1 } })
+			expect((await ferry.call('POST', '/api/user/topup', { as: invitee, body: { key: created.body.data[0] } })).body.success).toBe(true)
+			expect(await self(inviter)).toMatchObject({ aff_quota: 0, aff_history_quota: 0 })
+			expect(await pendingOf(invitee.userId)).toBe(INVITER_QUOTA)
+		})
+
+		test('a plan paid online is a first payment too', async () => {
+			const { inviter, invitee } = await invitedPair()
+			const plan = (await ferry.call('POST', '/api/plan/', {
+				as: root, body: { name: 'Coding', price: 2 * QUOTA_PER_UNIT, duration_seconds: 86_400, windows: [{ seconds: 3600, quota: 1000 }], enabled: true },
+			})).body.data
+			expect(plan?.id).toBeGreaterThan(0)
+			const paid = await order(invitee, `/api/plan/${plan.id}/pay`, { payment_method: 'alipay' })
+			await Promise.all([epay.notify(paid), epay.notify(paid, { method: 'POST' })])
+			expect(await self(inviter)).toMatchObject({ aff_quota: INVITER_QUOTA, aff_history_quota: INVITER_QUOTA })
+			expect(await pendingOf(invitee.userId)).toBe(0)
+		})
+
+		test('the reward owed is what the option said at sign-up, and a deleted inviter gets nothing', async () => {
+			const { inviter, invitee } = await invitedPair()
+			await setOption('QuotaForInviter', 1)
+			const other = await register('bosun', await affCodeOf(inviter))
+			expect(await pendingOf(other.userId)).toBe(1)
+			expect((await epay.notify(await topUp(invitee))).text).toBe('success')
+			expect(await self(inviter)).toMatchObject({ aff_quota: INVITER_QUOTA })
+			expect((await ferry.call('DELETE', `/api/user/${inviter.userId}`, { as: root })).body.success).toBe(true)
+			expect((await epay.notify(await topUp(other))).text).toBe('success')
+			expect(await pendingOf(other.userId)).toBe(0)
+			const { users } = ferry.store.tables
+			const [gone] = await ferry.store.db.select({ affQuota: users.affQuota }).from(users).where(eq(users.id, inviter.userId))
+			expect(gone!.affQuota).toBe(INVITER_QUOTA)
 		})
 	})
 }

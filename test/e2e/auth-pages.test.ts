@@ -114,6 +114,41 @@ describe.skipIf(!browserExecutable)('sign-up, recovery, OAuth callback and publi
 		}
 	}, JOURNEY_TIMEOUT)
 
+	test('with an invitation required, the invitation code field is required: empty it is refused in the browser, a wrong one by the server, a valid one registers', async () => {
+		const { options } = harness.ferry.dependencies
+		await options.set('RegisterInvitationRequired', 'true')
+		try {
+			const rootAff = (await harness.ferry.call('GET', '/api/user/aff', { as: harness.root })).body.data as string
+			const opened = await harness.open('/register')
+			const { page } = opened
+			const code = page.getByLabel('邀请码', { exact: true })
+			expect(await code.getAttribute('required')).not.toBeNull()
+			expect(await code.getAttribute('placeholder')).toBe('输入邀请码（必填）')
+			await page.getByLabel('用户名').fill('noddy')
+			await page.getByLabel('密码', { exact: true }).fill('longenough1')
+			await page.getByLabel('确认密码').fill('longenough1')
+			await code.fill('')
+			await page.getByRole('button', { name: '注册', exact: true }).click()
+			await errorToast(opened, '请输入邀请码')
+			expect(await code.getAttribute('aria-invalid')).toBe('true')
+			expect(opened.paths).not.toContain('/api/user/register')
+
+			await code.fill('no-such-code')
+			await page.getByRole('button', { name: '注册', exact: true }).click()
+			await errorToast(opened, '邀请码无效')
+			expect(await userRecord('noddy')).toBeUndefined()
+
+			await code.fill(rootAff)
+			await page.getByRole('button', { name: '注册', exact: true }).click()
+			await page.waitForURL(`${harness.origin}/login`)
+			expect(await userRecord('noddy')).toMatchObject({ username: 'noddy', inviter_id: harness.root.userId })
+			expectNoErrors(opened)
+			await opened.close()
+		} finally {
+			await options.set('RegisterInvitationRequired', 'false')
+		}
+	}, JOURNEY_TIMEOUT)
+
 	test('a reset mail leads to the confirm page, which shows the new password once and then reads "password reset complete"', async () => {
 		const heron = await harness.ferry.createUser('heron')
 		await harness.ferry.call('PUT', '/api/user/', { as: harness.root, body: { id: heron.userId, email: 'heron@example.com' } })

@@ -15,14 +15,14 @@
  *   the API, it refuses (400) a budget under 1024 or not below `max_tokens`, `temperature` other than
  *   1, `top_k`, `top_p` under 0.95, a forced tool with a budget, thinking on a model before Claude
  *   3.7, a budget on Claude 4.7 and later, adaptive thinking before Claude 4.6, and thinking while the
- *   last assistant turn calls tools without starting with its thinking block.
+ *   last assistant turn calls tools without starting with its thinking block. Thinking blocks sent
+ *   back must be its own, as the API checks their signatures: a `thinking` block whose signature or
+ *   text is not what it answered is refused ("Invalid `signature` in `thinking` block"), thinking
+ *   enabled or not.
  *
  * Usage: `input_tokens` is ceil(prompt characters / 4), `output_tokens` the number of text pieces (1
-<<<<<<< HEAD
- * for JSON and tool input) plus the thinking pieces (thinking is output). Every request is recorded.
-=======
- * for JSON and tool input, 0 for an empty answer). Every request is recorded.
->>>>>>> fix-empty
+ * for JSON and tool input, 0 for an empty answer) plus the thinking pieces (thinking is output).
+ * Every request is recorded.
  */
 import { sampleOf } from './schema-sample'
 
@@ -93,8 +93,22 @@ function versionOf(model: string): number {
 	return match[1] ? Number(match[1]) + Number(match[2] ?? 0) / 10 : Number(match[3]) + Number(match[4]) / 10
 }
 
+/** A thinking block sent back that the fake did not sign (as the API checks signatures), or undefined. */
+function forgedThinking(body: Json): string | undefined {
+	const messages: Json[] = Array.isArray(body.messages) ? body.messages : []
+	for (const [index, message] of messages.entries()) {
+		const blocks: Json[] = Array.isArray(message?.content) ? message.content : []
+		for (const [position, block] of blocks.entries()) {
+			if (block?.type === 'thinking' && (block.signature !== FAKE_SIGNATURE || block.thinking !== FAKE_THINKING.join(''))) return `messages.${index}.content.${position}: Invalid \`signature\` in \`thinking\` block`
+		}
+	}
+	return undefined
+}
+
 /** What the API answers a thinking request it refuses, or undefined. */
 function thinkingProblem(body: Json): string | undefined {
+	const forged = forgedThinking(body)
+	if (forged) return forged
 	const thinking = body.thinking
 	if (!thinking || thinking.type === 'disabled') return undefined
 	const version = versionOf(String(body.model))

@@ -13,8 +13,9 @@
  * - `generationConfig.thinkingConfig` with `includeThoughts` (and thinking not turned off): a part
  *   marked `thought` first ("Thinking it over.", its own event in a stream), its tokens counted as
  *   `thoughtsTokenCount`. As the API, it refuses (400) a budget and a level together, a level before
- *   Gemini 3 (or one the model lacks: Pro has only low and high), a budget on Gemini 3, and a budget
- *   of 0 on 2.5 Pro, which cannot stop thinking.
+ *   Gemini 3 (or one the model lacks: Pro has only low and high), a budget on Gemini 3, a budget
+ *   of 0 on 2.5 Pro, which cannot stop thinking, and a budget outside the model's range (-1, dynamic
+ *   thinking, is taken).
  *
  * `usageMetadata`: `promptTokenCount` ceil(prompt characters / 4), `candidatesTokenCount` the pieces.
  */
@@ -50,6 +51,9 @@ function thinkingProblem(model: string, config: Json | undefined): string | unde
 	if (config.thinkingBudget !== undefined) {
 		if (gemini3) return 'Thinking budget is not supported for this model; use thinking level.'
 		if (config.thinkingBudget === 0 && model.includes('pro')) return 'Budget 0 is invalid. This model only works in thinking mode.'
+		// -1 is dynamic thinking; otherwise Pro takes 128 to 32768, Flash 0 to 24576.
+		const [least, most] = model.includes('pro') ? [128, 32768] : [0, 24576]
+		if (config.thinkingBudget !== -1 && (config.thinkingBudget < least || config.thinkingBudget > most)) return `The thinking budget ${config.thinkingBudget} is invalid. Please choose a value between ${least} and ${most}.`
 	}
 	return undefined
 }

@@ -27,6 +27,9 @@
  * token's alternatives are the token itself, then `logprobAlternatives[token]`.
  *
  * With `reasoning`, chat answers carry it as DeepSeek's `reasoning_content`.
+ *
+ * As the API, chat refuses (400) `reasoning_effort` on a model that does not reason (reasoning
+ * models: o1 but not o1-mini or o1-preview, o3, o4-mini, GPT-5 but not its `-chat` models).
  */
 
 import type { Server } from 'bun'
@@ -145,6 +148,9 @@ export function parseFault(text: string): Fault {
 
 const toFault = (fault: Fault | string) => typeof fault === 'string' ? parseFault(fault) : fault
 
+/** Models that take `reasoning_effort`. */
+const REASONING_MODEL = /^(?:o1(?!-mini|-preview)|o3|o4-mini|gpt-5(?!.*-chat))/
+
 export function startFakeOpenAI(options: FakeOpenAIOptions = {}): FakeOpenAI {
 	const requests: RecordedRequest[] = []
 	const hanging = new Set<() => void>()
@@ -216,6 +222,9 @@ export function startFakeOpenAI(options: FakeOpenAIOptions = {}): FakeOpenAI {
 		}
 		if (typeof body.model !== 'string' || body.model === '') {
 			return openAIError(400, 'you must provide a model parameter', 'invalid_request_error', 'model', null)
+		}
+		if (route === 'POST /chat/completions' && body.reasoning_effort !== undefined && !REASONING_MODEL.test(body.model)) {
+			return openAIError(400, "Unsupported parameter: 'reasoning_effort' is not supported with this model.", 'invalid_request_error', 'reasoning_effort', 'unsupported_parameter')
 		}
 		const answer = route === 'POST /chat/completions' ? chat(body, fault)
 			: route === 'POST /completions' ? completion(body, fault)

@@ -2,7 +2,8 @@
  * No Ferry-private field reaches an upstream (docs/architecture.md#the-relay). The canonical form carries what a client
  * format said that OpenAI's form has no field for — Claude's thinking blocks and their signatures,
  * `top_k`, `thinking`, a tool result's `is_error` — for the converters that can send it on; every
- * other upstream must not see it. A Claude client and an OpenAI client (sending back the
+ * other upstream must not see it (DeepSeek gets a Claude client's `thinking` as its own switch,
+ * `{type}` only). A Claude client and an OpenAI client (sending back the
  * `claude_thinking` Ferry's answers carry) call a channel of every type that relays chat over HTTP,
  * and every body the fake upstream receives is scanned.
  */
@@ -21,6 +22,8 @@ const PRIVATE_KEYS = ['claude_thinking', 'top_k', 'is_error', 'thinking']
 const CLAUDE_WIRES = new Set<number>([CHANNEL_TYPE.anthropic, CHANNEL_TYPE.aws])
 /** OpenAI-format upstreams whose reasoning models take a turn's reasoning back as `reasoning_content`; no other gets the field. */
 const REASONING_CONTENT_WIRES = new Set<number>([CHANNEL_TYPE.deepseek, CHANNEL_TYPE.moonshot, CHANNEL_TYPE.zhipuV4, CHANNEL_TYPE.custom])
+/** OpenAI-format upstreams with a `thinking` switch of their own (DeepSeek's `{type}`): a Claude client's setting reaches them as that, never its budget. */
+const THINKING_SWITCH_WIRES = new Set<number>([CHANNEL_TYPE.deepseek])
 
 const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048, privateKeyEncoding: { type: 'pkcs8', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } })
 
@@ -62,6 +65,16 @@ const openAIRequest = {
 		{ role: 'assistant', content: 'Hello', claude_thinking: [{ type: 'thinking', thinking: 'Greet back.', signature: SIGNATURE }] },
 		{ role: 'user', content: 'Again' },
 	],
+}
+
+/** A Gemini conversation whose model turn thought (a thought part) before calling a function. */
+const geminiRequest = {
+	contents: [
+		{ role: 'user', parts: [{ text: 'Weather in Paris?' }] },
+		{ role: 'model', parts: [{ text: 'Call the tool.', thought: true }, { functionCall: { name: 'get_weather', args: { location: 'Paris' } } }] },
+		{ role: 'user', parts: [{ functionResponse: { name: 'get_weather', response: { temperature: 18 } } }] },
+	],
+	tools: [{ functionDeclarations: [{ name: 'get_weather', parameters: { type: 'OBJECT', properties: { location: { type: 'STRING' } } } }] }],
 }
 
 interface Received {
@@ -144,8 +157,10 @@ describe('what every upstream receives', () => {
 		await callEvery('/v1/messages', claudeRequest)
 		expect(new Set(received.map((request) => request.type))).toEqual(new Set(channels.values()))
 		for (const request of received) {
-			const leaked = CLAUDE_WIRES.has(request.type) ? [] : [...privateKeysIn(JSON.parse(request.rawBody))]
+			const body = JSON.parse(request.rawBody)
+			const leaked = CLAUDE_WIRES.has(request.type) ? [] : [...privateKeysIn(body)].filter((name) => !(name === 'thinking' && THINKING_SWITCH_WIRES.has(request.type)))
 			expect({ type: request.type, leaked, signature: !CLAUDE_WIRES.has(request.type) && request.rawBody.includes(SIGNATURE) }).toEqual({ type: request.type, leaked: [], signature: false })
+			if (THINKING_SWITCH_WIRES.has(request.type)) expect(body.thinking).toEqual({ type: 'enabled' })
 		}
 		const claude = received.filter((request) => CLAUDE_WIRES.has(request.type))
 		expect(claude.length).toBe(CLAUDE_WIRES.size)
@@ -159,6 +174,18 @@ describe('what every upstream receives', () => {
 		expect(new Set(reasoning.map((request) => request.type))).toEqual(REASONING_CONTENT_WIRES)
 		for (const request of reasoning) expect({ type: request.type, reasoning: reasoningContents(request.rawBody) }).toEqual({ type: request.type, reasoning: [undefined, 'Call the tool.', undefined] })
 		for (const request of received.filter((request) => !REASONING_CONTENT_WIRES.has(request.type))) expect({ type: request.type, field: request.rawBody.includes('reasoning_content') }).toEqual({ type: request.type, field: false })
+	})
+
+	test('a Gemini client\'s thoughts reach the upstreams that take reasoning back as the model turn\'s reasoning_content, and no other upstream gets the field', async () => {
+		received.length = 0
+		await callEvery(`/v1beta/models/${MODEL}:generateContent`, geminiRequest)
+		// Gemini-speaking channels get the client's body as it is; the others convert it.
+		const converted = received.filter((request) => !request.path.includes(':generateContent'))
+		expect(converted.length).toBeGreaterThan(REASONING_CONTENT_WIRES.size)
+		const reasoning = converted.filter((request) => REASONING_CONTENT_WIRES.has(request.type))
+		expect(new Set(reasoning.map((request) => request.type))).toEqual(REASONING_CONTENT_WIRES)
+		for (const request of reasoning) expect({ type: request.type, reasoning: reasoningContents(request.rawBody) }).toEqual({ type: request.type, reasoning: [undefined, 'Call the tool.', undefined] })
+		for (const request of converted.filter((request) => !REASONING_CONTENT_WIRES.has(request.type))) expect({ type: request.type, field: request.rawBody.includes('reasoning_content') }).toEqual({ type: request.type, field: false })
 	})
 
 	test('the claude_thinking an OpenAI client sends back reaches no upstream as a field, and only Claude-speaking ones as thinking blocks', async () => {

@@ -141,7 +141,7 @@ for (const target of databaseTargets()) {
 			expect(claude.requests.at(-1)!.body.thinking).toEqual({ type: 'enabled', budget_tokens: 24576 })
 		})
 
-		test('a tool loop whose thinking does not come back (the Responses bridge leaves reasoning items out) is sent without thinking, which Claude would refuse; a chat client sending the thinking back keeps thinking', async () => {
+		test('a tool loop whose thinking does not come back (a Responses client that did not ask for encrypted_content) is sent without thinking, which Claude would refuse; a chat client sending the thinking back keeps thinking', async () => {
 			const parameters = { type: 'object', properties: { name: { type: 'string' } }, required: ['name'], additionalProperties: false }
 			const tool = { type: 'function' as const, name: 'greet', parameters, strict: true }
 			const first = await client.responses.create({ model: CLAUDE.budget, input: 'Greet Ann.', tools: [tool], reasoning: { effort: 'high' } })

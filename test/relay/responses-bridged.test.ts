@@ -155,7 +155,8 @@ for (const target of databaseTargets()) {
 			expect(deepseek.requests.at(-1)!.body).toMatchObject({ stream: true, stream_options: { include_usage: true }, reasoning_effort: 'high' })
 			const completed = events.at(-1) as OpenAI.Responses.ResponseCompletedEvent
 			expect(completed.response.output).toEqual([
-				{ id: expect.stringMatching(/^rs_/), type: 'reasoning', summary: [{ type: 'summary_text', text: 'A greeting.' }], status: 'completed' },
+				// Codex asked for the encrypted content: the reasoning to send back (responses-thinking.test.ts).
+				{ id: expect.stringMatching(/^rs_/), type: 'reasoning', summary: [{ type: 'summary_text', text: 'A greeting.' }], status: 'completed', encrypted_content: expect.any(String) },
 				{ id: expect.stringMatching(/^msg_/), type: 'message', status: 'completed', role: 'assistant', content: [{ type: 'output_text', text: 'Hello!', annotations: [], logprobs: [] }] },
 			])
 			expect(completed.response.usage).toEqual({ input_tokens: 400, input_tokens_details: { cached_tokens: 256, cache_write_tokens: 0 }, output_tokens: 30, output_tokens_details: { reasoning_tokens: 28 }, total_tokens: 430 })

@@ -92,6 +92,17 @@ for (const target of databaseTargets()) {
 			expect(await answer.text()).toBe(responsesFixture('response-stream.sse'))
 		})
 
+		test('reasoning items sent back pass as they are when OpenAI made them; those Ferry made on a bridged channel are left out, since OpenAI would refuse their content', async () => {
+			const own = { type: 'reasoning', id: 'rs_openai_1', summary: [], encrypted_content: 'gAAAAABpOpenAIOwnEncryptedReasoning==' }
+			const bridged = { type: 'reasoning', id: 'rs_ferry_1', summary: [], encrypted_content: `ferry-thinking-v1.${Buffer.from(JSON.stringify([{ type: 'thinking', thinking: 'Hm.', signature: 'c2ln' }])).toString('base64url')}` }
+			const question = { role: 'user', content: 'Hi' }
+			const answer = { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Hello.' }] }
+			const input = [question, own, answer, { role: 'user', content: 'Again' }, bridged, answer, { role: 'user', content: 'Once more' }]
+			const response = await client.responses.create({ model: GPT_MODEL, store: false, include: ['reasoning.encrypted_content'], input } as never) as OpenAI.Responses.Response
+			expect(response.status).toBe('completed')
+			expect(lastRequest().body.input).toEqual(input.filter((item) => item !== bridged))
+		})
+
 		test('a mapped model is the only change to the body upstream', async () => {
 			await client.responses.create({ model: GPT_ALIAS, input: 'Hi', store: false })
 			expect(lastRequest().body).toEqual({ model: GPT_MODEL, input: 'Hi', store: false })

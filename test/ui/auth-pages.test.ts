@@ -44,6 +44,22 @@ describe('the sign-up and recovery pages rendered by the server', () => {
 		expect(html).toContain('获取验证码')
 	})
 
+	test('/register offers an optional invitation code filled from the link, and marks it required when the server asks for an invitation', async () => {
+		const codeInput = (html: string) => /<input[^>]*id="register-aff-code"[^>]*>/.exec(markup(html))?.[0] ?? ''
+		const optional = await render('/register?aff=ABCD')
+		expect(optional.html).toContain('邀请码（选填）')
+		expect(codeInput(optional.html)).toContain('name="aff_code"')
+		expect(codeInput(optional.html)).toContain('value="ABCD"')
+		expect(codeInput(optional.html)).not.toContain('required')
+		await app.dependencies.options.set('RegisterInvitationRequired', 'true')
+		const required = await render('/register')
+		expect(codeInput(required.html)).toContain('required=""')
+		expect(required.html).toContain('输入邀请码（必填）')
+		const english = await render('/register', 'language=en')
+		expect(english.html).toContain('Invitation code')
+		expect(english.html).toContain('Enter your invitation code (required)')
+	})
+
 	test('/register says registration is closed, with no form, when RegisterEnabled is off', async () => {
 		await app.dependencies.options.set('RegisterEnabled', 'false')
 		const { status, html } = await render('/register')

@@ -37,6 +37,7 @@ const defaults: ServerStatus = {
 	password_login: true,
 	password_register: true,
 	register_enabled: true,
+	invitation_required: false,
 	email_verification: false,
 	turnstile_check: false,
 	turnstile_site_key: '',

@@ -11,6 +11,7 @@ import { randomString } from '@/lib/crypto'
 import { refused } from '../errors'
 import { isUniqueViolation } from '@/db/unique-violation'
 import { createAccount, signUpRewards, usernameTaken } from '../users/repository'
+import { assertInvitation, enforceSignUpAddressLimit } from '../users/sign-up-limits'
 import type { UserRecord } from '@/db/stores/users'
 import { aboutProvider, OAUTH_MESSAGES } from './messages'
 
@@ -76,14 +77,19 @@ async function createIdentityUser(dependencies: Dependencies, provider: Identity
 	throw refused(OAUTH_MESSAGES.usernameUnavailable)
 }
 
-/** The account of this identity, created when new registrations are open. */
-export async function signInWithIdentity(dependencies: Dependencies, provider: IdentityProvider, identity: Identity, affCode = ''): Promise<UserRecord> {
+/**
+ * The account of this identity, created when new registrations are open: a new account passes the
+ * invitation requirement and counts against `clientAddress` as a password registration does.
+ */
+export async function signInWithIdentity(dependencies: Dependencies, provider: IdentityProvider, identity: Identity, clientAddress: string, affCode = ''): Promise<UserRecord> {
 	const existing = await findByIdentity(dependencies.store, provider, identity.id)
 	if (existing) {
 		if (existing.status !== USER_STATUS.enabled) throw refused(OAUTH_MESSAGES.banned)
 		return existing
 	}
 	if (!dependencies.options.get('RegisterEnabled')) throw refused(USER_MESSAGES.registerDisabled)
+	await assertInvitation(dependencies, affCode)
+	await enforceSignUpAddressLimit(dependencies, clientAddress)
 	return createIdentityUser(dependencies, provider, identity, affCode)
 }
 

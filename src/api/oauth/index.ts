@@ -54,8 +54,8 @@ export function oauthRoutes(dependencies: Dependencies) {
 		}
 	}
 
-	async function signIn(provider: IdentityProvider, identity: Identity, affCode: string, request: Request) {
-		const user = await signInWithIdentity(dependencies, provider, identity, affCode)
+	async function signIn(provider: IdentityProvider, identity: Identity, affCode: string, request: Request, server: RequestPeer) {
+		const user = await signInWithIdentity(dependencies, provider, identity, dependencies.clientAddress(server, request), affCode)
 		return { answer: ok(toSessionUser(user)), cookie: sessionCookie(await startSession(dependencies, user), isSecureRequest(request)) }
 	}
 
@@ -74,7 +74,7 @@ export function oauthRoutes(dependencies: Dependencies) {
 			set.headers['set-cookie'] = clearedStateCookie()
 			return ok(undefined, OAUTH_MESSAGES.bound)
 		}
-		const { answer, cookie } = await signIn(provider, await identityFor(dependencies, query.code), state.aff, request)
+		const { answer, cookie } = await signIn(provider, await identityFor(dependencies, query.code), state.aff, request, server)
 		set.headers['set-cookie'] = [clearedStateCookie(), cookie]
 		return answer
 	}
@@ -93,7 +93,7 @@ export function oauthRoutes(dependencies: Dependencies) {
 		.get('/wechat', async ({ query, request, server, set }) => {
 			assertProviderEnabled(dependencies, PROVIDERS.wechat)
 			await enforceLimit(request, server)
-			const { answer, cookie } = await signIn(PROVIDERS.wechat, await weChatIdentity(dependencies, query.code), '', request)
+			const { answer, cookie } = await signIn(PROVIDERS.wechat, await weChatIdentity(dependencies, query.code), '', request, server)
 			set.headers['set-cookie'] = cookie
 			return answer
 		}, { query: codeQuery })
@@ -107,7 +107,7 @@ export function oauthRoutes(dependencies: Dependencies) {
 		.get('/telegram/login', async ({ request, server, set }) => {
 			assertProviderEnabled(dependencies, PROVIDERS.telegram)
 			await enforceLimit(request, server)
-			const { answer, cookie } = await signIn(PROVIDERS.telegram, await telegramIdentity(dependencies, new URL(request.url).searchParams), '', request)
+			const { answer, cookie } = await signIn(PROVIDERS.telegram, await telegramIdentity(dependencies, new URL(request.url).searchParams), '', request, server)
 			set.headers['set-cookie'] = cookie
 			return answer
 		})

@@ -38,6 +38,7 @@ function serverStatus({ options, startTime }: Dependencies): ServerStatus {
 		password_login: options.get('PasswordLoginEnabled'),
 		password_register: options.get('PasswordRegisterEnabled'),
 		register_enabled: options.get('RegisterEnabled'),
+		invitation_required: options.get('RegisterInvitationRequired'),
 		email_verification: options.get('EmailVerificationEnabled'),
 		turnstile_check: options.get('TurnstileCheckEnabled'),
 		turnstile_site_key: options.get('TurnstileSiteKey'),

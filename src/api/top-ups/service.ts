@@ -29,6 +29,7 @@ import { refused } from '../errors'
 import { readPage } from '../paging'
 import type { UserRecord } from '@/db/stores/users'
 import { epayOrderForm, readEpayNotice } from './epay'
+import { type InviterReward, payInviterReward } from '../users/repository'
 import { withValues } from '@shared/messages'
 import { logLine } from '@shared/messages/logs'
 
@@ -181,7 +182,7 @@ export async function handleEpayNotify(dependencies: Dependencies, parameters: R
 	if (order.planId > 0) return grantPaidPlan(dependencies, order)
 	const quota = promisedQuota(order, options.get('QuotaPerUnit'))
 	const method = order.paymentMethod
-	const credit: Work<boolean> = function* (tx, tables) {
+	const credit: Work<InviterReward | undefined | false> = function* (tx, tables) {
 		const changed = yield* run(tx.update(tables.topUps)
 			.set({ status: TOP_UP_STATUS.success, completeTime: nowSeconds() })
 			.where(and(eq(tables.topUps.tradeNo, order.tradeNo), eq(tables.topUps.status, TOP_UP_STATUS.pending))))
@@ -190,9 +191,9 @@ export async function handleEpayNotify(dependencies: Dependencies, parameters: R
 			userId: order.userId, amount: quota, type: LOG_TYPE.topUp,
 			...logLine('top_up.online', { amount: order.amount, quota, method, trade: order.tradeNo }),
 		})
-		return true
+		return yield* payInviterReward(tx, tables, order.userId)
 	}
-	let credited: boolean
+	let credited: InviterReward | undefined | false
 	try {
 		credited = await store.transaction(credit)
 	} catch (error) {
@@ -200,8 +201,14 @@ export async function handleEpayNotify(dependencies: Dependencies, parameters: R
 		logger.error('a paid online top-up waits: the balance cannot take its quota yet', { userId: order.userId, quota, trade: order.tradeNo })
 		return 'refused'
 	}
-	if (credited) logger.info('credited an online top-up', { userId: order.userId, quota, trade: order.tradeNo })
-	return credited ? 'credited' : 'already credited'
+	if (credited === false) return 'already credited'
+	logger.info('credited an online top-up', { userId: order.userId, quota, trade: order.tradeNo })
+	logInviterReward(dependencies, order.userId, credited)
+	return 'credited'
+}
+
+function logInviterReward({ logger }: Dependencies, inviteeId: number, reward: InviterReward | undefined) {
+	if (reward) logger.info('paid an inviter reward on the invitee\'s first top-up', { inviterId: reward.inviterId, inviteeId, quota: reward.quota })
 }
 
 /**
@@ -241,10 +248,12 @@ async function grantPaidPlan(dependencies: Dependencies, order: TopUpRecord): Pr
 		const subscription = yield* grantWithLine(tx, tables, {
 			userId: order.userId, plan, source: SUBSCRIPTION_SOURCE.epay, reference: `epay:${order.tradeNo}`, price: plan.price, now,
 		}, 'plan.paid_online', { plan: plan.id, name: plan.name, method: order.paymentMethod, trade: order.tradeNo })
-		return subscription !== undefined
+		if (subscription === undefined) return false
+		return yield* payInviterReward(tx, tables, order.userId)
 	})
-	if (!granted) return 'already credited'
+	if (granted === false) return 'already credited'
 	logger.info('granted a plan paid online', { userId: order.userId, plan: plan.id, trade: order.tradeNo })
+	logInviterReward(dependencies, order.userId, granted)
 	dependencies.changes.notify('subscriptions')
 	return 'credited'
 }

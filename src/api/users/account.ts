@@ -15,6 +15,7 @@ import { emailOwner } from '../verification/email-rules'
 import { VERIFICATION_MESSAGES } from '../verification/messages'
 import { consumeCode, VERIFICATION_PURPOSE } from '../verification/service'
 import { enforceAccountLimits, enforceAddressLimit } from './login-limits'
+import { assertInvitation, enforceSignUpAddressLimit } from './sign-up-limits'
 import { takeStartUpTurn } from '@/db/start-up-lock'
 import { isUniqueViolation } from '@/db/unique-violation'
 import { assertSignInChangeable } from './demo-site'
@@ -25,10 +26,11 @@ import { logLine } from '@shared/messages/logs'
 
 const REGISTER_CODE_ATTEMPTS = { limit: 5, windowSeconds: 180 } as const
 
-export async function register(dependencies: Dependencies, input: z.infer<typeof registerSchema>) {
+export async function register(dependencies: Dependencies, input: z.infer<typeof registerSchema>, clientAddress: string) {
 	const { options, store, passwords } = dependencies
 	if (!options.get('RegisterEnabled')) throw refused(USER_MESSAGES.registerDisabled)
 	if (!options.get('PasswordRegisterEnabled')) throw refused(USER_MESSAGES.passwordRegisterDisabled)
+	await assertInvitation(dependencies, input.aff_code)
 	if (await usernameTaken(store, input.username)) throw refused(USER_MESSAGES.usernameTaken)
 	if (options.get('EmailVerificationEnabled')) {
 		if (!input.email || !input.verification_code) throw refused(USER_MESSAGES.emailVerificationRequired)
@@ -38,6 +40,7 @@ export async function register(dependencies: Dependencies, input: z.infer<typeof
 		if (await emailOwner(store, input.email)) throw refused(VERIFICATION_MESSAGES.emailInUse)
 		if (!await consumeCode(dependencies, VERIFICATION_PURPOSE.register, input.email, input.verification_code)) throw refused(USER_MESSAGES.verificationCodeWrong)
 	}
+	await enforceSignUpAddressLimit(dependencies, clientAddress)
 	const password = await passwords.hash(input.password)
 	try {
 		const created = await createAccount(store, {

@@ -23,8 +23,9 @@ export function userRoutes(dependencies: Dependencies) {
 		.use(authentication(dependencies))
 		// Getting an account
 		.post('/register', async ({ body, query, request, server }) => {
-			await verifyTurnstile(dependencies, query.turnstile, dependencies.clientAddress(server, request))
-			return ok(await register(dependencies, body), USER_MESSAGES.registered)
+			const clientAddress = dependencies.clientAddress(server, request)
+			await verifyTurnstile(dependencies, query.turnstile, clientAddress)
+			return ok(await register(dependencies, body, clientAddress), USER_MESSAGES.registered)
 		}, { body: registerSchema, query: z.object({ turnstile: z.string().optional() }) })
 		.post('/login', async ({ body, query, request, server, set }) => {
 			await verifyTurnstile(dependencies, query.turnstile, dependencies.clientAddress(server, request))

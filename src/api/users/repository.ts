@@ -7,7 +7,7 @@ import { grantWithLine } from '@/billing/subscriptions'
 import { SUBSCRIPTION_SOURCE } from '@shared/plan-constants'
 import { nowSeconds } from '@/lib/clock'
 import { applyCredit } from '@/billing/ledger'
-import { rows, type Store, type Tables } from '@/db'
+import { rows, run, type Database, type Store, type Tables, type Work } from '@/db'
 import { randomString } from '@/lib/crypto'
 import type { UserRecord } from '@/db/stores/users'
 import { logLine } from '@shared/messages/logs'
@@ -41,6 +41,8 @@ interface SignUpRewards {
 	invitee: number
 	/** `QuotaForInviter`: added to the inviter's pending invitation income, not to the balance. */
 	inviter: number
+	/** `InviterRewardOnFirstTopUp`: the inviter's reward waits for the invitee's first paid top-up (`payInviterReward`). */
+	inviterOnFirstTopUp?: boolean
 	/** `DefaultPlanId`: the plan every new account gets (0: none; a deleted plan gives none). */
 	planId: number
 	/** Told once a plan was granted (the subscription books of every node must learn of it). */
@@ -53,6 +55,7 @@ export function signUpRewards(dependencies: Pick<Dependencies, 'options' | 'chan
 	const { options } = dependencies
 	return {
 		newUser: options.get('QuotaForNewUser'), invitee: options.get('QuotaForInvitee'), inviter: options.get('QuotaForInviter'), planId: options.get('DefaultPlanId'),
+		inviterOnFirstTopUp: options.get('InviterRewardOnFirstTopUp'),
 		subscribed: async () => {
 			dependencies.changes.notify('subscriptions')
 			await dependencies.subscriptions.reload()
@@ -60,21 +63,39 @@ export function signUpRewards(dependencies: Pick<Dependencies, 'options' | 'chan
 	}
 }
 
+/** The live user whose invitation code this is, if any. */
+export async function findInviter(store: Store, invitationCode: string): Promise<{ id: number } | undefined> {
+	if (!invitationCode) return undefined
+	const { users } = store.tables
+	const [inviter] = await store.db.select({ id: users.id }).from(users).where(and(eq(users.affCode, invitationCode), isNull(users.deletedAt))).limit(1)
+	return inviter
+}
+
+/** The inviter's reward reaching their pending and total invitation income (not the balance). */
+function* addInvitationIncome(tx: Database, tables: Tables, inviterId: number, amount: number) {
+	const { users } = tables
+	yield* rows(tx.update(users).set({
+		affQuota: addCapped(users.affQuota, amount),
+		affHistoryQuota: addCapped(users.affHistoryQuota, amount),
+	}).where(eq(users.id, inviterId)).returning({ id: users.id }))
+}
+
 /**
  * Creates an account, crediting the invitation to the owner of `invitationCode` (an unknown or
- * stale code is ignored, so an old link never blocks a sign-up). In the same transaction as the
+ * stale code is ignored, so an old link never blocks a sign-up; callers that require an
+ * invitation check it first). In the same transaction as the
  * insert: the new-user plan is granted, the new account's rewards go through the ledger as system credits with their log lines,
  * and the inviter's count and pending and total invitation income move (pending income becomes
- * balance only through the transfer, which is the ledger credit).
+ * balance only through the transfer, which is the ledger credit). With `inviterOnFirstTopUp` the
+ * inviter's income does not move yet: the amount is recorded on the new account as owed, and
+ * `payInviterReward` moves it when that account's first paid top-up is credited.
  */
 export async function createAccount(store: Store, account: NewAccount, invitationCode = '', rewards: SignUpRewards = NO_SIGN_UP_REWARDS): Promise<UserRecord> {
-	const { users } = store.tables
-	const [inviter] = invitationCode
-		? await store.db.select({ id: users.id }).from(users).where(and(eq(users.affCode, invitationCode), isNull(users.deletedAt))).limit(1)
-		: []
+	const inviter = await findInviter(store, invitationCode)
+	const rewardOwed = inviter && rewards.inviterOnFirstTopUp ? rewards.inviter : 0
 	let planGranted = false
 	const created = await store.transaction(function* (tx, tables) {
-		const [created] = yield* rows(tx.insert(tables.users).values({ ...account, affCode: newAffCode(), inviterId: inviter?.id ?? 0 }).returning())
+		const [created] = yield* rows(tx.insert(tables.users).values({ ...account, affCode: newAffCode(), inviterId: inviter?.id ?? 0, pendingInviterReward: rewardOwed }).returning())
 		let quota = created!.quota
 		if (rewards.planId > 0) {
 			const { plans } = tables
@@ -90,11 +111,8 @@ export async function createAccount(store: Store, account: NewAccount, invitatio
 		}
 		if (inviter) {
 			const { users } = tables
-			yield* rows(tx.update(users).set({
-				affCount: sql`${users.affCount} + 1`,
-				affQuota: addCapped(users.affQuota, rewards.inviter),
-				affHistoryQuota: addCapped(users.affHistoryQuota, rewards.inviter),
-			}).where(eq(users.id, inviter.id)).returning({ id: users.id }))
+			yield* rows(tx.update(users).set({ affCount: sql`${users.affCount} + 1` }).where(eq(users.id, inviter.id)).returning({ id: users.id }))
+			if (!rewards.inviterOnFirstTopUp) yield* addInvitationIncome(tx, tables, inviter.id, rewards.inviter)
 			if (rewards.invitee > 0) {
 				quota = yield* applyCredit(tx, tables, {
 					userId: created!.id, amount: rewards.invitee, type: LOG_TYPE.system,
@@ -106,4 +124,27 @@ export async function createAccount(store: Store, account: NewAccount, invitatio
 	})
 	if (planGranted) await rewards.subscribed?.()
 	return created
+}
+
+/** An inviter's reward paid on the invitee's first paid top-up. */
+export type InviterReward = { inviterId: number; quota: number }
+
+/**
+ * A unit of work for the transaction that credits a paid top-up of `inviteeId`: moves the reward
+ * its inviter is owed (if any) to the inviter's pending and total invitation income, once. The
+ * owed amount is cleared by a guarded update, so repeated or concurrent payments (which lock the
+ * invitee's row before this runs) pay it exactly once. A deleted inviter gets nothing, and the debt
+ * is cleared all the same. Answers what was paid, to whom.
+ */
+export function* payInviterReward(tx: Database, tables: Tables, inviteeId: number): ReturnType<Work<InviterReward | undefined>> {
+	const { users } = tables
+	const [invitee] = yield* rows(tx.select({ inviterId: users.inviterId, owed: users.pendingInviterReward }).from(users).where(eq(users.id, inviteeId)).limit(1))
+	if (!invitee || invitee.owed <= 0) return undefined
+	const cleared = yield* run(tx.update(users).set({ pendingInviterReward: 0 })
+		.where(and(eq(users.id, inviteeId), eq(users.pendingInviterReward, invitee.owed))))
+	if (cleared !== 1) return undefined
+	const [inviter] = yield* rows(tx.select({ id: users.id }).from(users).where(and(eq(users.id, invitee.inviterId), isNull(users.deletedAt))).limit(1))
+	if (!inviter) return undefined
+	yield* addInvitationIncome(tx, tables, inviter.id, invitee.owed)
+	return { inviterId: inviter.id, quota: invitee.owed }
 }

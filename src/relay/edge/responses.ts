@@ -22,7 +22,7 @@ import { keptResponsePlace, type KeptResponsePlace, rememberResponse } from '@/d
 import { nowSeconds } from '@/lib/clock'
 import { openAIErrorResponse, relayErrors, relayFailure, RelayError } from '../errors'
 import { isObject } from '../formats/json'
-import { itemId, responseEcho, type ResponseIdentity } from '../formats/responses/answer'
+import { responseIdentity } from '../formats/responses/answer'
 import { canonicalCompactionFromResponses, canonicalRequestFromResponses, type Remember, responsesClientFormat } from '../formats/responses/client'
 import type { RelayServices } from '../services'
 import { countRequestTokens } from './count-request'
@@ -58,7 +58,7 @@ function relayResponses(dependencies: Dependencies, relay: RelayServices, reques
 		if (!isObject(value)) throw relayErrors.badRequest('the request body must be a JSON object')
 		const canonical = compaction ? canonicalCompactionFromResponses(value, text) : canonicalRequestFromResponses(value, text)
 		const keeping = await keepingPlace(dependencies, caller, value.previous_response_id)
-		const identity: ResponseIdentity = { id: itemId('resp'), createdAt: nowSeconds(), model: typeof value.model === 'string' ? value.model : '', echo: responseEcho(value) }
+		const identity = responseIdentity(value, typeof value.model === 'string' ? value.model : '', nowSeconds())
 		const remember: Remember | undefined = value.store === false || compaction ? undefined : async (responseId, { channelId, keyIndex }) => {
 			try {
 				await rememberResponse(dependencies.store, { responseId, userId: caller.user.id, channelId, keyIndex })

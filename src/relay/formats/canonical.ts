@@ -12,8 +12,10 @@
  * No converter writes an extra into an upstream body as a field of its own: the Claude-speaking
  * ones send them as Claude's fields, Gemini's and PaLM's send `top_k` as `topK`, the OpenAI-format
  * upstreams that take reasoning back get the thinking blocks' text as `reasoning_content`
- * (withReasoningContent), every other upstream gets none of them.
+ * (withReasoningContent), those with a thinking setting of their own get `thinking` as that
+ * (withThinkingFields), every other upstream gets none of them.
  */
+import { type ClaudeThinking, claudeThinkingOf } from '../providers/shared/reasoning-effort'
 import type { NativeRequest, RelayEndpoint } from '../providers/types'
 import { isThinkingBlock, THINKING_BLOCKS_FIELD, type ThinkingBlock } from './claude/thinking'
 import { isObject } from './json'
@@ -176,4 +178,18 @@ export function withReasoningContent(body: Json, extras: RequestExtras): Json {
 		written[index] = { ...message, reasoning_content: texts.join('\n') }
 	})
 	return written ? { ...body, messages: written } : body
+}
+
+/**
+ * The body with a Claude client's `thinking` setting (an extra) as the upstream's own fields
+ * (`ProviderAdaptor.thinkingFields`: DeepSeek's `thinking` toggle, an OpenAI reasoning model's
+ * `reasoning_effort`); a field the body already has is the client's own and stays. The same body
+ * when nothing changes.
+ */
+export function withThinkingFields(body: Json, extras: RequestExtras, fieldsOf: (thinking: ClaudeThinking, model: string) => Json | undefined): Json {
+	const thinking = claudeThinkingOf(extras.thinking)
+	const fields = thinking && fieldsOf(thinking, String(body.model ?? ''))
+	if (!fields) return body
+	const added = Object.entries(fields).filter(([field]) => body[field] === undefined)
+	return added.length > 0 ? { ...body, ...Object.fromEntries(added) } : body
 }

@@ -2,6 +2,7 @@ import type { BodyReader, OpenedResponse } from '@/lib/outbound'
 import type { WebSocketOpen } from '@/lib/outbound/websocket'
 import type { RequestExtras } from '../formats/canonical'
 import type { EventReader, WireFormat } from '../formats/events'
+import type { ClaudeThinking } from './shared/reasoning-effort'
 
 /**
  * What every upstream adaptor declares. Adaptors are pure: they turn a request into the
@@ -467,4 +468,11 @@ export interface ProviderAdaptor extends ChannelTypeIdentity {
 	 * without it get none: OpenAI refuses a message field it does not know on some models.
 	 */
 	reasoningContent?: true
+	/**
+	 * A Claude client's `thinking` setting (an extra: Claude Code's budget, `adaptive` or `disabled`)
+	 * as this OpenAI-format upstream's own fields for the (upstream) model, undefined when the model
+	 * takes none; a field the body already has (the client's own) is kept. Absent: the setting
+	 * reaches no upstream of this type (formats/canonical.ts withThinkingFields).
+	 */
+	thinkingFields?(thinking: ClaudeThinking, model: string): Record<string, unknown> | undefined
 }

@@ -32,7 +32,7 @@ import { nowSeconds } from '@/lib/clock'
 import type { KeyTarget } from '@/lib/session-affinity'
 import { asRelayError, openAIErrorResponse, RelayError, relayErrors, relayFailure } from '../errors'
 import { isObject } from '../formats/json'
-import { itemId, responseEcho } from '../formats/responses/answer'
+import { responseIdentity } from '../formats/responses/answer'
 import { canonicalRequestFromResponses, responsesClientFormat } from '../formats/responses/client'
 import { responsesWire } from '../formats/responses/wire'
 import { dataOf } from '../formats/sse'
@@ -265,7 +265,7 @@ class ResponsesSession {
 		const startedAt = performance.now()
 		const metrics = this.relay.metrics.begin(startedAt)
 		metrics.describe('responses-socket', model)
-		const identity = { id: itemId('resp'), createdAt: nowSeconds(), model, echo: responseEcho(request) }
+		const identity = responseIdentity(request, model, nowSeconds())
 		try {
 			const succeeded = await this.relay.requestLimits.admit(this.caller)
 			const result = await relayCall(this.dependencies, this.relay, {

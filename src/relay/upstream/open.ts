@@ -8,7 +8,7 @@
 import type { Dependencies } from '@/dependencies'
 import type { RoutableChannel } from '@/db/stores/channels'
 import type { BodyReader, OpenedResponse } from '@/lib/outbound'
-import { type CanonicalRequest, withReasoningContent } from '../formats/canonical'
+import { type CanonicalRequest, withReasoningContent, withThinkingFields } from '../formats/canonical'
 import { readSseAnswerEvents, type EventReader, type Json, type ReadEvent, type SseAnswerOptions, type WireFormat } from '../formats/events'
 import { isObject } from '../formats/json'
 import { uploadUpstreamBody } from '../formats/media/multipart'
@@ -144,7 +144,9 @@ export async function openUpstream(dependencies: Dependencies, relay: { outbound
 			: model === call.model ? canonicalRequest.body : { ...canonicalRequest.body, model }
 	// Thinking blocks a client sends back, where an upstream that reasons takes a turn's reasoning;
 	// before the channel's setting, so that force_format (OpenAI's fields only) still has the last word.
-	const reasoned = adaptor.reasoningContent && canonicalRequest.endpoint === 'chat' ? withReasoningContent(mapped, canonicalRequest.extras) : mapped
+	const withReasoning = adaptor.reasoningContent && canonicalRequest.endpoint === 'chat' ? withReasoningContent(mapped, canonicalRequest.extras) : mapped
+	// A Claude client's thinking setting, as the upstream's own fields where it has some.
+	const reasoned = adaptor.thinkingFields && canonicalRequest.endpoint === 'chat' ? withThinkingFields(withReasoning, canonicalRequest.extras, adaptor.thinkingFields) : withReasoning
 	const body = passesBody ? mapped : applySetting(setting, canonicalRequest.endpoint, reasoned, service.via === 'openai')
 	const thinkingAsText = setting.thinking_to_content === true && canonicalRequest.endpoint === 'chat'
 	const canonical = { upstreamModel: passesBody ? call.model : model, wire: 'openai' as const }

@@ -28,6 +28,8 @@ export const USER_MESSAGE_ENTRIES = {
 	transferInsufficient: ['邀请额度不足', 'insufficient invitation income'],
 	defaultPassword: ['你正在使用默认密码，请立即修改', 'you are using the default password, please change it immediately'],
 	invalidAffCode: ['邀请码无效', 'invalid invitation code'],
+	invitationRequired: ['管理员要求凭邀请码注册，请填写邀请码', 'registration needs an invitation code, please enter one'],
+	registerAddressLimit: ['该网络地址注册的新账户已达上限，请稍后再试', 'too many new accounts from this network address, try again later'],
 	emailVerificationRequired: ['管理员开启了邮箱验证，请输入邮箱地址和验证码', 'email verification is enabled, please enter the email address and verification code'],
 	verificationCodeWrong: ['验证码错误或已过期', 'verification code wrong or expired'],
 	unknownAction: ['未知的操作', 'unknown action'],

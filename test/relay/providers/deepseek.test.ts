@@ -145,6 +145,22 @@ describe('the DeepSeek provider', () => {
 		})
 	})
 
+	test('Codex on deepseek-reasoner through the Responses bridge: the reasoning item it keeps (encrypted_content, as it asks) brings the tool-call turn\'s reasoning_content back, which DeepSeek requires', async () => {
+		suite.upstream.answerWith('chat-thinking-tools.json')
+		const tools = [{ type: 'function' as const, name: 'get_weather', parameters: { ...weatherTool.input_schema, additionalProperties: false }, strict: true }]
+		const codex = { model: REASONER, tools, store: false, include: ['reasoning.encrypted_content' as const], reasoning: { effort: 'high' as const, summary: 'auto' as const } }
+		const question = { role: 'user' as const, content: 'Weather in Paris?' }
+		const first = await suite.client.responses.create({ ...codex, input: [question] })
+		expect(first.output.map((item) => item.type)).toEqual(['reasoning', 'function_call'])
+		const call = first.output[1] as OpenAI.Responses.ResponseFunctionToolCall
+
+		suite.upstream.answerWith('chat.json')
+		const second = await suite.client.responses.create({ ...codex, input: [question, ...(first.output as OpenAI.Responses.ResponseInputItem[]), { type: 'function_call_output', call_id: call.call_id, output: '18 °C' }] })
+		expect(second.output_text).toBe('Hello! How can I help you today?')
+		expect(sentAssistant()).toMatchObject({ role: 'assistant', reasoning_content: REASONING, tool_calls: [{ id: call.call_id }] })
+		expect(suite.upstream.requests.at(-1)!.rawBody).not.toContain('signature')
+	})
+
 	test('an OpenAI client sending back reasoning_content itself gets it to DeepSeek as it wrote it', async () => {
 		suite.upstream.answerWith('chat.json')
 		const messages = [

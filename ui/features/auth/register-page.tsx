@@ -1,4 +1,4 @@
-import { type FormEvent, useState } from 'react'
+import { type FormEvent, useEffect, useState } from 'react'
 import { Link, useNavigate } from 'react-router'
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, USERNAME_MAX_LENGTH } from '@shared/user-constants'
 import { Button } from '@ui/components/ui/button'
@@ -27,6 +27,11 @@ export function RegisterPage() {
 	const [email, setEmail] = useState('')
 	const [submitting, setSubmitting] = useState(false)
 	const affiliateCode = useAffiliateCode()
+	// The link's code renders on the server; one remembered from an earlier link fills in after hydration.
+	const [invitationCode, setInvitationCode] = useState(affiliateCode ?? '')
+	useEffect(() => {
+		if (!affiliateCode) setInvitationCode((typed) => typed || (readStorage(storageKeys.affiliateCode) ?? ''))
+	}, [affiliateCode])
 	const turnstile = useTurnstile()
 	const problems = useFormProblem()
 
@@ -39,8 +44,9 @@ export function RegisterPage() {
 			password2: String(form.get('password2') ?? ''),
 			email: email.trim(),
 			verificationCode: String(form.get('verification_code') ?? '').trim(),
+			invitationCode: invitationCode.trim(),
 		}
-		if (problems.report(findRegisterProblem(fields, status.email_verification))) return
+		if (problems.report(findRegisterProblem(fields, { emailVerification: status.email_verification, invitationRequired: status.invitation_required }))) return
 		const turnstileToken = turnstile.take()
 		if (turnstileToken === null) return
 		setSubmitting(true)
@@ -50,7 +56,7 @@ export function RegisterPage() {
 			password2: fields.password2,
 			email: fields.email,
 			verification_code: fields.verificationCode,
-			aff_code: affiliateCode ?? readStorage(storageKeys.affiliateCode) ?? '',
+			aff_code: fields.invitationCode,
 		}, turnstileToken), '注册成功，请登录')
 		setSubmitting(false)
 		if (envelope) navigate('/login')
@@ -110,6 +116,18 @@ export function RegisterPage() {
 						/>
 					</Field>
 					{status.email_verification && <EmailCodeFields email={email} onEmailChange={setEmail} turnstile={turnstile} />}
+					<Field id="register-aff-code" label={status.invitation_required ? '邀请码' : '邀请码（选填）'} error={problems.errorOf('invitationCode')}>
+						<Input
+							id="register-aff-code"
+							{...problems.control('invitationCode', 'register-aff-code')}
+							name="aff_code"
+							autoComplete="off"
+							required={status.invitation_required}
+							value={invitationCode}
+							onChange={(event) => setInvitationCode(event.target.value)}
+							placeholder={t(status.invitation_required ? '输入邀请码（必填）' : '输入邀请码')}
+						/>
+					</Field>
 					{turnstile.widget}
 					<Button type="submit" disabled={!hydrated || submitting}>
 						{submitting ? t('注册中…') : t('注册')}

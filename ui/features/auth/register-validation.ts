@@ -9,9 +9,12 @@ export const registerMessages = {
 	passwordsDiffer: '两次输入的密码不一致',
 	emailRequired: '请输入邮箱地址',
 	emailAndCodeRequired: '请输入邮箱地址和验证码',
+	invitationCodeRequired: '请输入邀请码',
 } as const
 
-type RegisterFields = { username: string; password: string; password2: string; email: string; verificationCode: string }
+type RegisterFields = { username: string; password: string; password2: string; email: string; verificationCode: string; invitationCode: string }
+/** The server's sign-up switches the form follows (`/api/status`). */
+type RegisterRules = { emailVerification: boolean; invitationRequired: boolean }
 /** `fields` names the fields at fault, by their names in RegisterFields. */
 export type RegisterProblem = { message: string; values?: Record<string, number>; fields?: readonly string[] }
 
@@ -26,12 +29,13 @@ export function findPasswordProblem(password: string): RegisterProblem | undefin
 }
 
 /** The first rule the form breaks, or undefined when it may be sent. */
-export function findRegisterProblem(fields: RegisterFields, emailVerification: boolean): RegisterProblem | undefined {
+export function findRegisterProblem(fields: RegisterFields, { emailVerification, invitationRequired }: RegisterRules): RegisterProblem | undefined {
 	if (!fields.username || !fields.password) return { message: registerMessages.required, fields: emptyFields({ username: fields.username, password: fields.password }) }
 	if (fields.username.length > USERNAME_MAX_LENGTH) return { message: registerMessages.usernameTooLong, values: { max: USERNAME_MAX_LENGTH }, fields: ['username'] }
 	const passwordProblem = findPasswordProblem(fields.password)
 	if (passwordProblem) return passwordProblem
 	if (fields.password !== fields.password2) return { message: registerMessages.passwordsDiffer, fields: ['password2'] }
 	if (emailVerification && (!fields.email || !fields.verificationCode)) return { message: registerMessages.emailAndCodeRequired, fields: emptyFields({ email: fields.email, verificationCode: fields.verificationCode }) }
+	if (invitationRequired && !fields.invitationCode) return { message: registerMessages.invitationCodeRequired, fields: ['invitationCode'] }
 	return undefined
 }

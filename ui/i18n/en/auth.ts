@@ -25,6 +25,11 @@ export const auth: Record<string, string> = {
 	'两次输入的密码不一致': 'The two passwords differ',
 	'请输入邮箱地址': 'Please enter an email address',
 	'请输入邮箱地址和验证码': 'Please enter the email address and verification code',
+	'邀请码': 'Invitation code',
+	'邀请码（选填）': 'Invitation code (optional)',
+	'输入邀请码': 'Enter an invitation code',
+	'输入邀请码（必填）': 'Enter your invitation code (required)',
+	'请输入邀请码': 'Please enter an invitation code',
 	// the Turnstile check (docs/specification/accounts-and-settings.md#registration)
 	'请几秒后重试，Turnstile 检查正在进行': 'Retry in a few seconds, the Turnstile check is running',
 	// password reset (docs/specification/accounts-and-settings.md#email-codes-and-password-reset)

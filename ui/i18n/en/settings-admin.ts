@@ -113,6 +113,9 @@ export const settingsAdmin: Dictionary = {
 		'When the upstream completes a call with no output at all (no text, tool call, image or audio), charge its prompt anyway; off: the hold is returned and the log says the call was not charged',
 	'邀请新用户奖励额度': 'Reward for inviting a new user',
 	'新用户使用邀请码奖励额度': 'Reward for a new user registering with an invitation code',
+	'被邀请人首次在线充值后才发放邀请奖励': 'Pay the invitation reward only after the invitee\'s first online payment',
+	'开启后，邀请新用户奖励额度在被邀请人第一笔在线支付（充值或购买套餐）到账时计入邀请人的待使用收益，每位被邀请人只发放一次；兑换码不算。关闭时注册即发放':
+		'On: the reward for inviting a new user reaches the inviter\'s pending income when the invitee\'s first online payment (a top-up or a plan) is credited, once per invitee; redemption codes do not count. Off: it is paid at registration',
 	// operation: chat, groups
 	'聊天设置': 'Chat',
 	'保存聊天设置': 'Save chat settings',
@@ -257,6 +260,14 @@ export const settingsAdmin: Dictionary = {
 	'允许通过微信登录和注册': 'Allow login and registration with WeChat',
 	'允许通过 Telegram 登录和注册': 'Allow login and registration with Telegram',
 	'允许新用户注册': 'Allow new users to register',
+	'注册需要邀请码（含第三方账户注册）': 'Registration needs an invitation code (third-party sign-ups too)',
+	'注册频率限制': 'Registration limit',
+	'保存注册频率限制': 'Save the registration limit',
+	'用以防止同一网络地址批量注册': 'Keeps one network address from registering accounts in bulk',
+	'每个网络地址可注册的账户数': 'New accounts per network address',
+	'同一地址（IPv6 按 /64 计）在一个时间窗口内最多注册的新账户数，含第三方账户注册；0 表示不限制':
+		'The most new accounts one address (an IPv6 /64 counts as one) may register in one window, third-party sign-ups included; 0: no limit',
+	'注册限制时间窗口（小时）': 'Registration limit window (hours)',
 	'启用 Turnstile 用户校验': 'Enable the Turnstile check',
 	'确定关闭密码登录？': 'Turn password login off?',
 	'关闭后，所有没有绑定其他登录方式的用户（包括管理员）都将无法再登录。':

@@ -84,6 +84,7 @@ export const settings: Dictionary = {
 	'用户名不能超过 {max} 个字符': 'Username must not be longer than {max} characters',
 	'请输入邮箱地址': 'Please enter an email address',
 	'请输入邮箱地址和验证码': 'Please enter the email address and verification code',
+	'请输入邀请码': 'Please enter an invitation code',
 	'划转金额（美元）': 'Amount (USD)',
 	'最低 {minimum}': 'At least {minimum}',
 	'超级管理员': 'Super admin',

@@ -79,6 +79,7 @@ export const users: Record<string, string> = {
 	'两次输入的密码不一致': 'The two passwords differ',
 	'请输入邮箱地址': 'Please enter an email address',
 	'请输入邮箱地址和验证码': 'Please enter the email address and verification code',
+	'请输入邀请码': 'Please enter an invitation code',
 	'额度必须是数字': 'The quota must be a number',
 	'额度必须是整数': 'The quota must be an integer',
 	'额度不能超过 {max}': 'The quota cannot exceed {max}',

@@ -2,6 +2,7 @@
  * A Gemini-format client request (`generateContent`, `embedContent`, `batchEmbedContents`) as the
  * OpenAI-format body the relay relays. Function calls keep their ids; a call Gemini wrote without
  * one gets an id, and the function response that follows it (matched by name, in order) gets the same.
+ * A model turn's thought parts are its extras (an unsigned thinking block), not a field of the body.
  */
 import { randomString } from '@/lib/crypto'
 import { relayErrors } from '../../errors'
@@ -56,12 +57,13 @@ function messagesOf(contents: GeminiContent[], messages: MessagesWithExtras) {
 					...(part.thoughtSignature ? { extra_content: { google: { thought_signature: part.thoughtSignature } } } : {}),
 				}
 			})
+			// The thoughts ride as the turn's extras, an unsigned thinking block: only the upstreams that
+			// take reasoning back get them, as `reasoning_content` (canonical.ts withReasoningContent).
 			messages.push({
 				role: 'assistant',
 				content: text || (toolCalls.length > 0 ? null : ''),
-				...(reasoning ? { reasoning_content: reasoning } : {}),
 				...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
-			})
+			}, reasoning ? { thinking: [{ type: 'thinking', thinking: reasoning, signature: '' }] } : undefined)
 			continue
 		}
 		// Function responses first: OpenAI wants tool results right after the call.

@@ -2,12 +2,15 @@
  * A chat completion → a Responses API response object (bridged channels). The output items come in
  * the order a model produces them: reasoning (`reasoning_content`, as `reasoning_text`, or as
  * `summary_text` when the request asked for a summary), the message
- * (text, or a refusal), then the function calls. A completion cut by its token limit or a content
+ * (text, or a refusal), then the function calls. A client that asked for
+ * `reasoning.encrypted_content` gets the thinking blocks in the reasoning item (reasoning-items.ts). A completion cut by its token limit or a content
  * filter is `incomplete` with that reason. The request's settings are echoed as the API does; `store`
  * is false, since Ferry keeps no bridged response.
  */
+import { thinkingBlocksOf, type ThinkingBlock } from '../claude/thinking'
 import type { Json } from '../events'
 import { isObject } from '../json'
+import { ENCRYPTED_REASONING, encryptedThinking, thinkingOfAnswer } from './reasoning-items'
 import { responsesUsageFromChat } from './usage'
 
 /** A new id with the API's prefix for its kind (`resp`, `msg`, `fc`, `rs`). */
@@ -42,6 +45,14 @@ export interface ResponseIdentity {
 	createdAt: number
 	model: string
 	echo: Json
+	/** The client asked for `reasoning.encrypted_content` (`include`): reasoning items carry the thinking blocks (reasoning-items.ts). */
+	encryptedReasoning?: boolean
+}
+
+/** A new response's identity for a request (`createdAt` in Unix seconds). */
+export function responseIdentity(request: Json, model: string, createdAt: number): ResponseIdentity {
+	const encryptedReasoning = Array.isArray(request.include) && request.include.includes(ENCRYPTED_REASONING)
+	return { id: itemId('resp'), createdAt, model, echo: responseEcho(request), ...(encryptedReasoning ? { encryptedReasoning } : {}) }
 }
 
 type Status = 'in_progress' | 'completed' | 'incomplete' | 'failed'
@@ -90,9 +101,17 @@ export function responseObject(identity: ResponseIdentity, status: Status, outpu
  */
 export const wantsSummary = (identity: ResponseIdentity) => isObject(identity.echo.reasoning) && typeof identity.echo.reasoning.summary === 'string'
 
-export const reasoningItem = (id: string, text: string, status: Status, asSummary = false): Json => (asSummary
-	? { id, type: 'reasoning', summary: text ? [{ type: 'summary_text', text }] : [], status }
-	: { id, type: 'reasoning', summary: [], content: [{ type: 'reasoning_text', text }], status })
+/** A reasoning item; `encrypted`, when the client asked for it, is the thinking blocks (reasoning-items.ts). */
+export function reasoningItem(id: string, text: string, status: Status, asSummary = false, encrypted?: string): Json {
+	const item: Json = asSummary
+		? { id, type: 'reasoning', summary: text ? [{ type: 'summary_text', text }] : [], status }
+		: { id, type: 'reasoning', summary: [], content: text ? [{ type: 'reasoning_text', text }] : [], status }
+	if (encrypted !== undefined) item.encrypted_content = encrypted
+	return item
+}
+
+/** The `encrypted_content` of a reasoning item with these blocks, when the client asked for it and there are some. */
+export const encryptedFor = (identity: ResponseIdentity, blocks: readonly ThinkingBlock[]) => (identity.encryptedReasoning && blocks.length > 0 ? encryptedThinking(blocks) : undefined)
 
 export const outputText = (text: string): Json => ({ type: 'output_text', text, annotations: [], logprobs: [] })
 
@@ -107,7 +126,10 @@ export function responseFromChat(answer: Json, identity: ResponseIdentity): Json
 	const choice: Json = Array.isArray(answer.choices) ? answer.choices[0] ?? {} : {}
 	const message: Json = isObject(choice.message) ? choice.message : {}
 	const output: Json[] = []
-	if (typeof message.reasoning_content === 'string' && message.reasoning_content) output.push(reasoningItem(itemId('rs'), message.reasoning_content, 'completed', wantsSummary(identity)))
+	const reasoning = typeof message.reasoning_content === 'string' ? message.reasoning_content : ''
+	// A redacted block has no text: its item is there for the block alone, when the client keeps it.
+	const encrypted = encryptedFor(identity, thinkingOfAnswer(thinkingBlocksOf(message), reasoning))
+	if (reasoning || encrypted) output.push(reasoningItem(itemId('rs'), reasoning, 'completed', wantsSummary(identity), encrypted))
 	const content: Json[] = []
 	if (typeof message.content === 'string' && message.content) content.push(outputText(message.content))
 	if (typeof message.refusal === 'string' && message.refusal) content.push({ type: 'refusal', refusal: message.refusal })

@@ -10,7 +10,8 @@ import { type ConvertedRequest, NO_EXTRAS } from '../canonical'
 import type { AnsweredBy, ClientFormat } from '../client-format'
 import { encodedStream, type EventReader, type Json } from '../events'
 import { responseFromChat, type ResponseIdentity } from './answer'
-import { chatBodyFromResponses, nativeOnlyReason } from './request'
+import { chatBodyFromResponses, chatRequestFromResponses, nativeOnlyReason } from './request'
+import { withoutFerryReasoning } from './reasoning-items'
 import { responsesStreamEncoder } from './stream'
 
 /** Keeps which channel made a response (the edge stores it). */
@@ -19,7 +20,10 @@ export type Remember = (responseId: string, answeredBy: AnsweredBy) => Promise<v
 /** A Responses request (`value` parsed, `text` as the client sent it) as the canonical chat request. */
 export function canonicalRequestFromResponses(value: Json, text: string): ConvertedRequest {
 	const required = nativeOnlyReason(value)
-	return { endpoint: 'chat', body: chatBodyFromResponses(value, required !== undefined), extras: NO_EXTRAS, native: responsesNativeRequest(text, value, required) }
+	const { body, extras } = chatRequestFromResponses(value, required !== undefined)
+	// A channel that speaks the API gets the reasoning items Ferry made left out (OpenAI cannot read them).
+	const native = withoutFerryReasoning(value)
+	return { endpoint: 'chat', body, extras, native: native ? responsesNativeRequest(JSON.stringify(native), native, required) : responsesNativeRequest(text, value, required) }
 }
 
 /** Why a compaction goes only to a channel that speaks the Responses API: the others have no such call. */

@@ -8,8 +8,10 @@
  *   `tool_calls`, `function_call_output` → tool messages (custom tools' calls and outputs alike).
  * - Function tools → chat's tools; every other tool (web search, file search, namespaces, MCP,
  *   computer use, …: hosted tools a chat upstream cannot run) is left out, and so is a `tool_choice`
- *   that names one. `reasoning` items are left out (their content is the upstream's own, often
- *   encrypted), and so are hosted tools' call items.
+ *   that names one. `reasoning` items Ferry made (reasoning-items.ts) give the assistant turn that
+ *   follows them its thinking blocks (message extras, formats/canonical.ts), so Claude keeps thinking
+ *   in a tool loop and the upstreams that take `reasoning_content` back get it; any other reasoning
+ *   item (OpenAI's own encrypted content) is left out, and so are hosted tools' call items.
  * - `max_output_tokens` → `max_tokens`, `reasoning.effort` → `reasoning_effort`, `text.format` →
  *   `response_format`; `temperature`, `top_p`, `parallel_tool_calls`, `user` as they are. Fields
  *   only the Responses API has meaning for (`store`, `include`, `prompt_cache_key`,
@@ -21,9 +23,12 @@
  * such a request goes only to a channel that speaks the API (NativeRequest.required).
  */
 import { relayErrors } from '../../errors'
+import { type ConvertedBody, type MessageExtras, requestExtras } from '../canonical'
+import type { ThinkingBlock } from '../claude/thinking'
 import type { Json } from '../events'
 import { isObject } from '../json'
 import { MAX_TOKEN_LIMIT } from '../openai/requests'
+import { thinkingOfReasoningItem } from './reasoning-items'
 
 /** `background: true` answers before the work is done, with no usage to bill: refused on every channel. */
 const BACKGROUND_REFUSED = 'background: background responses are not supported by this gateway; send the request without background'
@@ -93,18 +98,36 @@ function chatContent(content: unknown, textOnly: boolean, separator: string): st
 
 const ROLES: Record<string, string> = { user: 'user', assistant: 'assistant', system: 'system', developer: 'system' }
 
-/** Input items → chat messages; consecutive function calls join one assistant turn (with the text before them). */
-function chatMessages(input: unknown): Json[] {
-	if (typeof input === 'string') return [{ role: 'user', content: input }]
-	if (input === undefined || input === null) return []
+/** Chat messages, with the thinking blocks of the assistant turns that have some. */
+interface ChatMessages {
+	messages: Json[]
+	thinking: Map<Json, ThinkingBlock[]>
+}
+
+/**
+ * Input items → chat messages; consecutive function calls join one assistant turn (with the text
+ * before them). A reasoning item Ferry made starts the assistant turn after it, which carries its
+ * thinking blocks (a turn of Claude's interleaved thinking comes back as several such turns, which
+ * the Anthropic converter joins again in their order).
+ */
+function chatMessages(input: unknown): ChatMessages {
+	const thinking = new Map<Json, ThinkingBlock[]>()
+	if (typeof input === 'string') return { messages: [{ role: 'user', content: input }], thinking }
+	if (input === undefined || input === null) return { messages: [], thinking }
 	if (!Array.isArray(input)) throw relayErrors.badRequest('input: expected text or a list of input items')
 	const messages: Json[] = []
+	/** Thinking blocks waiting for the assistant output that followed them. */
+	let pending: ThinkingBlock[] | undefined
+	const newTurn = (turn: Json): Json => {
+		messages.push(turn)
+		if (pending) thinking.set(turn, pending)
+		pending = undefined
+		return turn
+	}
 	const assistantTurn = (): Json => {
 		const last = messages.at(-1)
-		if (last?.role === 'assistant') return last
-		const turn: Json = { role: 'assistant', content: null }
-		messages.push(turn)
-		return turn
+		if (last?.role === 'assistant' && !pending) return last
+		return newTurn({ role: 'assistant', content: null })
 	}
 	input.forEach((item, index) => {
 		if (!isObject(item)) throw relayErrors.badRequest(`input.${index}: expected an input item`)
@@ -117,12 +140,19 @@ function chatMessages(input: unknown): Json[] {
 				if (role === 'assistant') {
 					const turn = assistantTurn()
 					// Text after a tool call starts a new turn; text before one stays with it.
-					if (turn.tool_calls) messages.push({ role: 'assistant', content })
+					if (turn.tool_calls) newTurn({ role: 'assistant', content })
 					// Another message item is a whole message (Codex's commentary, then its answer): a line apart.
 					else turn.content = [text(turn.content), text(content)].filter(Boolean).join(BLOCKS)
 				} else {
+					// Reasoning no assistant output followed has no turn to go with.
+					pending = undefined
 					messages.push({ role, content })
 				}
+				break
+			}
+			case 'reasoning': {
+				const blocks = thinkingOfReasoningItem(item)
+				if (blocks) pending = [...(pending ?? []), ...blocks]
 				break
 			}
 			case 'function_call':
@@ -134,12 +164,13 @@ function chatMessages(input: unknown): Json[] {
 			}
 			case 'function_call_output':
 			case 'custom_tool_call_output':
+				pending = undefined
 				messages.push({ role: 'tool', tool_call_id: text(item.call_id), content: chatContent(item.output, true, BLOCKS) })
 				break
-			// reasoning, hosted tools' calls and their outputs, item references: nothing a chat upstream can take.
+			// hosted tools' calls and their outputs, item references: nothing a chat upstream can take.
 		}
 	})
-	return messages
+	return { messages, thinking }
 }
 
 /** Function tools → chat's tools; every other tool is one the chat upstream cannot run, and is left out. */
@@ -191,9 +222,14 @@ function checkRequest(request: Json) {
  * and route by (the request goes to a channel that speaks the API), so an input left empty is fine.
  */
 export function chatBodyFromResponses(request: unknown, nativeOnly: boolean): Json {
+	return chatRequestFromResponses(request, nativeOnly).body
+}
+
+/** The canonical chat body of a Responses request with its extras: the thinking blocks of the reasoning items Ferry made. */
+export function chatRequestFromResponses(request: unknown, nativeOnly: boolean): ConvertedBody {
 	if (!isObject(request)) throw relayErrors.badRequest('the request body must be a JSON object')
 	checkRequest(request)
-	const messages = chatMessages(request.input)
+	const { messages, thinking } = chatMessages(request.input)
 	if (typeof request.instructions === 'string' && request.instructions) messages.unshift({ role: 'system', content: request.instructions })
 	if (messages.length === 0) {
 		if (!nativeOnly) throw relayErrors.badRequest('input: the request has no input')
@@ -217,5 +253,6 @@ export function chatBodyFromResponses(request: unknown, nativeOnly: boolean): Js
 		user: typeof request.user === 'string' ? request.user : undefined,
 	}
 	for (const [field, value] of Object.entries(optional)) if (value !== undefined && value !== null) body[field] = value
-	return body
+	const extras = thinking.size > 0 ? messages.map((message): MessageExtras | null => (thinking.has(message) ? { thinking: thinking.get(message) } : null)) : undefined
+	return { body, extras: requestExtras({ messages: extras }) }
 }

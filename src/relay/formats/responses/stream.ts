@@ -11,7 +11,8 @@
  */
 import type { AnswerEvent, Json, StreamEncoder, WireFormat } from '../events'
 import { isObject } from '../json'
-import { endOf, functionCallItem, itemId, messageItem, outputText, reasoningItem, responseObject, type ResponseIdentity, wantsSummary } from './answer'
+import { THINKING_BLOCKS_FIELD, type ThinkingBlock } from '../claude/thinking'
+import { encryptedFor, endOf, functionCallItem, itemId, messageItem, outputText, reasoningItem, responseObject, type ResponseIdentity, wantsSummary } from './answer'
 import { responsesUsageFromChat } from './usage'
 
 const sse = (data: Json) => `event: ${data.type}\ndata: ${JSON.stringify(data)}\n\n`
@@ -44,7 +45,7 @@ export function responsesStreamEncoder(wire: WireFormat, identity: ResponseIdent
 }
 
 type OpenItem =
-	| { kind: 'reasoning' | 'message'; id: string; index: number; text: string }
+	| { kind: 'reasoning' | 'message'; id: string; index: number; text: string; blocks: ThinkingBlock[]; unsigned: string }
 	| { kind: 'call'; id: string; index: number; callId: string; name: string; arguments: string }
 
 function eventsFromChat(identity: ResponseIdentity): StreamEncoder {
@@ -73,15 +74,17 @@ function eventsFromChat(identity: ResponseIdentity): StreamEncoder {
 		const item = text
 		text = undefined
 		const { text: whole } = item
+		// Claude's blocks closed by their signatures; another upstream's reasoning is one unsigned block.
+		const encrypted = item.kind === 'reasoning' ? encryptedFor(identity, [...item.blocks, ...(item.unsigned ? [{ type: 'thinking' as const, thinking: item.unsigned, signature: '' }] : [])]) : undefined
 		if (item.kind === 'reasoning' && summary) {
-			const done = reasoningItem(item.id, whole, 'completed', true)
+			const done = reasoningItem(item.id, whole, 'completed', true, encrypted)
 			output[item.index] = done
 			return emit('response.reasoning_summary_text.done', { ...at(item), summary_index: 0, text: whole })
 				+ emit('response.reasoning_summary_part.done', { ...at(item), summary_index: 0, part: { type: 'summary_text', text: whole } })
 				+ emit('response.output_item.done', { output_index: item.index, item: done })
 		}
 		if (item.kind === 'reasoning') {
-			const done = reasoningItem(item.id, whole, 'completed')
+			const done = reasoningItem(item.id, whole, 'completed', false, encrypted)
 			output[item.index] = done
 			return emit('response.reasoning_text.done', { ...at(item), content_index: 0, text: whole })
 				+ emit('response.content_part.done', { ...at(item), content_index: 0, part: { type: 'reasoning_text', text: whole } })
@@ -105,12 +108,12 @@ function eventsFromChat(identity: ResponseIdentity): StreamEncoder {
 		return written
 	}
 
-	/** Text of one kind: continues the open item of that kind, or closes what is open and opens one. */
-	const onText = (kind: 'reasoning' | 'message', delta: string) => {
+	/** Opens an item of the kind unless one is open: what is open is closed first. */
+	const open = (kind: 'reasoning' | 'message') => {
 		let written = ''
 		if (text?.kind !== kind) {
 			written += closeText() + closeCalls()
-			text = { kind, id: itemId(kind === 'reasoning' ? 'rs' : 'msg'), index: output.length, text: '' }
+			text = { kind, id: itemId(kind === 'reasoning' ? 'rs' : 'msg'), index: output.length, text: '', blocks: [], unsigned: '' }
 			output.push({})
 			if (kind === 'reasoning' && summary) {
 				written += emit('response.output_item.added', { output_index: text.index, item: reasoningItem(text.id, '', 'in_progress', true) })
@@ -123,11 +126,33 @@ function eventsFromChat(identity: ResponseIdentity): StreamEncoder {
 					+ emit('response.content_part.added', { ...at(text), content_index: 0, part: outputText('') })
 			}
 		}
+		return written
+	}
+
+	/** Text of one kind: continues the open item of that kind, or closes what is open and opens one. */
+	const onText = (kind: 'reasoning' | 'message', delta: string) => {
+		const written = open(kind)
+		if (!text) return written
 		text.text += delta
+		if (kind === 'reasoning') text.unsigned += delta
 		if (kind === 'reasoning' && summary) return written + emit('response.reasoning_summary_text.delta', { ...at(text), summary_index: 0, delta })
 		return written + (kind === 'reasoning'
 			? emit('response.reasoning_text.delta', { ...at(text), content_index: 0, delta })
 			: emit('response.output_text.delta', { ...at(text), content_index: 0, delta, logprobs: [] }))
+	}
+
+	/** Claude's thinking block ends (`claude_thinking`: its signature, or a whole redacted block): kept for `encrypted_content`. */
+	const onThinkingBlock = (block: Json) => {
+		if (!identity.encryptedReasoning) return ''
+		const written = open('reasoning')
+		if (!text) return written
+		if (typeof block.signature === 'string') {
+			text.blocks.push({ type: 'thinking', thinking: text.unsigned, signature: block.signature })
+			text.unsigned = ''
+		} else if (block.type === 'redacted_thinking' && typeof block.data === 'string') {
+			text.blocks.push({ type: 'redacted_thinking', data: block.data })
+		}
+		return written
 	}
 
 	const onCall = (delta: Json) => {
@@ -180,6 +205,7 @@ function eventsFromChat(identity: ResponseIdentity): StreamEncoder {
 					for (const choice of Array.isArray(chunk.choices) ? chunk.choices : []) {
 						const delta: Json = isObject(choice.delta) ? choice.delta : {}
 						if (typeof delta.reasoning_content === 'string' && delta.reasoning_content) written += onText('reasoning', delta.reasoning_content)
+						if (isObject(delta[THINKING_BLOCKS_FIELD])) written += onThinkingBlock(delta[THINKING_BLOCKS_FIELD])
 						if (typeof delta.content === 'string' && delta.content) written += onText('message', delta.content)
 						if (Array.isArray(delta.tool_calls)) for (const call of delta.tool_calls) if (isObject(call)) written += onCall(call)
 						if (choice.finish_reason) finishReason = choice.finish_reason

@@ -12,8 +12,8 @@
  * comes on top of the budget. none and minimal ask for no thinking, and so does a forced tool on a
  * budget model (which refuses one while thinking). Claude also refuses thinking while the last
  * assistant turn called tools without its thinking blocks (a tool loop is one turn, whose thinking
- * must come back): clients that do not send them back (the Responses bridge leaves reasoning items
- * out) think again once the loop ends; request.ts decides that from the turns it builds.
+ * must come back): clients that do not send them back (a Responses client that did not ask for
+ * `reasoning.encrypted_content`, formats/responses/reasoning-items.ts) think again once the loop ends; request.ts decides that from the turns it builds.
  */
 import { isObject } from '../../formats/json'
 import { clientTokenLimit, reasoningEffortOf, type ReasoningEffort, THINKING_BUDGETS } from '../shared/reasoning-effort'

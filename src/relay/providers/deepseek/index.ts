@@ -41,4 +41,6 @@ export const deepseek: ProviderAdaptor = {
 	converted: { chat },
 	// In thinking mode DeepSeek refuses a tool-call turn sent back without its `reasoning_content`.
 	reasoningContent: true,
+	// DeepSeek's own switch (its thinking-mode guide): on for a budget or adaptive thinking, off for disabled.
+	thinkingFields: (thinking) => ({ thinking: { type: thinking.type === 'disabled' ? 'disabled' : 'enabled' } }),
 }

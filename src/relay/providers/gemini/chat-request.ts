@@ -189,8 +189,8 @@ function generationConfigOf(body: Body, extras: RequestExtras): GeminiGeneration
 		config.responseMimeType = 'application/json'
 		if (format.type === 'json_schema' && isObject(format.json_schema) && isObject(format.json_schema.schema)) config.responseJsonSchema = format.json_schema.schema
 	}
-	// `reasoning_effort` (thinking-config.ts).
-	assign('thinkingConfig', geminiThinkingConfig(body))
+	// A Claude client's `thinking`, else `reasoning_effort` (thinking-config.ts).
+	assign('thinkingConfig', geminiThinkingConfig(body, extras.thinking))
 	return Object.keys(config).length > 0 ? config : undefined
 }
 

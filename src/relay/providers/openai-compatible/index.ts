@@ -25,7 +25,7 @@ export const OPENAI_PATHS: Record<RelayEndpoint, string> = {
 /** What an OpenAI-format upstream serves unless it says otherwise: rerank is not OpenAI's own API. */
 const DEFAULT_ENDPOINTS: readonly RelayEndpoint[] = ['chat', 'completions', 'embeddings']
 
-interface OpenAICompatibleOptions extends Pick<ProviderAdaptor, 'type' | 'name' | 'defaultBaseUrl' | 'keyFormat' | 'defaultModels' | 'readBalance' | 'reasoningContent'> {
+interface OpenAICompatibleOptions extends Pick<ProviderAdaptor, 'type' | 'name' | 'defaultBaseUrl' | 'keyFormat' | 'defaultModels' | 'readBalance' | 'reasoningContent' | 'thinkingFields'> {
 	/** The endpoints served; by default those `paths` names, or chat, completions and embeddings. */
 	endpoints?: readonly RelayEndpoint[]
 	/** Each endpoint's path under the base URL; OpenAI's `/v1` paths by default. */
@@ -69,6 +69,7 @@ export function openAICompatible(options: OpenAICompatibleOptions): ProviderAdap
 		...(Object.keys(sockets).length > 0 ? { sockets } : {}),
 		...(options.videos ? { videos: options.videos } : {}),
 		...(options.reasoningContent ? { reasoningContent: options.reasoningContent } : {}),
+		...(options.thinkingFields ? { thinkingFields: options.thinkingFields } : {}),
 		openai: {
 			endpoints,
 			buildRequest(channel, endpoint, body, text) {

@@ -3,6 +3,7 @@ import { openaiType } from './capabilities'
 import { bearer, openAICompatible } from '../openai-compatible'
 import { openAIVideos } from '../openai-compatible/videos'
 import { readOpenAIBilling } from './balance'
+import { openAIReasoningEffort } from './reasoning-effort'
 
 const headers = (channel: UpstreamChannel) => ({
 	...bearer(channel),
@@ -15,6 +16,7 @@ export const openai = openAICompatible({
 	endpoints: ['chat', 'completions', 'embeddings', 'rerank', ...MEDIA_ENDPOINTS],
 	headers,
 	readBalance: readOpenAIBilling,
+	thinkingFields: openAIReasoningEffort,
 	responses: { url: (channel) => `${channel.baseUrl}/v1/responses` },
 	realtime: (channel, model) => `${channel.baseUrl}/v1/realtime?model=${encodeURIComponent(model)}`,
 	videos: openAIVideos({ base: (channel) => `${channel.baseUrl}/v1/videos`, headers }),

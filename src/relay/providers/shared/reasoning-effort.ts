@@ -34,3 +34,27 @@ export function clientTokenLimit(body: Record<string, unknown>): number | undefi
 	const limit = body.max_completion_tokens ?? body.max_tokens
 	return typeof limit === 'number' && limit > 0 ? limit : undefined
 }
+
+/**
+ * A Claude client's `thinking` setting (Claude Code's `{type: 'enabled', budget_tokens}`, or
+ * `adaptive`, or `disabled`), read from the request's extras for upstreams that think otherwise.
+ */
+export type ClaudeThinking = { type: 'enabled'; budget: number } | { type: 'adaptive' } | { type: 'disabled' }
+
+export function claudeThinkingOf(thinking: unknown): ClaudeThinking | undefined {
+	if (typeof thinking !== 'object' || thinking === null) return undefined
+	const { type, budget_tokens: budget } = thinking as Record<string, unknown>
+	if (type === 'enabled') return typeof budget === 'number' && budget > 0 ? { type, budget } : undefined
+	return type === 'adaptive' || type === 'disabled' ? { type } : undefined
+}
+
+/**
+ * The effort level of a thinking budget, THINKING_BUDGETS read backwards: the least level whose
+ * budget covers it. Claude Code's budgets: 4000 ("think") is medium, 10000 ("think hard") high,
+ * 31999 ("ultrathink") xhigh; Claude's least budget, 1024, is low.
+ */
+export function effortOfBudget(budget: number): ReasoningEffort {
+	if (budget <= 0) return 'none'
+	const levels = REASONING_EFFORTS.filter((effort) => THINKING_BUDGETS[effort] > 0)
+	return levels.find((effort) => budget <= THINKING_BUDGETS[effort]) ?? 'xhigh'
+}

@@ -19,6 +19,7 @@ export function LoginSection() {
 				<OptionToggle name="WeChatAuthEnabled" label="允许通过微信登录和注册" />
 				<OptionToggle name="TelegramOAuthEnabled" label="允许通过 Telegram 登录和注册" />
 				<OptionToggle name="RegisterEnabled" label="允许新用户注册" />
+				<OptionToggle name="RegisterInvitationRequired" label="注册需要邀请码（含第三方账户注册）" />
 				<OptionToggle name="TurnstileCheckEnabled" label="启用 Turnstile 用户校验" />
 			</SwitchRow>
 		</SectionCard>

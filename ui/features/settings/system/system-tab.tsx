@@ -4,6 +4,7 @@ import { GitHubSection } from '@ui/features/settings/system/github-section'
 import { LinuxDoSection } from '@ui/features/settings/system/linuxdo-section'
 import { LoginSection } from '@ui/features/settings/system/login-section'
 import { PaymentSection } from '@ui/features/settings/system/payment-section'
+import { RegisterLimitSection } from '@ui/features/settings/system/register-limit-section'
 import { PrivateUpstreamSection } from '@ui/features/settings/system/private-upstream-section'
 import { ServerSection } from '@ui/features/settings/system/server-section'
 import { SmtpSection } from '@ui/features/settings/system/smtp-section'
@@ -18,6 +19,7 @@ const SECTIONS: readonly NavSection[] = [
 	{ id: 'worker', title: '代理设置' },
 	{ id: 'payment', title: '支付设置' },
 	{ id: 'login', title: '配置登录注册' },
+	{ id: 'register-limit', title: '注册频率限制' },
 	{ id: 'email-domain', title: '配置邮箱域名白名单' },
 	{ id: 'smtp', title: '配置 SMTP' },
 	{ id: 'github', title: '配置 GitHub OAuth App' },
@@ -38,6 +40,7 @@ export function SystemTab() {
 				<WorkerSection />
 				<PaymentSection />
 				<LoginSection />
+				<RegisterLimitSection />
 				<EmailDomainSection />
 				<SmtpSection />
 				<GitHubSection />

@@ -1,0 +1,1 @@
+ALTER TABLE "users" ADD COLUMN "pending_inviter_reward" bigint DEFAULT 0 NOT NULL;

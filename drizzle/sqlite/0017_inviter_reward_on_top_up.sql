@@ -1,0 +1,1 @@
+ALTER TABLE `users` ADD `pending_inviter_reward` integer DEFAULT 0 NOT NULL;
