@@ -18,6 +18,7 @@ import migration14 from './0014_top_up_quota.sql' with { type: 'text' }
 import migration15 from './0015_plan_order_terms.sql' with { type: 'text' }
 import migration16 from './0016_channel_health_checks.sql' with { type: 'text' }
 import migration17 from './0017_inviter_reward_on_top_up.sql' with { type: 'text' }
+import migration18 from './0018_token_windows.sql' with { type: 'text' }
 
 export default {
 	journal,
@@ -40,5 +41,6 @@ export default {
 		'0015_plan_order_terms': migration15,
 		'0016_channel_health_checks': migration16,
 		'0017_inviter_reward_on_top_up': migration17,
+		'0018_token_windows': migration18,
 	} as Record<string, string>,
 }

@@ -6,7 +6,9 @@
  * purchases as negative ones). For every token: used_quota = Σ settled charges made with it.
  * For every period of a subscription's window: quota = used + held + remain, none below zero, and
  * held = Σ pending holds taken from it; for every window of a subscription, the used of its periods
- * adds up to Σ settled charges the subscription paid (each call charges every window alike).
+ * adds up to Σ settled charges the subscription paid (each call charges every window alike). For
+ * every period of a token's spend window: quota = used + held + remain, none below zero, and
+ * held = Σ pending holds taken from it.
  *
  * Settled charges are the settled holds still in `quota_holds` plus the totals of those rolled up
  * into `quota_hold_totals` (roll-up.ts). Every figure is read in one transaction, one snapshot of
@@ -28,6 +30,8 @@ type LedgerDifference =
 	| { kind: 'period_balance'; periodId: number; subscriptionId: number; quota: number; used: number; held: number; remain: number }
 	| { kind: 'period_held'; periodId: number; subscriptionId: number; held: number; pending: number }
 	| { kind: 'window_used'; subscriptionId: number; windowIndex: number; used: number; settled: number }
+	| { kind: 'token_period_balance'; periodId: number; tokenId: number; quota: number; used: number; held: number; remain: number }
+	| { kind: 'token_period_held'; periodId: number; tokenId: number; held: number; pending: number }
 
 const asNumber = (value: unknown) => Number(value ?? 0)
 
@@ -35,7 +39,7 @@ const SNAPSHOT = 'SET TRANSACTION ISOLATION LEVEL REPEATABLE READ'
 
 export async function auditLedger(store: Store): Promise<LedgerDifference[]> {
 	const read = await store.transaction(function* (tx, tables) {
-		const { users, tokens, quotaHolds, quotaHoldTotals, logs, subscriptions, subscriptionPeriods } = tables
+		const { users, tokens, quotaHolds, quotaHoldTotals, logs, subscriptions, subscriptionPeriods, tokenPeriods } = tables
 		// The first statement of the transaction: every read below sees one snapshot.
 		if (store.dialect === 'pg') yield* execute(SNAPSHOT)
 		const planHold = sql<number>`case when ${quotaHolds.subscriptionId} > 0 then 1 else 0 end`
@@ -58,6 +62,9 @@ export async function auditLedger(store: Store): Promise<LedgerDifference[]> {
 			pendingPlanHolds: yield* rows(tx.select({ amount: quotaHolds.amount, periods: quotaHolds.periods }).from(quotaHolds)
 				.where(and(eq(quotaHolds.state, HOLD_STATE.pending), gt(quotaHolds.subscriptionId, 0)))),
 			periodRows: yield* rows(tx.select().from(subscriptionPeriods)),
+			pendingWindowHolds: yield* rows(tx.select({ amount: quotaHolds.amount, periods: quotaHolds.tokenPeriods }).from(quotaHolds)
+				.where(and(eq(quotaHolds.state, HOLD_STATE.pending), ne(quotaHolds.tokenPeriods, '')))),
+			tokenPeriodRows: yield* rows(tx.select().from(tokenPeriods)),
 		}
 	})
 	const { userRows, holdSums, rolledUp, creditSums, tokenRows, tokenSettled, tokenRolledUp } = read
@@ -94,7 +101,25 @@ export async function auditLedger(store: Store): Promise<LedgerDifference[]> {
 		const charged = tokenCharges.get(token.id) ?? 0
 		if (token.usedQuota !== charged) differences.push({ kind: 'token_used_quota', tokenId: token.id, usedQuota: token.usedQuota, settled: charged })
 	}
-	differences.push(...auditWindows(read))
+	differences.push(...auditWindows(read), ...auditTokenWindows(read))
+	return differences
+}
+
+/** Every period of a token's spend window balances and holds what its pending holds took. */
+function auditTokenWindows({ pendingWindowHolds, tokenPeriodRows }: {
+	pendingWindowHolds: { amount: number; periods: string }[]
+	tokenPeriodRows: { id: number; tokenId: number; quota: number; used: number; held: number; remain: number }[]
+}): LedgerDifference[] {
+	const differences: LedgerDifference[] = []
+	const heldByPeriod = new Map<number, number>()
+	for (const hold of pendingWindowHolds) {
+		for (const id of periodIds(hold.periods)) heldByPeriod.set(id, (heldByPeriod.get(id) ?? 0) + Number(hold.amount))
+	}
+	for (const { id, tokenId, quota, used, held, remain } of tokenPeriodRows) {
+		if (quota !== used + held + remain || used < 0 || held < 0 || remain < 0) differences.push({ kind: 'token_period_balance', periodId: id, tokenId, quota, used, held, remain })
+		const pendingHere = heldByPeriod.get(id) ?? 0
+		if (held !== pendingHere) differences.push({ kind: 'token_period_held', periodId: id, tokenId, held, pending: pendingHere })
+	}
 	return differences
 }
 

@@ -5,9 +5,10 @@
  *
  * A hold is taken from its funding sources in order: the caller's subscriptions that cover the
  * model (plan-holds.ts: the hold must fit every one of a subscription's windows), then the wallet.
- * A limited token's remaining quota is a limit on whatever pays, checked as for the wallet. The
- * hold row records the source (`subscription_id`, 0 for the wallet, and the window `periods`), so
- * settle and void give back to where the hold came from.
+ * A limited token's remaining quota is a limit on whatever pays, checked as for the wallet, and so
+ * are a token's spend windows (token-windows.ts). The hold row records the source
+ * (`subscription_id`, 0 for the wallet, and the window `periods`) and the token's window periods
+ * (`token_periods`), so settle and void give back to where the hold came from.
  */
 import { LOG_TYPE } from '@shared/log'
 import { execute, query, type Work } from '@/db'
@@ -15,7 +16,8 @@ import { storableFields } from '@/db/stored-text'
 import type { Executor } from './batcher'
 import type { WalletSettlement } from './wallet-batch'
 import { nowSeconds } from '@/lib/clock'
-import { releasePlanHold, settlePlanHold, takeFromPlan, takeMoreFromPlan, type PlanSource } from './plan-holds'
+import { releasePlanHold, settlePlanHold, takeFromPlan, takeMoreFromPlan, type PlanSource, type PlanWindow } from './plan-holds'
+import { exhaustedWindow, TokenWindowExhaustedError, tokenPeriods } from './token-windows'
 
 export const HOLD_STATE = { pending: 'pending', settled: 'settled', voided: 'voided' } as const
 /** A request still running after this long has lost its hold to the reconciler. */
@@ -39,6 +41,8 @@ interface Reservation {
 	node: string
 	/** The caller's subscriptions covering the call's model, in the order they are tried before the wallet. */
 	sources?: readonly PlanSource[]
+	/** The token's spend windows: the hold must fit each, whatever pays. */
+	tokenWindows?: readonly PlanWindow[]
 }
 
 /*
@@ -51,12 +55,12 @@ const TAKE_TOKEN = 'UPDATE tokens SET remain_quota = remain_quota - $1 WHERE id 
 const GIVE_USER = 'UPDATE users SET quota = quota + $1 WHERE id = $2'
 const GIVE_TOKEN = 'UPDATE tokens SET remain_quota = remain_quota + $1 WHERE id = $2'
 export const INSERT_HOLD = 'INSERT INTO quota_holds (request_id, user_id, token_id, token_limited, amount, node, deadline) VALUES ($1, $2, $3, $4, $5, $6, $7)'
-const INSERT_PLAN_HOLD = `INSERT INTO quota_holds (request_id, user_id, token_id, token_limited, amount, node, deadline, subscription_id, periods)
-	VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`
-const CLOSE_HOLD = 'UPDATE quota_holds SET state = $2, reason = $3, closed_at = $4 WHERE request_id = $1 AND state = \'pending\' RETURNING user_id, token_id, token_limited, amount, subscription_id, periods'
+const INSERT_SOURCED_HOLD = `INSERT INTO quota_holds (request_id, user_id, token_id, token_limited, amount, node, deadline, subscription_id, periods, token_periods)
+	VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`
+const CLOSE_HOLD = 'UPDATE quota_holds SET state = $2, reason = $3, closed_at = $4 WHERE request_id = $1 AND state = \'pending\' RETURNING user_id, token_id, token_limited, amount, subscription_id, periods, token_periods'
 /** Settles with the charge capped at the hold; a cost above it is taken and recorded afterwards. */
 const SETTLE_HOLD = `UPDATE quota_holds SET state = 'settled', closed_at = $2, charged = CASE WHEN amount >= $3 THEN $3 ELSE amount END
-	WHERE request_id = $1 AND state = 'pending' RETURNING user_id, token_id, token_limited, amount, subscription_id, periods`
+	WHERE request_id = $1 AND state = 'pending' RETURNING user_id, token_id, token_limited, amount, subscription_id, periods, token_periods`
 const READ_USER_QUOTA = 'SELECT quota FROM users WHERE id = $1'
 const READ_TOKEN_REMAIN = 'SELECT remain_quota FROM tokens WHERE id = $1'
 const RECORD_CHARGE = 'UPDATE quota_holds SET charged = $1 WHERE request_id = $2'
@@ -73,48 +77,65 @@ const INSERT_CONSUME_LOG = `INSERT INTO logs (user_id, type, quota, token_id, ch
 	prompt_tokens, completion_tokens, use_time, is_stream, channel_name, ip, content, other, cost, subscription_id)
 	VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)`
 
-type ClosedHold = { user_id: number; token_id: number; token_limited: boolean | number; amount: number; subscription_id: number; periods: string }
+type ClosedHold = { user_id: number; token_id: number; token_limited: boolean | number; amount: number; subscription_id: number; periods: string; token_periods: string | null }
 
 /**
  * Takes the hold from the first subscription among `sources` with room in every window, else
  * from the user's wallet, and, for a limited token, from the token. Answers the subscription that
  * pays (0: the wallet). Never throws half-way: a source that cannot cover the hold gives back what
  * it took in the same unit of work, so the batching executor can run many reservations in one
- * transaction.
+ * transaction. Throws `InsufficientQuotaError`, or `TokenWindowExhaustedError` when a window of
+ * the token lacks room (nothing taken either way).
  */
 export async function reserve(ledger: Executor, reservation: Reservation): Promise<number> {
 	const { requestId, userId, tokenId, tokenLimited, amount, node, sources } = reservation
 	if (!Number.isSafeInteger(amount) || amount <= 0) throw new Error('a hold must be a positive whole number of quota')
 	const limited = tokenId > 0 && tokenLimited
+	const windows = tokenId > 0 && reservation.tokenWindows?.length ? reservation.tokenWindows : undefined
+	// A token with spend windows is held the guarded way below: its periods are rows of their own.
+	const walletOnly = !sources?.length && !windows
 	// A busy wallet's calls are held from this node's allowance of it, in memory (allowances.ts).
-	if (ledger.allowances && !sources?.length && !limited && await ledger.allowances.reserve({ requestId, userId, tokenId, amount })) return 0
+	if (ledger.allowances && walletOnly && !limited && await ledger.allowances.reserve({ requestId, userId, tokenId, amount })) return 0
 	// The wallet's holds of calls in flight are taken together where the executor can (Postgres):
 	// what the batch did not take is taken below, one transaction for this hold alone.
-	if (ledger.walletHolds && !sources?.length) {
+	if (ledger.walletHolds && walletOnly) {
 		const deadline = nowSeconds() + HOLD_LIFETIME_SECONDS
 		if (await ledger.walletHolds.reserve({ requestId, userId, tokenId, limited, amount, node, deadline })) return 0
 	}
 	const outcome = await ledger.transaction(function* () {
 		const now = nowSeconds()
+		let windowPeriods = ''
+		if (windows) {
+			const taken = yield* tokenPeriods.take(tokenId, windows, userId, amount, now)
+			if (taken === undefined) return yield* exhaustedWindow(tokenId, windows, amount, now)
+			windowPeriods = taken
+		}
+		/** A refusal after the token's windows took the hold gives it back to them. */
+		function* refuse(owner: 'user' | 'token') {
+			if (windowPeriods) yield* tokenPeriods.release(windowPeriods, amount)
+			return owner
+		}
 		for (const source of sources ?? []) {
 			const periods = yield* takeFromPlan(source, userId, amount, now)
 			if (periods === undefined) continue
 			if (limited && (yield* execute(TAKE_TOKEN, [amount, tokenId])) === 0) {
 				yield* releasePlanHold(periods, amount)
-				return 'token' as const
+				return yield* refuse('token')
 			}
-			yield* execute(INSERT_PLAN_HOLD, [requestId, userId, tokenId, limited, amount, node, now + HOLD_LIFETIME_SECONDS, source.subscriptionId, periods])
+			yield* execute(INSERT_SOURCED_HOLD, [requestId, userId, tokenId, limited, amount, node, now + HOLD_LIFETIME_SECONDS, source.subscriptionId, periods, windowPeriods])
 			return source.subscriptionId
 		}
-		if ((yield* execute(TAKE_USER, [amount, userId])) === 0) return 'user' as const
+		if ((yield* execute(TAKE_USER, [amount, userId])) === 0) return yield* refuse('user')
 		if (limited && (yield* execute(TAKE_TOKEN, [amount, tokenId])) === 0) {
 			yield* execute(GIVE_USER, [amount, userId])
-			return 'token' as const
+			return yield* refuse('token')
 		}
-		yield* execute(INSERT_HOLD, [requestId, userId, tokenId, limited, amount, node, now + HOLD_LIFETIME_SECONDS])
+		if (windowPeriods) yield* execute(INSERT_SOURCED_HOLD, [requestId, userId, tokenId, limited, amount, node, now + HOLD_LIFETIME_SECONDS, 0, '', windowPeriods])
+		else yield* execute(INSERT_HOLD, [requestId, userId, tokenId, limited, amount, node, now + HOLD_LIFETIME_SECONDS])
 		return 0
 	})
 	if (typeof outcome === 'string') throw new InsufficientQuotaError(outcome)
+	if (typeof outcome === 'object') throw new TokenWindowExhaustedError(outcome)
 	return outcome
 }
 
@@ -188,20 +209,25 @@ export function* settleWork(settlement: Settlement, dialect: Executor['dialect']
 	const tokenLimited = Boolean(hold.token_limited)
 	const held = Number(hold.amount)
 	const subscriptionId = Number(hold.subscription_id ?? 0)
+	const windowPeriods = hold.token_periods ?? ''
 	let charged = Math.max(0, actual)
 	if (charged > held) {
-		// Take what the source (and a limited token) can still give, never going below zero.
+		// Take what the source (and a limited token, and the token's windows) can still give, never going below zero.
 		let extra = charged - held
 		if (tokenLimited) {
 			const [token] = yield* query<{ remain_quota: number }>(READ_TOKEN_REMAIN, [tokenId])
 			extra = Math.min(extra, Math.max(0, Number(token?.remain_quota ?? 0)))
 		}
-		extra = subscriptionId ? yield* takeMoreFromPlan(hold.periods, extra) : yield* takeMoreFromWallet(userId, extra)
+		if (windowPeriods) extra = yield* tokenPeriods.takeMore(windowPeriods, extra)
+		const wanted = extra
+		extra = extra <= 0 ? 0 : subscriptionId ? yield* takeMoreFromPlan(hold.periods, extra) : yield* takeMoreFromWallet(userId, extra)
 		if (extra > 0 && tokenLimited && (yield* execute(TAKE_TOKEN, [extra, tokenId])) === 0) {
 			if (subscriptionId) yield* releasePlanHold(hold.periods, extra)
 			else yield* execute(GIVE_USER, [extra, userId])
 			extra = 0
 		}
+		// The windows give back what they took beyond what the source could pay.
+		if (windowPeriods && wanted > extra) yield* tokenPeriods.release(windowPeriods, wanted - extra)
 		charged = held + extra
 		yield* execute(RECORD_CHARGE, [charged, requestId])
 	}
@@ -209,6 +235,7 @@ export function* settleWork(settlement: Settlement, dialect: Executor['dialect']
 	// The wallet gets back what it held beyond the charge; a subscription's periods get theirs back.
 	const walletRefund = subscriptionId ? 0 : refund
 	if (subscriptionId) yield* settlePlanHold(hold.periods, Math.max(held, charged), charged)
+	if (windowPeriods) yield* tokenPeriods.settle(windowPeriods, Math.max(held, charged), charged)
 	let balance: number | undefined
 	if (returning) {
 		const [user] = yield* query<{ quota: number }>(COUNT_USER_RETURNING, [charged, userId, walletRefund])
@@ -266,6 +293,7 @@ export function* voidHoldWork(requestId: string, reason: string) {
 	const subscriptionId = Number(hold.subscription_id ?? 0)
 	if (subscriptionId) yield* releasePlanHold(hold.periods, Number(hold.amount))
 	else yield* execute(GIVE_USER, [Number(hold.amount), Number(hold.user_id)])
+	if (hold.token_periods) yield* tokenPeriods.release(hold.token_periods, Number(hold.amount))
 	if (hold.token_limited) yield* execute(GIVE_TOKEN, [Number(hold.amount), Number(hold.token_id)])
 	return { userId: Number(hold.user_id), tokenId: Number(hold.token_id), amount: Number(hold.amount), subscriptionId }
 }

@@ -96,7 +96,7 @@ const SETTLE_MANY = `WITH input AS (
 	UPDATE quota_holds SET state = 'settled', closed_at = $2, charged = input.actual
 	FROM input
 	WHERE input.allowance_id IS NULL AND quota_holds.request_id = input.request_id AND quota_holds.state = 'pending'
-		AND quota_holds.subscription_id = 0 AND quota_holds.amount >= input.actual
+		AND quota_holds.subscription_id = 0 AND quota_holds.token_periods = '' AND quota_holds.amount >= input.actual
 	RETURNING quota_holds.request_id, quota_holds.user_id, quota_holds.token_id, quota_holds.token_limited, quota_holds.amount, input.actual, input.channel_id
 ), spent AS (
 	UPDATE quota_holds SET amount = quota_holds.amount - wanted.total, deadline = $4

@@ -88,6 +88,8 @@ export const tokens = pgTable('tokens', {
 	rpdLimit: bigint('rpd_limit', { mode: 'number' }).notNull().default(0),
 	/** Calls of this token in flight at once; 0: no limit. */
 	concurrencyLimit: bigint('concurrency_limit', { mode: 'number' }).notNull().default(0),
+	/** Spend limits over rolling windows (billing/token-windows.ts), JSON `[{seconds, quota}]`; `[]`: none. */
+	quotaWindows: text('quota_windows').notNull().default('[]'),
 	/** Whether the token's calls use the response cache (when it is on); false opts out. */
 	responseCacheEnabled: boolean('response_cache_enabled').notNull().default(true),
 	deletedAt: bigint('deleted_at', { mode: 'number' }),
@@ -397,6 +399,8 @@ export const quotaHolds = pgTable('quota_holds', {
 	subscriptionId: bigint('subscription_id', { mode: 'number' }).notNull().default(0),
 	/** A subscription's hold: the ids of the window periods it took from, comma-separated (one per window). */
 	periods: text('periods').notNull().default(''),
+	/** The ids of the token's window periods the hold took from, comma-separated (one per window of the token); empty: none. */
+	tokenPeriods: text('token_periods').notNull().default(''),
 }, (table) => [
 	uniqueIndex('quota_holds_request_id_unique').on(table.requestId),
 	// Only pending holds are looked for (the reconciler); settled ones leave this small index.
@@ -486,6 +490,29 @@ export const subscriptionPeriods = pgTable('subscription_periods', {
 }, (table) => [
 	uniqueIndex('subscription_periods_sequence_unique').on(table.subscriptionId, table.windowIndex, table.sequence),
 	index('subscription_periods_subscription_ends_index').on(table.subscriptionId, table.endsAt),
+])
+
+/**
+ * One period of one spend window of an API token, kept like a subscription's periods (above): the
+ * first call after the last period ended starts the next one with the full limit, and
+ * `quota = used + held + remain` always holds. `window_index` records the window's length in
+ * seconds: a token's windows have distinct lengths, so an edit of the list keeps each one's period.
+ */
+export const tokenPeriods = pgTable('token_periods', {
+	id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+	tokenId: bigint('token_id', { mode: 'number' }).notNull(),
+	userId: bigint('user_id', { mode: 'number' }).notNull(),
+	windowIndex: bigint('window_index', { mode: 'number' }).notNull(),
+	sequence: bigint('sequence', { mode: 'number' }).notNull(),
+	quota: bigint('quota', { mode: 'number' }).notNull(),
+	used: bigint('used', { mode: 'number' }).notNull().default(0),
+	held: bigint('held', { mode: 'number' }).notNull().default(0),
+	remain: bigint('remain', { mode: 'number' }).notNull(),
+	startedAt: bigint('started_at', { mode: 'number' }).notNull(),
+	endsAt: bigint('ends_at', { mode: 'number' }).notNull(),
+}, (table) => [
+	uniqueIndex('token_periods_sequence_unique').on(table.tokenId, table.windowIndex, table.sequence),
+	index('token_periods_token_ends_index').on(table.tokenId, table.endsAt),
 ])
 
 /** Background jobs take a lease so exactly one node runs each (docs/operations/several-nodes.md). */

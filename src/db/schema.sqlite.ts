@@ -88,6 +88,8 @@ export const tokens = sqliteTable('tokens', {
 	rpdLimit: integer('rpd_limit').notNull().default(0),
 	/** Calls of this token in flight at once; 0: no limit. */
 	concurrencyLimit: integer('concurrency_limit').notNull().default(0),
+	/** Spend limits over rolling windows (billing/token-windows.ts), JSON `[{seconds, quota}]`; `[]`: none. */
+	quotaWindows: text('quota_windows').notNull().default('[]'),
 	/** Whether the token's calls use the response cache (when it is on); false opts out. */
 	responseCacheEnabled: integer('response_cache_enabled', { mode: 'boolean' }).notNull().default(true),
 	deletedAt: integer('deleted_at'),
@@ -397,6 +399,8 @@ export const quotaHolds = sqliteTable('quota_holds', {
 	subscriptionId: integer('subscription_id').notNull().default(0),
 	/** A subscription's hold: the ids of the window periods it took from, comma-separated (one per window). */
 	periods: text('periods').notNull().default(''),
+	/** The ids of the token's window periods the hold took from, comma-separated (one per window of the token); empty: none. */
+	tokenPeriods: text('token_periods').notNull().default(''),
 }, (table) => [
 	uniqueIndex('quota_holds_request_id_unique').on(table.requestId),
 	// Only pending holds are looked for (the reconciler); settled ones leave this small index.
@@ -486,6 +490,29 @@ export const subscriptionPeriods = sqliteTable('subscription_periods', {
 }, (table) => [
 	uniqueIndex('subscription_periods_sequence_unique').on(table.subscriptionId, table.windowIndex, table.sequence),
 	index('subscription_periods_subscription_ends_index').on(table.subscriptionId, table.endsAt),
+])
+
+/**
+ * One period of one spend window of an API token, kept like a subscription's periods (above): the
+ * first call after the last period ended starts the next one with the full limit, and
+ * `quota = used + held + remain` always holds. `window_index` records the window's length in
+ * seconds: a token's windows have distinct lengths, so an edit of the list keeps each one's period.
+ */
+export const tokenPeriods = sqliteTable('token_periods', {
+	id: integer('id').primaryKey({ autoIncrement: true }),
+	tokenId: integer('token_id').notNull(),
+	userId: integer('user_id').notNull(),
+	windowIndex: integer('window_index').notNull(),
+	sequence: integer('sequence').notNull(),
+	quota: integer('quota').notNull(),
+	used: integer('used').notNull().default(0),
+	held: integer('held').notNull().default(0),
+	remain: integer('remain').notNull(),
+	startedAt: integer('started_at').notNull(),
+	endsAt: integer('ends_at').notNull(),
+}, (table) => [
+	uniqueIndex('token_periods_sequence_unique').on(table.tokenId, table.windowIndex, table.sequence),
+	index('token_periods_token_ends_index').on(table.tokenId, table.endsAt),
 ])
 
 /** Background jobs take a lease so exactly one node runs each (docs/operations/several-nodes.md). */

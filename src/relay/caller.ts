@@ -35,6 +35,8 @@ export interface RelayCaller {
 		limits: CallLimits
 		/** Whether its calls may be answered from, and recorded in, the response cache (false: the token opted out). */
 		responseCache: boolean
+		/** Spend limits over rolling windows, each `{seconds, quota}` (billing/token-windows.ts); absent or empty: none. */
+		quotaWindows?: readonly { seconds: number; quota: number }[]
 	}
 	pinnedChannelId: number | undefined
 }

@@ -1,6 +1,7 @@
 import { inEnglish, type Language, type LocalizedMessage, nested, renderMessage, withValues, type ServerMessage } from '@shared/messages'
 import { RELAY_MESSAGES } from '@shared/messages/relay'
 import { MESSAGES } from '@shared/api'
+import { nowSeconds } from '@/lib/clock'
 import type { Logger } from '@/lib/logger'
 import { BODY_PROBLEM, type BodyProblem, RequestBodyError } from '@/lib/request-body'
 import type { GoogleError } from './formats/gemini/errors'
@@ -70,6 +71,17 @@ export const relayErrors = {
 	modelUnlisted: (group: string, model: string) => wordedRelayError(404, withValues(RELAY_MESSAGES.noChannel, { group, model }), 'invalid_request_error', 'model_not_found'),
 	insufficientUserQuota: () => wordedRelayError(403, RELAY_MESSAGES.insufficientUserQuota, 'insufficient_quota', 'insufficient_user_quota'),
 	insufficientTokenQuota: () => new RelayError(403, 'insufficient token quota', 'insufficient_quota', 'insufficient_token_quota'),
+	/**
+	 * A spend window of the token has no room for the call's hold: refused like a token out of
+	 * quota (403, which clients do not retry), with `Retry-After` saying when the window's period ends.
+	 */
+	tokenWindowExhausted: ({ seconds, quota, remaining, resetsAt }: { seconds: number; quota: number; remaining: number; resetsAt: number | null }) => {
+		const resets = resetsAt === null ? '' : `; it resets at ${new Date(resetsAt * 1000).toISOString()}`
+		const error = new RelayError(403, `insufficient token quota: the token's spend limit of ${quota} quota per ${seconds} seconds has ${remaining} left, less than this call may cost${resets}`,
+			'insufficient_quota', 'token_window_exhausted')
+		if (resetsAt !== null) error.retryAfterSeconds = Math.max(1, resetsAt - nowSeconds())
+		return error
+	},
 	/** Every channel that could take the call limits its prompt (max_input_tokens) below this one's. */
 	promptTooLong: (tokens: number, model: string, limit: number) =>
 		wordedRelayError(400, withValues(RELAY_MESSAGES.promptTooLong, { tokens, model, limit }), 'invalid_request_error', 'context_length_exceeded'),

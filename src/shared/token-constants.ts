@@ -15,6 +15,10 @@ export const TOKEN_NEVER_EXPIRES = -1
 export const TOKEN_DEFAULT_REMAIN_QUOTA = 500_000
 /** The most calls of one token in flight at once that a limit may allow; 0 sets none. */
 export const TOKEN_CONCURRENCY_LIMIT_MAX = 100_000
+/** A token has at most this many spend windows (`quota_windows`). */
+export const TOKEN_QUOTA_WINDOWS_MAX = 4
+/** The window lengths the editor offers (seconds); the API takes any length a plan window may have. */
+export const TOKEN_WINDOW_PRESETS = { fiveHours: 5 * 3600, day: 24 * 3600, week: 7 * 24 * 3600, month: 30 * 24 * 3600 } as const
 export const TOKEN_QUOTA_PRESETS = [500_000, 5_000_000, 25_000_000, 50_000_000, 250_000_000, 500_000_000] as const
 export const TOKEN_COUNT_PRESETS = [10, 20, 30, 100] as const
 const HOUR_SECONDS = 3600

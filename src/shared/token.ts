@@ -2,9 +2,10 @@
 import { z } from 'zod'
 import { pageQuerySchema, rowIdSchema } from './api'
 import { MAX_QUOTA, QUOTA_LIMIT_MESSAGES } from './quota-limit'
-import { TOKEN_BATCH_NAME_MAX_LENGTH, TOKEN_CONCURRENCY_LIMIT_MAX, TOKEN_CREATE_MAX_COUNT, TOKEN_DEFAULT_REMAIN_QUOTA, TOKEN_NAME_MAX_LENGTH, TOKEN_NAME_SUFFIX_LENGTH, TOKEN_NEVER_EXPIRES } from './token-constants'
+import { TOKEN_BATCH_NAME_MAX_LENGTH, TOKEN_QUOTA_WINDOWS_MAX, TOKEN_CONCURRENCY_LIMIT_MAX, TOKEN_CREATE_MAX_COUNT, TOKEN_DEFAULT_REMAIN_QUOTA, TOKEN_NAME_MAX_LENGTH, TOKEN_NAME_SUFFIX_LENGTH, TOKEN_NEVER_EXPIRES } from './token-constants'
 import { TOKEN_MESSAGES } from './messages/tokens'
 import { rpdLimit, rpmLimit, tpmLimit } from './rate-limit'
+import { planWindowSchema, subscriptionWindowSchema } from './plan'
 
 export * from './token-constants'
 
@@ -50,6 +51,13 @@ const concurrencyLimit = z.number({ error: TOKEN_MESSAGES.concurrencyLimitInvali
 	.max(TOKEN_CONCURRENCY_LIMIT_MAX, TOKEN_MESSAGES.concurrencyLimitInvalid)
 /** The token's own call limits (requests and tokens a minute, requests a day); 0 means none. */
 const rateLimits = { rpm_limit: rpmLimit, tpm_limit: tpmLimit, rpd_limit: rpdLimit }
+/**
+ * Spend limits over rolling windows, shaped like a plan's windows (`{seconds, quota}`, quota in
+ * quota units): every call's hold must fit each, whatever pays. Empty: none.
+ */
+const quotaWindows = z.array(planWindowSchema, { error: TOKEN_MESSAGES.quotaWindowCount })
+	.max(TOKEN_QUOTA_WINDOWS_MAX, TOKEN_MESSAGES.quotaWindowCount)
+	.refine((windows) => new Set(windows.map((window) => window.seconds)).size === windows.length, TOKEN_MESSAGES.quotaWindowRepeated)
 /** Empty means the owner's own group. */
 const group = z.string().trim().max(GROUP_MAX_LENGTH, TOKEN_MESSAGES.groupUnusable)
 
@@ -67,6 +75,7 @@ export const createTokenSchema = z.object({
 	tpm_limit: rateLimits.tpm_limit.optional().default(0),
 	rpd_limit: rateLimits.rpd_limit.optional().default(0),
 	response_cache_enabled: z.boolean().optional().default(true),
+	quota_windows: quotaWindows.optional().default([]),
 	count: z.number({ error: TOKEN_MESSAGES.countInvalid })
 		.int(TOKEN_MESSAGES.countInvalid)
 		.min(1, TOKEN_MESSAGES.countInvalid)
@@ -99,6 +108,7 @@ export const updateTokenSchema = z.object({
 	tpm_limit: rateLimits.tpm_limit.optional(),
 	rpd_limit: rateLimits.rpd_limit.optional(),
 	response_cache_enabled: z.boolean().optional(),
+	quota_windows: quotaWindows.optional(),
 })
 export type UpdateTokenInput = z.infer<typeof updateTokenSchema>
 
@@ -135,5 +145,7 @@ export const tokenViewSchema = z.object({
 	rpd_limit: z.number(),
 	/** Whether the token's calls use the response cache when the operator turned it on. */
 	response_cache_enabled: z.boolean(),
+	/** The spend windows with their current periods (`resets_at` null: none started; it starts at the next call). */
+	quota_windows: z.array(subscriptionWindowSchema),
 })
 export type TokenView = z.infer<typeof tokenViewSchema>

@@ -6,7 +6,8 @@ import { nowSeconds } from '@/lib/clock'
 import { createTestApp, type Caller, type TestApp } from '../helpers/app'
 import { databaseTargets } from '../helpers/database'
 import { exemptFromLedgerAudit } from '../helpers/ledger-audit'
-import { inEnglish, withValues } from '@shared/messages'
+import { inEnglish, renderMessage, withValues } from '@shared/messages'
+import { PLAN_MESSAGES } from '@shared/plan'
 
 const KEY_SHAPE = /^sk-[A-Za-z0-9]{48}$/
 
@@ -119,6 +120,39 @@ for (const target of databaseTargets()) {
 				expect(token.allow_ips).toBe('10.0.0.1\n192.168.0.0/16\n::1\n2001:db8::/32')
 				expect(token.model_limits).toBe('gpt-4o,claude-sonnet-4')
 				expect(token.model_limits_enabled).toBe(true)
+			})
+
+			test('keeps spend windows set at creation, each shown with no period begun, and replaces them on edit', async () => {
+				const windows = [{ seconds: 86_400, quota: 3_000 }, { seconds: 604_800, quota: 10_000 }]
+				const [token] = (await create(alice, { name: 'capped', quota_windows: windows })).body.data
+				expect(token.quota_windows).toEqual(windows.map((window) => ({ ...window, used: 0, held: 0, remaining: window.quota, resets_at: null })))
+				expect(JSON.parse((await storedToken(token.id)).quotaWindows)).toEqual(windows)
+				expect((await ferry.call('GET', '/api/token/', { as: alice })).body.data.items[0].quota_windows).toHaveLength(2)
+				const edited = await update(alice, { id: token.id, quota_windows: [{ seconds: 18_000, quota: 500 }] })
+				expect(edited.body.data.quota_windows).toEqual([{ seconds: 18_000, quota: 500, used: 0, held: 0, remaining: 500, resets_at: null }])
+				expect((await update(alice, { id: token.id, name: 'renamed' })).body.data.quota_windows).toHaveLength(1)
+				expect((await createOne(alice)).quota_windows).toEqual([])
+			})
+
+			test.each([
+				[[{ seconds: 59, quota: 1 }], PLAN_MESSAGES.windowSeconds],
+				[[{ seconds: 367 * 86_400, quota: 1 }], PLAN_MESSAGES.windowSeconds],
+				[[{ seconds: 86_400, quota: 0 }], PLAN_MESSAGES.windowQuota],
+				[[{ seconds: 86_400, quota: 1.5 }], PLAN_MESSAGES.windowQuota],
+				[[{ seconds: 86_400, quota: 1e18 }], PLAN_MESSAGES.windowQuota],
+				[[{ seconds: 86_400, quota: 1 }, { seconds: 86_400, quota: 2 }], TOKEN_MESSAGES.quotaWindowRepeated],
+				[[3600, 7200, 10_800, 14_400, 18_000].map((seconds) => ({ seconds, quota: 1 })), TOKEN_MESSAGES.quotaWindowCount],
+				['daily', TOKEN_MESSAGES.quotaWindowCount],
+			])('refuses the spend windows %j with a clear message, in the caller\'s language, on creation and edit', async (quotaWindows, message) => {
+				const answer = await ferry.call('POST', '/api/token/', { as: alice, body: { name: 'main', quota_windows: quotaWindows }, headers: { 'accept-language': 'zh' } })
+				expect(answer.status).toBe(400)
+				expect(answer.body).toEqual({ success: false, message: renderMessage('zh', message) })
+				expect((await ferry.call('GET', '/api/token/', { as: alice })).body.data.total).toBe(0)
+				const token = await createOne(alice)
+				const edit = await update(alice, { id: token.id, quota_windows: quotaWindows })
+				expect(edit.status).toBe(400)
+				expect(edit.body.message).toBe(inEnglish(message))
+				expect((await storedToken(token.id)).quotaWindows).toBe('[]')
 			})
 
 			test('a token with no quota and no unlimited flag starts exhausted', async () => {

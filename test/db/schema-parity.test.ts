@@ -24,11 +24,11 @@ describe('the twin schemas', () => {
 		expect(describeSchema(pgSchema)).toEqual(describeSchema(sqliteSchema))
 	})
 
-	test('cover every entity of the specification plus the ledger (holds and their rolled-up totals, plans, subscriptions and their window periods), lease, change-version, verification and key-cooldown tables', () => {
+	test('cover every entity of the specification plus the ledger (holds and their rolled-up totals, plans, subscriptions and their window periods, token window periods), lease, change-version, verification and key-cooldown tables', () => {
 		const names = Object.keys(describeSchema(sqliteSchema)).map((key) => key.split(':')[1]).sort()
 		expect(names).toEqual([
 			'abilities', 'change_versions', 'channel_keys', 'channels', 'kept_responses', 'key_cooldowns', 'leases', 'logs', 'options', 'plans', 'quota_data', 'quota_hold_totals', 'quota_holds',
-			'redemptions', 'subscription_periods', 'subscriptions', 'tasks', 'tokens', 'top_ups', 'users', 'verifications',
+			'redemptions', 'subscription_periods', 'subscriptions', 'tasks', 'token_periods', 'tokens', 'top_ups', 'users', 'verifications',
 		])
 	})
 

@@ -164,6 +164,39 @@ describe.skipIf(!browserExecutable)('the token page in a browser', () => {
 		}, SUITE_TIMEOUT)
 	}
 
+	const windowCases = [
+		{ language: 'zh', texts: { edit: '编辑', field: '每天', submit: '提交', invalid: '额度窗口上限须为大于 0 的数字', updated: '令牌更新成功', usage: '1 天：已用' } },
+		{ language: 'en', texts: { edit: 'Edit', field: 'A day', submit: 'Submit', invalid: 'A window\'s spend limit must be a number above 0', updated: 'Token updated', usage: '1 d: ' } },
+	] as const
+	for (const { language, texts } of windowCases) {
+		test(`a daily spend limit is typed in the display currency, checked, saved as a window of quota, shown on the row and again in the drawer (${language})`, async () => {
+			const user = sailor
+			const name = `capped-${language}`
+			await harness.createToken({ name, unlimited_quota: true }, user)
+			const opened = await harness.open('/token', { as: user, language, width: 1400 })
+			const { page } = opened
+			await row(page, name).getByRole('button', { name: texts.edit, exact: true }).click()
+			const field = drawer(page).getByLabel(texts.field, { exact: true })
+			expect(await field.inputValue()).toBe('')
+			for (const wrong of ['0', '-1', 'lots']) {
+				await field.fill(wrong)
+				await drawer(page).getByRole('button', { name: texts.submit }).click()
+				await toast(page, texts.invalid)
+				expect(await field.getAttribute('aria-invalid')).toBe('true')
+			}
+			await field.fill('2')
+			await drawer(page).getByRole('button', { name: texts.submit }).click()
+			await toast(page, texts.updated)
+			const answer = await harness.ferry.call('GET', `/api/token/search?keyword=${name}`, { as: user })
+			expect(answer.body.data.items[0].quota_windows).toMatchObject([{ seconds: 86_400, quota: 2 * 500_000, used: 0 }])
+			await row(page, name).locator('[data-token-window="86400"]').filter({ hasText: texts.usage, visible: true }).waitFor({ timeout: STEP_TIMEOUT })
+			await row(page, name).getByRole('button', { name: texts.edit, exact: true }).click()
+			expect(await drawer(page).getByLabel(texts.field, { exact: true }).inputValue()).toBe('2')
+			expectNoErrors(opened)
+			await opened.close()
+		}, SUITE_TIMEOUT)
+	}
+
 	test('disables and enables a token, and shows the server\'s reason for an expired one', async () => {
 		const user = sailor
 		await harness.createToken({ name: 'switchable', unlimited_quota: false, remain_quota: 500_000 }, user)

@@ -2,7 +2,7 @@
  * The signed-in user's own API tokens. Every read and write is scoped to the owner, so another
  * user's token id answers exactly like one that does not exist.
  */
-import { and, count, desc, eq, isNull, type SQL } from 'drizzle-orm'
+import { and, count, desc, eq, gt, inArray, isNull, type SQL } from 'drizzle-orm'
 import type { Page, PageQuery } from '@shared/api'
 import {
 	TOKEN_MESSAGES, TOKEN_NAME_SUFFIX_LENGTH, TOKEN_STATUS, type CreateTokenInput, type TokenView, type UpdateTokenInput,
@@ -20,7 +20,8 @@ import { usableGroups } from '@/billing/groups'
 import type { UserRecord } from '@/db/stores/users'
 import { newTokenKey, sealTokenKey, tokenKeyDigest } from '@/auth/token-keys'
 import { effectiveStatus, hasExpired, isExhausted } from '@/auth/token-status'
-import { toTokenView, type TokenRecord } from './view'
+import { toTokenView, type TokenPeriodRecord, type TokenRecord } from './view'
+import { reviseTokenWindowsWork } from '@/billing/token-windows'
 
 function ownedBy(store: Store, userId: number): SQL {
 	const { tokens } = store.tables
@@ -32,8 +33,19 @@ async function listWhere(dependencies: Dependencies, userId: number, condition: 
 	const { tokens } = store.tables
 	const where = and(ownedBy(store, userId), condition)
 	const now = nowSeconds()
-	return readPage(query, (limit, offset) => store.db.select().from(tokens).where(where).orderBy(desc(tokens.id)).limit(limit).offset(offset),
-		store.db.select({ value: count() }).from(tokens).where(where), (token) => toTokenView(secrets, token, now))
+	const page = await readPage(query, (limit, offset) => store.db.select().from(tokens).where(where).orderBy(desc(tokens.id)).limit(limit).offset(offset),
+		store.db.select({ value: count() }).from(tokens).where(where), (token) => token)
+	// The page's window periods in one read, and only when some token of it has windows.
+	const windowed = page.items.filter((token) => token.quotaWindows !== '[]').map((token) => token.id)
+	const periods = await currentPeriods(store, windowed, now)
+	return { ...page, items: page.items.map((token) => toTokenView(secrets, token, now, periods)) }
+}
+
+/** The current periods of the tokens' spend windows. */
+async function currentPeriods(store: Store, tokenIds: number[], now: number): Promise<TokenPeriodRecord[]> {
+	if (tokenIds.length === 0) return []
+	const { tokenPeriods } = store.tables
+	return store.db.select().from(tokenPeriods).where(and(inArray(tokenPeriods.tokenId, tokenIds), gt(tokenPeriods.endsAt, now)))
 }
 
 export function listTokens(dependencies: Dependencies, userId: number, query: PageQuery) {
@@ -58,7 +70,9 @@ async function requireToken(store: Store, userId: number, id: number): Promise<T
 }
 
 export async function getToken(dependencies: Dependencies, userId: number, id: number): Promise<TokenView> {
-	return toTokenView(dependencies.secrets, await requireToken(dependencies.store, userId, id), nowSeconds())
+	const token = await requireToken(dependencies.store, userId, id)
+	const now = nowSeconds()
+	return toTokenView(dependencies.secrets, token, now, await currentPeriods(dependencies.store, [token.id], now))
 }
 
 /** Empty means the owner's group; anything else must be one the owner may use. */
@@ -123,7 +137,7 @@ export async function updateToken(dependencies: Dependencies, user: UserRecord, 
 		const status = disabled ? current.status : effectiveStatus({ ...edited, status: TOKEN_STATUS.enabled }, now)
 		if (status !== current.status) changes.status = status
 	}
-	if (Object.keys(changes).length === 0) return toTokenView(secrets, current, now)
+	if (Object.keys(changes).length === 0) return toTokenView(secrets, current, now, await currentPeriods(store, [current.id], now))
 	const fits = changes.remainQuota === undefined ? undefined : tokenRemainFits(store.tables, current.id, changes.remainQuota)
 	const [updated] = await store.db.update(tokens).set(changes).where(and(ownedBy(store, user.id), eq(tokens.id, current.id), fits)).returning()
 	if (!updated) {
@@ -131,11 +145,15 @@ export async function updateToken(dependencies: Dependencies, user: UserRecord, 
 		if (fits) await requireToken(store, user.id, current.id)
 		throw fits ? refused(QUOTA_LIMIT_MESSAGES.balanceLimit) : notFound(TOKEN_MESSAGES.notFound)
 	}
+	if (changes.quotaWindows !== undefined) {
+		const windows = input.quota_windows!
+		await store.transaction(() => reviseTokenWindowsWork(current.id, windows, now))
+	}
 	dependencies.changes.notify('tokens')
-	return toTokenView(secrets, updated, now)
+	return toTokenView(secrets, updated, now, await currentPeriods(store, [updated.id], now))
 }
 
-type SettableFields = Pick<UpdateTokenInput, 'remain_quota' | 'unlimited_quota' | 'expired_time' | 'model_limits_enabled' | 'model_limits' | 'allow_ips' | 'group' | 'concurrency_limit' | 'rpm_limit' | 'tpm_limit' | 'rpd_limit' | 'response_cache_enabled'>
+type SettableFields = Pick<UpdateTokenInput, 'quota_windows' | 'remain_quota' | 'unlimited_quota' | 'expired_time' | 'model_limits_enabled' | 'model_limits' | 'allow_ips' | 'group' | 'concurrency_limit' | 'rpm_limit' | 'tpm_limit' | 'rpd_limit' | 'response_cache_enabled'>
 
 /** The token settings a caller may set, from their wire names to their columns. */
 function settableColumns<Input extends SettableFields>(input: Input) {
@@ -152,6 +170,7 @@ function settableColumns<Input extends SettableFields>(input: Input) {
 		tpmLimit: input.tpm_limit,
 		rpdLimit: input.rpd_limit,
 		responseCacheEnabled: input.response_cache_enabled,
+		quotaWindows: input.quota_windows === undefined ? undefined : JSON.stringify(input.quota_windows),
 	}
 }
 

@@ -14,10 +14,11 @@ import { parseAddressList, type AddressList } from '@/lib/ip-allow-list'
 import { callLimitsOf, type CallLimits, type RelayCaller } from '../caller'
 import { relayErrors } from '../errors'
 import { createTokenCache } from './token-cache'
+import { readTokenWindows } from '@/billing/token-windows'
 
 /** Only what the checks below read, as one prepared statement: this runs on most relay calls. */
 const TOKEN_WITH_OWNER = `SELECT t.id, t.user_id, t.status, t.name, t.expired_time, t.remain_quota, t.unlimited_quota,
-	t.model_limits_enabled, t.model_limits, t.allow_ips, t."group" AS token_group, t.concurrency_limit, t.rpm_limit, t.tpm_limit, t.rpd_limit, t.response_cache_enabled,
+	t.model_limits_enabled, t.model_limits, t.allow_ips, t."group" AS token_group, t.concurrency_limit, t.rpm_limit, t.tpm_limit, t.rpd_limit, t.response_cache_enabled, t.quota_windows,
 	u.username, u."group" AS user_group, u.role, u.status AS user_status, u.deleted_at,
 	u.rpm_limit AS user_rpm_limit, u.tpm_limit AS user_tpm_limit, u.rpd_limit AS user_rpd_limit, u.concurrency_limit AS user_concurrency_limit
 	FROM tokens t JOIN users u ON u.id = t.user_id
@@ -26,7 +27,7 @@ const TOKEN_WITH_OWNER = `SELECT t.id, t.user_id, t.status, t.name, t.expired_ti
 type TokenRow = {
 	id: number; user_id: number; status: number; name: string; expired_time: number; remain_quota: number
 	unlimited_quota: boolean | number; model_limits_enabled: boolean | number; model_limits: string; allow_ips: string
-	token_group: string; concurrency_limit: number; rpm_limit: number; tpm_limit: number; rpd_limit: number; response_cache_enabled: boolean | number
+	token_group: string; concurrency_limit: number; rpm_limit: number; tpm_limit: number; rpd_limit: number; response_cache_enabled: boolean | number; quota_windows: string
 	username: string; user_group: string; role: number; user_status: number; deleted_at: number | null
 	user_rpm_limit: number; user_tpm_limit: number; user_rpd_limit: number; user_concurrency_limit: number
 }
@@ -39,6 +40,7 @@ type KnownToken = {
 	modelLimits: ReadonlySet<string> | undefined
 	tokenLimits: CallLimits
 	userLimits: CallLimits
+	quotaWindows: readonly { seconds: number; quota: number }[]
 }
 
 async function loadToken({ store }: Dependencies, digest: string): Promise<KnownToken | undefined> {
@@ -50,6 +52,7 @@ async function loadToken({ store }: Dependencies, digest: string): Promise<Known
 		addresses: parseAddressList(row.allow_ips),
 		modelLimits: row.model_limits_enabled ? new Set(row.model_limits.split(',').map((model) => model.trim()).filter(Boolean)) : undefined,
 		tokenLimits: callLimitsOf(row),
+		quotaWindows: readTokenWindows(row.quota_windows ?? '[]'),
 		userLimits: callLimitsOf({ rpm_limit: row.user_rpm_limit, tpm_limit: row.user_tpm_limit, rpd_limit: row.user_rpd_limit, concurrency_limit: row.user_concurrency_limit }),
 	}
 }
@@ -71,7 +74,7 @@ export function createTokenAuthenticator(dependencies: Dependencies): TokenAuthe
 	}
 }
 
-function checkCaller({ row, limits, addresses, modelLimits, tokenLimits, userLimits }: KnownToken, presented: string, clientAddress: string): RelayCaller {
+function checkCaller({ row, limits, addresses, modelLimits, tokenLimits, userLimits, quotaWindows }: KnownToken, presented: string, clientAddress: string): RelayCaller {
 	const status = effectiveStatus(limits, nowSeconds())
 	if (status === TOKEN_STATUS.expired) throw relayErrors.tokenExpired()
 	if (status === TOKEN_STATUS.exhausted) throw relayErrors.tokenExhausted()
@@ -88,7 +91,7 @@ function checkCaller({ row, limits, addresses, modelLimits, tokenLimits, userLim
 	}
 	return {
 		user: { id: Number(row.user_id), username: row.username, group: row.user_group, role: row.role, limits: userLimits },
-		token: { id: Number(row.id), name: row.name, group: row.token_group, unlimited: limits.unlimitedQuota, modelLimits, limits: tokenLimits, responseCache: Boolean(row.response_cache_enabled) },
+		token: { id: Number(row.id), name: row.name, group: row.token_group, unlimited: limits.unlimitedQuota, modelLimits, limits: tokenLimits, responseCache: Boolean(row.response_cache_enabled), quotaWindows },
 		pinnedChannelId,
 	}
 }

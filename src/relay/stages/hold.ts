@@ -2,7 +2,8 @@
  * The hold stage: takes the call's hold — the quota its price says it may cost — from its funding
  * sources: the first of the user's active subscriptions that covers the model and has room in
  * every window, else the wallet (billing/holds.ts); a limited token's quota is checked either way.
- * It refuses the call (403, in the ledger's words) when nothing can cover it. Users without a
+ * It refuses the call (403, in the ledger's words) when nothing can cover it, or when a spend
+ * window of the token has no room for it (billing/token-windows.ts). Users without a
  * subscription cost no read here: the subscription book is in memory. The hold's whole life is one `CallScope`: reserved here, then ended by
  * exactly one of settle or void (settle.ts). Both are idempotent — the first one wins, later calls
  * do nothing — so no path that might end a call twice (a stream that completes while its client
@@ -11,6 +12,7 @@
  */
 import type { Dependencies } from '@/dependencies'
 import { InsufficientQuotaError, materialiseHold, reserve } from '@/billing/holds'
+import { TokenWindowExhaustedError } from '@/billing/token-windows'
 import type { ActiveSubscription } from '@/billing/subscription-book'
 import type { Usage } from '@/billing/price'
 import { relayErrors } from '../errors'
@@ -29,6 +31,8 @@ export class CallScope {
 	funding: Funding | undefined
 	/** What the hold took. */
 	private amount = 0
+	/** The token's spend windows hold part of it: the settle must give them back their share (no batched wallet settle). */
+	private windowed = false
 
 	constructor(private readonly dependencies: Dependencies, private readonly relay: RelayServices, readonly call: ScopedCall) {}
 
@@ -41,12 +45,14 @@ export class CallScope {
 		try {
 			const paidBy = await reserve(this.relay.ledger, {
 				requestId, userId: caller.user.id, tokenId: caller.token.id, tokenLimited: !caller.token.unlimited, amount, node: this.relay.nodeInstance,
-				sources: sources.length > 0 ? sources : undefined,
+				sources: sources.length > 0 ? sources : undefined, tokenWindows: caller.token.quotaWindows,
 			})
+			this.windowed = (caller.token.quotaWindows?.length ?? 0) > 0
 			if (paidBy) this.funding = { subscriptionId: paidBy, name: sources.find((source) => source.subscriptionId === paidBy)?.name ?? '' }
 			this.amount = amount
 		} catch (error) {
 			if (error instanceof InsufficientQuotaError) throw error.owner === 'user' ? relayErrors.insufficientUserQuota() : relayErrors.insufficientTokenQuota()
+			if (error instanceof TokenWindowExhaustedError) throw relayErrors.tokenWindowExhausted(error.window)
 			throw error
 		}
 		this.state = 'held'
@@ -87,7 +93,7 @@ export class CallScope {
 		if (this.state !== 'held') return false
 		if (!this.answeredBy) throw new Error('a call is settled only once an upstream answered it')
 		this.close()
-		return await settleCall(this.dependencies, this.relay, this.call, this.answeredBy, usage, details, this.funding, this.funding ? undefined : this.amount)
+		return await settleCall(this.dependencies, this.relay, this.call, this.answeredBy, usage, details, this.funding, this.funding || this.windowed ? undefined : this.amount)
 	}
 
 	/**

@@ -1,5 +1,5 @@
 /** What the token calls answer (docs/specification/tokens-and-money.md#api-tokens). */
-import { TOKEN_BATCH_NAME_MAX_LENGTH, TOKEN_CREATE_MAX_COUNT, TOKEN_NAME_MAX_LENGTH, TOKEN_NAME_SUFFIX_LENGTH } from '../token-constants'
+import { TOKEN_BATCH_NAME_MAX_LENGTH, TOKEN_CREATE_MAX_COUNT, TOKEN_NAME_MAX_LENGTH, TOKEN_NAME_SUFFIX_LENGTH, TOKEN_QUOTA_WINDOWS_MAX } from '../token-constants'
 import { sourceTexts } from './define'
 
 export const TOKEN_MESSAGE_ENTRIES = {
@@ -18,6 +18,8 @@ export const TOKEN_MESSAGE_ENTRIES = {
 	allowIpInvalid: ['不是有效的 IP 地址或 CIDR 网段：{line}', 'not a valid IP address or CIDR range: {line}'],
 	concurrencyLimitInvalid: ['并发上限须为 0 到 100000 之间的整数（0 表示不限）', 'the concurrency limit must be a whole number from 0 to 100000 (0: no limit)'],
 	groupUnusable: ['你无法使用该分组', 'this group is not available to you'],
+	quotaWindowCount: [`令牌最多设置 ${TOKEN_QUOTA_WINDOWS_MAX} 个额度窗口`, `a token has at most ${TOKEN_QUOTA_WINDOWS_MAX} spend windows`],
+	quotaWindowRepeated: ['额度窗口的时长不能重复', 'two spend windows cannot have the same length'],
 	statusInvalid: ['令牌只能启用或禁用', 'a token can only be enabled or disabled'],
 	expiredCannotEnable: ['令牌已过期，无法启用，请先修改过期时间', 'the token has expired and cannot be enabled; change its expiry first'],
 	exhaustedCannotEnable: ['令牌额度已用尽，无法启用，请先修改额度', 'the token quota is used up and it cannot be enabled; change its quota first'],

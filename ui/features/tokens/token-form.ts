@@ -1,7 +1,7 @@
 /** The editor drawer's values, their checks (docs/specification/tokens-and-money.md#api-tokens) and the request they become. */
 import { MAX_QUOTA } from '@shared/quota-limit'
 import type { CreateTokenInput } from '@shared/token'
-import { TOKEN_CONCURRENCY_LIMIT_MAX, TOKEN_CREATE_MAX_COUNT, TOKEN_DEFAULT_REMAIN_QUOTA, TOKEN_NAME_MAX_LENGTH, TOKEN_NEVER_EXPIRES } from '@shared/token-constants'
+import { TOKEN_CONCURRENCY_LIMIT_MAX, TOKEN_CREATE_MAX_COUNT, TOKEN_DEFAULT_REMAIN_QUOTA, TOKEN_NAME_MAX_LENGTH, TOKEN_NEVER_EXPIRES, TOKEN_WINDOW_PRESETS } from '@shared/token-constants'
 import { AUTO_GROUP } from '@shared/user-constants'
 import { RATE_LIMIT_MAX } from '@shared/rate-limit-constants'
 import { limitMessages, readLimit } from '@ui/features/tokens/rate-limit-form'
@@ -31,7 +31,15 @@ export type TokenFormValues = {
 	rpdLimit: string
 	/** The token's calls use the response cache (when the operator turned it on). */
 	responseCache: boolean
+	/** Spend limits of the editor's window lengths, in the display unit; empty: none. */
+	windowLimits: Record<WindowPreset, string>
+	/** Windows of other lengths (set through the API): kept as they are. */
+	otherWindows: { seconds: number; quota: number }[]
 }
+
+export type WindowPreset = keyof typeof TOKEN_WINDOW_PRESETS
+export const WINDOW_PRESETS = Object.keys(TOKEN_WINDOW_PRESETS) as WindowPreset[]
+const noWindowLimits = (): Record<WindowPreset, string> => ({ fiveHours: '', day: '', week: '', month: '' })
 
 type TokenFields = Omit<CreateTokenInput, 'count'>
 
@@ -49,6 +57,7 @@ export const formMessages = {
 	quotaTooLarge: '额度不能超过 {max}',
 	countInvalid: '创建数量必须是正整数',
 	countTooLarge: '一次最多创建 {max} 个令牌',
+	windowLimitInvalid: '额度窗口上限须为大于 0 的数字（留空表示不限），且不能超过 {max}',
 	...limitMessages,
 } as const
 
@@ -70,6 +79,8 @@ export function newTokenValues(status: QuotaDisplay & Pick<Status, 'default_use_
 		tpmLimit: '0',
 		rpdLimit: '0',
 		responseCache: true,
+		windowLimits: noWindowLimits(),
+		otherWindows: [],
 	}
 }
 
@@ -89,7 +100,36 @@ export function tokenValues(token: TokenView, status: QuotaDisplay, formatTime: 
 		tpmLimit: String(token.tpm_limit),
 		rpdLimit: String(token.rpd_limit),
 		responseCache: token.response_cache_enabled,
+		...windowValues(token, status),
 	}
+}
+
+/** The token's windows: those of the editor's lengths in its fields, the others kept aside. */
+function windowValues(token: TokenView, status: QuotaDisplay): Pick<TokenFormValues, 'windowLimits' | 'otherWindows'> {
+	const windowLimits = noWindowLimits()
+	const otherWindows: TokenFormValues['otherWindows'] = []
+	for (const { seconds, quota } of token.quota_windows) {
+		const preset = WINDOW_PRESETS.find((name) => TOKEN_WINDOW_PRESETS[name] === seconds)
+		if (preset) windowLimits[preset] = quotaToDisplay(quota, status)
+		else otherWindows.push({ seconds, quota })
+	}
+	return { windowLimits, otherWindows }
+}
+
+/** The windows the form describes, shortest first; or the first field at fault. */
+function readWindows(values: TokenFormValues, status: QuotaDisplay): Checked<TokenFields['quota_windows']> {
+	const windows = [...values.otherWindows]
+	for (const preset of WINDOW_PRESETS) {
+		const text = values.windowLimits[preset].trim()
+		if (text === '') continue
+		const amount = Number(text)
+		const quota = Number.isFinite(amount) ? quotaFromDisplay(amount, status) : Number.NaN
+		if (!(quota >= 1) || quota > MAX_QUOTA || (!status.display_in_currency && !Number.isInteger(amount))) {
+			return { problem: { message: formMessages.windowLimitInvalid, values: { max: renderQuota(MAX_QUOTA, status) }, fields: [`window-${preset}`] } }
+		}
+		windows.push({ seconds: TOKEN_WINDOW_PRESETS[preset], quota })
+	}
+	return { value: windows.sort((first, second) => first.seconds - second.seconds) }
 }
 
 function parseExpiry(text: string): number {
@@ -118,6 +158,8 @@ export function readTokenFields(values: TokenFormValues, status: QuotaDisplay): 
 	if (tpm === undefined) return { problem: { message: formMessages.tpmLimitInvalid, values: { max: RATE_LIMIT_MAX }, fields: ['tpmLimit'] } }
 	const rpd = readLimit(values.rpdLimit, RATE_LIMIT_MAX)
 	if (rpd === undefined) return { problem: { message: formMessages.rpdLimitInvalid, values: { max: RATE_LIMIT_MAX }, fields: ['rpdLimit'] } }
+	const windows = readWindows(values, status)
+	if (windows.problem) return windows
 	return {
 		value: {
 			name,
@@ -133,6 +175,7 @@ export function readTokenFields(values: TokenFormValues, status: QuotaDisplay): 
 			tpm_limit: tpm,
 			rpd_limit: rpd,
 			response_cache_enabled: values.responseCache,
+			quota_windows: windows.value,
 		},
 	}
 }
@@ -148,7 +191,9 @@ export function readCount(text: string): Checked<number> {
 export function changedFields(before: TokenFields, after: TokenFields): Partial<TokenFields> {
 	const changes: Partial<TokenFields> = {}
 	for (const field of Object.keys(after) as (keyof TokenFields)[]) {
-		if (after[field] !== before[field]) Object.assign(changes, { [field]: after[field] })
+		// The windows are a list: compared by what they say.
+		const changed = field === 'quota_windows' ? JSON.stringify(after[field]) !== JSON.stringify(before[field]) : after[field] !== before[field]
+		if (changed) Object.assign(changes, { [field]: after[field] })
 	}
 	return changes
 }

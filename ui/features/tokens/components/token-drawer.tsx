@@ -19,6 +19,7 @@ import { changedFields, newTokenValues, readCount, readTokenFields, type TokenFo
 import { SheetFormActions } from '@ui/components/ui/sheet-form-actions'
 import { useFormProblem } from '@ui/lib/use-form-problem'
 import { RateLimitFields } from '@ui/features/tokens/components/rate-limit-fields'
+import { WindowLimitFields } from '@ui/features/tokens/components/window-limit-fields'
 
 /** What the drawer edits: a new token, or an existing one read fresh from the server. */
 export type DrawerTarget = { kind: 'create' } | { kind: 'edit'; token: TokenView }
@@ -96,6 +97,7 @@ function TokenForm({ target, models, groups, onClose, onSaved }: Omit<TokenDrawe
 				<Field id="token-concurrency-limit" label="并发上限" hint={t('同时进行中的调用最多几个，超出的调用得到 429；0 表示不限')} error={problems.errorOf('concurrencyLimit')}>
 					<Input id="token-concurrency-limit" inputMode="numeric" value={values.concurrencyLimit} autoComplete="off" onChange={(event) => set('concurrencyLimit', event.target.value)} {...problems.control('concurrencyLimit', 'token-concurrency-limit')} />
 				</Field>
+				<WindowLimitFields values={values.windowLimits} otherWindows={values.otherWindows.length} onChange={(preset, value) => set('windowLimits', { ...values.windowLimits, [preset]: value })} problems={problems} />
 				<RateLimitFields idPrefix="token" values={values} onChange={(field, value) => set(field, value)} problems={problems} />
 				<Field id="token-allow-ips" label="IP 白名单" hint={t('每行一个 IP 地址或 CIDR 网段，留空表示不限制')}>
 					<Textarea id="token-allow-ips" rows={3} value={values.allowIps} placeholder={'192.168.1.10\n10.0.0.0/8'} className="font-mono text-xs" onChange={(event) => set('allowIps', event.target.value)} />

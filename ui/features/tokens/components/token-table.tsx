@@ -13,6 +13,7 @@ import type { TokenView } from '@ui/features/tokens/api'
 import { TokenKey } from '@ui/features/tokens/components/token-key'
 import { type TokenRowHandlers, TokenRowActions } from '@ui/features/tokens/components/token-row-actions'
 import { TokenStatusBadge } from '@ui/features/tokens/components/token-status-badge'
+import { describeLength } from '@ui/features/plans/plan-display'
 
 /** A time on one line (the table folds columns rather than wrap it). */
 function Time({ text }: { text: string }) {
@@ -40,7 +41,18 @@ export function TokenTable({ tokens, selected, onSelectedChange, pagination, fil
 	const { t } = useTranslation()
 	const status = useStatus()
 	const formatTime = useFormatTime()
-	const remaining = (token: TokenView) => (token.unlimited_quota ? <Badge variant="blue">{t('无限额度')}</Badge> : renderQuota(token.remain_quota, status))
+	const lifetime = (token: TokenView) => (token.unlimited_quota ? <Badge variant="blue">{t('无限额度')}</Badge> : renderQuota(token.remain_quota, status))
+	/** The lifetime quota, and under it each spend window's use of its current period. */
+	const remaining = (token: TokenView) => (token.quota_windows.length === 0 ? lifetime(token) : (
+		<span className="flex flex-col gap-0.5">
+			<span>{lifetime(token)}</span>
+			{token.quota_windows.map((window) => (
+				<span key={window.seconds} className="text-xs text-muted-foreground" data-token-window={window.seconds}>
+					{t('{window}：已用 {used} / {quota}', { window: t(describeLength(window.seconds).text, describeLength(window.seconds).values), used: renderQuota(window.used + window.held, status), quota: renderQuota(window.quota, status) })}
+				</span>
+			))}
+		</span>
+	))
 	const columns: DataColumn<TokenView>[] = [
 		{
 			id: 'name',
