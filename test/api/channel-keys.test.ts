@@ -67,7 +67,7 @@ for (const target of databaseTargets()) {
 				const answer = await create({ key: `${KEYS[0]}\n\n ${KEYS[1]} \n${KEYS[0]}\n${KEYS[2]}\n${KEYS[1]}\n`, multi_key_mode: 'polling' })
 				expect(answer.status).toBe(200)
 				expect(answer.body.success).toBe(true)
-				expect(answer.body.message).toBe('2 duplicate key(s) left out')
+				expect(answer.body.message).toBe('2 duplicate keys left out')
 				expect(answer.body.data).toHaveLength(1)
 				expect(answer.body.data[0]).toMatchObject({
 					name: 'pool', key: '', mode: 'multi_key', multi_key_mode: 'polling', key_counts: { total: 3, enabled: 3, manually_disabled: 0, auto_disabled: 0 },
@@ -148,7 +148,7 @@ for (const target of databaseTargets()) {
 				const answer = await create({ key: [...keys, keys[0]].join('\n') })
 				expect(answer.body.success).toBe(true)
 				expect(answer.body.data[0].key_counts.total).toBe(CHANNEL_KEYS_MAX)
-				expect(answer.body.message).toBe('1 duplicate key(s) left out')
+				expect(answer.body.message).toBe('1 duplicate key left out')
 			})
 
 			test('refuses an unknown multi-key mode in the caller\'s language', async () => {
@@ -185,7 +185,7 @@ for (const target of databaseTargets()) {
 				const id = await createPool()
 				notifications = 0
 				const added = await call('POST', `/api/channel/${id}/keys`, { key: `${KEYS[1]}\nsk-pool-three-3333333333333dddd\nsk-pool-three-3333333333333dddd` })
-				expect(added.body).toEqual({ success: true, message: '1 key(s) added, 2 duplicate(s) left out', data: { indexes: [3], duplicates: 2 } })
+				expect(added.body).toEqual({ success: true, message: '1 key added, 2 duplicates left out', data: { indexes: [3], duplicates: 2 } })
 				expect(notifications).toBe(1)
 				expect((await call('DELETE', `/api/channel/${id}/keys/3`)).body).toEqual({ success: true, message: '' })
 				const again = await call('POST', `/api/channel/${id}/keys`, { key: 'sk-pool-three-3333333333333dddd' })

@@ -113,7 +113,7 @@ describe.skipIf(!browserExecutable)('multi-key channels in a browser', () => {
 		{
 			language: 'en', width: 390, theme: 'dark', name: 'pool-en',
 			labels: { name: 'Name', mode: 'Multi-key channel', keys: 'Keys', baseUrl: 'Base URL', custom: 'Custom model names', fill: 'Add', pick: 'Key selection', polling: 'In turn (polling)', save: 'Save' },
-			texts: { created: 'Created 1 channel', duplicates: '1 duplicate key(s) left out', enabled: 'Enabled', untested: 'Not tested' },
+			texts: { created: 'Created 1 channel', duplicates: '1 duplicate key left out', enabled: 'Enabled', untested: 'Not tested' },
 		},
 	] as const
 
@@ -231,7 +231,7 @@ describe.skipIf(!browserExecutable)('multi-key channels in a browser', () => {
 			await toast(page, 'error', 'Fill in the keys to add')
 			await page.getByLabel('Add keys', { exact: true }).fill(`sk-added-key-0000000000000dddd\n${KEYS[0]}`)
 			await page.getByRole('button', { name: 'Add keys', exact: true }).click()
-			await toast(page, 'success', '1 key(s) added, 1 duplicate(s) left out')
+			await toast(page, 'success', '1 key added, 1 duplicate left out')
 			await keyRow(page, 2).waitFor()
 			expect(await page.getByTestId('key-hint').allTextContents()).toEqual(['…aaaa', '…bbbb', '…dddd'])
 			expect(await page.getByLabel('Add keys', { exact: true }).inputValue()).toBe('')

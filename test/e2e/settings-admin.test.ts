@@ -460,14 +460,14 @@ describe.skipIf(!browserExecutable)('the super admin settings tabs in a browser'
 				await sessions.getByLabel('User ID', { exact: true }).fill('7')
 				await sessions.getByLabel('Model', { exact: true }).fill('gpt-5')
 				await sessions.getByRole('button', { name: 'Forget this session', exact: true }).click()
-				await toast(opened, '1 sessions purged')
+				await toast(opened, '1 session purged')
 				expect(await affinity.get(sessionId(7, 'gpt-5', 'conversation-a'))).toBeUndefined()
 				expect(await affinity.get(sessionId(7, 'gpt-5', 'conversation-b'))).toEqual({ channelId: 1, keyIndex: 3 })
 				expect(await sessions.getByLabel('Session value', { exact: true }).inputValue()).toBe('')
 
 				await sessions.getByRole('button', { name: 'Forget all sessions', exact: true }).click()
 				await page.getByRole('alertdialog').getByRole('button', { name: 'Clear', exact: true }).click()
-				await toast(opened, '1 sessions purged')
+				await toast(opened, '1 session purged')
 				expect(await affinity.get(sessionId(7, 'gpt-5', 'conversation-b'))).toBeUndefined()
 
 				const routing = section(opened, 'routing')

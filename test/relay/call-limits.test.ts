@@ -142,7 +142,7 @@ describe('call limits', () => {
 		const stream = await harness.client(first).chat.completions.create({ model: 'slow-model', stream: true, messages: [{ role: 'user', content: 'take your time' }] })
 		const refused = await openai(second, 'slow-model')
 		expect(refused.status).toBe(429)
-		expect(await refused.json()).toMatchObject({ error: { type: 'rate_limit_error', code: 'concurrency_limit_exceeded', message: 'this user allows at most 1 requests at once' } })
+		expect(await refused.json()).toMatchObject({ error: { type: 'rate_limit_error', code: 'concurrency_limit_exceeded', message: 'this user allows at most 1 request at once' } })
 		for await (const _chunk of stream) { /* read to the end */ }
 		expect((await openai(second, 'slow-model')).status).toBe(200)
 	})

@@ -49,7 +49,7 @@ describe('request rate limits', () => {
 		expect(((await refused.json()) as { error: { message: string } }).error.message).toBe('请求次数过多，请稍后再试（2 分钟内最多 1 次请求）')
 		const { key } = await harness.createToken()
 		const relayed = await harness.client(key).chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'Hi' }] }).catch((error) => error)
-		expect(relayed.error.message).toBe('too many requests, try later (at most 1 requests in 2 minutes)')
+		expect(relayed.error.message).toBe('too many requests, try later (at most 1 request in 2 minutes)')
 	})
 
 	test('past the total limit a call is refused with 429 and the catalogue message, in the OpenAI, Claude and Gemini shapes', async () => {

@@ -3,6 +3,7 @@
  * action, filled with the line's target and details. The log list words the line in the reader's
  * language from these; the console's log page uses the same Chinese templates.
  */
+import { plural } from '../plural'
 import type { AdminActionName } from '../admin-action-constants'
 import type { MessagePair } from './define'
 
@@ -13,10 +14,10 @@ export const ADMIN_ACTION_ENTRIES = {
 	'channel.delete_batch': ['批量删除渠道 {target}', 'Deleted channels {target}'],
 	'channel.delete_disabled': ['删除已禁用的渠道 {target}', 'Deleted the disabled channels {target}'],
 	'channel.tag_set': ['为渠道 {target} 设置标签 {tag}', 'Set the tag {tag} on channels {target}'],
-	'channel.tag_edit': ['编辑标签 {tag} 的 {count} 个渠道：{fields}', 'Edited the {count} channels of tag {tag}: {fields}'],
-	'channel.tag_enable': ['启用标签 {tag} 的 {count} 个渠道', 'Enabled the {count} channels of tag {tag}'],
-	'channel.tag_disable': ['禁用标签 {tag} 的 {count} 个渠道', 'Disabled the {count} channels of tag {tag}'],
-	'channel.fix': ['修复 {count} 个渠道的能力', 'Rebuilt the abilities of {count} channels'],
+	'channel.tag_edit': ['编辑标签 {tag} 的 {count} 个渠道：{fields}', plural('count', { one: 'Edited the {count} channel of tag {tag}: {fields}', other: 'Edited the {count} channels of tag {tag}: {fields}' })],
+	'channel.tag_enable': ['启用标签 {tag} 的 {count} 个渠道', plural('count', { one: 'Enabled the {count} channel of tag {tag}', other: 'Enabled the {count} channels of tag {tag}' })],
+	'channel.tag_disable': ['禁用标签 {tag} 的 {count} 个渠道', plural('count', { one: 'Disabled the {count} channel of tag {tag}', other: 'Disabled the {count} channels of tag {tag}' })],
+	'channel.fix': ['修复 {count} 个渠道的能力', plural('count', { one: 'Rebuilt the abilities of {count} channel', other: 'Rebuilt the abilities of {count} channels' })],
 	'user.create': ['创建用户 {target}', 'Created user {target}'],
 	'user.update': ['编辑用户 {target}：{fields}', 'Edited user {target}: {fields}'],
 	'user.quota': ['{admin} 将用户 {target} 的额度从 {from} 改为 {to}', '{admin} changed the quota of user {target} from {from} to {to}'],
@@ -27,11 +28,11 @@ export const ADMIN_ACTION_ENTRIES = {
 	'user.delete': ['删除用户 {target}', 'Deleted user {target}'],
 	'option.update': ['将设置 {key} 改为 {value}', 'Set the option {key} to {value}'],
 	'option.reset_model_ratio': ['重置模型倍率', 'Reset model ratios'],
-	'redemption.create': ['创建 {count} 个兑换码 {name}（额度 {quota}）：{target}', 'Created {count} redemption codes {name} (quota {quota}): {target}'],
+	'redemption.create': ['创建 {count} 个兑换码 {name}（额度 {quota}）：{target}', plural('count', { one: 'Created {count} redemption code {name} (quota {quota}): {target}', other: 'Created {count} redemption codes {name} (quota {quota}): {target}' })],
 	'redemption.update': ['编辑兑换码 {target}：{fields}', 'Edited redemption code {target}: {fields}'],
 	'redemption.status': ['将兑换码 {target} 的状态设为 {status}', 'Set the status of redemption code {target} to {status}'],
 	'redemption.delete': ['删除兑换码 {target}', 'Deleted redemption code {target}'],
-	'log.cleanup': ['清除 {before} 之前的 {count} 条日志', 'Deleted {count} log entries from before {before}'],
+	'log.cleanup': ['清除 {before} 之前的 {count} 条日志', plural('count', { one: 'Deleted {count} log entry from before {before}', other: 'Deleted {count} log entries from before {before}' })],
 	'plan.create': ['创建套餐 {target}', 'Created plan {target}'],
 	'plan.update': ['编辑套餐 {target}', 'Edited plan {target}'],
 	'plan.delete': ['删除套餐 {target}', 'Deleted plan {target}'],

@@ -5,6 +5,7 @@
  * `{ code, values }` to word it again. The channel views word a coded reason in the reader's
  * language; an upstream's own message inside a reason stays as the upstream sent it.
  */
+import { plural } from '../plural'
 import type { LocalizedMessage, MessageValue } from './define'
 
 export const CHANNEL_STATUS_REASON_ENTRIES = {
@@ -18,7 +19,7 @@ export const CHANNEL_STATUS_REASON_ENTRIES = {
 	'keys.all_disabled': ['所有密钥均已自动禁用（最后一个是 #{index}：{reason}）', 'all keys are auto-disabled (the last, #{index}: {reason})'],
 	'test.slow': ['渠道测试用时 {seconds} 秒，超过 {threshold} 秒的阈值', 'channel test took {seconds} s, more than the {threshold} s threshold'],
 	/** `ChannelTestFailuresToDisable` above 1: `count` checks in a row failed; `reason` is the last one's (`test.failed` or `test.slow`), a nested reason. */
-	'test.failed_repeatedly': ['连续 {count} 次健康检查未通过，最后一次：{reason}', '{count} health checks in a row did not pass, the last: {reason}'],
+	'test.failed_repeatedly': ['连续 {count} 次健康检查未通过，最后一次：{reason}', plural('count', { one: '{count} health check did not pass: {reason}', other: '{count} health checks in a row did not pass, the last: {reason}' })],
 } as const
 
 export type StatusReasonCode = keyof typeof CHANNEL_STATUS_REASON_ENTRIES

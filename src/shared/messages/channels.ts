@@ -1,4 +1,5 @@
 /** What the channel calls and the channel tools (test, balance, model list, detection) answer (docs/specification/channels.md). */
+import { plural } from '../plural'
 import { CHANNEL_GROUP_NAME_MAX_LENGTH, CHANNEL_LIST_MAX_ITEMS, CHANNEL_MODEL_NAME_MAX_LENGTH, PRIORITY_MIN } from '../channel-constants'
 import { sourceTexts } from './define'
 
@@ -53,8 +54,11 @@ export const CHANNEL_MESSAGE_ENTRIES = {
 		'JSON 数组的第 {element} 个元素不是 Vertex AI 服务账号密钥（含 project_id、client_email 和 private_key 的 JSON 对象，最多 {max} 字节）',
 		'element {element} of the JSON array is not a Vertex AI service-account key (a JSON object with project_id, client_email and private_key, at most {max} bytes)',
 	],
-	duplicateKeysLeftOut: ['已忽略 {count} 个重复的密钥', '{count} duplicate key(s) left out'],
-	keysAdded: ['已添加 {added} 个密钥，忽略 {duplicates} 个重复的密钥', '{added} key(s) added, {duplicates} duplicate(s) left out'],
+	duplicateKeysLeftOut: ['已忽略 {count} 个重复的密钥', plural('count', { one: '{count} duplicate key left out', other: '{count} duplicate keys left out' })],
+	keysAdded: ['已添加 {added} 个密钥，忽略 {duplicates} 个重复的密钥', plural('added', {
+		one: plural('duplicates', { one: '{added} key added, {duplicates} duplicate left out', other: '{added} key added, {duplicates} duplicates left out' }),
+		other: plural('duplicates', { one: '{added} keys added, {duplicates} duplicate left out', other: '{added} keys added, {duplicates} duplicates left out' }),
+	})],
 	keyNotFound: ['密钥 #{index} 不存在，请刷新后重试', 'key #{index} not found, refresh and retry'],
 	keyIndexInvalid: ['密钥序号必须是非负整数', 'the key index must be a non-negative integer'],
 	keyStatusInvalid: ['密钥状态必须是 1（启用）或 2（禁用）', 'the key status must be 1 (enabled) or 2 (disabled)'],

@@ -2,12 +2,17 @@
  * How a group of server messages is declared (issue 16): each message once, as its Chinese source
  * text and its English, both naming the same `{placeholders}`. The Chinese text is the message's
  * identity, as in the console's dictionary: code passes it around (in errors, zod issues, answers)
- * and the catalogue renders it in the reader's language at the edge. Zod-free and import-free, so
- * any layer (and the console) can use a group without pulling in the others.
+ * and the catalogue renders it in the reader's language at the edge. Zod-free, importing only the
+ * plural forms, so any layer (and the console) can use a group without pulling in the others.
  */
 
-/** `[zh, en]`: the Chinese source text (the key) and its English. */
-export type MessagePair = readonly [zh: string, en: string]
+import type { CountedText } from '../plural'
+
+/**
+ * `[zh, en]`: the Chinese source text (the key) and its English, which has plural forms
+ * (`plural('count', { one, other })`, `src/shared/plural.ts`) when it counts something.
+ */
+export type MessagePair = readonly [zh: string, en: CountedText]
 export type MessageEntries = Readonly<Record<string, MessagePair>>
 
 /** The Chinese texts of a group, by name: what code passes around. */

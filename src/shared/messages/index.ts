@@ -14,6 +14,7 @@ import type { Bilingual, Language, LocalizedMessage, MessageEntries, MessageValu
 import { LOG_LINE_ENTRIES, LOG_MESSAGE_ENTRIES } from './logs'
 import { ADMIN_ACTION_ENTRIES } from './admin-actions'
 import { OAUTH_MESSAGE_ENTRIES } from './oauth'
+import { chooseForm, type CountedText } from '../plural'
 import { OPTION_MESSAGE_ENTRIES } from './options'
 import { PLAN_MESSAGE_ENTRIES } from './plans'
 import { RATE_LIMIT_MESSAGE_ENTRIES } from './rate-limits'
@@ -48,8 +49,8 @@ export type TemplateText = Exclude<CatalogueText, PlainText>
 /** What code hands to the edge: a plain catalogue text, or a template with its values. */
 export type ServerMessage = PlainText | LocalizedMessage
 
-/** Chinese source text → English. */
-const ENGLISH = new Map<string, string>()
+/** Chinese source text → English (with its plural forms, if any). */
+const ENGLISH = new Map<string, CountedText>()
 for (const group of Object.values(MESSAGE_GROUPS) as MessageEntries[]) {
 	for (const [zh, en] of Object.values(group)) ENGLISH.set(zh, en)
 }
@@ -84,12 +85,13 @@ function renderValue(language: Language, value: MessageValue): string {
 }
 
 /**
- * The message in the language: the catalogue's wording with its placeholders filled. A text the
- * catalogue does not know (an old stored line, say) is shown as it is.
+ * The message in the language: the catalogue's wording with its placeholders filled, in the plural
+ * form its count asks for. A text the catalogue does not know (an old stored line, say) is shown as
+ * it is.
  */
 export function renderMessage(language: Language, message: ServerMessage | LocalizedMessage | string): string {
 	const { text, values } = typeof message === 'string' ? { text: message, values: {} as LocalizedMessage['values'] } : message
-	const template = language === 'en' ? ENGLISH.get(text) ?? text : text
+	const template = language === 'en' ? chooseForm('en', ENGLISH.get(text) ?? text, values) : text
 	return template.replace(/\{(\w+)\}/g, (whole, name: string) => (Object.hasOwn(values, name) ? renderValue(language, values[name]!) : whole))
 }
 

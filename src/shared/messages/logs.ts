@@ -6,6 +6,7 @@
  * coded line in the reader's language; lines written before the codes keep their stored content.
  * Codes are stable: a stored line keeps its code when the wording changes.
  */
+import { chooseForm, plural } from '../plural'
 import { sourceTexts } from './define'
 
 export const LOG_MESSAGE_ENTRIES = {
@@ -22,7 +23,7 @@ export const LOG_LINE_ENTRIES = {
 	'user.new_user_bonus': ['新用户注册赠送 {quota} 额度', 'new-user bonus of {quota} quota'],
 	'user.invitee_bonus': ['通过用户 {inviter} 的邀请注册，赠送 {quota} 额度', 'invitation bonus of {quota} quota for registering through the invitation of user {inviter}'],
 	'channel.test': ['渠道测试（{endpoint}），不计费', 'channel test ({endpoint}); not charged'],
-	'top_up.online': ['在线充值 {amount} 个单位（{quota} 额度），支付方式 {method}，订单号 {trade}', 'online top-up of {amount} units ({quota} quota) via {method}, trade {trade}'],
+	'top_up.online': ['在线充值 {amount} 个单位（{quota} 额度），支付方式 {method}，订单号 {trade}', plural('amount', { one: 'online top-up of {amount} unit ({quota} quota) via {method}, trade {trade}', other: 'online top-up of {amount} units ({quota} quota) via {method}, trade {trade}' })],
 	'redemption.redeemed': ['使用兑换码 #{id}（{name}）兑换 {quota} 额度', 'redeemed code #{id} ({name}) for {quota} quota'],
 	'hold.returned': ['请求 {request} 未完成即中断，预扣的 {quota} 额度已退回', 'request {request} was interrupted before it finished; its hold of {quota} quota was returned'],
 	/** A relayed call whose answer was empty, not charged (`ChargeEmptyOutputs` off): a consume line of 0 quota. */
@@ -48,7 +49,7 @@ export const isLogLineCode = (code: unknown): code is LogLineCode => typeof code
 
 /** The `content` and the `other` fields of a coded line: English content, and the code to word it again. */
 export function logLine(code: LogLineCode, values: LogLineValues = {}): { content: string; other: { log_line: LogLineRecord } } {
-	const english = LOG_LINE_ENTRIES[code][1].replace(/\{(\w+)\}/g, (whole, name: string) => (Object.hasOwn(values, name) ? String(values[name]) : whole))
+	const english = chooseForm('en', LOG_LINE_ENTRIES[code][1], values).replace(/\{(\w+)\}/g, (whole, name: string) => (Object.hasOwn(values, name) ? String(values[name]) : whole))
 	return { content: english, other: { log_line: { code, values } } }
 }
 

@@ -4,6 +4,7 @@
  * feature, answers the same error worded in the console's language. The English here is exactly
  * what API clients have always read. An upstream's own message is never in this list.
  */
+import { plural } from '../plural'
 import { sourceTexts } from './define'
 
 export const RELAY_MESSAGE_ENTRIES = {
@@ -30,15 +31,15 @@ export const RELAY_MESSAGE_ENTRIES = {
 	malformedAnswer: ['上游返回了格式错误的应答', 'the upstream sent a malformed answer'],
 	sensitivePrompt: ['检测到敏感词：{words}', 'sensitive words detected: {words}'],
 	/** The request rate limits (ModelRequestRateLimit*): all requests, or successful ones, in a window of one or more minutes. */
-	requestLimitMinute: ['请求次数过多，请稍后再试（1 分钟内最多 {limit} 次请求）', 'too many requests, try later (at most {limit} requests in 1 minute)'],
-	requestLimitMinutes: ['请求次数过多，请稍后再试（{minutes} 分钟内最多 {limit} 次请求）', 'too many requests, try later (at most {limit} requests in {minutes} minutes)'],
-	successLimitMinute: ['请求次数过多，请稍后再试（1 分钟内最多 {limit} 次成功请求）', 'too many requests, try later (at most {limit} successful requests in 1 minute)'],
-	successLimitMinutes: ['请求次数过多，请稍后再试（{minutes} 分钟内最多 {limit} 次成功请求）', 'too many requests, try later (at most {limit} successful requests in {minutes} minutes)'],
+	requestLimitMinute: ['请求次数过多，请稍后再试（1 分钟内最多 {limit} 次请求）', plural('limit', { one: 'too many requests, try later (at most {limit} request in 1 minute)', other: 'too many requests, try later (at most {limit} requests in 1 minute)' })],
+	requestLimitMinutes: ['请求次数过多，请稍后再试（{minutes} 分钟内最多 {limit} 次请求）', plural('limit', { one: 'too many requests, try later (at most {limit} request in {minutes} minutes)', other: 'too many requests, try later (at most {limit} requests in {minutes} minutes)' })],
+	successLimitMinute: ['请求次数过多，请稍后再试（1 分钟内最多 {limit} 次成功请求）', plural('limit', { one: 'too many requests, try later (at most {limit} successful request in 1 minute)', other: 'too many requests, try later (at most {limit} successful requests in 1 minute)' })],
+	successLimitMinutes: ['请求次数过多，请稍后再试（{minutes} 分钟内最多 {limit} 次成功请求）', plural('limit', { one: 'too many requests, try later (at most {limit} successful request in {minutes} minutes)', other: 'too many requests, try later (at most {limit} successful requests in {minutes} minutes)' })],
 	/** Call limits (relay/edge/request-limits.ts): `{level}` names whose limit it is. */
-	rpmExceeded: ['{level}每分钟最多 {limit} 次请求，请 {seconds} 秒后再试', '{level} allows at most {limit} requests a minute; try again in {seconds} s'],
-	tpmExceeded: ['{level}每分钟最多使用 {limit} 个 token，请 {seconds} 秒后再试', '{level} allows at most {limit} tokens a minute; try again in {seconds} s'],
-	rpdExceeded: ['{level}每天最多 {limit} 次请求，请 {seconds} 秒后再试', '{level} allows at most {limit} requests a day; try again in {seconds} s'],
-	concurrencyExceeded: ['{level}最多同时进行 {limit} 个请求', '{level} allows at most {limit} requests at once'],
+	rpmExceeded: ['{level}每分钟最多 {limit} 次请求，请 {seconds} 秒后再试', plural('limit', { one: '{level} allows at most {limit} request a minute; try again in {seconds} s', other: '{level} allows at most {limit} requests a minute; try again in {seconds} s' })],
+	tpmExceeded: ['{level}每分钟最多使用 {limit} 个 token，请 {seconds} 秒后再试', plural('limit', { one: '{level} allows at most {limit} token a minute; try again in {seconds} s', other: '{level} allows at most {limit} tokens a minute; try again in {seconds} s' })],
+	rpdExceeded: ['{level}每天最多 {limit} 次请求，请 {seconds} 秒后再试', plural('limit', { one: '{level} allows at most {limit} request a day; try again in {seconds} s', other: '{level} allows at most {limit} requests a day; try again in {seconds} s' })],
+	concurrencyExceeded: ['{level}最多同时进行 {limit} 个请求', plural('limit', { one: '{level} allows at most {limit} request at once', other: '{level} allows at most {limit} requests at once' })],
 	limitLevelToken: ['此令牌', 'this API token'],
 	limitLevelUser: ['此用户', 'this user'],
 	limitLevelGroup: ['分组 {group}', 'the group {group}'],

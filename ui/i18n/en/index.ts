@@ -1,4 +1,4 @@
-import type { Dictionary } from '@ui/i18n/plural'
+import { type Dictionary, otherForm } from '@ui/i18n/plural'
 import { common } from '@ui/i18n/en/common'
 import { auth } from '@ui/i18n/en/auth'
 import { tokens } from '@ui/i18n/en/tokens'
@@ -29,4 +29,4 @@ export const englishEntries: Dictionary = { ...common, ...auth, ...tokens, ...us
 	...playground, ...chat, ...dashboard, ...redemptions, ...topUp, ...pricing, ...settingsAdmin, ...tasks, ...plans, ...docs }
 
 /** Every English text by its zh key, a plural entry as its `other` form: what tests look a label up in. */
-export const en: Record<string, string> = Object.fromEntries(Object.entries(englishEntries).map(([key, text]) => [key, typeof text === 'string' ? text : text.other]))
+export const en: Record<string, string> = Object.fromEntries(Object.entries(englishEntries).map(([key, text]) => [key, otherForm(text)]))
