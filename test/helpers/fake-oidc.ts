@@ -12,12 +12,12 @@ export function startFakeOidcProvider() {
 	const codes = new Map<string, OidcClaims>()
 	const tokens = new Map<string, OidcClaims>()
 	const state = { failing: false, tokenRequests: 0 }
-	const server = Bun.serve({
+	const server: Bun.Server<undefined> = Bun.serve({
 		hostname: '127.0.0.1',
 		port: 0,
-		async fetch(request) {
+		async fetch(request): Promise<Response> {
 			const url = new URL(request.url)
-			const issuer = `http://127.0.0.1:${server.port}`
+			const issuer: string = `http://127.0.0.1:${server.port}`
 			if (url.pathname === '/.well-known/openid-configuration') {
 				return Response.json({
 					issuer,
