@@ -54,6 +54,7 @@ const authPages: RouteObject[] = [
 	page('reset-confirm', 'user/reset', '重置密码', ['auth'], () => import('@ui/features/auth/reset-confirm-route')),
 	page('oauth-github', 'oauth/github', '登录', ['auth'], () => import('@ui/features/auth/oauth-callback-route')),
 	page('oauth-linuxdo', 'oauth/linuxdo', '登录', ['auth'], () => import('@ui/features/auth/oauth-callback-route')),
+	page('oauth-oidc', 'oauth/oidc', '登录', ['auth'], () => import('@ui/features/auth/oauth-callback-route')),
 ]
 
 export const routes: RouteObject[] = [

@@ -19,6 +19,7 @@ import migration15 from './0015_plan_order_terms.sql' with { type: 'text' }
 import migration16 from './0016_channel_health_checks.sql' with { type: 'text' }
 import migration17 from './0017_inviter_reward_on_top_up.sql' with { type: 'text' }
 import migration18 from './0018_token_windows.sql' with { type: 'text' }
+import migration19 from './0019_oidc_id.sql' with { type: 'text' }
 
 export default {
 	journal,
@@ -42,5 +43,6 @@ export default {
 		'0016_channel_health_checks': migration16,
 		'0017_inviter_reward_on_top_up': migration17,
 		'0018_token_windows': migration18,
+		'0019_oidc_id': migration19,
 	} as Record<string, string>,
 }

@@ -28,6 +28,7 @@ export const ROUTE_POLICY: Record<`${Method} /api/${string}`, Access> = {
 	'GET /api/oauth/telegram/login': 'public',
 	'GET /api/oauth/github': 'public',
 	'GET /api/oauth/linuxdo': 'public',
+	'GET /api/oauth/oidc': 'public',
 	// The signed-in user's own account
 	'GET /api/user/logout': 'user',
 	'GET /api/user/self': 'user',

@@ -22,6 +22,7 @@ export const users = pgTable('users', {
 	wechatId: text('wechat_id').notNull().default(''),
 	telegramId: text('telegram_id').notNull().default(''),
 	linuxDoId: text('linux_do_id').notNull().default(''),
+	oidcId: text('oidc_id').notNull().default(''),
 	accessTokenHash: text('access_token_hash'),
 	accessTokenCipher: text('access_token_cipher'),
 	quota: bigint('quota', { mode: 'number' }).notNull().default(0),
@@ -56,6 +57,7 @@ export const users = pgTable('users', {
 	uniqueIndex('users_wechat_id_unique').on(table.wechatId).where(sql`${table.wechatId} <> '' and ${table.deletedAt} is null`),
 	uniqueIndex('users_telegram_id_unique').on(table.telegramId).where(sql`${table.telegramId} <> '' and ${table.deletedAt} is null`),
 	uniqueIndex('users_linux_do_id_unique').on(table.linuxDoId).where(sql`${table.linuxDoId} <> '' and ${table.deletedAt} is null`),
+	uniqueIndex('users_oidc_id_unique').on(table.oidcId).where(sql`${table.oidcId} <> '' and ${table.deletedAt} is null`),
 	index('users_email_index').on(table.email),
 	index('users_inviter_id_index').on(table.inviterId),
 ])

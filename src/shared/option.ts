@@ -256,6 +256,15 @@ export const OPTION_DEFINITIONS = {
 	LinuxDOOAuthEnabled: boolean(false),
 	LinuxDOClientId: text(),
 	LinuxDOClientSecret: secret(),
+	// OpenID Connect, under new-api's names. Saving `oidc.well_known` fills the three endpoints
+	// from the provider's discovery document; they may also be set by hand.
+	'oidc.enabled': boolean(false),
+	'oidc.client_id': text(),
+	'oidc.client_secret': secret(),
+	'oidc.well_known': address(),
+	'oidc.authorization_endpoint': address(),
+	'oidc.token_endpoint': address(),
+	'oidc.user_info_endpoint': address(),
 	TelegramOAuthEnabled: boolean(false),
 	TelegramBotToken: secret(),
 	TelegramBotName: text(),

@@ -42,6 +42,10 @@ export type ServerStatus = {
 	github_client_id: string
 	linuxdo_oauth: boolean
 	linuxdo_client_id: string
+	oidc_enabled: boolean
+	oidc_client_id: string
+	/** Where the login page sends the browser to sign in with OpenID Connect. */
+	oidc_authorization_endpoint: string
 	wechat_login: boolean
 	wechat_qrcode: string
 	telegram_oauth: boolean

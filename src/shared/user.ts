@@ -86,6 +86,7 @@ export type UserView = {
 	wechat_id: string
 	telegram_id: string
 	linux_do_id: string
+	oidc_id: string
 	quota: number
 	used_quota: number
 	request_count: number

@@ -144,12 +144,13 @@ for (const kind of sourceKinds) {
 				expect(deleted.body.success).toBe(false)
 			})
 
-			test('users keep their role, group, balance, used quota, request count and invitation fields', async () => {
+			test('users keep their role, group, balance, used quota, request count, invitation fields and GitHub and OIDC bindings', async () => {
 				const root = await ferry.login('root', fixture.passwords.root)
 				const alice = await ferry.call('GET', '/api/user/2', { as: root })
 				expect(alice.body.data).toMatchObject({
 					id: 2, username: 'alice', display_name: 'Alice', role: 1, status: 1, email: 'alice@example.com', group: 'default',
 					request_count: 42, aff_code: 'alice001', aff_count: 2, aff_quota: 7_000, aff_history_quota: 9_000, inviter_id: 1, github_id: 'gh-alice',
+					oidc_id: 'oidc-sub-alice',
 				})
 				const bob = await ferry.call('GET', '/api/user/3', { as: root })
 				// Alice's GitHub account was bound to Bob too in new-api; one live account keeps it.

@@ -61,7 +61,7 @@ describe.skipIf(!browserExecutable)('long forms in a browser', () => {
 		const { page } = opened
 		const nav = page.getByRole('navigation', { name: 'System settings sections' })
 		await nav.waitFor()
-		expect(await nav.getByRole('link').count()).toBe(13)
+		expect(await nav.getByRole('link').count()).toBe(14)
 		expect(await nav.getByRole('link').last().textContent()).toBe('Private-network upstreams')
 		await page.waitForFunction(() => {
 			const box = document.querySelector('[data-testid="section-private-upstream"]')!.getBoundingClientRect()

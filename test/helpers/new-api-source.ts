@@ -68,7 +68,7 @@ export async function newApiFixture(upstreamUrl: string): Promise<NewApiFixture>
 			user({
 				id: 2, username: 'alice', password: await goBcrypt(passwords.alice), display_name: 'Alice', email: 'alice@example.com', quota: 2_000_000,
 				used_quota: 300_000, request_count: 42, aff_code: 'alice001', aff_count: 2, aff_quota: 7_000, aff_history: 9_000, inviter_id: 1,
-				github_id: 'gh-alice', setting: '{"notify_type":"email"}', last_login_at: 1_710_000_000,
+				github_id: 'gh-alice', oidc_id: 'oidc-sub-alice', setting: '{"notify_type":"email"}', last_login_at: 1_710_000_000,
 			}),
 			user({ id: 3, username: 'bob', password: PUBLISHED_BCRYPT.hash, role: 10, quota: 1_000_000, aff_code: 'bob00001', discord_id: 'discord-bob', github_id: 'gh-alice' }),
 			user({ id: 4, username: 'carol', password: await goBcrypt(passwords.carol), quota: 500, used_quota: 100, aff_code: 'carol001', deleted_at: GORM_DELETED_AT }),

@@ -136,4 +136,10 @@ describe('the sign-up and recovery pages rendered by the server', () => {
 		expect(status).toBe(200)
 		expect(html).toContain('Completing authorization…')
 	})
+
+	test('the OIDC callback route renders too, in English', async () => {
+		const { status, html } = await render('/oauth/oidc?code=a&state=b', 'language=en')
+		expect(status).toBe(200)
+		expect(html).toContain('Completing authorization…')
+	})
 })

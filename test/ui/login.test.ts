@@ -65,6 +65,13 @@ describe('the console login page', () => {
 		expect(text).not.toContain('LinuxDO')
 	})
 
+	test('offers the OIDC sign-in button when /api/status says OIDC is on, in the console\'s language', async () => {
+		expect((await createFerry().get('/login')).text).not.toContain('使用 OIDC 登录')
+		const on = { oidc_enabled: true, oidc_client_id: 'ferry', oidc_authorization_endpoint: 'https://idp.example.com/authorize' }
+		expect((await createFerry(on).get('/login')).text).toContain('使用 OIDC 登录')
+		expect((await createFerry(on).get('/login', { cookie: 'language=en' })).text).toContain('Sign in with OIDC')
+	})
+
 	test('renders English when the language cookie asks for it', async () => {
 		const { text } = await createFerry().get('/login', { cookie: 'language=en' })
 		expect(text).toContain('<html lang="en"')

@@ -79,7 +79,7 @@ describe('the settings page rendered on the server', () => {
 	test('shows the bound email and "not bound" for the other sign-in methods, disabled while the server flags are off', async () => {
 		const { html } = await render('/setting', walker)
 		expect(html).toContain('walker@example.com')
-		expect(html.match(/未绑定/g)?.length).toBe(4)
+		expect(html.match(/未绑定/g)?.length).toBe(5)
 		const github = html.slice(html.indexOf('data-testid="binding-github"'), html.indexOf('data-testid="binding-telegram"'))
 		expect(github).toMatch(/<button[^>]*disabled=""/)
 		await app.dependencies.options.set('GitHubOAuthEnabled', 'true')
@@ -90,6 +90,19 @@ describe('the settings page rendered on the server', () => {
 			expect(row).not.toMatch(/<button[^>]*disabled=""/)
 		} finally {
 			await app.dependencies.options.set('GitHubOAuthEnabled', 'false')
+		}
+	})
+
+	test('offers the OIDC binding only while OIDC sign-in is on', async () => {
+		const oidcRow = (html: string) => html.slice(html.indexOf('data-testid="binding-oidc"'), html.indexOf('</li>', html.indexOf('data-testid="binding-oidc"')))
+		const off = oidcRow((await render('/setting', walker)).html)
+		expect(off).toContain('OIDC')
+		expect(off).toMatch(/<button[^>]*disabled=""/)
+		await app.dependencies.options.set('oidc.enabled', 'true')
+		try {
+			expect(oidcRow((await render('/setting', walker)).html)).not.toMatch(/<button[^>]*disabled=""/)
+		} finally {
+			await app.dependencies.options.set('oidc.enabled', 'false')
 		}
 	})
 

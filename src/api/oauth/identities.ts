@@ -1,5 +1,5 @@
 /**
- * Accounts known by another service's id (GitHub, LinuxDO, WeChat, Telegram): signing in with
+ * Accounts known by another service's id (GitHub, LinuxDO, OpenID Connect, WeChat, Telegram): signing in with
  * one, creating the account on first sight, and binding one to a signed-in user.
  */
 import { and, eq, isNull, sql } from 'drizzle-orm'
@@ -15,8 +15,8 @@ import { assertInvitation, enforceSignUpAddressLimit } from '../users/sign-up-li
 import type { UserRecord } from '@/db/stores/users'
 import { aboutProvider, OAUTH_MESSAGES } from './messages'
 
-type IdentityColumn = 'githubId' | 'linuxDoId' | 'wechatId' | 'telegramId'
-type EnabledOption = 'GitHubOAuthEnabled' | 'LinuxDOOAuthEnabled' | 'WeChatAuthEnabled' | 'TelegramOAuthEnabled'
+type IdentityColumn = 'githubId' | 'linuxDoId' | 'oidcId' | 'wechatId' | 'telegramId'
+type EnabledOption = 'GitHubOAuthEnabled' | 'LinuxDOOAuthEnabled' | 'oidc.enabled' | 'WeChatAuthEnabled' | 'TelegramOAuthEnabled'
 
 export type IdentityProvider = {
 	label: string
@@ -30,6 +30,7 @@ export type IdentityProvider = {
 export const PROVIDERS = {
 	github: { label: 'GitHub', column: 'githubId', enabledOption: 'GitHubOAuthEnabled', usernamePrefix: 'github', defaultDisplayName: 'GitHub User' },
 	linuxdo: { label: 'LinuxDO', column: 'linuxDoId', enabledOption: 'LinuxDOOAuthEnabled', usernamePrefix: 'linuxdo', defaultDisplayName: 'LinuxDO User' },
+	oidc: { label: 'OIDC', column: 'oidcId', enabledOption: 'oidc.enabled', usernamePrefix: 'oidc', defaultDisplayName: 'OIDC User' },
 	wechat: { label: 'WeChat', column: 'wechatId', enabledOption: 'WeChatAuthEnabled', usernamePrefix: 'wechat', defaultDisplayName: 'WeChat User' },
 	telegram: { label: 'Telegram', column: 'telegramId', enabledOption: 'TelegramOAuthEnabled', usernamePrefix: 'tg', defaultDisplayName: 'Telegram User' },
 } as const satisfies Record<string, IdentityProvider>

@@ -15,6 +15,7 @@ import { githubIdentity } from './github'
 import { assertProviderEnabled, bindIdentity, type Identity, type IdentityProvider, PROVIDERS, signInWithIdentity, startSession } from './identities'
 import { linuxdoIdentity } from './linuxdo'
 import { OAUTH_MESSAGES } from './messages'
+import { oidcIdentity } from './oidc'
 import { signedInUser } from '../plugins/signed-in-user'
 import { clearedStateCookie, consumeState, issueState } from './state'
 import { telegramIdentity } from './telegram'
@@ -41,8 +42,8 @@ const emailBindQuery = z.object({
 })
 
 /**
- * Sign-in and binding through GitHub, LinuxDO, WeChat and Telegram, and email binding. The
- * GitHub and LinuxDO callbacks bind when their state was issued to a signed-in browser (the
+ * Sign-in and binding through GitHub, LinuxDO, OpenID Connect, WeChat and Telegram, and email
+ * binding. The GitHub, LinuxDO and OIDC callbacks bind when their state was issued to a signed-in browser (the
  * settings page), and sign in otherwise (the login page). The binding calls are GETs because
  * the peers' clients call them so; the auth plugin's `New-Api-User` check keeps cross-site navigations out.
  */
@@ -90,6 +91,7 @@ export function oauthRoutes(dependencies: Dependencies) {
 		}, { query: z.object({ aff: z.string().trim().max(32).optional() }) })
 		.get('/github', (context) => completeAuthorization(PROVIDERS.github, githubIdentity, context), { query: callbackQuery })
 		.get('/linuxdo', (context) => completeAuthorization(PROVIDERS.linuxdo, linuxdoIdentity, context), { query: callbackQuery })
+		.get('/oidc', (context) => completeAuthorization(PROVIDERS.oidc, oidcIdentity, context), { query: callbackQuery })
 		.get('/wechat', async ({ query, request, server, set }) => {
 			assertProviderEnabled(dependencies, PROVIDERS.wechat)
 			await enforceLimit(request, server)

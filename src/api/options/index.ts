@@ -10,6 +10,7 @@ import { authentication, requireCaller } from '../plugins/auth'
 import { ok } from '../respond'
 import { findPlan } from '../plans/service'
 import { PLAN_MESSAGES } from '@shared/plan'
+import { discoverOidcEndpoints } from '../oauth/oidc'
 
 /** The value as the audit trail shows it: a secret option's never, a long one cut short. */
 function loggedValue(key: string, value: string) {
@@ -26,8 +27,11 @@ export function optionRoutes(dependencies: Dependencies) {
 			if (body.key === 'DefaultPlanId' && isRowIdText(body.value.trim()) && Number(body.value) > 0 && !await findPlan(dependencies.store, Number(body.value))) {
 				throw refused(PLAN_MESSAGES.defaultPlanUnknown)
 			}
+			// A discovery URL fills the endpoints it names; one that cannot be read is refused, changing nothing.
+			const discovered: Record<string, string> = body.key === 'oidc.well_known' && body.value.trim() ? await discoverOidcEndpoints(dependencies, body.value.trim()) : {}
 			try {
 				await dependencies.options.set(body.key, body.value)
+				for (const [key, value] of Object.entries(discovered)) await dependencies.options.set(key, value)
 			} catch (error) {
 				throw error instanceof OptionRefusedError ? refused(error.reason) : error
 			}

@@ -13,6 +13,7 @@ export function toUserView(user: UserRecord): UserView {
 		wechat_id: user.wechatId,
 		telegram_id: user.telegramId,
 		linux_do_id: user.linuxDoId,
+		oidc_id: user.oidcId,
 		quota: user.quota,
 		used_quota: user.usedQuota,
 		request_count: user.requestCount,

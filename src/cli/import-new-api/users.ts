@@ -31,12 +31,12 @@ const BINDINGS = [
 	{ column: 'wechat_id', field: 'wechatId', name: 'WeChat' },
 	{ column: 'telegram_id', field: 'telegramId', name: 'Telegram' },
 	{ column: 'linux_do_id', field: 'linuxDoId', name: 'LinuxDO' },
+	{ column: 'oidc_id', field: 'oidcId', name: 'OIDC' },
 ] as const
 
 /** Columns new-api or one-api have that Ferry has no place for, with what that means. */
 const NOT_CARRIED = [
 	{ column: 'discord_id', reason: 'Discord binding not carried (Ferry has no Discord sign-in): these users sign in with their password' },
-	{ column: 'oidc_id', reason: 'OIDC binding not carried (Ferry has no OIDC sign-in): these users sign in with their password' },
 	{ column: 'lark_id', reason: 'Lark binding not carried (Ferry has no Lark sign-in): these users sign in with their password' },
 	{ column: 'setting', reason: 'personal settings not carried (notification channel, IP logging, sidebar): users set them again' },
 	{ column: 'remark', reason: 'admin remark not carried' },

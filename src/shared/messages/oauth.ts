@@ -12,6 +12,7 @@ export const OAUTH_MESSAGE_ENTRIES = {
 	codeMissing: ['缺少授权码', 'the authorization code is missing'],
 	stateInvalid: ['授权状态无效或已过期，请重新开始', 'the authorization state is invalid or expired, please start again'],
 	usernameUnavailable: ['无法为新账户选定用户名，请重试', 'could not pick a username for the new account, please try again'],
+	oidcNoSubject: ['OIDC 用户信息缺少 sub 字段', 'the OIDC user info has no sub claim'],
 	linuxdoInactive: ['该 LinuxDO 账户未激活', 'this LinuxDO account is not active'],
 	telegramInvalid: ['Telegram 登录数据无效', 'the Telegram login data is invalid'],
 	telegramExpired: ['Telegram 登录数据已过期，请重新登录', 'the Telegram login data has expired, please log in again'],

@@ -1,4 +1,5 @@
 import type { z } from 'zod'
+import type { ServerStatus } from '@shared/status'
 import type { loginSchema, registerSchema } from '@shared/user'
 import { type TelegramFields, telegramQuery } from '@ui/features/auth/telegram-widget'
 import type { Api } from '@ui/lib/api'
@@ -26,8 +27,26 @@ export function telegramLogin(api: Api, fields: TelegramFields) {
 	return api.request<StoredUser>(`/api/oauth/telegram/login?${telegramQuery(fields)}`, { handleUnauthorized: false })
 }
 
+/** What the OIDC authorization request needs from /api/status. */
+type OidcStatus = Pick<ServerStatus, 'oidc_client_id' | 'oidc_authorization_endpoint' | 'server_address'>
+
+/**
+ * The OpenID Connect authorization request (code flow). The provider sends the browser back to
+ * the server address's /oauth/oidc, the redirect URI the server names at the token endpoint.
+ */
+export function oidcAuthorizeUrl(status: OidcStatus, state: string) {
+	const url = new URL(status.oidc_authorization_endpoint)
+	const origin = status.server_address || window.location.origin
+	url.searchParams.set('response_type', 'code')
+	url.searchParams.set('client_id', status.oidc_client_id)
+	url.searchParams.set('redirect_uri', `${origin}/oauth/oidc`)
+	url.searchParams.set('scope', 'openid profile email')
+	url.searchParams.set('state', state)
+	return url.href
+}
+
 /** Where the browser goes to authorise; the provider sends it back to /oauth/<provider>. */
-export function oauthAuthorizeUrl(provider: OAuthProvider, clientId: string, state: string) {
+export function oauthAuthorizeUrl(provider: Exclude<OAuthProvider, 'oidc'>, clientId: string, state: string) {
 	const id = encodeURIComponent(clientId)
 	const stateValue = encodeURIComponent(state)
 	if (provider === 'github') return `https://github.com/login/oauth/authorize?client_id=${id}&state=${stateValue}&scope=user:email`
@@ -66,7 +85,7 @@ export function confirmPasswordReset(api: Api, email: string, token: string) {
 	return api.post<string>('/api/user/reset', { email, token }, { handleUnauthorized: false })
 }
 
-export const oauthProviders = ['github', 'linuxdo'] as const
+export const oauthProviders = ['github', 'linuxdo', 'oidc'] as const
 export type OAuthProvider = (typeof oauthProviders)[number]
 
 /** The message the callback answers when the provider account was bound to the signed-in user. */

@@ -14,7 +14,7 @@ function providerOf(pathname: string): OAuthProvider {
 }
 
 /**
- * /oauth/github and /oauth/linuxdo: the provider sends the browser back here with code and state.
+ * /oauth/github, /oauth/linuxdo and /oauth/oidc: the provider sends the browser back here with code and state.
  * The call runs once, in the browser (the state is good once): `bind` goes to /setting, a sign-in
  * to /token, and a failure shows its message and goes to /setting (docs/specification/accounts-and-settings.md#other-services-github-linuxdo-wechat-telegram).
  */

@@ -30,6 +30,7 @@ export const common: Dictionary = {
 	'登录中…': 'Logging in…',
 	'登录成功': 'Logged in',
 	'其他登录方式': 'Or log in with',
+	'使用 OIDC 登录': 'Sign in with OIDC',
 	'微信': 'WeChat',
 	'微信扫码登录': 'Log in with WeChat',
 	'扫码关注公众号，发送“验证码”获取登录验证码（3 分钟内有效）。':

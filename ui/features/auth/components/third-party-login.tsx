@@ -1,9 +1,9 @@
-import { MessageCircleIcon, SendIcon, ShieldCheckIcon, UserRoundIcon } from 'lucide-react'
+import { KeyRoundIcon, MessageCircleIcon, SendIcon, ShieldCheckIcon, UserRoundIcon } from 'lucide-react'
 import { useRef, useState } from 'react'
 import { useNavigate } from 'react-router'
 import { Button } from '@ui/components/ui/button'
 import { toast } from '@ui/components/ui/toaster'
-import { fetchOAuthState, type OAuthProvider, oauthAuthorizeUrl, telegramLogin } from '@ui/features/auth/api'
+import { fetchOAuthState, type OAuthProvider, oauthAuthorizeUrl, oidcAuthorizeUrl, telegramLogin } from '@ui/features/auth/api'
 import { WechatLoginDialog } from '@ui/features/auth/components/wechat-login-dialog'
 import { mountTelegramWidget } from '@ui/features/auth/telegram-widget'
 import { useSignIn } from '@ui/features/auth/use-sign-in'
@@ -24,7 +24,7 @@ export function ThirdPartyLogin() {
 	const signIn = useSignIn()
 	const [wechatOpen, setWechatOpen] = useState(false)
 	const telegramContainer = useRef<HTMLDivElement>(null)
-	if (!status.github_oauth && !status.linuxdo_oauth && !status.wechat_login && !status.telegram_oauth) return null
+	if (!status.github_oauth && !status.linuxdo_oauth && !status.oidc_enabled && !status.wechat_login && !status.telegram_oauth) return null
 
 	function finishLogin(user: StoredUser) {
 		signIn(user)
@@ -32,9 +32,14 @@ export function ThirdPartyLogin() {
 		navigate('/')
 	}
 
-	async function startOAuth(provider: OAuthProvider, clientId: string) {
+	async function startOAuth(provider: Exclude<OAuthProvider, 'oidc'>, clientId: string) {
 		const envelope = await callApi(t, fetchOAuthState(browserApi))
 		if (envelope) window.location.assign(oauthAuthorizeUrl(provider, clientId, envelope.data))
+	}
+
+	async function startOidc() {
+		const envelope = await callApi(t, fetchOAuthState(browserApi))
+		if (envelope) window.location.assign(oidcAuthorizeUrl(status, envelope.data))
 	}
 
 	function loadTelegramWidget() {
@@ -58,6 +63,12 @@ export function ThirdPartyLogin() {
 					<Button variant="outline" onClick={() => startOAuth('linuxdo', status.linuxdo_client_id)}>
 						<ShieldCheckIcon />
 						LinuxDO
+					</Button>
+				)}
+				{status.oidc_enabled && (
+					<Button variant="outline" data-testid="oidc-login" onClick={startOidc}>
+						<KeyRoundIcon />
+						{t('使用 OIDC 登录')}
 					</Button>
 				)}
 				{status.wechat_login && (

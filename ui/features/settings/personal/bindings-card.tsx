@@ -1,9 +1,10 @@
-import { MailIcon, MessageCircleIcon, SendIcon, ShieldCheckIcon, UserRoundIcon } from 'lucide-react'
+import { KeyRoundIcon, MailIcon, MessageCircleIcon, SendIcon, ShieldCheckIcon, UserRoundIcon } from 'lucide-react'
 import { type ReactNode, useState } from 'react'
 import type { UserView } from '@shared/user'
+import type { ServerStatus } from '@shared/status'
 import { Button } from '@ui/components/ui/button'
 import { Card, CardContent, CardHeader, CardTitle } from '@ui/components/ui/card'
-import { type OAuthProvider, oauthAuthorizeUrl } from '@ui/features/auth/api'
+import { type OAuthProvider, oauthAuthorizeUrl, oidcAuthorizeUrl } from '@ui/features/auth/api'
 import { fetchBindingState } from '@ui/features/settings/api'
 import { EmailBindDialog } from '@ui/features/settings/personal/email-bind-dialog'
 import { TelegramBind } from '@ui/features/settings/personal/telegram-bind'
@@ -30,9 +31,11 @@ function BindingRow({ testId, icon, label, value, action }: BindingRowProps) {
 }
 
 /** GitHub and LinuxDO bind through their authorisation page; the callback route sees the state and binds. */
-async function startBinding(provider: OAuthProvider, clientId: string, t: (key: string, values?: Record<string, string | number>) => string) {
+async function startBinding(provider: OAuthProvider, status: ServerStatus, t: (key: string, values?: Record<string, string | number>) => string) {
 	const envelope = await callApi(t, fetchBindingState(browserApi))
-	if (envelope) window.location.assign(oauthAuthorizeUrl(provider, clientId, envelope.data))
+	if (!envelope) return
+	if (provider === 'oidc') window.location.assign(oidcAuthorizeUrl(status, envelope.data))
+	else window.location.assign(oauthAuthorizeUrl(provider, provider === 'github' ? status.github_client_id : status.linuxdo_client_id, envelope.data))
 }
 
 /** One row per sign-in method; a method the server has not switched on cannot be bound. */
@@ -72,7 +75,7 @@ export function BindingsCard({ user }: { user: UserView }) {
 						label="GitHub"
 						value={user.github_id}
 						action={(
-							<Button size="sm" variant="outline" disabled={!status.github_oauth || Boolean(user.github_id)} onClick={() => startBinding('github', status.github_client_id, t)}>
+							<Button size="sm" variant="outline" disabled={!status.github_oauth || Boolean(user.github_id)} onClick={() => startBinding('github', status, t)}>
 								{user.github_id ? t('已绑定') : t('绑定')}
 							</Button>
 						)}
@@ -90,8 +93,19 @@ export function BindingsCard({ user }: { user: UserView }) {
 						label="LinuxDO"
 						value={user.linux_do_id}
 						action={(
-							<Button size="sm" variant="outline" disabled={!status.linuxdo_oauth || Boolean(user.linux_do_id)} onClick={() => startBinding('linuxdo', status.linuxdo_client_id, t)}>
+							<Button size="sm" variant="outline" disabled={!status.linuxdo_oauth || Boolean(user.linux_do_id)} onClick={() => startBinding('linuxdo', status, t)}>
 								{user.linux_do_id ? t('已绑定') : t('绑定')}
+							</Button>
+						)}
+					/>
+					<BindingRow
+						testId="binding-oidc"
+						icon={<KeyRoundIcon />}
+						label="OIDC"
+						value={user.oidc_id}
+						action={(
+							<Button size="sm" variant="outline" disabled={!status.oidc_enabled || Boolean(user.oidc_id)} onClick={() => startBinding('oidc', status, t)}>
+								{user.oidc_id ? t('已绑定') : t('绑定')}
 							</Button>
 						)}
 					/>

@@ -16,6 +16,7 @@ export function LoginSection() {
 				<OptionToggle name="EmailVerificationEnabled" label="通过密码注册时需要进行邮箱验证" />
 				<OptionToggle name="GitHubOAuthEnabled" label="允许通过 GitHub 账户登录和注册" />
 				<OptionToggle name="LinuxDOOAuthEnabled" label="允许通过 LinuxDO 账户登录和注册" />
+				<OptionToggle name="oidc.enabled" label="允许通过 OIDC 登录和注册" />
 				<OptionToggle name="WeChatAuthEnabled" label="允许通过微信登录和注册" />
 				<OptionToggle name="TelegramOAuthEnabled" label="允许通过 Telegram 登录和注册" />
 				<OptionToggle name="RegisterEnabled" label="允许新用户注册" />

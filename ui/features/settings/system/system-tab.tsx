@@ -2,6 +2,7 @@ import { type NavSection, SectionNav } from '@ui/features/settings/operation/sec
 import { EmailDomainSection } from '@ui/features/settings/system/email-domain-section'
 import { GitHubSection } from '@ui/features/settings/system/github-section'
 import { LinuxDoSection } from '@ui/features/settings/system/linuxdo-section'
+import { OidcSection } from '@ui/features/settings/system/oidc-section'
 import { LoginSection } from '@ui/features/settings/system/login-section'
 import { PaymentSection } from '@ui/features/settings/system/payment-section'
 import { RegisterLimitSection } from '@ui/features/settings/system/register-limit-section'
@@ -27,6 +28,7 @@ const SECTIONS: readonly NavSection[] = [
 	{ id: 'telegram', title: '配置 Telegram 登录' },
 	{ id: 'turnstile', title: '配置 Turnstile' },
 	{ id: 'linuxdo', title: '配置 LinuxDO OAuth' },
+	{ id: 'oidc', title: '配置 OIDC' },
 	{ id: 'private-upstream', title: '私有网络上游' },
 ]
 
@@ -48,6 +50,7 @@ export function SystemTab() {
 				<TelegramSection />
 				<TurnstileSection />
 				<LinuxDoSection />
+				<OidcSection />
 				<PrivateUpstreamSection />
 			</div>
 		</div>

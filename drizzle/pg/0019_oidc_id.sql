@@ -1,0 +1,2 @@
+ALTER TABLE "users" ADD COLUMN "oidc_id" text DEFAULT '' NOT NULL;--> statement-breakpoint
+CREATE UNIQUE INDEX "users_oidc_id_unique" ON "users" USING btree ("oidc_id") WHERE "users"."oidc_id" <> '' and "users"."deleted_at" is null;
