@@ -118,6 +118,9 @@ export const ROUTE_POLICY: Record<`${Method} /api/${string}`, Access> = {
 	'GET /api/channel/fetch_models/:id': 'admin',
 	'POST /api/channel/fetch_models': 'admin',
 	'GET /api/channel/test_upstream/:id': 'admin',
+	'GET /api/channel/model_sync': 'admin',
+	'GET /api/channel/model_sync/:id': 'admin',
+	'POST /api/channel/model_sync/:id': 'admin',
 	// Operation, system and other settings
 	'GET /api/option/': 'root',
 	'PUT /api/option/': 'root',

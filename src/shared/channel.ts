@@ -448,6 +448,31 @@ export const balanceUpdateReportSchema = z.object({
 })
 export type BalanceUpdateReport = z.infer<typeof balanceUpdateReportSchema>
 
+/**
+ * `GET /api/channel/model_sync/{id}` (one channel) and `GET /api/channel/model_sync` (every enabled
+ * channel whose type lists models): how each upstream's model list differs from the channel's
+ * `models`. `added`: listed upstream, not served by the channel; `removed`: served by the channel,
+ * no longer listed. A model the channel maps (`model_mapping`) counts under its upstream name too.
+ * `error` is why the list could not be read, in the caller's language ('' when it was).
+ */
+export const modelSyncDiffSchema = z.object({
+	id: z.number(),
+	name: z.string(),
+	added: z.array(z.string()),
+	removed: z.array(z.string()),
+	error: z.string(),
+})
+export type ModelSyncDiff = z.infer<typeof modelSyncDiffSchema>
+export const modelSyncReportSchema = z.object({ channels: z.array(modelSyncDiffSchema) })
+export type ModelSyncReport = z.infer<typeof modelSyncReportSchema>
+
+/** `POST /api/channel/model_sync/{id}`: models to add to and remove from the channel's `models`. Answers the updated `ChannelView`. */
+export const modelSyncApplySchema = z.object({
+	add: modelList().default([]),
+	remove: modelList().default([]),
+}).refine((input) => input.add.length + input.remove.length > 0, CHANNEL_TOOL_MESSAGES.modelSyncNothingChosen)
+export type ModelSyncApply = z.input<typeof modelSyncApplySchema>
+
 /** One upstream group: which client kinds answered, how often each, and when (unix seconds). */
 export const upstreamGroupSchema = z.object({
 	client_types: z.array(z.string()),

@@ -98,6 +98,12 @@ export const CHANNEL_TOOL_MESSAGE_ENTRIES = {
 	modelListUnreadable: ['无法读取上游的模型列表', 'the upstream model list could not be read'],
 	modelListUnsupported: ['{type} 渠道没有获取模型列表的接口', '{type} channels have no model list call'],
 	modelListRequestFailed: ['向上游获取模型列表的请求失败', 'the model list request to the upstream failed'],
+	modelSyncNothingChosen: ['请至少选择一个要添加或移除的模型', 'please choose at least one model to add or remove'],
+	modelSyncLastModel: ['渠道至少要保留一个模型', 'a channel must keep at least one model'],
+	modelSyncApplied: ['已添加 {added} 个模型，移除 {removed} 个模型', plural('added', {
+		one: plural('removed', { one: '{added} model added, {removed} model removed', other: '{added} model added, {removed} models removed' }),
+		other: plural('removed', { one: '{added} models added, {removed} model removed', other: '{added} models added, {removed} models removed' }),
+	})],
 	noBaseUrlToProbe: ['渠道没有可以探测的 Base URL', 'the channel has no base URL to probe'],
 	upstreamUnreachable: ['无法连接上游', 'the upstream could not be reached'],
 	// What the outbound client refused or met, naming the target by scheme, host and port only.

@@ -1,6 +1,6 @@
 /**
  * The channel tools of the list and editor (docs/specification/channels.md#the-channel-tools): test one or all, balances, model lists
- * and upstream detection, under `/api/channel`. Admin only (route policy). "All" calls start their
+ * and upstream detection, upstream model sync, under `/api/channel`. Admin only (route policy). "All" calls start their
  * work in the background and answer at once with what they started.
  */
 import { Elysia } from 'elysia'
@@ -11,13 +11,15 @@ import { ok } from '../../respond'
 import { refused } from '../../errors'
 import { requestLanguage } from '../../language'
 import { CHANNEL_TOOL_MESSAGES } from '@shared/messages/channels'
-import { channelTestQuerySchema } from '@shared/channel'
+import { channelTestQuerySchema, modelSyncApplySchema } from '@shared/channel'
+import { withValues } from '@shared/messages'
 import { updateAllBalances, updateBalanceById } from './balance'
 import type { TestRunner } from './channel-test'
 import { detectUpstream } from './detection'
 import { runHealthRound } from './health'
 import { keyToTest, testAllKeys, testChannelKey } from './key-tests'
 import { fetchModelsOfChannel, fetchModelsOfNewChannel, fetchModelsSchema } from './models'
+import { applyModelSync, modelSyncOfAllChannels, modelSyncOfChannel } from './model-sync'
 import { loadToolChannel } from './upstream'
 
 const runnerOf = (caller: Caller | undefined): TestRunner => {
@@ -54,4 +56,10 @@ export function channelToolRoutes(dependencies: Dependencies) {
 		.get('/fetch_models/:id', async ({ params }) => ok(await fetchModelsOfChannel(dependencies, params.id)), { params: idParamsSchema })
 		.post('/fetch_models', async ({ body }) => ok(await fetchModelsOfNewChannel(dependencies, body)), { body: fetchModelsSchema })
 		.get('/test_upstream/:id', async ({ params }) => ok(await detectUpstream(dependencies, params.id)), { params: idParamsSchema })
+		.get('/model_sync', async ({ request }) => ok(await modelSyncOfAllChannels(dependencies, requestLanguage(request))))
+		.get('/model_sync/:id', async ({ params }) => ok(await modelSyncOfChannel(dependencies, params.id)), { params: idParamsSchema })
+		.post('/model_sync/:id', async ({ params, body, caller, request }) => {
+			const applied = await applyModelSync(dependencies, params.id, body, requireCaller(caller).user, requestLanguage(request))
+			return ok(applied.channel, withValues(CHANNEL_TOOL_MESSAGES.modelSyncApplied, { added: applied.added, removed: applied.removed }))
+		}, { params: idParamsSchema, body: modelSyncApplySchema })
 }
