@@ -1,7 +1,7 @@
 /** The `/api/channel` calls of the channel list (docs/specification/channels.md#calls). The editor has its own (editor/api.ts). */
 import type { z } from 'zod'
 import type { Page } from '@shared/api'
-import type { BalanceUpdateReport, ChannelListItem, ChannelView, editTagSchema, updateChannelSchema } from '@shared/channel'
+import type { BalanceUpdateReport, ChannelListItem, ChannelView, editTagSchema, ModelSyncApply, ModelSyncReport, updateChannelSchema } from '@shared/channel'
 import type { Api } from '@ui/lib/api'
 
 /** The list's URL filters, as the loader reads them and the API takes them. */
@@ -55,3 +55,7 @@ export const testAllChannels = (api: Api) => api.get<unknown>('/api/channel/test
 export const updateBalance = (api: Api, id: number) => api.get<unknown>(`/api/channel/update_balance/${id}/`)
 export const updateAllBalances = (api: Api) => api.get<BalanceUpdateReport>('/api/channel/update_balance')
 export const detectUpstream = (api: Api, id: number) => api.get<unknown>(`/api/channel/test_upstream/${id}`)
+
+/** Upstream model sync: one channel's diff, or (null) every enabled channel's; then a channel's chosen changes. */
+export const checkModelSync = (api: Api, id: number | null) => api.get<ModelSyncReport>(id === null ? '/api/channel/model_sync' : `/api/channel/model_sync/${id}`)
+export const applyModelSync = (api: Api, id: number, choice: ModelSyncApply) => api.post<ChannelView>(`/api/channel/model_sync/${id}`, choice)

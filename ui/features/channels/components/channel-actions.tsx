@@ -1,4 +1,4 @@
-import { CopyIcon, PowerIcon, PowerOffIcon, RadarIcon, Trash2Icon } from 'lucide-react'
+import { CopyIcon, PowerIcon, PowerOffIcon, RadarIcon, RefreshCcwDotIcon, Trash2Icon } from 'lucide-react'
 import { lazy, Suspense, useState } from 'react'
 import type { ChannelView, UpstreamGroup } from '@shared/channel'
 import { CHANNEL_STATUS } from '@shared/channel-type'
@@ -14,14 +14,20 @@ import { browserApi } from '@ui/lib/browser-api'
 import { callApi } from '@ui/lib/call-api'
 
 /** The detected upstream groups' dialog: its code loads with the first detection. */
+/** The model sync dialog: its code loads when it is first opened. */
+const ModelSyncDialog = lazy(() => import('@ui/features/channels/components/model-sync-dialog').then((module) => ({ default: module.ModelSyncDialog })))
 const UpstreamDialog = lazy(() => import('@ui/features/channels/components/upstream-dialog').then((module) => ({ default: module.UpstreamDialog })))
 
-/** Test and edit on the row; enable/disable, detect upstream, copy and delete in its menu. */
+/** Test and edit on the row; enable/disable, detect upstream, sync upstream models, copy and delete in its menu. */
 export function ChannelActions({ channel }: { channel: ChannelView }) {
 	const { t } = useTranslation()
 	const run = useChannelAction()
 	const [confirmingDelete, setConfirmingDelete] = useState(false)
 	const [upstreamGroups, setUpstreamGroups] = useState<UpstreamGroup[] | null>(null)
+	const [syncing, setSyncing] = useState(false)
+	// Once opened, the dialog stays mounted so that it can close with its animation.
+	const [syncOpened, setSyncOpened] = useState(false)
+	if (syncing && !syncOpened) setSyncOpened(true)
 	const enabled = channel.status === CHANNEL_STATUS.enabled
 
 	async function detect() {
@@ -56,6 +62,7 @@ export function ChannelActions({ channel }: { channel: ChannelView }) {
 					onSelect: () => run(updateChannel(browserApi, { id: channel.id, status: enabled ? CHANNEL_STATUS.manuallyDisabled : CHANNEL_STATUS.enabled }), enabled ? '已禁用' : '已启用'),
 				},
 				{ label: '检测上游', icon: <RadarIcon />, onSelect: detect },
+				{ label: '同步上游模型', icon: <RefreshCcwDotIcon />, onSelect: () => setSyncing(true) },
 				{ label: '复制', icon: <CopyIcon />, onSelect: copy },
 				{ label: '删除', icon: <Trash2Icon />, destructive: true, onSelect: () => setConfirmingDelete(true) },
 			]}
@@ -69,6 +76,11 @@ export function ChannelActions({ channel }: { channel: ChannelView }) {
 				destructive
 				onConfirm={() => run(deleteChannel(browserApi, channel.id), '删除成功')}
 			/>
+			{syncOpened && (
+				<Suspense fallback={null}>
+					<ModelSyncDialog channelId={channel.id} open={syncing} onOpenChange={setSyncing} />
+				</Suspense>
+			)}
 			{upstreamGroups && (
 				<Suspense fallback={null}>
 					<UpstreamDialog channelName={channel.name} groups={upstreamGroups} onClose={() => setUpstreamGroups(null)} />

@@ -11,6 +11,8 @@ import { browserApi } from '@ui/lib/browser-api'
 
 /** Tagging a selection is a batch-mode tool: its dialog's code loads when it is first opened. */
 const BatchTagDialog = lazy(() => import('@ui/features/channels/components/batch-tag-dialog').then((module) => ({ default: module.BatchTagDialog })))
+/** So is the model sync dialog. */
+const ModelSyncDialog = lazy(() => import('@ui/features/channels/components/model-sync-dialog').then((module) => ({ default: module.ModelSyncDialog })))
 
 /** Failed channels named in the toast; the rest are counted. */
 const FAILURES_SHOWN = 3
@@ -37,6 +39,9 @@ export function PageActions({ batchMode, selectedIds, onSelectionDone }: PageAct
 	// Once opened, the dialog stays mounted so that it can close with its animation.
 	const [taggingOpened, setTaggingOpened] = useState(false)
 	if (tagging && !taggingOpened) setTaggingOpened(true)
+	const [syncing, setSyncing] = useState(false)
+	const [syncOpened, setSyncOpened] = useState(false)
+	if (syncing && !syncOpened) setSyncOpened(true)
 	/** Test-all answers only a message: it is shown, or the fallback when empty. */
 	async function runWithMessage(call: ReturnType<typeof testAllChannels>, fallback: string) {
 		const envelope = await run(call)
@@ -81,6 +86,7 @@ export function PageActions({ batchMode, selectedIds, onSelectionDone }: PageAct
 			</Button>
 			<Button variant="outline" onClick={() => runWithMessage(testAllChannels(browserApi), '已开始测试所有渠道')}>{t('测试所有渠道')}</Button>
 			<Button variant="outline" onClick={updateBalances}>{t('更新所有已启用渠道余额')}</Button>
+			<Button variant="outline" onClick={() => setSyncing(true)}>{t('同步上游模型')}</Button>
 			<Button variant="outline" onClick={() => setConfirming('disabled')}>{t('删除所有已禁用渠道')}</Button>
 			<Button variant="outline" onClick={() => run(fixChannels(browserApi), (count) => (Number(count) > 0 ? t('已修复 {count} 个渠道', { count: Number(count) }) : t('数据库一致，无需修复')))}>{t('修复数据库一致性')}</Button>
 			<Button variant="outline" disabled={revalidator.state === 'loading'} onClick={() => revalidator.revalidate()}>
@@ -111,6 +117,11 @@ export function PageActions({ batchMode, selectedIds, onSelectionDone }: PageAct
 				destructive
 				onConfirm={deleteSelected}
 			/>
+			{syncOpened && (
+				<Suspense fallback={null}>
+					<ModelSyncDialog channelId={null} open={syncing} onOpenChange={setSyncing} />
+				</Suspense>
+			)}
 			{taggingOpened && (
 				<Suspense fallback={null}>
 					<BatchTagDialog ids={selectedIds} open={tagging} onOpenChange={setTagging} onDone={onSelectionDone} />
