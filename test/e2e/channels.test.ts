@@ -9,6 +9,7 @@ import type { Page } from 'playwright-core'
 import { CHANNEL_TYPE } from '@shared/channel-type'
 import { ROLE } from '@shared/user'
 import { browserExecutable, type ConsoleHarness, expectNoErrors, startConsoleHarness } from '../helpers/browser'
+import { startFakeOpenAI } from '../helpers/fake-openai'
 
 const rootIdentity = { username: 'root', role: ROLE.root }
 
@@ -176,6 +177,46 @@ describe.skipIf(!browserExecutable)('the channel list in the browser', () => {
 		} finally {
 			await opened.close()
 			upstream.stop()
+		}
+	}, 30_000)
+
+	test('sync upstream models: the row menu lists added and removed models, applies the ticked ones; the toolbar checks all in English with each failure', async () => {
+		const upstream = startFakeOpenAI({ models: ['gpt-4o', 'gpt-4o-mini', 'gpt-5-fresh'] })
+		const id = await createChannel({ base_url: upstream.url, models: 'gpt-4o,gpt-4o-mini,old-gone' })
+		const broken = await createChannel({ base_url: 'http://127.0.0.1:9' })
+		const opened = await open('/channel')
+		const { page } = opened
+		try {
+			await row(page, id).getByRole('button', { name: '更多操作' }).click()
+			await page.getByRole('menuitem', { name: '同步上游模型' }).click()
+			const section = page.getByTestId('model-sync-channel')
+			await section.first().waitFor()
+			expect(await section.count()).toBe(1)
+			const added = page.getByRole('checkbox', { name: '上游新增 gpt-5-fresh' })
+			const removed = page.getByRole('checkbox', { name: '上游已移除 old-gone' })
+			expect(await added.getAttribute('data-state')).toBe('checked')
+			expect(await removed.getAttribute('data-state')).toBe('unchecked')
+			await removed.click()
+			await page.getByRole('button', { name: '应用所选' }).click()
+			await toast(page, 'status', '已同步 1 个渠道的模型')
+			expect((await readChannel(id)).data.models).toBe('gpt-4o,gpt-4o-mini,gpt-5-fresh')
+			expectNoErrors(opened)
+		} finally {
+			await opened.close()
+		}
+		const english = await open('/channel', 'en')
+		try {
+			await english.page.getByRole('button', { name: 'Sync upstream models' }).click()
+			const failure = english.page.getByTestId('model-sync-channel').filter({ hasText: `#${broken}` })
+			await failure.waitFor()
+			const reason = await failure.getByTestId('model-sync-error').innerText()
+			expect(reason).toContain('127.0.0.1:9')
+			expect(reason).not.toMatch(/[\u4e00-\u9fff]/)
+			// The channel just synced matches its upstream: it is not listed.
+			expect(await english.page.getByTestId('model-sync-channel').filter({ hasText: `#${id}` }).count()).toBe(0)
+		} finally {
+			await english.close()
+			await upstream.stop()
 		}
 	}, 30_000)
 
