@@ -67,7 +67,7 @@ async function createIdentityUser(dependencies: Dependencies, provider: Identity
 		const username = candidateUsername(provider, identity.id, attempt)
 		if (await usernameTaken(store, username)) continue
 		try {
-			return await createAccount(store, { username, password, displayName, [provider.column]: identity.id }, affCode, signUpRewards(dependencies))
+			return await createAccount(store, { username, password, passwordSet: false, displayName, [provider.column]: identity.id }, affCode, signUpRewards(dependencies))
 		} catch (error) {
 			if (!isUniqueViolation(error)) throw error
 			// A simultaneous first sign-in with the same identity won the race: use its account.

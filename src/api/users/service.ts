@@ -124,7 +124,7 @@ export async function updateUser(dependencies: Dependencies, actor: UserRecord, 
 					}),
 				})
 			}
-			if (newPassword) Object.assign(changes, { password: newPassword, passwordChangeRequired: false, sessionVersion: sql`${users.sessionVersion} + 1` })
+			if (newPassword) Object.assign(changes, { password: newPassword, passwordChangeRequired: false, passwordSet: true, sessionVersion: sql`${users.sessionVersion} + 1` })
 			if (Object.keys(changes).length > 0) yield* rows(tx.update(users).set(changes).where(eq(users.id, target.id)).returning({ id: users.id }))
 			const fields = editedUserFields(target, changes, Boolean(newPassword))
 			if (fields.length > 0) {

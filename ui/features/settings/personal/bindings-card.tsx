@@ -34,7 +34,7 @@ function BindingRow({ testId, icon, label, value, action }: BindingRowProps) {
 async function startBinding(provider: OAuthProvider, status: ServerStatus, t: (key: string, values?: Record<string, string | number>) => string) {
 	const envelope = await callApi(t, fetchBindingState(browserApi))
 	if (!envelope) return
-	if (provider === 'oidc') window.location.assign(oidcAuthorizeUrl(status, envelope.data))
+	if (provider === 'oidc') window.location.assign(oidcAuthorizeUrl(status, envelope.data, envelope.code_challenge))
 	else window.location.assign(oauthAuthorizeUrl(provider, provider === 'github' ? status.github_client_id : status.linuxdo_client_id, envelope.data))
 }
 
