@@ -60,6 +60,7 @@ export const ROUTE_POLICY: Record<`${Method} /api/${string}`, Access> = {
 	'GET /api/oauth/wechat/bind': 'user',
 	'GET /api/oauth/email/bind': 'user',
 	'GET /api/oauth/telegram/bind': 'user',
+	'DELETE /api/oauth/:provider/bind': 'user',
 	// The caller's API tokens
 	'GET /api/token/': 'user',
 	'GET /api/token/search': 'user',

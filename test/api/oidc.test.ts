@@ -44,7 +44,7 @@ for (const target of databaseTargets()) {
 		async function startAuthorization(as?: Caller) {
 			const answer = await app.call('GET', '/api/oauth/state', { as })
 			const cookie = cookieFrom(answer, 'ferry_oauth_state')!
-			return { state: answer.body.data as string, challenge: answer.body.code_challenge as string, cookie: cookie.split(';')[0]! }
+			return { state: answer.body.data as string, challenge: (answer.body as { code_challenge?: string }).code_challenge!, cookie: cookie.split(';')[0]! }
 		}
 
 		async function callback(code: string, state: string, cookie: string, { as, headers = {} }: { as?: Caller; headers?: Record<string, string> } = {}) {

@@ -1,8 +1,8 @@
 /**
  * Accounts known by another service's id (GitHub, LinuxDO, OpenID Connect, WeChat, Telegram): signing in with
- * one, creating the account on first sight, and binding one to a signed-in user.
+ * one, creating the account on first sight, and binding one to a signed-in user or unbinding it.
  */
-import { and, eq, isNull, sql } from 'drizzle-orm'
+import { and, eq, isNull, ne, or } from 'drizzle-orm'
 import { USER_MESSAGES, USER_STATUS, USERNAME_MAX_LENGTH } from '@shared/user'
 import { rows, type Store } from '@/db'
 import type { Dependencies } from '@/dependencies'
@@ -112,4 +112,24 @@ export async function startSession(dependencies: Dependencies, user: UserRecord)
 	const { users } = dependencies.store.tables
 	await dependencies.store.db.update(users).set({ lastLoginTime: nowSeconds() }).where(eq(users.id, user.id))
 	return dependencies.sessions.sign(user.id, user.sessionVersion)
+}
+
+const IDENTITY_COLUMNS = Object.values(PROVIDERS).map((provider) => provider.column)
+
+/**
+ * Clears the provider's id from the account, unless it is the account's last way to sign in: a
+ * password its owner chose (not the random one of an account created through a provider) or
+ * another binding. One conditional write, so two simultaneous unbinds cannot both pass the check.
+ */
+export async function unbindIdentity(dependencies: Dependencies, provider: IdentityProvider, userId: number) {
+	const { store } = dependencies
+	const { users } = store.tables
+	const others = IDENTITY_COLUMNS.filter((column) => column !== provider.column).map((column) => ne(users[column], ''))
+	const cleared = await store.db.update(users).set({ [provider.column]: '' })
+		.where(and(eq(users.id, userId), ne(users[provider.column], ''), or(eq(users.passwordSet, true), ...others)))
+		.returning({ id: users.id })
+	if (cleared.length > 0) return
+	const [user] = await store.db.select().from(users).where(eq(users.id, userId)).limit(1)
+	if (!user?.[provider.column]) throw refused(aboutProvider(OAUTH_MESSAGES.notBound, provider.label))
+	throw refused(aboutProvider(OAUTH_MESSAGES.lastSignIn, provider.label))
 }
