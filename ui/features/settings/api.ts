@@ -44,6 +44,13 @@ export function bindWechat(api: Api, code: string) {
 	return api.get(`/api/oauth/wechat/bind?${new URLSearchParams({ code })}`)
 }
 
+/** The sign-in services a user can unbind, as `DELETE /api/oauth/:provider/bind` names them. */
+export type BindingProvider = 'github' | 'linuxdo' | 'oidc' | 'wechat' | 'telegram'
+
+export function unbindProvider(api: Api, provider: BindingProvider) {
+	return api.delete(`/api/oauth/${provider}/bind`)
+}
+
 export function bindTelegram(api: Api, fields: TelegramFields) {
 	return api.get(`/api/oauth/telegram/bind?${telegramQuery(fields)}`)
 }
