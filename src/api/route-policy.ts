@@ -79,6 +79,7 @@ export const ROUTE_POLICY: Record<`${Method} /api/${string}`, Access> = {
 	'PUT /api/user/': 'admin',
 	'POST /api/user/manage': 'admin',
 	'DELETE /api/user/:id': 'admin',
+	'DELETE /api/user/:id/bind/:provider': 'admin',
 	'GET /api/group/': 'admin',
 	'GET /api/models': 'admin',
 	'GET /api/log/': 'admin',

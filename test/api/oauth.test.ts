@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
 import { eq } from 'drizzle-orm'
 import { aboutProvider, OAUTH_MESSAGES } from '@/api/oauth/messages'
 import { TELEGRAM_CLOCK_SKEW_SECONDS, TELEGRAM_MAX_AGE_SECONDS } from '@/api/oauth/telegram'
-import { USER_MESSAGES } from '@shared/user'
+import { ROLE, USER_MESSAGES } from '@shared/user'
 import { nowSeconds } from '@/lib/clock'
 import { type Answer, type Caller, createTestApp, type TestApp } from '../helpers/app'
 import { databaseTargets } from '../helpers/database'
@@ -416,6 +416,25 @@ for (const target of databaseTargets()) {
 				expect((await app.call('PUT', '/api/user/self', { as: session, body: { password: 'chosen-password-1' } })).body.success).toBe(true)
 				const relogged = await app.login(username, 'chosen-password-1')
 				expect((await app.call('DELETE', '/api/oauth/wechat/bind', { as: relogged })).body).toEqual({ success: true, message: 'unbound' })
+			})
+
+			test('an admin unbinds for a user they may manage, never for an equal role, and never the last way in', async () => {
+				const admin = await app.createUser('ops', ROLE.admin)
+				const peer = await app.createUser('peer', ROLE.admin)
+				const olive = await app.createUser('olive')
+				await bindGitHub(olive, 'code-1', octocat)
+				await bindGitHub(peer, 'code-2', { ...octocat, id: 778, login: 'peer-gh' })
+
+				expect((await app.call('DELETE', `/api/user/${olive.userId}/bind/github`, { as: olive })).status).toBe(403)
+				expect((await app.call('DELETE', `/api/user/${olive.userId}/bind/github`, { as: admin })).body).toEqual({ success: true, message: 'unbound' })
+				expect((await app.call('GET', '/api/user/self', { as: olive })).body.data.github_id).toBe('')
+				const equal = await app.call('DELETE', `/api/user/${peer.userId}/bind/github`, { as: admin })
+				expect(equal.body).toMatchObject({ success: false, message: inEnglish(USER_MESSAGES.equalOrHigherRole) })
+				expect((await app.call('GET', '/api/user/self', { as: peer })).body.data.github_id).toBe('778')
+
+				const created = sessionOf(await githubSignIn('code-3', { ...octocat, id: 779, login: 'fresh' }))
+				const last = await app.call('DELETE', `/api/user/${created.userId}/bind/github`, { as: admin })
+				expect(last.body).toMatchObject({ success: false, message: inEnglish(aboutProvider(OAUTH_MESSAGES.lastSignIn, 'GitHub')) })
 			})
 
 			test('refuses a provider that is not bound or not known, and a caller who is not signed in', async () => {

@@ -3,8 +3,9 @@
  * one, creating the account on first sight, and binding one to a signed-in user or unbinding it.
  */
 import { and, eq, isNull, ne, or } from 'drizzle-orm'
+import type { BindingProvider } from '@shared/oauth'
 import { USER_MESSAGES, USER_STATUS, USERNAME_MAX_LENGTH } from '@shared/user'
-import { rows, type Store } from '@/db'
+import { rows, type Store, type Tables } from '@/db'
 import type { Dependencies } from '@/dependencies'
 import { nowSeconds } from '@/lib/clock'
 import { randomString } from '@/lib/crypto'
@@ -33,7 +34,7 @@ export const PROVIDERS = {
 	oidc: { label: 'OIDC', column: 'oidcId', enabledOption: 'oidc.enabled', usernamePrefix: 'oidc', defaultDisplayName: 'OIDC User' },
 	wechat: { label: 'WeChat', column: 'wechatId', enabledOption: 'WeChatAuthEnabled', usernamePrefix: 'wechat', defaultDisplayName: 'WeChat User' },
 	telegram: { label: 'Telegram', column: 'telegramId', enabledOption: 'TelegramOAuthEnabled', usernamePrefix: 'tg', defaultDisplayName: 'Telegram User' },
-} as const satisfies Record<string, IdentityProvider>
+} as const satisfies Record<BindingProvider, IdentityProvider>
 
 /** The provider's id for the person, and a name to show for a new account. */
 export type Identity = { id: string; displayName?: string }
@@ -117,19 +118,28 @@ export async function startSession(dependencies: Dependencies, user: UserRecord)
 const IDENTITY_COLUMNS = Object.values(PROVIDERS).map((provider) => provider.column)
 
 /**
- * Clears the provider's id from the account, unless it is the account's last way to sign in: a
- * password its owner chose (not the random one of an account created through a provider) or
- * another binding. One conditional write, so two simultaneous unbinds cannot both pass the check.
+ * The rows whose binding to the provider may be cleared: bound to it, and with another way to
+ * sign in: a password its owner chose (not the random one of an account created through a
+ * provider) or another binding. Cleared by one conditional write, so two simultaneous unbinds
+ * cannot both pass the check.
  */
+export function unbindableUser(users: Tables['users'], provider: IdentityProvider, userId: number) {
+	const others = IDENTITY_COLUMNS.filter((column) => column !== provider.column).map((column) => ne(users[column], ''))
+	return and(eq(users.id, userId), ne(users[provider.column], ''), or(eq(users.passwordSet, true), ...others))
+}
+
+/** Why the conditional write cleared nothing: the provider is not bound, or it is the last way in. */
+export async function unbindRefusal(store: Store, provider: IdentityProvider, userId: number) {
+	const { users } = store.tables
+	const [user] = await store.db.select().from(users).where(eq(users.id, userId)).limit(1)
+	if (!user?.[provider.column]) return refused(aboutProvider(OAUTH_MESSAGES.notBound, provider.label))
+	return refused(aboutProvider(OAUTH_MESSAGES.lastSignIn, provider.label))
+}
+
+/** Clears the provider's id from the account unless it is the account's last way to sign in. */
 export async function unbindIdentity(dependencies: Dependencies, provider: IdentityProvider, userId: number) {
 	const { store } = dependencies
 	const { users } = store.tables
-	const others = IDENTITY_COLUMNS.filter((column) => column !== provider.column).map((column) => ne(users[column], ''))
-	const cleared = await store.db.update(users).set({ [provider.column]: '' })
-		.where(and(eq(users.id, userId), ne(users[provider.column], ''), or(eq(users.passwordSet, true), ...others)))
-		.returning({ id: users.id })
-	if (cleared.length > 0) return
-	const [user] = await store.db.select().from(users).where(eq(users.id, userId)).limit(1)
-	if (!user?.[provider.column]) throw refused(aboutProvider(OAUTH_MESSAGES.notBound, provider.label))
-	throw refused(aboutProvider(OAUTH_MESSAGES.lastSignIn, provider.label))
+	const cleared = await store.db.update(users).set({ [provider.column]: '' }).where(unbindableUser(users, provider, userId)).returning({ id: users.id })
+	if (cleared.length === 0) throw await unbindRefusal(store, provider, userId)
 }

@@ -21,6 +21,7 @@ import { clearedStateCookie, consumeState, issueState } from './state'
 import { telegramIdentity } from './telegram'
 import { weChatIdentity } from './wechat'
 import type { PlainText } from '@shared/messages'
+import { unbindParamsSchema } from '@shared/oauth'
 
 type Context<Query> = {
 	query: Query
@@ -36,8 +37,6 @@ const OAUTH_LIMITS = { perAddress: { limit: 60, windowSeconds: 600 } } as const
 const required = (message: PlainText) => z.string({ error: message }).trim().min(1, message).max(512, message)
 const codeQuery = z.object({ code: required(OAUTH_MESSAGES.codeMissing) })
 const callbackQuery = z.object({ code: required(OAUTH_MESSAGES.codeMissing), state: required(OAUTH_MESSAGES.stateInvalid) })
-/** Unbinding works whether or not the provider's sign-in is still enabled: it only removes. */
-const unbindParams = z.object({ provider: z.enum(Object.keys(PROVIDERS) as [keyof typeof PROVIDERS, ...(keyof typeof PROVIDERS)[]], { error: OAUTH_MESSAGES.unknownProvider }) })
 const emailBindQuery = z.object({
 	email: required(VERIFICATION_MESSAGES.emailAndCodeRequired).pipe(emailSchema),
 	code: required(VERIFICATION_MESSAGES.emailAndCodeRequired),
@@ -123,10 +122,11 @@ export function oauthRoutes(dependencies: Dependencies) {
 			await bindIdentity(dependencies, PROVIDERS.telegram, requireCaller(caller).user, identity.id)
 			return ok(undefined, OAUTH_MESSAGES.bound)
 		})
+		// Unbinding works whether or not the service's sign-in is still enabled: it only removes.
 		.delete('/:provider/bind', async ({ params, caller }) => {
 			await unbindIdentity(dependencies, PROVIDERS[params.provider], requireCaller(caller).user.id)
 			return ok(undefined, OAUTH_MESSAGES.unbound)
-		}, { params: unbindParams })
+		}, { params: unbindParamsSchema })
 		.get('/email/bind', async ({ query, caller }) => {
 			await bindEmail(dependencies, requireCaller(caller).user, query.email, query.code)
 			return ok(undefined, OAUTH_MESSAGES.bound)

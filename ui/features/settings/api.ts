@@ -1,6 +1,7 @@
 /** The self-service calls of the personal tab (docs/specification/accounts-and-settings.md#calls); shapes as src/api/users and src/api/oauth answer them. */
 import { type TelegramFields, telegramQuery } from '@ui/features/auth/telegram-widget'
 import type { OAuthStateEnvelope } from '@ui/features/auth/api'
+import type { BindingProvider } from '@shared/oauth'
 import type { Api } from '@ui/lib/api'
 
 export function fetchUserModels(api: Api) {
@@ -44,8 +45,6 @@ export function bindWechat(api: Api, code: string) {
 	return api.get(`/api/oauth/wechat/bind?${new URLSearchParams({ code })}`)
 }
 
-/** The sign-in services a user can unbind, as `DELETE /api/oauth/:provider/bind` names them. */
-export type BindingProvider = 'github' | 'linuxdo' | 'oidc' | 'wechat' | 'telegram'
 
 export function unbindProvider(api: Api, provider: BindingProvider) {
 	return api.delete(`/api/oauth/${provider}/bind`)
