@@ -1,12 +1,13 @@
 import { KeyRoundIcon, MailIcon, MessageCircleIcon, SendIcon, ShieldCheckIcon, UserRoundIcon } from 'lucide-react'
 import { type ReactNode, useState } from 'react'
+import { useRevalidator } from 'react-router'
 import type { UserView } from '@shared/user'
 import type { ServerStatus } from '@shared/status'
 import { Button } from '@ui/components/ui/button'
 import { Card, CardContent, CardHeader, CardTitle } from '@ui/components/ui/card'
 import { type OAuthProvider, oauthAuthorizeUrl, oidcAuthorizeUrl } from '@ui/features/auth/api'
 import type { BindingProvider } from '@shared/oauth'
-import { fetchBindingState } from '@ui/features/settings/api'
+import { fetchBindingState, unbindProvider } from '@ui/features/settings/api'
 import { EmailBindDialog } from '@ui/features/settings/personal/email-bind-dialog'
 import { TelegramBind } from '@ui/features/settings/personal/telegram-bind'
 import { UnbindButton } from '@ui/features/settings/personal/unbind-button'
@@ -21,6 +22,7 @@ type BindingRowProps = { testId: string; icon: ReactNode; label: string; value: 
 
 function BindingRow({ testId, icon, label, value, action, unbind }: BindingRowProps) {
 	const { t } = useTranslation()
+	const revalidator = useRevalidator()
 	return (
 		<li data-testid={testId} className="flex items-center gap-3 py-3">
 			<span className="flex size-9 shrink-0 items-center justify-center rounded-md bg-muted text-muted-foreground [&_svg]:size-4">{icon}</span>
@@ -29,7 +31,9 @@ function BindingRow({ testId, icon, label, value, action, unbind }: BindingRowPr
 				<span className={value ? 'truncate text-xs' : 'text-xs text-muted-foreground'}>{value || t('未绑定')}</span>
 			</div>
 			<div className="flex items-center gap-1">
-				{unbind && value && <UnbindButton provider={unbind} label={label} />}
+				{unbind && value && (
+					<UnbindButton testId={`unbind-${unbind}`} label={label} unbind={() => unbindProvider(browserApi, unbind)} onUnbound={() => void revalidator.revalidate()} />
+				)}
 				{action}
 			</div>
 		</li>

@@ -1,26 +1,27 @@
 import { useState } from 'react'
-import { useRevalidator } from 'react-router'
 import { Button } from '@ui/components/ui/button'
 import { ConfirmDialog } from '@ui/components/ui/confirm-dialog'
-import type { BindingProvider } from '@shared/oauth'
-import { unbindProvider } from '@ui/features/settings/api'
 import { useTranslation } from '@ui/i18n'
-import { browserApi } from '@ui/lib/browser-api'
+import type { Envelope } from '@ui/lib/api'
 import { callApi } from '@ui/lib/call-api'
 
-/** Unbinds after a confirmation; the server refuses the account's last way to sign in and says why. */
-export function UnbindButton({ provider, label }: { provider: BindingProvider; label: string }) {
+type UnbindButtonProps = { testId: string; label: string; unbind: () => Promise<Envelope<unknown>>; onUnbound: () => void }
+
+/**
+ * Unbinds a sign-in service after a confirmation, for the user's own account or, in the user
+ * editor, an admin's; the server refuses the account's last way to sign in and says why.
+ */
+export function UnbindButton({ testId, label, unbind, onUnbound }: UnbindButtonProps) {
 	const { t } = useTranslation()
-	const revalidator = useRevalidator()
 	const [confirming, setConfirming] = useState(false)
 
-	async function unbind() {
-		if (await callApi(t, unbindProvider(browserApi, provider), '解绑成功')) await revalidator.revalidate()
+	async function confirm() {
+		if (await callApi(t, unbind(), '解绑成功')) onUnbound()
 	}
 
 	return (
 		<>
-			<Button size="sm" variant="ghost" data-testid={`unbind-${provider}`} onClick={() => setConfirming(true)}>{t('解绑')}</Button>
+			<Button type="button" size="sm" variant="ghost" data-testid={testId} onClick={() => setConfirming(true)}>{t('解绑')}</Button>
 			<ConfirmDialog
 				open={confirming}
 				onOpenChange={setConfirming}
@@ -28,7 +29,7 @@ export function UnbindButton({ provider, label }: { provider: BindingProvider; l
 				description={t('解绑后将不能再用 {provider} 登录此账户。', { provider: label })}
 				confirmText={t('解绑')}
 				destructive
-				onConfirm={() => void unbind()}
+				onConfirm={() => void confirm()}
 			/>
 		</>
 	)
