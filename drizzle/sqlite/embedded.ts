@@ -20,6 +20,7 @@ import migration16 from './0016_channel_health_checks.sql' with { type: 'text' }
 import migration17 from './0017_inviter_reward_on_top_up.sql' with { type: 'text' }
 import migration18 from './0018_token_windows.sql' with { type: 'text' }
 import migration19 from './0019_oidc_id.sql' with { type: 'text' }
+import migration20 from './0020_password_set.sql' with { type: 'text' }
 
 export default {
 	journal,
@@ -44,5 +45,6 @@ export default {
 		'0017_inviter_reward_on_top_up': migration17,
 		'0018_token_windows': migration18,
 		'0019_oidc_id': migration19,
+		'0020_password_set': migration20,
 	} as Record<string, string>,
 }

@@ -60,6 +60,7 @@ export const ROUTE_POLICY: Record<`${Method} /api/${string}`, Access> = {
 	'GET /api/oauth/wechat/bind': 'user',
 	'GET /api/oauth/email/bind': 'user',
 	'GET /api/oauth/telegram/bind': 'user',
+	'DELETE /api/oauth/:provider/bind': 'user',
 	// The caller's API tokens
 	'GET /api/token/': 'user',
 	'GET /api/token/search': 'user',
@@ -78,6 +79,7 @@ export const ROUTE_POLICY: Record<`${Method} /api/${string}`, Access> = {
 	'PUT /api/user/': 'admin',
 	'POST /api/user/manage': 'admin',
 	'DELETE /api/user/:id': 'admin',
+	'DELETE /api/user/:id/bind/:provider': 'admin',
 	'GET /api/group/': 'admin',
 	'GET /api/models': 'admin',
 	'GET /api/log/': 'admin',

@@ -38,6 +38,8 @@ export const users = pgTable('users', {
 	pendingInviterReward: bigint('pending_inviter_reward', { mode: 'number' }).notNull().default(0),
 	sessionVersion: bigint('session_version', { mode: 'number' }).notNull().default(1),
 	passwordChangeRequired: boolean('password_change_required').notNull().default(false),
+	/** False while the password is the random one an account created through another service starts with: nobody knows it. */
+	passwordSet: boolean('password_set').notNull().default(true),
 	createdTime: bigint('created_time', { mode: 'number' }).notNull().default(now),
 	lastLoginTime: bigint('last_login_time', { mode: 'number' }).notNull().default(0),
 	/** When the last low-quota reminder went out (QuotaRemindThreshold); one per 2 hours, on one node. */

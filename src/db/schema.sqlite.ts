@@ -38,6 +38,8 @@ export const users = sqliteTable('users', {
 	pendingInviterReward: integer('pending_inviter_reward').notNull().default(0),
 	sessionVersion: integer('session_version').notNull().default(1),
 	passwordChangeRequired: integer('password_change_required', { mode: 'boolean' }).notNull().default(false),
+	/** False while the password is the random one an account created through another service starts with: nobody knows it. */
+	passwordSet: integer('password_set', { mode: 'boolean' }).notNull().default(true),
 	createdTime: integer('created_time').notNull().default(now),
 	lastLoginTime: integer('last_login_time').notNull().default(0),
 	/** When the last low-quota reminder went out (QuotaRemindThreshold); one per 2 hours, on one node. */

@@ -6,7 +6,7 @@
 export const ADMIN_ACTIONS = [
 	'channel.create', 'channel.update', 'channel.delete', 'channel.delete_batch', 'channel.delete_disabled',
 	'channel.tag_set', 'channel.tag_edit', 'channel.tag_enable', 'channel.tag_disable', 'channel.fix',
-	'user.create', 'user.update', 'user.quota', 'user.promote', 'user.demote', 'user.enable', 'user.disable', 'user.delete',
+	'user.create', 'user.update', 'user.quota', 'user.promote', 'user.demote', 'user.enable', 'user.disable', 'user.delete', 'user.unbind',
 	'option.update', 'option.reset_model_ratio',
 	'redemption.create', 'redemption.update', 'redemption.status', 'redemption.delete',
 	'log.cleanup',

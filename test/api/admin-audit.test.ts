@@ -128,6 +128,10 @@ for (const target of databaseTargets()) {
 				await succeed('POST', '/api/user/manage', { id: carol.id, action }, root)
 				await expectAction(`user.${action}`, `#${carol.id} "carol"`)
 			}
+			await ferry.store.db.update(ferry.store.tables.users).set({ githubId: '5832' }).where(eq(ferry.store.tables.users.id, carol.id))
+			await succeed('DELETE', `/api/user/${carol.id}/bind/github`, undefined, root)
+			await expectAction('user.unbind', `#${carol.id} "carol"`)
+			expect((await newestAction()).action.provider).toBe('GitHub')
 			await succeed('DELETE', `/api/user/${carol.id}`, undefined, root)
 			await expectAction('user.delete', `#${carol.id} "carol"`)
 

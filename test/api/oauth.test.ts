@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
 import { eq } from 'drizzle-orm'
 import { aboutProvider, OAUTH_MESSAGES } from '@/api/oauth/messages'
 import { TELEGRAM_CLOCK_SKEW_SECONDS, TELEGRAM_MAX_AGE_SECONDS } from '@/api/oauth/telegram'
-import { USER_MESSAGES } from '@shared/user'
+import { ROLE, USER_MESSAGES } from '@shared/user'
 import { nowSeconds } from '@/lib/clock'
 import { type Answer, type Caller, createTestApp, type TestApp } from '../helpers/app'
 import { databaseTargets } from '../helpers/database'
@@ -369,6 +369,83 @@ for (const target of databaseTargets()) {
 				const signed = signTelegramLogin(BOT_TOKEN, widgetData())
 				expect((await app.call('GET', `/api/oauth/telegram/bind?${query(signed)}`, { as: uma })).body).toEqual({ success: true, message: 'bind' })
 				expect((await app.call('GET', '/api/user/self', { as: uma })).body.data.telegram_id).toBe('987654321')
+			})
+		})
+
+		describe('unbinding', () => {
+			async function bindGitHub(as: Caller, code: string, profile: GitHubProfile) {
+				providers.github.authorize(code, profile)
+				const started = await startAuthorization(as)
+				expect((await callback('github', code, started.state, started.cookie, as)).body).toEqual({ success: true, message: 'bind' })
+			}
+
+			test('unbinds the caller\'s GitHub account, which can then be bound to another account, leaving others\' bindings alone', async () => {
+				const olive = await app.createUser('olive')
+				const pete = await app.createUser('pete')
+				await bindGitHub(olive, 'code-1', octocat)
+				await bindGitHub(pete, 'code-2', { ...octocat, id: 777, login: 'pete-gh' })
+
+				const unbound = await app.call('DELETE', '/api/oauth/github/bind', { as: olive })
+				expect(unbound.body).toEqual({ success: true, message: 'unbound' })
+				expect((await app.call('GET', '/api/user/self', { as: olive })).body.data.github_id).toBe('')
+				expect((await app.call('GET', '/api/user/self', { as: pete })).body.data.github_id).toBe('777')
+
+				const sam = await app.createUser('sam')
+				await bindGitHub(sam, 'code-3', octocat)
+				expect((await app.call('GET', '/api/user/self', { as: sam })).body.data.github_id).toBe(String(octocat.id))
+				// The freed identity now signs in to its new owner.
+				expect((await githubSignIn('code-4', octocat)).body.data.id).toBe(sam.userId)
+			})
+
+			test('refuses to unbind the last way into an account created through GitHub until it has a password, in the caller\'s language', async () => {
+				const session = sessionOf(await githubSignIn('code-1', octocat))
+				const refused = await app.call('DELETE', '/api/oauth/github/bind', { as: session, headers: { 'accept-language': 'zh-CN' } })
+				expect(refused.body).toEqual({ success: false, message: 'GitHub 是该账户唯一的登录方式，请先设置密码或绑定其他登录方式' })
+				const inEnglishToo = await app.call('DELETE', '/api/oauth/github/bind', { as: session })
+				expect(inEnglishToo.body).toMatchObject({ success: false, message: inEnglish(aboutProvider(OAUTH_MESSAGES.lastSignIn, 'GitHub')) })
+				expect((await app.call('GET', '/api/user/self', { as: session })).body.data.github_id).toBe(String(octocat.id))
+
+				// Another binding is another way in.
+				providers.weChat.user('111111', 'oWx-openid-0009')
+				expect((await app.call('GET', '/api/oauth/wechat/bind?code=111111', { as: session })).body.success).toBe(true)
+				expect((await app.call('DELETE', '/api/oauth/github/bind', { as: session })).body.success).toBe(true)
+				expect((await app.call('DELETE', '/api/oauth/wechat/bind', { as: session })).body.success).toBe(false)
+
+				// So is a password its owner chose.
+				const { username } = (await app.call('GET', '/api/user/self', { as: session })).body.data
+				expect((await app.call('PUT', '/api/user/self', { as: session, body: { password: 'chosen-password-1' } })).body.success).toBe(true)
+				const relogged = await app.login(username, 'chosen-password-1')
+				expect((await app.call('DELETE', '/api/oauth/wechat/bind', { as: relogged })).body).toEqual({ success: true, message: 'unbound' })
+			})
+
+			test('an admin unbinds for a user they may manage, never for an equal role, and never the last way in', async () => {
+				const admin = await app.createUser('ops', ROLE.admin)
+				const peer = await app.createUser('peer', ROLE.admin)
+				const olive = await app.createUser('olive')
+				await bindGitHub(olive, 'code-1', octocat)
+				await bindGitHub(peer, 'code-2', { ...octocat, id: 778, login: 'peer-gh' })
+
+				expect((await app.call('DELETE', `/api/user/${olive.userId}/bind/github`, { as: olive })).status).toBe(403)
+				expect((await app.call('DELETE', `/api/user/${olive.userId}/bind/github`, { as: admin })).body).toEqual({ success: true, message: 'unbound' })
+				expect((await app.call('GET', '/api/user/self', { as: olive })).body.data.github_id).toBe('')
+				const equal = await app.call('DELETE', `/api/user/${peer.userId}/bind/github`, { as: admin })
+				expect(equal.body).toMatchObject({ success: false, message: inEnglish(USER_MESSAGES.equalOrHigherRole) })
+				expect((await app.call('GET', '/api/user/self', { as: peer })).body.data.github_id).toBe('778')
+
+				const created = sessionOf(await githubSignIn('code-3', { ...octocat, id: 779, login: 'fresh' }))
+				const last = await app.call('DELETE', `/api/user/${created.userId}/bind/github`, { as: admin })
+				expect(last.body).toMatchObject({ success: false, message: inEnglish(aboutProvider(OAUTH_MESSAGES.lastSignIn, 'GitHub')) })
+			})
+
+			test('refuses a provider that is not bound or not known, and a caller who is not signed in', async () => {
+				const olive = await app.createUser('olive')
+				expect((await app.call('DELETE', '/api/oauth/linuxdo/bind', { as: olive })).body)
+					.toMatchObject({ success: false, message: inEnglish(aboutProvider(OAUTH_MESSAGES.notBound, 'LinuxDO')) })
+				const unknown = await app.call('DELETE', '/api/oauth/myspace/bind', { as: olive })
+				expect(unknown.status).toBeGreaterThanOrEqual(400)
+				expect(unknown.status).toBeLessThan(500)
+				expect(unknown.body.success).toBe(false)
+				expect((await app.call('DELETE', '/api/oauth/github/bind')).status).toBe(401)
 			})
 		})
 	})

@@ -44,7 +44,7 @@ for (const target of databaseTargets()) {
 		async function startAuthorization(as?: Caller) {
 			const answer = await app.call('GET', '/api/oauth/state', { as })
 			const cookie = cookieFrom(answer, 'ferry_oauth_state')!
-			return { state: answer.body.data as string, cookie: cookie.split(';')[0]! }
+			return { state: answer.body.data as string, challenge: (answer.body as { code_challenge?: string }).code_challenge!, cookie: cookie.split(';')[0]! }
 		}
 
 		async function callback(code: string, state: string, cookie: string, { as, headers = {} }: { as?: Caller; headers?: Record<string, string> } = {}) {
@@ -100,6 +100,23 @@ for (const target of databaseTargets()) {
 			provider.authorize('code-2', { sub: 'a1b2-c3d4', preferred_username: 'renamed' })
 			const second = await signIn('code-2')
 			expect(second.body.data.id).toBe(first.body.data.id)
+		})
+
+		test('sends the PKCE verifier of the challenge its state answer gave, and the provider refuses any other', async () => {
+			await configure()
+			const started = await startAuthorization()
+			expect(started.challenge).toMatch(/^[A-Za-z0-9_-]{43}$/)
+			provider.authorize('code-pkce', { sub: 'pkce-sub' }, started.challenge)
+			const signedIn = await callback('code-pkce', started.state, started.cookie)
+			expect(signedIn.body.success).toBe(true)
+
+			// A code issued for another browser's challenge: this browser's verifier does not match it.
+			const other = await startAuthorization()
+			const mine = await startAuthorization()
+			provider.authorize('code-stolen', { sub: 'pkce-sub' }, other.challenge)
+			const refused = await callback('code-stolen', mine.state, mine.cookie)
+			expect(refused.body).toMatchObject({ success: false, message: inEnglish(aboutProvider(OAUTH_MESSAGES.codeRejected, 'OIDC')) })
+			expect(provider.state.tokenRequests).toBe(2)
 		})
 
 		test('refuses a state other than the one given to this browser, before asking the provider', async () => {

@@ -141,6 +141,32 @@ describe.skipIf(!browserExecutable)('the personal settings tab in a browser', ()
 		}
 	}, 30_000)
 
+	test('unbinds a bound service after confirming, and shows the refusal when it is the account\'s last way in', async () => {
+		const { users } = harness.ferry.store.tables
+		const anchor = await harness.ferry.createUser('anchor', ROLE.user, PASSWORD)
+		await harness.ferry.store.db.update(users).set({ githubId: '5832', oidcId: 'anchor-sub' }).where(eq(users.id, anchor.userId))
+		const opened = await harness.open('/setting', { as: anchor })
+		try {
+			const { page } = opened
+			await page.getByTestId('unbind-github').click()
+			await page.getByText('解绑后将不能再用 GitHub 登录此账户。').waitFor()
+			await page.getByRole('alertdialog').getByRole('button', { name: '解绑' }).click()
+			await toast(page, '解绑成功')
+			await page.getByTestId('unbind-github').waitFor({ state: 'detached' })
+			const [row] = await harness.ferry.store.db.select({ githubId: users.githubId, oidcId: users.oidcId }).from(users).where(eq(users.id, anchor.userId))
+			expect(row).toEqual({ githubId: '', oidcId: 'anchor-sub' })
+
+			// As if the account had been created through OIDC: no password of its own, no other binding.
+			await harness.ferry.store.db.update(users).set({ passwordSet: false }).where(eq(users.id, anchor.userId))
+			await page.getByTestId('unbind-oidc').click()
+			await page.getByRole('alertdialog').getByRole('button', { name: '解绑' }).click()
+			await toast(page, 'OIDC 是该账户唯一的登录方式，请先设置密码或绑定其他登录方式')
+			expect(await page.getByTestId('unbind-oidc').isVisible()).toBe(true)
+		} finally {
+			await opened.close()
+		}
+	}, 30_000)
+
 	test('generates a system access token on click, shows it once, and the token authenticates API calls', async () => {
 		const opened = await harness.open('/setting', { as: visitors.sailor })
 		try {

@@ -1,5 +1,6 @@
 /** The user administration page in Chromium: adding, editing, role and status changes, deactivation, search, paging. */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { eq } from 'drizzle-orm'
 import type { Page } from 'playwright-core'
 import { ROLE } from '@shared/user'
 import { browserExecutable, type ConsoleHarness, expectNoErrors, startConsoleHarness } from '../helpers/browser'
@@ -254,6 +255,26 @@ describe.skipIf(!browserExecutable)('the user administration page in a browser',
 		await drawer.getByRole('button', { name: 'Submit' }).click()
 		await drawer.waitFor({ state: 'detached' })
 		expect((await harness.ferry.call('GET', `/api/user/${id}`, { as: harness.root })).body.data.quota).toBe(1_625_000)
+		expectNoErrors(opened)
+		await opened.close()
+	}, 30_000)
+
+	test('unbinds a user\'s GitHub account from the editor after confirmation, leaving the user\'s other bindings', async () => {
+		const id = await createUser('linked')
+		const { users } = harness.ferry.store.tables
+		await harness.ferry.store.db.update(users).set({ githubId: '5832', telegramId: '987654' }).where(eq(users.id, id))
+		const opened = await harness.open('/user', { as: asRoot() })
+		const { page } = opened
+		await row(page, id).getByRole('button', { name: '编辑' }).click()
+		const drawer = page.getByRole('dialog').filter({ hasText: `用户 ID：${id}` })
+		expect(await drawer.getByLabel('已绑定的 GitHub 账户').inputValue()).toBe('5832')
+		await drawer.getByTestId('edit-user-unbind-github').click()
+		await page.getByRole('alertdialog').getByRole('button', { name: '解绑' }).click()
+		await toast(page, 'success', '解绑成功').waitFor()
+		expect(await drawer.getByLabel('已绑定的 GitHub 账户').inputValue()).toBe('')
+		const [stored] = await harness.ferry.store.db.select({ githubId: users.githubId, telegramId: users.telegramId }).from(users).where(eq(users.id, id))
+		expect(stored).toEqual({ githubId: '', telegramId: '987654' })
+		expect(await drawer.getByTestId('edit-user-unbind-telegram').isVisible()).toBe(true)
 		expectNoErrors(opened)
 		await opened.close()
 	}, 30_000)

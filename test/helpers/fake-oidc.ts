@@ -2,14 +2,17 @@
  * An OpenID Connect provider on loopback, speaking the wire format of OpenID Connect Discovery
  * and Core: the discovery document, a token endpoint (form POST, client_secret_post) answering
  * access_token and id_token, and a userinfo endpoint read with the bearer token. A code works
- * once, as at a real provider; `failing` makes the token endpoint answer 500.
+ * once, as at a real provider; `failing` makes the token endpoint answer 500. A code issued with a
+ * PKCE S256 challenge (RFC 7636) is exchanged only with the matching code_verifier.
  */
+import { createHash } from 'node:crypto'
+
 export type OidcClaims = { sub: string; preferred_username?: string; name?: string; email?: string }
 
 export const FAKE_OIDC_CLIENT = { id: 'ferry-oidc-client', secret: 'oidc-client-secret-xyz' }
 
 export function startFakeOidcProvider() {
-	const codes = new Map<string, OidcClaims>()
+	const codes = new Map<string, { claims: OidcClaims; challenge?: string }>()
 	const tokens = new Map<string, OidcClaims>()
 	const state = { failing: false, tokenRequests: 0 }
 	const server: Bun.Server<undefined> = Bun.serve({
@@ -37,8 +40,13 @@ export function startFakeOidcProvider() {
 				if (form.get('client_id') !== FAKE_OIDC_CLIENT.id || form.get('client_secret') !== FAKE_OIDC_CLIENT.secret) {
 					return Response.json({ error: 'invalid_client' }, { status: 401 })
 				}
-				const claims = codes.get(form.get('code') ?? '')
-				if (form.get('grant_type') !== 'authorization_code' || !claims) return Response.json({ error: 'invalid_grant' }, { status: 400 })
+				const issued = codes.get(form.get('code') ?? '')
+				if (form.get('grant_type') !== 'authorization_code' || !issued) return Response.json({ error: 'invalid_grant' }, { status: 400 })
+				const verifier = form.get('code_verifier')
+				if (issued.challenge !== undefined && (!verifier || createHash('sha256').update(verifier).digest('base64url') !== issued.challenge)) {
+					return Response.json({ error: 'invalid_grant', error_description: 'PKCE verification failed' }, { status: 400 })
+				}
+				const { claims } = issued
 				codes.delete(form.get('code')!)
 				const accessToken = `at-${crypto.randomUUID()}`
 				tokens.set(accessToken, claims)
@@ -60,9 +68,9 @@ export function startFakeOidcProvider() {
 		issuer,
 		wellKnown: `${issuer}/.well-known/openid-configuration`,
 		state,
-		/** The provider will answer `code` with these claims (the user approved the sign-in). */
-		authorize(code: string, claims: OidcClaims) {
-			codes.set(code, claims)
+		/** The provider will answer `code` with these claims (the user approved the sign-in); `challenge`: the request's S256 code_challenge. */
+		authorize(code: string, claims: OidcClaims, challenge?: string) {
+			codes.set(code, { claims, challenge })
 		},
 		stop: () => server.stop(true),
 	}

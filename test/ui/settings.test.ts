@@ -106,6 +106,21 @@ describe('the settings page rendered on the server', () => {
 		}
 	})
 
+	test('offers unbinding, with its confirmation text, only on the rows that are bound, in zh and en', async () => {
+		const { users } = app.store.tables
+		await app.store.db.update(users).set({ githubId: '5832', oidcId: 'walker-sub' }).where(eq(users.id, walker.userId))
+		try {
+			const { html } = await render('/setting', walker)
+			expect(testIdElement(html, 'unbind-github')?.[1]).toBe('解绑')
+			expect(testIdElement(html, 'unbind-oidc')?.[1]).toBe('解绑')
+			for (const provider of ['wechat', 'telegram', 'linuxdo']) expect(html).not.toContain(`data-testid="unbind-${provider}"`)
+			const english = (await render('/setting', walker, 'en')).html
+			expect(testIdElement(english, 'unbind-github')?.[1]).toBe('Unbind')
+		} finally {
+			await app.store.db.update(users).set({ githubId: '', oidcId: '' }).where(eq(users.id, walker.userId))
+		}
+	})
+
 	test('offers the access token, password and account deletion actions without generating a token while rendering', async () => {
 		const { html } = await render('/setting', walker)
 		expect(html).toContain('生成系统访问令牌')

@@ -8,7 +8,7 @@ type Translate = (key: string, values?: Record<string, string | number>) => stri
  * error toast; a thrown error (network, 401/429/500/405 catalogue) shows its catalogue text. Answers
  * the envelope on success, undefined otherwise. `success` (a zh source string) is toasted on success.
  */
-export async function callApi<T>(t: Translate, call: Promise<Envelope<T>>, success?: string): Promise<Envelope<T> | undefined> {
+export async function callApi<E extends Envelope<unknown>>(t: Translate, call: Promise<E>, success?: string): Promise<E | undefined> {
 	try {
 		const envelope = await call
 		if (!envelope.success) {

@@ -1,10 +1,11 @@
 /**
  * Accounts known by another service's id (GitHub, LinuxDO, OpenID Connect, WeChat, Telegram): signing in with
- * one, creating the account on first sight, and binding one to a signed-in user.
+ * one, creating the account on first sight, and binding one to a signed-in user or unbinding it.
  */
-import { and, eq, isNull, sql } from 'drizzle-orm'
+import { and, eq, isNull, ne, or } from 'drizzle-orm'
+import type { BindingProvider } from '@shared/oauth'
 import { USER_MESSAGES, USER_STATUS, USERNAME_MAX_LENGTH } from '@shared/user'
-import { rows, type Store } from '@/db'
+import { rows, type Store, type Tables } from '@/db'
 import type { Dependencies } from '@/dependencies'
 import { nowSeconds } from '@/lib/clock'
 import { randomString } from '@/lib/crypto'
@@ -33,7 +34,7 @@ export const PROVIDERS = {
 	oidc: { label: 'OIDC', column: 'oidcId', enabledOption: 'oidc.enabled', usernamePrefix: 'oidc', defaultDisplayName: 'OIDC User' },
 	wechat: { label: 'WeChat', column: 'wechatId', enabledOption: 'WeChatAuthEnabled', usernamePrefix: 'wechat', defaultDisplayName: 'WeChat User' },
 	telegram: { label: 'Telegram', column: 'telegramId', enabledOption: 'TelegramOAuthEnabled', usernamePrefix: 'tg', defaultDisplayName: 'Telegram User' },
-} as const satisfies Record<string, IdentityProvider>
+} as const satisfies Record<BindingProvider, IdentityProvider>
 
 /** The provider's id for the person, and a name to show for a new account. */
 export type Identity = { id: string; displayName?: string }
@@ -67,7 +68,7 @@ async function createIdentityUser(dependencies: Dependencies, provider: Identity
 		const username = candidateUsername(provider, identity.id, attempt)
 		if (await usernameTaken(store, username)) continue
 		try {
-			return await createAccount(store, { username, password, displayName, [provider.column]: identity.id }, affCode, signUpRewards(dependencies))
+			return await createAccount(store, { username, password, passwordSet: false, displayName, [provider.column]: identity.id }, affCode, signUpRewards(dependencies))
 		} catch (error) {
 			if (!isUniqueViolation(error)) throw error
 			// A simultaneous first sign-in with the same identity won the race: use its account.
@@ -112,4 +113,33 @@ export async function startSession(dependencies: Dependencies, user: UserRecord)
 	const { users } = dependencies.store.tables
 	await dependencies.store.db.update(users).set({ lastLoginTime: nowSeconds() }).where(eq(users.id, user.id))
 	return dependencies.sessions.sign(user.id, user.sessionVersion)
+}
+
+const IDENTITY_COLUMNS = Object.values(PROVIDERS).map((provider) => provider.column)
+
+/**
+ * The rows whose binding to the provider may be cleared: bound to it, and with another way to
+ * sign in: a password its owner chose (not the random one of an account created through a
+ * provider) or another binding. Cleared by one conditional write, so two simultaneous unbinds
+ * cannot both pass the check.
+ */
+export function unbindableUser(users: Tables['users'], provider: IdentityProvider, userId: number) {
+	const others = IDENTITY_COLUMNS.filter((column) => column !== provider.column).map((column) => ne(users[column], ''))
+	return and(eq(users.id, userId), ne(users[provider.column], ''), or(eq(users.passwordSet, true), ...others))
+}
+
+/** Why the conditional write cleared nothing: the provider is not bound, or it is the last way in. */
+export async function unbindRefusal(store: Store, provider: IdentityProvider, userId: number) {
+	const { users } = store.tables
+	const [user] = await store.db.select().from(users).where(eq(users.id, userId)).limit(1)
+	if (!user?.[provider.column]) return refused(aboutProvider(OAUTH_MESSAGES.notBound, provider.label))
+	return refused(aboutProvider(OAUTH_MESSAGES.lastSignIn, provider.label))
+}
+
+/** Clears the provider's id from the account unless it is the account's last way to sign in. */
+export async function unbindIdentity(dependencies: Dependencies, provider: IdentityProvider, userId: number) {
+	const { store } = dependencies
+	const { users } = store.tables
+	const cleared = await store.db.update(users).set({ [provider.column]: '' }).where(unbindableUser(users, provider, userId)).returning({ id: users.id })
+	if (cleared.length === 0) throw await unbindRefusal(store, provider, userId)
 }

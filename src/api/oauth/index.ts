@@ -12,7 +12,7 @@ import { emailSchema } from '../verification/email-rules'
 import { bindEmail } from '../verification/mail-flows'
 import { VERIFICATION_MESSAGES } from '../verification/messages'
 import { githubIdentity } from './github'
-import { assertProviderEnabled, bindIdentity, type Identity, type IdentityProvider, PROVIDERS, signInWithIdentity, startSession } from './identities'
+import { assertProviderEnabled, bindIdentity, type Identity, type IdentityProvider, PROVIDERS, signInWithIdentity, startSession, unbindIdentity } from './identities'
 import { linuxdoIdentity } from './linuxdo'
 import { OAUTH_MESSAGES } from './messages'
 import { oidcIdentity } from './oidc'
@@ -21,6 +21,7 @@ import { clearedStateCookie, consumeState, issueState } from './state'
 import { telegramIdentity } from './telegram'
 import { weChatIdentity } from './wechat'
 import type { PlainText } from '@shared/messages'
+import { unbindParamsSchema } from '@shared/oauth'
 
 type Context<Query> = {
 	query: Query
@@ -62,7 +63,7 @@ export function oauthRoutes(dependencies: Dependencies) {
 
 	async function completeAuthorization(
 		provider: IdentityProvider,
-		identityFor: (dependencies: Dependencies, code: string) => Promise<Identity>,
+		identityFor: (dependencies: Dependencies, code: string, codeVerifier: string) => Promise<Identity>,
 		{ query, request, server, set }: Context<z.infer<typeof callbackQuery>>,
 	) {
 		assertProviderEnabled(dependencies, provider)
@@ -71,11 +72,11 @@ export function oauthRoutes(dependencies: Dependencies) {
 		if (state.userId) {
 			const user = await signedInUser(dependencies, request.headers)
 			if (user?.id !== state.userId) throw unauthorized()
-			await bindIdentity(dependencies, provider, user, (await identityFor(dependencies, query.code)).id)
+			await bindIdentity(dependencies, provider, user, (await identityFor(dependencies, query.code, state.verifier)).id)
 			set.headers['set-cookie'] = clearedStateCookie()
 			return ok(undefined, OAUTH_MESSAGES.bound)
 		}
-		const { answer, cookie } = await signIn(provider, await identityFor(dependencies, query.code), state.aff, request, server)
+		const { answer, cookie } = await signIn(provider, await identityFor(dependencies, query.code, state.verifier), state.aff, request, server)
 		set.headers['set-cookie'] = [clearedStateCookie(), cookie]
 		return answer
 	}
@@ -85,9 +86,10 @@ export function oauthRoutes(dependencies: Dependencies) {
 		.get('/state', async ({ query, request, server, set }) => {
 			await enforceLimit(request, server)
 			const user = await signedInUser(dependencies, request.headers)
-			const { state, cookie } = await issueState(dependencies, query.aff ?? '', user?.id ?? 0, isSecureRequest(request))
+			const { state, codeChallenge, cookie } = await issueState(dependencies, query.aff ?? '', user?.id ?? 0, isSecureRequest(request))
 			set.headers['set-cookie'] = cookie
-			return ok(state)
+			// `data` stays the bare state the peers' clients read; the OIDC authorization request adds the challenge.
+			return { ...ok(state), code_challenge: codeChallenge }
 		}, { query: z.object({ aff: z.string().trim().max(32).optional() }) })
 		.get('/github', (context) => completeAuthorization(PROVIDERS.github, githubIdentity, context), { query: callbackQuery })
 		.get('/linuxdo', (context) => completeAuthorization(PROVIDERS.linuxdo, linuxdoIdentity, context), { query: callbackQuery })
@@ -120,6 +122,11 @@ export function oauthRoutes(dependencies: Dependencies) {
 			await bindIdentity(dependencies, PROVIDERS.telegram, requireCaller(caller).user, identity.id)
 			return ok(undefined, OAUTH_MESSAGES.bound)
 		})
+		// Unbinding works whether or not the service's sign-in is still enabled: it only removes.
+		.delete('/:provider/bind', async ({ params, caller }) => {
+			await unbindIdentity(dependencies, PROVIDERS[params.provider], requireCaller(caller).user.id)
+			return ok(undefined, OAUTH_MESSAGES.unbound)
+		}, { params: unbindParamsSchema })
 		.get('/email/bind', async ({ query, caller }) => {
 			await bindEmail(dependencies, requireCaller(caller).user, query.email, query.code)
 			return ok(undefined, OAUTH_MESSAGES.bound)

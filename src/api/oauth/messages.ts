@@ -7,7 +7,7 @@ export { OAUTH_MESSAGES }
 /** The service's name as readers know it: WeChat is 微信 in Chinese, the others keep their names. */
 const providerName = (label: string): MessageValue => (label === 'WeChat' ? { zh: '微信', en: 'WeChat' } : label)
 
-type ProviderText = (typeof OAUTH_MESSAGES)['disabled' | 'notConfigured' | 'alreadyBound' | 'unreachable' | 'unreadable' | 'codeRejected']
+type ProviderText = (typeof OAUTH_MESSAGES)['disabled' | 'notConfigured' | 'alreadyBound' | 'notBound' | 'lastSignIn' | 'unreachable' | 'unreadable' | 'codeRejected']
 
 /** A message that names the service. */
 export const aboutProvider = (text: ProviderText, label: string): LocalizedMessage => withValues(text, { provider: providerName(label) })

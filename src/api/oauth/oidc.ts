@@ -35,7 +35,8 @@ function redirectUri(dependencies: Dependencies) {
 	return serverAddress ? `${serverAddress}/oauth/oidc` : undefined
 }
 
-export async function oidcIdentity(dependencies: Dependencies, code: string): Promise<Identity> {
+/** `codeVerifier`: the PKCE verifier whose S256 challenge the authorization request carried. */
+export async function oidcIdentity(dependencies: Dependencies, code: string, codeVerifier: string): Promise<Identity> {
 	const { options } = dependencies
 	const clientId = options.get('oidc.client_id')
 	const clientSecret = options.get('oidc.client_secret')
@@ -43,7 +44,7 @@ export async function oidcIdentity(dependencies: Dependencies, code: string): Pr
 	const userInfoEndpoint = options.get('oidc.user_info_endpoint')
 	if (!clientId || !clientSecret || !tokenEndpoint || !userInfoEndpoint) throw refused(aboutProvider(OAUTH_MESSAGES.notConfigured, LABEL))
 	// client_secret_post: every provider accepts it, and it needs no escaping rules of Basic.
-	const form = new URLSearchParams({ grant_type: 'authorization_code', code, client_id: clientId, client_secret: clientSecret })
+	const form = new URLSearchParams({ grant_type: 'authorization_code', code, client_id: clientId, client_secret: clientSecret, code_verifier: codeVerifier })
 	const redirect = redirectUri(dependencies)
 	if (redirect) form.set('redirect_uri', redirect)
 	const token = await fetchProviderJson(dependencies, LABEL, tokenEndpoint, {

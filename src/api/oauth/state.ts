@@ -5,7 +5,7 @@
  * callback then binds instead of signing in, and only for that same signed-in user.
  */
 import { and, eq, gt, lt } from 'drizzle-orm'
-import { timingSafeEqual } from 'node:crypto'
+import { createHash, timingSafeEqual } from 'node:crypto'
 import { z } from 'zod'
 import type { Dependencies } from '@/dependencies'
 import { nowSeconds } from '@/lib/clock'
@@ -18,8 +18,14 @@ const STATE_COOKIE = 'ferry_oauth_state'
 const STATE_LIFETIME_SECONDS = 10 * 60
 const STATE_PURPOSE = 'oauth_state'
 const COOKIE_PATH = '/api/oauth'
+/** RFC 7636 allows 43 to 128 characters of [A-Za-z0-9-._~]. */
+const PKCE_VERIFIER_LENGTH = 43
 
-const claimsSchema = z.object({ state: z.string(), aff: z.string(), userId: z.number().int(), expiresAt: z.number().int() })
+/** The S256 code_challenge of a verifier: base64url of its SHA-256, unpadded. */
+export const pkceChallenge = (verifier: string) => createHash('sha256').update(verifier).digest('base64url')
+
+/** `verifier`: the PKCE code_verifier (RFC 7636) the token exchange sends; only its S256 challenge leaves the server before. */
+const claimsSchema = z.object({ state: z.string(), aff: z.string(), userId: z.number().int(), expiresAt: z.number().int(), verifier: z.string() })
 type StateClaims = z.infer<typeof claimsSchema>
 
 function stateCookie(value: string, maxAge: number, secure: boolean) {
@@ -33,12 +39,12 @@ export async function issueState(dependencies: Dependencies, aff: string, userId
 	const { store, secrets } = dependencies
 	const { verifications } = store.tables
 	const state = randomString(32)
-	const claims: StateClaims = { state, aff, userId, expiresAt: nowSeconds() + STATE_LIFETIME_SECONDS }
+	const claims: StateClaims = { state, aff, userId, expiresAt: nowSeconds() + STATE_LIFETIME_SECONDS, verifier: randomString(PKCE_VERIFIER_LENGTH) }
 	const digest = secrets.digest(`${STATE_PURPOSE}:${state}`)
 	await store.db.delete(verifications).where(and(eq(verifications.purpose, STATE_PURPOSE), lt(verifications.expiresAt, nowSeconds())))
 	await store.db.insert(verifications).values({ purpose: STATE_PURPOSE, target: digest, codeHash: digest, expiresAt: claims.expiresAt })
 	const payload = Buffer.from(JSON.stringify(claims)).toString('base64url')
-	return { state, cookie: stateCookie(`${payload}.${secrets.sign(`${STATE_PURPOSE}.${payload}`)}`, STATE_LIFETIME_SECONDS, secure) }
+	return { state, codeChallenge: pkceChallenge(claims.verifier), cookie: stateCookie(`${payload}.${secrets.sign(`${STATE_PURPOSE}.${payload}`)}`, STATE_LIFETIME_SECONDS, secure) }
 }
 
 function readClaims(dependencies: Dependencies, headers: Headers): StateClaims | undefined {

@@ -97,6 +97,7 @@ export async function updateSelf(dependencies: Dependencies, user: UserRecord, i
 	if (input.password) {
 		changes.password = await passwords.hash(input.password)
 		changes.passwordChangeRequired = false
+		changes.passwordSet = true
 	}
 	if (Object.keys(changes).length === 0) return { user, sessionToken: undefined }
 	try {

@@ -14,7 +14,9 @@ import { isSecureRequest, ok } from '../respond'
 import {
 	deleteSelf, generateAccessToken, login, logout, register, transferAffiliateQuota, updateSelf, userModels,
 } from './account'
-import { createUser, deleteUser, getUser, listUsers, manageUser, searchUsers, updateUser } from './service'
+import { OAUTH_MESSAGES } from '@shared/messages/oauth'
+import { userUnbindParamsSchema } from '@shared/oauth'
+import { createUser, deleteUser, getUser, listUsers, manageUser, searchUsers, unbindUserIdentity, updateUser } from './service'
 import { toSessionUser, toUserView } from './view'
 import { verifyTurnstile } from '../verification/turnstile'
 
@@ -69,4 +71,8 @@ export function userRoutes(dependencies: Dependencies) {
 			await deleteUser(dependencies, requireCaller(caller).user, params.id)
 			return ok()
 		}, { params: idParamsSchema })
+		.delete('/:id/bind/:provider', async ({ params, caller }) => {
+			await unbindUserIdentity(dependencies, requireCaller(caller).user, params.id, params.provider)
+			return ok(undefined, OAUTH_MESSAGES.unbound)
+		}, { params: userUnbindParamsSchema })
 }

@@ -19,6 +19,8 @@ import { assertSignInChangeable } from './demo-site'
 import { toUserView } from './view'
 import { adminActionWork, named, recordAdminAction, type AdminActor } from '../admin-audit'
 import { logLine } from '@shared/messages/logs'
+import type { BindingProvider } from '@shared/oauth'
+import { PROVIDERS, unbindableUser, unbindRefusal } from '../oauth/identities'
 
 /** The shared rule (`userActionRefusal`), which the console's row actions follow too. */
 function assertMayTake(actor: AdminActor, target: UserRecord, action: UserAction) {
@@ -124,7 +126,7 @@ export async function updateUser(dependencies: Dependencies, actor: UserRecord, 
 					}),
 				})
 			}
-			if (newPassword) Object.assign(changes, { password: newPassword, passwordChangeRequired: false, sessionVersion: sql`${users.sessionVersion} + 1` })
+			if (newPassword) Object.assign(changes, { password: newPassword, passwordChangeRequired: false, passwordSet: true, sessionVersion: sql`${users.sessionVersion} + 1` })
 			if (Object.keys(changes).length > 0) yield* rows(tx.update(users).set(changes).where(eq(users.id, target.id)).returning({ id: users.id }))
 			const fields = editedUserFields(target, changes, Boolean(newPassword))
 			if (fields.length > 0) {
@@ -191,4 +193,18 @@ export async function manageUser(dependencies: Dependencies, actor: AdminActor, 
 
 export async function deleteUser(dependencies: Dependencies, actor: AdminActor, id: number) {
 	await manageUser(dependencies, actor, { id, action: 'delete' })
+}
+
+/** An admin unbinds a sign-in service from a user they may edit; refused, as for the user, when it is the last way in. */
+export async function unbindUserIdentity(dependencies: Dependencies, actor: AdminActor, id: number, providerName: BindingProvider) {
+	const target = await requireTarget(dependencies, actor, id, 'edit')
+	const provider = PROVIDERS[providerName]
+	const targetName = named(target.id, target.username)
+	const cleared = await dependencies.store.transaction(function* (tx, tables) {
+		const changed = yield* rows(tx.update(tables.users).set({ [provider.column]: '' }).where(unbindableUser(tables.users, provider, target.id)).returning({ id: tables.users.id }))
+		if (changed.length === 0) return false
+		yield* adminActionWork(tx, tables, actor, { action: 'user.unbind', target: targetName, summary: `unbound ${provider.label} from user ${targetName}`, details: { provider: provider.label } })
+		return true
+	})
+	if (!cleared) throw await unbindRefusal(dependencies.store, provider, target.id)
 }

@@ -113,7 +113,7 @@ export async function resetPassword(dependencies: Dependencies, email: string, t
 	const password = randomString(RESET_PASSWORD_LENGTH)
 	const { users } = dependencies.store.tables
 	await dependencies.store.db.update(users)
-		.set({ password: await dependencies.passwords.hash(password), passwordChangeRequired: false })
+		.set({ password: await dependencies.passwords.hash(password), passwordChangeRequired: false, passwordSet: true })
 		.where(eq(users.id, owner.id))
 	await endSessions(dependencies.store, owner.id)
 	return password

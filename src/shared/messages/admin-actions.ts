@@ -26,6 +26,7 @@ export const ADMIN_ACTION_ENTRIES = {
 	'user.enable': ['启用用户 {target}', 'Enabled user {target}'],
 	'user.disable': ['禁用用户 {target}', 'Disabled user {target}'],
 	'user.delete': ['删除用户 {target}', 'Deleted user {target}'],
+	'user.unbind': ['解除用户 {target} 的 {provider} 绑定', 'Unbound {provider} from user {target}'],
 	'option.update': ['将设置 {key} 改为 {value}', 'Set the option {key} to {value}'],
 	'option.reset_model_ratio': ['重置模型倍率', 'Reset model ratios'],
 	'redemption.create': ['创建 {count} 个兑换码 {name}（额度 {quota}）：{target}', plural('count', { one: 'Created {count} redemption code {name} (quota {quota}): {target}', other: 'Created {count} redemption codes {name} (quota {quota}): {target}' })],

@@ -2,7 +2,7 @@ import type { z } from 'zod'
 import type { ServerStatus } from '@shared/status'
 import type { loginSchema, registerSchema } from '@shared/user'
 import { type TelegramFields, telegramQuery } from '@ui/features/auth/telegram-widget'
-import type { Api } from '@ui/lib/api'
+import type { Api, Envelope } from '@ui/lib/api'
 import { readStorage, type StoredUser, storageKeys } from '@ui/lib/storage'
 
 type LoginPayload = z.input<typeof loginSchema>
@@ -13,10 +13,13 @@ export function login(api: Api, payload: LoginPayload, turnstileToken?: string) 
 	return api.post<StoredUser>(`/api/user/login${query}`, payload, { handleUnauthorized: false })
 }
 
+/** The state answer: `data` is the state; `code_challenge` goes into an OIDC authorization request. */
+export type OAuthStateEnvelope = Envelope<string> & { code_challenge: string }
+
 export function fetchOAuthState(api: Api) {
 	const affiliateCode = readStorage(storageKeys.affiliateCode)
 	const query = affiliateCode ? `?aff=${encodeURIComponent(affiliateCode)}` : ''
-	return api.get<string>(`/api/oauth/state${query}`)
+	return api.get<string>(`/api/oauth/state${query}`) as Promise<OAuthStateEnvelope>
 }
 
 export function wechatLogin(api: Api, code: string) {
@@ -34,7 +37,8 @@ type OidcStatus = Pick<ServerStatus, 'oidc_client_id' | 'oidc_authorization_endp
  * The OpenID Connect authorization request (code flow). The provider sends the browser back to
  * the server address's /oauth/oidc, the redirect URI the server names at the token endpoint.
  */
-export function oidcAuthorizeUrl(status: OidcStatus, state: string) {
+/** `codeChallenge`: the PKCE S256 challenge the state answer carries; the server keeps its verifier. */
+export function oidcAuthorizeUrl(status: OidcStatus, state: string, codeChallenge: string) {
 	const url = new URL(status.oidc_authorization_endpoint)
 	const origin = status.server_address || window.location.origin
 	url.searchParams.set('response_type', 'code')
@@ -42,6 +46,8 @@ export function oidcAuthorizeUrl(status: OidcStatus, state: string) {
 	url.searchParams.set('redirect_uri', `${origin}/oauth/oidc`)
 	url.searchParams.set('scope', 'openid profile email')
 	url.searchParams.set('state', state)
+	url.searchParams.set('code_challenge', codeChallenge)
+	url.searchParams.set('code_challenge_method', 'S256')
 	return url.href
 }
 

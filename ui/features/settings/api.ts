@@ -1,5 +1,7 @@
 /** The self-service calls of the personal tab (docs/specification/accounts-and-settings.md#calls); shapes as src/api/users and src/api/oauth answer them. */
 import { type TelegramFields, telegramQuery } from '@ui/features/auth/telegram-widget'
+import type { OAuthStateEnvelope } from '@ui/features/auth/api'
+import type { BindingProvider } from '@shared/oauth'
 import type { Api } from '@ui/lib/api'
 
 export function fetchUserModels(api: Api) {
@@ -43,13 +45,18 @@ export function bindWechat(api: Api, code: string) {
 	return api.get(`/api/oauth/wechat/bind?${new URLSearchParams({ code })}`)
 }
 
+
+export function unbindProvider(api: Api, provider: BindingProvider) {
+	return api.delete(`/api/oauth/${provider}/bind`)
+}
+
 export function bindTelegram(api: Api, fields: TelegramFields) {
 	return api.get(`/api/oauth/telegram/bind?${telegramQuery(fields)}`)
 }
 
 /** A state issued to a signed-in browser makes the provider's callback bind instead of sign in. */
 export function fetchBindingState(api: Api) {
-	return api.get<string>('/api/oauth/state')
+	return api.get<string>('/api/oauth/state') as Promise<OAuthStateEnvelope>
 }
 
 /** Option texts by key as `GET /api/option/` answers them (root only); secret keys are never in it. */

@@ -1,5 +1,6 @@
 /** The user administration calls (docs/specification/accounts-and-settings.md#calls). */
 import type { Page } from '@shared/api'
+import type { BindingProvider } from '@shared/oauth'
 import type { ManageAction, UserView } from '@shared/user'
 import { apiQuery, type Paging } from '@ui/components/data-table/url-state'
 import type { Api } from '@ui/lib/api'
@@ -40,4 +41,8 @@ export function updateUser(api: Api, changes: UserChanges) {
 
 export function manageUser(api: Api, id: number, action: ManageAction) {
 	return api.post<Pick<UserView, 'status' | 'role'>>('/api/user/manage', { id, action })
+}
+
+export function unbindUserProvider(api: Api, id: number, provider: BindingProvider) {
+	return api.delete(`/api/user/${id}/bind/${provider}`)
 }

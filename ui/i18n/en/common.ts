@@ -32,6 +32,11 @@ export const common: Dictionary = {
 	'其他登录方式': 'Or log in with',
 	'使用 OIDC 登录': 'Sign in with OIDC',
 	'微信': 'WeChat',
+	// unbinding a sign-in service: the personal settings and the user editor
+	'解绑': 'Unbind',
+	'解绑成功': 'Unbound successfully',
+	'解绑 {provider}': 'Unbind {provider}',
+	'解绑后将不能再用 {provider} 登录此账户。': 'After unbinding, {provider} can no longer be used to sign in to this account.',
 	'微信扫码登录': 'Log in with WeChat',
 	'扫码关注公众号，发送“验证码”获取登录验证码（3 分钟内有效）。':
 		'Scan the code to follow the official account and send "验证码" to get a login code (valid for 3 minutes).',

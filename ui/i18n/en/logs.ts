@@ -112,6 +112,7 @@ export const logs: Dictionary = {
 	'启用用户 {target}': 'Enabled user {target}',
 	'禁用用户 {target}': 'Disabled user {target}',
 	'删除用户 {target}': 'Deleted user {target}',
+	'解除用户 {target} 的 {provider} 绑定': 'Unbound {provider} from user {target}',
 	'将设置 {key} 改为 {value}': 'Set the option {key} to {value}',
 	'修改设置 {key}（密钥，不记录值）': 'Changed the option {key} (a secret: value not logged)',
 	'创建 {count} 个兑换码 {name}（额度 {quota}）：{target}': plural('count', { one: 'Created {count} redemption code {name} (quota {quota}): {target}', other: 'Created {count} redemption codes {name} (quota {quota}): {target}' }),

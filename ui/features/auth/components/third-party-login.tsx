@@ -39,7 +39,7 @@ export function ThirdPartyLogin() {
 
 	async function startOidc() {
 		const envelope = await callApi(t, fetchOAuthState(browserApi))
-		if (envelope) window.location.assign(oidcAuthorizeUrl(status, envelope.data))
+		if (envelope) window.location.assign(oidcAuthorizeUrl(status, envelope.data, envelope.code_challenge))
 	}
 
 	function loadTelegramWidget() {

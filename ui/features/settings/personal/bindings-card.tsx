@@ -1,23 +1,28 @@
 import { KeyRoundIcon, MailIcon, MessageCircleIcon, SendIcon, ShieldCheckIcon, UserRoundIcon } from 'lucide-react'
 import { type ReactNode, useState } from 'react'
+import { useRevalidator } from 'react-router'
 import type { UserView } from '@shared/user'
 import type { ServerStatus } from '@shared/status'
 import { Button } from '@ui/components/ui/button'
 import { Card, CardContent, CardHeader, CardTitle } from '@ui/components/ui/card'
 import { type OAuthProvider, oauthAuthorizeUrl, oidcAuthorizeUrl } from '@ui/features/auth/api'
-import { fetchBindingState } from '@ui/features/settings/api'
+import type { BindingProvider } from '@shared/oauth'
+import { fetchBindingState, unbindProvider } from '@ui/features/settings/api'
 import { EmailBindDialog } from '@ui/features/settings/personal/email-bind-dialog'
 import { TelegramBind } from '@ui/features/settings/personal/telegram-bind'
+import { UnbindButton } from '@ui/features/settings/personal/unbind-button'
 import { WechatBindDialog } from '@ui/features/settings/personal/wechat-bind-dialog'
 import { useTranslation } from '@ui/i18n'
 import { browserApi } from '@ui/lib/browser-api'
 import { callApi } from '@ui/lib/call-api'
 import { useStatus } from '@ui/lib/status'
 
-type BindingRowProps = { testId: string; icon: ReactNode; label: string; value: string; action: ReactNode }
+/** `unbind`: the service to offer unbinding for, when the row is bound to one. */
+type BindingRowProps = { testId: string; icon: ReactNode; label: string; value: string; action: ReactNode; unbind?: BindingProvider }
 
-function BindingRow({ testId, icon, label, value, action }: BindingRowProps) {
+function BindingRow({ testId, icon, label, value, action, unbind }: BindingRowProps) {
 	const { t } = useTranslation()
+	const revalidator = useRevalidator()
 	return (
 		<li data-testid={testId} className="flex items-center gap-3 py-3">
 			<span className="flex size-9 shrink-0 items-center justify-center rounded-md bg-muted text-muted-foreground [&_svg]:size-4">{icon}</span>
@@ -25,7 +30,12 @@ function BindingRow({ testId, icon, label, value, action }: BindingRowProps) {
 				<span className="text-sm font-medium">{label}</span>
 				<span className={value ? 'truncate text-xs' : 'text-xs text-muted-foreground'}>{value || t('未绑定')}</span>
 			</div>
-			{action}
+			<div className="flex items-center gap-1">
+				{unbind && value && (
+					<UnbindButton testId={`unbind-${unbind}`} label={label} unbind={() => unbindProvider(browserApi, unbind)} onUnbound={() => void revalidator.revalidate()} />
+				)}
+				{action}
+			</div>
 		</li>
 	)
 }
@@ -34,7 +44,7 @@ function BindingRow({ testId, icon, label, value, action }: BindingRowProps) {
 async function startBinding(provider: OAuthProvider, status: ServerStatus, t: (key: string, values?: Record<string, string | number>) => string) {
 	const envelope = await callApi(t, fetchBindingState(browserApi))
 	if (!envelope) return
-	if (provider === 'oidc') window.location.assign(oidcAuthorizeUrl(status, envelope.data))
+	if (provider === 'oidc') window.location.assign(oidcAuthorizeUrl(status, envelope.data, envelope.code_challenge))
 	else window.location.assign(oauthAuthorizeUrl(provider, provider === 'github' ? status.github_client_id : status.linuxdo_client_id, envelope.data))
 }
 
@@ -60,6 +70,7 @@ export function BindingsCard({ user }: { user: UserView }) {
 					/>
 					<BindingRow
 						testId="binding-wechat"
+						unbind="wechat"
 						icon={<MessageCircleIcon />}
 						label={t('微信')}
 						value={user.wechat_id}
@@ -71,6 +82,7 @@ export function BindingsCard({ user }: { user: UserView }) {
 					/>
 					<BindingRow
 						testId="binding-github"
+						unbind="github"
 						icon={<UserRoundIcon />}
 						label="GitHub"
 						value={user.github_id}
@@ -82,6 +94,7 @@ export function BindingsCard({ user }: { user: UserView }) {
 					/>
 					<BindingRow
 						testId="binding-telegram"
+						unbind="telegram"
 						icon={<SendIcon />}
 						label="Telegram"
 						value={user.telegram_id}
@@ -89,6 +102,7 @@ export function BindingsCard({ user }: { user: UserView }) {
 					/>
 					<BindingRow
 						testId="binding-linuxdo"
+						unbind="linuxdo"
 						icon={<ShieldCheckIcon />}
 						label="LinuxDO"
 						value={user.linux_do_id}
@@ -100,6 +114,7 @@ export function BindingsCard({ user }: { user: UserView }) {
 					/>
 					<BindingRow
 						testId="binding-oidc"
+						unbind="oidc"
 						icon={<KeyRoundIcon />}
 						label="OIDC"
 						value={user.oidc_id}

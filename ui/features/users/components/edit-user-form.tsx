@@ -7,7 +7,9 @@ import { Label } from '@ui/components/ui/label'
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@ui/components/ui/select'
 import { SheetBody } from '@ui/components/ui/sheet'
 import { Field, FieldMessage } from '@ui/components/ui/field'
-import { updateUser } from '@ui/features/users/api'
+import type { BindingProvider } from '@shared/oauth'
+import { unbindUserProvider, updateUser } from '@ui/features/users/api'
+import { UnbindButton } from '@ui/features/settings/personal/unbind-button'
 import { AddQuotaDialog } from '@ui/features/users/components/add-quota-dialog'
 import { readQuotaAmount } from '@ui/features/users/quota-amount'
 import { checkCredentials } from '@ui/features/users/user-validation'
@@ -25,12 +27,13 @@ import { UserSubscriptions } from '@ui/features/plans/components/user-subscripti
 
 type EditUserFormProps = { user: UserView; groups: string[]; onCancel: () => void; onSaved: () => void }
 
+/** `provider`: the sign-in service an admin may unbind from this row (email is not one). */
 const bindings = [
-	{ key: 'github_id', label: '已绑定的 GitHub 账户' },
-	{ key: 'wechat_id', label: '已绑定的微信账户' },
+	{ key: 'github_id', label: '已绑定的 GitHub 账户', provider: 'github', name: 'GitHub' },
+	{ key: 'wechat_id', label: '已绑定的微信账户', provider: 'wechat', name: '微信' },
 	{ key: 'email', label: '已绑定的邮箱账户' },
-	{ key: 'telegram_id', label: '已绑定的 Telegram 账户' },
-] as const satisfies readonly { key: keyof UserView; label: string }[]
+	{ key: 'telegram_id', label: '已绑定的 Telegram 账户', provider: 'telegram', name: 'Telegram' },
+] as const satisfies readonly { key: keyof UserView; label: string; provider?: BindingProvider; name?: string }[]
 
 export function EditUserForm({ user, groups, onCancel, onSaved }: EditUserFormProps) {
 	const { t } = useTranslation()
@@ -46,6 +49,7 @@ export function EditUserForm({ user, groups, onCancel, onSaved }: EditUserFormPr
 		rpmLimit: String(user.rpm_limit), tpmLimit: String(user.tpm_limit), rpdLimit: String(user.rpd_limit), concurrencyLimit: String(user.concurrency_limit),
 	})
 	const [submitting, setSubmitting] = useState(false)
+	const [unbound, setUnbound] = useState<string[]>([])
 	const problems = useFormProblem()
 	const quotaRead = readQuotaAmount(quotaText, status)
 	const groupChoices = groups.includes(user.group) ? groups : [user.group, ...groups]
@@ -116,7 +120,17 @@ export function EditUserForm({ user, groups, onCancel, onSaved }: EditUserFormPr
 					{bindings.map((binding) => (
 						<div key={binding.key} className="flex flex-col gap-2">
 							<Label htmlFor={`edit-user-${binding.key}`}>{t(binding.label)}</Label>
-							<Input id={`edit-user-${binding.key}`} readOnly value={user[binding.key]} placeholder={t('此项只读，由用户在个人设置中绑定')} />
+							<div className="flex gap-2">
+								<Input id={`edit-user-${binding.key}`} readOnly value={unbound.includes(binding.key) ? '' : user[binding.key]} placeholder={t('此项只读，由用户在个人设置中绑定')} />
+								{'provider' in binding && user[binding.key] && !unbound.includes(binding.key) && (
+									<UnbindButton
+										testId={`edit-user-unbind-${binding.provider}`}
+										label={t(binding.name)}
+										unbind={() => unbindUserProvider(browserApi, user.id, binding.provider)}
+										onUnbound={() => setUnbound((previous) => [...previous, binding.key])}
+									/>
+								)}
+							</div>
 						</div>
 					))}
 				</SheetBody>
