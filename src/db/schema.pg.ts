@@ -472,6 +472,19 @@ export const subscriptions = pgTable('subscriptions', {
 	index('subscriptions_expires_at_index').on(table.expiresAt),
 ])
 
+/** The columns every spend-window period shares (a plan subscription's, a token's): fresh builders for each table. */
+const periodColumns = () => ({
+	userId: bigint('user_id', { mode: 'number' }).notNull(),
+	windowIndex: bigint('window_index', { mode: 'number' }).notNull(),
+	sequence: bigint('sequence', { mode: 'number' }).notNull(),
+	quota: bigint('quota', { mode: 'number' }).notNull(),
+	used: bigint('used', { mode: 'number' }).notNull().default(0),
+	held: bigint('held', { mode: 'number' }).notNull().default(0),
+	remain: bigint('remain', { mode: 'number' }).notNull(),
+	startedAt: bigint('started_at', { mode: 'number' }).notNull(),
+	endsAt: bigint('ends_at', { mode: 'number' }).notNull(),
+})
+
 /**
  * One period of one usage window of a subscription: a window's allowance starts at its first use
  * and runs `seconds`; the next use after `ends_at` starts the next period (`sequence` + 1). The
@@ -482,15 +495,7 @@ export const subscriptions = pgTable('subscriptions', {
 export const subscriptionPeriods = pgTable('subscription_periods', {
 	id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
 	subscriptionId: bigint('subscription_id', { mode: 'number' }).notNull(),
-	userId: bigint('user_id', { mode: 'number' }).notNull(),
-	windowIndex: bigint('window_index', { mode: 'number' }).notNull(),
-	sequence: bigint('sequence', { mode: 'number' }).notNull(),
-	quota: bigint('quota', { mode: 'number' }).notNull(),
-	used: bigint('used', { mode: 'number' }).notNull().default(0),
-	held: bigint('held', { mode: 'number' }).notNull().default(0),
-	remain: bigint('remain', { mode: 'number' }).notNull(),
-	startedAt: bigint('started_at', { mode: 'number' }).notNull(),
-	endsAt: bigint('ends_at', { mode: 'number' }).notNull(),
+	...periodColumns(),
 }, (table) => [
 	uniqueIndex('subscription_periods_sequence_unique').on(table.subscriptionId, table.windowIndex, table.sequence),
 	index('subscription_periods_subscription_ends_index').on(table.subscriptionId, table.endsAt),
@@ -505,15 +510,7 @@ export const subscriptionPeriods = pgTable('subscription_periods', {
 export const tokenPeriods = pgTable('token_periods', {
 	id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
 	tokenId: bigint('token_id', { mode: 'number' }).notNull(),
-	userId: bigint('user_id', { mode: 'number' }).notNull(),
-	windowIndex: bigint('window_index', { mode: 'number' }).notNull(),
-	sequence: bigint('sequence', { mode: 'number' }).notNull(),
-	quota: bigint('quota', { mode: 'number' }).notNull(),
-	used: bigint('used', { mode: 'number' }).notNull().default(0),
-	held: bigint('held', { mode: 'number' }).notNull().default(0),
-	remain: bigint('remain', { mode: 'number' }).notNull(),
-	startedAt: bigint('started_at', { mode: 'number' }).notNull(),
-	endsAt: bigint('ends_at', { mode: 'number' }).notNull(),
+	...periodColumns(),
 }, (table) => [
 	uniqueIndex('token_periods_sequence_unique').on(table.tokenId, table.windowIndex, table.sequence),
 	index('token_periods_token_ends_index').on(table.tokenId, table.endsAt),

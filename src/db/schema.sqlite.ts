@@ -472,6 +472,19 @@ export const subscriptions = sqliteTable('subscriptions', {
 	index('subscriptions_expires_at_index').on(table.expiresAt),
 ])
 
+/** The columns every spend-window period shares (a plan subscription's, a token's): fresh builders for each table. */
+const periodColumns = () => ({
+	userId: integer('user_id').notNull(),
+	windowIndex: integer('window_index').notNull(),
+	sequence: integer('sequence').notNull(),
+	quota: integer('quota').notNull(),
+	used: integer('used').notNull().default(0),
+	held: integer('held').notNull().default(0),
+	remain: integer('remain').notNull(),
+	startedAt: integer('started_at').notNull(),
+	endsAt: integer('ends_at').notNull(),
+})
+
 /**
  * One period of one usage window of a subscription: a window's allowance starts at its first use
  * and runs `seconds`; the next use after `ends_at` starts the next period (`sequence` + 1). The
@@ -482,15 +495,7 @@ export const subscriptions = sqliteTable('subscriptions', {
 export const subscriptionPeriods = sqliteTable('subscription_periods', {
 	id: integer('id').primaryKey({ autoIncrement: true }),
 	subscriptionId: integer('subscription_id').notNull(),
-	userId: integer('user_id').notNull(),
-	windowIndex: integer('window_index').notNull(),
-	sequence: integer('sequence').notNull(),
-	quota: integer('quota').notNull(),
-	used: integer('used').notNull().default(0),
-	held: integer('held').notNull().default(0),
-	remain: integer('remain').notNull(),
-	startedAt: integer('started_at').notNull(),
-	endsAt: integer('ends_at').notNull(),
+	...periodColumns(),
 }, (table) => [
 	uniqueIndex('subscription_periods_sequence_unique').on(table.subscriptionId, table.windowIndex, table.sequence),
 	index('subscription_periods_subscription_ends_index').on(table.subscriptionId, table.endsAt),
@@ -505,15 +510,7 @@ export const subscriptionPeriods = sqliteTable('subscription_periods', {
 export const tokenPeriods = sqliteTable('token_periods', {
 	id: integer('id').primaryKey({ autoIncrement: true }),
 	tokenId: integer('token_id').notNull(),
-	userId: integer('user_id').notNull(),
-	windowIndex: integer('window_index').notNull(),
-	sequence: integer('sequence').notNull(),
-	quota: integer('quota').notNull(),
-	used: integer('used').notNull().default(0),
-	held: integer('held').notNull().default(0),
-	remain: integer('remain').notNull(),
-	startedAt: integer('started_at').notNull(),
-	endsAt: integer('ends_at').notNull(),
+	...periodColumns(),
 }, (table) => [
 	uniqueIndex('token_periods_sequence_unique').on(table.tokenId, table.windowIndex, table.sequence),
 	index('token_periods_token_ends_index').on(table.tokenId, table.endsAt),
